@@ -1,0 +1,990 @@
+//! Typed strong accesses: `ld`, `st`, `atom`, `red` — [`AtomicRef`].
+//!
+//! PTX ISA §9.7.9.8 (`ld`), §9.7.9.10 (`st`), §9.7.13.5 (`atom`), §9.7.13.6 (`red`), and the
+//! memory model of chapter 8 (§8.4 strong operations, §8.8 release/acquire patterns). Seed §3.5
+//! (flags must be strong), §4.1–4.5 (atomicity, scope of atomicity, `.sem` on atom, barrier, `red`).
+//!
+//! Every instruction this module can emit is one row of a macro table: the row's mnemonic text
+//! (for example `atom.acq_rel.gpu.add.u32`) is built once and pasted both into the `asm!`
+//! template and into the associated constant `PTX` of the instruction trait
+//! ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`], [`RedInstr`]), which tests and
+//! `ptx-sync show` read. [`for_each_variant`](crate::catalog::for_each_variant) lists every row.
+//!
+//! # Types and the PTX type token
+//!
+//! | Rust | `ld`/`st` | `add` | `min`/`max` | `and`/`or`/`xor`, `exch`, `cas` | `inc`/`dec` |
+//! |---|---|---|---|---|---|
+//! | `u32` | `.u32` | `.u32` | `.u32` | `.b32` | `.u32` |
+//! | `i32` | `.s32` | `.s32` | `.s32` | `.b32` | – |
+//! | `u64` | `.u64` | `.u64` | `.u64` | `.b64` | – |
+//! | `i64` | `.s64` | `.u64` (PTX has no `add.s64`; two's complement is the same) | `.s64` | `.b64` | – |
+//! | `f32` | `.f32` | `.f32` | – | `exch`/`cas` only: `.b32` | – |
+//! | `f64` | `.f64` | `.f64` | – | `exch`/`cas` only: `.b64` | – |
+//!
+//! A "–" does not compile. `fetch_sub` is `atom.add` of the negation (PTX has no `atom.sub`).
+//!
+//! # Example
+//!
+//! ```
+//! use ptx_sync::{AtomicRef, Strong, Gpu, Acquire, Release, Relaxed, AcqRel};
+//!
+//! let flag = Strong::new(0u32);
+//! let full: AtomicRef<u32, Gpu> = AtomicRef::new(&flag);
+//! full.store::<Release>(1);                 // st.release.gpu.u32
+//! assert_eq!(full.load::<Acquire>(), 1);    // ld.acquire.gpu.u32
+//! assert_eq!(full.fetch_add::<AcqRel>(2), 1); // atom.acq_rel.gpu.add.u32
+//! full.red_add::<Relaxed>(1);               // red.relaxed.gpu.add.u32
+//! assert_eq!(full.load::<Relaxed>(), 4);
+//! assert_eq!(<u32 as ptx_sync::atomic::LdInstr<Acquire, Gpu, ptx_sync::Generic>>::PTX,
+//!            "ld.acquire.gpu.u32");
+//! ```
+//!
+//! `load::<Release>()` does not compile — PTX has no `ld.release`:
+//!
+//! ```compile_fail
+//! use ptx_sync::{AtomicRef, Strong, Gpu, Release};
+//! let flag = Strong::new(0u32);
+//! let full: AtomicRef<u32, Gpu> = AtomicRef::new(&flag);
+//! let _ = full.load::<Release>();
+//! ```
+
+use core::marker::PhantomData;
+
+use crate::sem::{
+    AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release,
+    RmwSem, Scope, Sealed, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
+};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+/// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
+/// `f64`.
+pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
+    /// The Rust name (`"u32"`).
+    const NAME: &'static str;
+    /// Bitwise equality (what `atom.cas` compares).
+    fn bits_eq(self, other: Self) -> bool;
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[doc(hidden)]
+pub use crate::backend::HostScalar as ScalarHost;
+#[cfg(target_arch = "nvptx64")]
+#[doc(hidden)]
+pub trait ScalarHost {}
+#[cfg(target_arch = "nvptx64")]
+impl<T> ScalarHost for T {}
+
+/// A scalar with `atom.add`, so that `fetch_sub(v)` can be `fetch_add(-v)`.
+pub trait Negate: Scalar {
+    /// Two's-complement (integers) or IEEE (floats) negation.
+    fn negate(self) -> Self;
+}
+
+macro_rules! scalars {
+    ($($t:ty, $neg:expr);*) => {$(
+        impl Sealed for $t {}
+        impl Scalar for $t {
+            const NAME: &'static str = stringify!($t);
+            #[allow(clippy::float_cmp)]
+            fn bits_eq(self, other: Self) -> bool { self.to_ne_bytes() == other.to_ne_bytes() }
+        }
+        impl Negate for $t {
+            fn negate(self) -> Self { let f: fn($t) -> $t = $neg; f(self) }
+        }
+    )*};
+}
+scalars!(u32, |x| x.wrapping_neg(); i32, |x| x.wrapping_neg(); u64, |x| x.wrapping_neg();
+         i64, |x| x.wrapping_neg(); f32, |x| -x; f64, |x| -x);
+
+/// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
+pub mod op {
+    use crate::sem::Sealed;
+    /// An `.op` of `atom` or `red` (PTX ISA §9.7.13.5).
+    pub trait Op: Sealed + 'static {
+        /// The PTX token (`"add"`).
+        const PTX: &'static str;
+        #[doc(hidden)]
+        #[cfg(not(target_arch = "nvptx64"))]
+        const KIND: crate::backend::RmwKind;
+    }
+    macro_rules! ops {
+        ($($(#[$m:meta])* $n:ident $tok:literal),*) => {$(
+            $(#[$m])*
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct $n;
+            impl Sealed for $n {}
+            impl Op for $n {
+                const PTX: &'static str = $tok;
+                #[cfg(not(target_arch = "nvptx64"))]
+                const KIND: crate::backend::RmwKind = crate::backend::RmwKind::$n;
+            }
+        )*};
+    }
+    ops! {
+        /// `.add`
+        Add "add",
+        /// `.min`
+        Min "min",
+        /// `.max`
+        Max "max",
+        /// `.and`
+        And "and",
+        /// `.or`
+        Or "or",
+        /// `.xor`
+        Xor "xor",
+        /// `.exch` (swap)
+        Exch "exch",
+        /// `.inc`: `old >= b ? 0 : old + 1`
+        Inc "inc",
+        /// `.dec`: `(old == 0 || old > b) ? b : old - 1`
+        Dec "dec"
+    }
+}
+
+/// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
+///
+/// # Safety
+/// Implemented only by this crate's table; `ld` must read a valid `Self` at `p`.
+pub unsafe trait LdInstr<S: LoadSem, Sc: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"ld.acquire.gpu.global.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn ld(p: *const Self) -> Self;
+}
+
+/// `st{.sem}{.scope}{.space}.type [a], b;`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait StInstr<S: StoreSem, Sc: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"st.release.gpu.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn st(p: *mut Self, v: Self);
+}
+
+/// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn atom(p: *mut Self, b: Self) -> Self;
+}
+
+/// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait CasInstr<S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"atom.relaxed.gpu.cas.b32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self;
+}
+
+/// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sc: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn red(p: *mut Self, b: Self);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table. Each `for_*` macro adds one dimension and passes the accumulated row on; the leaf
+// macros build the mnemonic once (`$mn`) and use it for both `PTX` and `asm!`.
+// ---------------------------------------------------------------------------------------------
+
+/// Spaces: name, token, and how the asm reaches the address (prefix, address operand, extra
+/// operand). Generic pointers are used as they are; the others convert with `cvta.to.<space>`.
+macro_rules! for_spaces {
+    ($leaf:ident [$($a:tt)*]) => {
+        $leaf! { $($a)* Generic "" ("" "{p}" ()) }
+        $leaf! { $($a)* Global ".global" ("cvta.to.global.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* Shared ".shared::cta" ("cvta.to.shared::cta.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* SharedCluster ".shared::cluster" ("cvta.to.shared::cluster.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
+    };
+}
+pub(crate) use for_spaces;
+
+/// Scopes: `[generic params] type token`.
+macro_rules! for_scopes {
+    ($leaf:ident [$($a:tt)*]) => {
+        for_spaces! { $leaf [$($a)* [] Cta ".cta";] }
+        for_spaces! { $leaf [$($a)* [] Cluster ".cluster";] }
+        for_spaces! { $leaf [$($a)* [] Gpu ".gpu";] }
+        for_spaces! { $leaf [$($a)* [] Sys ".sys";] }
+    };
+}
+pub(crate) use for_scopes;
+
+/// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sc`.
+macro_rules! for_ldst_sems {
+    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
+        for_spaces! { $leaf [$($a)* Weak ""; [Sc: Scope] Sc "";] }
+        for_spaces! { $leaf [$($a)* Volatile ".volatile"; [Sc: Scope] Sc "";] }
+        for_scopes! { $leaf [$($a)* $S3 $t3;] }
+        for_scopes! { $leaf [$($a)* $S4 $t4;] }
+    };
+}
+pub(crate) use for_ldst_sems;
+
+macro_rules! for_rmw_sems {
+    ($leaf:ident [$($a:tt)*]) => {
+        for_scopes! { $leaf [$($a)* Relaxed ".relaxed";] }
+        for_scopes! { $leaf [$($a)* Acquire ".acquire";] }
+        for_scopes! { $leaf [$($a)* Release ".release";] }
+        for_scopes! { $leaf [$($a)* AcqRel ".acq_rel";] }
+    };
+}
+pub(crate) use for_rmw_sems;
+
+macro_rules! for_red_sems {
+    ($leaf:ident [$($a:tt)*]) => {
+        for_scopes! { $leaf [$($a)* Relaxed ".relaxed";] }
+        for_scopes! { $leaf [$($a)* Release ".release";] }
+    };
+}
+pub(crate) use for_red_sems;
+
+/// Types for `ld`/`st`: Rust type, PTX type token, register class.
+macro_rules! for_ldst_types {
+    ($leaf:ident $sems:ident) => {
+        $sems! { $leaf [u32 "u32" reg32;] Acquire ".acquire", Release ".release" }
+        $sems! { $leaf [i32 "s32" reg32;] Acquire ".acquire", Release ".release" }
+        $sems! { $leaf [u64 "u64" reg64;] Acquire ".acquire", Release ".release" }
+        $sems! { $leaf [i64 "s64" reg64;] Acquire ".acquire", Release ".release" }
+        $sems! { $leaf [f32 "f32" reg32;] Acquire ".acquire", Release ".release" }
+        $sems! { $leaf [f64 "f64" reg64;] Acquire ".acquire", Release ".release" }
+    };
+}
+pub(crate) use for_ldst_types;
+
+/// `(type, op)` rows of `atom` (PTX ISA §9.7.13.5 type restrictions, checked by ptxas).
+macro_rules! for_atom_rows {
+    ($leaf:ident $sems:ident) => {
+        $sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $sems! { $leaf [u32 reg32 Exch "exch" "b32";] }
+        $sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $sems! { $leaf [i32 reg32 Exch "exch" "b32";] }
+        $sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $sems! { $leaf [u64 reg64 Exch "exch" "b64";] }
+        $sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $sems! { $leaf [i64 reg64 Exch "exch" "b64";] }
+        $sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
+        $sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
+    };
+}
+pub(crate) use for_atom_rows;
+
+/// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
+macro_rules! for_red_rows {
+    ($leaf:ident $sems:ident) => {
+        $sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $sems! { $leaf [f64 reg64 Add "add" "f64";] }
+    };
+}
+pub(crate) use for_red_rows;
+
+/// `cas` rows: every scalar, compared bitwise.
+macro_rules! for_cas_rows {
+    ($leaf:ident $sems:ident) => {
+        $sems! { $leaf [u32 reg32 "b32";] }
+        $sems! { $leaf [i32 reg32 "b32";] }
+        $sems! { $leaf [u64 reg64 "b64";] }
+        $sems! { $leaf [i64 reg64 "b64";] }
+        $sems! { $leaf [f32 reg32 "b32";] }
+        $sems! { $leaf [f64 reg64 "b64";] }
+    };
+}
+pub(crate) use for_cas_rows;
+
+/// `st` takes Release where `ld` takes Acquire: same walk, other strong semantic.
+macro_rules! for_ldst_sems_st {
+    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
+        for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S4 $t4 }
+    };
+}
+pub(crate) use for_ldst_sems_st;
+
+/// `ld` walks Relaxed and Acquire.
+macro_rules! for_ldst_sems_ld {
+    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
+        for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S3 $t3 }
+    };
+}
+pub(crate) use for_ldst_sems_ld;
+
+// ----- leaves that implement the instruction traits -----
+
+macro_rules! ld_leaf {
+    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sc:ident $sct:literal;
+     $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        ld_leaf! { @ (concat!("ld", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sc $Sp
+                   ($pre $addr ($($x)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sc:ident $Sp:ident
+     ($pre:literal $addr:literal ($($x:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<Weak, $Sc, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let v: $t;
+                // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
+                // model allows for weak reads (seed §3.5).
+                asm!(concat!($pre, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
+                     p = in(reg64) p, $($x)* options(pure, readonly, nostack, preserves_flags));
+                v
+            }
+        }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sc:ident $Sp:ident
+     ($pre:literal $addr:literal ($($x:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sc, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let v: $t;
+                asm!(concat!($pre, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
+                     p = in(reg64) p, $($x)* options(nostack, preserves_flags));
+                v
+            }
+        }
+    };
+}
+
+macro_rules! st_leaf {
+    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sc:ident $sct:literal;
+     $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        st_leaf! { @ (concat!("st", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sc $Sp
+                   ($pre $addr ($($x)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sc:ident $Sp:ident
+     ($pre:literal $addr:literal ($($x:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sc, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($pre, $($mn)*, " [", $addr, "], {v};"), v = in($reg) v,
+                     p = in(reg64) p, $($x)* options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+
+macro_rules! atom_leaf {
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
+     [] $Sc:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        atom_leaf! { @ (concat!("atom", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sc $Sp
+                     ($pre $addr ($($x)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sc:ident $Sp:ident
+     ($pre:literal $addr:literal ($($x:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sc, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                let d: $t;
+                asm!(concat!($pre, $($mn)*, " {d}, [", $addr, "], {b};"), d = out($reg) d,
+                     p = in(reg64) p, b = in($reg) b, $($x)* options(nostack, preserves_flags));
+                d
+            }
+        }
+    };
+}
+
+macro_rules! cas_leaf {
+    ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
+     [] $Sc:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        cas_leaf! { @ (concat!("atom", $st, $sct, $spt, ".cas.", $tt)) $t $reg $S $Sc $Sp
+                    ($pre $addr ($($x)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sc:ident $Sp:ident
+     ($pre:literal $addr:literal ($($x:tt)*))) => {
+        unsafe impl CasInstr<$S, $Sc, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+                let d: $t;
+                asm!(concat!($pre, $($mn)*, " {d}, [", $addr, "], {b}, {c};"), d = out($reg) d,
+                     p = in(reg64) p, b = in($reg) cmp, c = in($reg) new, $($x)*
+                     options(nostack, preserves_flags));
+                d
+            }
+        }
+    };
+}
+
+macro_rules! red_leaf {
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
+     [] $Sc:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        red_leaf! { @ (concat!("red", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sc $Sp
+                    ($pre $addr ($($x)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sc:ident $Sp:ident
+     ($pre:literal $addr:literal ($($x:tt)*))) => {
+        unsafe impl RedInstr<op::$O, $S, $Sc, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn red(p: *mut Self, b: Self) {
+                asm!(concat!($pre, $($mn)*, " [", $addr, "], {b};"), p = in(reg64) p,
+                     b = in($reg) b, $($x)* options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+
+for_ldst_types! { ld_leaf for_ldst_sems_ld }
+for_ldst_types! { st_leaf for_ldst_sems_st }
+for_atom_rows! { atom_leaf for_rmw_sems }
+for_cas_rows! { cas_leaf for_rmw_sems }
+for_red_rows! { red_leaf for_red_sems }
+
+// ---------------------------------------------------------------------------------------------
+// Cells: how memory is declared.
+// ---------------------------------------------------------------------------------------------
+
+/// A strong location: a flag, counter or any word that threads access concurrently (seed §3.1
+/// "special" operations). Access it through an [`AtomicRef`] with a scope.
+///
+/// `#[repr(transparent)]` over `T` on the device and on the host (so a kernel may view global
+/// memory as `Strong<T>` with [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
+/// loom explores its interleavings.
+#[repr(transparent)]
+pub struct Strong<T: Scalar> {
+    #[cfg(not(loom))]
+    v: core::cell::UnsafeCell<T>,
+    #[cfg(loom)]
+    v: <T as ScalarHost>::Atomic,
+}
+
+// SAFETY: every access goes through strong (atomic) instructions.
+unsafe impl<T: Scalar> Sync for Strong<T> {}
+unsafe impl<T: Scalar> Send for Strong<T> {}
+
+impl<T: Scalar> Strong<T> {
+    /// A new strong location holding `v`.
+    #[cfg(not(loom))]
+    pub const fn new(v: T) -> Self {
+        Strong { v: core::cell::UnsafeCell::new(v) }
+    }
+    /// A new strong location holding `v` (a loom atomic under `--cfg loom`).
+    #[cfg(loom)]
+    pub fn new(v: T) -> Self {
+        Strong { v: T::atomic_new(v) }
+    }
+    /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
+    ///
+    /// # Safety
+    /// `p` must be valid and aligned for `T` for `'a`, and accessed only through strong
+    /// operations while shared.
+    #[cfg(not(loom))]
+    pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
+        &*(p as *const Self)
+    }
+    /// The generic address of the location.
+    #[cfg(not(loom))]
+    pub const fn as_ptr(&self) -> *mut T {
+        self.v.get()
+    }
+    /// An [`AtomicRef`] with scope `Sc` and generic addressing.
+    pub fn at<Sc: Scope>(&self) -> AtomicRef<'_, T, Sc, Generic> {
+        AtomicRef::new(self)
+    }
+}
+
+/// Ordinary (weak) data: the payload a flag protects (seed §3.1 "ordinary" operations, the
+/// `data` of the hand-off). Reads and writes are plain `ld`/`st`.
+///
+/// Under `--cfg loom` it is a `loom::cell::UnsafeCell`, so an access not ordered by
+/// synchronization is reported as a data race — the PTX ISA's data race among weak accesses
+/// (§8.7.1).
+#[repr(transparent)]
+pub struct Data<T> {
+    #[cfg(not(loom))]
+    v: core::cell::UnsafeCell<T>,
+    #[cfg(loom)]
+    v: loom::cell::UnsafeCell<T>,
+}
+
+unsafe impl<T: Send> Sync for Data<T> {}
+unsafe impl<T: Send> Send for Data<T> {}
+
+impl<T: Copy> Data<T> {
+    /// New ordinary data.
+    #[cfg(not(loom))]
+    pub const fn new(v: T) -> Self {
+        Data { v: core::cell::UnsafeCell::new(v) }
+    }
+    /// New ordinary data (loom-tracked under `--cfg loom`).
+    #[cfg(loom)]
+    pub fn new(v: T) -> Self {
+        Data { v: loom::cell::UnsafeCell::new(v) }
+    }
+    /// Views memory at `p` as ordinary data.
+    ///
+    /// # Safety
+    /// `p` must be valid and aligned for `T` for `'a`.
+    #[cfg(not(loom))]
+    pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
+        &*(p as *const Self)
+    }
+    /// The generic address of the data.
+    #[cfg(not(loom))]
+    pub const fn as_ptr(&self) -> *mut T {
+        self.v.get()
+    }
+    /// A weak read (`ld`): the value, if the protocol ordered this read after the write it must
+    /// see.
+    ///
+    /// # Safety
+    /// No conflicting write may be unordered with this read (that would be a data race, PTX ISA
+    /// §8.7.1; loom reports it).
+    #[inline(always)]
+    pub unsafe fn read(&self) -> T {
+        #[cfg(not(loom))]
+        {
+            core::ptr::read(self.v.get())
+        }
+        #[cfg(loom)]
+        {
+            self.v.with(|p| *p)
+        }
+    }
+    /// A weak write (`st`).
+    ///
+    /// # Safety
+    /// No conflicting access may be unordered with this write.
+    #[inline(always)]
+    pub unsafe fn write(&self, v: T) {
+        #[cfg(not(loom))]
+        {
+            core::ptr::write(self.v.get(), v)
+        }
+        #[cfg(loom)]
+        {
+            self.v.with_mut(|p| *p = v)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// AtomicRef
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(not(loom))]
+type Loc<'a, T> = (*mut T, PhantomData<&'a T>);
+#[cfg(loom)]
+type Loc<'a, T> = &'a Strong<T>;
+
+/// A strong location seen at scope `Sc` through state space `Sp` — the PTX analogue of
+/// `cuda::atomic_ref<T, Scope>`. The semantic is a type parameter of each call
+/// (`load::<Acquire>()`), checked at compile time against what PTX allows.
+///
+/// On `nvptx64` each method is one inline PTX instruction (plus a `cvta.to.<space>` for a
+/// non-generic space); elsewhere it is the `core::sync::atomic` operation with the same ordering.
+pub struct AtomicRef<'a, T: Scalar, Sc: Scope, Sp: Space = Generic> {
+    loc: Loc<'a, T>,
+    _m: PhantomData<(Sc, Sp)>,
+}
+
+impl<T: Scalar, Sc: Scope, Sp: Space> Clone for AtomicRef<'_, T, Sc, Sp> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Scalar, Sc: Scope, Sp: Space> Copy for AtomicRef<'_, T, Sc, Sp> {}
+unsafe impl<T: Scalar, Sc: Scope, Sp: Space> Send for AtomicRef<'_, T, Sc, Sp> {}
+unsafe impl<T: Scalar, Sc: Scope, Sp: Space> Sync for AtomicRef<'_, T, Sc, Sp> {}
+
+impl<'a, T: Scalar, Sc: Scope> AtomicRef<'a, T, Sc, Generic> {
+    /// A generic-addressed reference to `cell` at scope `Sc`.
+    pub fn new(cell: &'a Strong<T>) -> Self {
+        #[cfg(not(loom))]
+        {
+            AtomicRef { loc: (cell.as_ptr(), PhantomData), _m: PhantomData }
+        }
+        #[cfg(loom)]
+        {
+            AtomicRef { loc: cell, _m: PhantomData }
+        }
+    }
+}
+
+impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
+    /// A reference to `cell` addressed through state space `Sp`.
+    ///
+    /// # Safety
+    /// `cell` must lie in `Sp` (e.g. in the CTA's shared memory for [`Shared`]); a generic
+    /// pointer outside that window makes the space-qualified instruction access the wrong memory.
+    pub unsafe fn new_in(cell: &'a Strong<T>) -> Self {
+        #[cfg(not(loom))]
+        {
+            AtomicRef { loc: (cell.as_ptr(), PhantomData), _m: PhantomData }
+        }
+        #[cfg(loom)]
+        {
+            AtomicRef { loc: cell, _m: PhantomData }
+        }
+    }
+
+    /// A reference to the location at the generic address `p`.
+    ///
+    /// # Safety
+    /// `p` must be valid and aligned for `T` for `'a`, lie in `Sp`, and be accessed only by
+    /// strong operations while shared.
+    #[cfg(not(loom))]
+    pub unsafe fn from_ptr(p: *mut T) -> Self {
+        AtomicRef { loc: (p, PhantomData), _m: PhantomData }
+    }
+
+    /// The generic address.
+    #[cfg(not(loom))]
+    pub fn as_ptr(&self) -> *mut T {
+        self.loc.0
+    }
+
+    #[cfg(all(not(loom), not(target_arch = "nvptx64")))]
+    #[inline(always)]
+    fn host(&self) -> &'a <T as ScalarHost>::Atomic {
+        // SAFETY: the constructor's contract.
+        unsafe { T::atomic_from_ptr(self.loc.0) }
+    }
+    #[cfg(loom)]
+    #[inline(always)]
+    fn host(&self) -> &'a <T as ScalarHost>::Atomic {
+        &self.loc.v
+    }
+
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    fn ptr(&self) -> *mut T {
+        self.loc.0
+    }
+
+    /// `ld{.sem}{.scope}{.space}.type` — a load with semantic `S` ∈ {`Weak`, `Volatile`,
+    /// `Relaxed`, `Acquire`}. A spin on a flag must use a strong semantic (seed §3.5: a `Weak`
+    /// spin loop is deleted). `load::<Release>()`, `load::<AcqRel>()` and `load::<Sc>()` do not
+    /// compile (PTX has no `ld.release`, `ld.sc`).
+    #[inline(always)]
+    pub fn load<S: LoadSem>(&self) -> T
+    where
+        T: LdInstr<S, Sc, Sp>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <T as LdInstr<S, Sc, Sp>>::ld(self.ptr())
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            T::h_load(self.host(), S::HOST)
+        }
+    }
+
+    /// `st{.sem}{.scope}{.space}.type` — a store with `S` ∈ {`Weak`, `Volatile`, `Relaxed`,
+    /// `Release`}. `store::<Acquire>()` does not compile (PTX has no `st.acquire`).
+    #[inline(always)]
+    pub fn store<S: StoreSem>(&self, v: T)
+    where
+        T: StInstr<S, Sc, Sp>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <T as StInstr<S, Sc, Sp>>::st(self.ptr(), v)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            T::h_store(self.host(), v, S::HOST)
+        }
+    }
+
+    #[inline(always)]
+    fn atom<O: op::Op, S: RmwSem>(&self, b: T) -> T
+    where
+        T: AtomInstr<O, S, Sc, Sp>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <T as AtomInstr<O, S, Sc, Sp>>::atom(self.ptr(), b)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            T::h_rmw(self.host(), O::KIND, b, S::HOST)
+        }
+    }
+
+    #[inline(always)]
+    fn red<O: op::Op, S: RedSem>(&self, b: T)
+    where
+        T: RedInstr<O, S, Sc, Sp>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <T as RedInstr<O, S, Sc, Sp>>::red(self.ptr(), b)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = T::h_rmw(self.host(), O::KIND, b, S::HOST);
+        }
+    }
+
+    /// `atom{.sem}{.scope}{.space}.add.type` — returns the old value. Atomicity holds only
+    /// against accesses whose scope includes this thread (seed §4.2).
+    #[inline(always)]
+    pub fn fetch_add<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Add, S, Sc, Sp>,
+    {
+        self.atom::<op::Add, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.add.type` of `-v` (PTX has no `atom.sub`).
+    #[inline(always)]
+    pub fn fetch_sub<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Add, S, Sc, Sp> + Negate,
+    {
+        self.atom::<op::Add, S>(v.negate())
+    }
+
+    /// `atom{.sem}{.scope}{.space}.min.type` (integers only).
+    #[inline(always)]
+    pub fn fetch_min<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Min, S, Sc, Sp>,
+    {
+        self.atom::<op::Min, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.max.type` (integers only).
+    #[inline(always)]
+    pub fn fetch_max<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Max, S, Sc, Sp>,
+    {
+        self.atom::<op::Max, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.and.bN` (integers only).
+    #[inline(always)]
+    pub fn fetch_and<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::And, S, Sc, Sp>,
+    {
+        self.atom::<op::And, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.or.bN` (integers only).
+    #[inline(always)]
+    pub fn fetch_or<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Or, S, Sc, Sp>,
+    {
+        self.atom::<op::Or, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.xor.bN` (integers only).
+    #[inline(always)]
+    pub fn fetch_xor<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Xor, S, Sc, Sp>,
+    {
+        self.atom::<op::Xor, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.exch.bN` — stores `v`, returns the old value.
+    #[inline(always)]
+    pub fn swap<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Exch, S, Sc, Sp>,
+    {
+        self.atom::<op::Exch, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.inc.u32` — `old >= bound ? 0 : old + 1`, returns `old`.
+    #[inline(always)]
+    pub fn fetch_inc<S: RmwSem>(&self, bound: T) -> T
+    where
+        T: AtomInstr<op::Inc, S, Sc, Sp>,
+    {
+        self.atom::<op::Inc, S>(bound)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.dec.u32` — `(old == 0 || old > bound) ? bound : old - 1`.
+    #[inline(always)]
+    pub fn fetch_dec<S: RmwSem>(&self, bound: T) -> T
+    where
+        T: AtomInstr<op::Dec, S, Sc, Sp>,
+    {
+        self.atom::<op::Dec, S>(bound)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.cas.bN` — if the value is bitwise `current`, writes `new`.
+    /// `Ok(old)` on success, `Err(old)` otherwise. One semantic for both outcomes, as in PTX.
+    #[inline(always)]
+    pub fn compare_exchange<S: RmwSem>(&self, current: T, new: T) -> Result<T, T>
+    where
+        T: CasInstr<S, Sc, Sp>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let old = unsafe { <T as CasInstr<S, Sc, Sp>>::cas(self.ptr(), current, new) };
+            if old.bits_eq(current) {
+                Ok(old)
+            } else {
+                Err(old)
+            }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            T::h_cas(self.host(), current, new, S::HOST)
+        }
+    }
+
+    /// `red{.sem}{.scope}{.space}.add.type` — no result (SASS `RED`), `S` ∈ {`Relaxed`,
+    /// `Release`}. `red_add::<Acquire>()` does not compile: red cannot acquire (seed §4.5).
+    #[inline(always)]
+    pub fn red_add<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Add, S, Sc, Sp>,
+    {
+        self.red::<op::Add, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.add.type` of `-v`.
+    #[inline(always)]
+    pub fn red_sub<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Add, S, Sc, Sp> + Negate,
+    {
+        self.red::<op::Add, S>(v.negate())
+    }
+    /// `red{.sem}{.scope}{.space}.min.type`.
+    #[inline(always)]
+    pub fn red_min<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Min, S, Sc, Sp>,
+    {
+        self.red::<op::Min, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.max.type`.
+    #[inline(always)]
+    pub fn red_max<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Max, S, Sc, Sp>,
+    {
+        self.red::<op::Max, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.and.bN`.
+    #[inline(always)]
+    pub fn red_and<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::And, S, Sc, Sp>,
+    {
+        self.red::<op::And, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.or.bN`.
+    #[inline(always)]
+    pub fn red_or<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Or, S, Sc, Sp>,
+    {
+        self.red::<op::Or, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.xor.bN`.
+    #[inline(always)]
+    pub fn red_xor<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Xor, S, Sc, Sp>,
+    {
+        self.red::<op::Xor, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.inc.u32`.
+    #[inline(always)]
+    pub fn red_inc<S: RedSem>(&self, bound: T)
+    where
+        T: RedInstr<op::Inc, S, Sc, Sp>,
+    {
+        self.red::<op::Inc, S>(bound)
+    }
+    /// `red{.sem}{.scope}{.space}.dec.u32`.
+    #[inline(always)]
+    pub fn red_dec<S: RedSem>(&self, bound: T)
+    where
+        T: RedInstr<op::Dec, S, Sc, Sp>,
+    {
+        self.red::<op::Dec, S>(bound)
+    }
+}
+
+// Silence "unused import" for markers only named inside macro expansions on some cfgs.
+#[allow(unused)]
+fn _markers(_: (Cta, Cluster, Gpu, Sys, Global, Shared, SharedCluster, Relaxed, Acquire, Release, AcqRel, Volatile, Weak)) {}

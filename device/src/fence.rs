@@ -1,0 +1,97 @@
+//! `fence{.sem}.scope` — ordering between a thread's own accesses.
+//!
+//! PTX ISA §9.7.13.4 (`membar`/`fence`), §8.8 (release and acquire patterns), §8.9.4 (Fence-SC
+//! order). Seed §2 (each relaxed program-order pair restored by `fence.sc`), §3.1–3.4 (which pairs
+//! each fence orders), §3.6 (only `fence.sc` orders W→R and synchronizes without reading a value).
+//!
+//! | fence | waits for earlier | holds back later | orders | PTX / SM |
+//! |---|---|---|---|---|
+//! | `fence::<Sc, _>` | reads, writes | reads, writes | all four pairs | 6.0 / sm_70 |
+//! | `fence::<AcqRel, _>` | reads, writes | writes (release) + reads after reads (acquire) | all but W→R | 6.0 / sm_70 |
+//! | `fence::<Release, _>` | reads, writes | writes | W→W, R→W | **8.6** / sm_90 |
+//! | `fence::<Acquire, _>` | reads | reads, writes | R→R, R→W | **8.6** / sm_90 |
+//!
+//! ```
+//! use ptx_sync::{fence, Sc, AcqRel, Gpu, Cta};
+//! fence::<Sc, Gpu>();      // fence.sc.gpu;      SASS MEMBAR.SC.GPU
+//! fence::<AcqRel, Cta>();  // fence.acq_rel.cta;
+//! assert_eq!(<Sc as ptx_sync::fence::FenceInstr<Gpu>>::PTX, "fence.sc.gpu");
+//! ```
+//!
+//! `fence::<Relaxed, Gpu>()` does not compile — there is no relaxed fence:
+//!
+//! ```compile_fail
+//! ptx_sync::fence::<ptx_sync::Relaxed, ptx_sync::Gpu>();
+//! ```
+
+use crate::sem::{AcqRel, Acquire, Cluster, Cta, FenceSem, Gpu, Release, Sc, Scope, Sys};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+/// `fence{.sem}.scope;` for one (sem, scope).
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait FenceInstr<Scp: Scope>: FenceSem {
+    /// The exact instruction text without the `;`, e.g. `"fence.sc.gpu"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    fn exec();
+}
+
+macro_rules! fence_leaf {
+    ($S:ident $st:literal, $Sc:ident $sct:literal) => {
+        fence_leaf! { @ (concat!("fence", $st, $sct)) $S $Sc }
+    };
+    (@ ($($mn:tt)*) $S:ident $Sc:ident) => {
+        unsafe impl FenceInstr<$Sc> for $S {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            fn exec() {
+                unsafe { asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags)) }
+            }
+        }
+    };
+}
+
+/// Every (sem, scope) pair of the fence table; `$leaf!{Sem ".tok", Scope ".tok"}` per pair.
+macro_rules! for_fences {
+    ($leaf:ident) => {
+        for_fences! { @s $leaf Sc ".sc" }
+        for_fences! { @s $leaf AcqRel ".acq_rel" }
+        for_fences! { @s $leaf Acquire ".acquire" }
+        for_fences! { @s $leaf Release ".release" }
+    };
+    (@s $leaf:ident $S:ident $st:literal) => {
+        $leaf! { $S $st, Cta ".cta" }
+        $leaf! { $S $st, Cluster ".cluster" }
+        $leaf! { $S $st, Gpu ".gpu" }
+        $leaf! { $S $st, Sys ".sys" }
+    };
+}
+pub(crate) use for_fences;
+
+for_fences! { fence_leaf }
+
+/// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
+/// scope `Sc`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
+/// compile. On the host: `core::sync::atomic::fence` with the same ordering (`Sc` → `SeqCst`).
+#[inline(always)]
+pub fn fence<S: FenceSem, Scp: Scope>()
+where
+    S: FenceInstr<Scp>,
+{
+    #[cfg(target_arch = "nvptx64")]
+    {
+        <S as FenceInstr<Scp>>::exec()
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        crate::backend::host_fence(<S as FenceSem>::HOST)
+    }
+}
+
+#[allow(unused)]
+fn _markers(_: (AcqRel, Acquire, Release, Cta, Cluster, Gpu, Sys)) {}

@@ -1,0 +1,56 @@
+//! # ptx-sync — NVIDIA GPU synchronization, exact and checkable
+//!
+//! Typed PTX synchronization primitives whose semantic (`.sem`), scope (`.scope`) and state space
+//! are **types**, so that the PTX each call emits is exactly what the PTX ISA (chapter 8, the
+//! memory consistency model) prescribes — and illegal combinations do not compile.
+//!
+//! The crate follows the map of the seed article ("understanding GPU memory consistency from a
+//! data hand-off"): [`sem`] (semantics, scopes, spaces) → [`atomic`] (`ld`/`st`/`atom`/`red`) →
+//! [`fence`](mod@fence) (`fence.{sc,acq_rel,acquire,release}`) → barriers → mbarrier → async copies →
+//! pipeline.
+//!
+//! ```
+//! use ptx_sync::{AtomicRef, Data, Strong, fence, Gpu, Acquire, Release, Relaxed, Sc};
+//!
+//! // The seed's message passing (§3.4): data is ordinary, full is a strong flag.
+//! let data = Data::new(0u32);
+//! let full = Strong::new(0u32);
+//! // producer
+//! unsafe { data.write(42) };
+//! full.at::<Gpu>().store::<Release>(1);          // st.release.gpu.u32
+//! // consumer
+//! while full.at::<Gpu>().load::<Acquire>() != 1 {} // ld.acquire.gpu.u32
+//! assert_eq!(unsafe { data.read() }, 42);
+//! fence::<Sc, Gpu>();                              // fence.sc.gpu
+//! ```
+//!
+//! On `nvptx64` every call is inline PTX; on any other target it is the `core::sync::atomic`
+//! operation with the same ordering (scope erased), and under `--cfg loom` loom's, so one protocol
+//! source runs on the GPU, on CPU threads and under the model checker.
+//!
+//! | PTX | SM floor | PTX ISA version |
+//! |---|---|---|
+//! | `ld/st.{relaxed,acquire,release}.scope`, `atom/red.sem.scope`, `fence.{sc,acq_rel}` | sm_70 | 6.0 |
+//! | `.cluster` scope, `.shared::cluster` | sm_90 | 7.8 |
+//! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
+//!
+//! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` (see the README).
+#![no_std]
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
+#![warn(missing_docs)]
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[doc(hidden)]
+pub mod backend;
+
+pub mod sem;
+pub mod atomic;
+pub mod fence;
+pub mod catalog;
+
+pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};
+pub use fence::fence;
+pub use sem::{
+    AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, Relaxed, Release, Sc, Shared,
+    SharedCluster, Sys, Volatile, Weak,
+};

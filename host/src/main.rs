@@ -1,0 +1,3 @@
+fn main() {
+    println!("ptx-sync: see `cargo xtask tour`");
+}
