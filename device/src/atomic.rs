@@ -171,6 +171,11 @@ pub unsafe trait StInstr<S: StoreSem, Sc: Scope, Sp: Space>: Scalar {
 ///
 /// # Safety
 /// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `atom.{O}` on `{Self}`",
+    label = "no such atom",
+    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64)"
+)]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
     const PTX: &'static str;
@@ -195,6 +200,11 @@ pub unsafe trait CasInstr<S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
 ///
 /// # Safety
 /// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `red.{O}` on `{Self}`",
+    label = "no such red",
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions"
+)]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sc: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
     const PTX: &'static str;
@@ -218,6 +228,7 @@ macro_rules! for_spaces {
         $leaf! { $($a)* SharedCluster ".shared::cluster" ("cvta.to.shared::cluster.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_spaces;
 
 /// Scopes: `[generic params] type token`.
@@ -229,6 +240,7 @@ macro_rules! for_scopes {
         for_spaces! { $leaf [$($a)* [] Sys ".sys";] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_scopes;
 
 /// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sc`.
@@ -240,6 +252,7 @@ macro_rules! for_ldst_sems {
         for_scopes! { $leaf [$($a)* $S4 $t4;] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_ldst_sems;
 
 macro_rules! for_rmw_sems {
@@ -250,6 +263,7 @@ macro_rules! for_rmw_sems {
         for_scopes! { $leaf [$($a)* AcqRel ".acq_rel";] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_rmw_sems;
 
 macro_rules! for_red_sems {
@@ -258,6 +272,7 @@ macro_rules! for_red_sems {
         for_scopes! { $leaf [$($a)* Release ".release";] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_red_sems;
 
 /// Types for `ld`/`st`: Rust type, PTX type token, register class.
@@ -271,6 +286,7 @@ macro_rules! for_ldst_types {
         $sems! { $leaf [f64 "f64" reg64;] Acquire ".acquire", Release ".release" }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_ldst_types;
 
 /// `(type, op)` rows of `atom` (PTX ISA §9.7.13.5 type restrictions, checked by ptxas).
@@ -312,6 +328,7 @@ macro_rules! for_atom_rows {
         $sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_atom_rows;
 
 /// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
@@ -347,6 +364,7 @@ macro_rules! for_red_rows {
         $sems! { $leaf [f64 reg64 Add "add" "f64";] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_red_rows;
 
 /// `cas` rows: every scalar, compared bitwise.
@@ -360,6 +378,7 @@ macro_rules! for_cas_rows {
         $sems! { $leaf [f64 reg64 "b64";] }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_cas_rows;
 
 /// `st` takes Release where `ld` takes Acquire: same walk, other strong semantic.
@@ -368,6 +387,7 @@ macro_rules! for_ldst_sems_st {
         for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S4 $t4 }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_ldst_sems_st;
 
 /// `ld` walks Relaxed and Acquire.
@@ -376,6 +396,7 @@ macro_rules! for_ldst_sems_ld {
         for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S3 $t3 }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_ldst_sems_ld;
 
 // ----- leaves that implement the instruction traits -----
@@ -518,13 +539,17 @@ for_red_rows! { red_leaf for_red_sems }
 ///
 /// `#[repr(transparent)]` over `T` on the device and on the host (so a kernel may view global
 /// memory as `Strong<T>` with [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
-/// loom explores its interleavings.
-#[repr(transparent)]
+/// loom explores its interleavings (not `repr(transparent)` there: it also carries the access
+/// history of the scope check, `ptx_sync::model`).
+#[cfg_attr(not(loom), repr(transparent))]
 pub struct Strong<T: Scalar> {
     #[cfg(not(loom))]
     v: core::cell::UnsafeCell<T>,
     #[cfg(loom)]
     v: <T as ScalarHost>::Atomic,
+    /// The strong accesses so far, for the scope check (see [`crate::model`]).
+    #[cfg(loom)]
+    hist: crate::model::History,
 }
 
 // SAFETY: every access goes through strong (atomic) instructions.
@@ -540,7 +565,7 @@ impl<T: Scalar> Strong<T> {
     /// A new strong location holding `v` (a loom atomic under `--cfg loom`).
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
-        Strong { v: T::atomic_new(v) }
+        Strong { v: T::atomic_new(v), hist: crate::model::History::new() }
     }
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
     ///
@@ -617,7 +642,7 @@ impl<T: Copy> Data<T> {
         }
         #[cfg(loom)]
         {
-            self.v.with(|p| *p)
+            crate::model::weak_access("ld", || self.v.with(|p| *p))
         }
     }
     /// A weak write (`st`).
@@ -632,7 +657,7 @@ impl<T: Copy> Data<T> {
         }
         #[cfg(loom)]
         {
-            self.v.with_mut(|p| *p = v)
+            crate::model::weak_access("st", || self.v.with_mut(|p| *p = v))
         }
     }
 }
@@ -746,6 +771,13 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
+            #[cfg(loom)]
+            crate::model::strong_access(
+                &self.loc.hist,
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                false,
+                <T as LdInstr<S, Sc, Sp>>::PTX,
+            );
             T::h_load(self.host(), S::HOST)
         }
     }
@@ -763,6 +795,13 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
+            #[cfg(loom)]
+            crate::model::strong_access(
+                &self.loc.hist,
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                true,
+                <T as StInstr<S, Sc, Sp>>::PTX,
+            );
             T::h_store(self.host(), v, S::HOST)
         }
     }
@@ -778,6 +817,13 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
+            #[cfg(loom)]
+            crate::model::strong_access(
+                &self.loc.hist,
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                true,
+                <T as AtomInstr<O, S, Sc, Sp>>::PTX,
+            );
             T::h_rmw(self.host(), O::KIND, b, S::HOST)
         }
     }
@@ -793,6 +839,13 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
+            #[cfg(loom)]
+            crate::model::strong_access(
+                &self.loc.hist,
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                true,
+                <T as RedInstr<O, S, Sc, Sp>>::PTX,
+            );
             let _ = T::h_rmw(self.host(), O::KIND, b, S::HOST);
         }
     }
@@ -906,6 +959,13 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
+            #[cfg(loom)]
+            crate::model::strong_access(
+                &self.loc.hist,
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                true,
+                <T as CasInstr<S, Sc, Sp>>::PTX,
+            );
             T::h_cas(self.host(), current, new, S::HOST)
         }
     }

@@ -32,6 +32,11 @@ use core::arch::asm;
 ///
 /// # Safety
 /// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `fence{{.sem}}` for `{Self}`: a fence takes Sc, AcqRel, Acquire or Release",
+    label = "not a fence semantic",
+    note = "PTX ISA §9.7.13.4: a fence is always synchronizing; there is no `fence.relaxed`"
+)]
 pub unsafe trait FenceInstr<Scp: Scope>: FenceSem {
     /// The exact instruction text without the `;`, e.g. `"fence.sc.gpu"`.
     const PTX: &'static str;
@@ -71,6 +76,7 @@ macro_rules! for_fences {
         $leaf! { $S $st, Sys ".sys" }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_fences;
 
 for_fences! { fence_leaf }

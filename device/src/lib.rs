@@ -47,6 +47,8 @@ pub mod sem;
 pub mod atomic;
 pub mod fence;
 pub mod catalog;
+#[cfg(loom)]
+pub mod model;
 
 pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};
 pub use fence::fence;

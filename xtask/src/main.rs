@@ -1,1 +1,244 @@
-fn main() {}
+//! `cargo xtask <command>` — set-up, device builds and the test suite of ptx-sync.
+//!
+//! * `setup`     — installs what is missing: nightly `rust-src`, and a project venv `.venv` with
+//!   the PTX tools from PyPI (ptxas/nvcc 13.0 line, cuobjdump, nvdisasm, libcu++ headers).
+//! * `ptx`       — builds `host/kernels` for nvptx64 (`kernels.ptx`, and `catalog.ptx` with every
+//!   instruction variant), assembles both with ptxas for sm_90a and dumps the SASS; prints paths.
+//! * `test`      — `setup`, `ptx`, then every test: the workspace (unit, integration, doc,
+//!   compile-fail), the loom suite (`--cfg loom`, release) and the examples.
+//! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
+//! * `gpu-check` — builds everything here and prints the one command to run on a GPU machine.
+//! * `env`       — prints the environment variables the tests read.
+//!
+//! Environment handed to tests: `PTX_SYNC_TOOLS` (directory with ptxas, nvcc, cuobjdump,
+//! nvdisasm), `PTX_SYNC_CUDA_INCLUDE` (CUDA/libcu++ headers), `PTX_SYNC_PTX_DIR` (the built
+//! `.ptx`, `.cubin`, `.sass`).
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{exit, Command};
+
+/// The PyPI packages with the PTX tools. nvcc/ptxas are pinned to the 13.0 line, the CUDA of the
+/// GPU machines; cuobjdump and nvdisasm exist on PyPI only from 13.2 (they read 13.0 cubins).
+const PIP_PACKAGES: &[&str] = &[
+    "nvidia-cuda-nvcc==13.0.88",
+    // nvcc's own dependencies, pinned to the same release (unpinned they float to the newest and
+    // libcu++ then refuses the mismatched CUDART_VERSION).
+    "nvidia-cuda-runtime==13.0.96",
+    "nvidia-cuda-crt==13.0.88",
+    "nvidia-nvvm==13.0.88",
+    "nvidia-cuda-cccl==13.0.85",
+    "nvidia-cuda-cuobjdump==13.2.86",
+    "nvidia-cuda-nvdisasm==13.2.86",
+];
+
+/// The SM that ptxas assembles the device code for (the PTX says `.target sm_90`).
+pub const SM: &str = "sm_90";
+
+fn root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap().to_path_buf()
+}
+
+fn run(cmd: &mut Command) {
+    eprintln!("+ {:?}", cmd);
+    match cmd.status() {
+        Ok(s) if s.success() => {}
+        Ok(s) => {
+            eprintln!("xtask: command failed ({s}): {cmd:?}");
+            exit(1)
+        }
+        Err(e) => {
+            eprintln!("xtask: cannot start {cmd:?}: {e}");
+            exit(1)
+        }
+    }
+}
+
+fn venv() -> PathBuf {
+    root().join(".venv")
+}
+
+/// `.venv/lib/python3.X/site-packages/nvidia/cu13`.
+fn cuda_dir() -> Option<PathBuf> {
+    let lib = venv().join("lib");
+    let rd = std::fs::read_dir(&lib).ok()?;
+    for e in rd.flatten() {
+        let p = e.path().join("site-packages/nvidia/cu13");
+        if p.join("bin/ptxas").exists() {
+            return Some(p);
+        }
+    }
+    None
+}
+
+fn tools_ready() -> bool {
+    cuda_dir().is_some_and(|d| {
+        ["ptxas", "nvcc", "cuobjdump", "nvdisasm"].iter().all(|t| d.join("bin").join(t).exists())
+            && d.join("include/cccl/cuda/atomic").exists()
+            && std::fs::read_to_string(d.join("include/cuda_runtime_api.h"))
+                .is_ok_and(|h| h.contains("#define CUDART_VERSION  13000"))
+    })
+}
+
+fn setup() {
+    // 1. nightly rust-src (device code is built with -Zbuild-std=core).
+    let out = Command::new("rustup")
+        .args(["component", "list", "--toolchain", "nightly", "--installed"])
+        .output();
+    let have_src = out
+        .as_ref()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == "rust-src"))
+        .unwrap_or(false);
+    if !have_src {
+        run(Command::new("rustup").args(["component", "add", "rust-src", "--toolchain", "nightly"]));
+    }
+    // 2. the venv with the PTX tools.
+    if !tools_ready() {
+        let py = env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        if !venv().join("bin/pip").exists() {
+            run(Command::new(&py).arg("-m").arg("venv").arg(venv()));
+        }
+        let mut pip = Command::new(venv().join("bin/pip"));
+        pip.args(["install", "--quiet", "--disable-pip-version-check"]).args(PIP_PACKAGES);
+        run(&mut pip);
+        if !tools_ready() {
+            eprintln!("xtask: the PTX tools are still missing under {}", venv().display());
+            exit(1);
+        }
+    }
+    eprintln!("xtask: tools in {}", cuda_dir().unwrap().join("bin").display());
+}
+
+fn ptx_dir() -> PathBuf {
+    root().join("target/ptx")
+}
+
+/// Environment for anything that reads the PTX tools or the built kernels.
+fn tool_env(cmd: &mut Command) -> &mut Command {
+    if let Some(d) = cuda_dir() {
+        cmd.env("PTX_SYNC_TOOLS", d.join("bin"));
+        cmd.env("PTX_SYNC_CUDA_INCLUDE", d.join("include"));
+        cmd.env("PTX_SYNC_CCCL_INCLUDE", d.join("include/cccl"));
+    }
+    cmd.env("PTX_SYNC_PTX_DIR", ptx_dir())
+}
+
+/// Builds the kernel crate once with the given features into `target/ptx/<name>.ptx`.
+fn build_kernels(name: &str, features: &str) -> PathBuf {
+    let out = ptx_dir().join(format!("{name}.ptx"));
+    std::fs::create_dir_all(ptx_dir()).unwrap();
+    let mut cmd = Command::new("rustup");
+    cmd.args(["run", "nightly", "cargo", "rustc", "--release", "--quiet"])
+        .arg("--manifest-path")
+        .arg(root().join("host/kernels/Cargo.toml"))
+        .args(["--target", "nvptx64-nvidia-cuda", "-Zbuild-std=core"])
+        .arg("--target-dir")
+        .arg(root().join("target/nvptx"));
+    if !features.is_empty() {
+        cmd.args(["--features", features]);
+    }
+    cmd.arg("--").arg("-Zno-link").arg(format!("--emit=asm={}", out.display()));
+    // A clean environment for the nightly build: nothing of the outer cargo's settings.
+    for v in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC", "RUSTC_WRAPPER", "RUSTDOCFLAGS",
+        "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET", "RUSTUP_TOOLCHAIN", "CARGO"]
+    {
+        cmd.env_remove(v);
+    }
+    cmd.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-cpu=sm_90\x1f-Ctarget-feature=+ptx86");
+    run(&mut cmd);
+    out
+}
+
+/// ptxas → cubin, cuobjdump → SASS. Fails on any ptxas error.
+fn assemble(ptx: &Path) {
+    let bin = cuda_dir().expect("tools").join("bin");
+    let cubin = ptx.with_extension("cubin");
+    run(Command::new(bin.join("ptxas")).arg(format!("-arch={SM}")).arg(ptx).arg("-o").arg(&cubin));
+    let sass = Command::new(bin.join("cuobjdump")).arg("-sass").arg(&cubin).output().unwrap();
+    if !sass.status.success() {
+        eprintln!("xtask: cuobjdump failed: {}", String::from_utf8_lossy(&sass.stderr));
+        exit(1);
+    }
+    std::fs::write(ptx.with_extension("sass"), &sass.stdout).unwrap();
+}
+
+fn ptx() {
+    let k = build_kernels("kernels", "");
+    assemble(&k);
+    let c = build_kernels("catalog", "catalog");
+    assemble(&c);
+    for p in [&k, &c] {
+        println!("{}", p.display());
+        println!("{}", p.with_extension("cubin").display());
+        println!("{}", p.with_extension("sass").display());
+    }
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root());
+    tool_env(&mut c);
+    c
+}
+
+fn test() {
+    setup();
+    ptx();
+    // Workspace: unit, integration, doc and compile-fail tests (host backend).
+    run(cargo().args(["test", "--workspace", "--no-fail-fast"]));
+    // Loom suite: the seed's programs model-checked from the same source.
+    let loom = root().join("loom-tests/tests");
+    if loom.read_dir().map(|mut d| d.next().is_some()).unwrap_or(false) {
+        run(cargo()
+            .args(["test", "-p", "ptx-sync-loom-tests", "--release", "--target-dir"])
+            .arg(root().join("target/loom"))
+            .env("RUSTFLAGS", "--cfg loom")
+            .env("LOOM_MAX_PREEMPTIONS", "2"));
+    }
+    // Examples: each is its own crate, as a user's would be.
+    if let Ok(rd) = std::fs::read_dir(root().join("examples")) {
+        let mut dirs: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.join("Cargo.toml").exists()).collect();
+        dirs.sort();
+        for d in dirs {
+            run(cargo()
+                .args(["test", "--manifest-path"])
+                .arg(d.join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(root().join("target/examples")));
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("setup") => setup(),
+        Some("ptx") => {
+            setup();
+            ptx()
+        }
+        Some("test") => test(),
+        Some("tour") => {
+            setup();
+            ptx();
+            let mut c = cargo();
+            c.args(["run", "--quiet", "--release", "-p", "ptx-sync-host", "--", "tour"]).args(&args[1..]);
+            run(&mut c);
+        }
+        Some("gpu-check") => {
+            setup();
+            ptx();
+            run(Command::new("bash").arg(root().join("scripts/gpu-check.sh")).arg("--prepare"));
+        }
+        Some("env") => {
+            let mut c = Command::new("env");
+            tool_env(&mut c);
+            run(&mut c);
+        }
+        _ => {
+            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|env>");
+            exit(2)
+        }
+    }
+}

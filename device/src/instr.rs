@@ -1,0 +1,54 @@
+//! The one-text rule for the async modules ([`barrier`](crate::barrier) … [`pipeline`](crate::pipeline)).
+//!
+//! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
+//! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
+//! into the `asm!` template of the struct's hidden `exec` functions. Instructions with type
+//! parameters (semantic, scope, space) follow `atomic.rs`: a per-family trait with associated
+//! `PTX` constants, implemented only for the legal combinations.
+
+/// An instruction without type parameters: its exact PTX mnemonic (no operands, no `;`).
+pub trait Instr {
+    /// The exact mnemonic emitted, e.g. `"mbarrier.init.shared::cta.b64"`.
+    const PTX: &'static str;
+    /// The Rust name of the marker (`"MbarrierInit"`).
+    const NAME: &'static str;
+}
+
+/// `instr! { #[doc] Name = (concat!(...)); fn exec(a: u32) uses m { asm!(concat!(m!(), " ..."), ...) } }`
+/// defines `Name: Instr` and the device functions; `m!()` expands to the one mnemonic text.
+macro_rules! instr {
+    ($(#[$m:meta])* $Name:ident = ($($mn:tt)*);
+     $( fn $f:ident ($($arg:ident : $t:ty),*) $(-> $ret:ty)? uses $mm:ident $body:block )*) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $Name;
+        impl $crate::instr::Instr for $Name {
+            const PTX: &'static str = concat!($($mn)*);
+            const NAME: &'static str = stringify!($Name);
+        }
+        #[cfg(target_arch = "nvptx64")]
+        impl $Name {
+            $(
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(unused_unsafe, clippy::missing_safety_doc)]
+                pub unsafe fn $f($($arg: $t),*) $(-> $ret)? {
+                    macro_rules! $mm { () => { concat!($($mn)*) } }
+                    $body
+                }
+            )*
+        }
+    };
+}
+pub(crate) use instr;
+
+/// Host spin step: a CPU hint, or `loom::thread::yield_now()` under `--cfg loom` (loom requires
+/// spin loops to yield).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline]
+pub(crate) fn host_spin() {
+    #[cfg(loom)]
+    loom::thread::yield_now();
+    #[cfg(not(loom))]
+    core::hint::spin_loop();
+}

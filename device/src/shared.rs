@@ -1,0 +1,228 @@
+//! Shared memory: static `.shared` arrays, the dynamic `.extern .shared` window, and the three
+//! address forms (generic, `.shared::cta`, `.shared::cluster`).
+//!
+//! PTX ISA §5.1.5 (shared state space), §9.7.9.21 (`cvta`), §9.7.9.22 (`mapa`, in
+//! [`cluster`](crate::cluster)). Seed §5 (`data`, `full`, `empty` live in shared memory).
+//!
+//! Rust statics cannot be placed in address space 3, so [`shared_array!`](crate::shared_array)
+//! declares the array in PTX with `global_asm!(".shared .align A .b8 SYM[BYTES];")` and reads its
+//! address with `mov.u32 r, SYM;` (a 32-bit `.shared::cta` address). The async instructions
+//! (`mbarrier`, `cp.async`, `cp.async.bulk`) take such **typed 32-bit addresses**
+//! ([`SharedAddr`], [`ClusterAddr`]), never generic pointers; [`to_shared`] converts a generic
+//! pointer with `cvta.to.shared::cta.u64` + `cvt.u32.u64` (one pure asm, so the compiler may
+//! reuse it).
+//!
+//! | from → to | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | generic → `.shared::cta` ([`to_shared`]) | `cvta.to.shared::cta.u64`, `cvt.u32.u64` | 7.8 / sm_90 |
+//! | `.shared::cta` → generic ([`SharedAddr::to_generic`]) | `cvt.u64.u32`, `cvta.shared::cta.u64` | 7.8 / sm_90 |
+//! | own `.shared::cta` → `.shared::cluster` ([`SharedAddr::to_cluster`]) | none (same value, PTX ISA §5.1.5) | 7.8 / sm_90 |
+//! | `.shared::cta` → a peer CTA's `.shared::cluster` | `mapa.shared::cluster.u32` ([`crate::cluster::mapa`]) | 7.8 / sm_90 |
+//!
+//! On the host a [`SharedAddr`] is the generic address itself (a `usize`), [`shared_array!`] is a
+//! plain static, and the conversions are the identity.
+
+/// The raw value of a shared address: `u32` on the device, `usize` (a host pointer) elsewhere.
+#[cfg(target_arch = "nvptx64")]
+pub type RawShared = u32;
+/// The raw value of a shared address: `u32` on the device, `usize` (a host pointer) elsewhere.
+#[cfg(not(target_arch = "nvptx64"))]
+pub type RawShared = usize;
+
+/// A 32-bit address in the executing CTA's `.shared::cta` window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct SharedAddr(pub RawShared);
+
+/// A 32-bit address in the cluster's `.shared::cluster` window (any CTA of the cluster).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct ClusterAddr(pub RawShared);
+
+impl SharedAddr {
+    /// The address `bytes` further on.
+    #[inline(always)]
+    pub const fn offset(self, bytes: u32) -> Self {
+        SharedAddr(self.0 + bytes as RawShared)
+    }
+    /// The raw value.
+    #[inline(always)]
+    pub const fn raw(self) -> RawShared {
+        self.0
+    }
+    /// This CTA's own `.shared::cta` address is a valid `.shared::cluster` address of the same
+    /// location (PTX ISA §5.1.5): no instruction.
+    #[inline(always)]
+    pub const fn to_cluster(self) -> ClusterAddr {
+        ClusterAddr(self.0)
+    }
+    /// Back to a generic pointer: `cvt.u64.u32` + `cvta.shared::cta.u64` (PTX 7.8, sm_90).
+    #[inline(always)]
+    pub fn to_generic<T>(self) -> *mut T {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            let p: u64;
+            core::arch::asm!(
+                "{{ .reg .b64 t; cvt.u64.u32 t, {a}; cvta.shared::cta.u64 {p}, t; }}",
+                a = in(reg32) self.0, p = out(reg64) p,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+            p as *mut T
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.0 as *mut T
+        }
+    }
+}
+
+impl ClusterAddr {
+    /// The address `bytes` further on.
+    #[inline(always)]
+    pub const fn offset(self, bytes: u32) -> Self {
+        ClusterAddr(self.0 + bytes as RawShared)
+    }
+    /// The raw value.
+    #[inline(always)]
+    pub const fn raw(self) -> RawShared {
+        self.0
+    }
+}
+
+/// Generic → `.shared::cta`: `cvta.to.shared::cta.u64` then `cvt.u32.u64` (PTX 7.8, sm_90). `p`
+/// must point into this CTA's shared memory for the result to mean anything (PTX leaves other
+/// inputs undefined); every user of the address is `unsafe` for that reason. Host: identity.
+#[inline(always)]
+pub fn to_shared<T>(p: *const T) -> SharedAddr {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        let a: u32;
+        core::arch::asm!(
+            "{{ .reg .b64 t; cvta.to.shared::cta.u64 t, {p}; cvt.u32.u64 {a}, t; }}",
+            p = in(reg64) p, a = out(reg32) a,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+        SharedAddr(a)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        SharedAddr(p as usize)
+    }
+}
+
+/// Types that may be handed out as `&'static T` from uninitialized shared memory: their every
+/// access goes through inline PTX or atomics (interior mutability), never a Rust read of the
+/// bytes before initialization by the protocol.
+///
+/// # Safety
+/// Implement only for types whose all bit patterns are valid and which are `Sync`.
+pub unsafe trait SharedCell: Sync {}
+// Not under loom: loom's atomics carry model state that uninitialized memory does not have.
+#[cfg(not(loom))]
+unsafe impl<Tag> SharedCell for crate::mbarrier::Mbarrier<Tag> {}
+#[cfg(not(loom))]
+unsafe impl<T: crate::Scalar> SharedCell for crate::Strong<T> {}
+
+/// A static `.shared` array declared with [`shared_array!`](crate::shared_array).
+pub trait SharedArray: Copy {
+    /// The element type.
+    type Elem;
+    /// Number of elements.
+    const LEN: usize;
+    /// The array's `.shared::cta` address (`mov.u32 r, SYM;`).
+    fn addr(self) -> SharedAddr;
+    /// The generic address of the first element.
+    #[inline(always)]
+    fn as_ptr(self) -> *mut Self::Elem {
+        self.addr().to_generic()
+    }
+    /// The `.shared::cta` address of element `i` (panics if `i >= LEN`).
+    #[inline(always)]
+    fn elem_addr(self, i: usize) -> SharedAddr {
+        assert!(i < Self::LEN);
+        self.addr().offset((i * core::mem::size_of::<Self::Elem>()) as u32)
+    }
+    /// A shared reference to element `i`, for interior-mutable cells (mbarriers, strong flags);
+    /// panics if `i >= LEN`.
+    #[inline(always)]
+    fn get(self, i: usize) -> &'static Self::Elem
+    where
+        Self::Elem: SharedCell,
+    {
+        assert!(i < Self::LEN);
+        unsafe { &*self.as_ptr().add(i) }
+    }
+}
+
+/// Declares a static `.shared` array: `shared_array!(pub static NAME: [T; N], align A);`.
+///
+/// Device: `global_asm!(".shared .align A .b8 __ptx_sync_smem_NAME[N*size_of T];")` (the name is
+/// a PTX module symbol, so it must be unique in the kernel crate), and `NAME` is a unit value
+/// implementing [`SharedArray`](crate::shared::SharedArray). Host: a plain aligned static.
+/// The contents start uninitialized (as `.shared` does); hand out references only through
+/// [`SharedArray::get`](crate::shared::SharedArray::get) for [`SharedCell`] types.
+///
+/// ```
+/// use ptx_sync::{shared_array, Mbarrier, shared::SharedArray};
+/// shared_array!(static BARS: [Mbarrier; 4], align 8);
+/// let b: &Mbarrier = BARS.get(2);
+/// b.init(1);
+/// assert_eq!(BARS.elem_addr(1).raw() - BARS.addr().raw(), 8);
+/// ```
+#[macro_export]
+macro_rules! shared_array {
+    ($(#[$m:meta])* $vis:vis static $name:ident : [$T:ty; $N:expr], align $al:literal) => {
+        $(#[$m])*
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy)]
+        $vis struct $name;
+        #[cfg(target_arch = "nvptx64")]
+        ::core::arch::global_asm!(
+            concat!(".shared .align {al} .b8 __ptx_sync_smem_", stringify!($name), "[{bytes}];"),
+            al = const $al,
+            bytes = const ($N) * ::core::mem::size_of::<$T>(),
+        );
+        impl $crate::shared::SharedArray for $name {
+            type Elem = $T;
+            const LEN: usize = $N;
+            #[inline(always)]
+            fn addr(self) -> $crate::shared::SharedAddr {
+                #[cfg(target_arch = "nvptx64")]
+                unsafe {
+                    let a: u32;
+                    ::core::arch::asm!(
+                        concat!("mov.u32 {a}, __ptx_sync_smem_", stringify!($name), ";"),
+                        a = out(reg32) a, options(pure, nomem, nostack, preserves_flags)
+                    );
+                    $crate::shared::SharedAddr(a)
+                }
+                #[cfg(not(target_arch = "nvptx64"))]
+                {
+                    #[repr(C, align($al))]
+                    struct Store(::core::cell::UnsafeCell<::core::mem::MaybeUninit<[$T; $N]>>);
+                    unsafe impl Sync for Store {}
+                    static STORE: Store =
+                        Store(::core::cell::UnsafeCell::new(::core::mem::MaybeUninit::uninit()));
+                    $crate::shared::SharedAddr(STORE.0.get() as usize)
+                }
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "nvptx64")]
+core::arch::global_asm!(".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];");
+
+/// The dynamic shared-memory window (`.extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];`,
+/// read with `mov.u32`): its size is the launch's dynamic shared-memory bytes. Device only: the
+/// host has no launch configuration.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn dynamic_smem() -> SharedAddr {
+    let a: u32;
+    unsafe {
+        core::arch::asm!("mov.u32 {a}, __ptx_sync_dyn_smem;", a = out(reg32) a,
+                         options(pure, nomem, nostack, preserves_flags));
+    }
+    SharedAddr(a)
+}

@@ -1,0 +1,148 @@
+//! Shared helpers of the device crate's tool-based tests: where the PTX tools and the built
+//! kernels are, and a small SASS reader. `cargo xtask test` sets `PTX_SYNC_TOOLS` and
+//! `PTX_SYNC_PTX_DIR`; run by hand, the defaults under the repository root are used. A missing
+//! tool or kernel is a test *failure* with the command that fixes it, never a silent skip.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Directory holding ptxas, nvcc, cuobjdump.
+pub fn tools() -> PathBuf {
+    if let Ok(t) = std::env::var("PTX_SYNC_TOOLS") {
+        return PathBuf::from(t);
+    }
+    let lib = repo_root().join(".venv/lib");
+    if let Ok(rd) = std::fs::read_dir(&lib) {
+        for e in rd.flatten() {
+            let b = e.path().join("site-packages/nvidia/cu13/bin");
+            if b.join("ptxas").exists() {
+                return b;
+            }
+        }
+    }
+    panic!("PTX tools not found: run `cargo xtask setup` (or the whole suite with `cargo xtask test`)");
+}
+
+/// `include/` of the CUDA toolkit from PyPI (the libcu++ headers are in `include/cccl`).
+pub fn cuda_include() -> PathBuf {
+    if let Ok(t) = std::env::var("PTX_SYNC_CUDA_INCLUDE") {
+        return PathBuf::from(t);
+    }
+    tools().parent().unwrap().join("include")
+}
+
+/// Directory with the built `kernels.ptx`, `catalog.ptx` and their `.cubin`/`.sass`.
+pub fn ptx_dir() -> PathBuf {
+    let d = std::env::var("PTX_SYNC_PTX_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| repo_root().join("target/ptx"));
+    assert!(
+        d.join("kernels.ptx").exists() && d.join("catalog.ptx").exists(),
+        "kernels not built in {}: run `cargo xtask ptx`",
+        d.display()
+    );
+    d
+}
+
+pub fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Runs a tool, returning stdout; panics with stderr on failure.
+pub fn tool(name: &str, args: &[&str]) -> String {
+    let out = Command::new(tools().join(name))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"));
+    assert!(
+        out.status.success(),
+        "{name} {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// One SASS instruction: predicate (`@P0`, `@!P0` or empty), opcode with modifiers
+/// (`LDG.E.STRONG.GPU`), operands text, and its address.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Insn {
+    pub addr: u32,
+    pub pred: String,
+    pub opcode: String,
+    pub operands: String,
+}
+
+/// Parses `cuobjdump -sass` output into functions → instructions (trailing NOPs and the final
+/// self-branch `BRA <own address>` that pads every function are dropped).
+pub fn parse_sass(text: &str) -> Vec<(String, Vec<Insn>)> {
+    let mut funcs: Vec<(String, Vec<Insn>)> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("Function : ") {
+            funcs.push((name.trim().to_string(), Vec::new()));
+            continue;
+        }
+        // "/*0030*/   @P0 LDG.E.STRONG.GPU R0, desc[UR4][R2.64] ;   /* 0x... */"
+        let Some(rest) = t.strip_prefix("/*") else { continue };
+        let Some((addr, body)) = rest.split_once("*/") else { continue };
+        let Ok(addr) = u32::from_str_radix(addr, 16) else { continue };
+        let body = body.split("/*").next().unwrap().trim().trim_end_matches(';').trim();
+        if body.is_empty() {
+            continue;
+        }
+        let (pred, body) = if body.starts_with('@') {
+            let (p, b) = body.split_once(' ').unwrap();
+            (p.to_string(), b.trim())
+        } else {
+            (String::new(), body)
+        };
+        let (opcode, operands) = match body.split_once(' ') {
+            Some((o, a)) => (o.trim_end_matches(';').to_string(), a.trim().to_string()),
+            None => (body.trim_end_matches(';').to_string(), String::new()),
+        };
+        if let Some((_, insns)) = funcs.last_mut() {
+            insns.push(Insn { addr, pred, opcode, operands });
+        }
+    }
+    for (_, insns) in funcs.iter_mut() {
+        while insns.last().is_some_and(|i| i.opcode == "NOP") {
+            insns.pop();
+        }
+        if insns.last().is_some_and(|i| {
+            i.opcode == "BRA" && i.pred.is_empty() && parse_target(&i.operands) == Some(i.addr)
+        }) {
+            insns.pop();
+        }
+    }
+    funcs
+}
+
+/// The target of `BRA 0x30`.
+pub fn parse_target(ops: &str) -> Option<u32> {
+    let t = ops.trim().trim_end_matches(';').trim();
+    u32::from_str_radix(t.strip_prefix("0x")?, 16).ok()
+}
+
+pub fn function<'a>(funcs: &'a [(String, Vec<Insn>)], name: &str) -> &'a [Insn] {
+    &funcs
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("function {name} not in SASS"))
+        .1
+}
+
+/// The ptxas version line (`Cuda compilation tools, release 13.0, V13.0.88`).
+pub fn ptxas_version() -> String {
+    tool("ptxas", &["--version"])
+        .lines()
+        .find(|l| l.contains("release"))
+        .unwrap_or("?")
+        .trim()
+        .to_string()
+}

@@ -1,0 +1,189 @@
+//! String table: every `ld`/`st`/`atom`/`red`/`fence` variant of the catalog emits exactly the
+//! mnemonic that the PTX ISA grammar gives for its (type, sem, scope, space), and the catalog
+//! holds exactly the legal set — no more, no less.
+//!
+//! The grammar and the token tables below are written here from the PTX ISA (8.6):
+//!   §9.7.9.8  `ld{.weak}{.ss}.type`, `ld.volatile{.ss}.type`, `ld.relaxed.scope{.ss}.type`,
+//!             `ld.acquire.scope{.ss}.type`
+//!   §9.7.9.10 `st{.weak}{.ss}.type`, `st.volatile{.ss}.type`, `st.relaxed.scope{.ss}.type`,
+//!             `st.release.scope{.ss}.type`
+//!   §9.7.13.5 `atom{.sem}{.scope}{.space}.op.type`, `atom{.sem}{.scope}{.space}.cas.bN`
+//!   §9.7.13.6 `red{.sem}{.scope}{.space}.op.type`, `.sem = { .relaxed, .release }`
+//!   §9.7.13.4 `fence{.sem}.scope`, `.sem = { .sc, .acq_rel, .acquire, .release }`
+//! They are not produced by, nor shared with, the macros that generate the instructions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ptx_sync::catalog::{for_each_variant, Variant};
+
+const TYPES: [&str; 6] = ["u32", "i32", "u64", "i64", "f32", "f64"];
+const SCOPES: [(&str, &str); 4] = [("Cta", ".cta"), ("Cluster", ".cluster"), ("Gpu", ".gpu"), ("Sys", ".sys")];
+const SPACES: [(&str, &str); 4] = [
+    ("Generic", ""),
+    ("Global", ".global"),
+    ("Shared", ".shared::cta"),
+    ("SharedCluster", ".shared::cluster"),
+];
+const RMW_SEMS: [(&str, &str); 4] =
+    [("Relaxed", ".relaxed"), ("Acquire", ".acquire"), ("Release", ".release"), ("AcqRel", ".acq_rel")];
+
+/// The `.type` of `ld`/`st` for a Rust scalar (signed integers are `.sN`).
+fn ldst_type(t: &str) -> &'static str {
+    match t {
+        "u32" => "u32",
+        "i32" => "s32",
+        "u64" => "u64",
+        "i64" => "s64",
+        "f32" => "f32",
+        "f64" => "f64",
+        _ => unreachable!(),
+    }
+}
+
+fn bits(t: &str) -> &'static str {
+    if t.ends_with("32") {
+        "b32"
+    } else {
+        "b64"
+    }
+}
+
+/// PTX ISA §9.7.13.5 type restrictions: the `.type` an op takes for a Rust scalar, or None.
+fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
+    let float = t.starts_with('f');
+    match op {
+        "and" | "or" | "xor" if !float => Some(bits(t)),
+        "exch" | "cas" => Some(bits(t)),
+        // `.add` has .u32 .s32 .u64 .f32 .f64 — no .s64, so i64 uses .u64.
+        "add" => Some(match t {
+            "u32" => "u32",
+            "i32" => "s32",
+            "u64" | "i64" => "u64",
+            "f32" => "f32",
+            "f64" => "f64",
+            _ => unreachable!(),
+        }),
+        "min" | "max" if !float => Some(ldst_type(t)),
+        "inc" | "dec" if t == "u32" => Some("u32"),
+        _ => None,
+    }
+}
+
+type Key = (String, String, String, String, String, String);
+
+fn key(f: &str, op: &str, ty: &str, sem: &str, scope: &str, space: &str) -> Key {
+    (f.into(), op.into(), ty.into(), sem.into(), scope.into(), space.into())
+}
+
+/// The legal set with its expected mnemonic, from the grammar above.
+fn expected() -> BTreeMap<Key, String> {
+    let mut m = BTreeMap::new();
+    for (fam, strong) in [("ld", ("Acquire", ".acquire")), ("st", ("Release", ".release"))] {
+        for t in TYPES {
+            for (sp, spt) in SPACES {
+                for (sem, semt) in [("Weak", ""), ("Volatile", ".volatile")] {
+                    m.insert(key(fam, "", t, sem, "", sp), format!("{fam}{semt}{spt}.{}", ldst_type(t)));
+                }
+                for (sem, semt) in [("Relaxed", ".relaxed"), strong] {
+                    for (sc, sct) in SCOPES {
+                        m.insert(key(fam, "", t, sem, sc, sp), format!("{fam}{semt}{sct}{spt}.{}", ldst_type(t)));
+                    }
+                }
+            }
+        }
+    }
+    for (fam, sems, ops) in [
+        ("atom", &RMW_SEMS[..], &["add", "min", "max", "and", "or", "xor", "exch", "inc", "dec", "cas"][..]),
+        ("red", &[RMW_SEMS[0], RMW_SEMS[2]][..], &["add", "min", "max", "and", "or", "xor", "inc", "dec"][..]),
+    ] {
+        for t in TYPES {
+            for op in ops {
+                let Some(ty) = rmw_type(op, t) else { continue };
+                for (sem, semt) in sems {
+                    for (sc, sct) in SCOPES {
+                        for (sp, spt) in SPACES {
+                            m.insert(key(fam, op, t, sem, sc, sp), format!("{fam}{semt}{sct}{spt}.{op}.{ty}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (sem, semt) in [("Sc", ".sc"), ("AcqRel", ".acq_rel"), ("Acquire", ".acquire"), ("Release", ".release")] {
+        for (sc, sct) in SCOPES {
+            m.insert(key("fence", "", "", sem, sc, ""), format!("fence{semt}{sct}"));
+        }
+    }
+    m
+}
+
+fn catalog() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for_each_variant(|x| {
+        if ["ld", "st", "atom", "red", "fence"].contains(&x.family) {
+            v.push(x)
+        }
+    });
+    v
+}
+
+#[test]
+fn every_mnemonic_matches_the_ptx_grammar() {
+    let exp = expected();
+    let mut bad = Vec::new();
+    for v in catalog() {
+        let k = key(v.family, v.op, v.ty, v.sem, v.scope, v.space);
+        match exp.get(&k) {
+            Some(e) if e == v.ptx => {}
+            Some(e) => bad.push(format!("{k:?}: emits `{}`, grammar says `{e}`", v.ptx)),
+            None => bad.push(format!("{k:?}: `{}` is not a legal variant", v.ptx)),
+        }
+    }
+    assert!(bad.is_empty(), "{} wrong rows:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn catalog_is_exactly_the_legal_set() {
+    let exp: BTreeSet<Key> = expected().into_keys().collect();
+    let got: Vec<Key> = catalog().iter().map(|v| key(v.family, v.op, v.ty, v.sem, v.scope, v.space)).collect();
+    let got_set: BTreeSet<Key> = got.iter().cloned().collect();
+    assert_eq!(got.len(), got_set.len(), "duplicate catalog rows");
+    let missing: Vec<_> = exp.difference(&got_set).collect();
+    let extra: Vec<_> = got_set.difference(&exp).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "missing {missing:?}\nextra {extra:?}");
+    // The sizes the grammar implies: ld/st 6 types × (2 unscoped + 2 × 4 scoped) × 4 spaces.
+    let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
+    assert_eq!(count("ld"), 240);
+    assert_eq!(count("st"), 240);
+    assert_eq!(count("fence"), 16);
+}
+
+/// For one Rust type, no two variants share a mnemonic (different types may: `u32` and `i32`
+/// both use `atom.and.b32`, as PTX spells it).
+#[test]
+fn mnemonics_are_unique_per_type() {
+    let mut seen = BTreeMap::new();
+    for v in catalog() {
+        if let Some(prev) = seen.insert((v.ty, v.ptx), v) {
+            panic!("`{}` emitted by both {prev:?} and {v:?}", v.ptx);
+        }
+    }
+}
+
+/// Spot checks straight from the seed's text (§3.5, §4.3–4.5, §2.5, DeepEP).
+#[test]
+fn seed_spellings() {
+    use ptx_sync::atomic::{op, AtomInstr, LdInstr, RedInstr, StInstr};
+    use ptx_sync::fence::FenceInstr;
+    use ptx_sync::*;
+    assert_eq!(<u32 as LdInstr<Relaxed, Gpu, Generic>>::PTX, "ld.relaxed.gpu.u32");
+    assert_eq!(<u32 as StInstr<Release, Gpu, Generic>>::PTX, "st.release.gpu.u32");
+    assert_eq!(<u32 as AtomInstr<op::Add, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.add.u32");
+    assert_eq!(<u32 as AtomInstr<op::Add, Relaxed, Gpu, Global>>::PTX, "atom.relaxed.gpu.global.add.u32");
+    assert_eq!(<u32 as RedInstr<op::Add, Release, Gpu, Generic>>::PTX, "red.release.gpu.add.u32");
+    assert_eq!(<Sc as FenceInstr<Gpu>>::PTX, "fence.sc.gpu");
+    assert_eq!(<AcqRel as FenceInstr<Sys>>::PTX, "fence.acq_rel.sys");
+    assert_eq!(<i32 as LdInstr<Volatile, Sys, Global>>::PTX, "ld.volatile.global.s32");
+    // Weak and Volatile ignore the scope parameter: the same text at every scope.
+    assert_eq!(<u32 as LdInstr<Weak, Cta, Generic>>::PTX, <u32 as LdInstr<Weak, Sys, Generic>>::PTX);
+}

@@ -1,0 +1,37 @@
+// CUDA C++ reference kernels (libcu++), compiled by the tests with the PyPI nvcc 13.0:
+//   nvcc -arch=sm_90 -cubin -O3 -I<cccl> reference.cu
+// Each `cpp_X` does what the Rust kernel `cmp_X` in ../src/facts.rs does, the way a CUDA C++
+// author writes it. The test compares the memory/synchronization SASS of each pair.
+#include <cuda/atomic>
+#include <cuda/ptx>
+
+using ref_gpu = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
+using ref_cta = cuda::atomic_ref<unsigned, cuda::thread_scope_block>;
+
+extern "C" {
+__global__ void cpp_fence_sc_gpu(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device); }
+__global__ void cpp_fence_sc_cta(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_block); }
+__global__ void cpp_fence_acq_rel_gpu(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device); }
+__global__ void cpp_fence_acq_rel_cta(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_block); }
+__global__ void cpp_fence_acquire_gpu(unsigned*) { cuda::ptx::fence(cuda::ptx::sem_acquire, cuda::ptx::scope_gpu); }
+__global__ void cpp_fence_acquire_cta(unsigned*) { cuda::ptx::fence(cuda::ptx::sem_acquire, cuda::ptx::scope_cta); }
+__global__ void cpp_fence_release_gpu(unsigned*) { cuda::ptx::fence(cuda::ptx::sem_release, cuda::ptx::scope_gpu); }
+__global__ void cpp_fence_release_cta(unsigned*) { cuda::ptx::fence(cuda::ptx::sem_release, cuda::ptx::scope_cta); }
+__global__ void cpp_load_acquire_gpu(unsigned* p) { p[1] = ref_gpu(*p).load(cuda::memory_order_acquire); }
+__global__ void cpp_load_relaxed_gpu(unsigned* p) { p[1] = ref_gpu(*p).load(cuda::memory_order_relaxed); }
+__global__ void cpp_store_release_gpu(unsigned* p) { ref_gpu(*p).store(1, cuda::memory_order_release); }
+__global__ void cpp_store_relaxed_gpu(unsigned* p) { ref_gpu(*p).store(1, cuda::memory_order_relaxed); }
+__global__ void cpp_fetch_add_relaxed_gpu(unsigned* p) { p[1] = ref_gpu(*p).fetch_add(1, cuda::memory_order_relaxed); }
+__global__ void cpp_fetch_add_acq_rel_gpu(unsigned* p) { p[1] = ref_gpu(*p).fetch_add(1, cuda::memory_order_acq_rel); }
+__global__ void cpp_fetch_add_relaxed_cta(unsigned* p) { p[1] = ref_cta(*p).fetch_add(1, cuda::memory_order_relaxed); }
+__global__ void cpp_cas_acq_rel_gpu(unsigned* p) {
+  unsigned e = 0;
+  ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_acq_rel);
+  p[1] = e;
+}
+__global__ void cpp_cas_relaxed_gpu(unsigned* p) {
+  unsigned e = 0;
+  ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_relaxed);
+  p[1] = e;
+}
+}

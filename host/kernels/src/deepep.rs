@@ -1,0 +1,77 @@
+//! DeepEP's `barrier_device` (seed 004), with CTAs standing in for ranks.
+//!
+//! ```text
+//! if (thread_id < kNumRanks) {
+//!     atomicAdd_system(task_fifo_ptrs[rank] + head + thread_id, FINISHED_SUM_TAG);
+//!     memory_fence();                                   // fence.acq_rel.sys
+//!     atomicSub_system(task_fifo_ptrs[thread_id] + head + rank, FINISHED_SUM_TAG);
+//! }
+//! timeout_check<kNumRanks>(task_fifo_ptrs, head, rank, 0, tag);  // ld.volatile spin, clock64
+//! ```
+//!
+//! Entry `row[r][t]` gets `+TAG` from rank `r` and `-TAG` from rank `t`, so it returns to 0 only
+//! when both arrived: a rank that never arrives leaves `+TAG` in column `m` of every other row,
+//! and the rank that times out can name it. DeepEP prints and traps; here the wait is bounded by
+//! `%globaltimer` and each rank records which entries were still non-zero.
+//!
+//! Parameters (host: `DeepepParams`, same `#[repr(C)]` layout):
+//! `rows: *mut i32` (instance `i`, rank `r`, column `t` at `(i * R + r) * R + t`),
+//! `cta_rank: *const u32` (per CTA: `instance << 8 | rank`, or `u32::MAX`: idle CTA),
+//! `missing: *const u32` (per instance: the rank that never arrives, or `u32::MAX`),
+//! `out: *mut u32` (per instance and rank: bit 31 = the rank ran the barrier, bits 0..R = the
+//! columns still non-zero when its wait ran out; 0 bits = passed),
+//! `budget_ns: u64`, `n_ranks: u32` (≤ 32), `n_instances: u32`.
+
+use crate::rt::*;
+use ptx_sync::*;
+
+/// DeepEP's `FINISHED_SUM_TAG`.
+const TAG: i32 = 1024;
+
+/// The barrier across `n_ranks` CTAs per instance, bounded by `budget_ns`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn deepep_barrier(
+    rows: *mut i32,
+    cta_rank: *const u32,
+    missing: *const u32,
+    out: *mut u32,
+    budget_ns: u64,
+    n_ranks: u32,
+    n_instances: u32,
+) {
+    let m = *cta_rank.add(ctaid_x() as usize);
+    if m == u32::MAX {
+        return;
+    }
+    let (inst, rank) = (m >> 8, m & 0xff);
+    if inst >= n_instances || n_ranks > 32 {
+        return;
+    }
+    if *missing.add(inst as usize) == rank {
+        return; // this rank "died" before the barrier
+    }
+    let t = tid_x();
+    let r = n_ranks as usize;
+    let row = |k: u32| rows.add((inst as usize * r + k as usize) * r);
+    let res = AtomicRef::<u32, Cta>::from_ptr(out.add(inst as usize * r + rank as usize));
+    if t == 0 {
+        res.fetch_or::<Relaxed>(1 << 31);
+    }
+    if t < n_ranks {
+        AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize)).fetch_add::<Relaxed>(TAG);
+        fence::<AcqRel, Sys>();
+        AtomicRef::<i32, Sys>::from_ptr(row(t).add(rank as usize)).fetch_sub::<Relaxed>(TAG);
+        // timeout_check: ld.volatile spin on this rank's row, bounded.
+        let mine = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize));
+        let d = Deadline::after(budget_ns);
+        loop {
+            if mine.load::<Volatile>() == 0 {
+                break;
+            }
+            if d.expired() {
+                res.fetch_or::<Relaxed>(1 << t);
+                break;
+            }
+        }
+    }
+}

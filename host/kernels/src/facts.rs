@@ -1,0 +1,94 @@
+//! Kernels whose SASS the tests inspect: the seed's facts (§3.5 spin loops, §4.5 RED vs ATOM,
+//! fence → MEMBAR) and the operations compared with CUDA C++ (libcu++) reference kernels
+//! (`host/kernels/cpp/reference.cu`, same names with a `cpp_` prefix).
+
+use ptx_sync::*;
+
+/// Seed §3.5: a spin on a *weak* load. The compiler may read `full` once: the load leaves the
+/// loop, and what remains is either an exit or a branch to itself.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn fact_spin_weak(full: *mut u32, data: *mut u32, out: *mut u32) {
+    let f = AtomicRef::<u32, Gpu, Global>::from_ptr(full);
+    while f.load::<Weak>() != 1 {}
+    *out = *data;
+}
+
+/// Seed §3.5: a spin on `ld.relaxed.gpu.global`: the loop stays (`LDG.E.STRONG.GPU` in a loop).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn fact_spin_relaxed(full: *mut u32, data: *mut u32, out: *mut u32) {
+    let f = AtomicRef::<u32, Gpu, Global>::from_ptr(full);
+    while f.load::<Relaxed>() != 1 {}
+    *out = *data;
+}
+
+/// Seed §3.5, generic addressing: `ld.relaxed.gpu` → `LD.E.STRONG.GPU` in a loop.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn fact_spin_relaxed_generic(full: *mut u32, data: *mut u32, out: *mut u32) {
+    let f = AtomicRef::<u32, Gpu>::from_ptr(full);
+    while f.load::<Relaxed>() != 1 {}
+    *out = *data;
+}
+
+/// Seed §4.5: `atom.add` whose result is unused → `REDG`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn fact_atom_unused(count: *mut u32) {
+    let _ = AtomicRef::<u32, Gpu, Global>::from_ptr(count).fetch_add::<Relaxed>(1);
+}
+
+/// Seed §4.5: `atom.add` whose result is used → `ATOMG`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn fact_atom_used(count: *mut u32, out: *mut u32) {
+    *out = AtomicRef::<u32, Gpu, Global>::from_ptr(count).fetch_add::<Relaxed>(1);
+}
+
+macro_rules! cmp_kernels {
+    ($( $(#[$m:meta])* $name:ident($p:ident) $body:block )*) => {$(
+        $(#[$m])*
+        #[no_mangle]
+        pub unsafe extern "ptx-kernel" fn $name($p: *mut u32) $body
+    )*};
+}
+
+// Kernels compared op-for-op with `cpp_<same name without cmp_>` in reference.cu.
+cmp_kernels! {
+    /// `fence.sc.gpu` ≡ `cuda::atomic_thread_fence(memory_order_seq_cst, thread_scope_device)`.
+    cmp_fence_sc_gpu(_p) { fence::<Sc, Gpu>(); }
+    /// `fence.sc.cta`.
+    cmp_fence_sc_cta(_p) { fence::<Sc, Cta>(); }
+    /// `fence.acq_rel.gpu` ≡ `atomic_thread_fence(memory_order_acq_rel, thread_scope_device)`.
+    cmp_fence_acq_rel_gpu(_p) { fence::<AcqRel, Gpu>(); }
+    /// `fence.acq_rel.cta`.
+    cmp_fence_acq_rel_cta(_p) { fence::<AcqRel, Cta>(); }
+    /// `fence.acquire.gpu` ≡ `cuda::ptx::fence(sem_acquire, scope_gpu)`.
+    cmp_fence_acquire_gpu(_p) { fence::<Acquire, Gpu>(); }
+    /// `fence.acquire.cta`.
+    cmp_fence_acquire_cta(_p) { fence::<Acquire, Cta>(); }
+    /// `fence.release.gpu` ≡ `cuda::ptx::fence(sem_release, scope_gpu)`.
+    cmp_fence_release_gpu(_p) { fence::<Release, Gpu>(); }
+    /// `fence.release.cta`.
+    cmp_fence_release_cta(_p) { fence::<Release, Cta>(); }
+    /// `ld.acquire.gpu` ≡ `atomic_ref<unsigned, thread_scope_device>::load(memory_order_acquire)`.
+    cmp_load_acquire_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).load::<Acquire>(); }
+    /// `ld.relaxed.gpu`.
+    cmp_load_relaxed_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).load::<Relaxed>(); }
+    /// `st.release.gpu` ≡ `store(1, memory_order_release)`.
+    cmp_store_release_gpu(p) { AtomicRef::<u32, Gpu>::from_ptr(p).store::<Release>(1); }
+    /// `st.relaxed.gpu`.
+    cmp_store_relaxed_gpu(p) { AtomicRef::<u32, Gpu>::from_ptr(p).store::<Relaxed>(1); }
+    /// `atom.relaxed.gpu.add.u32`, result used ≡ `fetch_add(1, memory_order_relaxed)`.
+    cmp_fetch_add_relaxed_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).fetch_add::<Relaxed>(1); }
+    /// `atom.acq_rel.gpu.add.u32`, result used ≡ `fetch_add(1, memory_order_acq_rel)`.
+    cmp_fetch_add_acq_rel_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).fetch_add::<AcqRel>(1); }
+    /// `atom.relaxed.cta.add.u32` ≡ the same at `thread_scope_block`.
+    cmp_fetch_add_relaxed_cta(p) { *p.add(1) = AtomicRef::<u32, Cta>::from_ptr(p).fetch_add::<Relaxed>(1); }
+    /// `atom.acq_rel.gpu.cas.b32` ≡ `compare_exchange_strong(e, 1, memory_order_acq_rel)`.
+    cmp_cas_acq_rel_gpu(p) {
+        let old = match AtomicRef::<u32, Gpu>::from_ptr(p).compare_exchange::<AcqRel>(0, 1) { Ok(v) | Err(v) => v };
+        *p.add(1) = old;
+    }
+    /// `atom.relaxed.gpu.cas.b32` ≡ `compare_exchange_strong(e, 1, memory_order_relaxed)`.
+    cmp_cas_relaxed_gpu(p) {
+        let old = match AtomicRef::<u32, Gpu>::from_ptr(p).compare_exchange::<Relaxed>(0, 1) { Ok(v) | Err(v) => v };
+        *p.add(1) = old;
+    }
+}

@@ -1,0 +1,51 @@
+//! Small device-side runtime for the litmus kernels: thread ids and time budgets.
+
+use core::arch::asm;
+
+/// `%globaltimer`: nanoseconds (PTX ISA §10.22, sm_30+; updated every ~µs on recent GPUs).
+#[inline(always)]
+pub fn globaltimer() -> u64 {
+    let t: u64;
+    unsafe { asm!("mov.u64 {}, %globaltimer;", out(reg64) t, options(nostack, preserves_flags)) };
+    t
+}
+
+macro_rules! sreg {
+    ($name:ident, $reg:literal) => {
+        #[doc = concat!("`", $reg, "`")]
+        #[inline(always)]
+        pub fn $name() -> u32 {
+            let v: u32;
+            unsafe { asm!(concat!("mov.u32 {}, ", $reg, ";"), out(reg32) v, options(pure, nomem, nostack)) };
+            v
+        }
+    };
+}
+sreg!(tid_x, "%tid.x");
+sreg!(ntid_x, "%ntid.x");
+sreg!(ctaid_x, "%ctaid.x");
+
+/// `ctaid.x * ntid.x + tid.x`.
+#[inline(always)]
+pub fn global_thread_id() -> u32 {
+    ctaid_x() * ntid_x() + tid_x()
+}
+
+/// A point in `%globaltimer` time after which a wait gives up.
+#[derive(Clone, Copy)]
+pub struct Deadline {
+    end: u64,
+}
+
+impl Deadline {
+    /// `budget_ns` from now.
+    #[inline(always)]
+    pub fn after(budget_ns: u64) -> Self {
+        Deadline { end: globaltimer().saturating_add(budget_ns) }
+    }
+    /// Whether the budget is spent.
+    #[inline(always)]
+    pub fn expired(&self) -> bool {
+        globaltimer() > self.end
+    }
+}

@@ -1,0 +1,1 @@
+//! GPU fence-cost benchmark driver (being written).

@@ -1,0 +1,10 @@
+//! ptx-sync-host: the host side of ptx-sync (the `ptx-sync` binary's library part).
+//!
+//! * [`sass`] — ptxas/cuobjdump runner and SASS parsing by function.
+//! * [`costs`] — the SASS cost table of every fence and ordered atomic (`ptx-sync show --costs`).
+//! * [`fencebench`] — the GPU fence-cost benchmark driver (`ptx-sync bench`), behind a small
+//!   launcher trait so that it needs no GPU crate itself.
+
+pub mod sass;
+pub mod costs;
+pub mod fencebench;

@@ -1,0 +1,140 @@
+//! Seed §2: the data hand-off (P writes `data`, C1 and C2 read it, P overwrites it once both are
+//! done) with `fence.sc.gpu` next to every flag (§2.5), and with one of the fences removed
+//! (§2.1–2.4). Flags are `Strong<u32>` accessed `.relaxed.gpu`; `data` is ordinary (`Data`), so
+//! a read that is not ordered after the write it needs is a data race that loom reports.
+//!
+//! | program | removed fence | verdict |
+//! |---|---|---|
+//! | §2.5 | none | passes |
+//! | §2.1 | W→R between `done1 = 1` and reading `done2` | caught: nobody writes `empty` (deadlock) |
+//! | §2.2 | W→W between `data = 42` and `full = 1` | caught: data race on `data` |
+//! | §2.3 | R→R between reading `full` and reading `data` | caught: data race on `data` |
+//! | §2.4 | R→W between reading `data` and `done1 = 1` | caught: data race on `data` (see below) |
+//!
+//! What loom cannot show about §2.4: the *value* 43. Returning it needs load buffering (the read
+//! of `data` returning a write that is later in causality order), which loom does not explore, so
+//! an assertion `value1 == 42` could never fail here. What loom does show is the cause: without
+//! the R→W fence nothing orders C1's read of `data` before P's `data = 43`, and that unordered
+//! pair of weak accesses is a data race (PTX ISA §8.7.1) — reported at P's write. The reordering
+//! itself is left to the GPU runner.
+//!
+//! Preemption bound: 2 for every test (three threads, each with bounded spins).
+#![cfg(loom)]
+
+use loom::sync::Arc;
+use loom::thread;
+use ptx_sync::{fence, Data, Gpu, Relaxed, Sc, Strong};
+use ptx_sync_loom_tests::{check, spin_until};
+
+const BOUND: usize = 2;
+
+/// Which of the §2.5 fences are present.
+#[derive(Clone, Copy)]
+struct Fences {
+    /// P: between `data = 42` and `full = 1` (§2.2).
+    ww: bool,
+    /// C: between reading `full` and reading `data` (§2.3).
+    rr: bool,
+    /// C: between reading `data` and `done = 1` (§2.4).
+    rw: bool,
+    /// C: between `done = 1` and reading the other's `done` (§2.1).
+    wr: bool,
+}
+
+const ALL: Fences = Fences { ww: true, rr: true, rw: true, wr: true };
+
+struct Handoff {
+    data: Data<u32>,
+    full: Strong<u32>,
+    done1: Strong<u32>,
+    done2: Strong<u32>,
+    empty: Strong<u32>,
+}
+
+fn producer(s: &Handoff, f: Fences) {
+    unsafe { s.data.write(42) };
+    if f.ww {
+        fence::<Sc, Gpu>();
+    }
+    s.full.at::<Gpu>().store::<Relaxed>(1);
+    spin_until("nobody writes empty", || s.empty.at::<Gpu>().load::<Relaxed>() == 1);
+    fence::<Sc, Gpu>();
+    unsafe { s.data.write(43) };
+}
+
+fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, f: Fences) -> u32 {
+    spin_until("nobody writes full", || s.full.at::<Gpu>().load::<Relaxed>() == 1);
+    if f.rr {
+        fence::<Sc, Gpu>();
+    }
+    let v = unsafe { s.data.read() };
+    if f.rw {
+        fence::<Sc, Gpu>();
+    }
+    mine.at::<Gpu>().store::<Relaxed>(1);
+    if f.wr {
+        fence::<Sc, Gpu>();
+    }
+    if other.at::<Gpu>().load::<Relaxed>() == 1 {
+        fence::<Sc, Gpu>();
+        s.empty.at::<Gpu>().store::<Relaxed>(1);
+    }
+    v
+}
+
+fn run(f: Fences) {
+    check(BOUND, move || {
+        let s = Arc::new(Handoff {
+            data: Data::new(0),
+            full: Strong::new(0),
+            done1: Strong::new(0),
+            done2: Strong::new(0),
+            empty: Strong::new(0),
+        });
+        let (s1, s2, sp) = (s.clone(), s.clone(), s.clone());
+        let c1 = thread::spawn(move || consumer(&s1, &s1.done1, &s1.done2, f));
+        let c2 = thread::spawn(move || consumer(&s2, &s2.done2, &s2.done1, f));
+        let p = thread::spawn(move || producer(&sp, f));
+        let (v1, v2) = (c1.join().unwrap(), c2.join().unwrap());
+        p.join().unwrap();
+        assert_eq!((v1, v2), (42, 42), "a consumer read a stale or overwritten data");
+        assert_eq!(unsafe { s.data.read() }, 43);
+    });
+}
+
+/// §2.5: ten `fence.sc.gpu`, each next to a flag — every interleaving hands off 42 and then 43.
+#[test]
+fn s2_5_all_fences_passes() {
+    run(ALL);
+}
+
+/// §2.1 (write buffer, W→R): both consumers may read the other's `done` as 0; nobody writes
+/// `empty` and P waits forever — reported as a deadlock by the bounded spin.
+#[test]
+#[should_panic(expected = "deadlock: nobody writes empty")]
+fn s2_1_without_wr_fence_caught() {
+    run(Fences { wr: false, ..ALL });
+}
+
+/// §2.2 (write overlap, W→W): C may see `full == 1` before `data = 42`: a race on `data`.
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn s2_2_without_ww_fence_caught() {
+    run(Fences { ww: false, ..ALL });
+}
+
+/// §2.3 (non-blocking reads, R→R): C's read of `data` may be performed before its read of
+/// `full`: a race on `data`.
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn s2_3_without_rr_fence_caught() {
+    run(Fences { rr: false, ..ALL });
+}
+
+/// §2.4 (read–write overlap, R→W): nothing orders C's read of `data` before P's `data = 43`.
+/// loom does not produce the value 43 (load buffering), but reports the race (module docs).
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn s2_4_without_rw_fence_caught_as_race() {
+    run(Fences { rw: false, ..ALL });
+}
