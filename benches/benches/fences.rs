@@ -1,24 +1,26 @@
 //! Fence cost on the CPU, through `ptx-sync`'s host backend (`fence::<S, _>()` is
 //! `core::sync::atomic::fence` with the same ordering; scope is erased on the host, so every case
 //! uses `Gpu`). Seed §2.1: a store followed by a SeqCst fence is where a TSO machine (x86) pays
-//! for draining the write buffer (`mfence` / a locked instruction); acquire/release/acq_rel fences
-//! cost no instruction there.
+//! for draining the write buffer (a locked instruction); acquire/release/acq_rel fences cost no
+//! instruction there.
 //!
-//! Groups: `single` (one thread) and `contended` (a second thread does relaxed `fetch_add` on the
-//! same cache line as the measured thread's store/RMW target, all the time). Cases per group:
+//! Groups: `single` (one thread), `contended` (a second thread does relaxed `fetch_add` on the
+//! same cache line as the measured thread's store/RMW target, all the time), and
+//! `single_core_atomic` (the `single` cases written with `core::sync::atomic` directly, to separate
+//! the cost of the ordering from the cost of the host backend's calls). Cases per group:
 //!
 //! | case | one iteration |
 //! |---|---|
-//! | `empty` | nothing (loop overhead) |
-//! | `store_relaxed` | `store::<Relaxed>` — the **no-fence baseline** |
-//! | `fence_{sc,acq_rel,acquire,release}` | the fence alone |
+//! | `empty` | `black_box(i)` (loop overhead) |
+//! | `store_relaxed` | `store::<Relaxed>` — the **no-fence baseline** of the ratios |
+//! | `fence_{sc,acq_rel,acquire,release}` | `black_box(i)` then the fence |
 //! | `store+fence_*` | `store::<Relaxed>` then the fence |
 //! | `rmw_relaxed`, `rmw_acq_rel` | `fetch_add::<Relaxed>` / `fetch_add::<AcqRel>` |
 //!
 //! After criterion's own report a summary prints, per group, the median ns/op over criterion's
 //! samples, their min..max, and the ratio to the baseline; then why the GPU part is skipped (it
-//! runs with `ptx-sync bench` on a machine with a driver). Short measurement times keep the run to
-//! about a minute; pass criterion options after `--` to change them.
+//! runs with `ptx-sync bench` on a machine with a driver). Short measurement times keep the run
+//! near a minute; criterion options after `--` override them.
 
 use criterion::{BenchmarkGroup, Criterion};
 use criterion::measurement::WallTime;
@@ -26,7 +28,7 @@ use ptx_sync::{fence, AcqRel, Acquire, Gpu, Relaxed, Release, Sc, Strong};
 use ptx_sync_benches::{gpu_driver, ratio_table, Recorder};
 use std::cell::RefCell;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const SAMPLES: usize = 20;
@@ -51,10 +53,10 @@ const CASES: [&str; 12] = [
 ];
 const BASELINE: &str = "store_relaxed";
 
-fn case<F: Fn(&Strong<u32>, u32)>(
+fn case<C, F: Fn(&C, u32)>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     rec: &RefCell<Recorder>,
-    cell: &Strong<u32>,
+    cell: &C,
     name: &str,
     f: F,
 ) {
@@ -72,40 +74,74 @@ fn case<F: Fn(&Strong<u32>, u32)>(
     });
 }
 
+// In every case `black_box(i)` stands between two iterations' fences: without an access between
+// them LLVM merges a loop of identical fences into one fence and the loop disappears.
+
+/// The cases through ptx-sync's host API.
 fn group(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &Strong<u32>) {
     rec.borrow_mut().group = name.to_string();
-    let mut g = c.benchmark_group(name);
-    case(&mut g, rec, cell, "empty", |_, i| {
+    let mut grp = c.benchmark_group(name);
+    let g = &mut grp;
+    case(g, rec, cell, "empty", |_, i| {
         black_box(i);
     });
-    case(&mut g, rec, cell, "store_relaxed", |c, i| c.at::<Gpu>().store::<Relaxed>(i));
-    case(&mut g, rec, cell, "fence_sc", |_, _| fence::<Sc, Gpu>());
-    case(&mut g, rec, cell, "fence_acq_rel", |_, _| fence::<AcqRel, Gpu>());
-    case(&mut g, rec, cell, "fence_acquire", |_, _| fence::<Acquire, Gpu>());
-    case(&mut g, rec, cell, "fence_release", |_, _| fence::<Release, Gpu>());
-    case(&mut g, rec, cell, "store+fence_sc", |c, i| {
-        c.at::<Gpu>().store::<Relaxed>(i);
-        fence::<Sc, Gpu>()
+    case(g, rec, cell, "store_relaxed", |c, i| c.at::<Gpu>().store::<Relaxed>(black_box(i)));
+    macro_rules! fences {
+        ($($S:ident $alone:literal $after:literal),*) => {$(
+            case(g, rec, cell, $alone, |_, i| {
+                black_box(i);
+                fence::<$S, Gpu>()
+            });
+            case(g, rec, cell, $after, |c, i| {
+                c.at::<Gpu>().store::<Relaxed>(black_box(i));
+                fence::<$S, Gpu>()
+            });
+        )*};
+    }
+    fences!(Sc "fence_sc" "store+fence_sc", AcqRel "fence_acq_rel" "store+fence_acq_rel",
+            Acquire "fence_acquire" "store+fence_acquire", Release "fence_release" "store+fence_release");
+    case(g, rec, cell, "rmw_relaxed", |c, i| {
+        black_box(c.at::<Gpu>().fetch_add::<Relaxed>(black_box(i)));
     });
-    case(&mut g, rec, cell, "store+fence_acq_rel", |c, i| {
-        c.at::<Gpu>().store::<Relaxed>(i);
-        fence::<AcqRel, Gpu>()
+    case(g, rec, cell, "rmw_acq_rel", |c, i| {
+        black_box(c.at::<Gpu>().fetch_add::<AcqRel>(black_box(i)));
     });
-    case(&mut g, rec, cell, "store+fence_acquire", |c, i| {
-        c.at::<Gpu>().store::<Relaxed>(i);
-        fence::<Acquire, Gpu>()
+    grp.finish();
+}
+
+/// The same cases on `core::sync::atomic` directly: what the orderings cost without ptx-sync's
+/// host backend in between (its per-scalar operations are out-of-line calls that switch on the
+/// ordering at run time; fences are inlined).
+fn group_core(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &AtomicU32) {
+    use std::sync::atomic::{fence as cfence, Ordering::*};
+    rec.borrow_mut().group = name.to_string();
+    let mut grp = c.benchmark_group(name);
+    let g = &mut grp;
+    case(g, rec, cell, "empty", |_, i| {
+        black_box(i);
     });
-    case(&mut g, rec, cell, "store+fence_release", |c, i| {
-        c.at::<Gpu>().store::<Relaxed>(i);
-        fence::<Release, Gpu>()
+    case(g, rec, cell, "store_relaxed", |c, i| c.store(black_box(i), Relaxed));
+    macro_rules! fences {
+        ($($O:ident $alone:literal $after:literal),*) => {$(
+            case(g, rec, cell, $alone, |_, i| {
+                black_box(i);
+                cfence($O)
+            });
+            case(g, rec, cell, $after, |c, i| {
+                c.store(black_box(i), Relaxed);
+                cfence($O)
+            });
+        )*};
+    }
+    fences!(SeqCst "fence_sc" "store+fence_sc", AcqRel "fence_acq_rel" "store+fence_acq_rel",
+            Acquire "fence_acquire" "store+fence_acquire", Release "fence_release" "store+fence_release");
+    case(g, rec, cell, "rmw_relaxed", |c, i| {
+        black_box(c.fetch_add(black_box(i), Relaxed));
     });
-    case(&mut g, rec, cell, "rmw_relaxed", |c, i| {
-        black_box(c.at::<Gpu>().fetch_add::<Relaxed>(i));
+    case(g, rec, cell, "rmw_acq_rel", |c, i| {
+        black_box(c.fetch_add(black_box(i), AcqRel));
     });
-    case(&mut g, rec, cell, "rmw_acq_rel", |c, i| {
-        black_box(c.at::<Gpu>().fetch_add::<AcqRel>(i));
-    });
-    g.finish();
+    grp.finish();
 }
 
 fn main() {
@@ -138,6 +174,10 @@ fn main() {
         stop.store(true, Ordering::Relaxed);
     });
     let contended_secs = t0.elapsed().as_secs_f64();
+    #[repr(align(128))]
+    struct CoreLine(AtomicU32);
+    let core_line = CoreLine(AtomicU32::new(0));
+    group_core(&mut c, &rec, "single_core_atomic", &core_line.0);
     c.final_summary();
 
     let rec = rec.into_inner();
@@ -145,6 +185,7 @@ fn main() {
     println!("cpu: {}", cpu_model());
     println!("{}", ratio_table(&rec, "single", &CASES, BASELINE, SAMPLES));
     println!("{}", ratio_table(&rec, "contended", &CASES, BASELINE, SAMPLES));
+    println!("{}", ratio_table(&rec, "single_core_atomic", &CASES, BASELINE, SAMPLES));
     println!(
         "contender: {:.1} M relaxed fetch_add/s on the shared line during the contended group \
          ({} hardware threads available)",

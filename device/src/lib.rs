@@ -46,6 +46,7 @@ pub mod backend;
 pub mod sem;
 pub mod atomic;
 pub mod fence;
+pub mod wait;
 pub mod catalog;
 #[cfg(loom)]
 pub mod model;

@@ -1,0 +1,131 @@
+//! Bounded waiting: every spin ends, either because its condition held or because its budget ran
+//! out — DeepEP's `timeout_check` (seed 004) as a primitive. A broken protocol then reports
+//! [`Timeout`] instead of hanging the GPU.
+//!
+//! On `nvptx64` the budget is measured with `%globaltimer` (nanoseconds, `mov.u64 %rd, %globaltimer;`,
+//! PTX ISA ch. 10 "Special Registers", sm_30+) or `%clock64` (SM cycles, `mov.u64 %rd, %clock64;`). On the host the
+//! budget counts iterations (each one a `spin_loop` hint, or `loom::thread::yield_now` under loom, so
+//! loom explores the other threads instead of spinning).
+//!
+//! ```
+//! use ptx_sync::{wait::{spin_until, Budget}, Strong, Gpu, Acquire};
+//! let flag = Strong::new(0u32);
+//! // Nobody sets the flag: the wait gives up and says so.
+//! let r = spin_until(Budget::nanos(1_000_000).or_iterations(1000), || flag.at::<Gpu>().load::<Acquire>() == 1);
+//! assert!(r.is_err());
+//! flag.at::<Gpu>().store::<ptx_sync::Release>(1);
+//! assert!(spin_until(Budget::nanos(1_000_000), || flag.at::<Gpu>().load::<Acquire>() == 1).is_ok());
+//! ```
+
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+/// `mov.u64 %rd, %globaltimer;` — a global nanosecond timer (PTX ISA ch. 10, special registers). Host: 0.
+#[inline(always)]
+pub fn globaltimer() -> u64 {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let t: u64;
+        unsafe { asm!("mov.u64 {t}, %globaltimer;", t = out(reg64) t, options(nomem, nostack)) };
+        t
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        0
+    }
+}
+
+/// `mov.u64 %rd, %clock64;` — the SM's cycle counter (PTX ISA ch. 10, special registers). Host: 0.
+#[inline(always)]
+pub fn clock64() -> u64 {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let t: u64;
+        unsafe { asm!("mov.u64 {t}, %clock64;", t = out(reg64) t, options(nomem, nostack)) };
+        t
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        0
+    }
+}
+
+/// How long a wait may last before it reports [`Timeout`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Device limit in nanoseconds of `%globaltimer` (0: none).
+    pub nanos: u64,
+    /// Device limit in `%clock64` cycles (0: none).
+    pub cycles: u64,
+    /// Limit in iterations (host always; device too when non-zero).
+    pub iterations: u64,
+}
+
+impl Budget {
+    /// At most `n` nanoseconds on the device; on the host, 1 000 000 iterations unless
+    /// [`or_iterations`](Self::or_iterations) says otherwise.
+    pub const fn nanos(n: u64) -> Self {
+        Budget { nanos: n, cycles: 0, iterations: 0 }
+    }
+    /// At most `n` SM cycles on the device (DeepEP's `NUM_TIMEOUT_CYCLES`).
+    pub const fn cycles(n: u64) -> Self {
+        Budget { nanos: 0, cycles: n, iterations: 0 }
+    }
+    /// At most `n` iterations (everywhere).
+    pub const fn iterations(n: u64) -> Self {
+        Budget { nanos: 0, cycles: 0, iterations: n }
+    }
+    /// Adds an iteration limit to a time budget.
+    pub const fn or_iterations(self, n: u64) -> Self {
+        Budget { iterations: n, ..self }
+    }
+}
+
+/// A wait that gave up: how many times the condition was checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeout {
+    /// Checks made before giving up.
+    pub checks: u64,
+}
+
+/// Default host iteration limit when the budget names only a device time.
+#[cfg(not(target_arch = "nvptx64"))]
+const HOST_DEFAULT_ITERATIONS: u64 = 1_000_000;
+
+/// Checks `done()` until it returns true (`Ok(checks)`) or the budget is spent
+/// (`Err(Timeout)`). The condition should be a strong load (seed §3.5); this function adds no
+/// ordering of its own.
+#[inline(always)]
+pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+    #[cfg(target_arch = "nvptx64")]
+    let (t0, c0) = (globaltimer(), clock64());
+    let mut checks = 0u64;
+    loop {
+        checks += 1;
+        if done() {
+            return Ok(checks);
+        }
+        if budget.iterations != 0 && checks >= budget.iterations {
+            return Err(Timeout { checks });
+        }
+        #[cfg(target_arch = "nvptx64")]
+        {
+            if budget.nanos != 0 && globaltimer().wrapping_sub(t0) > budget.nanos {
+                return Err(Timeout { checks });
+            }
+            if budget.cycles != 0 && clock64().wrapping_sub(c0) > budget.cycles {
+                return Err(Timeout { checks });
+            }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            if budget.iterations == 0 && checks >= HOST_DEFAULT_ITERATIONS {
+                return Err(Timeout { checks });
+            }
+            #[cfg(loom)]
+            loom::thread::yield_now();
+            #[cfg(not(loom))]
+            core::hint::spin_loop();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The host backend computes what PTX computes: each operation's result on the CPU follows the
+//! PTX ISA's definition (§9.7.13.5), and the seed's protocols run on real threads through the same
+//! API. (Ordering on the CPU is `core::sync::atomic`'s; loom checks it in `loom-tests`.)
+
+use ptx_sync::*;
+use std::sync::Arc;
+
+#[test]
+fn rmw_results_follow_the_ptx_definitions() {
+    let c = Strong::new(5u32);
+    let r = c.at::<Gpu>();
+    assert_eq!(r.fetch_add::<Relaxed>(3), 5);
+    assert_eq!(r.fetch_sub::<AcqRel>(2), 8); // add of -2
+    assert_eq!(r.load::<Acquire>(), 6);
+    assert_eq!(r.fetch_min::<Relaxed>(4), 6);
+    assert_eq!(r.fetch_max::<Relaxed>(9), 4);
+    assert_eq!(r.fetch_and::<Relaxed>(0b1100), 9);
+    assert_eq!(r.fetch_or::<Relaxed>(0b0011), 0b1000);
+    assert_eq!(r.fetch_xor::<Relaxed>(0b1111), 0b1011);
+    assert_eq!(r.swap::<Release>(7), 0b0100);
+    assert_eq!(r.compare_exchange::<AcqRel>(1, 2), Err(7));
+    assert_eq!(r.compare_exchange::<AcqRel>(7, 2), Ok(7));
+    // atom.inc: old >= b ? 0 : old + 1
+    r.store::<Relaxed>(3);
+    assert_eq!(r.fetch_inc::<Relaxed>(3), 3);
+    assert_eq!(r.load::<Relaxed>(), 0);
+    assert_eq!(r.fetch_inc::<Relaxed>(3), 0);
+    assert_eq!(r.load::<Relaxed>(), 1);
+    // atom.dec: (old == 0 || old > b) ? b : old - 1
+    r.store::<Relaxed>(0);
+    assert_eq!(r.fetch_dec::<Relaxed>(9), 0);
+    assert_eq!(r.load::<Relaxed>(), 9);
+    r.store::<Relaxed>(20);
+    r.red_dec::<Relaxed>(9);
+    assert_eq!(r.load::<Relaxed>(), 9);
+    r.red_dec::<Release>(9);
+    assert_eq!(r.load::<Relaxed>(), 8);
+}
+
+#[test]
+fn signed_and_float_operations() {
+    let i = Strong::new(-5i64);
+    let r = i.at::<Sys>();
+    assert_eq!(r.fetch_add::<Relaxed>(-1), -5);
+    assert_eq!(r.fetch_min::<Relaxed>(-10), -6);
+    assert_eq!(r.load::<Volatile>(), -10);
+    r.red_sub::<Release>(5);
+    assert_eq!(r.load::<Weak>(), -15);
+    let f = Strong::new(1.5f32);
+    let r = f.at::<Cta>();
+    assert_eq!(r.fetch_add::<AcqRel>(2.0), 1.5);
+    assert_eq!(r.fetch_sub::<Relaxed>(0.5), 3.5);
+    assert_eq!(r.swap::<Relaxed>(-0.0), 3.0);
+    // cas compares bits: -0.0 is not 0.0.
+    assert_eq!(r.compare_exchange::<Relaxed>(0.0, 1.0), Err(-0.0));
+    assert_eq!(r.compare_exchange::<Relaxed>(-0.0, 1.0), Ok(-0.0));
+    let d = Strong::new(0.25f64);
+    d.at::<Gpu>().red_add::<Relaxed>(0.5);
+    assert_eq!(d.at::<Gpu>().load::<Acquire>(), 0.75);
+}
+
+/// Seed §4.1: with `atom.add` no increment is lost, whatever the interleaving.
+#[test]
+fn counter_with_atom_add_loses_nothing() {
+    let c = Arc::new(Strong::new(0u32));
+    let hs: Vec<_> = (0..4)
+        .map(|_| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                for _ in 0..10_000 {
+                    c.at::<Gpu>().red_add::<Relaxed>(1);
+                }
+            })
+        })
+        .collect();
+    hs.into_iter().for_each(|h| h.join().unwrap());
+    assert_eq!(c.at::<Gpu>().load::<Relaxed>(), 40_000);
+}
+
+/// Seed §4.4 on CPU threads: two consumers `red.release.add`, P waits with `ld.acquire` for 2,
+/// then overwrites data. Both consumers read 42.
+#[test]
+fn barrier_handoff_on_threads() {
+    for _ in 0..200 {
+        let data = Arc::new(Data::new(0u32));
+        let full = Arc::new(Strong::new(0u32));
+        let count = Arc::new(Strong::new(0u32));
+        let consumers: Vec<_> = (0..2)
+            .map(|_| {
+                let (data, full, count) = (data.clone(), full.clone(), count.clone());
+                std::thread::spawn(move || {
+                    while full.at::<Gpu>().load::<Acquire>() != 1 {
+                        std::hint::spin_loop();
+                    }
+                    let v = unsafe { data.read() };
+                    count.at::<Gpu>().red_add::<Release>(1);
+                    v
+                })
+            })
+            .collect();
+        unsafe { data.write(42) };
+        full.at::<Gpu>().store::<Release>(1);
+        while count.at::<Gpu>().load::<Acquire>() != 2 {
+            std::hint::spin_loop();
+        }
+        unsafe { data.write(43) };
+        for c in consumers {
+            assert_eq!(c.join().unwrap(), 42);
+        }
+    }
+}
