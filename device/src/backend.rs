@@ -82,15 +82,22 @@ macro_rules! host_int {
         impl HostScalar for $t {
             type Atomic = hatomic::$A;
             type Repr = $t;
+            #[inline(always)]
             fn to_repr(self) -> $t { self }
+            #[inline(always)]
             fn from_repr(r: $t) -> Self { r }
+            #[inline(always)]
             fn atomic_new(v: Self) -> Self::Atomic { hatomic::$A::new(v) }
+            #[inline(always)]
             fn h_load(a: &Self::Atomic, o: Ordering) -> Self { a.load(o) }
+            #[inline(always)]
             fn h_store(a: &Self::Atomic, v: Self, o: Ordering) { a.store(v, o) }
+            #[inline(always)]
             fn h_cas(a: &Self::Atomic, cur: Self, new: Self, o: Ordering) -> Result<Self, Self> {
                 a.compare_exchange(cur, new, o, cas_failure(o))
             }
             #[allow(unreachable_code, clippy::unnecessary_cast)]
+            #[inline(always)]
             fn h_rmw(a: &Self::Atomic, k: RmwKind, b: Self, o: Ordering) -> Self {
                 match k {
                     RmwKind::Add => a.fetch_add(b, o),
@@ -114,6 +121,7 @@ macro_rules! host_int {
                 }
             }
             #[cfg(not(loom))]
+            #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
                 hatomic::$A::from_ptr(p)
             }
@@ -127,16 +135,23 @@ macro_rules! host_float {
         impl HostScalar for $t {
             type Atomic = hatomic::$A;
             type Repr = $bits;
+            #[inline(always)]
             fn to_repr(self) -> $bits { self.to_bits() }
+            #[inline(always)]
             fn from_repr(r: $bits) -> Self { <$t>::from_bits(r) }
+            #[inline(always)]
             fn atomic_new(v: Self) -> Self::Atomic { hatomic::$A::new(v.to_bits()) }
+            #[inline(always)]
             fn h_load(a: &Self::Atomic, o: Ordering) -> Self { <$t>::from_bits(a.load(o)) }
+            #[inline(always)]
             fn h_store(a: &Self::Atomic, v: Self, o: Ordering) { a.store(v.to_bits(), o) }
+            #[inline(always)]
             fn h_cas(a: &Self::Atomic, cur: Self, new: Self, o: Ordering) -> Result<Self, Self> {
                 a.compare_exchange(cur.to_bits(), new.to_bits(), o, cas_failure(o))
                     .map(<$t>::from_bits)
                     .map_err(<$t>::from_bits)
             }
+            #[inline(always)]
             fn h_rmw(a: &Self::Atomic, k: RmwKind, b: Self, o: Ordering) -> Self {
                 match k {
                     RmwKind::Exch => <$t>::from_bits(a.swap(b.to_bits(), o)),
@@ -155,6 +170,7 @@ macro_rules! host_float {
                 }
             }
             #[cfg(not(loom))]
+            #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
                 hatomic::$A::from_ptr(p as *mut $bits)
             }

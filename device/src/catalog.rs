@@ -118,4 +118,10 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
 /// Catalog sections contributed by the other modules (barrier, mbarrier, copy, ...): each
 /// function calls `f` for its rows.
 #[cfg(not(target_arch = "nvptx64"))]
-pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[];
+pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
+    crate::barrier::catalog_rows,
+    crate::cluster::catalog_rows,
+    crate::mbarrier::catalog_rows,
+    crate::proxy::catalog_rows,
+    crate::copy::catalog_rows,
+];

@@ -14,11 +14,10 @@ pub trait Instr {
     const NAME: &'static str;
 }
 
-/// `instr! { #[doc] Name = (concat!(...)); fn exec(a: u32) uses m { asm!(concat!(m!(), " ..."), ...) } }`
+/// `instr! { #[doc] Name = (concat!(...)); fn exec(a: u32) => m { asm!(concat!(m!(), " ..."), ...) } }`
 /// defines `Name: Instr` and the device functions; `m!()` expands to the one mnemonic text.
 macro_rules! instr {
-    ($(#[$m:meta])* $Name:ident = ($($mn:tt)*);
-     $( fn $f:ident ($($arg:ident : $t:ty),*) $(-> $ret:ty)? uses $mm:ident $body:block )*) => {
+    ($(#[$m:meta])* $Name:ident = ($($mn:tt)*); $($rest:tt)*) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $Name;
@@ -28,16 +27,19 @@ macro_rules! instr {
         }
         #[cfg(target_arch = "nvptx64")]
         impl $Name {
-            $(
-                #[doc(hidden)]
-                #[inline(always)]
-                #[allow(unused_unsafe, clippy::missing_safety_doc)]
-                pub unsafe fn $f($($arg: $t),*) $(-> $ret)? {
-                    macro_rules! $mm { () => { concat!($($mn)*) } }
-                    $body
-                }
-            )*
+            $crate::instr::instr!(@fns ($($mn)*) $($rest)*);
         }
+    };
+    (@fns ($($mn:tt)*)) => {};
+    (@fns ($($mn:tt)*) fn $f:ident $(<const $g:ident : $gt:ty>)? ($($arg:ident : $t:ty),*) $(-> $ret:ty)? => $mm:ident $body:block $($rest:tt)*) => {
+        #[doc(hidden)]
+        #[inline(always)]
+        #[allow(unused_unsafe, clippy::missing_safety_doc)]
+        pub unsafe fn $f$(<const $g: $gt>)?($($arg: $t),*) $(-> $ret)? {
+            macro_rules! $mm { () => { concat!($($mn)*) } }
+            $body
+        }
+        $crate::instr::instr!(@fns ($($mn)*) $($rest)*);
     };
 }
 pub(crate) use instr;

@@ -47,12 +47,22 @@ pub mod sem;
 pub mod atomic;
 pub mod fence;
 pub mod wait;
+pub mod instr;
+pub mod shared;
+pub mod barrier;
+pub mod cluster;
+pub mod mbarrier;
+pub mod proxy;
+pub mod copy;
+pub mod pipeline;
 pub mod catalog;
 #[cfg(loom)]
 pub mod model;
 
 pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};
 pub use fence::fence;
+pub use mbarrier::{Mbarrier, Phase, RemoteMbarrier, Token};
+pub use pipeline::{Pipeline, PipelineState};
 pub use sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, Relaxed, Release, Sc, Shared,
     SharedCluster, Sys, Volatile, Weak,

@@ -226,3 +226,11 @@ pub fn dynamic_smem() -> SharedAddr {
     }
     SharedAddr(a)
 }
+
+/// The whole array as a slice, for [`SharedCell`] element types.
+pub fn shared_slice<A: SharedArray>(a: A) -> &'static [A::Elem]
+where
+    A::Elem: SharedCell,
+{
+    unsafe { core::slice::from_raw_parts(a.as_ptr(), A::LEN) }
+}

@@ -9,38 +9,171 @@ use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
 
-use loom::sync::{Arc, Condvar, Mutex};
+use loom::sync::{Arc, Mutex};
 use ptx_sync::model::{self, Place};
 use ptx_sync::{AcqRel, Acquire, Cluster, Cta, Data, Relaxed, Release, Strong};
 
-/// Runs `f` under loom with the given preemption bound (every test states its bound).
+/// Scheduler bookkeeping of one loom execution (invisible to loom: it orders nothing).
+struct Sched {
+    /// Threads that may still make progress on their own: alive, and neither spinning in
+    /// [`spin_until`] nor joining. The model's main thread counts from the start; the copy engine
+    /// counts once per queued copy.
+    live: usize,
+    /// A spinner gave up because the schedule starved a live thread (see [`spin_until`]).
+    abandoned: bool,
+    /// Bumped whenever some thread does something other than fail a spin check: starts, ends,
+    /// starts or stops waiting, issues or completes a copy.
+    epoch: u64,
+}
+
+// loom runs all threads of a model as coroutines on the test's OS thread, so a std thread-local
+// is shared by the threads of one model and private to it; `check` resets it per execution.
+std::thread_local! {
+    static SCHED: RefCell<Sched> = const { RefCell::new(Sched { live: 1, abandoned: false, epoch: 0 }) };
+}
+
+fn with_sched<R>(f: impl FnOnce(&mut Sched) -> R) -> R {
+    SCHED.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// Changes the number of live threads by `d` and records progress.
+fn live(d: isize) {
+    with_sched(|s| {
+        s.live = (s.live as isize + d) as usize;
+        s.epoch += 1;
+    })
+}
+
+/// Panic payload of an abandoned execution (never reported).
+struct Starved;
+
+fn abandon() -> ! {
+    with_sched(|s| s.abandoned = true);
+    std::panic::resume_unwind(Box::new(Starved))
+}
+
+/// Runs `f` as a loom model with the given preemption bound (every test states its bound).
+///
+/// Executions that [`spin_until`] abandons because loom's schedule starved a thread that could
+/// still make progress end quietly; every other panic fails the test.
 pub fn check<F>(preemption_bound: usize, f: F)
 where
     F: Fn() + Sync + Send + 'static,
 {
     let mut b = loom::model::Builder::new();
     b.preemption_bound = Some(preemption_bound);
-    b.check(f);
+    b.check(move || {
+        with_sched(|s| *s = Sched { live: 1, abandoned: false, epoch: 0 });
+        if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f)) {
+            if !p.is::<Starved>() {
+                std::panic::resume_unwind(p);
+            }
+        }
+    });
 }
 
-/// How many times [`spin_until`] yields before it declares a deadlock. After a `yield_now`,
-/// loom lets the other threads run and stops returning stale values already seen, so a wait
-/// that some thread can end ends well within this bound.
-pub const SPIN_LIMIT: usize = 12;
+/// How many consecutive yields without progress elsewhere [`spin_until`] tolerates before it
+/// decides. After a `yield_now`, loom lets the other threads run and stops returning stale
+/// values already seen, so on a fair schedule a wait that some thread can end ends well within it.
+pub const SPIN_LIMIT: usize = 4;
 
-/// Spins (with `loom::thread::yield_now`) until `done()`; panics with `"deadlock: {what}"` when
-/// it is still false after [`SPIN_LIMIT`] yields, i.e. when no thread can make it true.
-pub fn spin_until(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..SPIN_LIMIT {
-        if done() {
-            return;
-        }
-        loom::thread::yield_now();
+/// Spins (with `loom::thread::yield_now`) until `done()`.
+///
+/// When `done()` has stayed false for [`SPIN_LIMIT`] consecutive yields during which no other
+/// thread made progress (started, ended, started or stopped waiting, issued or completed a copy):
+/// * if no thread can make progress on its own (every other thread spins, joins or has ended),
+///   the wait can never end: panics with `"deadlock: {what}"`;
+/// * otherwise loom's depth-first search is exploring an unfair schedule, in which spinning
+///   threads keep yielding to each other while a runnable thread never runs (loom cannot bound
+///   such schedules: with unbounded spins it reports "exceeded maximum number of branches"). The
+///   execution is abandoned quietly; the fair schedules of the same prefix are explored anyway.
+///
+/// Threads must be started with this crate's [`spawn`], [`spawn_in`] or [`spawn_at`] and joined
+/// with [`Handle::join`], so that the bookkeeping knows who can make progress.
+pub fn spin_until(what: &str, done: impl FnMut() -> bool) {
+    if !spin(done) {
+        panic!("deadlock: {what} (no thread can make it true)");
     }
+}
+
+/// The spin of [`spin_until`]; false when no thread can make `done()` true.
+fn spin(mut done: impl FnMut() -> bool) -> bool {
     if done() {
-        return;
+        return true;
     }
-    panic!("deadlock: {what} (still false after {SPIN_LIMIT} yields; no thread can change it)");
+    live(-1);
+    let mut last = with_sched(|s| s.epoch);
+    let mut idle = 0;
+    loop {
+        loom::thread::yield_now();
+        if done() {
+            live(1);
+            return true;
+        }
+        let (e, l, abandoned) = with_sched(|s| (s.epoch, s.live, s.abandoned));
+        if e != last {
+            last = e;
+            idle = 0;
+            continue;
+        }
+        idle += 1;
+        if idle < SPIN_LIMIT {
+            continue;
+        }
+        if l > 0 || abandoned {
+            abandon();
+        }
+        live(1);
+        return false;
+    }
+}
+
+/// A thread started with [`spawn`], [`spawn_in`] or [`spawn_at`].
+pub struct Handle<T>(loom::thread::JoinHandle<Option<T>>);
+
+impl<T> Handle<T> {
+    /// Joins the thread and returns its result (the calling thread counts as waiting meanwhile).
+    pub fn join(self) -> T {
+        live(-1);
+        let r = self.0.join();
+        live(1);
+        match r {
+            Ok(Some(v)) => v,
+            Ok(None) => abandon(),
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    }
+}
+
+fn wrap<T: 'static>(f: impl FnOnce() -> T + 'static) -> impl FnOnce() -> Option<T> + 'static {
+    live(1);
+    move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        match r {
+            Ok(v) => {
+                live(-1);
+                Some(v)
+            }
+            Err(p) if p.is::<Starved>() => None,
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    }
+}
+
+/// `loom::thread::spawn` with progress bookkeeping; the thread is unplaced (alone in its own CTA
+/// and cluster on GPU 0, see `ptx_sync::model`).
+pub fn spawn<T: 'static>(f: impl FnOnce() -> T + 'static) -> Handle<T> {
+    Handle(loom::thread::spawn(wrap(f)))
+}
+
+/// [`spawn`], placed in CTA `cta` of cluster `cluster` on GPU 0.
+pub fn spawn_in<T: 'static>(cluster: u32, cta: u32, f: impl FnOnce() -> T + 'static) -> Handle<T> {
+    Handle(model::spawn_in(cluster, cta, wrap(f)))
+}
+
+/// [`spawn`], placed at `place`.
+pub fn spawn_at<T: 'static>(place: Place, f: impl FnOnce() -> T + 'static) -> Handle<T> {
+    Handle(model::spawn_at(place, wrap(f)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,86 +333,73 @@ struct Queue {
     shutdown: bool,
 }
 
-struct Shared {
-    q: Mutex<Queue>,
-    cv: Condvar,
-}
-
 /// A copy engine: a loom thread that performs the asynchronous copies issued to it, one after
 /// the other. Issuing is ordered after the issuer's earlier accesses (an async operation is
 /// ordered after the preceding instructions of its thread, PTX ISA §8.9.1.1), but nothing orders
 /// the copy before the issuer's later accesses except a completion mechanism: [`wait_all`]
 /// (`cp.async.wait_all`, seed §5.1) or an [`MBarrier`] `complete_tx` (TMA, seed §5.2).
 ///
+/// The queue is a loom `Mutex` (issue → copy is ordered, as on the GPU); the engine waits for
+/// work with [`spin_until`].
+///
 /// [`wait_all`]: CopyEngine::wait_all
 pub struct CopyEngine {
-    s: Arc<Shared>,
-    handle: Mutex<Option<loom::thread::JoinHandle<()>>>,
+    q: Arc<Mutex<Queue>>,
+    handle: Mutex<Option<Handle<()>>>,
 }
 
 impl CopyEngine {
     /// Starts the engine thread, placed at `place` (the SM of the issuing CTA).
     pub fn start(place: Place) -> Self {
-        let s = Arc::new(Shared {
-            q: Mutex::new(Queue { cmds: VecDeque::new(), issued: 0, done: 0, shutdown: false }),
-            cv: Condvar::new(),
-        });
-        let s2 = s.clone();
-        let handle = model::spawn_at(place, move || loop {
-            let cmd = {
-                let mut q = s2.q.lock().unwrap();
-                loop {
-                    if let Some(c) = q.cmds.pop_front() {
-                        break Some(c);
-                    }
-                    if q.shutdown {
-                        break None;
-                    }
-                    q = s2.cv.wait(q).unwrap();
-                }
-            };
+        let q = Arc::new(Mutex::new(Queue { cmds: VecDeque::new(), issued: 0, done: 0, shutdown: false }));
+        let q2 = q.clone();
+        let handle = spawn_at(place, move || loop {
+            let mut cmd = None;
+            let mut stop = false;
+            let woke = spin(|| {
+                let mut g = q2.lock().unwrap();
+                cmd = g.cmds.pop_front();
+                stop = g.shutdown;
+                cmd.is_some() || stop
+            });
             match cmd {
-                None => return,
                 Some(c) => {
                     c();
-                    let mut q = s2.q.lock().unwrap();
-                    q.done += 1;
-                    s2.cv.notify_all();
+                    q2.lock().unwrap().done += 1;
+                    live(-1);
                 }
+                // Shut down, or idle while every other thread waits: nothing will be issued.
+                None if stop || !woke => return,
+                None => {}
             }
         });
-        CopyEngine { s, handle: Mutex::new(Some(handle)) }
+        CopyEngine { q, handle: Mutex::new(Some(handle)) }
     }
 
     /// Issues an asynchronous copy: `copy` runs later on the engine thread.
     pub fn issue(&self, copy: impl FnOnce() + 'static) {
-        let mut q = self.s.q.lock().unwrap();
-        q.cmds.push_back(Box::new(copy));
-        q.issued += 1;
-        self.s.cv.notify_all();
+        let mut g = self.q.lock().unwrap();
+        g.cmds.push_back(Box::new(copy));
+        g.issued += 1;
+        live(1);
     }
 
     /// `cp.async.wait_all;` — waits until every copy issued so far has completed; the copies'
     /// writes are then visible to the calling thread (only to it: hand them to others with a
     /// barrier, seed §5.1).
     pub fn wait_all(&self) {
-        let mut q = self.s.q.lock().unwrap();
-        let target = q.issued;
-        while q.done < target {
-            q = self.s.cv.wait(q).unwrap();
-        }
+        let target = self.q.lock().unwrap().issued;
+        spin_until("cp.async.wait_all: a copy never completes", || {
+            self.q.lock().unwrap().done >= target
+        });
     }
 
     /// Stops the engine after the queued copies and joins its thread (call from the model's
     /// main thread at the end).
     pub fn shutdown(&self) {
-        {
-            let mut q = self.s.q.lock().unwrap();
-            q.shutdown = true;
-            self.s.cv.notify_all();
-        }
+        self.q.lock().unwrap().shutdown = true;
         if let Some(h) = self.handle.lock().unwrap().take() {
-            h.join().unwrap();
+            h.join();
         }
     }
 }

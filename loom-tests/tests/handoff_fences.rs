@@ -22,9 +22,8 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use loom::thread;
 use ptx_sync::{fence, Data, Gpu, Relaxed, Sc, Strong};
-use ptx_sync_loom_tests::{check, spin_until};
+use ptx_sync_loom_tests::{check, spawn, spin_until};
 
 const BOUND: usize = 2;
 
@@ -92,11 +91,11 @@ fn run(f: Fences) {
             empty: Strong::new(0),
         });
         let (s1, s2, sp) = (s.clone(), s.clone(), s.clone());
-        let c1 = thread::spawn(move || consumer(&s1, &s1.done1, &s1.done2, f));
-        let c2 = thread::spawn(move || consumer(&s2, &s2.done2, &s2.done1, f));
-        let p = thread::spawn(move || producer(&sp, f));
-        let (v1, v2) = (c1.join().unwrap(), c2.join().unwrap());
-        p.join().unwrap();
+        let c1 = spawn(move || consumer(&s1, &s1.done1, &s1.done2, f));
+        let c2 = spawn(move || consumer(&s2, &s2.done2, &s2.done1, f));
+        let p = spawn(move || producer(&sp, f));
+        let (v1, v2) = (c1.join(), c2.join());
+        p.join();
         assert_eq!((v1, v2), (42, 42), "a consumer read a stale or overwritten data");
         assert_eq!(unsafe { s.data.read() }, 43);
     });

@@ -24,3 +24,11 @@ mod rt;
 mod litmus;
 #[cfg(not(feature = "catalog"))]
 mod deepep;
+#[cfg(not(feature = "catalog"))]
+mod section5;
+#[cfg(not(feature = "catalog"))]
+mod tiled_copy;
+#[cfg(feature = "catalog")]
+mod catalog_async;
+#[cfg(not(feature = "catalog"))]
+mod bench;

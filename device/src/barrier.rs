@@ -1,0 +1,413 @@
+//! Execution barriers: named CTA barriers (`bar.sync`, `bar.arrive`, `bar.red`) and the cluster
+//! barrier (`barrier.cluster.arrive` / `barrier.cluster.wait`).
+//!
+//! PTX ISA §9.7.13.1 (`bar`, `barrier`), §9.7.13.3 (`barrier.cluster`). Seed §5.1 (`bar.arrive` /
+//! `bar.sync` synchronize without reading a value; a barrier does not wait for `cp.async`),
+//! §5.4 (`barrier.cluster.arrive.relaxed` + `barrier.cluster.wait` publish `mbarrier.init`
+//! after `fence.mbarrier_init.release.cluster`).
+//!
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`NamedBarrier::sync`] | `bar.sync id, n;` (≡ `barrier.sync.aligned`) | 2.0 / sm_30 (count: 2.0) |
+//! | [`NamedBarrier::arrive`] | `bar.arrive id, n;` | 2.0 / sm_30 |
+//! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_30 |
+//! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_30 |
+//! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
+//! | [`ClusterBarrier::wait`] | `barrier.cluster.wait{.acquire}{.aligned};` | 8.0 / sm_90 |
+//!
+//! `barrier.cluster.arrive` without `.sem` means `.release` and `wait` without `.sem` means
+//! `.acquire`; this crate always spells the semantic out. `arrive::<Acquire, _>()` and
+//! `wait::<Release, _>()` do not compile.
+//!
+//! # Host backend
+//! A [`NamedBarrier`] is a counting, generation-numbered barrier over `hatomic` (AcqRel arrival,
+//! Acquire wait) and a [`ClusterBarrier`] the same over all threads of the "cluster"; on the
+//! device both are plain values (ids and counts) and hold no memory.
+//!
+//! ```
+//! use ptx_sync::barrier::{ClusterBarrier, NamedBarrier, Aligned};
+//! use ptx_sync::{Relaxed, Acquire};
+//! let bar = NamedBarrier::new(1, 1);
+//! bar.sync();                                  // bar.sync 1, 1;  (one thread: passes)
+//! assert_eq!(bar.red_popc(true), 1);           // bar.red.popc.u32
+//! let cb = ClusterBarrier::new(1);
+//! let t = cb.arrive::<Relaxed, Aligned>();     // barrier.cluster.arrive.relaxed.aligned
+//! cb.wait::<Acquire, Aligned>(t);              // barrier.cluster.wait.acquire.aligned
+//! ```
+
+use crate::instr::instr;
+use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+#[cfg(not(target_arch = "nvptx64"))]
+use crate::backend::hatomic::{AtomicU32, Ordering};
+
+/// Whether a barrier instruction carries `.aligned` (all threads of the warp execute the same
+/// barrier instruction, PTX ISA §9.7.13.1).
+pub trait Alignment: Sealed + Copy + Default + 'static {
+    /// `".aligned"` or `""`.
+    const PTX: &'static str;
+    /// `"Aligned"` / `"Unaligned"`.
+    const NAME: &'static str;
+}
+/// `.aligned`: every thread of the warp executes this same barrier instruction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Aligned;
+/// No `.aligned`: threads of a warp may reach the barrier at different instructions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unaligned;
+impl Sealed for Aligned {}
+impl Sealed for Unaligned {}
+impl Alignment for Aligned {
+    const PTX: &'static str = ".aligned";
+    const NAME: &'static str = "Aligned";
+}
+impl Alignment for Unaligned {
+    const PTX: &'static str = "";
+    const NAME: &'static str = "Unaligned";
+}
+
+instr! {
+    /// `bar.sync id{, n};` — waits until `n` threads (all of the CTA without `n`) have arrived at
+    /// barrier `id` (PTX 2.0, sm_30). Seed §5.1.
+    BarSync = ("bar.sync");
+    fn exec(id: u32, n: u32) => m {
+        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+    fn exec_all(id: u32) => m {
+        asm!(concat!(m!(), " {id};"), id = in(reg32) id, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_30). Seed §5.1.
+    BarArrive = ("bar.arrive");
+    fn exec(id: u32, n: u32) => m {
+        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `bar.red.popc.u32 d, id, n, p;` — barrier + count of threads with `p` true (PTX 2.0, sm_30).
+    BarRedPopc = ("bar.red.popc.u32");
+    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+        let d: u32;
+        asm!(concat!("{{\n\t.reg .pred p;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " {d}, {id}, {n}, p;\n\t}}"),
+             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `bar.red.and.pred q, id, n, p;` — barrier + AND of `p` (PTX 2.0, sm_30).
+    BarRedAnd = ("bar.red.and.pred");
+    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+        let d: u32;
+        asm!(concat!("{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " q, {id}, {n}, p;\n\tselp.u32 {d}, 1, 0, q;\n\t}}"),
+             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `bar.red.or.pred q, id, n, p;` — barrier + OR of `p` (PTX 2.0, sm_30).
+    BarRedOr = ("bar.red.or.pred");
+    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+        let d: u32;
+        asm!(concat!("{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " q, {id}, {n}, p;\n\tselp.u32 {d}, 1, 0, q;\n\t}}"),
+             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+        d
+    }
+}
+
+/// A named CTA barrier: id `0..16` and a thread count (a multiple of 32, PTX ISA §9.7.13.1).
+/// Device: a plain value. Host: a counting barrier shared by reference between threads.
+pub struct NamedBarrier {
+    id: u32,
+    count: u32,
+    #[cfg(not(target_arch = "nvptx64"))]
+    h: HostBar,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+struct HostBar {
+    arrived: AtomicU32,
+    gen: AtomicU32,
+    trues: AtomicU32,
+    result: AtomicU32,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl HostBar {
+    fn new() -> Self {
+        HostBar { arrived: AtomicU32::new(0), gen: AtomicU32::new(0), trues: AtomicU32::new(0), result: AtomicU32::new(0) }
+    }
+    /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
+    /// number of true predicates of the completed generation (valid when `wait`).
+    fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
+        let g = self.gen.load(Ordering::Acquire);
+        if pred {
+            self.trues.fetch_add(1, Ordering::Relaxed);
+        }
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == count {
+            self.result.store(self.trues.swap(0, Ordering::Relaxed), Ordering::Relaxed);
+            self.arrived.store(0, Ordering::Relaxed);
+            self.gen.fetch_add(1, Ordering::Release);
+        } else if wait {
+            while self.gen.load(Ordering::Acquire) == g {
+                crate::instr::host_spin();
+            }
+        }
+        self.result.load(Ordering::Relaxed)
+    }
+}
+
+impl NamedBarrier {
+    /// Barrier `id` (`< 16`) for `count` threads (`count % 32 == 0` on the device; any positive
+    /// count on the host). Panics otherwise.
+    pub fn new(id: u32, count: u32) -> Self {
+        assert!(id < 16, "bar: barrier id must be below 16 (PTX ISA §9.7.13.1)");
+        assert!(count > 0, "bar: thread count must be positive");
+        #[cfg(target_arch = "nvptx64")]
+        assert!(count % 32 == 0, "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)");
+        NamedBarrier {
+            id,
+            count,
+            #[cfg(not(target_arch = "nvptx64"))]
+            h: HostBar::new(),
+        }
+    }
+    /// The barrier id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+    /// `bar.sync id, n;` — arrive and wait for `n` threads. Orders memory among participants
+    /// (PTX ISA §8.9.3: barrier = release + acquire at CTA scope).
+    #[inline(always)]
+    pub fn sync(&self) {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarSync::exec(self.id, self.count)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.h.arrive(self.count, false, true);
+        }
+    }
+    /// `bar.arrive id, n;` — arrive without waiting (a producer's signal, seed §5.1). Does not
+    /// wait for this thread's `cp.async` copies (seed §5.1: `cp_async_wait_all` first).
+    #[inline(always)]
+    pub fn arrive(&self) {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarArrive::exec(self.id, self.count)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.h.arrive(self.count, false, false);
+        }
+    }
+    /// `bar.red.popc.u32` — barrier, then the number of participants whose `pred` was true.
+    #[inline(always)]
+    pub fn red_popc(&self, pred: bool) -> u32 {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarRedPopc::exec(self.id, self.count, pred as u32)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h.arrive(self.count, pred, true)
+    }
+    /// `bar.red.and.pred` — barrier, then whether every participant's `pred` was true.
+    #[inline(always)]
+    pub fn red_and(&self, pred: bool) -> bool {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarRedAnd::exec(self.id, self.count, pred as u32) != 0
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.h.arrive(self.count, pred, true) == self.count
+        }
+    }
+    /// `bar.red.or.pred` — barrier, then whether any participant's `pred` was true.
+    #[inline(always)]
+    pub fn red_or(&self, pred: bool) -> bool {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarRedOr::exec(self.id, self.count, pred as u32) != 0
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.h.arrive(self.count, pred, true) != 0
+        }
+    }
+}
+
+/// `bar.sync 0;` — the whole CTA (`__syncthreads`). Device only.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn sync_threads() {
+    unsafe { BarSync::exec_all(0) }
+}
+
+/// `barrier.cluster.arrive{.sem}{.aligned}` for one alignment.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `barrier.cluster.arrive{{.sem}}` for `{Self}`: the cluster arrive takes Release or Relaxed",
+    label = "a cluster arrive releases; it cannot acquire",
+    note = "PTX ISA §9.7.13.3: `barrier.cluster.arrive{{.release, .relaxed}}`, `barrier.cluster.wait{{.acquire}}`"
+)]
+pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
+    /// e.g. `"barrier.cluster.arrive.relaxed.aligned"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec();
+}
+/// `barrier.cluster.wait{.acquire}{.aligned}` for one alignment.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `barrier.cluster.wait{{.sem}}` for `{Self}`: the cluster wait takes only Acquire",
+    label = "a cluster wait acquires",
+    note = "PTX ISA §9.7.13.3: `barrier.cluster.wait{{.acquire}}`"
+)]
+pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
+    /// e.g. `"barrier.cluster.wait.acquire.aligned"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec();
+}
+
+/// Cluster barrier rows: `$leaf!{ Trait "arrive"|"wait", Sem ".tok", Align ".aligned"|"" }`.
+macro_rules! for_cluster_bar {
+    ($leaf:ident) => {
+        $leaf! { ClusterArriveInstr "arrive", Release ".release", Aligned ".aligned" }
+        $leaf! { ClusterArriveInstr "arrive", Release ".release", Unaligned "" }
+        $leaf! { ClusterArriveInstr "arrive", Relaxed ".relaxed", Aligned ".aligned" }
+        $leaf! { ClusterArriveInstr "arrive", Relaxed ".relaxed", Unaligned "" }
+        $leaf! { ClusterWaitInstr "wait", Acquire ".acquire", Aligned ".aligned" }
+        $leaf! { ClusterWaitInstr "wait", Acquire ".acquire", Unaligned "" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_cluster_bar;
+
+macro_rules! cluster_bar_leaf {
+    ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
+        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, $st, $at)) $Tr $S $A }
+    };
+    (@ ($($mn:tt)*) $Tr:ident $S:ident $A:ident) => {
+        unsafe impl $Tr<$A> for $S {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn exec() {
+                asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_cluster_bar! { cluster_bar_leaf }
+
+/// Proof of a cluster-barrier arrival, consumed by [`ClusterBarrier::wait`] (PTX requires each
+/// thread to arrive before it waits, PTX ISA §9.7.13.3).
+#[must_use = "wait on the arrival with ClusterBarrier::wait"]
+#[derive(Debug)]
+pub struct ClusterArrival {
+    #[cfg(not(target_arch = "nvptx64"))]
+    gen: u32,
+}
+
+/// The cluster's hardware barrier (all non-exited threads of all CTAs of the cluster).
+/// Device: a zero-sized handle. Host: a counting barrier for `threads` participants.
+pub struct ClusterBarrier {
+    #[cfg(not(target_arch = "nvptx64"))]
+    count: u32,
+    #[cfg(not(target_arch = "nvptx64"))]
+    arrived: AtomicU32,
+    #[cfg(not(target_arch = "nvptx64"))]
+    gen: AtomicU32,
+}
+
+impl ClusterBarrier {
+    /// The cluster barrier; `threads` is used only by the host backend (the device counts every
+    /// thread of the cluster).
+    pub fn new(threads: u32) -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let _ = threads;
+            ClusterBarrier {}
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        ClusterBarrier { count: threads, arrived: AtomicU32::new(0), gen: AtomicU32::new(0) }
+    }
+    /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
+    /// Seed §5.4: after `fence.mbarrier_init.release.cluster`, `Relaxed` is enough.
+    /// PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn arrive<S: Sem, A: Alignment>(&self) -> ClusterArrival
+    where
+        S: ClusterArriveInstr<A>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            unsafe { <S as ClusterArriveInstr<A>>::exec() };
+            ClusterArrival {}
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let gen = self.gen.load(Ordering::Acquire);
+            let o = if S::NAME == "Relaxed" { Ordering::Relaxed } else { Ordering::AcqRel };
+            if self.arrived.fetch_add(1, o) + 1 == self.count {
+                self.arrived.store(0, Ordering::Relaxed);
+                self.gen.fetch_add(1, Ordering::AcqRel);
+            }
+            ClusterArrival { gen }
+        }
+    }
+    /// `barrier.cluster.wait{.acquire}{.aligned};` — waits for every thread's arrival.
+    /// PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn wait<S: Sem, A: Alignment>(&self, arrival: ClusterArrival)
+    where
+        S: ClusterWaitInstr<A>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let _ = arrival;
+            unsafe { <S as ClusterWaitInstr<A>>::exec() }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        while self.gen.load(Ordering::Acquire) == arrival.gen {
+            crate::instr::host_spin();
+        }
+    }
+    /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
+    #[inline(always)]
+    pub fn sync(&self) {
+        let t = self.arrive::<Release, Aligned>();
+        self.wait::<Acquire, Aligned>(t);
+    }
+}
+
+/// Catalog rows of this module (`ptx-sync show`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::Variant;
+    use crate::instr::Instr;
+    let v = Variant { family: "bar", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    f(Variant { op: "sync", ptx: BarSync::PTX, ..v });
+    f(Variant { op: "sync", extra: "count", ptx: BarSync::PTX, ..v });
+    f(Variant { op: "arrive", extra: "count", ptx: BarArrive::PTX, ..v });
+    f(Variant { op: "red.popc", ty: "u32", extra: "count", ptx: BarRedPopc::PTX, ..v });
+    f(Variant { op: "red.and", ty: "pred", extra: "count", ptx: BarRedAnd::PTX, ..v });
+    f(Variant { op: "red.or", ty: "pred", extra: "count", ptx: BarRedOr::PTX, ..v });
+    macro_rules! cb_v {
+        ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
+            f(Variant { family: "barrier.cluster", op: $op, sem: stringify!($S), extra: stringify!($A),
+                        ptx: <$S as $Tr<$A>>::PTX, ..v });
+        };
+    }
+    for_cluster_bar! { cb_v }
+}

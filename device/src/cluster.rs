@@ -1,0 +1,229 @@
+//! Thread-block clusters: special registers, `mapa`, `getctarank`, `elect.sync`.
+//!
+//! PTX ISA §10.13-10.24 (special registers `%cluster_ctarank`, `%cluster_nctarank`,
+//! `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid`), §9.7.9.22 (`mapa`),
+//! §9.7.9.23 (`getctarank`), §9.7.12.16 (`elect.sync`). Seed §5.4 (a consumer in CTA B arrives
+//! on CTA A's `empty` through a `.shared::cluster` address).
+//!
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`cluster_ctarank`] … | `mov.u32 r, %cluster_ctarank;` … | 7.8 / sm_90 |
+//! | [`mapa`] | `mapa.shared::cluster.u32 d, a, rank;` | 7.8 / sm_90 |
+//! | [`mapa_generic`] | `mapa.u64 d, a, rank;` | 7.8 / sm_90 |
+//! | [`getctarank`] | `getctarank.shared::cluster.u32 d, a;` | 7.8 / sm_90 |
+//! | [`getctarank_generic`] | `getctarank.u64 d, a;` | 7.8 / sm_90 |
+//! | [`elect_sync`] | `elect.sync d\|p, mask;` | 8.0 / sm_90 |
+//!
+//! Host: a cluster of one CTA of one thread per warp: rank 0 of 1, ids 0, `mapa` is the
+//! identity and `elect_sync` elects the caller.
+//!
+//! ```
+//! use ptx_sync::cluster::*;
+//! assert_eq!(cluster_ctarank(), 0);
+//! assert_eq!(cluster_nctarank(), 1);
+//! assert!(elect_sync(u32::MAX));
+//! ```
+
+use crate::instr::instr;
+use crate::shared::{ClusterAddr, SharedAddr};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+macro_rules! sregs {
+    ($( $(#[$m:meta])* $Name:ident $fname:ident $tok:literal host $h:expr; )*) => {
+        $(
+            instr! {
+                $(#[$m])*
+                $Name = ($tok);
+                fn read() -> u32 => m {
+                    let r: u32;
+                    asm!(concat!("mov.u32 {r}, ", m!(), ";"), r = out(reg32) r, options(pure, nomem, nostack, preserves_flags));
+                    r
+                }
+            }
+            $(#[$m])*
+            #[inline(always)]
+            pub fn $fname() -> u32 {
+                #[cfg(target_arch = "nvptx64")]
+                unsafe { $Name::read() }
+                #[cfg(not(target_arch = "nvptx64"))]
+                { $h }
+            }
+        )*
+        /// Every special register of this module: `(marker name, PTX register)`.
+        pub const SREGS: &[(&str, &str)] = &[$( (stringify!($Name), <$Name as crate::instr::Instr>::PTX) ),*];
+    };
+}
+
+sregs! {
+    /// `%cluster_ctarank`: this CTA's rank in its cluster (PTX 7.8, sm_90).
+    ClusterCtarank cluster_ctarank "%cluster_ctarank" host 0;
+    /// `%cluster_nctarank`: the number of CTAs in the cluster (PTX 7.8, sm_90).
+    ClusterNctarank cluster_nctarank "%cluster_nctarank" host 1;
+    /// `%clusterid.x` (PTX 7.8, sm_90).
+    ClusteridX clusterid_x "%clusterid.x" host 0;
+    /// `%clusterid.y` (PTX 7.8, sm_90).
+    ClusteridY clusterid_y "%clusterid.y" host 0;
+    /// `%clusterid.z` (PTX 7.8, sm_90).
+    ClusteridZ clusterid_z "%clusterid.z" host 0;
+    /// `%nclusterid.x` (PTX 7.8, sm_90).
+    NclusteridX nclusterid_x "%nclusterid.x" host 1;
+    /// `%nclusterid.y` (PTX 7.8, sm_90).
+    NclusteridY nclusterid_y "%nclusterid.y" host 1;
+    /// `%nclusterid.z` (PTX 7.8, sm_90).
+    NclusteridZ nclusterid_z "%nclusterid.z" host 1;
+    /// `%cluster_ctaid.x`: this CTA's position in its cluster (PTX 7.8, sm_90).
+    ClusterCtaidX cluster_ctaid_x "%cluster_ctaid.x" host 0;
+    /// `%cluster_ctaid.y` (PTX 7.8, sm_90).
+    ClusterCtaidY cluster_ctaid_y "%cluster_ctaid.y" host 0;
+    /// `%cluster_ctaid.z` (PTX 7.8, sm_90).
+    ClusterCtaidZ cluster_ctaid_z "%cluster_ctaid.z" host 0;
+    /// `%cluster_nctaid.x`: the cluster's shape (PTX 7.8, sm_90).
+    ClusterNctaidX cluster_nctaid_x "%cluster_nctaid.x" host 1;
+    /// `%cluster_nctaid.y` (PTX 7.8, sm_90).
+    ClusterNctaidY cluster_nctaid_y "%cluster_nctaid.y" host 1;
+    /// `%cluster_nctaid.z` (PTX 7.8, sm_90).
+    ClusterNctaidZ cluster_nctaid_z "%cluster_nctaid.z" host 1;
+}
+
+instr! {
+    /// `mapa.shared::cluster.u32 d, a, rank;` (PTX 7.8, sm_90).
+    MapaShared = ("mapa.shared::cluster.u32");
+    fn exec(a: u32, r: u32) -> u32 => m {
+        let d: u32;
+        asm!(concat!(m!(), " {d}, {a}, {r};"), d = out(reg32) d, a = in(reg32) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `mapa.u64 d, a, rank;` — generic address form (PTX 7.8, sm_90).
+    MapaGeneric = ("mapa.u64");
+    fn exec(a: u64, r: u32) -> u64 => m {
+        let d: u64;
+        asm!(concat!(m!(), " {d}, {a}, {r};"), d = out(reg64) d, a = in(reg64) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `getctarank.shared::cluster.u32 d, a;` (PTX 7.8, sm_90).
+    GetctarankShared = ("getctarank.shared::cluster.u32");
+    fn exec(a: u32) -> u32 => m {
+        let d: u32;
+        asm!(concat!(m!(), " {d}, {a};"), d = out(reg32) d, a = in(reg32) a, options(pure, nomem, nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `getctarank.u64 d, a;` — generic address form (PTX 7.8, sm_90).
+    GetctarankGeneric = ("getctarank.u64");
+    fn exec(a: u64) -> u32 => m {
+        let d: u32;
+        asm!(concat!(m!(), " {d}, {a};"), d = out(reg32) d, a = in(reg64) a, options(pure, nomem, nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `elect.sync d|p, mask;` — elects one lane of `mask` (PTX 8.0, sm_90).
+    ElectSync = ("elect.sync");
+    fn exec(mask: u32) -> (u32, u32) => m {
+        let (e, l): (u32, u32);
+        asm!(concat!("{{\n\t.reg .pred p;\n\t", m!(), " {l}|p, {mask};\n\tselp.u32 {e}, 1, 0, p;\n\t}}"),
+             e = out(reg32) e, l = out(reg32) l, mask = in(reg32) mask, options(nostack, preserves_flags));
+        (e, l)
+    }
+}
+
+/// `mapa.shared::cluster.u32`: this CTA's `.shared::cta` address `a` → the same offset in the
+/// shared memory of the CTA of rank `cta` (a `.shared::cluster` address). Host: identity.
+#[inline(always)]
+pub fn mapa(a: SharedAddr, cta: u32) -> ClusterAddr {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        ClusterAddr(MapaShared::exec(a.0, cta))
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = cta;
+        ClusterAddr(a.0)
+    }
+}
+
+/// `mapa.u64`: a generic pointer into this CTA's shared memory → the generic pointer of the
+/// same offset in CTA `cta` (distributed shared memory). Host: identity.
+#[inline(always)]
+pub fn mapa_generic<T>(p: *const T, cta: u32) -> *mut T {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        MapaGeneric::exec(p as u64, cta) as *mut T
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = cta;
+        p as *mut T
+    }
+}
+
+/// `getctarank.shared::cluster.u32`: the rank of the CTA owning `.shared::cluster` address `a`.
+#[inline(always)]
+pub fn getctarank(a: ClusterAddr) -> u32 {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        GetctarankShared::exec(a.0)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = a;
+        0
+    }
+}
+
+/// `getctarank.u64`: the rank of the CTA owning generic shared address `p`.
+#[inline(always)]
+pub fn getctarank_generic<T>(p: *const T) -> u32 {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        GetctarankGeneric::exec(p as u64)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = p;
+        0
+    }
+}
+
+/// `elect.sync _|p, mask;` — `true` in exactly one lane of `mask` (all lanes of `mask` must
+/// execute it). Host: `true`.
+#[inline(always)]
+pub fn elect_sync(mask: u32) -> bool {
+    elect_sync_lane(mask).0
+}
+
+/// `elect.sync d|p, mask;` — `(elected?, elected lane id)`. Host: `(true, 0)`.
+#[inline(always)]
+pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        let (e, l) = ElectSync::exec(mask);
+        (e != 0, l)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = mask;
+        (true, 0)
+    }
+}
+
+/// Catalog rows of this module (`ptx-sync show`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::Variant;
+    use crate::instr::Instr;
+    let v = Variant { family: "", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    // The special registers (`SREGS`) are read with `mov.u32`: not instruction variants, so
+    // they are not rows; `tests/strings_async.rs` checks `SREGS` against the PTX ISA names.
+    f(Variant { family: "mapa", ty: "u32", space: "SharedCluster", ptx: MapaShared::PTX, ..v });
+    f(Variant { family: "mapa", ty: "u64", space: "Generic", ptx: MapaGeneric::PTX, ..v });
+    f(Variant { family: "getctarank", ty: "u32", space: "SharedCluster", ptx: GetctarankShared::PTX, ..v });
+    f(Variant { family: "getctarank", ty: "u64", space: "Generic", ptx: GetctarankGeneric::PTX, ..v });
+    f(Variant { family: "elect.sync", ptx: ElectSync::PTX, ..v });
+}

@@ -1,0 +1,724 @@
+//! Asynchronous copies: `cp.async` (sm_80 LDGSTS), `cp.async.bulk` (TMA, linear) and
+//! `cp.async.bulk.tensor` (TMA, tiled), with their completion mechanisms.
+//!
+//! PTX ISA §9.7.9.25 (`cp.async`, `cp.async.commit_group`, `cp.async.wait_group/wait_all`,
+//! `cp.async.mbarrier.arrive`), §9.7.9.25.4 (`cp.async.bulk`, `cp.reduce.async.bulk`,
+//! `cp.async.bulk.prefetch`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group`),
+//! §9.7.9.25.5 (`cp.async.bulk.tensor`, `cp.async.bulk.prefetch.tensor`), §5.5 (tensor maps).
+//! Seed §5.1 (a `cp.async` is not in program order: wait for it with `cp.async.wait_all` before
+//! the barrier that hands the data over), §5.2 (a TMA copy has no wait: it completes on an
+//! mbarrier with `mbarrier::complete_tx::bytes`), §5.4 (`.multicast::cluster`).
+//!
+//! **Addresses.** Shared-memory operands are typed 32-bit addresses ([`SharedAddr`] for
+//! `.shared::cta`, [`ClusterAddr`] for `.shared::cluster`; get them with
+//! [`to_shared`](crate::shared::to_shared) or a [`shared_array!`](crate::shared_array)); global
+//! operands are generic pointers converted inside the asm with `cvta.to.global.u64`; a tensor
+//! map is passed by reference and its generic address is the operand (it must live in
+//! `.param`, `.const` or `.global` memory: a kernel parameter or a device allocation).
+//!
+//! | function | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`cp_async`] / [`cp_async_zfill`] | `cp.async.{ca,cg}.shared::cta.global [d], [s], N{, src_size};` | 7.0 / sm_80 (`::cta` 7.8) |
+//! | [`cp_async_commit_group`], [`cp_async_wait_group`], [`cp_async_wait_all`] | `cp.async.commit_group;` `cp.async.wait_group N;` `cp.async.wait_all;` | 7.0 / sm_80 |
+//! | [`cp_async_mbarrier_arrive`] (`_noinc`) | `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 [b];` | 7.0 / sm_80 |
+//! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_g2s_multicast`] | `… .multicast::cluster [d], [s], n, [b], mask;` | 8.0 / sm_90a |
+//! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_commit_group`], [`cp_async_bulk_wait_group`], [`cp_async_bulk_wait_group_read`] | `cp.async.bulk.commit_group;` `cp.async.bulk.wait_group{.read} N;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.{u32,s32,u64,f32,f64} [d], [s], n;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90a |
+//! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [map, {c…}];` | 8.0 / sm_90 |
+//!
+//! `cp_async::<Cg, 4>` does not compile (`.cg` copies only 16 bytes).
+//!
+//! # Host backend
+//! Every copy happens **immediately, at issue** (`ptr::copy`), and a copy that completes on an
+//! mbarrier then performs the barrier's `complete_tx(bytes)` (a `Release` RMW), so a protocol
+//! that waits correctly on the device also waits correctly on the host; `commit_group` /
+//! `wait_group` are no-ops and `cp.reduce.async.bulk` is a non-atomic element-wise add. Tensor
+//! copies need the GPU's tensor-map format and panic on the host.
+//!
+//! ```
+//! use ptx_sync::copy::*;
+//! use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
+//! let src = [7u8; 64];
+//! #[repr(align(16))] struct Buf([u8; 64]);
+//! let mut dst = Buf([0; 64]);
+//! let full: Mbarrier = Mbarrier::new();
+//! full.init(1);
+//! let _ = full.arrive_expect_tx::<Release, Cta>(64);
+//! unsafe { cp_async_bulk_g2s(to_shared(dst.0.as_mut_ptr()), src.as_ptr(), 64, &full) };
+//! assert!(full.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+//! assert_eq!(dst.0, [7u8; 64]);
+//! ```
+
+use crate::instr::instr;
+use crate::mbarrier::{Mbarrier, RemoteMbarrier};
+use crate::sem::Sealed;
+use crate::shared::{ClusterAddr, SharedAddr};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+/// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, 64-byte aligned, created on the host with
+/// `cuTensorMapEncodeTiled` and passed **by value as a kernel parameter** (or placed in global /
+/// constant memory). PTX ISA §5.5.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMap {
+    /// The driver's encoding.
+    pub opaque: [u64; 16],
+}
+const _: () = assert!(core::mem::size_of::<TensorMap>() == 128 && core::mem::align_of::<TensorMap>() == 64);
+
+/// The cache operator of `cp.async`: [`Ca`] (cache at all levels) or [`Cg`] (L2 only).
+pub trait CacheOp: Sealed + Copy + Default + 'static {
+    /// `".ca"` / `".cg"`.
+    const PTX: &'static str;
+    /// `"Ca"` / `"Cg"`.
+    const NAME: &'static str;
+}
+/// `.ca`: cache at all levels (4, 8 or 16 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ca;
+/// `.cg`: cache in L2 only (16 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cg;
+impl Sealed for Ca {}
+impl Sealed for Cg {}
+impl CacheOp for Ca {
+    const PTX: &'static str = ".ca";
+    const NAME: &'static str = "Ca";
+}
+impl CacheOp for Cg {
+    const PTX: &'static str = ".cg";
+    const NAME: &'static str = "Cg";
+}
+
+/// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES{, src_size};`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `cp.async{{.cache}}` of {BYTES} bytes with `{Self}`: `.ca` copies 4, 8 or 16 bytes, `.cg` only 16",
+    note = "PTX ISA §9.7.9.25.3: `cp-size = {{4, 8, 16}}`, `.cg` requires 16"
+)]
+pub unsafe trait CpAsyncInstr<const BYTES: usize>: CacheOp {
+    /// e.g. `"cp.async.ca.shared::cta.global"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec(d: u32, s: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec_zfill(d: u32, s: u64, src_size: u32);
+}
+
+macro_rules! for_cp_async {
+    ($leaf:ident) => {
+        $leaf! { Ca ".ca", 4 }
+        $leaf! { Ca ".ca", 8 }
+        $leaf! { Ca ".ca", 16 }
+        $leaf! { Cg ".cg", 16 }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_cp_async;
+
+macro_rules! cp_async_leaf {
+    ($C:ident $ct:literal, $n:literal) => {
+        cp_async_leaf! { @ (concat!("cp.async", $ct, ".shared::cta.global")) $C $n }
+    };
+    (@ ($($mn:tt)*) $C:ident $n:literal) => {
+        unsafe impl CpAsyncInstr<$n> for $C {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn exec(d: u32, s: u64) {
+                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ";\n\t}}"),
+                     d = in(reg32) d, s = in(reg64) s, options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn exec_zfill(d: u32, s: u64, z: u32) {
+                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ", {z};\n\t}}"),
+                     d = in(reg32) d, s = in(reg64) s, z = in(reg32) z, options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_cp_async! { cp_async_leaf }
+
+instr! {
+    /// `cp.async.commit_group;` (PTX 7.0, sm_80).
+    CpAsyncCommitGroup = ("cp.async.commit_group");
+    fn exec() => m { asm!(concat!(m!(), ";"), options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.wait_group N;` (PTX 7.0, sm_80).
+    CpAsyncWaitGroup = ("cp.async.wait_group");
+    fn exec<const N: u32>() => m { asm!(concat!(m!(), " {n};"), n = const N, options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.wait_all;` (PTX 7.0, sm_80).
+    CpAsyncWaitAll = ("cp.async.wait_all");
+    fn exec() => m { asm!(concat!(m!(), ";"), options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
+    CpAsyncMbarrierArrive = ("cp.async.mbarrier.arrive.shared::cta.b64");
+    fn exec(b: u32) => m { asm!(concat!(m!(), " [{b}];"), b = in(reg32) b, options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
+    CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc.shared::cta.b64");
+    fn exec(b: u32) => m { asm!(concat!(m!(), " [{b}];"), b = in(reg32) b, options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];`
+    /// (PTX 8.0, sm_90).
+    CpAsyncBulkG2S = ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes");
+    fn exec(d: u32, s: u64, n: u32, b: u32) => m {
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}];\n\t}}"),
+             d = in(reg32) d, s = in(reg64) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+    /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90a).
+    CpAsyncBulkG2SMulticast = ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster");
+    fn exec(d: u32, s: u64, n: u32, b: u32, mask: u16) => m {
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}], {k};\n\t}}"),
+             d = in(reg32) d, s = in(reg64) s, n = in(reg32) n, b = in(reg32) b, k = in(reg16) mask, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` (PTX 8.0, sm_90).
+    CpAsyncBulkS2G = ("cp.async.bulk.global.shared::cta.bulk_group");
+    fn exec(d: u64, s: u32, n: u32) => m {
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {d};\n\t", m!(), " [g], [{s}], {n};\n\t}}"),
+             d = in(reg64) d, s = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];`
+    /// (PTX 8.0, sm_90).
+    CpAsyncBulkS2C = ("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes");
+    fn exec(d: u32, s: u32, n: u32, b: u32) => m {
+        asm!(concat!(m!(), " [{d}], [{s}], {n}, [{b}];"),
+             d = in(reg32) d, s = in(reg32) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `cp.async.bulk.commit_group;` (PTX 8.0, sm_90).
+    CpAsyncBulkCommitGroup = ("cp.async.bulk.commit_group");
+    fn exec() => m { asm!(concat!(m!(), ";"), options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.bulk.wait_group N;` (PTX 8.0, sm_90).
+    CpAsyncBulkWaitGroup = ("cp.async.bulk.wait_group");
+    fn exec<const N: u32>() => m { asm!(concat!(m!(), " {n};"), n = const N, options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.bulk.wait_group.read N;` (PTX 8.0, sm_90).
+    CpAsyncBulkWaitGroupRead = ("cp.async.bulk.wait_group.read");
+    fn exec<const N: u32>() => m { asm!(concat!(m!(), " {n};"), n = const N, options(nostack, preserves_flags)); }
+}
+instr! {
+    /// `cp.async.bulk.prefetch.L2.global [s], n;` (PTX 8.0, sm_90).
+    CpAsyncBulkPrefetch = ("cp.async.bulk.prefetch.L2.global");
+    fn exec(s: u64, n: u32) => m {
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [g], {n};\n\t}}"),
+             s = in(reg64) s, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+}
+
+/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type` for one element type.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "this crate has no `cp.reduce.async.bulk ... .add` for `{Self}`",
+    note = "PTX ISA §9.7.9.25.4.2: add on .u32, .s32, .u64, .f32, .f64 (global destination)"
+)]
+pub unsafe trait BulkReduceAddInstr: Copy + 'static {
+    /// e.g. `"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    fn add(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec(d: u64, s: u32, n: u32);
+}
+macro_rules! for_bulk_reduce {
+    ($leaf:ident) => {
+        $leaf! { u32 "u32" }
+        $leaf! { i32 "s32" }
+        $leaf! { u64 "u64" }
+        $leaf! { f32 "f32" }
+        $leaf! { f64 "f64" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_bulk_reduce;
+macro_rules! bulk_reduce_leaf {
+    ($t:ident $tt:literal) => {
+        bulk_reduce_leaf! { @ (concat!("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.", $tt)) $t }
+    };
+    (@ ($($mn:tt)*) $t:ident) => {
+        unsafe impl BulkReduceAddInstr for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(not(target_arch = "nvptx64"))]
+            #[allow(clippy::unnecessary_cast)]
+            fn add(a: Self, b: Self) -> Self { bulk_reduce_leaf!(@add $t a b) }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn exec(d: u64, s: u32, n: u32) {
+                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {d};\n\t", $($mn)*, " [g], [{s}], {n};\n\t}}"),
+                     d = in(reg64) d, s = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
+            }
+        }
+    };
+    (@add f32 $a:ident $b:ident) => { $a + $b };
+    (@add f64 $a:ident $b:ident) => { $a + $b };
+    (@add $t:ident $a:ident $b:ident) => { $a.wrapping_add($b) };
+}
+for_bulk_reduce! { bulk_reduce_leaf }
+
+/// Tensor coordinates `[i32; D]`, `D` ∈ 1..=5: the `.dim` of `cp.async.bulk.tensor`.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tensor coordinate: use `[i32; D]` with D in 1..=5",
+    note = "PTX ISA §9.7.9.25.5: `.dim = {{.1d, .2d, .3d, .4d, .5d}}`"
+)]
+pub unsafe trait TensorCoords: Copy + 'static {
+    /// The rank `D`.
+    const DIM: u32;
+    /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    const PTX_LOAD: &'static str;
+    /// … `.multicast::cluster`
+    const PTX_LOAD_MULTICAST: &'static str;
+    /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group`
+    const PTX_STORE: &'static str;
+    /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile`
+    const PTX_PREFETCH: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load(self, d: u32, m: u64, b: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn store(self, m: u64, s: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn prefetch(self, m: u64);
+}
+
+macro_rules! for_tensor_dims {
+    ($leaf:ident) => {
+        $leaf! { 1 "1" "{c0}" [c0 0] }
+        $leaf! { 2 "2" "{c0}, {c1}" [c0 0, c1 1] }
+        $leaf! { 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] }
+        $leaf! { 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] }
+        $leaf! { 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_tensor_dims;
+
+macro_rules! tensor_leaf {
+    ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
+        tensor_leaf! { @ (concat!("cp.async.bulk.tensor.", $d, "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"))
+                         (concat!("cp.async.bulk.tensor.", $d, "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"))
+                         (concat!("cp.async.bulk.tensor.", $d, "d.global.shared::cta.tile.bulk_group"))
+                         (concat!("cp.async.bulk.prefetch.tensor.", $d, "d.L2.global.tile"))
+                         $n $cs [$($c $i),*] }
+    };
+    (@ ($($l:tt)*) ($($lm:tt)*) ($($s:tt)*) ($($p:tt)*) $n:literal $cs:literal [$($c:ident $i:literal),*]) => {
+        unsafe impl TensorCoords for [i32; $n] {
+            const DIM: u32 = $n;
+            const PTX_LOAD: &'static str = $($l)*;
+            const PTX_LOAD_MULTICAST: &'static str = $($lm)*;
+            const PTX_STORE: &'static str = $($s)*;
+            const PTX_PREFETCH: &'static str = $($p)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn load(self, d: u32, m: u64, b: u32) {
+                asm!(concat!($($l)*, " [{d}], [{m}, {{", $cs, "}}], [{b}];"),
+                     d = in(reg32) d, m = in(reg64) m, b = in(reg32) b, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16) {
+                asm!(concat!($($lm)*, " [{d}], [{m}, {{", $cs, "}}], [{b}], {k};"),
+                     d = in(reg32) d, m = in(reg64) m, b = in(reg32) b, k = in(reg16) mask, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn store(self, m: u64, s: u32) {
+                asm!(concat!($($s)*, " [{m}, {{", $cs, "}}], [{s}];"),
+                     m = in(reg64) m, s = in(reg32) s, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn prefetch(self, m: u64) {
+                asm!(concat!($($p)*, " [{m}, {{", $cs, "}}];"),
+                     m = in(reg64) m, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_tensor_dims! { tensor_leaf }
+
+// ---------------------------------------------------------------------------------------------
+// Public functions
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(not(target_arch = "nvptx64"))]
+unsafe fn host_copy(d: usize, s: *const u8, n: usize) {
+    core::ptr::copy(s, d as *mut u8, n)
+}
+
+/// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES;` — an asynchronous copy of `BYTES`
+/// (4, 8, 16; `.cg` only 16) from global to this CTA's shared memory. Not in program order
+/// (seed §5.1): wait with [`cp_async_wait_all`] / [`cp_async_wait_group`] before using the data
+/// or handing it over. Host: copies at once.
+///
+/// # Safety
+/// `src` must be `BYTES`-aligned global memory, `dst` `BYTES`-aligned shared memory.
+#[inline(always)]
+pub unsafe fn cp_async<C: CacheOp, const BYTES: usize>(dst: SharedAddr, src: *const u8)
+where
+    C: CpAsyncInstr<BYTES>,
+{
+    #[cfg(target_arch = "nvptx64")]
+    <C as CpAsyncInstr<BYTES>>::exec(dst.0, src as u64);
+    #[cfg(not(target_arch = "nvptx64"))]
+    host_copy(dst.0, src, BYTES);
+}
+
+/// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES, src_size;` — copies `src_size` bytes
+/// (≤ `BYTES`) and zero-fills the rest.
+///
+/// # Safety
+/// As [`cp_async`]; `src_size <= BYTES`.
+#[inline(always)]
+pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(dst: SharedAddr, src: *const u8, src_size: u32)
+where
+    C: CpAsyncInstr<BYTES>,
+{
+    assert!(src_size as usize <= BYTES, "cp.async: src-size must not exceed cp-size");
+    #[cfg(target_arch = "nvptx64")]
+    <C as CpAsyncInstr<BYTES>>::exec_zfill(dst.0, src as u64, src_size);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        host_copy(dst.0, src, src_size as usize);
+        core::ptr::write_bytes((dst.0 + src_size as usize) as *mut u8, 0, BYTES - src_size as usize);
+    }
+}
+
+/// `cp.async.commit_group;` — closes the group of this thread's preceding `cp.async`s.
+#[inline(always)]
+pub fn cp_async_commit_group() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncCommitGroup::exec()
+    }
+}
+
+/// `cp.async.wait_group N;` — waits until at most `N` of this thread's groups are pending.
+#[inline(always)]
+pub fn cp_async_wait_group<const N: u32>() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncWaitGroup::exec::<N>()
+    }
+}
+
+/// `cp.async.wait_all;` — waits for all of this thread's `cp.async`s. The data becomes visible
+/// to **this thread only**; hand it over with a barrier afterwards (seed §5.1).
+#[inline(always)]
+pub fn cp_async_wait_all() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncWaitAll::exec()
+    }
+}
+
+/// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` — an arrive on `bar` once this thread's prior
+/// `cp.async`s complete; the pending count is incremented at issue, so the expected count needs
+/// no extra arrival. Host: nothing (the copies are already done).
+#[inline(always)]
+pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncMbarrierArrive::exec(bar.shared_addr().0)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = bar;
+}
+
+/// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` — as above without the increment: the
+/// arrival counts toward the expected count. Host: a `Release` arrive.
+#[inline(always)]
+pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncMbarrierArriveNoinc::exec(bar.shared_addr().0)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = bar.arrive::<crate::Release, crate::Cta>();
+}
+
+#[inline(always)]
+fn check_bulk(n: u32) {
+    assert!(n % 16 == 0, "cp.async.bulk: size must be a multiple of 16 (PTX ISA §9.7.9.25.4.1)");
+}
+
+/// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` — TMA
+/// linear copy of `bytes` (multiple of 16) into this CTA's shared memory; completes `bytes` of
+/// tx on `bar` (seed §5.2: arm `bar` with `arrive_expect_tx` first).
+///
+/// # Safety
+/// `src` 16-aligned global memory, `dst` 16-aligned shared memory, both valid for `bytes`.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_g2s<Tag>(dst: SharedAddr, src: *const u8, bytes: u32, bar: &Mbarrier<Tag>) {
+    check_bulk(bytes);
+    #[cfg(target_arch = "nvptx64")]
+    CpAsyncBulkG2S::exec(dst.0, src as u64, bytes, bar.shared_addr().0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        host_copy(dst.0, src, bytes as usize);
+        bar.h_complete_tx(bytes);
+    }
+}
+
+/// `….multicast::cluster [d], [s], n, [b], mask;` — the same copy into every CTA of `mask`
+/// (bit `i` = cluster rank `i`), at the same offsets `d` and `b` in each (seed §5.4). sm_90a.
+///
+/// # Safety
+/// As [`cp_async_bulk_g2s`], for every CTA in `mask`.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(dst: SharedAddr, src: *const u8, bytes: u32, bar: &Mbarrier<Tag>, mask: u16) {
+    check_bulk(bytes);
+    #[cfg(target_arch = "nvptx64")]
+    CpAsyncBulkG2SMulticast::exec(dst.0, src as u64, bytes, bar.shared_addr().0, mask);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = mask;
+        host_copy(dst.0, src, bytes as usize);
+        bar.h_complete_tx(bytes);
+    }
+}
+
+/// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` — TMA store; completes through
+/// bulk groups ([`cp_async_bulk_commit_group`] + [`cp_async_bulk_wait_group`]).
+///
+/// # Safety
+/// `dst` 16-aligned global, `src` 16-aligned shared, both valid for `bytes`.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
+    check_bulk(bytes);
+    #[cfg(target_arch = "nvptx64")]
+    CpAsyncBulkS2G::exec(dst as u64, src.0, bytes);
+    #[cfg(not(target_arch = "nvptx64"))]
+    host_copy(dst as usize, src.0 as *const u8, bytes as usize);
+}
+
+/// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` —
+/// this CTA's shared memory → a peer's, completing on the peer's barrier `bar`.
+///
+/// # Safety
+/// `dst`/`src` 16-aligned and valid for `bytes`; `bar` an initialized barrier in `dst`'s CTA.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_s2c<Tag>(dst: ClusterAddr, src: SharedAddr, bytes: u32, bar: RemoteMbarrier<Tag>) {
+    check_bulk(bytes);
+    #[cfg(target_arch = "nvptx64")]
+    CpAsyncBulkS2C::exec(dst.0, src.0, bytes, bar.addr().0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        host_copy(dst.0, src.0 as *const u8, bytes as usize);
+        bar.complete_tx::<crate::Cluster>(bytes);
+    }
+}
+
+/// `cp.async.bulk.commit_group;`
+#[inline(always)]
+pub fn cp_async_bulk_commit_group() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncBulkCommitGroup::exec()
+    }
+}
+
+/// `cp.async.bulk.wait_group N;` — at most `N` bulk groups pending (writes complete).
+#[inline(always)]
+pub fn cp_async_bulk_wait_group<const N: u32>() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncBulkWaitGroup::exec::<N>()
+    }
+}
+
+/// `cp.async.bulk.wait_group.read N;` — at most `N` bulk groups still *reading* their source
+/// (the shared buffer may be reused).
+#[inline(always)]
+pub fn cp_async_bulk_wait_group_read<const N: u32>() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        CpAsyncBulkWaitGroupRead::exec::<N>()
+    }
+}
+
+/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type [d], [s], n;` — element-wise
+/// `dst[i] += src[i]` by TMA. Host: a non-atomic add at issue.
+///
+/// # Safety
+/// As [`cp_async_bulk_s2g`].
+#[inline(always)]
+pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(dst: *mut T, src: SharedAddr, bytes: u32) {
+    check_bulk(bytes);
+    #[cfg(target_arch = "nvptx64")]
+    T::exec(dst as u64, src.0, bytes);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let s = src.0 as *const T;
+        for i in 0..bytes as usize / core::mem::size_of::<T>() {
+            *dst.add(i) = T::add(*dst.add(i), *s.add(i));
+        }
+    }
+}
+
+/// `cp.async.bulk.prefetch.L2.global [s], n;` — a hint. Host: nothing.
+///
+/// # Safety
+/// `src` 16-aligned global memory valid for `bytes`.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_prefetch(src: *const u8, bytes: u32) {
+    check_bulk(bytes);
+    #[cfg(target_arch = "nvptx64")]
+    CpAsyncBulkPrefetch::exec(src as u64, bytes);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = src;
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+fn no_host_tensor() -> ! {
+    panic!("cp.async.bulk.tensor needs the GPU's TMA unit and a driver-encoded CUtensorMap; the host backend has none (use cp_async_bulk_* on the host)")
+}
+
+/// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+/// [d], [map, {c0, …}], [b];` — loads the box at `coords` described by `map`; out-of-bounds
+/// elements are zero-filled and the full box's bytes complete on `bar`. PTX 8.0, sm_90.
+///
+/// # Safety
+/// `map` a valid tensor map in param/const/global memory; `dst` aligned as the map requires
+/// (16 bytes, 128 for swizzled maps) with room for the box.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(dst: SharedAddr, map: &TensorMap, coords: C, bar: &Mbarrier<Tag>) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.load(dst.0, map as *const TensorMap as u64, bar.shared_addr().0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = (dst, map, coords, bar);
+        no_host_tensor()
+    }
+}
+
+/// `… .multicast::cluster [d], [map, {c…}], [b], mask;` — into every CTA of `mask`. sm_90a.
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_load`], for every CTA in `mask`.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(dst: SharedAddr, map: &TensorMap, coords: C, bar: &Mbarrier<Tag>, mask: u16) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.load_multicast(dst.0, map as *const TensorMap as u64, bar.shared_addr().0, mask);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = (dst, map, coords, bar, mask);
+        no_host_tensor()
+    }
+}
+
+/// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` — stores a
+/// box (out-of-bounds elements are not written); bulk-group completion.
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_load`].
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(map: &TensorMap, coords: C, src: SharedAddr) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.store(map as *const TensorMap as u64, src.0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = (map, coords, src);
+        no_host_tensor()
+    }
+}
+
+/// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile [map, {c…}];` — a hint.
+///
+/// # Safety
+/// `map` a valid tensor map.
+#[inline(always)]
+pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, coords: C) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.prefetch(map as *const TensorMap as u64);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = (map, coords);
+}
+
+/// Catalog rows of this module (`ptx-sync show`). `extra` holds `src=<space>`,
+/// `completion=<Mbarrier|BulkGroup>`, `multicast`, `dim=<n>`, or `<CacheOp>:<bytes>[:zfill]`.
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::Variant;
+    use crate::instr::Instr;
+    let v = Variant { family: "cp.async", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    macro_rules! cpa_v {
+        ($C:ident $ct:literal, $n:literal) => {
+            f(Variant { space: "Shared", extra: concat!(stringify!($C), ":", $n), ptx: <$C as CpAsyncInstr<$n>>::PTX, ..v });
+            f(Variant { space: "Shared", extra: concat!(stringify!($C), ":", $n, ":zfill"), ptx: <$C as CpAsyncInstr<$n>>::PTX, ..v });
+        };
+    }
+    for_cp_async! { cpa_v }
+    f(Variant { op: "commit_group", ptx: CpAsyncCommitGroup::PTX, ..v });
+    f(Variant { op: "wait_group", ptx: CpAsyncWaitGroup::PTX, ..v });
+    f(Variant { op: "wait_all", ptx: CpAsyncWaitAll::PTX, ..v });
+    f(Variant { op: "mbarrier.arrive", ty: "b64", space: "Shared", ptx: CpAsyncMbarrierArrive::PTX, ..v });
+    f(Variant { op: "mbarrier.arrive.noinc", ty: "b64", space: "Shared", ptx: CpAsyncMbarrierArriveNoinc::PTX, ..v });
+    let b = Variant { family: "cp.async.bulk", ..v };
+    f(Variant { space: "SharedCluster", extra: "src=Global completion=Mbarrier", ptx: CpAsyncBulkG2S::PTX, ..b });
+    f(Variant { space: "SharedCluster", extra: "src=Global completion=Mbarrier multicast", ptx: CpAsyncBulkG2SMulticast::PTX, ..b });
+    f(Variant { space: "Global", extra: "src=Shared completion=BulkGroup", ptx: CpAsyncBulkS2G::PTX, ..b });
+    f(Variant { space: "SharedCluster", extra: "src=Shared completion=Mbarrier", ptx: CpAsyncBulkS2C::PTX, ..b });
+    f(Variant { op: "commit_group", ptx: CpAsyncBulkCommitGroup::PTX, ..b });
+    f(Variant { op: "wait_group", ptx: CpAsyncBulkWaitGroup::PTX, ..b });
+    f(Variant { op: "wait_group.read", ptx: CpAsyncBulkWaitGroupRead::PTX, ..b });
+    f(Variant { op: "prefetch.L2", space: "Global", ptx: CpAsyncBulkPrefetch::PTX, ..b });
+    macro_rules! red_v {
+        ($t:ident $tt:literal) => {
+            f(Variant { family: "cp.reduce.async.bulk", op: "add", ty: stringify!($t), space: "Global",
+                        extra: "src=Shared completion=BulkGroup", ptx: <$t as BulkReduceAddInstr>::PTX, ..v });
+        };
+    }
+    for_bulk_reduce! { red_v }
+    macro_rules! tensor_v {
+        ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
+            let t = Variant { family: "cp.async.bulk.tensor", extra: concat!("dim=", $n), ..v };
+            f(Variant { op: "load", space: "SharedCluster", ptx: <[i32; $n] as TensorCoords>::PTX_LOAD, ..t });
+            f(Variant { op: "load.multicast", space: "SharedCluster", ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST, ..t });
+            f(Variant { op: "store", space: "Global", ptx: <[i32; $n] as TensorCoords>::PTX_STORE, ..t });
+            f(Variant { op: "prefetch", space: "Global", ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH, ..t });
+        };
+    }
+    for_tensor_dims! { tensor_v }
+}

@@ -1,0 +1,1081 @@
+//! `mbarrier` — the split arrive/wait barrier in shared memory that TMA completes on.
+//!
+//! PTX ISA §9.7.13.15 (mbarrier: §9.7.13.15.11 init, .12 inval, .13 expect_tx, .14 complete_tx,
+//! .15 arrive, .16 arrive_drop, .17 test_wait/try_wait, .18 pending_count), §9.7.13.15.1
+//! (phases, arrival counts, tx-count). Seed §5.2 (TMA completion is recorded on an mbarrier:
+//! `arrive.expect_tx` + `complete_tx` + `try_wait`), §5.3 (`arrive` on `empty` releases the
+//! consumer's reads), §5.4 (remote arrive must be `.release.cluster`, the wait `.acquire.cluster`;
+//! `init` is published with `fence.mbarrier_init.release.cluster`).
+//!
+//! A phase completes when both its **pending arrival count** and its **tx-count** reach zero; the
+//! barrier then flips to the next phase with the pending count reset to the expected count.
+//!
+//! | operation | PTX (this crate emits exactly) | `.sem` | `.scope` | PTX ISA / SM |
+//! |---|---|---|---|---|
+//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | – | – | 7.8 / sm_90 |
+//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | – | – | 7.8 / sm_90 |
+//! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::expect_tx`], [`complete_tx`](Mbarrier::complete_tx) | `mbarrier.{expect,complete}_tx.relaxed.scope.shared::cta.b64 [a], tx;` | Relaxed only | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait`] (+`_hint`) | `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], s{, ns};` | Acquire (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_parity`] (+`_hint`) | `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], phase{, ns};` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::test_wait`], [`test_wait_parity`](Mbarrier::test_wait_parity) | `mbarrier.test_wait{.parity}.sem.scope.shared::cta.b64` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::pending_count`] | `mbarrier.pending_count.b64 n, s;` | – | – | 7.0 / sm_80 |
+//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a]{, n};` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//!
+//! `arrive::<Acquire, _>()` and `try_wait::<Release, _>()` do not compile: an arrive releases and
+//! a wait acquires (PTX has no `mbarrier.arrive.acquire`). A [`Token`] carries the barrier's tag
+//! type, so a token of a `Mbarrier<Full>` cannot be waited on a `Mbarrier<Empty>`; a [`Phase`]
+//! (parity) is a separate type from a token. Counts are checked against the PTX limits (arrival
+//! count in `1..2^20`, tx-count below `2^20`): a violation panics (a `trap` on the device).
+//!
+//! # Host backend
+//! On the host an `Mbarrier` is one `AtomicU64` (loom's under `--cfg loom`) holding phase parity,
+//! pending count, expected count and tx-count; every operation is one compare-exchange with the
+//! ordering of its semantic (`Release` arrive, `Acquire` wait), so a phase completion is a
+//! release sequence that every waiter's acquire load synchronizes with. `complete_tx` is a
+//! `Release` RMW on the host (the copy it stands for was performed by the issuing thread).
+//!
+//! ```
+//! use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
+//! let full: Mbarrier = Mbarrier::new();
+//! full.init(1);
+//! let p = Phase::ZERO;
+//! assert!(!full.try_wait_parity::<Acquire, Cta>(p));        // phase 0 in progress
+//! let _t = full.arrive_expect_tx::<Release, Cta>(256);     // one arrival + 256 bytes expected
+//! assert!(!full.try_wait_parity::<Acquire, Cta>(p));        // bytes still missing
+//! full.complete_tx::<Cta>(256);                             // what TMA does
+//! assert!(full.try_wait_parity::<Acquire, Cta>(p));         // phase 0 complete
+//! assert!(!full.try_wait_parity::<Acquire, Cta>(p.flipped()));
+//! ```
+//!
+//! ```compile_fail
+//! use ptx_sync::{Mbarrier, Acquire, Cta};
+//! let b: Mbarrier = Mbarrier::new();
+//! let _ = b.arrive::<Acquire, Cta>(); // PTX has no mbarrier.arrive.acquire
+//! ```
+
+use core::marker::PhantomData;
+
+use crate::instr::instr;
+use crate::sem::{Acquire, Cluster, Cta, Relaxed, Release, Scope, Sem};
+use crate::shared::{to_shared, ClusterAddr, SharedAddr};
+use crate::wait::{spin_until, Budget, Timeout};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+#[cfg(not(target_arch = "nvptx64"))]
+use core::sync::atomic::Ordering;
+
+/// The largest arrival count and tx-count PTX accepts: `2^20 - 1` (PTX ISA §9.7.13.15.1).
+pub const MAX_COUNT: u32 = (1 << 20) - 1;
+
+/// An mbarrier object: 8 bytes, 8-aligned, in shared memory. `Tag` is a user type naming the
+/// barrier's role (the pipeline uses [`Full`](crate::pipeline::Full) and
+/// [`Empty`](crate::pipeline::Empty)); tokens carry it.
+///
+/// On the device a `&Mbarrier` must point into this CTA's shared memory (obtain it from
+/// [`shared_array!`](crate::shared_array) with [`SharedArray::get`](crate::shared::SharedArray::get)
+/// or with [`Mbarrier::from_shared`]); every method converts the address with [`to_shared`].
+#[repr(C, align(8))]
+pub struct Mbarrier<Tag = ()> {
+    #[cfg(target_arch = "nvptx64")]
+    state: core::cell::UnsafeCell<u64>,
+    #[cfg(not(target_arch = "nvptx64"))]
+    state: crate::backend::hatomic::AtomicU64,
+    _t: PhantomData<fn() -> Tag>,
+}
+
+unsafe impl<Tag> Sync for Mbarrier<Tag> {}
+unsafe impl<Tag> Send for Mbarrier<Tag> {}
+
+/// The state an arrive returned (`mbarrier.arrive ... state`): names the phase it arrived in, for
+/// [`Mbarrier::try_wait`]. Tagged with the barrier's tag type.
+#[must_use = "a token is only useful to wait on the phase it names"]
+pub struct Token<Tag = ()> {
+    state: u64,
+    _t: PhantomData<fn() -> Tag>,
+}
+impl<Tag> Clone for Token<Tag> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<Tag> Copy for Token<Tag> {}
+impl<Tag> core::fmt::Debug for Token<Tag> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Token({:#x})", self.state)
+    }
+}
+impl<Tag> Token<Tag> {
+    /// The opaque 64-bit state.
+    pub const fn raw(self) -> u64 {
+        self.state
+    }
+}
+
+/// A phase parity (`0` or `1`) for `try_wait.parity`: `try_wait_parity(p)` succeeds once the
+/// phase with parity `p` has completed (the current phase's parity differs from `p`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Phase(u32);
+impl Phase {
+    /// Parity 0 (the first phase after `init`).
+    pub const ZERO: Phase = Phase(0);
+    /// Parity 1.
+    pub const ONE: Phase = Phase(1);
+    /// The parity bit.
+    pub const fn bit(self) -> u32 {
+        self.0
+    }
+    /// The other parity.
+    pub const fn flipped(self) -> Phase {
+        Phase(self.0 ^ 1)
+    }
+    /// Flips in place.
+    pub fn flip(&mut self) {
+        self.0 ^= 1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instruction traits and tables
+// ---------------------------------------------------------------------------------------------
+
+instr! {
+    /// `mbarrier.init.shared::cta.b64 [a], count;` (PTX 7.8, sm_90; the `.shared::cta` spelling).
+    MbarrierInit = ("mbarrier.init.shared::cta.b64");
+    fn exec(a: u32, n: u32) => m {
+        asm!(concat!(m!(), " [{a}], {n};"), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `mbarrier.inval.shared::cta.b64 [a];` (PTX 7.8, sm_90).
+    MbarrierInval = ("mbarrier.inval.shared::cta.b64");
+    fn exec(a: u32) => m {
+        asm!(concat!(m!(), " [{a}];"), a = in(reg32) a, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `mbarrier.pending_count.b64 n, state;` (PTX 7.0, sm_80).
+    MbarrierPendingCount = ("mbarrier.pending_count.b64");
+    fn exec(s: u64) -> u32 => m {
+        let n: u32;
+        asm!(concat!(m!(), " {n}, {s};"), n = out(reg32) n, s = in(reg64) s, options(pure, nomem, nostack, preserves_flags));
+        n
+    }
+}
+
+/// The arrive family at one (semantic, scope) on a local (`.shared::cta`) barrier:
+/// `mbarrier.arrive`, `mbarrier.arrive_drop`, `mbarrier.arrive.expect_tx`.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}` for `{Self}` at `{Sc}`: an arrive takes Release or Relaxed, at Cta or Cluster",
+    label = "an mbarrier arrive releases; it cannot acquire",
+    note = "PTX ISA §9.7.13.15.15: `.sem = {{.release, .relaxed}}`, `.scope = {{.cta, .cluster}}`; acquire with `try_wait::<Acquire, _>` (seed §5.2)"
+)]
+pub unsafe trait ArriveInstr<Sc: Scope>: Sem {
+    /// `mbarrier.arrive.sem.scope.shared::cta.b64`
+    const PTX: &'static str;
+    /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64`
+    const PTX_DROP: &'static str;
+    /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64`
+    const PTX_EXPECT_TX: &'static str;
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive(a: u32) -> u64;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive_n(a: u32, n: u32) -> u64;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive_drop(a: u32) -> u64;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive_expect_tx(a: u32, tx: u32) -> u64;
+}
+
+/// The arrive family on a barrier addressed through `.shared::cluster` (this CTA's or a peer's):
+/// `mbarrier.arrive{.expect_tx}.sem.scope.shared::cluster.b64 _, [a]{, n};` (no state result).
+///
+/// Scope `Cta` is legal PTX but does not synchronize with a waiter in another CTA (seed §5.4):
+/// use `Cluster` when the barrier's owner is a peer CTA.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}.shared::cluster` for `{Self}` at `{Sc}`: a remote arrive takes Release or Relaxed",
+    label = "a remote arrive releases; it cannot acquire",
+    note = "PTX ISA §9.7.13.15.15; seed §5.4: use `arrive::<Release, Cluster>()` on a peer CTA's barrier"
+)]
+pub unsafe trait RemoteArriveInstr<Sc: Scope>: Sem {
+    /// `mbarrier.arrive.sem.scope.shared::cluster.b64`
+    const PTX: &'static str;
+    /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64`
+    const PTX_EXPECT_TX: &'static str;
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive(a: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive_n(a: u32, n: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn arrive_expect_tx(a: u32, tx: u32);
+}
+
+/// The wait family at one (semantic, scope): `mbarrier.{try,test}_wait{.parity}.sem.scope.shared::cta.b64`.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `mbarrier.try_wait{{.sem}}{{.scope}}` for `{Self}` at `{Sc}`: a wait takes Acquire or Relaxed, at Cta or Cluster",
+    label = "an mbarrier wait acquires; it cannot release",
+    note = "PTX ISA §9.7.13.15.17: `.sem = {{.acquire, .relaxed}}`, `.scope = {{.cta, .cluster}}`; release with `arrive::<Release, _>` (seed §5.2)"
+)]
+pub unsafe trait WaitInstr<Sc: Scope>: Sem {
+    /// `mbarrier.try_wait.sem.scope.shared::cta.b64`
+    const PTX_TRY: &'static str;
+    /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64`
+    const PTX_TRY_PARITY: &'static str;
+    /// `mbarrier.test_wait.sem.scope.shared::cta.b64`
+    const PTX_TEST: &'static str;
+    /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64`
+    const PTX_TEST_PARITY: &'static str;
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn try_wait(a: u32, s: u64) -> bool;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn try_wait_hint(a: u32, s: u64, ns: u32) -> bool;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn try_wait_parity(a: u32, p: u32) -> bool;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn try_wait_parity_hint(a: u32, p: u32, ns: u32) -> bool;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn test_wait(a: u32, s: u64) -> bool;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn test_wait_parity(a: u32, p: u32) -> bool;
+}
+
+/// `mbarrier.expect_tx` / `mbarrier.complete_tx` at one scope (semantic is always `.relaxed`),
+/// on `.shared::cta` and `.shared::cluster` addresses.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `mbarrier.expect_tx.relaxed{{.scope}}` at `{Self}`: tx operations take Cta or Cluster",
+    note = "PTX ISA §9.7.13.15.13-14"
+)]
+pub unsafe trait TxInstr: Scope {
+    /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64`
+    const PTX_EXPECT: &'static str;
+    /// `mbarrier.complete_tx.relaxed.scope.shared::cta.b64`
+    const PTX_COMPLETE: &'static str;
+    /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64`
+    const PTX_EXPECT_CLUSTER: &'static str;
+    /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64`
+    const PTX_COMPLETE_CLUSTER: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn expect(a: u32, tx: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn complete(a: u32, tx: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn expect_cluster(a: u32, tx: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn complete_cluster(a: u32, tx: u32);
+}
+
+/// Arrive rows: (semantic, host ordering) × scope.
+macro_rules! for_mbar_arrive {
+    ($leaf:ident) => {
+        $leaf! { Release ".release" Release, Cta ".cta" }
+        $leaf! { Release ".release" Release, Cluster ".cluster" }
+        $leaf! { Relaxed ".relaxed" Relaxed, Cta ".cta" }
+        $leaf! { Relaxed ".relaxed" Relaxed, Cluster ".cluster" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_mbar_arrive;
+
+/// Wait rows: (semantic, host ordering) × scope.
+macro_rules! for_mbar_wait {
+    ($leaf:ident) => {
+        $leaf! { Acquire ".acquire" Acquire, Cta ".cta" }
+        $leaf! { Acquire ".acquire" Acquire, Cluster ".cluster" }
+        $leaf! { Relaxed ".relaxed" Relaxed, Cta ".cta" }
+        $leaf! { Relaxed ".relaxed" Relaxed, Cluster ".cluster" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_mbar_wait;
+
+/// tx rows: scope.
+macro_rules! for_mbar_tx {
+    ($leaf:ident) => {
+        $leaf! { Cta ".cta" }
+        $leaf! { Cluster ".cluster" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_mbar_tx;
+
+macro_rules! arrive_leaf {
+    ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+        arrive_leaf! { @ (concat!("mbarrier.arrive", $st, $sct, ".shared::cta.b64"))
+                         (concat!("mbarrier.arrive_drop", $st, $sct, ".shared::cta.b64"))
+                         (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cta.b64"))
+                         $S $O $Sc }
+        arrive_leaf! { @r (concat!("mbarrier.arrive", $st, $sct, ".shared::cluster.b64"))
+                          (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cluster.b64"))
+                          $S $O $Sc }
+    };
+    (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sc:ident) => {
+        unsafe impl ArriveInstr<$Sc> for $S {
+            const PTX: &'static str = $($a)*;
+            const PTX_DROP: &'static str = $($d)*;
+            const PTX_EXPECT_TX: &'static str = $($e)*;
+            #[cfg(not(target_arch = "nvptx64"))]
+            const HOST: Ordering = Ordering::$O;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive(a: u32) -> u64 {
+                let s: u64;
+                asm!(concat!($($a)*, " {s}, [{a}];"), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
+                s
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive_n(a: u32, n: u32) -> u64 {
+                let s: u64;
+                asm!(concat!($($a)*, " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+                s
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive_drop(a: u32) -> u64 {
+                let s: u64;
+                asm!(concat!($($d)*, " {s}, [{a}];"), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
+                s
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive_expect_tx(a: u32, tx: u32) -> u64 {
+                let s: u64;
+                asm!(concat!($($e)*, " {s}, [{a}], {tx};"), s = out(reg64) s, a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                s
+            }
+        }
+    };
+    (@r ($($a:tt)*) ($($e:tt)*) $S:ident $O:ident $Sc:ident) => {
+        unsafe impl RemoteArriveInstr<$Sc> for $S {
+            const PTX: &'static str = $($a)*;
+            const PTX_EXPECT_TX: &'static str = $($e)*;
+            #[cfg(not(target_arch = "nvptx64"))]
+            const HOST: Ordering = Ordering::$O;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive(a: u32) {
+                asm!(concat!($($a)*, " _, [{a}];"), a = in(reg32) a, options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive_n(a: u32, n: u32) {
+                asm!(concat!($($a)*, " _, [{a}], {n};"), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn arrive_expect_tx(a: u32, tx: u32) {
+                asm!(concat!($($e)*, " _, [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_mbar_arrive! { arrive_leaf }
+
+/// `{ .reg .pred p; <mn> p, [a], <x>{, ns}; selp.u32 r, 1, 0, p; }`
+#[allow(unused_macros)]
+macro_rules! wait_asm {
+    (($($mn:tt)*), $a:expr, $x:expr, $cls:ident) => {{
+        let r: u32;
+        asm!(concat!("{{\n\t.reg .pred p;\n\t", $($mn)*, " p, [{a}], {x};\n\tselp.u32 {r}, 1, 0, p;\n\t}}"),
+             r = out(reg32) r, a = in(reg32) $a, x = in($cls) $x, options(nostack, preserves_flags));
+        r != 0
+    }};
+    (($($mn:tt)*), $a:expr, $x:expr, $cls:ident, $ns:expr) => {{
+        let r: u32;
+        asm!(concat!("{{\n\t.reg .pred p;\n\t", $($mn)*, " p, [{a}], {x}, {ns};\n\tselp.u32 {r}, 1, 0, p;\n\t}}"),
+             r = out(reg32) r, a = in(reg32) $a, x = in($cls) $x, ns = in(reg32) $ns, options(nostack, preserves_flags));
+        r != 0
+    }};
+}
+
+macro_rules! wait_leaf {
+    ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+        wait_leaf! { @ (concat!("mbarrier.try_wait", $st, $sct, ".shared::cta.b64"))
+                       (concat!("mbarrier.try_wait.parity", $st, $sct, ".shared::cta.b64"))
+                       (concat!("mbarrier.test_wait", $st, $sct, ".shared::cta.b64"))
+                       (concat!("mbarrier.test_wait.parity", $st, $sct, ".shared::cta.b64"))
+                       $S $O $Sc }
+    };
+    (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sc:ident) => {
+        unsafe impl WaitInstr<$Sc> for $S {
+            const PTX_TRY: &'static str = $($t)*;
+            const PTX_TRY_PARITY: &'static str = $($tp)*;
+            const PTX_TEST: &'static str = $($x)*;
+            const PTX_TEST_PARITY: &'static str = $($xp)*;
+            #[cfg(not(target_arch = "nvptx64"))]
+            const HOST: Ordering = Ordering::$O;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn try_wait(a: u32, s: u64) -> bool { wait_asm!(($($t)*), a, s, reg64) }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn try_wait_hint(a: u32, s: u64, ns: u32) -> bool { wait_asm!(($($t)*), a, s, reg64, ns) }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn try_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($tp)*), a, p, reg32) }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn try_wait_parity_hint(a: u32, p: u32, ns: u32) -> bool { wait_asm!(($($tp)*), a, p, reg32, ns) }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn test_wait(a: u32, s: u64) -> bool { wait_asm!(($($x)*), a, s, reg64) }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn test_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($xp)*), a, p, reg32) }
+        }
+    };
+}
+for_mbar_wait! { wait_leaf }
+
+macro_rules! tx_leaf {
+    ($Sc:ident $sct:literal) => {
+        tx_leaf! { @ (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cta.b64"))
+                     (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cta.b64"))
+                     (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cluster.b64"))
+                     (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cluster.b64"))
+                     $Sc }
+    };
+    (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sc:ident) => {
+        unsafe impl TxInstr for $Sc {
+            const PTX_EXPECT: &'static str = $($e)*;
+            const PTX_COMPLETE: &'static str = $($c)*;
+            const PTX_EXPECT_CLUSTER: &'static str = $($ec)*;
+            const PTX_COMPLETE_CLUSTER: &'static str = $($cc)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn expect(a: u32, tx: u32) {
+                asm!(concat!($($e)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn complete(a: u32, tx: u32) {
+                asm!(concat!($($c)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn expect_cluster(a: u32, tx: u32) {
+                asm!(concat!($($ec)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn complete_cluster(a: u32, tx: u32) {
+                asm!(concat!($($cc)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_mbar_tx! { tx_leaf }
+
+// ---------------------------------------------------------------------------------------------
+// Host model of the state word
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod host {
+    //! bits 0..20 pending, 20..40 expected, 40..61 tx-count (21-bit two's complement), 63 phase.
+    pub(super) const M20: u64 = (1 << 20) - 1;
+    #[derive(Clone, Copy, Debug)]
+    pub(super) struct St {
+        pub pending: u32,
+        pub expected: u32,
+        pub tx: i32,
+        pub phase: u32,
+    }
+    pub(super) fn unpack(v: u64) -> St {
+        let raw_tx = ((v >> 40) & ((1 << 21) - 1)) as i32;
+        let tx = (raw_tx << 11) >> 11; // sign-extend 21 bits
+        St { pending: (v & M20) as u32, expected: ((v >> 20) & M20) as u32, tx, phase: (v >> 63) as u32 }
+    }
+    pub(super) fn pack(s: St) -> u64 {
+        (s.pending as u64 & M20)
+            | ((s.expected as u64 & M20) << 20)
+            | (((s.tx as u32 as u64) & ((1 << 21) - 1)) << 40)
+            | ((s.phase as u64 & 1) << 63)
+    }
+    /// Completes the phase if both counts are zero.
+    pub(super) fn settle(mut s: St) -> St {
+        if s.pending == 0 && s.tx == 0 {
+            s.phase ^= 1;
+            s.pending = s.expected;
+        }
+        s
+    }
+}
+
+#[inline(always)]
+fn check_count(n: u32) {
+    assert!(n >= 1 && n <= MAX_COUNT, "mbarrier count must be in 1..2^20 (PTX ISA §9.7.13.15.1)");
+}
+#[inline(always)]
+fn check_tx(n: u32) {
+    assert!(n <= MAX_COUNT, "mbarrier tx-count must be below 2^20 (PTX ISA §9.7.13.15.1)");
+}
+
+impl<Tag> Default for Mbarrier<Tag> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<Tag> Mbarrier<Tag> {
+    /// An uninitialized barrier value (host tests; on the device barriers live in `.shared`
+    /// arrays, see [`shared_array!`](crate::shared_array)). Call [`init`](Self::init) before use.
+    #[cfg(not(loom))]
+    pub const fn new() -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            Mbarrier { state: core::cell::UnsafeCell::new(0), _t: PhantomData }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            Mbarrier { state: crate::backend::hatomic::AtomicU64::new(0), _t: PhantomData }
+        }
+    }
+    /// An uninitialized barrier value (a loom atomic under `--cfg loom`).
+    #[cfg(loom)]
+    pub fn new() -> Self {
+        Mbarrier { state: crate::backend::hatomic::AtomicU64::new(0), _t: PhantomData }
+    }
+
+    /// Views the 8 bytes at generic address `p` (in this CTA's shared memory) as a barrier.
+    ///
+    /// # Safety
+    /// `p` must be 8-aligned, in this CTA's shared memory, and live for `'a`.
+    pub unsafe fn from_shared<'a>(p: *mut u64) -> &'a Self {
+        &*(p as *const Self)
+    }
+
+    /// The barrier's `.shared::cta` address.
+    #[inline(always)]
+    pub fn shared_addr(&self) -> SharedAddr {
+        to_shared(self as *const Self)
+    }
+
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    fn a(&self) -> u32 {
+        self.shared_addr().0
+    }
+
+    #[cfg(not(target_arch = "nvptx64"))]
+    fn h_rmw(&self, o: Ordering, f: impl Fn(host::St) -> host::St) -> u64 {
+        let mut cur = self.state.load(Ordering::Relaxed);
+        loop {
+            let new = host::pack(f(host::unpack(cur)));
+            match self.state.compare_exchange(cur, new, o, crate::backend::cas_failure(o)) {
+                Ok(old) => return old,
+                Err(seen) => cur = seen,
+            }
+        }
+    }
+
+    /// `mbarrier.init.shared::cta.b64 [a], count;` — expected arrivals `count` (1..2^20), phase 0,
+    /// tx-count 0. A plain (non-releasing) write: publish it with `bar.sync` in one CTA, or with
+    /// [`fence_mbarrier_init`](crate::proxy::fence_mbarrier_init) + a cluster barrier across CTAs
+    /// (seed §5.4). PTX 7.8, sm_90 (the `.shared::cta` spelling).
+    #[inline(always)]
+    pub fn init(&self, count: u32) {
+        check_count(count);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            MbarrierInit::exec(self.a(), count)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.state.store(
+            host::pack(host::St { pending: count, expected: count, tx: 0, phase: 0 }),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// `mbarrier.inval.shared::cta.b64 [a];` — before the memory is reused for anything else.
+    /// PTX 7.8, sm_90.
+    ///
+    /// # Safety
+    /// No thread may still use the barrier.
+    #[inline(always)]
+    pub unsafe fn inval(&self) {
+        #[cfg(target_arch = "nvptx64")]
+        MbarrierInval::exec(self.a());
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.state.store(0, Ordering::Relaxed);
+    }
+
+    /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
+    /// (PTX 8.0), `Relaxed` (PTX 8.6)}, `Sc` ∈ {`Cta`, `Cluster`}; sm_90. Seed §5.3: the
+    /// consumer's arrive on `empty` releases its reads.
+    #[inline(always)]
+    pub fn arrive<S: Sem, Sc: Scope>(&self) -> Token<Tag>
+    where
+        S: ArriveInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        let state = unsafe { <S as ArriveInstr<Sc>>::arrive(self.a()) };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
+            assert!(s.pending >= 1, "mbarrier: more arrivals than expected in this phase");
+            s.pending -= 1;
+            host::settle(s)
+        });
+        Token { state, _t: PhantomData }
+    }
+
+    /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
+    /// (1..2^20). PTX 8.0 (Release) / 8.6 (Relaxed), sm_90.
+    #[inline(always)]
+    pub fn arrive_n<S: Sem, Sc: Scope>(&self, count: u32) -> Token<Tag>
+    where
+        S: ArriveInstr<Sc>,
+    {
+        check_count(count);
+        #[cfg(target_arch = "nvptx64")]
+        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_n(self.a(), count) };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
+            assert!(s.pending >= count, "mbarrier: more arrivals than expected in this phase");
+            s.pending -= count;
+            host::settle(s)
+        });
+        Token { state, _t: PhantomData }
+    }
+
+    /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64 state, [a];` — arrives and lowers the
+    /// expected count of the following phases by one (a thread leaving the protocol).
+    /// PTX 8.0 / 8.6, sm_90.
+    #[inline(always)]
+    pub fn arrive_drop<S: Sem, Sc: Scope>(&self) -> Token<Tag>
+    where
+        S: ArriveInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_drop(self.a()) };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
+            assert!(s.pending >= 1 && s.expected >= 1, "mbarrier: arrive_drop without arrivals left");
+            s.pending -= 1;
+            s.expected -= 1;
+            host::settle(s)
+        });
+        Token { state, _t: PhantomData }
+    }
+
+    /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
+    /// tx-count by `tx` bytes (< 2^20), then arrives: the producer's arming of `full` before it
+    /// issues TMA (seed §5.2). PTX 8.0 / 8.6, sm_90.
+    #[inline(always)]
+    pub fn arrive_expect_tx<S: Sem, Sc: Scope>(&self, tx: u32) -> Token<Tag>
+    where
+        S: ArriveInstr<Sc>,
+    {
+        check_tx(tx);
+        #[cfg(target_arch = "nvptx64")]
+        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_expect_tx(self.a(), tx) };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
+            assert!(s.pending >= 1, "mbarrier: more arrivals than expected in this phase");
+            s.tx += tx as i32;
+            s.pending -= 1;
+            host::settle(s)
+        });
+        Token { state, _t: PhantomData }
+    }
+
+    /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
+    /// arriving. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn expect_tx<Sc: TxInstr>(&self, tx: u32) {
+        check_tx(tx);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            Sc::expect(self.a(), tx)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h_rmw(Ordering::Relaxed, |mut s| {
+            s.tx += tx as i32;
+            s
+        });
+    }
+
+    /// `mbarrier.complete_tx.relaxed.scope.shared::cta.b64 [a], tx;` — lowers the tx-count as a
+    /// finished async copy does (seed §5.2). PTX 8.0, sm_90. Host: a `Release` RMW.
+    #[inline(always)]
+    pub fn complete_tx<Sc: TxInstr>(&self, tx: u32) {
+        check_tx(tx);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            Sc::complete(self.a(), tx)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h_complete_tx(tx);
+    }
+
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub(crate) fn h_complete_tx(&self, tx: u32) {
+        self.h_rmw(Ordering::Release, |mut s| {
+            s.tx -= tx as i32;
+            host::settle(s)
+        });
+    }
+
+    #[cfg(not(target_arch = "nvptx64"))]
+    fn h_phase_done(&self, o: Ordering, parity: u32) -> bool {
+        host::unpack(self.state.load(o)).phase != parity
+    }
+
+    /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state;` — `true` once the phase that
+    /// `token` was taken in has completed; may suspend the thread for a system-dependent time.
+    /// `S` ∈ {`Acquire` (PTX 8.0), `Relaxed` (8.6)}; sm_90. Seed §5.2.
+    #[inline(always)]
+    pub fn try_wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>) -> bool
+    where
+        S: WaitInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as WaitInstr<Sc>>::try_wait(self.a(), token.state)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+    }
+
+    /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
+    /// hint in nanoseconds. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn try_wait_hint<S: Sem, Sc: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
+    where
+        S: WaitInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as WaitInstr<Sc>>::try_wait_hint(self.a(), token.state, ns)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = ns;
+            self.h_phase_done(<S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+        }
+    }
+
+    /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
+    /// phase with parity `phase` has completed. PTX 8.0 / 8.6, sm_90.
+    #[inline(always)]
+    pub fn try_wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase) -> bool
+    where
+        S: WaitInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as WaitInstr<Sc>>::try_wait_parity(self.a(), phase.0)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, phase.0)
+    }
+
+    /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
+    /// suspend-time hint. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn try_wait_parity_hint<S: Sem, Sc: Scope>(&self, phase: Phase, ns: u32) -> bool
+    where
+        S: WaitInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as WaitInstr<Sc>>::try_wait_parity_hint(self.a(), phase.0, ns)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = ns;
+            self.h_phase_done(<S as WaitInstr<Sc>>::HOST, phase.0)
+        }
+    }
+
+    /// `mbarrier.test_wait.sem.scope.shared::cta.b64 p, [a], state;` — non-blocking test.
+    /// PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn test_wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>) -> bool
+    where
+        S: WaitInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as WaitInstr<Sc>>::test_wait(self.a(), token.state)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+    }
+
+    /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
+    /// PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn test_wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase) -> bool
+    where
+        S: WaitInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as WaitInstr<Sc>>::test_wait_parity(self.a(), phase.0)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, phase.0)
+    }
+
+    /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
+    /// ([`wait::spin_until`](crate::wait::spin_until)).
+    #[inline(always)]
+    pub fn wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>, budget: Budget) -> Result<u64, Timeout>
+    where
+        S: WaitInstr<Sc>,
+    {
+        spin_until(budget, || self.try_wait::<S, Sc>(token))
+    }
+
+    /// Bounded wait on a parity: `try_wait.parity` until it succeeds or `budget` is spent.
+    #[inline(always)]
+    pub fn wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase, budget: Budget) -> Result<u64, Timeout>
+    where
+        S: WaitInstr<Sc>,
+    {
+        spin_until(budget, || self.try_wait_parity::<S, Sc>(phase))
+    }
+
+    /// `mbarrier.pending_count.b64 n, state;` — the pending arrival count captured in `token`.
+    /// PTX 7.0, sm_80.
+    #[inline(always)]
+    pub fn pending_count(token: Token<Tag>) -> u32 {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            MbarrierPendingCount::exec(token.state)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        host::unpack(token.state).pending
+    }
+
+    /// This barrier as seen through `.shared::cluster` from this CTA (no instruction).
+    #[inline(always)]
+    pub fn cluster_view(&self) -> RemoteMbarrier<Tag> {
+        RemoteMbarrier { addr: self.shared_addr().to_cluster(), _t: PhantomData }
+    }
+
+    /// The barrier at the same offset in the CTA of rank `cta` of this cluster:
+    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier.
+    #[inline(always)]
+    pub fn remote(&self, cta: u32) -> RemoteMbarrier<Tag> {
+        RemoteMbarrier { addr: crate::cluster::mapa(self.shared_addr(), cta), _t: PhantomData }
+    }
+
+    /// Host only: the packed state (phase bit 63, tx-count bits 40..61, expected 20..40,
+    /// pending 0..20), for tests.
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub fn host_state(&self) -> (u32, u32, u32, i32) {
+        let s = host::unpack(self.state.load(Ordering::Acquire));
+        (s.phase, s.pending, s.expected, s.tx)
+    }
+}
+
+/// An mbarrier addressed through `.shared::cluster` — possibly in a peer CTA (seed §5.4).
+pub struct RemoteMbarrier<Tag = ()> {
+    addr: ClusterAddr,
+    _t: PhantomData<fn() -> Tag>,
+}
+impl<Tag> Clone for RemoteMbarrier<Tag> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<Tag> Copy for RemoteMbarrier<Tag> {}
+
+impl<Tag> RemoteMbarrier<Tag> {
+    /// A barrier at `.shared::cluster` address `addr`.
+    ///
+    /// # Safety
+    /// `addr` must be an initialized mbarrier in some CTA of this cluster.
+    pub unsafe fn from_addr(addr: ClusterAddr) -> Self {
+        RemoteMbarrier { addr, _t: PhantomData }
+    }
+    /// The `.shared::cluster` address.
+    pub fn addr(self) -> ClusterAddr {
+        self.addr
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    fn local<'x>(self) -> &'x Mbarrier<Tag> {
+        unsafe { &*(self.addr.0 as *const Mbarrier<Tag>) }
+    }
+
+    /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a];` — `S` ∈ {`Release`, `Relaxed`}.
+    /// Use `Cluster` scope for a barrier in a peer CTA: `.cta` is accepted by PTX but does not
+    /// synchronize with the owner's waiter (seed §5.4). PTX 8.0 / 8.6, sm_90.
+    #[inline(always)]
+    pub fn arrive<S: Sem, Sc: Scope>(self)
+    where
+        S: RemoteArriveInstr<Sc>,
+    {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as RemoteArriveInstr<Sc>>::arrive(self.addr.0)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = self.local().h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+                assert!(s.pending >= 1, "mbarrier: more arrivals than expected in this phase");
+                s.pending -= 1;
+                host::settle(s)
+            });
+        }
+    }
+
+    /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a], count;`. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn arrive_n<S: Sem, Sc: Scope>(self, count: u32)
+    where
+        S: RemoteArriveInstr<Sc>,
+    {
+        check_count(count);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as RemoteArriveInstr<Sc>>::arrive_n(self.addr.0, count)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = self.local().h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+                assert!(s.pending >= count, "mbarrier: more arrivals than expected in this phase");
+                s.pending -= count;
+                host::settle(s)
+            });
+        }
+    }
+
+    /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;`. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn arrive_expect_tx<S: Sem, Sc: Scope>(self, tx: u32)
+    where
+        S: RemoteArriveInstr<Sc>,
+    {
+        check_tx(tx);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <S as RemoteArriveInstr<Sc>>::arrive_expect_tx(self.addr.0, tx)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = self.local().h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+                s.tx += tx as i32;
+                s.pending -= 1;
+                host::settle(s)
+            });
+        }
+    }
+
+    /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn expect_tx<Sc: TxInstr>(self, tx: u32) {
+        check_tx(tx);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            Sc::expect_cluster(self.addr.0, tx)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.local().expect_tx::<Sc>(tx);
+    }
+
+    /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
+    #[inline(always)]
+    pub fn complete_tx<Sc: TxInstr>(self, tx: u32) {
+        check_tx(tx);
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            Sc::complete_cluster(self.addr.0, tx)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.local().complete_tx::<Sc>(tx);
+    }
+}
+
+#[allow(unused)]
+fn _markers(_: (Acquire, Release, Relaxed, Cta, Cluster)) {}
+
+/// Catalog rows of this module (`ptx-sync show`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::Variant;
+    use crate::instr::Instr;
+    let v = Variant { family: "mbarrier", op: "", ty: "b64", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    f(Variant { op: "init", space: "Shared", extra: "count", ptx: MbarrierInit::PTX, ..v });
+    f(Variant { op: "inval", space: "Shared", ptx: MbarrierInval::PTX, ..v });
+    f(Variant { op: "pending_count", ptx: MbarrierPendingCount::PTX, ..v });
+    macro_rules! arrive_v {
+        ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+            let (sem, scope) = (stringify!($S), stringify!($Sc));
+            let w = Variant { sem, scope, space: "Shared", ..v };
+            f(Variant { op: "arrive", ptx: <$S as ArriveInstr<$Sc>>::PTX, ..w });
+            f(Variant { op: "arrive", extra: "count", ptx: <$S as ArriveInstr<$Sc>>::PTX, ..w });
+            f(Variant { op: "arrive_drop", ptx: <$S as ArriveInstr<$Sc>>::PTX_DROP, ..w });
+            f(Variant { op: "arrive.expect_tx", extra: "tx", ptx: <$S as ArriveInstr<$Sc>>::PTX_EXPECT_TX, ..w });
+            let r = Variant { space: "SharedCluster", ..w };
+            f(Variant { op: "arrive", ptx: <$S as RemoteArriveInstr<$Sc>>::PTX, ..r });
+            f(Variant { op: "arrive", extra: "count", ptx: <$S as RemoteArriveInstr<$Sc>>::PTX, ..r });
+            f(Variant { op: "arrive.expect_tx", extra: "tx", ptx: <$S as RemoteArriveInstr<$Sc>>::PTX_EXPECT_TX, ..r });
+        };
+    }
+    for_mbar_arrive! { arrive_v }
+    macro_rules! wait_v {
+        ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+            let w = Variant { sem: stringify!($S), scope: stringify!($Sc), space: "Shared", ..v };
+            f(Variant { op: "try_wait", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY, ..w });
+            f(Variant { op: "try_wait", extra: "hint", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY, ..w });
+            f(Variant { op: "try_wait.parity", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY, ..w });
+            f(Variant { op: "try_wait.parity", extra: "hint", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY, ..w });
+            f(Variant { op: "test_wait", ptx: <$S as WaitInstr<$Sc>>::PTX_TEST, ..w });
+            f(Variant { op: "test_wait.parity", ptx: <$S as WaitInstr<$Sc>>::PTX_TEST_PARITY, ..w });
+        };
+    }
+    for_mbar_wait! { wait_v }
+    macro_rules! tx_v {
+        ($Sc:ident $sct:literal) => {
+            let w = Variant { sem: "Relaxed", scope: stringify!($Sc), ..v };
+            f(Variant { op: "expect_tx", space: "Shared", ptx: <$Sc as TxInstr>::PTX_EXPECT, ..w });
+            f(Variant { op: "complete_tx", space: "Shared", ptx: <$Sc as TxInstr>::PTX_COMPLETE, ..w });
+            f(Variant { op: "expect_tx", space: "SharedCluster", ptx: <$Sc as TxInstr>::PTX_EXPECT_CLUSTER, ..w });
+            f(Variant { op: "complete_tx", space: "SharedCluster", ptx: <$Sc as TxInstr>::PTX_COMPLETE_CLUSTER, ..w });
+        };
+    }
+    for_mbar_tx! { tx_v }
+}

@@ -1,0 +1,214 @@
+//! The multi-stage producer/consumer pipeline over `full`/`empty` mbarrier rings.
+//!
+//! PTX ISA §9.7.13.15 (mbarrier), §9.7.9.25.5 (TMA), §9.7.13.4 (`fence.proxy.async`). Seed §5.2
+//! (`full`: the producer arms it with `arrive.expect_tx`, TMA completes it, consumers
+//! `try_wait` it), §5.3 (`empty`: consumers release it after their generic reads, with
+//! `fence.proxy.async` because the next write into the stage is TMA's), §5.4 (cluster: consumers
+//! in other CTAs arrive on the leader's `empty` with `.release.cluster`; the leader waits with
+//! `.acquire.cluster`). The shape follows CUTLASS's `PipelineTmaAsync`.
+//!
+//! ```text
+//!   producer (one elected thread)               consumers (N threads)
+//!   st = producer_start()   (phase 1)           st = consumer_start()   (phase 0)
+//!   loop:                                       loop:
+//!     producer_acquire(st, bytes)                 consumer_wait(st)
+//!       wait empty[i] parity st.phase               wait full[i] parity st.phase (acquire)
+//!       full[i].arrive.expect_tx(bytes)           read stage i (generic ld)
+//!     TMA(stage i, complete_tx on full[i])        consumer_release(st)
+//!     st.advance()                                  fence.proxy.async; arrive empty[i] (release)
+//!   producer_tail(st): wait every empty once      st.advance()
+//! ```
+//!
+//! Every stage starts empty, so a producer starts at phase 1: `try_wait.parity(1)` on a fresh
+//! barrier (current phase 0) succeeds at once; a consumer starts at phase 0 and waits for the
+//! first fill. [`PipelineState::advance`] moves to the next stage and flips the phase when it
+//! wraps, which makes `STAGES == 1` work as well (every step flips).
+//!
+//! Waits are bounded by a [`Budget`] and return [`Timeout`] instead of hanging.
+//!
+//! ```
+//! use ptx_sync::pipeline::PipelineState;
+//! let mut s = PipelineState::<2>::producer_start();
+//! assert_eq!((s.index(), s.phase().bit()), (0, 1));
+//! s.advance(); assert_eq!((s.index(), s.phase().bit()), (1, 1));
+//! s.advance(); assert_eq!((s.index(), s.phase().bit()), (0, 0));
+//! ```
+
+use core::marker::PhantomData;
+
+use crate::mbarrier::{Mbarrier, Phase};
+use crate::wait::{Budget, Timeout};
+use crate::proxy::fence_proxy_async;
+use crate::sem::{Acquire, Cluster, Cta, Generic, Release, Scope, Sealed};
+
+/// Tag of the `full` barriers (filled by the producer / TMA).
+#[derive(Debug)]
+pub enum Full {}
+/// Tag of the `empty` barriers (released by the consumers).
+#[derive(Debug)]
+pub enum Empty {}
+
+/// Stage index, phase parity and iteration count of one role (CUTLASS `PipelineState`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipelineState<const STAGES: usize> {
+    index: u32,
+    phase: Phase,
+    count: u32,
+}
+
+impl<const STAGES: usize> PipelineState<STAGES> {
+    const VALID: () = assert!(STAGES >= 1 && STAGES <= 32, "a pipeline has 1..=32 stages");
+    /// A consumer's first state: stage 0, phase 0 (waits for the first fill).
+    pub const fn consumer_start() -> Self {
+        let () = Self::VALID;
+        PipelineState { index: 0, phase: Phase::ZERO, count: 0 }
+    }
+    /// A producer's first state: stage 0, phase 1 (every stage starts empty).
+    pub const fn producer_start() -> Self {
+        let () = Self::VALID;
+        PipelineState { index: 0, phase: Phase::ONE, count: 0 }
+    }
+    /// The stage index `0..STAGES`.
+    pub const fn index(self) -> usize {
+        self.index as usize
+    }
+    /// The phase parity to wait for on this stage.
+    pub const fn phase(self) -> Phase {
+        self.phase
+    }
+    /// Number of `advance` calls so far.
+    pub const fn count(self) -> u32 {
+        self.count
+    }
+    /// Next stage; on wrap to 0 the phase flips.
+    #[inline(always)]
+    pub fn advance(&mut self) {
+        self.index += 1;
+        self.count += 1;
+        if self.index as usize == STAGES {
+            self.index = 0;
+            self.phase.flip();
+        }
+    }
+}
+
+/// Where the `empty` barriers' producer lives: [`Cta`] (same CTA as the consumers) or
+/// [`Cluster`] (the cluster's leader CTA; consumers arrive remotely).
+pub trait PipelineScope: Scope + Sealed {
+    #[doc(hidden)]
+    fn release_empty(bar: &Mbarrier<Empty>, leader: u32);
+    #[doc(hidden)]
+    fn wait_empty(bar: &Mbarrier<Empty>, phase: Phase, dl: Budget) -> Result<(), Timeout>;
+}
+impl PipelineScope for Cta {
+    #[inline(always)]
+    fn release_empty(bar: &Mbarrier<Empty>, _leader: u32) {
+        let _ = bar.arrive::<Release, Cta>();
+    }
+    #[inline(always)]
+    fn wait_empty(bar: &Mbarrier<Empty>, phase: Phase, dl: Budget) -> Result<(), Timeout> {
+        bar.wait_parity::<Acquire, Cta>(phase, dl).map(drop)
+    }
+}
+impl PipelineScope for Cluster {
+    #[inline(always)]
+    fn release_empty(bar: &Mbarrier<Empty>, leader: u32) {
+        bar.remote(leader).arrive::<Release, Cluster>();
+    }
+    #[inline(always)]
+    fn wait_empty(bar: &Mbarrier<Empty>, phase: Phase, dl: Budget) -> Result<(), Timeout> {
+        bar.wait_parity::<Acquire, Cluster>(phase, dl).map(drop)
+    }
+}
+
+/// A `STAGES`-deep TMA pipeline over `full[STAGES]` and `empty[STAGES]` barriers in shared
+/// memory. `Sc = Cta`: producer and consumers in one CTA. `Sc = Cluster`: the leader CTA's
+/// producer multicasts into every CTA; every CTA's consumers release the **leader's** `empty`.
+pub struct Pipeline<'a, const STAGES: usize, Sc: PipelineScope = Cta> {
+    full: &'a [Mbarrier<Full>],
+    empty: &'a [Mbarrier<Empty>],
+    leader: u32,
+    is_leader: bool,
+    _s: PhantomData<Sc>,
+}
+
+impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
+    /// A pipeline over the first `STAGES` barriers of `full` and `empty` (panics if shorter).
+    /// `leader` is the cluster rank owning the `empty` barriers that count (use 0 for `Cta`) and
+    /// `is_leader` whether this CTA is it.
+    pub fn new(full: &'a [Mbarrier<Full>], empty: &'a [Mbarrier<Empty>], leader: u32, is_leader: bool) -> Self {
+        let () = PipelineState::<STAGES>::VALID;
+        assert!(full.len() >= STAGES && empty.len() >= STAGES, "pipeline: fewer barriers than stages");
+        Pipeline { full: &full[..STAGES], empty: &empty[..STAGES], leader, is_leader, _s: PhantomData }
+    }
+
+    /// One thread per CTA, before any use: `full[i].init(producer_arrivals)` (1 for one elected
+    /// TMA thread) and `empty[i].init(consumer_arrivals)` (every consumer thread that releases;
+    /// in a cluster, the consumers of all CTAs). Publish afterwards: `bar.sync` in one CTA;
+    /// `fence_mbarrier_init` + cluster barrier across CTAs (seed §5.4).
+    pub fn init(&self, producer_arrivals: u32, consumer_arrivals: u32) {
+        for i in 0..STAGES {
+            self.full[i].init(producer_arrivals);
+            self.empty[i].init(consumer_arrivals);
+        }
+    }
+
+    /// The `full` barrier of stage `i` (what a TMA copy completes on).
+    pub fn full(&self, i: usize) -> &'a Mbarrier<Full> {
+        &self.full[i]
+    }
+    /// The `empty` barrier of stage `i`.
+    pub fn empty(&self, i: usize) -> &'a Mbarrier<Empty> {
+        &self.empty[i]
+    }
+
+    /// **Producer, one elected thread.** Waits until stage `st.index()` is empty (the leader: on
+    /// its `empty` barrier, `.acquire` at scope `Sc`; another CTA of a cluster: until its own
+    /// previous fill of the stage completed), then arms `full` with
+    /// `mbarrier.arrive.expect_tx.release.cta` for `tx_bytes`. Returns the `full` barrier to pass
+    /// to the TMA copy. Blocks (bounded by the budget `dl`, per wait).
+    #[inline(always)]
+    pub fn producer_acquire(&self, st: PipelineState<STAGES>, tx_bytes: u32, dl: Budget) -> Result<&'a Mbarrier<Full>, Timeout> {
+        let i = st.index();
+        if self.is_leader {
+            Sc::wait_empty(&self.empty[i], st.phase(), dl)?;
+        } else {
+            self.full[i].wait_parity::<Acquire, Cta>(st.phase(), dl)?;
+        }
+        let _ = self.full[i].arrive_expect_tx::<Release, Cta>(tx_bytes);
+        Ok(&self.full[i])
+    }
+
+    /// **Consumer, every consumer thread.** Waits until stage `st.index()` is full
+    /// (`mbarrier.try_wait.parity.acquire.cta`; TMA completion includes the async→generic proxy
+    /// fence, seed §5.2). Blocks (bounded by the budget `dl`, per wait).
+    #[inline(always)]
+    pub fn consumer_wait(&self, st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
+        self.full[st.index()].wait_parity::<Acquire, Cta>(st.phase(), dl).map(drop)
+    }
+
+    /// **Consumer, every consumer thread, after its last generic read of the stage.**
+    /// `fence.proxy.async;` (the next write into the stage is TMA's, seed §5.3), then the release
+    /// arrive on `empty`: `mbarrier.arrive.release.cta.shared::cta.b64` (`Sc = Cta`) or
+    /// `mbarrier.arrive.release.cluster.shared::cluster.b64` on the leader's barrier
+    /// (`Sc = Cluster`, seed §5.4). Does not block.
+    #[inline(always)]
+    pub fn consumer_release(&self, st: PipelineState<STAGES>) {
+        fence_proxy_async::<Generic>();
+        Sc::release_empty(&self.empty[st.index()], self.leader);
+    }
+
+    /// **Producer, after its last `producer_acquire`.** Waits once more on every stage's `empty`
+    /// (leader) so that the producer's CTA cannot exit while consumers still read stages or
+    /// arrive on its barriers (CUTLASS `producer_tail`). Non-leader CTAs return at once.
+    pub fn producer_tail(&self, mut st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
+        if !self.is_leader {
+            return Ok(());
+        }
+        for _ in 0..STAGES {
+            Sc::wait_empty(&self.empty[st.index()], st.phase(), dl)?;
+            st.advance();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,212 @@
+//! Proxy fences: `fence.proxy.async`, `fence.proxy.tensormap::generic`, `fence.mbarrier_init`.
+//!
+//! PTX ISA §9.7.13.4 (`membar`/`fence`: `.proxy` forms), §8.6 (proxies), §8.9.5.2
+//! (proxy-preserved causality). Seed §5.3: generic accesses (`ld`/`st`) and async-proxy
+//! accesses (`cp.async.bulk`, TMA) to the same shared memory are ordered only within one proxy;
+//! a generic access followed (through synchronization) by an async-proxy access needs
+//! `fence.proxy.async` in the generic thread before it releases. The opposite direction needs
+//! nothing: TMA completion on an mbarrier includes the async→generic fence. Seed §5.4:
+//! `fence.mbarrier_init.release.cluster` publishes `mbarrier.init` to the cluster.
+//!
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`fence_proxy_async::<Generic>`](fence_proxy_async) | `fence.proxy.async;` | 8.0 / sm_90 |
+//! | [`fence_proxy_async::<Global>`](fence_proxy_async) | `fence.proxy.async.global;` | 8.0 / sm_90 |
+//! | [`fence_proxy_async::<Shared>`](fence_proxy_async) | `fence.proxy.async.shared::cta;` | 8.0 / sm_90 |
+//! | [`fence_proxy_async::<SharedCluster>`](fence_proxy_async) | `fence.proxy.async.shared::cluster;` | 8.0 / sm_90 |
+//! | [`fence_proxy_tensormap_release`] | `fence.proxy.tensormap::generic.release.scope;` | 8.3 / sm_90 |
+//! | [`fence_proxy_tensormap_acquire`] | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
+//! | [`fence_mbarrier_init`] | `fence.mbarrier_init.release.cluster;` | 8.0 / sm_90 |
+//!
+//! Host: there is one proxy, so `fence.proxy.async` is a compiler fence; the tensormap fences
+//! are `fence(Release)` / `fence(Acquire)` and `fence.mbarrier_init` is `fence(Release)`.
+//!
+//! ```
+//! use ptx_sync::proxy::*;
+//! use ptx_sync::{Shared, Generic};
+//! fence_proxy_async::<Shared>();   // fence.proxy.async.shared::cta;
+//! assert_eq!(<Generic as ProxyAsyncInstr>::PTX, "fence.proxy.async");
+//! ```
+
+use crate::instr::instr;
+use crate::sem::{Cluster, Cta, Generic, Global, Gpu, Scope, Shared, SharedCluster, Space, Sys};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+/// `fence.proxy.async{.space}` for one state space.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `fence.proxy.async` for space `{Self}`",
+    note = "PTX ISA §9.7.13.4: `.space = {{.global, .shared::cta, .shared::cluster}}` or none"
+)]
+pub unsafe trait ProxyAsyncInstr: Space {
+    /// e.g. `"fence.proxy.async.shared::cta"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec();
+}
+
+/// `fence.proxy.tensormap::generic.{release,acquire}.scope` for one scope.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait TensormapFenceInstr: Scope {
+    /// `"fence.proxy.tensormap::generic.release.<scope>"`.
+    const PTX_RELEASE: &'static str;
+    /// `"fence.proxy.tensormap::generic.acquire.<scope>"`.
+    const PTX_ACQUIRE: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn release();
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn acquire(a: u64);
+}
+
+macro_rules! for_proxy_async {
+    ($leaf:ident) => {
+        $leaf! { Generic "" }
+        $leaf! { Global ".global" }
+        $leaf! { Shared ".shared::cta" }
+        $leaf! { SharedCluster ".shared::cluster" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_proxy_async;
+
+macro_rules! for_tensormap_fence {
+    ($leaf:ident) => {
+        $leaf! { Cta ".cta" }
+        $leaf! { Cluster ".cluster" }
+        $leaf! { Gpu ".gpu" }
+        $leaf! { Sys ".sys" }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_tensormap_fence;
+
+macro_rules! proxy_async_leaf {
+    ($Sp:ident $spt:literal) => { proxy_async_leaf! { @ (concat!("fence.proxy.async", $spt)) $Sp } };
+    (@ ($($mn:tt)*) $Sp:ident) => {
+        unsafe impl ProxyAsyncInstr for $Sp {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn exec() { asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags)); }
+        }
+    };
+}
+for_proxy_async! { proxy_async_leaf }
+
+macro_rules! tensormap_leaf {
+    ($Sc:ident $sct:literal) => {
+        tensormap_leaf! { @ (concat!("fence.proxy.tensormap::generic.release", $sct))
+                            (concat!("fence.proxy.tensormap::generic.acquire", $sct)) $Sc }
+    };
+    (@ ($($r:tt)*) ($($a:tt)*) $Sc:ident) => {
+        unsafe impl TensormapFenceInstr for $Sc {
+            const PTX_RELEASE: &'static str = $($r)*;
+            const PTX_ACQUIRE: &'static str = $($a)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn release() { asm!(concat!($($r)*, ";"), options(nostack, preserves_flags)); }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn acquire(a: u64) {
+                asm!(concat!($($a)*, " [{a}], 128;"), a = in(reg64) a, options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_tensormap_fence! { tensormap_leaf }
+
+instr! {
+    /// `fence.mbarrier_init.release.cluster;` — releases this thread's prior `mbarrier.init`s to
+    /// the cluster (PTX 8.0, sm_90). Seed §5.4.
+    FenceMbarrierInit = ("fence.mbarrier_init.release.cluster");
+    fn exec() => m {
+        asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
+    }
+}
+
+/// `fence.proxy.async{.space};` — orders this thread's generic-proxy accesses to `Sp` before its
+/// later async-proxy accesses (and the async accesses its later releases enable, seed §5.3).
+/// `Sp` ∈ {[`Generic`] (no space token: all spaces), [`Global`], [`Shared`], [`SharedCluster`]}.
+#[inline(always)]
+pub fn fence_proxy_async<Sp: ProxyAsyncInstr>() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        Sp::exec()
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// `fence.proxy.tensormap::generic.release.scope;` — after writing a tensor map with generic
+/// stores, before publishing it to TMA users at scope `Sc` (PTX 8.3, sm_90).
+#[inline(always)]
+pub fn fence_proxy_tensormap_release<Sc: TensormapFenceInstr>() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        Sc::release()
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    crate::backend::host_fence(core::sync::atomic::Ordering::Release);
+}
+
+/// `fence.proxy.tensormap::generic.acquire.scope [map], 128;` — before the first TMA use of a
+/// tensor map another thread modified with generic stores (PTX 8.3, sm_90).
+#[inline(always)]
+pub fn fence_proxy_tensormap_acquire<Sc: TensormapFenceInstr>(map: *const crate::copy::TensorMap) {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        Sc::acquire(map as u64)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = map;
+        crate::backend::host_fence(core::sync::atomic::Ordering::Acquire);
+    }
+}
+
+/// `fence.mbarrier_init.release.cluster;` — seed §5.4's init publication: `init` by one thread,
+/// this fence, then every thread `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait`.
+#[inline(always)]
+pub fn fence_mbarrier_init() {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        FenceMbarrierInit::exec()
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    crate::backend::host_fence(core::sync::atomic::Ordering::Release);
+}
+
+#[allow(unused)]
+fn _markers(_: (Cta, Cluster, Gpu, Sys, Generic, Global, Shared, SharedCluster)) {}
+
+/// Catalog rows of this module (`ptx-sync show`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::Variant;
+    use crate::instr::Instr;
+    let v = Variant { family: "", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    macro_rules! pa_v {
+        ($Sp:ident $spt:literal) => {
+            f(Variant { family: "fence.proxy.async", space: stringify!($Sp), ptx: <$Sp as ProxyAsyncInstr>::PTX, ..v });
+        };
+    }
+    for_proxy_async! { pa_v }
+    macro_rules! tm_v {
+        ($Sc:ident $sct:literal) => {
+            f(Variant { family: "fence.proxy.tensormap::generic", sem: "Release", scope: stringify!($Sc),
+                        ptx: <$Sc as TensormapFenceInstr>::PTX_RELEASE, ..v });
+            f(Variant { family: "fence.proxy.tensormap::generic", sem: "Acquire", scope: stringify!($Sc),
+                        extra: "addr 128", ptx: <$Sc as TensormapFenceInstr>::PTX_ACQUIRE, ..v });
+        };
+    }
+    for_tensormap_fence! { tm_v }
+    f(Variant { family: "fence.mbarrier_init", sem: "Release", scope: "Cluster", ptx: FenceMbarrierInit::PTX, ..v });
+}

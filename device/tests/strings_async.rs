@@ -1,0 +1,276 @@
+//! Exact PTX of every async-family catalog row (barrier, cluster, mbarrier, proxy fences,
+//! cp.async, cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor), composed here from the
+//! PTX ISA grammar with this file's own token tables — never from the crate's macros — and
+//! compared with each row's `ptx`. Also: the number of rows per family (a missing or extra row
+//! fails) and the absence of the combinations PTX forbids.
+//!
+//! Grammar (PTX ISA 8.6):
+//! * §9.7.13.1  `bar{.cta}.sync a{, b}`, `bar.arrive a, b`, `bar.red.popc.u32 d, a{, b}, {!}c`,
+//!   `bar.red.op.pred p, a{, b}, {!}c` (`.op = {.and, .or}`)
+//! * §9.7.13.3  `barrier.cluster.arrive{.sem}{.aligned}` (`.sem = {.release, .relaxed}`),
+//!   `barrier.cluster.wait{.acquire}{.aligned}`
+//! * §9.7.9.22/23 `mapa{.space}.type d, a, b` (`.space = {.shared::cluster}`, `.type = {.u32, .u64}`),
+//!   `getctarank{.space}.type d, a`; §9.7.12.16 `elect.sync d|p, membermask`
+//! * §9.7.13.15 `mbarrier.init{.shared{::cta}}.b64`, `mbarrier.inval{.shared{::cta}}.b64`,
+//!   `mbarrier.arrive{.sem}{.scope}{.shared{::cta}}.b64 state, [a]{, count}`,
+//!   `mbarrier.arrive{.sem}{.scope}{.shared::cluster}.b64 _, [a]{, count}`,
+//!   `mbarrier.arrive.expect_tx{.sem}{.scope}{.space}.b64`, `mbarrier.arrive_drop{.sem}{.scope}{.shared{::cta}}.b64`,
+//!   `mbarrier.expect_tx{.sem}{.scope}{.space}.b64 [a], tx` and `complete_tx` (`.sem = {.relaxed}`),
+//!   `mbarrier.{test,try}_wait{.parity}{.sem}{.scope}{.shared{::cta}}.b64 p, [a], state|parity{, hint}`
+//!   (`.sem = {.acquire, .relaxed}`), `mbarrier.pending_count.b64 count, state`
+//! * §9.7.13.4  `fence.proxy.async{.global, .shared::cta, .shared::cluster}`,
+//!   `fence.proxy.tensormap::generic.{release,acquire}.scope`, `fence.mbarrier_init.release.cluster`
+//! * §9.7.9.25  `cp.async.{ca,cg}.shared{::cta}.global [d], [s], cp-size{, src-size}`,
+//!   `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`,
+//!   `cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a]`
+//! * §9.7.9.25.4 `cp.async.bulk.dst.src.completion_mechanism{.multicast::cluster}`,
+//!   `cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type`,
+//!   `cp.async.bulk.prefetch.L2.global`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} N`
+//! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
+//!   `cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}`
+
+use ptx_sync::catalog::{for_each_variant, Variant};
+use std::collections::BTreeMap;
+
+fn sem(s: &str) -> &'static str {
+    match s {
+        "" => "",
+        "Release" => ".release",
+        "Relaxed" => ".relaxed",
+        "Acquire" => ".acquire",
+        other => panic!("sem {other} is not allowed in the async families"),
+    }
+}
+fn scope(s: &str) -> &'static str {
+    match s {
+        "" => "",
+        "Cta" => ".cta",
+        "Cluster" => ".cluster",
+        "Gpu" => ".gpu",
+        "Sys" => ".sys",
+        other => panic!("unknown scope {other}"),
+    }
+}
+fn space(s: &str) -> &'static str {
+    match s {
+        "" | "Generic" => "",
+        "Global" => ".global",
+        "Shared" => ".shared::cta",
+        "SharedCluster" => ".shared::cluster",
+        other => panic!("unknown space {other}"),
+    }
+}
+fn completion(s: &str) -> &'static str {
+    match s {
+        "Mbarrier" => ".mbarrier::complete_tx::bytes",
+        "BulkGroup" => ".bulk_group",
+        other => panic!("unknown completion {other}"),
+    }
+}
+fn reduce_type(t: &str) -> &'static str {
+    match t {
+        "u32" => ".u32",
+        "i32" => ".s32",
+        "u64" => ".u64",
+        "f32" => ".f32",
+        "f64" => ".f64",
+        other => panic!("no bulk add for {other}"),
+    }
+}
+/// `key=value` fields and bare flags of `extra`.
+fn field<'a>(extra: &'a str, key: &str) -> Option<&'a str> {
+    extra.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+}
+fn flag(extra: &str, f: &str) -> bool {
+    extra.split_whitespace().any(|w| w == f)
+}
+
+/// The PTX the grammar prescribes for a row.
+fn expected(v: &Variant) -> String {
+    match v.family {
+        "bar" => {
+            assert!(["sync", "arrive", "red.popc", "red.and", "red.or"].contains(&v.op), "{v:?}");
+            if v.ty.is_empty() { format!("bar.{}", v.op) } else { format!("bar.{}.{}", v.op, v.ty) }
+        }
+        "barrier.cluster" => {
+            let align = match v.extra { "Aligned" => ".aligned", "Unaligned" => "", e => panic!("{e}") };
+            format!("barrier.cluster.{}{}{}", v.op, sem(v.sem), align)
+        }
+        "mapa" | "getctarank" => format!("{}{}.{}", v.family, space(v.space), v.ty),
+        "elect.sync" => "elect.sync".into(),
+        "mbarrier" => format!("mbarrier.{}{}{}{}.b64", v.op, sem(v.sem), scope(v.scope), space(v.space)),
+        "fence.proxy.async" => format!("fence.proxy.async{}", space(v.space)),
+        "fence.proxy.tensormap::generic" | "fence.mbarrier_init" => {
+            format!("{}{}{}", v.family, sem(v.sem), scope(v.scope))
+        }
+        "cp.async" if v.op.is_empty() => {
+            let cache = match v.extra.split(':').next().unwrap() { "Ca" => ".ca", "Cg" => ".cg", e => panic!("{e}") };
+            format!("cp.async{cache}{}.global", space(v.space))
+        }
+        "cp.async" => {
+            if v.ty.is_empty() { format!("cp.async.{}", v.op) } else { format!("cp.async.{}{}.{}", v.op, space(v.space), v.ty) }
+        }
+        "cp.async.bulk" if v.op.is_empty() => format!(
+            "cp.async.bulk{}{}{}{}",
+            space(v.space),
+            space(field(v.extra, "src").unwrap()),
+            completion(field(v.extra, "completion").unwrap()),
+            if flag(v.extra, "multicast") { ".multicast::cluster" } else { "" }
+        ),
+        "cp.async.bulk" => format!("cp.async.bulk.{}{}", v.op, space(v.space)),
+        "cp.reduce.async.bulk" => format!(
+            "cp.reduce.async.bulk{}{}{}.{}{}",
+            space(v.space),
+            space(field(v.extra, "src").unwrap()),
+            completion(field(v.extra, "completion").unwrap()),
+            v.op,
+            reduce_type(v.ty)
+        ),
+        "cp.async.bulk.tensor" => {
+            let d = field(v.extra, "dim").unwrap();
+            match v.op {
+                "load" | "load.multicast" => format!(
+                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{}",
+                    space(v.space),
+                    space("Global"),
+                    completion("Mbarrier"),
+                    if v.op == "load.multicast" { ".multicast::cluster" } else { "" }
+                ),
+                "store" => format!("cp.async.bulk.tensor.{d}d{}{}.tile{}", space(v.space), space("Shared"), completion("BulkGroup")),
+                "prefetch" => format!("cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile", space(v.space)),
+                o => panic!("tensor op {o}"),
+            }
+        }
+        f => panic!("not an async family: {f}"),
+    }
+}
+
+const ASYNC: &[&str] = &[
+    "bar", "barrier.cluster", "mapa", "getctarank", "elect.sync", "mbarrier", "fence.proxy.async",
+    "fence.proxy.tensormap::generic", "fence.mbarrier_init", "cp.async", "cp.async.bulk",
+    "cp.reduce.async.bulk", "cp.async.bulk.tensor",
+];
+
+fn rows() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for_each_variant(|r| {
+        if ASYNC.contains(&r.family) {
+            v.push(r)
+        }
+    });
+    v
+}
+
+#[test]
+fn every_async_row_is_the_grammar_spelling() {
+    let rows = rows();
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|v| expected(v) != v.ptx)
+        .map(|v| format!("{v:?}\n    expected {}", expected(v)))
+        .collect();
+    assert!(bad.is_empty(), "{} rows differ from the grammar:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn row_counts_per_family() {
+    let mut n: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in rows() {
+        *n.entry(v.family).or_default() += 1;
+    }
+    let want: BTreeMap<&str, usize> = [
+        ("bar", 6),                              // sync, sync n, arrive, red.{popc,and,or}
+        ("barrier.cluster", 6),                  // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
+        ("mapa", 2),
+        ("getctarank", 2),
+        ("elect.sync", 1),
+        ("mbarrier", 3 + 4 * 7 + 4 * 6 + 2 * 4), // init/inval/pending; arrive x (sem,scope); waits; tx
+        ("fence.proxy.async", 4),
+        ("fence.proxy.tensormap::generic", 8),
+        ("fence.mbarrier_init", 1),
+        ("cp.async", 8 + 5),                     // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
+        ("cp.async.bulk", 4 + 4),
+        ("cp.reduce.async.bulk", 5),
+        ("cp.async.bulk.tensor", 5 * 4),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(n, want);
+}
+
+#[test]
+fn exact_spellings_of_the_seed_section_5_instructions() {
+    let have: Vec<&str> = rows().iter().map(|v| v.ptx).collect();
+    for s in [
+        // seed 5.1
+        "cp.async.cg.shared::cta.global",
+        "cp.async.wait_all",
+        "bar.arrive",
+        "bar.sync",
+        // seed 5.2
+        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
+        // seed 5.3
+        "fence.proxy.async.shared::cta",
+        "mbarrier.arrive.release.cta.shared::cta.b64",
+        // seed 5.4
+        "mbarrier.arrive.release.cluster.shared::cluster.b64",
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64",
+        "fence.mbarrier_init.release.cluster",
+        "barrier.cluster.arrive.relaxed.aligned",
+        "barrier.cluster.wait.acquire.aligned",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+    ] {
+        assert!(have.contains(&s), "missing {s}");
+    }
+}
+
+#[test]
+fn forbidden_combinations_are_absent() {
+    for v in rows() {
+        match v.family {
+            "mbarrier" if v.op.starts_with("arrive") => assert!(v.sem == "Release" || v.sem == "Relaxed", "{v:?}"),
+            "mbarrier" if v.op.contains("wait") => assert!(v.sem == "Acquire" || v.sem == "Relaxed", "{v:?}"),
+            "mbarrier" if v.op.ends_with("_tx") => assert_eq!(v.sem, "Relaxed", "{v:?}"),
+            "mbarrier" => {}
+            "barrier.cluster" if v.op == "wait" => assert_eq!(v.sem, "Acquire"),
+            "barrier.cluster" => assert!(v.sem == "Release" || v.sem == "Relaxed"),
+            "cp.async" if v.extra.starts_with("Cg") => assert!(v.extra.starts_with("Cg:16"), "{v:?}"),
+            _ => {}
+        }
+        assert!(!v.ptx.contains(".acquire") || !v.ptx.contains("arrive"), "{v:?}");
+        assert!(!v.ptx.contains(".release") || !v.ptx.contains("wait"), "{v:?}");
+    }
+}
+
+#[test]
+fn cluster_special_registers_are_the_isa_names() {
+    let want = [
+        ("ClusterCtarank", "%cluster_ctarank"),
+        ("ClusterNctarank", "%cluster_nctarank"),
+        ("ClusteridX", "%clusterid.x"),
+        ("ClusteridY", "%clusterid.y"),
+        ("ClusteridZ", "%clusterid.z"),
+        ("NclusteridX", "%nclusterid.x"),
+        ("NclusteridY", "%nclusterid.y"),
+        ("NclusteridZ", "%nclusterid.z"),
+        ("ClusterCtaidX", "%cluster_ctaid.x"),
+        ("ClusterCtaidY", "%cluster_ctaid.y"),
+        ("ClusterCtaidZ", "%cluster_ctaid.z"),
+        ("ClusterNctaidX", "%cluster_nctaid.x"),
+        ("ClusterNctaidY", "%cluster_nctaid.y"),
+        ("ClusterNctaidZ", "%cluster_nctaid.z"),
+    ];
+    assert_eq!(ptx_sync::cluster::SREGS, &want[..]);
+}
+
+#[test]
+fn singleton_instructions() {
+    use ptx_sync::instr::Instr;
+    assert_eq!(ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX, "cp.async.bulk.wait_group.read");
+    assert_eq!(ptx_sync::mbarrier::MbarrierInit::PTX, "mbarrier.init.shared::cta.b64");
+    assert_eq!(ptx_sync::mbarrier::MbarrierPendingCount::PTX, "mbarrier.pending_count.b64");
+    assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
+}

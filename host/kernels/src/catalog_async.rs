@@ -1,0 +1,144 @@
+//! Catalog kernels for the async families (barrier, cluster, mbarrier, proxy, copy): one call of
+//! every variant through the public API, so that each row's `PTX` text appears in catalog.ptx and
+//! ptxas (sm_90a) accepts it. Lists written here by hand, independently of the device crate's
+//! tables. Assembled, never launched (addresses are arbitrary).
+
+use ptx_sync::barrier::*;
+use ptx_sync::cluster::*;
+use ptx_sync::copy::*;
+use ptx_sync::proxy::*;
+use ptx_sync::shared::{to_shared, ClusterAddr, SharedAddr};
+use ptx_sync::*;
+
+#[inline(always)]
+fn keep<T: Copy>(out: *mut u64, v: T) {
+    unsafe { core::ptr::write_volatile(out as *mut T, v) }
+}
+
+/// `bar.*`, `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut u64) {
+    let b = NamedBarrier::new(3, 64);
+    b.sync();
+    sync_threads();
+    b.arrive();
+    keep(out, b.red_popc(*p != 0));
+    keep(out, b.red_and(*p != 1));
+    keep(out, b.red_or(*p != 2));
+    let cb = ClusterBarrier::new(0);
+    macro_rules! cbar {
+        ($($S:ident $A:ident),*) => {$( let a = cb.arrive::<$S, $A>(); cb.wait::<Acquire, $A>(a); )*};
+    }
+    cbar!(Release Aligned, Release Unaligned, Relaxed Aligned, Relaxed Unaligned);
+    for v in [cluster_ctarank(), cluster_nctarank(), clusterid_x(), clusterid_y(), clusterid_z(),
+              nclusterid_x(), nclusterid_y(), nclusterid_z(), cluster_ctaid_x(), cluster_ctaid_y(),
+              cluster_ctaid_z(), cluster_nctaid_x(), cluster_nctaid_y(), cluster_nctaid_z()] {
+        keep(out, v);
+    }
+    let s = to_shared(p);
+    keep(out, mapa(s, 1).raw());
+    keep(out, mapa_generic(p, 1));
+    keep(out, getctarank(ClusterAddr(s.raw())));
+    keep(out, getctarank_generic(p));
+    keep(out, elect_sync_lane(u32::MAX));
+}
+
+/// Every mbarrier variant.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
+    let m: &Mbarrier = Mbarrier::from_shared(p);
+    m.init(*(out as *const u32) | 1);
+    let r = m.remote(1);
+    macro_rules! arrive {
+        ($($S:ident $Sc:ident),*) => {$(
+            let t = m.arrive::<$S, $Sc>(); keep(out, t.raw());
+            let t = m.arrive_n::<$S, $Sc>(2); keep(out, t.raw());
+            let t = m.arrive_drop::<$S, $Sc>(); keep(out, t.raw());
+            let t = m.arrive_expect_tx::<$S, $Sc>(64); keep(out, t.raw());
+            r.arrive::<$S, $Sc>();
+            r.arrive_n::<$S, $Sc>(2);
+            r.arrive_expect_tx::<$S, $Sc>(64);
+        )*};
+    }
+    arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
+    let t = m.arrive::<Release, Cta>();
+    keep(out, Mbarrier::pending_count(t));
+    macro_rules! wait {
+        ($($S:ident $Sc:ident),*) => {$(
+            keep(out, m.try_wait::<$S, $Sc>(t));
+            keep(out, m.try_wait_hint::<$S, $Sc>(t, 1000));
+            keep(out, m.try_wait_parity::<$S, $Sc>(Phase::ONE));
+            keep(out, m.try_wait_parity_hint::<$S, $Sc>(Phase::ZERO, 1000));
+            keep(out, m.test_wait::<$S, $Sc>(t));
+            keep(out, m.test_wait_parity::<$S, $Sc>(Phase::ONE));
+        )*};
+    }
+    wait!(Acquire Cta, Acquire Cluster, Relaxed Cta, Relaxed Cluster);
+    macro_rules! tx {
+        ($($Sc:ident),*) => {$(
+            m.expect_tx::<$Sc>(128); m.complete_tx::<$Sc>(128);
+            r.expect_tx::<$Sc>(128); r.complete_tx::<$Sc>(128);
+        )*};
+    }
+    tx!(Cta, Cluster);
+    m.inval();
+}
+
+/// Proxy fences.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
+    fence_proxy_async::<Generic>();
+    fence_proxy_async::<Global>();
+    fence_proxy_async::<Shared>();
+    fence_proxy_async::<SharedCluster>();
+    let map = p as *const TensorMap;
+    macro_rules! tm {
+        ($($Sc:ident),*) => {$( fence_proxy_tensormap_release::<$Sc>(); fence_proxy_tensormap_acquire::<$Sc>(map); )*};
+    }
+    tm!(Cta, Cluster, Gpu, Sys);
+    fence_mbarrier_init();
+}
+
+/// cp.async, bulk and tensor copies.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMap) {
+    let map = &*map;
+    let s: SharedAddr = to_shared(p);
+    let g = p as *const u8;
+    let m: &Mbarrier = Mbarrier::from_shared(p.add(8));
+    cp_async::<Ca, 4>(s, g);
+    cp_async::<Ca, 8>(s, g);
+    cp_async::<Ca, 16>(s, g);
+    cp_async::<Cg, 16>(s, g);
+    cp_async_zfill::<Ca, 4>(s, g, 2);
+    cp_async_zfill::<Ca, 8>(s, g, 4);
+    cp_async_zfill::<Ca, 16>(s, g, 8);
+    cp_async_zfill::<Cg, 16>(s, g, 0);
+    cp_async_commit_group();
+    cp_async_wait_group::<1>();
+    cp_async_wait_all();
+    cp_async_mbarrier_arrive(m);
+    cp_async_mbarrier_arrive_noinc(m);
+    cp_async_bulk_g2s(s, g, 256, m);
+    cp_async_bulk_g2s_multicast(s, g, 256, m, 0b11);
+    cp_async_bulk_s2g(p as *mut u8, s, 256);
+    cp_async_bulk_s2c(s.to_cluster(), s, 256, m.remote(1));
+    cp_async_bulk_commit_group();
+    cp_async_bulk_wait_group::<0>();
+    cp_async_bulk_wait_group_read::<1>();
+    cp_reduce_async_bulk_add(p as *mut u32, s, 256);
+    cp_reduce_async_bulk_add(p as *mut i32, s, 256);
+    cp_reduce_async_bulk_add(p as *mut u64, s, 256);
+    cp_reduce_async_bulk_add(p as *mut f32, s, 256);
+    cp_reduce_async_bulk_add(p as *mut f64, s, 256);
+    cp_async_bulk_prefetch(g, 256);
+    macro_rules! tensor {
+        ($($c:expr),*) => {$(
+            cp_async_bulk_tensor_load(s, map, $c, m);
+            cp_async_bulk_tensor_load_multicast(s, map, $c, m, 0b11);
+            cp_async_bulk_tensor_store(map, $c, s);
+            cp_async_bulk_prefetch_tensor(map, $c);
+        )*};
+    }
+    tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+}

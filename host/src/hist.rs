@@ -1,0 +1,316 @@
+//! Outcome histograms: counting, the text table, JSON and a hand-written SVG bar chart.
+
+use crate::programs::{Class, Outcome};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One outcome row.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Row {
+    pub outcome: String,
+    pub class: Class,
+    pub count: u64,
+}
+
+/// The result of running one program.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub program: String,
+    pub kernel: String,
+    pub seed: String,
+    pub what: String,
+    /// Whether the PTX memory model forbids the `forbidden` outcomes for this variant.
+    pub correct: bool,
+    pub device: String,
+    pub launches: u64,
+    pub instances_per_launch: u64,
+    pub rounds: u64,
+    /// The techniques used to provoke weak behaviours.
+    pub techniques: Vec<String>,
+    pub rows: Vec<Row>,
+    pub seconds: f64,
+}
+
+/// Counts outcomes.
+#[derive(Clone, Debug, Default)]
+pub struct Histogram {
+    map: BTreeMap<(Class, String), u64>,
+}
+
+impl Histogram {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn add(&mut self, o: Outcome) {
+        self.add_n(o, 1)
+    }
+    pub fn add_n(&mut self, o: Outcome, n: u64) {
+        *self.map.entry((o.class, o.label)).or_insert(0) += n;
+    }
+    pub fn total(&self) -> u64 {
+        self.map.values().sum()
+    }
+    /// Rows, most frequent first (ties by class, then label).
+    pub fn rows(&self) -> Vec<Row> {
+        let mut v: Vec<Row> =
+            self.map.iter().map(|((c, l), n)| Row { outcome: l.clone(), class: *c, count: *n }).collect();
+        v.sort_by(|a, b| b.count.cmp(&a.count).then(a.class.cmp(&b.class)).then(a.outcome.cmp(&b.outcome)));
+        v
+    }
+}
+
+impl Report {
+    pub fn total(&self) -> u64 {
+        self.rows.iter().map(|r| r.count).sum()
+    }
+    pub fn count(&self, c: Class) -> u64 {
+        self.rows.iter().filter(|r| r.class == c).map(|r| r.count).sum()
+    }
+    /// The one-line verdict.
+    pub fn verdict(&self) -> String {
+        let f = self.count(Class::Forbidden);
+        let t = self.count(Class::Timeout);
+        let n = self.total();
+        let tmo = if t > 0 { format!("; {} timeout(s)", group(t)) } else { String::new() };
+        match (self.correct, f) {
+            (true, 0) => format!("OK: no forbidden outcome in {} rounds{tmo}", group(n)),
+            (true, _) => format!("VIOLATION: {} forbidden outcome(s) in {} rounds{tmo}", group(f), group(n)),
+            (false, 0) => format!("bug not observed in {} rounds{tmo}", group(n)),
+            (false, _) => format!(
+                "bug observed: {} of {} rounds ({:.3}%){tmo}",
+                group(f),
+                group(n),
+                100.0 * f as f64 / n.max(1) as f64
+            ),
+        }
+    }
+    /// Whether a correct program showed a forbidden outcome.
+    pub fn violated(&self) -> bool {
+        self.correct && self.count(Class::Forbidden) > 0
+    }
+}
+
+/// `1234567` → `"1,234,567"`.
+pub fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The report as a text table.
+pub fn table(r: &Report) -> String {
+    let mut s = String::new();
+    let kind = if r.correct { "correct" } else { "broken" };
+    let _ = writeln!(s, "{} ({}, {kind}) — {}", r.program, r.seed, r.what);
+    let _ = writeln!(
+        s,
+        "  {} launches × {} instances = {} rounds on {} in {:.1} s",
+        group(r.launches),
+        group(r.instances_per_launch),
+        group(r.rounds),
+        r.device,
+        r.seconds
+    );
+    if !r.techniques.is_empty() {
+        let _ = writeln!(s, "  provoked with: {}", r.techniques.join("; "));
+    }
+    let w = r.rows.iter().map(|x| x.outcome.chars().count()).max().unwrap_or(7).max(7);
+    let n = r.total().max(1);
+    let _ = writeln!(s, "  {:<w$}  {:>12}  {:>8}", "outcome", "count", "share");
+    for row in &r.rows {
+        let mark = match row.class {
+            Class::Ok => "",
+            Class::Forbidden if r.correct => "  <- FORBIDDEN",
+            Class::Forbidden => "  <- the bug",
+            Class::Timeout => "  <- timeout",
+        };
+        let _ = writeln!(
+            s,
+            "  {:<w$}  {:>12}  {:>7.3}%{mark}",
+            row.outcome,
+            group(row.count),
+            100.0 * row.count as f64 / n as f64
+        );
+    }
+    let _ = writeln!(s, "  => {}", r.verdict());
+    s
+}
+
+/// Many reports as one summary table (one line each).
+pub fn summary(reports: &[Report]) -> String {
+    let mut s = String::new();
+    let w = reports.iter().map(|r| r.program.len()).max().unwrap_or(7).max(7);
+    let _ = writeln!(s, "{:<w$}  {:<14}  {:<7}  {:>12}  {:>12}  verdict", "program", "seed", "variant", "rounds", "forbidden");
+    for r in reports {
+        let _ = writeln!(
+            s,
+            "{:<w$}  {:<14}  {:<7}  {:>12}  {:>12}  {}",
+            r.program,
+            r.seed,
+            if r.correct { "correct" } else { "broken" },
+            group(r.rounds),
+            group(r.count(Class::Forbidden)),
+            r.verdict()
+        );
+    }
+    s
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The reports as one SVG: a block per program, a horizontal bar per outcome on a log scale
+/// (so that 3 stale reads in 6 M rounds stay visible), colored by class.
+pub fn svg(reports: &[Report]) -> String {
+    let bar_h = 18.0;
+    let label_w = 420.0;
+    let bar_w = 360.0;
+    let width = label_w + bar_w + 150.0;
+    let mut y = 20.0;
+    let mut body = String::new();
+    for r in reports {
+        let _ = writeln!(
+            body,
+            r#"<text x="10" y="{:.0}" font-weight="bold">{} ({}, {}) — {}</text>"#,
+            y + 14.0,
+            esc(&r.program),
+            esc(&r.seed),
+            if r.correct { "correct" } else { "broken" },
+            esc(&r.verdict())
+        );
+        y += 18.0;
+        let _ = writeln!(body, r##"<text x="20" y="{:.0}" fill="#555">{}</text>"##, y + 12.0, esc(&r.what));
+        y += 20.0;
+        let max = r.rows.iter().map(|x| x.count).max().unwrap_or(1).max(1) as f64;
+        for row in &r.rows {
+            let frac = ((row.count as f64).ln_1p() / max.ln_1p()).clamp(0.0, 1.0);
+            let color = match row.class {
+                Class::Ok => "#4c9a5a",
+                Class::Forbidden => "#c0392b",
+                Class::Timeout => "#e6a23c",
+            };
+            let _ = writeln!(
+                body,
+                r#"<text x="20" y="{:.0}">{}</text><rect x="{label_w}" y="{:.0}" width="{:.1}" height="{:.0}" fill="{color}"><title>{}</title></rect><text x="{:.1}" y="{:.0}">{}</text>"#,
+                y + 13.0,
+                esc(&row.outcome),
+                y + 2.0,
+                (frac * bar_w).max(1.0),
+                bar_h - 4.0,
+                group(row.count),
+                label_w + (frac * bar_w).max(1.0) + 6.0,
+                y + 13.0,
+                group(row.count)
+            );
+            y += bar_h;
+        }
+        y += 12.0;
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"monospace\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{body}\
+         <text x=\"10\" y=\"{:.0}\" fill=\"#666\">bars: log scale; green ok, red forbidden/bug, orange timeout</text>\n</svg>\n",
+        y + 20.0,
+        y + 10.0
+    )
+}
+
+/// The reports as pretty JSON.
+pub fn json(reports: &[Report]) -> String {
+    serde_json::to_string_pretty(reports).expect("reports serialize")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synthetic(correct: bool, counts: &[(&str, Class, u64)]) -> Report {
+        let mut h = Histogram::new();
+        for (l, c, n) in counts {
+            h.add_n(Outcome { label: l.to_string(), class: *c }, *n);
+        }
+        Report {
+            program: "mp_rel_acq_cta".into(),
+            kernel: "litmus_mp_rel_acq_cta".into(),
+            seed: "§3.5 fn. 15".into(),
+            what: "st.release.cta / ld.acquire.cta <across> CTAs".into(),
+            correct,
+            device: "synthetic".into(),
+            launches: 2,
+            instances_per_launch: h.total() / 2,
+            rounds: h.total(),
+            techniques: vec!["stress".into()],
+            rows: h.rows(),
+            seconds: 0.5,
+        }
+    }
+
+    #[test]
+    fn histogram_counts_and_orders() {
+        let mut h = Histogram::new();
+        for _ in 0..3 {
+            h.add(Outcome { label: "a".into(), class: Class::Ok });
+        }
+        h.add(Outcome { label: "b".into(), class: Class::Forbidden });
+        h.add_n(Outcome { label: "a".into(), class: Class::Ok }, 2);
+        assert_eq!(h.total(), 6);
+        let rows = h.rows();
+        assert_eq!(rows[0], Row { outcome: "a".into(), class: Class::Ok, count: 5 });
+        assert_eq!(rows[1].count, 1);
+    }
+
+    #[test]
+    fn verdicts() {
+        let bug = synthetic(false, &[("full=1, data=42", Class::Ok, 6_211_234), ("full=1, data=0 (stale)", Class::Forbidden, 188_766)]);
+        assert_eq!(bug.verdict(), "bug observed: 188,766 of 6,400,000 rounds (2.949%)");
+        let t = table(&bug);
+        assert!(t.contains("6,211,234") && t.contains("<- the bug"), "{t}");
+        let ok = synthetic(true, &[("x", Class::Ok, 10)]);
+        assert_eq!(ok.verdict(), "OK: no forbidden outcome in 10 rounds");
+        assert!(!ok.violated());
+        let v = synthetic(true, &[("x", Class::Ok, 10), ("y", Class::Forbidden, 1)]);
+        assert!(v.violated() && table(&v).contains("FORBIDDEN"));
+        let nb = synthetic(false, &[("x", Class::Ok, 1000), ("t", Class::Timeout, 2)]);
+        assert_eq!(nb.verdict(), "bug not observed in 1,002 rounds; 2 timeout(s)");
+        assert!(summary(&[bug, ok]).lines().count() == 3);
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let r = synthetic(false, &[("a", Class::Ok, 3), ("b", Class::Forbidden, 1)]);
+        let j = json(&[r]);
+        let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+        assert_eq!(v[0]["program"], "mp_rel_acq_cta");
+        assert_eq!(v[0]["rows"][1]["class"], "forbidden");
+        assert_eq!(v[0]["rows"][0]["count"], 3);
+    }
+
+    #[test]
+    fn svg_is_well_formed_and_escaped() {
+        let r = synthetic(false, &[("a<b", Class::Ok, 1_000_000), ("rare", Class::Forbidden, 3)]);
+        let s = svg(&[r]);
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert!(s.contains("a&lt;b") && !s.contains("a<b"));
+        assert!(s.contains("&lt;across&gt;"));
+        assert_eq!(s.matches("<rect").count(), 3); // background + 2 bars
+        assert!(s.contains("#c0392b"));
+        // Every opened text element is closed.
+        assert_eq!(s.matches("<text").count(), s.matches("</text>").count());
+    }
+
+    #[test]
+    fn groups_digits() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(6_400_000), "6,400,000");
+    }
+}

@@ -1,0 +1,409 @@
+//! The seed's programs as data: kernel, roles, seed section, the PTX lines that matter, and how an
+//! instance's output words become an outcome.
+//!
+//! The kernels are in `host/kernels/src/litmus.rs` and `deepep.rs`; this table is the host's
+//! only knowledge of them.
+
+use ptx_sync::atomic::{AtomInstr, LdInstr, RedInstr, StInstr};
+use ptx_sync::fence::FenceInstr;
+use ptx_sync::{AcqRel, Acquire, Cta, Generic, Gpu, Relaxed, Release, Sc, Sys, Volatile};
+use ptx_sync::atomic::op;
+
+/// The shape of a program: how many roles, which output words, how to read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Message passing: P, C; word 0 = C's read of data.
+    Mp,
+    /// Store buffering: C1, C2; words 0, 1 = the reads of the other's flag.
+    Sb,
+    /// Counter: C1, C2; words 0, 1 = the old values.
+    Count,
+    /// The P/C1/C2 hand-off: words value1, value2, P wrote 43, timeout mask.
+    Handoff,
+    /// DeepEP's barrier; `missing`: one rank per instance never arrives.
+    Deepep { missing: bool },
+}
+
+impl Kind {
+    /// Roles per instance (litmus kinds).
+    pub fn roles(self) -> u32 {
+        match self {
+            Kind::Mp | Kind::Sb | Kind::Count => 2,
+            Kind::Handoff => 3,
+            Kind::Deepep { .. } => 8,
+        }
+    }
+    /// Variables per instance (litmus kinds).
+    pub fn vars(self) -> u32 {
+        match self {
+            Kind::Mp | Kind::Sb => 2,
+            Kind::Count => 1,
+            Kind::Handoff => 6,
+            Kind::Deepep { .. } => 0,
+        }
+    }
+    /// The role names.
+    #[allow(dead_code)]
+    pub fn role_names(self) -> &'static [&'static str] {
+        match self {
+            Kind::Mp => &["P", "C"],
+            Kind::Sb | Kind::Count => &["C1", "C2"],
+            Kind::Handoff => &["P", "C1", "C2"],
+            Kind::Deepep { .. } => &["rank"],
+        }
+    }
+}
+
+/// One program of the seed, in one variant.
+#[derive(Clone, Copy, Debug)]
+pub struct Program {
+    /// CLI name (`mp_rel_acq_cta`).
+    pub name: &'static str,
+    /// Kernel symbol in the embedded PTX.
+    pub kernel: &'static str,
+    /// Seed section(s).
+    pub seed: &'static str,
+    /// One line: what the variant does.
+    pub what: &'static str,
+    pub kind: Kind,
+    /// Correct per the PTX memory model: a forbidden outcome must never show.
+    pub correct: bool,
+    /// Default rounds (instances over all launches).
+    pub rounds: u64,
+    /// The hand-off version it belongs to (`handoff --version`), if any.
+    pub version: Option<&'static str>,
+}
+
+/// An outcome of one instance.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Outcome {
+    pub label: String,
+    pub class: Class,
+}
+
+/// What an outcome means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// Allowed and expected.
+    Ok,
+    /// The bug the broken variant can show; never allowed in a correct variant.
+    Forbidden,
+    /// A bounded wait ran out (the instance could not finish).
+    Timeout,
+}
+
+const M: u64 = 1_000_000;
+
+macro_rules! prog {
+    ($name:literal, $seed:literal, $kind:expr, $correct:expr, $rounds:expr, $ver:expr, $what:literal) => {
+        Program {
+            name: $name,
+            kernel: concat!("litmus_", $name),
+            seed: $seed,
+            what: $what,
+            kind: $kind,
+            correct: $correct,
+            rounds: $rounds,
+            version: $ver,
+        }
+    };
+}
+
+/// Every program, in the seed's order.
+pub const PROGRAMS: &[Program] = &[
+    prog!("sb_plain", "§2.1", Kind::Sb, false, M, None,
+          "C1: done1=1; r1=done2 | C2: done2=1; r2=done1 — no fence (write buffer: both may read 0)"),
+    prog!("sb_acq_rel", "§3.6", Kind::Sb, false, M, None,
+          "the same with fence.acq_rel.gpu between write and read — W→R still unordered"),
+    prog!("sb_sc", "§2.1, §3.6", Kind::Sb, true, M, None,
+          "the same with fence.sc.gpu — Fence-SC order: one read must see 1"),
+    prog!("mp_plain", "§2.2, §2.3", Kind::Mp, false, M, None,
+          "P: data=42; full=1 | C: while full!=1; read data — flags relaxed, no fence"),
+    prog!("mp_fence_p", "§2.2", Kind::Mp, false, M, None,
+          "fence.sc.gpu in P only (W→W fixed, C's R→R still free)"),
+    prog!("mp_fence_c", "§2.3", Kind::Mp, false, M, None,
+          "fence.sc.gpu in C only (R→R fixed, P's W→W still free)"),
+    prog!("mp_fence_sc", "§2.2, §2.3", Kind::Mp, true, M, None,
+          "fence.sc.gpu in both: the fence pair"),
+    prog!("mp_rel_acq", "§3.3", Kind::Mp, true, M, None,
+          "st.release.gpu / ld.acquire.gpu"),
+    prog!("mp_rel_acq_cta", "§3.5 fn. 15", Kind::Mp, false, 6_400_000, None,
+          "st.release.cta / ld.acquire.cta with P and C in different CTAs (seed: 188 k stale in 6.4 M)"),
+    prog!("count_rmw", "§4.1", Kind::Count, false, M, None,
+          "count = count + 1 as ld.relaxed + st.relaxed: both may read 0"),
+    prog!("count_atom_gpu", "§4.1, §4.2", Kind::Count, true, M, None,
+          "atom.relaxed.gpu.add in both consumers"),
+    prog!("count_atom_cta", "§4.2", Kind::Count, false, M, None,
+          "C1 atom.relaxed.cta.add, C2 atom.relaxed.gpu.add, different CTAs: atomicity not guaranteed"),
+    prog!("handoff_2_5_nofence", "§2", Kind::Handoff, false, M, Some("2.5"),
+          "the hand-off with relaxed flags and no fence"),
+    prog!("handoff_2_5", "§2.5", Kind::Handoff, true, M, Some("2.5"),
+          "ten fence.sc.gpu, each next to a flag"),
+    prog!("handoff_3_4_no_sc", "§3.6", Kind::Handoff, false, M, Some("3.4"),
+          "§3.4 with its two fence.sc replaced by fence.acq_rel: both may miss the other's done"),
+    prog!("handoff_3_4_no_c2_release", "§3.4", Kind::Handoff, false, M, Some("3.4"),
+          "§3.4 without C2's fence.release: edge 1 of the causality chain is gone"),
+    prog!("handoff_3_4", "§3.4", Kind::Handoff, true, M, Some("3.4"),
+          "fence.release/acquire, fence.acq_rel before empty=1, two fence.sc for W→R"),
+    prog!("handoff_4_3_relaxed", "§4.3", Kind::Handoff, false, M, Some("4.3"),
+          "count with atom.add without .sem (relaxed) and a relaxed empty=1"),
+    prog!("handoff_4_3", "§4.3", Kind::Handoff, true, M, Some("4.3"),
+          "old = atom.acq_rel.gpu.add(count, 1); the last consumer: st.release.gpu empty"),
+    prog!("handoff_4_4_relaxed", "§4.4", Kind::Handoff, false, M, Some("4.4"),
+          "barrier with red.relaxed.gpu.add: the count arrives but publishes nothing"),
+    prog!("handoff_4_4", "§4.4", Kind::Handoff, true, M, Some("4.4"),
+          "barrier: consumers atom.release.gpu.add, P ld.acquire.gpu until count == 2"),
+    prog!("handoff_4_5_red", "§4.5", Kind::Handoff, true, M, Some("4.4"),
+          "the §4.4 barrier with red.release.gpu.add"),
+    Program {
+        name: "deepep_barrier",
+        kernel: "deepep_barrier",
+        seed: "seed 004",
+        what: "DeepEP barrier_device, 8 CTAs as ranks: atom.sys add, fence.acq_rel.sys, atom.sys sub, ld.volatile spin",
+        kind: Kind::Deepep { missing: false },
+        correct: true,
+        rounds: 20_000,
+        version: None,
+    },
+    Program {
+        name: "deepep_barrier_missing",
+        kernel: "deepep_barrier",
+        seed: "seed 004",
+        what: "the same with one rank per instance that never arrives: the others must time out and name it",
+        kind: Kind::Deepep { missing: true },
+        correct: true,
+        rounds: 5_000,
+        version: None,
+    },
+];
+
+/// Looks a program up by name.
+pub fn find(name: &str) -> Option<&'static Program> {
+    PROGRAMS.iter().find(|p| p.name == name)
+}
+
+/// The hand-off versions `handoff --version` accepts.
+#[allow(dead_code)] // used by the tests and the CLI's value list
+pub const VERSIONS: &[&str] = &["2.5", "3.4", "4.3", "4.4"];
+
+/// PTX of `st`/`ld`/`atom`/`red` at u32 generic, and fences, from the catalog constants.
+macro_rules! st { ($S:ty, $Sc:ty) => { <u32 as StInstr<$S, $Sc, Generic>>::PTX }; }
+macro_rules! ld { ($S:ty, $Sc:ty) => { <u32 as LdInstr<$S, $Sc, Generic>>::PTX }; }
+macro_rules! atom { ($S:ty, $Sc:ty) => { <u32 as AtomInstr<op::Add, $S, $Sc, Generic>>::PTX }; }
+macro_rules! red { ($S:ty, $Sc:ty) => { <u32 as RedInstr<op::Add, $S, $Sc, Generic>>::PTX }; }
+macro_rules! fence { ($S:ty, $Sc:ty) => { <$S as FenceInstr<$Sc>>::PTX }; }
+
+impl Program {
+    /// The synchronizing PTX instructions of this variant, per role, as the library emits them
+    /// (taken from the instruction constants, not written by hand).
+    pub fn ptx_lines(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+        let sc = fence!(Sc, Gpu);
+        match self.name {
+            "sb_plain" => vec![("C1/C2", vec![st!(Relaxed, Gpu), ld!(Relaxed, Gpu)])],
+            "sb_acq_rel" => vec![("C1/C2", vec![st!(Relaxed, Gpu), fence!(AcqRel, Gpu), ld!(Relaxed, Gpu)])],
+            "sb_sc" => vec![("C1/C2", vec![st!(Relaxed, Gpu), sc, ld!(Relaxed, Gpu)])],
+            "mp_plain" => vec![("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)"])],
+            "mp_fence_p" => vec![("P", vec!["st.u32 (data)", sc, st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)"])],
+            "mp_fence_c" => vec![("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)"])],
+            "mp_fence_sc" => vec![("P", vec!["st.u32 (data)", sc, st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)"])],
+            "mp_rel_acq" => vec![("P", vec!["st.u32 (data)", st!(Release, Gpu)]), ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)"])],
+            "mp_rel_acq_cta" => vec![("P", vec!["st.u32 (data)", st!(Release, Cta)]), ("C", vec![ld!(Acquire, Cta), "ld.u32 (data)"])],
+            "count_rmw" => vec![("C1/C2", vec![ld!(Relaxed, Gpu), st!(Relaxed, Gpu)])],
+            "count_atom_gpu" => vec![("C1/C2", vec![atom!(Relaxed, Gpu)])],
+            "count_atom_cta" => vec![("C1", vec![atom!(Relaxed, Cta)]), ("C2", vec![atom!(Relaxed, Gpu)])],
+            "handoff_2_5_nofence" => vec![
+                ("P", vec!["st.u32 (data=42)", st!(Relaxed, Gpu), ld!(Relaxed, Gpu), "st.u32 (data=43)"]),
+                ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)", st!(Relaxed, Gpu), ld!(Relaxed, Gpu), st!(Relaxed, Gpu)]),
+            ],
+            "handoff_2_5" => vec![
+                ("P", vec!["st.u32 (data=42)", sc, st!(Relaxed, Gpu), ld!(Relaxed, Gpu), sc, "st.u32 (data=43)"]),
+                ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)", sc, st!(Relaxed, Gpu), sc, ld!(Relaxed, Gpu), sc, st!(Relaxed, Gpu)]),
+            ],
+            "handoff_3_4" | "handoff_3_4_no_sc" | "handoff_3_4_no_c2_release" => {
+                let wr = if self.name == "handoff_3_4_no_sc" { fence!(AcqRel, Gpu) } else { sc };
+                let p = vec!["st.u32 (data=42)", fence!(Release, Gpu), st!(Relaxed, Gpu), ld!(Relaxed, Gpu), fence!(Acquire, Gpu), "st.u32 (data=43)"];
+                let c = |rel: bool| {
+                    let mut v = vec![ld!(Relaxed, Gpu), fence!(Acquire, Gpu), "ld.u32 (data)"];
+                    if rel {
+                        v.push(fence!(Release, Gpu));
+                    }
+                    v.extend([st!(Relaxed, Gpu), wr, ld!(Relaxed, Gpu), fence!(AcqRel, Gpu), st!(Relaxed, Gpu)]);
+                    v
+                };
+                vec![("P", p), ("C1", c(true)), ("C2", c(self.name != "handoff_3_4_no_c2_release"))]
+            }
+            "handoff_4_3" | "handoff_4_3_relaxed" => {
+                let (a, e) = if self.name == "handoff_4_3" { (atom!(AcqRel, Gpu), st!(Release, Gpu)) } else { (atom!(Relaxed, Gpu), st!(Relaxed, Gpu)) };
+                vec![
+                    ("P", vec!["st.u32 (data=42)", st!(Release, Gpu), ld!(Acquire, Gpu), "st.u32 (data=43)"]),
+                    ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)", a, e]),
+                ]
+            }
+            "handoff_4_4" | "handoff_4_5_red" | "handoff_4_4_relaxed" => {
+                let a = match self.name {
+                    "handoff_4_4" => atom!(Release, Gpu),
+                    "handoff_4_5_red" => red!(Release, Gpu),
+                    _ => red!(Relaxed, Gpu),
+                };
+                vec![
+                    ("P", vec!["st.u32 (data=42)", st!(Release, Gpu), ld!(Acquire, Gpu), "st.u32 (data=43)"]),
+                    ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)", a]),
+                ]
+            }
+            _ if matches!(self.kind, Kind::Deepep { .. }) => vec![(
+                "rank",
+                vec![
+                    <i32 as AtomInstr<op::Add, Relaxed, Sys, Generic>>::PTX,
+                    fence!(AcqRel, Sys),
+                    <i32 as AtomInstr<op::Add, Relaxed, Sys, Generic>>::PTX,
+                    <i32 as LdInstr<Volatile, Sys, Generic>>::PTX,
+                ],
+            )],
+            _ => vec![],
+        }
+    }
+
+    /// Classifies one instance's output words (`missing`: the absent rank, DeepEP only).
+    pub fn classify(&self, w: &[u32], missing: Option<u32>) -> Outcome {
+        let o = |label: String, class: Class| Outcome { label, class };
+        match self.kind {
+            Kind::Mp => {
+                if w[3] != 0 {
+                    return o("timeout: C never saw full == 1".into(), Class::Timeout);
+                }
+                match w[0] {
+                    42 => o("full=1, data=42".into(), Class::Ok),
+                    0 => o("full=1, data=0 (stale)".into(), Class::Forbidden),
+                    v => o(format!("full=1, data={v}"), Class::Forbidden),
+                }
+            }
+            Kind::Sb => {
+                let (r1, r2) = (w[0], w[1]);
+                let c = if r1 == 0 && r2 == 0 { Class::Forbidden } else { Class::Ok };
+                o(format!("r1={r1} r2={r2}"), c)
+            }
+            Kind::Count => {
+                let (a, b) = (w[0], w[1]);
+                if a == b {
+                    o(format!("old1={a} old2={b} (an increment lost)"), Class::Forbidden)
+                } else {
+                    o(format!("old1={a} old2={b}"), Class::Ok)
+                }
+            }
+            Kind::Handoff => {
+                let (v1, v2, wrote, mask) = (w[0], w[1], w[2] != 0, w[3]);
+                let v = |x: u32| if x == 0xdead { "-".to_string() } else { x.to_string() };
+                if mask & 0b110 != 0 {
+                    return o(format!("timeout: a consumer never saw full (value1={} value2={})", v(v1), v(v2)), Class::Timeout);
+                }
+                let p = if wrote { "P wrote 43" } else { "P waited forever (nobody wrote empty)" };
+                let label = format!("value1={} value2={}, {p}", v(v1), v(v2));
+                let class = if v1 == 42 && v2 == 42 && wrote { Class::Ok } else { Class::Forbidden };
+                o(label, class)
+            }
+            Kind::Deepep { .. } => {
+                let r = w.len() as u32;
+                let all = (1u32 << r) - 1;
+                let mut passed = 0;
+                let mut named = 0u32;
+                let mut present = 0;
+                for (rank, &x) in w.iter().enumerate() {
+                    if Some(rank as u32) == missing {
+                        continue;
+                    }
+                    present += 1;
+                    if x & (1 << 31) == 0 {
+                        return o("a present rank did not run".into(), Class::Timeout);
+                    }
+                    let m = x & all;
+                    if m == 0 {
+                        passed += 1;
+                    }
+                    named |= m;
+                }
+                match missing {
+                    None if passed == present => o(format!("all {present} ranks passed"), Class::Ok),
+                    None => o("timeout although every rank arrived".into(), Class::Timeout),
+                    Some(m) => {
+                        if passed == 0 && named == 1 << m {
+                            o(format!("all {present} other ranks timed out and named the missing rank"), Class::Ok)
+                        } else if passed > 0 {
+                            o("a rank passed although one never arrived".into(), Class::Forbidden)
+                        } else {
+                            o("timed out but named the wrong rank".into(), Class::Forbidden)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_kernels_named() {
+        for (i, p) in PROGRAMS.iter().enumerate() {
+            assert!(PROGRAMS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
+            assert!(p.kernel.starts_with("litmus_") || p.kernel.starts_with("deepep_"));
+            assert!(!p.ptx_lines().is_empty(), "{} has no PTX lines", p.name);
+        }
+        for v in VERSIONS {
+            let n = PROGRAMS.iter().filter(|p| p.version == Some(v)).count();
+            assert!(n >= 2, "version {v} needs a broken and a fixed variant");
+            assert!(PROGRAMS.iter().any(|p| p.version == Some(v) && p.correct));
+            assert!(PROGRAMS.iter().any(|p| p.version == Some(v) && !p.correct));
+        }
+    }
+
+    #[test]
+    fn ptx_lines_come_from_the_catalog() {
+        let p = find("mp_rel_acq_cta").unwrap().ptx_lines();
+        assert_eq!(p[0].1[1], "st.release.cta.u32");
+        assert_eq!(p[1].1[0], "ld.acquire.cta.u32");
+        assert!(find("handoff_2_5").unwrap().ptx_lines()[1].1.contains(&"fence.sc.gpu"));
+        assert_eq!(find("handoff_4_5_red").unwrap().ptx_lines()[1].1[2], "red.release.gpu.add.u32");
+        assert_eq!(find("deepep_barrier").unwrap().ptx_lines()[0].1[1], "fence.acq_rel.sys");
+    }
+
+    #[test]
+    fn classifies_synthetic_outputs() {
+        let mp = find("mp_plain").unwrap();
+        assert_eq!(mp.classify(&[42, 0, 0, 0], None).class, Class::Ok);
+        assert_eq!(mp.classify(&[0, 0, 0, 0], None).class, Class::Forbidden);
+        assert_eq!(mp.classify(&[0, 0, 0, 2], None).class, Class::Timeout);
+        let sb = find("sb_sc").unwrap();
+        assert_eq!(sb.classify(&[0, 0, 0, 0], None).class, Class::Forbidden);
+        assert_eq!(sb.classify(&[1, 0, 0, 0], None).label, "r1=1 r2=0");
+        let c = find("count_rmw").unwrap();
+        assert_eq!(c.classify(&[0, 0, 0, 0], None).class, Class::Forbidden);
+        assert_eq!(c.classify(&[1, 0, 0, 0], None).class, Class::Ok);
+        let h = find("handoff_3_4").unwrap();
+        assert_eq!(h.classify(&[42, 42, 1, 0], None).class, Class::Ok);
+        assert_eq!(h.classify(&[42, 43, 1, 0], None).class, Class::Forbidden);
+        assert_eq!(h.classify(&[0, 42, 1, 0], None).class, Class::Forbidden);
+        let dead = h.classify(&[42, 42, 0, 1], None);
+        assert_eq!(dead.class, Class::Forbidden);
+        assert!(dead.label.contains("waited forever"), "{}", dead.label);
+        assert_eq!(h.classify(&[0xdead, 42, 0, 0b011], None).class, Class::Timeout);
+    }
+
+    #[test]
+    fn classifies_deepep_ranks() {
+        let d = find("deepep_barrier_missing").unwrap();
+        let b31 = 1u32 << 31;
+        // 4 ranks, rank 2 missing: the others name bit 2.
+        let named = [b31 | 4, b31 | 4, 0, b31 | 4];
+        assert_eq!(d.classify(&named, Some(2)).class, Class::Ok);
+        let wrong = [b31 | 8, b31 | 4, 0, b31 | 4];
+        assert_eq!(d.classify(&wrong, Some(2)).class, Class::Forbidden);
+        let passed = [b31, b31 | 4, 0, b31 | 4];
+        assert_eq!(d.classify(&passed, Some(2)).class, Class::Forbidden);
+        let ok = [b31; 4];
+        assert_eq!(find("deepep_barrier").unwrap().classify(&ok, None).class, Class::Ok);
+        assert_eq!(find("deepep_barrier").unwrap().classify(&[b31, b31 | 1, b31, b31], None).class, Class::Timeout);
+    }
+}

@@ -1,0 +1,408 @@
+//! Runs a program on the GPU: placement, launches, outcome histogram.
+//!
+//! Techniques (Alglave et al. 2015, "GPU concurrency: weak behaviours and programming
+//! assumptions"; Levine et al. 2023, "MC Mutants"): many instances per launch, the roles of an
+//! instance in different CTAs at random thread positions (redrawn every launch), instance
+//! variables at randomly permuted locations `stride` words apart, memory-stress threads on a
+//! scratch region, and a global start barrier so the roles run at the same time. Every device wait
+//! is bounded by `budget_ns` of `%globaltimer`.
+
+use crate::gpu::{GpuError, Gpu};
+use crate::hist::{Histogram, Report};
+use crate::programs::{Kind, Program};
+use bytemuck::{Pod, Zeroable};
+use std::time::{Duration, Instant};
+
+/// The litmus kernels' parameters (`host/kernels/src/litmus.rs`), same order and layout.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LitmusParams {
+    pub slots: u64,
+    pub mem: u64,
+    pub locs: u64,
+    pub out: u64,
+    pub scratch: u64,
+    pub sync: u64,
+    pub budget_ns: u64,
+    pub n_instances: u32,
+    pub stride: u32,
+    pub scratch_words: u32,
+    pub n_testers: u32,
+    pub stress_iters: u32,
+    pub seed: u32,
+}
+// SAFETY: repr(C), only integers, no padding (7 × 8 + 6 × 4 = 80 bytes).
+unsafe impl Zeroable for LitmusParams {}
+unsafe impl Pod for LitmusParams {}
+const _: () = assert!(std::mem::size_of::<LitmusParams>() == 80);
+
+/// `deepep_barrier`'s parameters (`host/kernels/src/deepep.rs`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DeepepParams {
+    pub rows: u64,
+    pub cta_rank: u64,
+    pub missing: u64,
+    pub out: u64,
+    pub budget_ns: u64,
+    pub n_ranks: u32,
+    pub n_instances: u32,
+}
+// SAFETY: repr(C), integers only, 5 × 8 + 2 × 4 = 48 bytes, no padding.
+unsafe impl Zeroable for DeepepParams {}
+unsafe impl Pod for DeepepParams {}
+const _: () = assert!(std::mem::size_of::<DeepepParams>() == 48);
+
+/// Output words per litmus instance (`litmus::OUT_WORDS`).
+pub const OUT_WORDS: usize = 4;
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunCfg {
+    /// Launches; `None`: enough for the program's default rounds.
+    pub launches: Option<u64>,
+    pub threads_per_block: u32,
+    /// Share of the grid's threads that are testers (the rest stress).
+    pub tester_share: f64,
+    /// Words between two variables (32 = one 128-byte line each).
+    pub stride: u32,
+    pub stress: bool,
+    pub budget: Duration,
+    pub seed: u64,
+    pub progress: bool,
+}
+
+impl Default for RunCfg {
+    fn default() -> Self {
+        RunCfg {
+            launches: None,
+            threads_per_block: 256,
+            tester_share: 0.5,
+            stride: 32,
+            stress: true,
+            budget: Duration::from_millis(5),
+            seed: 0x5eed_2024,
+            progress: true,
+        }
+    }
+}
+
+/// xorshift64* — a small deterministic PRNG (no dependency).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() >> 32) * n) >> 32
+    }
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+/// Random placement: `slots[thread] = instance * roles + role` or `u32::MAX` (stress), with the
+/// roles of each instance in pairwise different CTAs. Returns the slots.
+pub fn place(rng: &mut Rng, threads: u32, tpb: u32, roles: u32, instances: u32) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..threads).collect();
+    rng.shuffle(&mut order);
+    let mut slots = vec![u32::MAX; threads as usize];
+    let mut pool = order.into_iter();
+    let mut rejected: Vec<u32> = Vec::new();
+    'inst: for i in 0..instances {
+        let mut ctas: Vec<u32> = Vec::with_capacity(roles as usize);
+        for r in 0..roles {
+            // Take the first thread (rejected ones first) whose CTA is not used by this instance.
+            let pick = match rejected.iter().position(|t| !ctas.contains(&(t / tpb))) {
+                Some(k) => Some(rejected.swap_remove(k)),
+                None => loop {
+                    match pool.next() {
+                        Some(t) if ctas.contains(&(t / tpb)) => rejected.push(t),
+                        other => break other,
+                    }
+                },
+            };
+            match pick {
+                Some(t) => {
+                    ctas.push(t / tpb);
+                    slots[t as usize] = i * roles + r;
+                }
+                None => {
+                    // Not enough CTAs left: undo this instance (never happens with >= roles CTAs).
+                    for s in slots.iter_mut() {
+                        if *s != u32::MAX && *s / roles == i {
+                            *s = u32::MAX;
+                        }
+                    }
+                    break 'inst;
+                }
+            }
+        }
+    }
+    slots
+}
+
+/// A progress bar that appears only once a run has lasted a second.
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: Instant,
+    total: u64,
+    msg: String,
+    enabled: bool,
+}
+
+impl Progress {
+    pub fn new(total: u64, msg: &str, enabled: bool) -> Self {
+        Progress { bar: None, start: Instant::now(), total, msg: msg.to_string(), enabled }
+    }
+    pub fn set(&mut self, done: u64) {
+        if !self.enabled {
+            return;
+        }
+        if self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
+            let b = indicatif::ProgressBar::new(self.total);
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{msg:24} [{bar:40}] {pos}/{len} launches, eta {eta}") {
+                b.set_style(style.progress_chars("=> "));
+            }
+            b.set_message(self.msg.clone());
+            self.bar = Some(b);
+        }
+        if let Some(b) = &self.bar {
+            b.set_position(done);
+        }
+    }
+    pub fn finish(self) {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
+    let mut t = vec![
+        "parallel instances per launch".to_string(),
+        "roles at random threads of different CTAs, redrawn each launch".to_string(),
+    ];
+    if !matches!(kind, Kind::Deepep { .. }) {
+        t.push(format!("randomly permuted variable locations, {} B apart", cfg.stride * 4));
+        if cfg.stress {
+            t.push("memory-stress threads (store/load on a 16 KiB scratch region)".into());
+        }
+        t.push("global start barrier".into());
+    }
+    t.push(format!("waits bounded by {} µs of %globaltimer", cfg.budget.as_micros()));
+    t
+}
+
+/// Runs `p` on `gpu`.
+pub fn run(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> {
+    match p.kind {
+        Kind::Deepep { missing } => run_deepep(gpu, p, cfg, missing),
+        _ => run_litmus(gpu, p, cfg),
+    }
+}
+
+fn report(gpu: &Gpu, p: &Program, cfg: &RunCfg, launches: u64, per: u64, h: Histogram, t: Instant) -> Report {
+    Report {
+        program: p.name.into(),
+        kernel: p.kernel.into(),
+        seed: p.seed.into(),
+        what: p.what.into(),
+        correct: p.correct,
+        device: gpu.info.name.clone(),
+        launches,
+        instances_per_launch: per,
+        rounds: h.total(),
+        techniques: techniques(cfg, p.kind),
+        rows: h.rows(),
+        seconds: t.elapsed().as_secs_f64(),
+    }
+}
+
+fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> {
+    let t0 = Instant::now();
+    let f = gpu.function(p.kernel)?;
+    let tpb = cfg.threads_per_block;
+    let blocks = gpu.resident_blocks(f, tpb, 0)?.min(4096);
+    let threads = blocks * tpb;
+    let roles = p.kind.roles();
+    let nv = p.kind.vars();
+    let instances = ((threads as f64 * cfg.tester_share) as u32 / roles).max(1);
+    let launches = cfg.launches.unwrap_or_else(|| p.rounds.div_ceil(instances as u64)).max(1);
+    let scratch_words = 4096u32;
+    let slots_b = gpu.alloc(threads as usize * 4)?;
+    let locs_b = gpu.alloc(instances as usize * 4)?;
+    let mem_b = gpu.alloc(instances as usize * nv as usize * cfg.stride as usize * 4)?;
+    let out_b = gpu.alloc(instances as usize * OUT_WORDS * 4)?;
+    let scratch_b = gpu.alloc(scratch_words as usize * 4)?;
+    let sync_b = gpu.alloc(64)?;
+    let mut rng = Rng::new(cfg.seed ^ fxhash(p.name));
+    let mut h = Histogram::new();
+    let mut out = vec![0u32; instances as usize * OUT_WORDS];
+    let mut prog = Progress::new(launches, p.name, cfg.progress);
+    for l in 0..launches {
+        let slots = place(&mut rng, threads, tpb, roles, instances);
+        let mut locs: Vec<u32> = (0..instances).collect();
+        rng.shuffle(&mut locs);
+        slots_b.write(&slots)?;
+        locs_b.write(&locs)?;
+        mem_b.fill_u32(0)?;
+        out_b.fill_u32(0)?;
+        sync_b.fill_u32(0)?;
+        let n_testers = slots.iter().filter(|s| **s != u32::MAX).count() as u32;
+        let params = LitmusParams {
+            slots: slots_b.ptr,
+            mem: mem_b.ptr,
+            locs: locs_b.ptr,
+            out: out_b.ptr,
+            scratch: scratch_b.ptr,
+            sync: sync_b.ptr,
+            budget_ns: cfg.budget.as_nanos() as u64,
+            n_instances: instances,
+            stride: cfg.stride,
+            scratch_words,
+            n_testers,
+            stress_iters: if cfg.stress { 1 << 16 } else { 0 },
+            seed: rng.next_u64() as u32,
+        };
+        gpu.launch(p.name, p.kernel, (blocks, 1, 1), (tpb, 1, 1), 0, None, &params)?;
+        out_b.read(&mut out)?;
+        for w in out.chunks_exact(OUT_WORDS) {
+            h.add(p.classify(w, None));
+        }
+        prog.set(l + 1);
+    }
+    prog.finish();
+    Ok(report(gpu, p, cfg, launches, instances as u64, h, t0))
+}
+
+fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Report, GpuError> {
+    let t0 = Instant::now();
+    let ranks = p.kind.roles();
+    let f = gpu.function(p.kernel)?;
+    let blocks = gpu.resident_blocks(f, 32, 0)?.min(1024);
+    let instances = blocks / ranks;
+    let launches = cfg.launches.unwrap_or_else(|| p.rounds.div_ceil(instances as u64)).max(1);
+    let rows_b = gpu.alloc(instances as usize * (ranks * ranks) as usize * 4)?;
+    let cta_b = gpu.alloc(blocks as usize * 4)?;
+    let miss_b = gpu.alloc(instances as usize * 4)?;
+    let out_b = gpu.alloc(instances as usize * ranks as usize * 4)?;
+    let mut rng = Rng::new(cfg.seed ^ fxhash(p.name));
+    let mut h = Histogram::new();
+    let mut out = vec![0u32; instances as usize * ranks as usize];
+    let mut prog = Progress::new(launches, p.name, cfg.progress);
+    for l in 0..launches {
+        let mut ctas: Vec<u32> = (0..blocks).collect();
+        rng.shuffle(&mut ctas);
+        let mut cta_rank = vec![u32::MAX; blocks as usize];
+        for (k, &c) in ctas.iter().enumerate().take((instances * ranks) as usize) {
+            let (i, r) = (k as u32 / ranks, k as u32 % ranks);
+            cta_rank[c as usize] = i << 8 | r;
+        }
+        let miss: Vec<u32> = (0..instances)
+            .map(|_| if missing { rng.below(ranks as u64) as u32 } else { u32::MAX })
+            .collect();
+        cta_b.write(&cta_rank)?;
+        miss_b.write(&miss)?;
+        rows_b.fill_u32(0)?;
+        out_b.fill_u32(0)?;
+        let params = DeepepParams {
+            rows: rows_b.ptr,
+            cta_rank: cta_b.ptr,
+            missing: miss_b.ptr,
+            out: out_b.ptr,
+            budget_ns: cfg.budget.as_nanos() as u64,
+            n_ranks: ranks,
+            n_instances: instances,
+        };
+        gpu.launch(p.name, p.kernel, (blocks, 1, 1), (32, 1, 1), 0, None, &params)?;
+        out_b.read(&mut out)?;
+        for (i, w) in out.chunks_exact(ranks as usize).enumerate() {
+            let m = if missing { Some(miss[i]) } else { None };
+            h.add(p.classify(w, m));
+        }
+        prog.set(l + 1);
+    }
+    prog.finish();
+    Ok(report(gpu, p, cfg, launches, instances as u64, h, t0))
+}
+
+/// A stable small hash of a name (per-program seeds).
+pub fn fxhash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_puts_roles_in_different_ctas() {
+        let mut rng = Rng::new(7);
+        let (threads, tpb, roles, inst) = (8 * 64, 64, 3, 120);
+        let slots = place(&mut rng, threads, tpb, roles, inst);
+        let mut seen = vec![Vec::new(); inst as usize];
+        for (t, &s) in slots.iter().enumerate() {
+            if s != u32::MAX {
+                seen[(s / roles) as usize].push((s % roles, t as u32 / tpb));
+            }
+        }
+        for (i, v) in seen.iter().enumerate() {
+            assert_eq!(v.len(), roles as usize, "instance {i} has all roles");
+            let mut r: Vec<u32> = v.iter().map(|x| x.0).collect();
+            r.sort();
+            assert_eq!(r, vec![0, 1, 2]);
+            let mut c: Vec<u32> = v.iter().map(|x| x.1).collect();
+            c.sort();
+            c.dedup();
+            assert_eq!(c.len(), roles as usize, "instance {i}: roles share a CTA: {v:?}");
+        }
+        assert_eq!(slots.iter().filter(|s| **s == u32::MAX).count(), (threads - inst * roles) as usize);
+    }
+
+    #[test]
+    fn placement_changes_with_the_rng() {
+        let mut rng = Rng::new(1);
+        let a = place(&mut rng, 256, 32, 2, 64);
+        let b = place(&mut rng, 256, 32, 2, 64);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn rng_is_uniform_enough() {
+        let mut rng = Rng::new(3);
+        let mut c = [0u32; 4];
+        for _ in 0..40_000 {
+            c[rng.below(4) as usize] += 1;
+        }
+        assert!(c.iter().all(|&x| (9_000..11_000).contains(&x)), "{c:?}");
+    }
+
+    #[test]
+    fn params_match_the_kernels_when_built() {
+        if !crate::gpu::kernels_built() {
+            // Without target/ptx/kernels.ptx there is nothing to compare with; the layout
+            // itself is fixed by the const asserts above.
+            return;
+        }
+        for p in crate::programs::PROGRAMS {
+            let r = match p.kind {
+                Kind::Deepep { .. } => crate::gpu::check_params::<DeepepParams>(p.kernel),
+                _ => crate::gpu::check_params::<LitmusParams>(p.kernel),
+            };
+            assert!(r.is_ok(), "{}: {r:?}", p.name);
+        }
+    }
+}

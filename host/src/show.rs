@@ -1,0 +1,112 @@
+//! `ptx-sync show [FILTER]`: every catalog variant with its PTX and, where it can be wired into a
+//! one-instruction kernel, the SASS ptxas makes of it (through `ptx_sync_host::sass`, the module
+//! of the cost table).
+
+use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync_host::{costs, sass};
+use std::fmt::Write as _;
+
+/// The catalog rows whose PTX, family or Rust names contain every word of `filter`.
+pub fn matching(filter: &str) -> Vec<Variant> {
+    let words: Vec<String> = filter.split_whitespace().map(str::to_lowercase).collect();
+    let mut v = Vec::new();
+    for_each_variant(|x| {
+        let hay = format!("{} {} {} {} {} {} {} {}", x.ptx, x.family, x.op, x.ty, x.sem, x.scope, x.space, x.extra)
+            .to_lowercase();
+        if words.iter().all(|w| hay.contains(w.as_str())) {
+            v.push(x);
+        }
+    });
+    v
+}
+
+/// Whether the cost-table wiring (u32 operands, per-thread address) can assemble this row.
+fn wireable(v: &Variant) -> bool {
+    match v.family {
+        "fence" => true,
+        "ld" | "st" | "red" => v.ty == "u32",
+        "atom" => v.ty == "u32" && v.op != "cas",
+        _ => false,
+    }
+}
+
+/// Renders the rows; with `tools`, adds the SASS of each wireable row (one ptxas call).
+pub fn render(rows: &[Variant], tools: Result<std::path::PathBuf, String>) -> String {
+    let mut s = String::new();
+    let sass_map: Result<Vec<(String, Vec<String>)>, String> = tools.and_then(|t| {
+        let wired: Vec<Variant> = rows.iter().copied().filter(wireable).collect();
+        if wired.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ver = sass::tool_version(&t, "ptxas").unwrap_or_else(|_| "ptxas".into());
+        let _ = writeln!(s, "SASS: ptxas -arch={} -O3 ({ver}); opcodes beyond a weak-access baseline", costs::ARCH);
+        let dump = sass::sass_of_ptx(&t, &costs::cost_module(&wired), costs::ARCH)?;
+        let funcs = sass::parse_functions(&dump);
+        let get = |n: &str| funcs.iter().find(|f| f.name == n).map(|f| f.opcodes());
+        Ok(wired
+            .iter()
+            .map(|v| {
+                let mine = get(&costs::entry_name(v.ptx)).unwrap_or_default();
+                let base = get(&format!("ps_baseline_{}", v.family)).unwrap_or_default();
+                (v.ptx.to_string(), sass::minus(&mine, &base).into_iter().map(String::from).collect())
+            })
+            .collect())
+    });
+    if let Err(e) = &sass_map {
+        let _ = writeln!(s, "SASS: not shown — {}", e.lines().next().unwrap_or(""));
+    }
+    let w = rows.iter().map(|r| r.ptx.len()).max().unwrap_or(3).max(3);
+    let _ = writeln!(s, "{:<w$}  {:<40}  SASS", "PTX", "Rust");
+    for v in rows {
+        let rust = rust_of(v);
+        let sass = match &sass_map {
+            Ok(m) => match m.iter().find(|(p, _)| p == v.ptx) {
+                Some((_, ops)) if ops.is_empty() => "(none)".to_string(),
+                Some((_, ops)) => ops.join(" "),
+                None => "-".to_string(),
+            },
+            Err(_) => "-".to_string(),
+        };
+        let _ = writeln!(s, "{:<w$}  {:<40}  {sass}", v.ptx, rust);
+    }
+    let _ = writeln!(s, "{} variant(s)", rows.len());
+    s
+}
+
+/// How the row is written in Rust.
+pub fn rust_of(v: &Variant) -> String {
+    let scope = if v.scope.is_empty() { "_".to_string() } else { v.scope.to_string() };
+    match v.family {
+        "fence" => format!("fence::<{}, {}>()", v.sem, v.scope),
+        "ld" => format!("AtomicRef<{}, {scope}, {}>::load::<{}>", v.ty, v.space, v.sem),
+        "st" => format!("AtomicRef<{}, {scope}, {}>::store::<{}>", v.ty, v.space, v.sem),
+        "atom" if v.op == "cas" => format!("AtomicRef<{}, {scope}, {}>::compare_exchange::<{}>", v.ty, v.space, v.sem),
+        "atom" => format!("AtomicRef<{}, {scope}, {}>::fetch_{}::<{}>", v.ty, v.space, v.op, v.sem),
+        "red" => format!("AtomicRef<{}, {scope}, {}>::red_{}::<{}>", v.ty, v.space, v.op, v.sem),
+        f => format!("{f} {} {}", v.op, v.extra).trim().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_matches_all_words() {
+        let v = matching("fence sc");
+        assert_eq!(v.len(), 4, "{v:?}");
+        assert!(v.iter().all(|x| x.ptx.starts_with("fence.sc.")));
+        assert!(matching("no-such-instruction").is_empty());
+        assert!(matching("").len() > 100);
+        let r = matching("ld.acquire.gpu.u32");
+        assert!(r.iter().any(|x| x.ptx == "ld.acquire.gpu.u32"));
+    }
+
+    #[test]
+    fn renders_without_tools() {
+        let rows = matching("fence.sc.gpu");
+        let s = render(&rows, Err("no PTX tools here".into()));
+        assert!(s.contains("SASS: not shown — no PTX tools here"), "{s}");
+        assert!(s.contains("fence.sc.gpu") && s.contains("fence::<Sc, Gpu>()"), "{s}");
+    }
+}

@@ -1,0 +1,442 @@
+//! `ptx-sync tour` (`cargo xtask tour`): the seed article §1–§5, step by step — the program broken
+//! and fixed, the PTX the library emits for the lines that matter, the SASS ptxas makes of the
+//! kernels, and the outcomes: measured on the GPU when there is one, else the CPU analogue on real
+//! threads or the loom test that checks it.
+
+use crate::cpu::{self, SbFence};
+use crate::gpu::{self, Gpu};
+use crate::hist::{self, group};
+use crate::programs::{self, Program};
+use crate::runner::{self, RunCfg};
+use ptx_sync_host::sass;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// One step of the tour.
+struct Step {
+    title: &'static str,
+    text: &'static str,
+    code: &'static str,
+    /// Programs, broken first.
+    programs: &'static [&'static str],
+    /// Kernels whose whole SASS is worth showing (small fact kernels).
+    facts: &'static [&'static str],
+    cpu: Cpu,
+    /// Prefixes of the loom tests that check this step.
+    loom: &'static [&'static str],
+}
+
+#[derive(Clone, Copy)]
+enum Cpu {
+    None,
+    Sb,
+    SbAcqRel,
+    Counter,
+    Handoff44,
+}
+
+const STEPS: &[Step] = &[
+    Step {
+        title: "§1 The hand-off, and sequential consistency",
+        text: "P hands data to C1 and C2 and may overwrite it only after both have read it. Under\n\
+               sequential consistency one global interleaving explains every run, and the program\n\
+               is correct as written. The GPU is not SC: each section of §2 turns on one hardware\n\
+               optimisation and shows how it breaks this program.",
+        code: "P:  data = 42; full = 1; while empty != 1 {}; data = 43\n\
+               C1: while full != 1 {}; value1 = data; done1 = 1; if done2 == 1 { empty = 1 }\n\
+               C2: while full != 1 {}; value2 = data; done2 = 1; if done1 == 1 { empty = 1 }",
+        programs: &[],
+        facts: &[],
+        cpu: Cpu::None,
+        loom: &[],
+    },
+    Step {
+        title: "§2.1 Write buffer (W→R): store buffering",
+        text: "Each consumer writes its own done, then reads the other's. A write buffer lets the read\n\
+               pass the write: both read 0, nobody writes empty, P waits forever. fence.sc.gpu\n\
+               between them restores the order.",
+        code: "C1: done1 = 1; [fence.sc.gpu]; r1 = done2      C2: done2 = 1; [fence.sc.gpu]; r2 = done1\n\
+               forbidden with the fence: r1 == 0 && r2 == 0",
+        programs: &["sb_plain", "sb_sc"],
+        facts: &[],
+        cpu: Cpu::Sb,
+        loom: &["s2_1"],
+    },
+    Step {
+        title: "§2.2–2.3 Write overlap (W→W) and non-blocking reads (R→R): message passing",
+        text: "P writes data then full; C waits for full then reads data. If P's writes overlap, or C's\n\
+               read of data is issued early, C sees full == 1 but reads a stale 0. Each side needs\n\
+               its own fence: P's orders W→W, C's orders R→R.",
+        code: "P: data = 42; [fence.sc.gpu]; full = 1         C: while full != 1 {}; [fence.sc.gpu]; r = data",
+        programs: &["mp_plain", "mp_fence_p", "mp_fence_c", "mp_fence_sc"],
+        facts: &[],
+        cpu: Cpu::None,
+        loom: &["s2_2", "s2_3"],
+    },
+    Step {
+        title: "§2.4–2.5 Read–write overlap (R→W), and the program with ten fence.sc",
+        text: "C1's read of data may complete after its write of done1: C2 sees done1, writes empty,\n\
+               P writes 43, and C1's read returns 43. The correct §2.5 program puts a fence.sc.gpu next\n\
+               to every flag — ten of them.",
+        code: "P:  data = 42; fence.sc; full = 1; while empty != 1 {}; fence.sc; data = 43\n\
+               C1: while full != 1 {}; fence.sc; value1 = data; fence.sc; done1 = 1; fence.sc;\n\
+               \x20   if done2 == 1 { fence.sc; empty = 1 }          (C2 symmetric)",
+        programs: &["handoff_2_5_nofence", "handoff_2_5"],
+        facts: &[],
+        cpu: Cpu::None,
+        loom: &["s2_4", "s2_5"],
+    },
+    Step {
+        title: "§3.3–3.4 Release and acquire",
+        text: "A flag write that hands over access is a release, a flag read that takes it is an\n\
+               acquire. st.release/ld.acquire (or fence.release/fence.acquire next to a relaxed\n\
+               access) replace most fence.sc. §3.4 keeps two fence.sc for the W→R pair and a\n\
+               fence.acq_rel before empty = 1; without C2's release, edge 1 of the causality chain\n\
+               is gone and C2 may read P's 43.",
+        code: "P: data = 42; st.release.gpu full = 1     C: while ld.acquire.gpu full != 1 {}; r = data",
+        programs: &["mp_rel_acq", "handoff_3_4_no_c2_release", "handoff_3_4"],
+        facts: &[],
+        cpu: Cpu::Handoff44,
+        loom: &["s3_3", "s3_4"],
+    },
+    Step {
+        title: "§3.5 Flags must be strong, and scopes must include each other",
+        text: "A spin on a weak ld may be hoisted and the loop deleted; ld.relaxed.gpu stays in the\n\
+               loop as LDG.E.STRONG.GPU. And scope matters: st.release.cta / ld.acquire.cta in two\n\
+               different CTAs do not synchronize — the seed measured 188 k stale reads in 6.4 M\n\
+               rounds (footnote 15); .gpu gives 0.",
+        code: "P (CTA a): data = 42; st.release.cta full = 1    C (CTA b): while ld.acquire.cta full != 1 {}; r = data",
+        programs: &["mp_rel_acq_cta", "mp_rel_acq"],
+        facts: &["fact_spin_weak", "fact_spin_relaxed"],
+        cpu: Cpu::None,
+        loom: &["s3_5"],
+    },
+    Step {
+        title: "§3.6 fence.sc synchronizes without reading a value",
+        text: "Release/acquire connect only when one side reads the other's write. In store buffering\n\
+               nobody has to: with fence.acq_rel both reads may return 0. fence.sc.gpu fences are\n\
+               totally ordered (Fence-SC order), so one of the two reads must see 1.",
+        code: "C1: done1 = 1; fence.acq_rel|fence.sc; r1 = done2     C2: done2 = 1; fence.acq_rel|fence.sc; r2 = done1",
+        programs: &["sb_acq_rel", "handoff_3_4_no_sc", "sb_sc"],
+        facts: &[],
+        cpu: Cpu::SbAcqRel,
+        loom: &["s3_6"],
+    },
+    Step {
+        title: "§4.1–4.2 atom: atomicity, and the scope of atomicity",
+        text: "count = count + 1 as a read then a write loses an increment when the other consumer's\n\
+               read falls in between; atom.add is one indivisible step (relaxed when it has no .sem).\n\
+               Atomicity also has a scope: atom.cta in one CTA and atom.gpu in another are not atomic\n\
+               with each other (PTX ISA §8.10.3).",
+        code: "C1, C2: old = count; count = old + 1     →     old = atom.add(count, 1)",
+        programs: &["count_rmw", "count_atom_cta", "count_atom_gpu"],
+        facts: &[],
+        cpu: Cpu::Counter,
+        loom: &["s4_1", "s4_2"],
+    },
+    Step {
+        title: "§4.3–4.5 .sem on atom, the barrier, and red",
+        text: "atom.acq_rel.gpu.add replaces the fences around the count; the consumer that saw 1\n\
+               writes empty with st.release. As a barrier, consumers only release (atom.release.add)\n\
+               and P waits with ld.acquire for count == 2 — the RMW chain carries the first\n\
+               consumer's release. red.release may replace the atom when the old value is unused\n\
+               (REDG instead of ATOMG), but red cannot acquire.",
+        code: "C: r = data; atom.release.gpu.add count, 1      P: while ld.acquire.gpu count != 2 {}; data = 43",
+        programs: &["handoff_4_3_relaxed", "handoff_4_3", "handoff_4_4_relaxed", "handoff_4_4", "handoff_4_5_red"],
+        facts: &["fact_atom_unused", "fact_atom_used"],
+        cpu: Cpu::Handoff44,
+        loom: &["s4_3", "s4_4", "s4_5"],
+    },
+    Step {
+        title: "Seed 004: DeepEP's barrier_device, and a rank that never arrives",
+        text: "Each rank adds a tag to its row, fence.acq_rel.sys, subtracts it from its peers' rows,\n\
+               then spins (ld.volatile) until its row is all zero, with a clock64 timeout. Here 8 CTAs\n\
+               stand in for ranks; when one never arrives, every other rank times out and its row\n\
+               names the missing rank.",
+        code: "rank r, thread t < R: atom.sys.add row[r][t], TAG; fence.acq_rel.sys; atom.sys.add row[t][r], -TAG;\n\
+               \x20                    while ld.volatile row[r][t] != 0 { if timeout: report t }",
+        programs: &["deepep_barrier", "deepep_barrier_missing"],
+        facts: &[],
+        cpu: Cpu::None,
+        loom: &["deepep", "barrier_device"],
+    },
+];
+
+const SECTION5: &str = "§5 Asynchronous copies: cp.async, TMA, proxies, clusters";
+
+/// SASS of the embedded kernels, per function.
+struct Sass {
+    funcs: HashMap<String, Vec<String>>,
+    version: String,
+}
+
+fn load_sass() -> Result<Sass, String> {
+    if !gpu::kernels_built() {
+        return Err("kernels not built (run `cargo xtask ptx`): SASS of the programs skipped".into());
+    }
+    let tools = sass::find_tools().map_err(|e| format!("{e}; SASS skipped"))?;
+    let version = sass::tool_version(&tools, "ptxas").unwrap_or_else(|_| "ptxas".into());
+    let dump = sass::sass_of_ptx(&tools, gpu::KERNELS_PTX, "sm_90")
+        .map_err(|e| format!("ptxas failed: {}", e.lines().next().unwrap_or("")))?;
+    let funcs = sass::parse_functions(&dump)
+        .into_iter()
+        .map(|f| {
+            let ops = f.opcodes().into_iter().map(String::from).collect();
+            (f.name, ops)
+        })
+        .collect();
+    Ok(Sass { funcs, version })
+}
+
+/// The loom tests whose names start with one of `prefixes`, as `file::name`.
+fn loom_tests(prefixes: &[&str]) -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../loom-tests/tests");
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(&dir) else { return out };
+    let mut files: Vec<PathBuf> = rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rs")).collect();
+    files.sort();
+    for f in files {
+        let Ok(src) = std::fs::read_to_string(&f) else { continue };
+        let fname = f.file_name().unwrap().to_string_lossy().to_string();
+        for line in src.lines() {
+            let l = line.trim_start();
+            if let Some(rest) = l.strip_prefix("fn ") {
+                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if prefixes.iter().any(|p| name.starts_with(p)) {
+                    out.push(format!("loom-tests/tests/{fname}::{name}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn indent(s: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    s.lines().map(|l| format!("{pad}{l}\n")).collect()
+}
+
+/// Runs the tour; returns non-zero only if a correct program showed a forbidden outcome.
+pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
+    let t0 = Instant::now();
+    println!("ptx-sync tour — the seed article \"understanding GPU memory consistency from a data hand-off\"");
+    println!("{}", "=".repeat(96));
+    let g = if no_gpu {
+        Err("--no-gpu given".to_string())
+    } else {
+        Gpu::open().map_err(|e| e.to_string())
+    };
+    match &g {
+        Ok(g) => println!("GPU: {} ({} SMs) — outcomes are measured, {iters} launches per program", g.info.name, g.info.sms),
+        Err(e) => println!("no GPU: outcomes skipped ({e}); CPU analogues and loom tests instead"),
+    }
+    let sass = load_sass();
+    match &sass {
+        Ok(s) => println!("SASS: ptxas -arch=sm_90 on the embedded kernels ({})", s.version),
+        Err(e) => println!("SASS: {e}"),
+    }
+    let mut violated = false;
+    for (k, step) in STEPS.iter().enumerate() {
+        println!("\n{}\n{}", step.title, "-".repeat(step.title.chars().count()));
+        print!("{}", indent(step.text, 2));
+        println!("\n  program:");
+        print!("{}", indent(step.code, 4));
+        for name in step.programs {
+            let p = programs::find(name).expect("tour names a known program");
+            show_program(p, &sass);
+        }
+        show_fix_diff(step, &sass);
+        for f in step.facts {
+            match &sass {
+                Ok(s) => match s.funcs.get(*f) {
+                    Some(ops) => println!("  SASS of {f}: {}", ops.join(" ")),
+                    None => println!("  SASS of {f}: not in the embedded kernels"),
+                },
+                Err(_) => {}
+            }
+        }
+        // Outcomes.
+        match &g {
+            Ok(gpu) => {
+                let cfg = RunCfg { launches: Some(iters), progress: true, ..Default::default() };
+                for name in step.programs {
+                    let p = programs::find(name).unwrap();
+                    match runner::run(gpu, p, &cfg) {
+                        Ok(r) => {
+                            violated |= r.violated();
+                            print!("{}", indent(&hist::table(&r), 2));
+                        }
+                        Err(e) => {
+                            println!("  {name}: {e}");
+                            println!("  (the GPU context is unusable after a fault; outcomes of the remaining steps skipped)");
+                            return finish(t0, violated, true);
+                        }
+                    }
+                }
+            }
+            Err(_) if !step.programs.is_empty() => println!("  outcomes: no GPU: outcomes skipped"),
+            Err(_) => {}
+        }
+        cpu_analogue(step.cpu, k);
+        let tests = loom_tests(step.loom);
+        if !tests.is_empty() {
+            println!("  model-checked by loom (cargo xtask test):");
+            for t in tests {
+                println!("    {t}");
+            }
+        }
+    }
+    section5(&sass);
+    finish(t0, violated, false)
+}
+
+fn finish(t0: Instant, violated: bool, faulted: bool) -> ExitCode {
+    println!("\n{}", "=".repeat(96));
+    println!(
+        "tour done in {:.1} s. Next: `ptx-sync litmus all --json out.json --svg out.svg` on a GPU; \
+         `ptx-sync show fence` for every variant's PTX and SASS.",
+        t0.elapsed().as_secs_f64()
+    );
+    if violated {
+        eprintln!("ptx-sync: a correct program showed a forbidden outcome");
+        return ExitCode::from(3);
+    }
+    if faulted {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+fn show_program(p: &Program, _sass: &Result<Sass, String>) {
+    println!(
+        "\n  [{}] {} ({}) — {}",
+        if p.correct { "fixed " } else { "broken" },
+        p.name,
+        p.seed,
+        p.what
+    );
+    for (role, lines) in p.ptx_lines() {
+        println!("      {role:<6} PTX: {}", lines.join("; "));
+    }
+}
+
+/// The SASS difference between the broken and the fixed kernel of a step (same harness, so the
+/// difference is the fix).
+fn show_fix_diff(step: &Step, sass: &Result<Sass, String>) {
+    let Ok(s) = sass else { return };
+    let progs: Vec<&Program> = step.programs.iter().filter_map(|n| programs::find(n)).collect();
+    for b in progs.iter().filter(|p| !p.correct) {
+        let Some(f) = progs.iter().find(|p| p.correct && p.kind == b.kind && p.kernel != b.kernel) else { continue };
+        let (Some(bo), Some(fo)) = (s.funcs.get(b.kernel), s.funcs.get(f.kernel)) else {
+            println!("  SASS: {} or {} not in the embedded kernels", b.kernel, f.kernel);
+            continue;
+        };
+        let bo: Vec<&str> = bo.iter().map(String::as_str).collect();
+        let fo: Vec<&str> = fo.iter().map(String::as_str).collect();
+        let interesting = |o: &&str| {
+            ["MEMBAR", "FENCE", "ERRBAR", "CCTL", "ATOM", "RED", "LD", "ST", "CGAERRBAR"].iter().any(|k| o.starts_with(k))
+        };
+        let adds: Vec<&str> = sass::minus(&fo, &bo).into_iter().filter(interesting).collect();
+        let removes: Vec<&str> = sass::minus(&bo, &fo).into_iter().filter(interesting).collect();
+        if adds.is_empty() && removes.is_empty() {
+            println!(
+                "  SASS, {} → {}: the same memory instructions — the fix changes which role executes them",
+                b.name, f.name
+            );
+        } else {
+            println!(
+                "  SASS, {} → {}: adds [{}], removes [{}]",
+                b.name,
+                f.name,
+                adds.join(" "),
+                removes.join(" ")
+            );
+        }
+    }
+}
+
+fn cpu_analogue(c: Cpu, _k: usize) {
+    match c {
+        Cpu::None => {}
+        Cpu::Sb | Cpu::SbAcqRel => {
+            let rounds = 200_000;
+            let first = if matches!(c, Cpu::Sb) { SbFence::None } else { SbFence::AcqRel };
+            let a = cpu::store_buffering(first, rounds);
+            let b = cpu::store_buffering(SbFence::Sc, rounds);
+            println!(
+                "  CPU analogue (2 std threads, ptx-sync host backend; x86's store buffer is §2.1's):\n    \
+                 {:<22} r1=r2=0 in {:>9} of {} rounds\n    {:<22} r1=r2=0 in {:>9} of {} rounds{}",
+                if first == SbFence::None { "no fence:" } else { "fence.acq_rel (AcqRel):" },
+                group(a.bad),
+                group(a.rounds),
+                "fence.sc (SeqCst):",
+                group(b.bad),
+                group(b.rounds),
+                if b.bad > 0 { "  <- FORBIDDEN" } else { "" }
+            );
+            if a.bad == 0 {
+                println!("    (0 without the fence: the two threads rarely overlapped on this busy machine)");
+            }
+        }
+        Cpu::Counter => {
+            let n = 1_000_000;
+            let a = cpu::counter(false, n);
+            let b = cpu::counter(true, n);
+            println!(
+                "  CPU analogue (2 std threads × {} increments):\n    ld + st:     {} increments lost\n    atom (fetch_add): {} lost",
+                group(n),
+                group(a.bad),
+                group(b.bad)
+            );
+        }
+        Cpu::Handoff44 => {
+            let h = cpu::handoff_4_4(200);
+            println!(
+                "  CPU analogue (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
+                h.rounds, h.bad, h.timeouts
+            );
+        }
+    }
+}
+
+fn section5(sass: &Result<Sass, String>) {
+    println!("\n{SECTION5}\n{}", "-".repeat(SECTION5.chars().count()));
+    print!(
+        "{}",
+        indent(
+            "P and C are warps of one CTA, data is in shared memory. cp.async is not in program order:\n\
+             bar.arrive after it does not publish it (fix: cp.async.wait_all first). TMA has no wait:\n\
+             full becomes an mbarrier with expect_tx/complete_tx. Reusing data after generic reads\n\
+             needs fence.proxy.async before the arrive on empty. Across a cluster, the remote arrive\n\
+             must be .release.cluster and the wait .acquire.cluster.",
+            2
+        )
+    );
+    let mut rows = Vec::new();
+    ptx_sync::catalog::for_each_variant(|v| {
+        if !matches!(v.family, "ld" | "st" | "atom" | "red" | "fence") {
+            rows.push(v);
+        }
+    });
+    if rows.is_empty() {
+        println!("  (the §5 instruction families are not in this build's catalog yet)");
+    } else {
+        println!("  the library's §5 instructions ({}):", rows.len());
+        for v in rows.iter().take(24) {
+            println!("    {}", v.ptx);
+        }
+        if rows.len() > 24 {
+            println!("    ... `ptx-sync show` lists all {}", rows.len());
+        }
+    }
+    let _ = sass;
+    let tests = loom_tests(&["s5_"]);
+    if !tests.is_empty() {
+        println!("  model-checked by loom:");
+        for t in tests {
+            println!("    {t}");
+        }
+    }
+}

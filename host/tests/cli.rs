@@ -1,0 +1,125 @@
+//! The `ptx-sync` binary as a user meets it, on a machine without a GPU (this project's CI and
+//! developer machines have no NVIDIA driver — that is what these tests rely on and check).
+//!
+//! * argument errors: a clear message naming the problem, exit code 2;
+//! * every GPU command without a driver: exactly one line on stderr, exit code 1, no panic;
+//! * `tour` runs to the end and says that outcomes are skipped;
+//! * `show` prints catalog rows; `litmus list` lists every program.
+
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ptx-sync"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the ptx-sync binary starts")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn driver_present() -> bool {
+    ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1"]
+        .iter()
+        .any(|p| std::path::Path::new(p).exists())
+}
+
+#[test]
+fn argument_errors_are_clear_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["litmus", "no_such_program"], "unknown program `no_such_program`"),
+        (&["litmus", "mp_rel_acq", "--iters", "0"], "--iters"),
+        (&["litmus", "mp_rel_acq", "--iters", "many"], "invalid value 'many'"),
+        (&["handoff", "--version", "9.9"], "invalid value '9.9'"),
+        (&["copy", "--bytes", "12Q", "--stages", "2"], "not a byte count"),
+        (&["copy", "--bytes", "4096", "--stages", "0"], "--stages"),
+        (&["copy", "--stages", "2"], "--bytes"),
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (&[], "Usage"),
+    ];
+    for (args, needle) in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(needle), "{args:?}: expected `{needle}` in:\n{e}");
+        assert!(!e.contains("panicked"), "{args:?} panicked:\n{e}");
+    }
+}
+
+#[test]
+fn gpu_commands_without_a_driver_say_so_in_one_line() {
+    if driver_present() {
+        // On a GPU machine this test has nothing to check; the GPU check script covers it.
+        return;
+    }
+    for args in [
+        &["devices"][..],
+        &["litmus", "mp_rel_acq", "--iters", "1"],
+        &["litmus", "all"],
+        &["handoff", "--version", "3.4"],
+        &["copy", "--bytes", "1M", "--stages", "2"],
+    ] {
+        let o = run(args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
+        let lines: Vec<&str> = e.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: want one line, got:\n{e}");
+        assert!(lines[0].starts_with("ptx-sync: no NVIDIA driver"), "{args:?}: {e}");
+        assert!(stdout(&o).is_empty(), "{args:?} printed to stdout: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn tour_runs_to_the_end_without_a_gpu() {
+    let o = run(&["tour", "--no-gpu"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "tour failed: {}\n{out}", stderr(&o));
+    for needle in [
+        "§1 The hand-off",
+        "§2.1 Write buffer",
+        "§3.5 Flags must be strong",
+        "§3.6 fence.sc",
+        "§4.1",
+        "DeepEP",
+        "§5 Asynchronous copies",
+        "no GPU: outcomes skipped",
+        "st.release.cta.u32",
+        "fence.sc.gpu",
+        "tour done",
+    ] {
+        assert!(out.contains(needle), "tour output lacks `{needle}`:\n{out}");
+    }
+    // The CPU analogue of §4.1 really runs and the atomic version loses nothing.
+    assert!(out.contains("atom (fetch_add): 0 lost"), "{out}");
+    assert!(!out.contains("FORBIDDEN"), "{out}");
+}
+
+#[test]
+fn litmus_list_names_every_program() {
+    let o = run(&["litmus", "list"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for p in ["mp_rel_acq_cta", "sb_sc", "handoff_4_4", "count_atom_cta", "deepep_barrier_missing"] {
+        assert!(out.contains(p), "{p} missing:\n{out}");
+    }
+    assert!(out.lines().filter(|l| l.contains("broken")).count() >= 10);
+}
+
+#[test]
+fn show_prints_catalog_rows() {
+    let o = run(&["show", "fence", "acq_rel"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for s in ["fence.acq_rel.cta", "fence.acq_rel.cluster", "fence.acq_rel.gpu", "fence.acq_rel.sys", "4 variant(s)"] {
+        assert!(out.contains(s), "{s} missing:\n{out}");
+    }
+    let o = run(&["show", "no_such_instruction"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no instruction variant matches"));
+}

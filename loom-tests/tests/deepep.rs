@@ -1,0 +1,165 @@
+//! DeepEP's `barrier_device` (seed 004), for 3 ranks, each rank on its own GPU:
+//!
+//! ```text
+//! if (thread_id < kNumRanks) {
+//!     atomicAdd_system(task_fifo_ptrs[rank] + head + thread_id, FINISHED_SUM_TAG);
+//!     memory_fence();                                   // fence.acq_rel.sys
+//!     atomicSub_system(task_fifo_ptrs[thread_id] + head + rank, FINISHED_SUM_TAG);
+//! }
+//! timeout_check: spin (ld.volatile) until task_fifo_ptrs[rank][head + i] == 0 for every i
+//! ```
+//!
+//! Entry `fifo[r][t]` gets `+TAG` from rank `r` and `-TAG` from rank `t`, so rank `r`'s row is
+//! all zero exactly when every rank has entered. In the model one loom thread is one rank: the
+//! lanes `thread_id < kNumRanks` of its first warp run one after the other (all adds, the fence,
+//! all subs — the seed's reading), because loom allows at most 4 spawned threads. `atomicAdd_system`
+//! is `atom.add.sys` (relaxed), `ld_volatile_global` is `ld.volatile` (relaxed, `.sys`).
+//!
+//! | variant | verdict |
+//! |---|---|
+//! | as written, barrier property only (no rank leaves before all entered) | passes |
+//! | without `memory_fence()`, barrier property only | passes: the count does not need the fence (coherence and RMW atomicity), so loom has nothing to catch |
+//! | as written + `memory_fence()` after the spin, data written before / read after | passes |
+//! | without the middle `memory_fence()`, same data use | caught: data race on the published data |
+//! | as written, data read right after the spin (no fence after it) | caught: data race (the spin is relaxed; the barrier alone is not an acquire) |
+//! | `.gpu` instead of `.sys` across GPUs | caught: not morally strong |
+//!
+//! So the fence in the middle is what publishes a rank's earlier writes (the release half before
+//! the subs); a reader needs an acquire after the spin as well (in DeepEP, the next
+//! `memory_fence()` or a kernel boundary). What the seed leaves open — a rank dying mid-barrier —
+//! shows up as the bounded spin's deadlock report if a rank skips its subs.
+//!
+//! Preemption bound: 2 for every test.
+#![cfg(loom)]
+
+use loom::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
+
+use ptx_sync::model::Place;
+use ptx_sync::{fence, AcqRel, Data, Gpu, Relaxed, Strong, Sys, Volatile};
+use ptx_sync_loom_tests::{check, spawn_at, spin_until};
+
+const BOUND: usize = 2;
+const RANKS: usize = 3;
+const TAG: i32 = 1024; // FINISHED_SUM_TAG
+
+struct Ep {
+    fifo: [[Strong<i32>; RANKS]; RANKS],
+    data: [Data<u32>; RANKS],
+    /// Ranks that have entered the barrier, in the order the model ran them (loom-invisible).
+    entered: std::sync::Arc<AtomicUsize>,
+}
+
+#[derive(Clone, Copy)]
+struct Variant {
+    middle_fence: bool,
+    /// Publish `data[rank]` before the barrier and read every `data[t]` after it.
+    use_data: bool,
+    /// `memory_fence()` after the spin, before reading the peers' data.
+    fence_after: bool,
+    /// Scope of the atomics and the spin (`true`: `.sys`, as DeepEP; `false`: `.gpu`).
+    sys: bool,
+}
+
+fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
+    ep.entered.fetch_add(1, StdOrdering::SeqCst);
+    for t in 0..RANKS {
+        if v.sys {
+            ep.fifo[rank][t].at::<Sys>().fetch_add::<Relaxed>(TAG);
+        } else {
+            ep.fifo[rank][t].at::<Gpu>().fetch_add::<Relaxed>(TAG);
+        }
+    }
+    if v.middle_fence {
+        fence::<AcqRel, Sys>();
+    }
+    for t in 0..RANKS {
+        if v.sys {
+            ep.fifo[t][rank].at::<Sys>().fetch_sub::<Relaxed>(TAG);
+        } else {
+            ep.fifo[t][rank].at::<Gpu>().fetch_sub::<Relaxed>(TAG);
+        }
+    }
+    spin_until("DeepEP timeout check failed: a peer never arrives", || {
+        (0..RANKS).all(|t| {
+            if v.sys {
+                ep.fifo[rank][t].at::<Sys>().load::<Volatile>() == 0
+            } else {
+                ep.fifo[rank][t].at::<Gpu>().load::<Relaxed>() == 0
+            }
+        })
+    });
+    assert_eq!(
+        ep.entered.load(StdOrdering::SeqCst),
+        RANKS,
+        "rank {rank} left the barrier before every rank entered it"
+    );
+}
+
+fn run(v: Variant) {
+    check(BOUND, move || {
+        let ep = Arc::new(Ep {
+            fifo: std::array::from_fn(|_| std::array::from_fn(|_| Strong::new(0))),
+            data: [Data::new(0), Data::new(0), Data::new(0)],
+            entered: std::sync::Arc::new(AtomicUsize::new(0)),
+        });
+        let hs: Vec<_> = (0..RANKS)
+            .map(|r| {
+                let ep = ep.clone();
+                spawn_at(Place { gpu: r as u32, cluster: 0, cta: 0 }, move || {
+                    if v.use_data {
+                        unsafe { ep.data[r].write(100 + r as u32) };
+                    }
+                    barrier_device(&ep, r, v);
+                    if v.use_data {
+                        if v.fence_after {
+                            fence::<AcqRel, Sys>();
+                        }
+                        for t in 0..RANKS {
+                            assert_eq!(unsafe { ep.data[t].read() }, 100 + t as u32);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for h in hs {
+            h.join();
+        }
+    });
+}
+
+const AS_WRITTEN: Variant = Variant { middle_fence: true, use_data: false, fence_after: false, sys: true };
+
+#[test]
+fn deepep_barrier_as_written_passes() {
+    run(AS_WRITTEN);
+}
+
+/// The count alone does not need the fence: loom finds nothing (documented, not a catch).
+#[test]
+fn deepep_barrier_without_fence_count_still_passes() {
+    run(Variant { middle_fence: false, ..AS_WRITTEN });
+}
+
+#[test]
+fn deepep_barrier_publishes_data_with_fence_after_passes() {
+    run(Variant { use_data: true, fence_after: true, ..AS_WRITTEN });
+}
+
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn deepep_barrier_without_fence_data_caught() {
+    run(Variant { middle_fence: false, use_data: true, fence_after: true, ..AS_WRITTEN });
+}
+
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn deepep_barrier_no_acquire_after_spin_caught() {
+    run(Variant { use_data: true, fence_after: false, ..AS_WRITTEN });
+}
+
+#[test]
+#[should_panic(expected = "not morally strong")]
+fn deepep_barrier_gpu_scope_across_gpus_caught() {
+    run(Variant { sys: false, ..AS_WRITTEN });
+}

@@ -1,0 +1,159 @@
+//! Scope-aware checking (PTX ISA §8.7 morally strong; seed §3.5 footnote 15, §4.2, §5.4): each
+//! loom thread is placed in a (cluster, CTA); two conflicting strong accesses whose scopes do not
+//! include each other's threads, and which causality order does not order, are a data race —
+//! reported by `ptx_sync::model` with "not morally strong". The same programs with wide enough
+//! scopes pass.
+//!
+//! | program | variant | verdict |
+//! |---|---|---|
+//! | §3.5 fn. 15 | `st.release.cta` / `ld.acquire.cta`, P and C in two CTAs | caught: not morally strong |
+//! | §3.5 fn. 15 | `.cta`, P and C in the same CTA | passes |
+//! | §3.5 fn. 15 | `.cluster`, two CTAs of one cluster | passes |
+//! | §3.5 fn. 15 | `.cluster`, two clusters | caught: not morally strong |
+//! | §3.5 fn. 15 | `.gpu`, two clusters | passes |
+//! | §4.2 | C1 `atom.cta.add`, C2 `atom.gpu.add`, two CTAs | caught: not morally strong |
+//! | §4.2 | both `atom.gpu.add` | passes |
+//! | §5.4 | C2 in CTA B arrives on CTA A's `empty` with `.release.cta`, P waits `.acquire.cta` | caught: not morally strong |
+//! | §5.4 | `.release.cluster` / `.acquire.cluster` | passes |
+//!
+//! Preemption bound: 2 for every test. The §5.4 model starts from a filled tile in both CTAs
+//! (the multicast of the previous round) and checks the `empty` hand-off and the reuse; the
+//! `mbarrier.init` publication (`fence.mbarrier_init` + `barrier.cluster`) is the threads'
+//! creation here.
+#![cfg(loom)]
+
+use loom::sync::Arc;
+use ptx_sync::model::Place;
+use ptx_sync::{Acquire, Cluster, Cta, Data, Gpu, Relaxed, Release, Strong};
+use ptx_sync_loom_tests::{
+    check, fence_proxy_async, spawn_in, spin_until, CopyEngine, MBarrier, MbScope, ProxyTile,
+};
+
+const BOUND: usize = 2;
+
+macro_rules! message_passing {
+    ($S:ty, $p:expr, $c:expr) => {
+        check(BOUND, || {
+            let data = Arc::new(Data::new(0u32));
+            let full = Arc::new(Strong::new(0u32));
+            let (d, f) = (data.clone(), full.clone());
+            let (pc, pk) = $p;
+            let (cc, ck) = $c;
+            let p = spawn_in(pc, pk, move || {
+                unsafe { d.write(42) };
+                f.at::<$S>().store::<Release>(1);
+            });
+            let c = spawn_in(cc, ck, move || {
+                spin_until("nobody writes full", || full.at::<$S>().load::<Acquire>() == 1);
+                unsafe { data.read() }
+            });
+            p.join();
+            assert_eq!(c.join(), 42, "read full == 1 but stale data");
+        })
+    };
+}
+
+/// Footnote 15: measured on an H200, 188 k of 6.4 M rounds read `full == 1` and stale data.
+#[test]
+#[should_panic(expected = "not morally strong")]
+fn s3_5_fn15_release_acquire_cta_two_ctas_caught() {
+    message_passing!(Cta, (0, 0), (0, 1));
+}
+
+#[test]
+fn s3_5_fn15_release_acquire_cta_same_cta_passes() {
+    message_passing!(Cta, (0, 0), (0, 0));
+}
+
+#[test]
+fn s3_5_fn15_release_acquire_cluster_two_ctas_passes() {
+    message_passing!(Cluster, (0, 0), (0, 1));
+}
+
+#[test]
+#[should_panic(expected = "not morally strong")]
+fn s3_5_fn15_release_acquire_cluster_two_clusters_caught() {
+    message_passing!(Cluster, (0, 0), (1, 0));
+}
+
+#[test]
+fn s3_5_fn15_release_acquire_gpu_two_clusters_passes() {
+    message_passing!(Gpu, (0, 0), (1, 0));
+}
+
+macro_rules! two_atoms {
+    ($S1:ty, $S2:ty) => {
+        check(BOUND, || {
+            let count = Arc::new(Strong::new(0u32));
+            let (a, b) = (count.clone(), count.clone());
+            let c1 = spawn_in(0, 0, move || a.at::<$S1>().fetch_add::<Relaxed>(1));
+            let c2 = spawn_in(0, 1, move || b.at::<$S2>().fetch_add::<Relaxed>(1));
+            let mut olds = [c1.join(), c2.join()];
+            olds.sort();
+            assert_eq!(olds, [0, 1], "both consumers read the same old value");
+        })
+    };
+}
+
+/// §4.2: `atom.cta` in C1 (CTA 0) and `atom.gpu` in C2 (CTA 1): atomicity does not hold between
+/// them (on the GPU both may read 0).
+#[test]
+#[should_panic(expected = "not morally strong")]
+fn s4_2_atom_cta_vs_atom_gpu_caught() {
+    two_atoms!(Cta, Gpu);
+}
+
+#[test]
+fn s4_2_atom_gpu_both_passes() {
+    two_atoms!(Gpu, Gpu);
+}
+
+const A: Place = Place { gpu: 0, cluster: 0, cta: 0 };
+const B: Place = Place { gpu: 0, cluster: 0, cta: 1 };
+
+/// §5.4: P (CTA A) reuses the tiles of A and B once `empty` (in A, count 2) completes; C1 (A)
+/// and C2 (B) read their CTA's tile, `fence.proxy.async`, and arrive on `empty` (C2 remotely).
+fn cluster_reuse<S: MbScope>() {
+    check(BOUND, || {
+        let tile_a = Arc::new(ProxyTile::new(1u32));
+        let tile_b = Arc::new(ProxyTile::new(1u32));
+        let empty = Arc::new(MBarrier::new(2, A));
+        let engine = Arc::new(CopyEngine::start(A));
+        let consumer = |tile: Arc<ProxyTile<u32>>, empty: Arc<MBarrier>| {
+            move || {
+                let v = unsafe { tile.read() };
+                fence_proxy_async();
+                empty.arrive::<S>();
+                v
+            }
+        };
+        let c1 = spawn_in(A.cluster, A.cta, consumer(tile_a.clone(), empty.clone()));
+        let c2 = spawn_in(B.cluster, B.cta, consumer(tile_b.clone(), empty.clone()));
+        let (ta, tb, e, eng) = (tile_a.clone(), tile_b.clone(), empty.clone(), engine.clone());
+        let p = spawn_in(A.cluster, A.cta, move || {
+            e.wait_parity::<S>(0, "empty never completes");
+            // TMA multicast of the next tile into both CTAs.
+            eng.issue(move || unsafe {
+                ta.write_async(2);
+                tb.write_async(2);
+            });
+        });
+        assert_eq!((c1.join(), c2.join()), (1, 1));
+        p.join();
+        engine.shutdown();
+    });
+}
+
+/// §5.4: `mbarrier.arrive` / `try_wait` without a scope are `.cta`: C2's remote arrive and P's
+/// wait do not include each other's threads.
+#[test]
+#[should_panic(expected = "not morally strong")]
+fn s5_4_remote_arrive_cta_caught() {
+    cluster_reuse::<Cta>();
+}
+
+/// §5.4 fixed: `.release.cluster` on the arrive, `.acquire.cluster` on the wait.
+#[test]
+fn s5_4_remote_arrive_cluster_passes() {
+    cluster_reuse::<Cluster>();
+}
