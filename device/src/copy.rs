@@ -40,7 +40,9 @@
 //! mbarrier then performs the barrier's `complete_tx(bytes)` (a `Release` RMW), so a protocol
 //! that waits correctly on the device also waits correctly on the host; `commit_group` /
 //! `wait_group` are no-ops and `cp.reduce.async.bulk` is a non-atomic element-wise add. Tensor
-//! copies need the GPU's tensor-map format and panic on the host.
+//! copies on the host read a map made by `TensorMap::host_tiled` (this crate's own encoding of
+//! base, element size, dims, strides and box; a driver-encoded map panics), zero-fill
+//! out-of-bounds elements of a load and skip them in a store, like TMA tile mode.
 //!
 //! ```
 //! use ptx_sync::copy::*;
@@ -297,7 +299,7 @@ for_bulk_reduce! { bulk_reduce_leaf }
     message = "`{Self}` is not a tensor coordinate: use `[i32; D]` with D in 1..=5",
     note = "PTX ISA §9.7.9.25.5: `.dim = {{.1d, .2d, .3d, .4d, .5d}}`"
 )]
-pub unsafe trait TensorCoords: Copy + 'static {
+pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     /// The rank `D`.
     const DIM: u32;
     /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
@@ -610,9 +612,90 @@ pub unsafe fn cp_async_bulk_prefetch(src: *const u8, bytes: u32) {
     let _ = src;
 }
 
+/// Magic word of a host-encoded tensor map (word 0).
 #[cfg(not(target_arch = "nvptx64"))]
-fn no_host_tensor() -> ! {
-    panic!("cp.async.bulk.tensor needs the GPU's TMA unit and a driver-encoded CUtensorMap; the host backend has none (use cp_async_bulk_* on the host)")
+const HOST_MAP_MAGIC: u64 = 0x7074_782d_7379_6e63; // "ptx-sync"
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl TensorMap {
+    /// Host backend only: a tiled tensor map in this crate's own encoding (not the driver's), so
+    /// that tensor copies run on the CPU. `dims[0]` is the innermost dimension (elements),
+    /// `strides[i]` the byte stride of dimension `i + 1`, `boxes` the box size per dimension.
+    /// Checks what `cuTensorMapEncodeTiled` checks: rank 1..=5, strides multiples of 16, box
+    /// sides 1..=256, inner box bytes a multiple of 16.
+    pub fn host_tiled(base: *const u8, elem_bytes: u32, dims: &[u64], strides: &[u64], boxes: &[u32]) -> Result<TensorMap, &'static str> {
+        let r = dims.len();
+        if !(1..=5).contains(&r) || strides.len() + 1 != r || boxes.len() != r {
+            return Err("rank must be 1..=5 with rank-1 strides and rank box sizes");
+        }
+        if strides.iter().any(|s| s % 16 != 0) {
+            return Err("global strides must be multiples of 16 bytes");
+        }
+        if boxes.iter().any(|&b| b == 0 || b > 256) {
+            return Err("box sizes must be in 1..=256");
+        }
+        if (boxes[0] as u64 * elem_bytes as u64) % 16 != 0 {
+            return Err("the inner box dimension must span a multiple of 16 bytes");
+        }
+        let mut w = [0u64; 16];
+        w[0] = HOST_MAP_MAGIC;
+        w[1] = base as u64;
+        w[2] = elem_bytes as u64 | (r as u64) << 32;
+        w[3..3 + r].copy_from_slice(dims);
+        w[8..8 + r - 1].copy_from_slice(strides);
+        for (i, &b) in boxes.iter().enumerate() {
+            w[12 + i / 4] |= (b as u64) << (16 * (i % 4));
+        }
+        Ok(TensorMap { opaque: w })
+    }
+
+    /// Host: visits every element of the box at `coords`: `(box offset, Some(global address))`
+    /// in bounds, `(box offset, None)` out of bounds. Returns the box's bytes.
+    fn host_box(&self, coords: &[i32], mut f: impl FnMut(usize, Option<usize>)) -> u32 {
+        let w = &self.opaque;
+        assert_eq!(w[0], HOST_MAP_MAGIC, "cp.async.bulk.tensor on the host needs TensorMap::host_tiled");
+        let (eb, r) = ((w[2] & 0xffff_ffff) as usize, (w[2] >> 32) as usize);
+        assert_eq!(coords.len(), r, "tensor map rank and coordinate count differ");
+        let bx = |i: usize| ((w[12 + i / 4] >> (16 * (i % 4))) & 0xffff) as usize;
+        let total: usize = (0..r).map(bx).product();
+        for e in 0..total {
+            let (mut rem, mut addr, mut inb) = (e, w[1] as usize, true);
+            for d in 0..r {
+                let g = coords[d] as i64 + (rem % bx(d)) as i64;
+                rem /= bx(d);
+                inb &= g >= 0 && (g as u64) < w[3 + d];
+                addr = addr.wrapping_add((g as usize).wrapping_mul(if d == 0 { eb } else { w[8 + d - 1] as usize }));
+            }
+            f(e * eb, if inb { Some(addr) } else { None });
+        }
+        (total * eb) as u32
+    }
+
+    fn host_elem(&self) -> usize {
+        (self.opaque[2] & 0xffff_ffff) as usize
+    }
+}
+
+/// Host view of coordinates (a slice); implemented for every `[i32; N]`.
+#[doc(hidden)]
+pub trait TensorCoordsHost {
+    #[doc(hidden)]
+    fn as_slice(&self) -> &[i32];
+}
+impl<const N: usize> TensorCoordsHost for [i32; N] {
+    fn as_slice(&self) -> &[i32] {
+        self
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+unsafe fn host_tensor_load<Tag>(dst: SharedAddr, map: &TensorMap, coords: &[i32], bar: &Mbarrier<Tag>) {
+    let eb = map.host_elem();
+    let bytes = map.host_box(coords, |off, g| match g {
+        Some(a) => host_copy(dst.0 + off, a as *const u8, eb),
+        None => core::ptr::write_bytes((dst.0 + off) as *mut u8, 0, eb),
+    });
+    bar.h_complete_tx(bytes);
 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -627,10 +710,7 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(dst: SharedAddr, m
     #[cfg(target_arch = "nvptx64")]
     coords.load(dst.0, map as *const TensorMap as u64, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = (dst, map, coords, bar);
-        no_host_tensor()
-    }
+    host_tensor_load(dst, map, coords.as_slice(), bar);
 }
 
 /// `… .multicast::cluster [d], [map, {c…}], [b], mask;` — into every CTA of `mask`. sm_90a.
@@ -643,8 +723,8 @@ pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(dst: Sha
     coords.load_multicast(dst.0, map as *const TensorMap as u64, bar.shared_addr().0, mask);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (dst, map, coords, bar, mask);
-        no_host_tensor()
+        let _ = mask;
+        host_tensor_load(dst, map, coords.as_slice(), bar);
     }
 }
 
@@ -659,8 +739,12 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(map: &TensorMap, coord
     coords.store(map as *const TensorMap as u64, src.0);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (map, coords, src);
-        no_host_tensor()
+        let eb = map.host_elem();
+        map.host_box(coords.as_slice(), |off, g| {
+            if let Some(a) = g {
+                host_copy(a, (src.0 + off) as *const u8, eb);
+            }
+        });
     }
 }
 

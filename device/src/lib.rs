@@ -33,6 +33,14 @@
 //! | `ld/st.{relaxed,acquire,release}.scope`, `atom/red.sem.scope`, `fence.{sc,acq_rel}` | sm_70 | 6.0 |
 //! | `.cluster` scope, `.shared::cluster` | sm_90 | 7.8 |
 //! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
+//! | [`barrier`]: `bar.sync/arrive/red` | sm_30 | 2.0 |
+//! | [`barrier`]: `barrier.cluster.arrive/wait`, [`cluster`]: `mapa`, `getctarank`, `%cluster_*` | sm_90 | 7.8 / 8.0 |
+//! | [`mbarrier`]: `init/inval/arrive/arrive_drop/expect_tx/complete_tx/try_wait/test_wait` (`.release`/`.acquire`) | sm_90 | 8.0 |
+//! | [`mbarrier`]: the `.relaxed` arrive and wait forms | sm_90 | 8.6 |
+//! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
+//! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
+//! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` | sm_90; sm_90a | 8.0 |
+//! | [`pipeline`]: `Pipeline<STAGES>` over full/empty mbarrier rings (seed §5) | sm_90 | 8.0 |
 //!
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` (see the README).
 #![no_std]

@@ -94,6 +94,10 @@ impl<const STAGES: usize> PipelineState<STAGES> {
 
 /// Where the `empty` barriers' producer lives: [`Cta`] (same CTA as the consumers) or
 /// [`Cluster`] (the cluster's leader CTA; consumers arrive remotely).
+#[diagnostic::on_unimplemented(
+    message = "a pipeline's scope is `Cta` or `Cluster`, not `{Self}`",
+    note = "mbarrier arrive/wait have only `.cta` and `.cluster` scopes (PTX ISA §9.7.13.15)"
+)]
 pub trait PipelineScope: Scope + Sealed {
     #[doc(hidden)]
     fn release_empty(bar: &Mbarrier<Empty>, leader: u32);

@@ -19,7 +19,7 @@
 //! | own `.shared::cta` → `.shared::cluster` ([`SharedAddr::to_cluster`]) | none (same value, PTX ISA §5.1.5) | 7.8 / sm_90 |
 //! | `.shared::cta` → a peer CTA's `.shared::cluster` | `mapa.shared::cluster.u32` ([`crate::cluster::mapa`]) | 7.8 / sm_90 |
 //!
-//! On the host a [`SharedAddr`] is the generic address itself (a `usize`), [`shared_array!`] is a
+//! On the host a [`SharedAddr`] is the generic address itself (a `usize`), [`shared_array!`](crate::shared_array) is a
 //! plain static, and the conversions are the identity.
 
 /// The raw value of a shared address: `u32` on the device, `usize` (a host pointer) elsewhere.

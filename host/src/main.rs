@@ -81,7 +81,7 @@ enum Cmd {
         #[arg(long, value_parser = parse_bytes)]
         bytes: u64,
         /// Pipeline stages (buffers in shared memory).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
         stages: u32,
         /// Write the result as JSON to FILE.
         #[arg(long, value_name = "FILE")]

@@ -22,6 +22,9 @@ pub enum Kind {
     Handoff,
     /// DeepEP's barrier; `missing`: one rank per instance never arrives.
     Deepep { missing: bool },
+    /// A §5 kernel (`host/kernels/src/section5.rs`): one instance per launch, `(src, out,
+    /// status)`; correct when `out[k] == src[k % src_words]` and `status == 0`.
+    S5 { src_words: u32, out_words: u32, grid: u32, cluster: bool },
 }
 
 impl Kind {
@@ -31,6 +34,7 @@ impl Kind {
             Kind::Mp | Kind::Sb | Kind::Count => 2,
             Kind::Handoff => 3,
             Kind::Deepep { .. } => 8,
+            Kind::S5 { .. } => 2,
         }
     }
     /// Variables per instance (litmus kinds).
@@ -39,7 +43,7 @@ impl Kind {
             Kind::Mp | Kind::Sb => 2,
             Kind::Count => 1,
             Kind::Handoff => 6,
-            Kind::Deepep { .. } => 0,
+            Kind::Deepep { .. } | Kind::S5 { .. } => 0,
         }
     }
     /// The role names.
@@ -50,6 +54,7 @@ impl Kind {
             Kind::Sb | Kind::Count => &["C1", "C2"],
             Kind::Handoff => &["P", "C1", "C2"],
             Kind::Deepep { .. } => &["rank"],
+            Kind::S5 { .. } => &["P (warp 0)", "C (warp 1)"],
         }
     }
 }
@@ -106,6 +111,21 @@ macro_rules! prog {
             correct: $correct,
             rounds: $rounds,
             version: $ver,
+        }
+    };
+}
+
+macro_rules! s5 {
+    ($name:literal, $seed:literal, $src:expr, $out:expr, $cluster:expr, $correct:expr, $what:literal) => {
+        Program {
+            name: $name,
+            kernel: $name,
+            seed: $seed,
+            what: $what,
+            kind: Kind::S5 { src_words: $src, out_words: $out, grid: if $cluster { 2 } else { 1 }, cluster: $cluster },
+            correct: $correct,
+            rounds: 2_000,
+            version: None,
         }
     };
 }
@@ -176,7 +196,26 @@ pub const PROGRAMS: &[Program] = &[
         rounds: 5_000,
         version: None,
     },
+    s5!("s51_cp_async_bug", "§5.1", 256, 256, false, false,
+        "cp.async then bar.arrive without cp.async.wait_all: C may read the tile before it lands"),
+    s5!("s51_cp_async_fix", "§5.1", 256, 256, false, true,
+        "cp.async.wait_all, then the barrier"),
+    s5!("s52_tma_bug", "§5.2", 256, 256, false, false,
+        "TMA (cp.async.bulk) with nothing to wait on: C reads too early"),
+    s5!("s52_tma_fix", "§5.2", 256, 256, false, true,
+        "full is an mbarrier: arrive.expect_tx + TMA complete_tx + try_wait.parity"),
+    s5!("s53_reuse_bug", "§5.3", 512, 512, false, false,
+        "reusing data: C's generic reads, then P's TMA write, without fence.proxy.async"),
+    s5!("s53_reuse_fix", "§5.3", 512, 512, false, true,
+        "fence.proxy.async.shared::cta before C's arrive on empty"),
+    s5!("s54_cluster_cta", "§5.4", 512, 1024, true, false,
+        "cluster of 2: C2 arrives remotely on A's empty with the default .cta scope"),
+    s5!("s54_cluster_fix", "§5.4", 512, 1024, true, true,
+        "remote arrive .release.cluster, wait .acquire.cluster"),
 ];
+
+/// The value the host fills outputs with before a §5 launch.
+pub const POISON: u32 = 0xAAAA_AAAA;
 
 /// Looks a program up by name.
 pub fn find(name: &str) -> Option<&'static Program> {
@@ -260,7 +299,43 @@ impl Program {
                     <i32 as LdInstr<Volatile, Sys, Generic>>::PTX,
                 ],
             )],
+            "s51_cp_async_bug" => vec![("P", vec!["cp.async.ca.shared::cta.global", "(bar.arrive)"]), ("C", vec!["(bar.sync)", "ld.shared (data)"])],
+            "s51_cp_async_fix" => vec![("P", vec!["cp.async.ca.shared::cta.global", "cp.async.wait_all", "(bar.arrive)"]), ("C", vec!["(bar.sync)", "ld.shared (data)"])],
+            "s52_tma_bug" => vec![("P", vec!["cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"]), ("C", vec!["ld.shared (data), no wait"])],
+            "s52_tma_fix" => vec![
+                ("P", vec!["mbarrier.arrive.expect_tx.release.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"]),
+                ("C", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "ld.shared (data)"]),
+            ],
+            "s53_reuse_bug" => vec![("C", vec!["ld.shared (data)", "mbarrier.arrive.release.cta.shared::cta.b64"]), ("P", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"])],
+            "s53_reuse_fix" => vec![("C", vec!["ld.shared (data)", "fence.proxy.async.shared::cta", "mbarrier.arrive.release.cta.shared::cta.b64"]), ("P", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"])],
+            "s54_cluster_cta" => vec![("C2 (CTA B)", vec!["mbarrier.arrive.release.cta.shared::cluster.b64"]), ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64"])],
+            "s54_cluster_fix" => vec![("C2 (CTA B)", vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"]), ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"])],
             _ => vec![],
+        }
+    }
+
+    /// Classifies a §5 run: `out` against `src`, and the status word.
+    pub fn classify_s5(&self, src: &[u32], out: &[u32], status: u32) -> Outcome {
+        let bad = out.iter().enumerate().filter(|(k, &w)| w != src[k % src.len()]).count();
+        if status != 0 {
+            let what = [(1, "C's wait on full"), (2, "P's wait on empty"), (4, "the drain")]
+                .iter()
+                .filter(|(b, _)| status & b != 0)
+                .map(|(_, w)| *w)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Outcome { label: format!("timeout: {what}"), class: Class::Timeout };
+        }
+        if bad == 0 {
+            Outcome { label: "out == src".into(), class: Class::Ok }
+        } else {
+            let poisoned = out.iter().filter(|&&w| w == POISON).count();
+            let label = if poisoned == bad {
+                "stale: some words never written (poison)".to_string()
+            } else {
+                "stale: some words differ from src".to_string()
+            };
+            Outcome { label, class: Class::Forbidden }
         }
     }
 
@@ -336,6 +411,7 @@ impl Program {
                     }
                 }
             }
+            Kind::S5 { .. } => Outcome { label: "use classify_s5".into(), class: Class::Timeout },
         }
     }
 }
@@ -348,7 +424,7 @@ mod tests {
     fn names_are_unique_and_kernels_named() {
         for (i, p) in PROGRAMS.iter().enumerate() {
             assert!(PROGRAMS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
-            assert!(p.kernel.starts_with("litmus_") || p.kernel.starts_with("deepep_"));
+            assert!(p.kernel.starts_with("litmus_") || p.kernel.starts_with("deepep_") || p.kernel.starts_with("s5"));
             assert!(!p.ptx_lines().is_empty(), "{} has no PTX lines", p.name);
         }
         for v in VERSIONS {
@@ -389,6 +465,31 @@ mod tests {
         assert_eq!(dead.class, Class::Forbidden);
         assert!(dead.label.contains("waited forever"), "{}", dead.label);
         assert_eq!(h.classify(&[0xdead, 42, 0, 0b011], None).class, Class::Timeout);
+    }
+
+    #[test]
+    fn section5_ptx_lines_are_catalog_rows() {
+        let mut all = Vec::new();
+        ptx_sync::catalog::for_each_variant(|v| all.push(v.ptx));
+        for p in PROGRAMS.iter().filter(|p| matches!(p.kind, Kind::S5 { .. })) {
+            for (_, lines) in p.ptx_lines() {
+                for l in lines.iter().filter(|l| !l.contains(' ') && !l.starts_with('(')) {
+                    assert!(all.contains(l), "{}: `{l}` is not a catalog row", p.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn classifies_section5_runs() {
+        let p = find("s52_tma_fix").unwrap();
+        let src = [1, 2, 3, 4];
+        assert_eq!(p.classify_s5(&src, &[1, 2, 3, 4, 1, 2, 3, 4], 0).class, Class::Ok);
+        let stale = p.classify_s5(&src, &[1, 2, POISON, 4], 0);
+        assert_eq!(stale.class, Class::Forbidden);
+        assert!(stale.label.contains("poison"));
+        assert_eq!(p.classify_s5(&src, &[1, 2, 7, 4], 0).label, "stale: some words differ from src");
+        assert_eq!(p.classify_s5(&src, &[1, 2, 3, 4], 3).label, "timeout: C's wait on full, P's wait on empty");
     }
 
     #[test]

@@ -53,6 +53,18 @@ unsafe impl Zeroable for DeepepParams {}
 unsafe impl Pod for DeepepParams {}
 const _: () = assert!(std::mem::size_of::<DeepepParams>() == 48);
 
+/// The §5 kernels' parameters (`host/kernels/src/section5.rs`): `(src, out, status)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct S5Params {
+    pub src: u64,
+    pub out: u64,
+    pub status: u64,
+}
+// SAFETY: repr(C), three u64, no padding.
+unsafe impl Zeroable for S5Params {}
+unsafe impl Pod for S5Params {}
+
 /// Output words per litmus instance (`litmus::OUT_WORDS`).
 pub const OUT_WORDS: usize = 4;
 
@@ -210,6 +222,7 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
 pub fn run(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> {
     match p.kind {
         Kind::Deepep { missing } => run_deepep(gpu, p, cfg, missing),
+        Kind::S5 { src_words, out_words, grid, cluster } => run_s5(gpu, p, cfg, src_words, out_words, grid, cluster),
         _ => run_litmus(gpu, p, cfg),
     }
 }
@@ -339,6 +352,45 @@ fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Rep
     Ok(report(gpu, p, cfg, launches, instances as u64, h, t0))
 }
 
+#[allow(clippy::too_many_arguments)]
+fn run_s5(gpu: &Gpu, p: &Program, cfg: &RunCfg, src_words: u32, out_words: u32, grid: u32, cluster: bool) -> Result<Report, GpuError> {
+    let t0 = Instant::now();
+    let launches = cfg.launches.unwrap_or(p.rounds).max(1);
+    let src_b = gpu.alloc(src_words as usize * 4)?;
+    let out_b = gpu.alloc(out_words as usize * 4)?;
+    let st_b = gpu.alloc(16)?;
+    let mut rng = Rng::new(cfg.seed ^ fxhash(p.name));
+    let mut h = Histogram::new();
+    let mut out = vec![0u32; out_words as usize];
+    let mut status = [0u32; 1];
+    let mut prog = Progress::new(launches, p.name, cfg.progress);
+    for l in 0..launches {
+        // Fresh random data (never the poison value), poisoned output.
+        let src: Vec<u32> = (0..src_words)
+            .map(|_| (rng.next_u64() as u32) | 1)
+            .map(|x| if x == crate::programs::POISON { 1 } else { x })
+            .collect();
+        src_b.write(&src)?;
+        out_b.fill_u32(crate::programs::POISON)?;
+        st_b.fill_u32(0)?;
+        let params = S5Params { src: src_b.ptr, out: out_b.ptr, status: st_b.ptr };
+        let cl = if cluster { Some((2, 1, 1)) } else { None };
+        gpu.launch(p.name, p.kernel, (grid, 1, 1), (64, 1, 1), 0, cl, &params)?;
+        out_b.read(&mut out)?;
+        st_b.read(&mut status)?;
+        h.add(p.classify_s5(&src, &out, status[0]));
+        prog.set(l + 1);
+    }
+    prog.finish();
+    let mut r = report(gpu, p, cfg, launches, 1, h, t0);
+    r.techniques = vec![
+        "one instance per launch, fresh random source data".into(),
+        "output poisoned with 0xAAAAAAAA before every launch".into(),
+        "waits bounded by 200 ms of %globaltimer (in the kernel)".into(),
+    ];
+    Ok(r)
+}
+
 /// A stable small hash of a name (per-program seeds).
 pub fn fxhash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
@@ -400,6 +452,7 @@ mod tests {
         for p in crate::programs::PROGRAMS {
             let r = match p.kind {
                 Kind::Deepep { .. } => crate::gpu::check_params::<DeepepParams>(p.kernel),
+                Kind::S5 { .. } => crate::gpu::check_params::<S5Params>(p.kernel),
                 _ => crate::gpu::check_params::<LitmusParams>(p.kernel),
             };
             assert!(r.is_ok(), "{}: {r:?}", p.name);

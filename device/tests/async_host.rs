@@ -1,0 +1,319 @@
+//! Host backend of the async families on CPU threads: mbarrier phases, arrival and tx counts,
+//! tokens and parities, limits; the pipeline state machine for STAGES 1..4 (phase flip on wrap,
+//! producer's opposite start); a full TMA-style pipeline run (producer + consumers on threads,
+//! bulk copies completing on `full`); named and cluster barriers. Expected values are computed
+//! here from the PTX ISA's description (§9.7.13.15.1), not from the implementation.
+
+use ptx_sync::barrier::{Aligned, ClusterBarrier, NamedBarrier};
+use ptx_sync::copy::{cp_async, cp_async_bulk_g2s, cp_async_zfill, Ca};
+use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+use ptx_sync::shared::to_shared;
+use ptx_sync::wait::Budget;
+use ptx_sync::{Acquire, Cta, Mbarrier, Phase, Relaxed, Release};
+use std::cell::UnsafeCell;
+
+#[test]
+fn phase_completes_after_all_arrivals() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(3);
+    assert_eq!(b.host_state(), (0, 3, 3, 0));
+    let t0 = b.arrive::<Release, Cta>();
+    assert_eq!(Mbarrier::pending_count(t0), 3, "state before the arrival");
+    assert!(!b.try_wait::<Acquire, Cta>(t0));
+    let t1 = b.arrive_n::<Relaxed, Cta>(2);
+    assert_eq!(Mbarrier::pending_count(t1), 2);
+    // phase 0 complete: the tokens of phase 0 succeed, parity 0 succeeds, parity 1 does not
+    assert!(b.try_wait::<Acquire, Cta>(t0) && b.test_wait::<Acquire, Cta>(t1));
+    assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    assert!(!b.test_wait_parity::<Acquire, Cta>(Phase::ONE));
+    assert_eq!(b.host_state(), (1, 3, 3, 0));
+    // a token of phase 1 waits for phase 1
+    let t2 = b.arrive::<Release, Cta>();
+    assert!(!b.try_wait_hint::<Acquire, Cta>(t2, 100));
+}
+
+#[test]
+fn tx_count_must_also_reach_zero_in_any_order() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(1);
+    // the copy lands before the producer arms the barrier: tx goes negative, phase stays
+    b.complete_tx::<Cta>(64);
+    assert_eq!(b.host_state(), (0, 1, 1, -64));
+    let _ = b.arrive_expect_tx::<Release, Cta>(64);
+    assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO), "arrivals 0 and tx 0: complete");
+    // next phase: expect first, then arrive, then complete in two parts
+    b.expect_tx::<Cta>(32);
+    let _ = b.arrive::<Release, Cta>();
+    assert!(!b.try_wait_parity::<Acquire, Cta>(Phase::ONE));
+    b.complete_tx::<Cta>(16);
+    assert!(!b.try_wait_parity::<Acquire, Cta>(Phase::ONE));
+    b.remote(0).complete_tx::<ptx_sync::Cluster>(16);
+    assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ONE));
+}
+
+#[test]
+fn arrive_drop_lowers_the_expected_count() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(2);
+    let _ = b.arrive_drop::<Release, Cta>();
+    let _ = b.arrive::<Release, Cta>();
+    assert_eq!(b.host_state(), (1, 1, 1, 0));
+    let _ = b.arrive::<Release, Cta>();
+    assert_eq!(b.host_state(), (0, 1, 1, 0));
+}
+
+#[test]
+fn bounded_wait_times_out() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(1);
+    assert!(b.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(10)).is_err());
+    let t = b.arrive::<Release, Cta>();
+    assert!(b.wait::<Acquire, Cta>(t, Budget::iterations(10)).is_ok());
+}
+
+#[test]
+#[should_panic(expected = "1..2^20")]
+fn init_zero_is_rejected() {
+    Mbarrier::<()>::new().init(0);
+}
+#[test]
+#[should_panic(expected = "1..2^20")]
+fn init_2_pow_20_is_rejected() {
+    Mbarrier::<()>::new().init(1 << 20);
+}
+#[test]
+fn init_max_is_accepted() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init((1 << 20) - 1);
+    assert_eq!(b.host_state().2, (1 << 20) - 1);
+}
+#[test]
+#[should_panic(expected = "below 2^20")]
+fn tx_2_pow_20_is_rejected() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(1);
+    b.expect_tx::<Cta>(1 << 20);
+}
+
+fn check_states<const S: usize>() {
+    let mut c = PipelineState::<S>::consumer_start();
+    let mut p = PipelineState::<S>::producer_start();
+    for k in 0..(3 * S + 2) {
+        let (idx, ph) = (k % S, ((k / S) % 2) as u32);
+        assert_eq!((c.index(), c.phase().bit(), c.count()), (idx, ph, k as u32), "consumer S={S} k={k}");
+        assert_eq!((p.index(), p.phase().bit()), (idx, 1 - ph), "producer S={S} k={k}");
+        c.advance();
+        p.advance();
+    }
+}
+
+#[test]
+fn pipeline_state_flips_on_wrap_for_1_to_4_stages() {
+    check_states::<1>();
+    check_states::<2>();
+    check_states::<3>();
+    check_states::<4>();
+}
+
+const CHUNK: usize = 64; // u32 words per stage (256 bytes)
+
+#[repr(C, align(16))]
+struct Stages<const S: usize>(UnsafeCell<[[u32; CHUNK]; S]>);
+unsafe impl<const S: usize> Sync for Stages<S> {}
+impl<const S: usize> Stages<S> {
+    fn get(&self) -> *mut [[u32; CHUNK]; S] {
+        self.0.get()
+    }
+}
+
+/// Producer + 3 consumers on threads: each consumer copies a third of every chunk to `out`.
+fn run_pipeline<const S: usize>(chunks: usize) {
+    let src: Vec<u32> = (0..(chunks * CHUNK) as u32).map(|x| x.wrapping_mul(2654435761)).collect();
+    let out: Vec<std::sync::atomic::AtomicU32> = (0..chunks * CHUNK).map(|_| 0xFFFF_FFFF.into()).collect();
+    let full: Vec<Mbarrier<Full>> = (0..S).map(|_| Mbarrier::new()).collect();
+    let empty: Vec<Mbarrier<Empty>> = (0..S).map(|_| Mbarrier::new()).collect();
+    let stages = Stages::<S>(UnsafeCell::new([[0; CHUNK]; S]));
+    let pipe = Pipeline::<S, Cta>::new(&full, &empty, 0, true);
+    const CONSUMERS: u32 = 3;
+    pipe.init(1, CONSUMERS);
+    let budget = Budget::iterations(50_000_000);
+    std::thread::scope(|sc| {
+        sc.spawn(|| {
+            let mut st = PipelineState::<S>::producer_start();
+            for k in 0..chunks {
+                let f = pipe.producer_acquire(st, (CHUNK * 4) as u32, budget).expect("producer timed out");
+                let dst = unsafe { (*stages.get())[st.index()].as_mut_ptr() };
+                unsafe { cp_async_bulk_g2s(to_shared(dst), src[k * CHUNK..].as_ptr() as *const u8, (CHUNK * 4) as u32, f) };
+                st.advance();
+            }
+            pipe.producer_tail(st, budget).expect("tail timed out");
+        });
+        for c in 0..CONSUMERS as usize {
+            let (pipe, stages, out) = (&pipe, &stages, &out);
+            sc.spawn(move || {
+                let mut st = PipelineState::<S>::consumer_start();
+                for k in 0..chunks {
+                    pipe.consumer_wait(st, budget).expect("consumer timed out");
+                    let stage = unsafe { &(*stages.get())[st.index()] };
+                    for i in (c..CHUNK).step_by(CONSUMERS as usize) {
+                        out[k * CHUNK + i].store(stage[i], std::sync::atomic::Ordering::Relaxed);
+                    }
+                    pipe.consumer_release(st);
+                    st.advance();
+                }
+            });
+        }
+    });
+    let got: Vec<u32> = out.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
+    assert_eq!(got, src, "pipeline with {S} stages");
+}
+
+#[test]
+fn pipeline_copies_every_chunk_with_1_to_4_stages() {
+    run_pipeline::<1>(7);
+    run_pipeline::<2>(9);
+    run_pipeline::<3>(10);
+    run_pipeline::<4>(13);
+}
+
+#[test]
+fn named_barrier_reductions_on_threads() {
+    let b = NamedBarrier::new(2, 4);
+    let r: Vec<(u32, bool, bool)> = std::thread::scope(|s| {
+        let h: Vec<_> = (0..4u32)
+            .map(|i| {
+                let b = &b;
+                s.spawn(move || {
+                    b.sync();
+                    (b.red_popc(i % 2 == 0), b.red_and(i < 4), b.red_or(i == 7))
+                })
+            })
+            .collect();
+        h.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(r.iter().all(|&x| x == (2, true, false)), "{r:?}");
+}
+
+#[test]
+fn cluster_barrier_on_threads() {
+    let cb = ClusterBarrier::new(3);
+    let flag = std::sync::atomic::AtomicU32::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                flag.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let a = cb.arrive::<Release, Aligned>();
+                cb.wait::<Acquire, Aligned>(a);
+                assert_eq!(flag.load(std::sync::atomic::Ordering::Relaxed), 3);
+            });
+        }
+    });
+}
+
+#[test]
+fn cp_async_host_copies_at_issue_and_zero_fills() {
+    #[repr(align(16))]
+    struct A([u8; 16]);
+    let src = A([9; 16]);
+    let mut dst = A([1; 16]);
+    unsafe { cp_async::<Ca, 8>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr()) };
+    assert_eq!(dst.0, [9, 9, 9, 9, 9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1, 1]);
+    unsafe { cp_async_zfill::<Ca, 16>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 4) };
+    assert_eq!(dst.0, [9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+}
+
+#[test]
+fn host_tensor_map_validation() {
+    use ptx_sync::copy::TensorMap;
+    let p = std::ptr::null();
+    assert!(TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[8, 8]).is_ok());
+    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8, 1, 1, 1, 1], &[32, 32, 32, 32, 32], &[8; 6]).unwrap_err(),
+               "rank must be 1..=5 with rank-1 strides and rank box sizes");
+    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8], &[36], &[8, 8]).unwrap_err(), "global strides must be multiples of 16 bytes");
+    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[8, 257]).unwrap_err(), "box sizes must be in 1..=256");
+    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[2, 8]).unwrap_err(),
+               "the inner box dimension must span a multiple of 16 bytes");
+}
+
+/// The tiled copy of `host/kernels/src/tiled_copy.rs` on CPU threads: a 2-d tensor whose sides
+/// are not multiples of the box, a TMA-style ring of `S` stages, one producer, two consumers.
+fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
+    use ptx_sync::copy::{cp_async_bulk_tensor_load, TensorMap};
+    const BW: usize = 32;
+    const BH: usize = 8;
+    let src: Vec<u32> = (0..(w * h) as u32).map(|x| x ^ 0x5a5a_0000).collect();
+    let out: Vec<std::sync::atomic::AtomicU32> = (0..w * h).map(|_| 0xFFFF_FFFF.into()).collect();
+    let map = TensorMap::host_tiled(src.as_ptr() as *const u8, 4, &[w as u64, h as u64], &[(w * 4) as u64], &[BW as u32, BH as u32]).unwrap();
+    #[repr(C, align(128))]
+    struct Ring<const S: usize>(UnsafeCell<[[u32; BW * BH]; S]>);
+    unsafe impl<const S: usize> Sync for Ring<S> {}
+    impl<const S: usize> Ring<S> {
+        fn get(&self) -> *mut [[u32; BW * BH]; S] {
+            self.0.get()
+        }
+    }
+    let ring = Ring::<S>(UnsafeCell::new([[0; BW * BH]; S]));
+    let full: Vec<Mbarrier<Full>> = (0..S).map(|_| Mbarrier::new()).collect();
+    let empty: Vec<Mbarrier<Empty>> = (0..S).map(|_| Mbarrier::new()).collect();
+    let pipe = Pipeline::<S, Cta>::new(&full, &empty, 0, true);
+    pipe.init(1, 2);
+    let (tx, ty) = (w.div_ceil(BW), h.div_ceil(BH));
+    let budget = Budget::iterations(50_000_000);
+    std::thread::scope(|sc| {
+        sc.spawn(|| {
+            let mut st = PipelineState::<S>::producer_start();
+            for t in 0..tx * ty {
+                let f = pipe.producer_acquire(st, (BW * BH * 4) as u32, budget).unwrap();
+                let dst = unsafe { (*ring.get())[st.index()].as_mut_ptr() };
+                let c = [((t % tx) * BW) as i32, ((t / tx) * BH) as i32];
+                unsafe { cp_async_bulk_tensor_load(to_shared(dst), &map, c, f) };
+                st.advance();
+            }
+            pipe.producer_tail(st, budget).unwrap();
+        });
+        for c in 0..2usize {
+            let (pipe, ring, out) = (&pipe, &ring, &out);
+            sc.spawn(move || {
+                let mut st = PipelineState::<S>::consumer_start();
+                for t in 0..tx * ty {
+                    pipe.consumer_wait(st, budget).unwrap();
+                    let tile = unsafe { &(*ring.get())[st.index()] };
+                    for e in (c..BW * BH).step_by(2) {
+                        let (gx, gy) = ((t % tx) * BW + e % BW, (t / tx) * BH + e / BW);
+                        if gx < w && gy < h {
+                            out[gy * w + gx].store(tile[e], std::sync::atomic::Ordering::Relaxed);
+                        } else {
+                            assert_eq!(tile[e], 0, "out-of-bounds element not zero-filled");
+                        }
+                    }
+                    pipe.consumer_release(st);
+                    st.advance();
+                }
+            });
+        }
+    });
+    let got: Vec<u32> = out.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
+    assert_eq!(got, src, "{w}x{h}, {S} stages");
+}
+
+#[test]
+fn tiled_copy_pipeline_on_host_1_to_4_stages() {
+    tiled_copy_on_host::<1>(100, 45);
+    tiled_copy_on_host::<2>(64, 16);
+    tiled_copy_on_host::<3>(36, 9);
+    tiled_copy_on_host::<4>(132, 70);
+}
+
+#[test]
+fn host_tensor_store_skips_out_of_bounds() {
+    use ptx_sync::copy::{cp_async_bulk_tensor_store, TensorMap};
+    let mut g = vec![0u32; 6 * 4]; // width 4 (16 bytes), height 6
+    let map = TensorMap::host_tiled(g.as_mut_ptr() as *const u8, 4, &[4, 6], &[16], &[4, 4]).unwrap();
+    #[repr(align(16))]
+    struct B([u32; 16]);
+    let b = B(core::array::from_fn(|i| i as u32 + 1));
+    unsafe { cp_async_bulk_tensor_store(&map, [0i32, 4], to_shared(b.0.as_ptr())) };
+    let mut want = vec![0u32; 24];
+    want[16..24].copy_from_slice(&(1..=8).collect::<Vec<u32>>());
+    assert_eq!(g, want);
+}

@@ -1,0 +1,12 @@
+//! Compile-fail cases for the async families (tests/ui/async/*.rs, each names its rule): a token
+//! of another barrier type, a parity where a token is expected, `Acquire` on arrive, `Release` on
+//! a wait, scopes beyond `.cluster` on mbarrier operations, `cp.async.cg` of 4 bytes, the cluster
+//! barrier's semantics, waiting twice on one arrival, a 6-d tensor copy, a pipeline at `.gpu`
+//! scope. The expected messages are the `.stderr` files next to them (regenerate with
+//! `TRYBUILD=overwrite` after a deliberate change, and review).
+
+#[test]
+fn async_misuse_does_not_compile() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/async/*.rs");
+}
