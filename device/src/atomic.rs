@@ -970,8 +970,9 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         }
     }
 
-    /// `red{.sem}{.scope}{.space}.add.type` — no result (SASS `RED`), `S` ∈ {`Relaxed`,
-    /// `Release`}. `red_add::<Acquire>()` does not compile: red cannot acquire (seed §4.5).
+    /// `red{.sem}{.scope}{.space}.add.type` — no result, `S` ∈ {`Relaxed`, `Release`}. SASS
+    /// `REDG` on `.global`; on a generic address ptxas 13.0 emits an `ATOM` whose result is
+    /// dropped. `red_add::<Acquire>()` does not compile: red cannot acquire (seed §4.5).
     #[inline(always)]
     pub fn red_add<S: RedSem>(&self, v: T)
     where

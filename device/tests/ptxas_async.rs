@@ -7,25 +7,6 @@
 mod common;
 use common::*;
 
-fn ptxas_accepts(insn: &str) -> bool {
-    let ptx = format!(
-        ".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\n\
-         cvt.u32.u64 %r1, %rd1;\n{insn}\nret;\n}}\n"
-    );
-    let dir = std::env::temp_dir().join(format!("ptx-sync-async-neg-{}-{}", std::process::id(), insn.len()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("k.ptx");
-    std::fs::write(&f, ptx).unwrap();
-    let ok = std::process::Command::new(tools().join("ptxas"))
-        .args(["-arch=sm_90", f.to_str().unwrap(), "-o", dir.join("k.cubin").to_str().unwrap()])
-        .output()
-        .unwrap()
-        .status
-        .success();
-    let _ = std::fs::remove_dir_all(&dir);
-    ok
-}
 
 #[test]
 fn ptxas_agrees_with_the_async_type_rules() {

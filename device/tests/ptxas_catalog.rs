@@ -53,25 +53,6 @@ fn ptxas_assembles_the_rust_built_ptx_for_sm_90() {
     }
 }
 
-/// Assembles one instruction in a minimal kernel; true if ptxas accepts it.
-fn ptxas_accepts(insn: &str) -> bool {
-    let ptx = format!(
-        ".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n.reg .f32 %f<3>;\nld.param.u64 %rd1, [p];\n{insn}\nret;\n}}\n"
-    );
-    let dir = std::env::temp_dir().join(format!("ptx-sync-neg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("k.ptx");
-    std::fs::write(&f, ptx).unwrap();
-    let ok = std::process::Command::new(tools().join("ptxas"))
-        .args(["-arch=sm_90", f.to_str().unwrap(), "-o", dir.join("k.cubin").to_str().unwrap()])
-        .output()
-        .unwrap()
-        .status
-        .success();
-    let _ = std::fs::remove_dir_all(&dir);
-    ok
-}
 
 /// Each compile-fail rule (tests/ui) names an instruction PTX does not have; ptxas agrees.
 /// The control row shows the harness accepts a legal instruction.

@@ -41,7 +41,9 @@ fn root() -> PathBuf {
 }
 
 fn run(cmd: &mut Command) {
-    eprintln!("+ {:?}", cmd);
+    if env::var_os("XTASK_VERBOSE").is_some() {
+        eprintln!("+ {:?}", cmd);
+    }
     match cmd.status() {
         Ok(s) if s.success() => {}
         Ok(s) => {
@@ -154,7 +156,27 @@ fn build_kernels(name: &str, features: &str) -> PathBuf {
 fn assemble(ptx: &Path) {
     let bin = cuda_dir().expect("tools").join("bin");
     let cubin = ptx.with_extension("cubin");
-    run(Command::new(bin.join("ptxas")).arg(format!("-arch={SM}")).arg(ptx).arg("-o").arg(&cubin));
+    let out = Command::new(bin.join("ptxas"))
+        .arg(format!("-arch={SM}"))
+        .arg(ptx)
+        .arg("-o")
+        .arg(&cubin)
+        .output()
+        .expect("run ptxas");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // ptxas advises sm_90a for `.multicast::cluster` (a performance note, not an error): count
+    // those, print anything else.
+    let advisories = stderr.lines().filter(|l| l.contains("Advisory")).count();
+    for l in stderr.lines().filter(|l| !l.contains("Advisory")) {
+        eprintln!("{l}");
+    }
+    if !out.status.success() {
+        eprintln!("xtask: ptxas failed on {}", ptx.display());
+        exit(1);
+    }
+    if advisories > 0 {
+        eprintln!("xtask: ptxas {}: {advisories} advisories (multicast::cluster prefers sm_90a)", ptx.display());
+    }
     let sass = Command::new(bin.join("cuobjdump")).arg("-sass").arg(&cubin).output().unwrap();
     if !sass.status.success() {
         eprintln!("xtask: cuobjdump failed: {}", String::from_utf8_lossy(&sass.stderr));

@@ -146,3 +146,28 @@ pub fn ptxas_version() -> String {
         .trim()
         .to_string()
 }
+
+/// Assembles one instruction in a minimal sm_90 kernel (registers `%r1..3` with `%r1` a 32-bit
+/// address, `%rd1..3` with `%rd1` the parameter, `%f1..2`, `%p1`); true if ptxas accepts it.
+pub fn ptxas_accepts(insn: &str) -> bool {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let ptx = format!(
+        ".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n.reg .pred %p<2>;\n\
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\n{insn}\nret;\n}}\n"
+    );
+    let dir = std::env::temp_dir()
+        .join(format!("ptx-sync-accepts-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("k.ptx");
+    std::fs::write(&f, ptx).unwrap();
+    let ok = Command::new(tools().join("ptxas"))
+        .args(["-arch=sm_90", f.to_str().unwrap(), "-o", dir.join("k.cubin").to_str().unwrap()])
+        .output()
+        .unwrap()
+        .status
+        .success();
+    let _ = std::fs::remove_dir_all(&dir);
+    ok
+}

@@ -2,13 +2,8 @@
 
 use core::arch::asm;
 
-/// `%globaltimer`: nanoseconds (PTX ISA §10.22, sm_30+; updated every ~µs on recent GPUs).
-#[inline(always)]
-pub fn globaltimer() -> u64 {
-    let t: u64;
-    unsafe { asm!("mov.u64 {}, %globaltimer;", out(reg64) t, options(nostack, preserves_flags)) };
-    t
-}
+/// `%globaltimer` (nanoseconds), from the library.
+pub use ptx_sync::wait::globaltimer;
 
 macro_rules! sreg {
     ($name:ident, $reg:literal) => {
