@@ -8,6 +8,10 @@ use ptx_sync::atomic::{AtomInstr, LdInstr, RedInstr, StInstr};
 use ptx_sync::fence::FenceInstr;
 use ptx_sync::{AcqRel, Acquire, Cta, Generic, Gpu, Relaxed, Release, Sc, Sys, Volatile};
 use ptx_sync::atomic::op;
+use ptx_sync::barrier::{Aligned, ClusterArriveInstr, ClusterWaitInstr};
+use ptx_sync::instr::Instr;
+use ptx_sync::mbarrier::MbarrierInit;
+use ptx_sync::proxy::FenceMbarrierInit;
 
 /// The shape of a program: how many roles, which output words, how to read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,6 +216,8 @@ pub const PROGRAMS: &[Program] = &[
         "cluster of 2: C2 arrives remotely on A's empty with the default .cta scope"),
     s5!("s54_cluster_fix", "§5.4", 512, 1024, true, true,
         "remote arrive .release.cluster, wait .acquire.cluster"),
+    s5!("s54_init_bug", "§5.4", 512, 1024, true, false,
+        "the fix without fence.mbarrier_init + cluster barrier after init: B may arrive on A's empty before its init"),
 ];
 
 /// The value the host fills outputs with before a §5 launch.
@@ -309,7 +315,16 @@ impl Program {
             "s53_reuse_bug" => vec![("C", vec!["ld.shared (data)", "mbarrier.arrive.release.cta.shared::cta.b64"]), ("P", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"])],
             "s53_reuse_fix" => vec![("C", vec!["ld.shared (data)", "fence.proxy.async.shared::cta", "mbarrier.arrive.release.cta.shared::cta.b64"]), ("P", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"])],
             "s54_cluster_cta" => vec![("C2 (CTA B)", vec!["mbarrier.arrive.release.cta.shared::cluster.b64"]), ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64"])],
-            "s54_cluster_fix" => vec![("C2 (CTA B)", vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"]), ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"])],
+            "s54_cluster_fix" => vec![
+                ("init (A, B)", vec![MbarrierInit::PTX, FenceMbarrierInit::PTX, <Relaxed as ClusterArriveInstr<Aligned>>::PTX, <Acquire as ClusterWaitInstr<Aligned>>::PTX]),
+                ("C2 (CTA B)", vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"]),
+                ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"]),
+            ],
+            "s54_init_bug" => vec![
+                ("init (A, B)", vec![MbarrierInit::PTX, "(bar.sync: this CTA only)"]),
+                ("C2 (CTA B)", vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"]),
+                ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"]),
+            ],
             _ => vec![],
         }
     }

@@ -155,12 +155,15 @@ const STEPS: &[Step] = &[
                bar.arrive after it does not publish it (fix: cp.async.wait_all first). TMA has no wait:\n\
                full becomes an mbarrier with expect_tx/complete_tx. Reusing data after generic reads\n\
                needs fence.proxy.async before the arrive on empty. Across a cluster, the remote arrive\n\
-               must be .release.cluster and the wait .acquire.cluster.",
+               must be .release.cluster and the wait .acquire.cluster, and each CTA's mbarrier.init must\n\
+               be published to its peers (fence.mbarrier_init.release.cluster, then barrier.cluster\n\
+               arrive/wait) before any remote arrive or multicast: with bar.sync only (s54_init_bug)\n\
+               the peer may arrive on a barrier whose init it cannot see yet.",
         code: "P: cp.async data <- src; [cp.async.wait_all]; bar.arrive      C: bar.sync; read data\n\
                P: arrive.expect_tx full; TMA data <- src (complete_tx full)  C: try_wait.parity full; read data",
         programs: &[
             "s51_cp_async_bug", "s51_cp_async_fix", "s52_tma_bug", "s52_tma_fix",
-            "s53_reuse_bug", "s53_reuse_fix", "s54_cluster_cta", "s54_cluster_fix",
+            "s53_reuse_bug", "s53_reuse_fix", "s54_cluster_cta", "s54_cluster_fix", "s54_init_bug",
         ],
         facts: &[],
         cpu: Cpu::None,

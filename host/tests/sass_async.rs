@@ -117,7 +117,11 @@ fn section5_kernels_take_their_paths() {
     };
     assert!(after_init("s53_reuse_fix") >= 1, "s53_reuse_fix lacks fence.proxy.async");
     assert_eq!(after_init("s53_reuse_bug"), 0, "s53_reuse_bug must lack fence.proxy.async");
-    for k in ["s54_cluster_cta", "s54_cluster_fix"] {
+    for k in ["s54_cluster_cta", "s54_cluster_fix", "s54_init_bug"] {
         assert_has(&fns, k, &["UBLKCP.S.G.MULTICAST", "UCGABAR_ARV", "UCGABAR_WAIT", "SYNCS.ARRIVE.TRANS64.RED.A1T0"]);
     }
+    // 5.4 init publication: the fix has two cluster barriers (after the inits, before exit); the
+    // init bug only the exit one (its inits are published with bar.sync, to its own CTA only).
+    assert_eq!(count(&fns["s54_cluster_fix"], "UCGABAR_ARV"), 2);
+    assert_eq!(count(&fns["s54_init_bug"], "UCGABAR_ARV"), 1);
 }

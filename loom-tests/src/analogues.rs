@@ -24,12 +24,20 @@ struct Sched {
     /// Bumped whenever some thread does something other than fail a spin check: starts, ends,
     /// starts or stops waiting, issues or completes a copy.
     epoch: u64,
+    /// Threads spinning in [`spin_until`].
+    waiting: usize,
+    /// How many of them have failed [`SPIN_LIMIT`] checks in a row at epoch `exhausted_epoch`.
+    exhausted: usize,
+    exhausted_epoch: u64,
 }
+
+const FRESH: Sched =
+    Sched { live: 1, abandoned: false, epoch: 0, waiting: 0, exhausted: 0, exhausted_epoch: 0 };
 
 // loom runs all threads of a model as coroutines on the test's OS thread, so a std thread-local
 // is shared by the threads of one model and private to it; `check` resets it per execution.
 std::thread_local! {
-    static SCHED: RefCell<Sched> = const { RefCell::new(Sched { live: 1, abandoned: false, epoch: 0 }) };
+    static SCHED: RefCell<Sched> = const { RefCell::new(FRESH) };
 }
 
 fn with_sched<R>(f: impl FnOnce(&mut Sched) -> R) -> R {
@@ -63,7 +71,7 @@ where
     let mut b = loom::model::Builder::new();
     b.preemption_bound = Some(preemption_bound);
     b.check(move || {
-        with_sched(|s| *s = Sched { live: 1, abandoned: false, epoch: 0 });
+        with_sched(|s| *s = FRESH);
         if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f)) {
             if !p.is::<Starved>() {
                 std::panic::resume_unwind(p);
@@ -72,21 +80,27 @@ where
     });
 }
 
-/// How many consecutive yields without progress elsewhere [`spin_until`] tolerates before it
-/// decides. After a `yield_now`, loom lets the other threads run and stops returning stale
-/// values already seen, so on a fair schedule a wait that some thread can end ends well within it.
+/// How many consecutive yields without progress elsewhere make a spinner *exhausted*. After a
+/// `yield_now`, loom lets the other threads run and stops returning stale values already seen,
+/// so on a fair schedule a wait that some thread can end ends well within it.
 pub const SPIN_LIMIT: usize = 4;
+
+/// A spinner that has yielded this many times without progress anywhere, while some other thread
+/// could still move, is being starved by an unfair schedule: the execution is abandoned.
+const STARVED_LIMIT: usize = 3 * SPIN_LIMIT;
 
 /// Spins (with `loom::thread::yield_now`) until `done()`.
 ///
-/// When `done()` has stayed false for [`SPIN_LIMIT`] consecutive yields during which no other
-/// thread made progress (started, ended, started or stopped waiting, issued or completed a copy):
-/// * if no thread can make progress on its own (every other thread spins, joins or has ended),
-///   the wait can never end: panics with `"deadlock: {what}"`;
-/// * otherwise loom's depth-first search is exploring an unfair schedule, in which spinning
-///   threads keep yielding to each other while a runnable thread never runs (loom cannot bound
-///   such schedules: with unbounded spins it reports "exceeded maximum number of branches"). The
-///   execution is abandoned quietly; the fair schedules of the same prefix are explored anyway.
+/// A spinner is *exhausted* when `done()` has stayed false for [`SPIN_LIMIT`] consecutive yields
+/// during which no thread made progress (started, ended, started or stopped waiting, issued or
+/// completed a copy). Then:
+/// * if no thread can move on its own (every thread spins or joins or has ended) and every
+///   spinner is exhausted, no wait can ever end: panics with `"deadlock: {what}"`;
+/// * if it stays so for longer while some thread could still move, loom's depth-first search is
+///   exploring an unfair schedule (spinners yielding to each other while a runnable thread never
+///   runs; loom cannot bound those — with unbounded spins it reports "exceeded maximum number of
+///   branches"). The execution is abandoned quietly; the fair schedules of the same prefix are
+///   explored anyway.
 ///
 /// Threads must be started with this crate's [`spawn`], [`spawn_in`] or [`spawn_at`] and joined
 /// with [`Handle::join`], so that the bookkeeping knows who can make progress.
@@ -96,35 +110,77 @@ pub fn spin_until(what: &str, done: impl FnMut() -> bool) {
     }
 }
 
+enum Verdict {
+    Continue,
+    Deadlock,
+    Abandon,
+}
+
 /// The spin of [`spin_until`]; false when no thread can make `done()` true.
 fn spin(mut done: impl FnMut() -> bool) -> bool {
     if done() {
         return true;
     }
-    live(-1);
-    let mut last = with_sched(|s| s.epoch);
+    let mut last = with_sched(|s| {
+        s.live -= 1;
+        s.waiting += 1;
+        s.epoch += 1;
+        s.epoch
+    });
     let mut idle = 0;
+    let mut marked = false;
     loop {
         loom::thread::yield_now();
         if done() {
-            live(1);
+            with_sched(|s| {
+                s.live += 1;
+                s.waiting -= 1;
+                s.epoch += 1;
+            });
             return true;
         }
-        let (e, l, abandoned) = with_sched(|s| (s.epoch, s.live, s.abandoned));
+        let e = with_sched(|s| s.epoch);
         if e != last {
             last = e;
             idle = 0;
+            marked = false;
             continue;
         }
         idle += 1;
         if idle < SPIN_LIMIT {
             continue;
         }
-        if l > 0 || abandoned {
-            abandon();
+        let verdict = with_sched(|s| {
+            if s.abandoned {
+                return Verdict::Abandon;
+            }
+            if !marked {
+                if s.exhausted_epoch != e {
+                    s.exhausted_epoch = e;
+                    s.exhausted = 0;
+                }
+                s.exhausted += 1;
+                marked = true;
+            }
+            if s.live == 0 && s.exhausted >= s.waiting {
+                Verdict::Deadlock
+            } else if idle >= STARVED_LIMIT {
+                Verdict::Abandon
+            } else {
+                Verdict::Continue
+            }
+        });
+        match verdict {
+            Verdict::Continue => {}
+            Verdict::Abandon => abandon(),
+            Verdict::Deadlock => {
+                with_sched(|s| {
+                    s.live += 1;
+                    s.waiting -= 1;
+                });
+                return false;
+            }
         }
-        live(1);
-        return false;
     }
 }
 

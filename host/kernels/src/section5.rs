@@ -11,7 +11,7 @@
 //! | `s51_cp_async_bug`, `s51_cp_async_fix` | 1 | 64 | – | 0 | `(src: *const u32 [256], out: *mut u32 [256], status: *mut u32 [1])` |
 //! | `s52_tma_bug`, `s52_tma_fix` | 1 | 64 | – | 0 | `(src: *const u32 [256], out: *mut u32 [256], status: *mut u32 [1])` |
 //! | `s53_reuse_bug`, `s53_reuse_fix` | 1 | 64 | – | 0 | `(src: *const u32 [512], out: *mut u32 [512], status: *mut u32 [1])` |
-//! | `s54_cluster_cta`, `s54_cluster_fix` | 2 | 64 | (2,1,1) | 0 | `(src: *const u32 [512], out: *mut u32 [1024], status: *mut u32 [1])` |
+//! | `s54_cluster_cta`, `s54_cluster_fix`, `s54_init_bug` | 2 | 64 | (2,1,1) | 0 | `(src: *const u32 [512], out: *mut u32 [1024], status: *mut u32 [1])` |
 //!
 //! Roles: warp 0 is P (lane 0 issues copies and initializes barriers), warp 1 is C. Expected
 //! output when correct: `out == src` (5.1, 5.2), `out[0..256] == src[0..256]` and
@@ -19,6 +19,18 @@
 //! CTA in 5.4 (`out[rank*512 ..][..512]`). `status` bits: 1 = C's wait on `full` timed out,
 //! 2 = P's wait on `empty` timed out, 4 = drain wait timed out. The bug variants may or may not
 //! show stale data on a given run: they are *allowed* to (seed §5).
+//!
+//! The §5.4 kernels differ in one place each: `s54_cluster_fix` is the seed's program (remote
+//! arrive `.release.cluster`, wait `.acquire.cluster`, barriers published with `mbarrier.init` →
+//! `fence.mbarrier_init.release.cluster` → `barrier.cluster.arrive.relaxed` →
+//! `barrier.cluster.wait`); `s54_cluster_cta` uses `.cta` for the remote arrive and the wait;
+//! `s54_init_bug` keeps the `.cluster` arrive/wait but publishes the inits with only a CTA-local
+//! `bar.sync` (no `fence.mbarrier_init`, no cluster barrier before first use), so CTA B's
+//! consumers may arrive on CTA A's `empty` — and CTA A's multicast may complete tx on CTA B's
+//! `full` — before that barrier's `mbarrier.init` is visible (or has even run). Its outcomes:
+//! timeouts (an arrival or a `complete_tx` lost to a later init) or stale data. Same launch and
+//! layout as `s54_cluster_fix`; all three end with the cluster barrier, so no CTA exits while its
+//! peer may still touch its shared memory.
 
 use ptx_sync::barrier::{sync_threads, Aligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
@@ -223,21 +235,29 @@ pub unsafe extern "ptx-kernel" fn s53_reuse_fix(src: *const u32, out: *mut u32, 
 // ---- 5.4 cluster: multicast TMA, remote arrive on the leader's `empty` ----------------------
 
 #[inline(always)]
-unsafe fn s54<const CLUSTER_SCOPE: bool>(src: *const u32, out: *mut u32, status: *mut u32) {
+unsafe fn s54<const CLUSTER_SCOPE: bool, const PUBLISH_INIT: bool>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
     let rank = cluster_ctarank();
     let mut w = Waits::new(status);
     let bars = shared_slice(S5_BARS);
     let (full, empty): (&Mbarrier, &Mbarrier) = (&bars[0], &bars[1]);
     let cb = ClusterBarrier::new(128);
-    // The init publication sequence of seed 5.4.
     if t == 0 {
         full.init(1);
         empty.init(64); // C1 (32 lanes in CTA A) + C2 (32 lanes in CTA B); used in A only
-        fence_mbarrier_init();
+        if PUBLISH_INIT {
+            fence_mbarrier_init();
+        }
     }
-    let a = cb.arrive::<Relaxed, Aligned>();
-    cb.wait::<Acquire, Aligned>(a);
+    if PUBLISH_INIT {
+        // The init publication sequence of seed 5.4.
+        let a = cb.arrive::<Relaxed, Aligned>();
+        cb.wait::<Acquire, Aligned>(a);
+    } else {
+        // The init bug: bar.sync publishes the inits to this CTA only; the peer CTA may arrive
+        // on (or multicast into) a barrier whose init it cannot see yet.
+        sync_threads();
+    }
     let out = out.add(rank as usize * 512);
     if t == 0 {
         for r in 0..2u32 {
@@ -290,10 +310,17 @@ unsafe fn s54<const CLUSTER_SCOPE: bool>(src: *const u32, out: *mut u32, status:
 /// Seed 5.4 bug: remote arrive `.release.cta`, wait `.acquire.cta`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn s54_cluster_cta(src: *const u32, out: *mut u32, status: *mut u32) {
-    s54::<false>(src, out, status)
+    s54::<false, true>(src, out, status)
 }
 /// Seed 5.4 fix: remote arrive `.release.cluster`, wait `.acquire.cluster`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn s54_cluster_fix(src: *const u32, out: *mut u32, status: *mut u32) {
-    s54::<true>(src, out, status)
+    s54::<true, true>(src, out, status)
+}
+/// Seed 5.4 init bug: as `s54_cluster_fix`, but the barriers' inits are published with a
+/// CTA-local `bar.sync` only (no `fence.mbarrier_init.release.cluster`, no cluster barrier before
+/// the first remote arrive / multicast).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn s54_init_bug(src: *const u32, out: *mut u32, status: *mut u32) {
+    s54::<true, false>(src, out, status)
 }

@@ -1,0 +1,161 @@
+//! Seed §5.1–5.3: asynchronous copies into shared memory, with the copy done by a separate loom
+//! thread (the [`CopyEngine`]), so that reading the destination before the copy's completion is
+//! a race rather than silently fine. P and C are two warps of one CTA (placed in CTA 0); `data`
+//! is the shared-memory tile.
+//!
+//! | program | variant | verdict |
+//! |---|---|---|
+//! | §5.1 | `cp.async`, `bar.arrive` / `bar.sync`, no `cp.async.wait_all` | caught: data race on `data` |
+//! | §5.1 | `cp.async.wait_all` before `bar.arrive` | passes |
+//! | §5.2 | TMA (`cp.async.bulk`) with the §5.1 barrier (no wait exists) | caught: data race on `data` |
+//! | §5.2 | `full` is an mbarrier: `arrive.expect_tx`, TMA `complete_tx`, `try_wait` | passes |
+//! | §5.3 | reuse: C's `ld`, then `arrive(empty)`; P's next TMA, no `fence.proxy.async` | caught: proxy race |
+//! | §5.3 | `fence.proxy.async` in C before its arrive | passes |
+//!
+//! Preemption bound: 1 for every test (three threads, one of them the engine; the engine's queue
+//! is a loom mutex, which multiplies the schedules).
+#![cfg(loom)]
+
+use loom::sync::Arc;
+use ptx_sync::model::Place;
+use ptx_sync::{Cta, Data};
+use ptx_sync_loom_tests::{
+    check, fence_proxy_async, spawn_in, CopyEngine, CtaBarrier, MBarrier, ProxyTile,
+};
+
+const BOUND: usize = 1;
+const CTA0: Place = Place { gpu: 0, cluster: 0, cta: 0 };
+
+/// §5.1: P `cp.async`s the tile, [waits for it,] `bar.arrive`; C `bar.sync`s and reads.
+fn cp_async(wait_all: bool) {
+    check(BOUND, move || {
+        let data = Arc::new(Data::new(0u32));
+        let full = Arc::new(CtaBarrier::new(2));
+        let engine = Arc::new(CopyEngine::start(CTA0));
+        let (d, f, e) = (data.clone(), full.clone(), engine.clone());
+        let p = spawn_in(0, 0, move || {
+            let dst = d.clone();
+            e.issue(move || unsafe { dst.write(42) }); // cp.async.ca.shared.global [data], [src], 4
+            if wait_all {
+                e.wait_all(); // cp.async.wait_all
+            }
+            f.arrive(); // bar.arrive 1, 64
+        });
+        let c = spawn_in(0, 0, move || {
+            full.sync(); // bar.sync 1, 64
+            unsafe { data.read() }
+        });
+        p.join();
+        let v = c.join();
+        engine.shutdown(); // the copy has been performed (and race-checked) before the assert
+        assert_eq!(v, 42, "C read the tile before the copy");
+    });
+}
+
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn s5_1_cp_async_without_wait_all_caught() {
+    cp_async(false);
+}
+
+#[test]
+fn s5_1_cp_async_wait_all_then_bar_passes() {
+    cp_async(true);
+}
+
+/// §5.2: TMA. Broken: the §5.1 barrier (there is no wait for a bulk copy). Fixed: `full` is an
+/// mbarrier that the TMA completes (`complete_tx`).
+fn tma(mbarrier: bool) {
+    check(BOUND, move || {
+        let data = Arc::new(Data::new(0u32));
+        let bar = Arc::new(CtaBarrier::new(2));
+        let full = Arc::new(MBarrier::new(1, CTA0));
+        let engine = Arc::new(CopyEngine::start(CTA0));
+        let (d, b, f, e) = (data.clone(), bar.clone(), full.clone(), engine.clone());
+        let p = spawn_in(0, 0, move || {
+            if mbarrier {
+                f.arrive_expect_tx::<Cta>(4); // mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 4
+                let (dst, f2) = (d.clone(), f.clone());
+                // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [data], [src], 4, [full]
+                e.issue(move || {
+                    unsafe { dst.write(42) };
+                    f2.complete_tx(4);
+                });
+            } else {
+                let dst = d.clone();
+                e.issue(move || unsafe { dst.write(42) });
+                b.arrive();
+            }
+        });
+        let c = spawn_in(0, 0, move || {
+            if mbarrier {
+                full.wait_parity::<Cta>(0, "full never completes"); // mbarrier.try_wait.parity
+            } else {
+                bar.sync();
+            }
+            unsafe { data.read() }
+        });
+        p.join();
+        let v = c.join();
+        engine.shutdown();
+        assert_eq!(v, 42, "C read the tile before the TMA wrote it");
+    });
+}
+
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data")]
+fn s5_2_tma_with_bar_caught() {
+    tma(false);
+}
+
+#[test]
+fn s5_2_tma_with_mbarrier_complete_tx_passes() {
+    tma(true);
+}
+
+/// §5.3: the tile is reused. C reads tile 1 (generic proxy), arrives on `empty`; P waits on
+/// `empty` and TMAs tile 2 into the same shared memory (async proxy); C waits on `full` (phase 1)
+/// and reads tile 2. Tile 1 is in place before the threads start.
+fn reuse(proxy_fence: bool) {
+    check(BOUND, move || {
+        let tile = Arc::new(ProxyTile::new(1u32));
+        let full = Arc::new(MBarrier::new(1, CTA0));
+        let empty = Arc::new(MBarrier::new(1, CTA0));
+        let engine = Arc::new(CopyEngine::start(CTA0));
+        let (t, f, em, e) = (tile.clone(), full.clone(), empty.clone(), engine.clone());
+        let p = spawn_in(0, 0, move || {
+            em.wait_parity::<Cta>(0, "empty never completes");
+            f.arrive_expect_tx::<Cta>(4);
+            let (dst, f2) = (t.clone(), f.clone());
+            e.issue(move || {
+                unsafe { dst.write_async(2) };
+                f2.complete_tx(4);
+            });
+        });
+        let c = spawn_in(0, 0, move || {
+            let first = unsafe { tile.read() };
+            if proxy_fence {
+                fence_proxy_async(); // fence.proxy.async.shared::cta
+            }
+            empty.arrive::<Cta>();
+            full.wait_parity::<Cta>(0, "full never completes");
+            let second = unsafe { tile.read() };
+            (first, second)
+        });
+        p.join();
+        let v = c.join();
+        engine.shutdown();
+        assert_eq!(v, (1, 2));
+    });
+}
+
+#[test]
+#[should_panic(expected = "proxy race")]
+fn s5_3_reuse_without_proxy_fence_caught() {
+    reuse(false);
+}
+
+#[test]
+fn s5_3_reuse_with_proxy_fence_passes() {
+    reuse(true);
+}
