@@ -80,6 +80,22 @@ where
     });
 }
 
+/// Runs `f` and asserts that it panics with a message containing one of `expected` (for bugs that
+/// show up either as a stale value or as a race report, depending on the schedule loom meets
+/// first).
+pub fn assert_caught(f: impl FnOnce() + std::panic::UnwindSafe, expected: &[&str]) {
+    let err = std::panic::catch_unwind(f).expect_err("the model did not catch the bug");
+    let msg = err
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    assert!(
+        expected.iter().any(|e| msg.contains(e)),
+        "caught, but with an unexpected message: {msg:?} (expected one of {expected:?})"
+    );
+}
+
 /// How many consecutive yields without progress elsewhere make a spinner *exhausted*. After a
 /// `yield_now`, loom lets the other threads run and stops returning stale values already seen,
 /// so on a fair schedule a wait that some thread can end ends well within it.

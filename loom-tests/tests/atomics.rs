@@ -9,14 +9,14 @@
 //! | §4.5 | barrier with `red.release.gpu.add` | passes |
 //! | §4.5 | barrier with `red.relaxed.gpu.add` | caught: data race on `data` |
 //!
-//! Preemption bound: 2 for every test.
+//! Preemption bound: 1 for every test.
 #![cfg(loom)]
 
 use loom::sync::Arc;
 use ptx_sync::{fence, AcqRel, Acquire, Data, Gpu, Relaxed, Release, Strong};
 use ptx_sync_loom_tests::{check, spawn, spin_until};
 
-const BOUND: usize = 2;
+const BOUND: usize = 1;
 
 struct Counted {
     data: Data<u32>,

@@ -29,7 +29,7 @@
 //! `memory_fence()` or a kernel boundary). What the seed leaves open — a rank dying mid-barrier —
 //! shows up as the bounded spin's deadlock report if a rank skips its subs.
 //!
-//! Preemption bound: 2 for every test.
+//! Preemption bound: 1 for every test.
 #![cfg(loom)]
 
 use loom::sync::Arc;
@@ -39,7 +39,7 @@ use ptx_sync::model::Place;
 use ptx_sync::{fence, AcqRel, Data, Gpu, Relaxed, Strong, Sys, Volatile};
 use ptx_sync_loom_tests::{check, spawn_at, spin_until};
 
-const BOUND: usize = 2;
+const BOUND: usize = 1;
 const RANKS: usize = 3;
 const TAG: i32 = 1024; // FINISHED_SUM_TAG
 

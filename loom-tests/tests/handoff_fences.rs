@@ -21,14 +21,14 @@
 //! fence) is not one DPOR considers (fences are not DPOR operations). Tried with preemption bounds
 //! 2 and 3: not caught. No test is written for it; the GPU runner covers it.
 //!
-//! Preemption bound: 2 for every test (three threads, each with bounded spins).
+//! Preemption bound: 1 for every test (three threads, each with bounded spins).
 #![cfg(loom)]
 
 use loom::sync::Arc;
 use ptx_sync::{fence, Data, Gpu, Relaxed, Sc, Strong};
 use ptx_sync_loom_tests::{check, spawn, spin_until};
 
-const BOUND: usize = 2;
+const BOUND: usize = 1;
 
 /// Which of the §2.5 fences are present.
 #[derive(Clone, Copy)]

@@ -13,14 +13,14 @@
 //! left to the GPU runner. loom does report what the missing edge leaves behind: C2's read of
 //! `data` and P's `data = 43` are unordered, a data race (PTX ISA §8.7.1).
 //!
-//! Preemption bound: 2 for every test.
+//! Preemption bound: 1 for every test.
 #![cfg(loom)]
 
 use loom::sync::Arc;
 use ptx_sync::{fence, AcqRel, Acquire, Data, Gpu, Relaxed, Release, Sc, Strong};
 use ptx_sync_loom_tests::{check, spawn, spin_until};
 
-const BOUND: usize = 2;
+const BOUND: usize = 1;
 
 #[derive(Clone, Copy, PartialEq)]
 enum WrFence {
