@@ -22,8 +22,8 @@
 //! runs with `ptx-sync bench` on a machine with a driver). Short measurement times keep the run
 //! near a minute; criterion options after `--` override them.
 
-use criterion::{BenchmarkGroup, Criterion};
 use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 use ptx_sync::{fence, AcqRel, Acquire, Gpu, Relaxed, Release, Sc, Strong};
 use ptx_sync_benches::{gpu_driver, ratio_table, Recorder};
 use std::cell::RefCell;
@@ -85,7 +85,9 @@ fn group(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &Strong<u
     case(g, rec, cell, "empty", |_, i| {
         black_box(i);
     });
-    case(g, rec, cell, "store_relaxed", |c, i| c.at::<Gpu>().store::<Relaxed>(black_box(i)));
+    case(g, rec, cell, "store_relaxed", |c, i| {
+        c.at::<Gpu>().store::<Relaxed>(black_box(i))
+    });
     macro_rules! fences {
         ($($S:ident $alone:literal $after:literal),*) => {$(
             case(g, rec, cell, $alone, |_, i| {
@@ -120,7 +122,9 @@ fn group_core(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &Ato
     case(g, rec, cell, "empty", |_, i| {
         black_box(i);
     });
-    case(g, rec, cell, "store_relaxed", |c, i| c.store(black_box(i), Relaxed));
+    case(g, rec, cell, "store_relaxed", |c, i| {
+        c.store(black_box(i), Relaxed)
+    });
     macro_rules! fences {
         ($($O:ident $alone:literal $after:literal),*) => {$(
             case(g, rec, cell, $alone, |_, i| {
@@ -184,8 +188,14 @@ fn main() {
     println!("\n== fence cost on this CPU: ratios to the no-fence baseline ==");
     println!("cpu: {}", cpu_model());
     println!("{}", ratio_table(&rec, "single", &CASES, BASELINE, SAMPLES));
-    println!("{}", ratio_table(&rec, "contended", &CASES, BASELINE, SAMPLES));
-    println!("{}", ratio_table(&rec, "single_core_atomic", &CASES, BASELINE, SAMPLES));
+    println!(
+        "{}",
+        ratio_table(&rec, "contended", &CASES, BASELINE, SAMPLES)
+    );
+    println!(
+        "{}",
+        ratio_table(&rec, "single_core_atomic", &CASES, BASELINE, SAMPLES)
+    );
     println!(
         "contender: {:.1} M relaxed fetch_add/s on the shared line during the contended group \
          ({} hardware threads available)",

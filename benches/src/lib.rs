@@ -30,7 +30,9 @@ impl Recorder {
     /// Per-sample ns/iteration of `id`: the last `n` batches (criterion runs its warm-up first,
     /// then exactly `sample_size` batches), or fewer if fewer ran.
     pub fn samples(&self, id: &str, n: usize) -> Vec<f64> {
-        let Some((_, v)) = self.rows.iter().find(|(k, _)| k == id) else { return vec![] };
+        let Some((_, v)) = self.rows.iter().find(|(k, _)| k == id) else {
+            return vec![];
+        };
         v[v.len().saturating_sub(n)..]
             .iter()
             .filter(|(i, _)| *i > 0)
@@ -47,13 +49,23 @@ pub fn stats(xs: &[f64]) -> Option<(f64, f64, f64)> {
     let mut v = xs.to_vec();
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    let med = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    let med = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
     Some((med, v[0], v[n - 1]))
 }
 
 /// The ratio table of one group: each case's median ns/op, min–max over samples, and its
 /// median divided by the `baseline` case's median.
-pub fn ratio_table(rec: &Recorder, group: &str, cases: &[&str], baseline: &str, n: usize) -> String {
+pub fn ratio_table(
+    rec: &Recorder,
+    group: &str,
+    cases: &[&str],
+    baseline: &str,
+    n: usize,
+) -> String {
     let id = |c: &str| format!("{group}/{c}");
     let base = stats(&rec.samples(&id(baseline), n)).map(|s| s.0);
     let mut s = format!(
@@ -63,8 +75,14 @@ pub fn ratio_table(rec: &Recorder, group: &str, cases: &[&str], baseline: &str, 
     for c in cases {
         match stats(&rec.samples(&id(c), n)) {
             Some((m, lo, hi)) => {
-                let r = base.filter(|b| *b > 0.0).map_or("-".into(), |b| format!("{:.2}", m / b));
-                let _ = writeln!(s, "  {c:<22} {m:>9.2} {:>19} {r:>10}", format!("{lo:.2}..{hi:.2}"));
+                let r = base
+                    .filter(|b| *b > 0.0)
+                    .map_or("-".into(), |b| format!("{:.2}", m / b));
+                let _ = writeln!(
+                    s,
+                    "  {c:<22} {m:>9.2} {:>19} {r:>10}",
+                    format!("{lo:.2}..{hi:.2}")
+                );
             }
             None => {
                 let _ = writeln!(s, "  {c:<22} {:>9}", "(not run)");
@@ -83,9 +101,15 @@ pub fn gpu_driver() -> Result<String, String> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
         .map(|v| std::env::split_paths(&v).collect())
         .unwrap_or_default();
-    for d in ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
-        "/usr/local/nvidia/lib64", "/usr/local/cuda/lib64", "/usr/local/cuda/compat"]
-    {
+    for d in [
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib/aarch64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+        "/usr/local/nvidia/lib64",
+        "/usr/local/cuda/lib64",
+        "/usr/local/cuda/compat",
+    ] {
         dirs.push(PathBuf::from(d));
     }
     let lib = dirs
@@ -129,6 +153,10 @@ mod tests {
         assert_eq!(stats(&[3.0, 1.0, 2.0, 10.0]), Some((2.5, 1.0, 10.0)));
         let t = ratio_table(&r, "g", &["a", "b", "c"], "b", 2);
         assert!(t.contains("2.50"), "{t}");
-        assert!(t.lines().any(|l| l.trim_start().starts_with('c') && l.contains("(not run)")), "{t}");
+        assert!(
+            t.lines()
+                .any(|l| l.trim_start().starts_with('c') && l.contains("(not run)")),
+            "{t}"
+        );
     }
 }

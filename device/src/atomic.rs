@@ -51,8 +51,8 @@
 use core::marker::PhantomData;
 
 use crate::sem::{
-    AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release,
-    RmwSem, Scope, Sealed, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
+    AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
+    Scope, Sealed, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
 };
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -560,12 +560,17 @@ impl<T: Scalar> Strong<T> {
     /// A new strong location holding `v`.
     #[cfg(not(loom))]
     pub const fn new(v: T) -> Self {
-        Strong { v: core::cell::UnsafeCell::new(v) }
+        Strong {
+            v: core::cell::UnsafeCell::new(v),
+        }
     }
     /// A new strong location holding `v` (a loom atomic under `--cfg loom`).
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
-        Strong { v: T::atomic_new(v), hist: crate::model::History::new() }
+        Strong {
+            v: T::atomic_new(v),
+            hist: crate::model::History::new(),
+        }
     }
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
     ///
@@ -608,12 +613,16 @@ impl<T: Copy> Data<T> {
     /// New ordinary data.
     #[cfg(not(loom))]
     pub const fn new(v: T) -> Self {
-        Data { v: core::cell::UnsafeCell::new(v) }
+        Data {
+            v: core::cell::UnsafeCell::new(v),
+        }
     }
     /// New ordinary data (loom-tracked under `--cfg loom`).
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
-        Data { v: loom::cell::UnsafeCell::new(v) }
+        Data {
+            v: loom::cell::UnsafeCell::new(v),
+        }
     }
     /// Views memory at `p` as ordinary data.
     ///
@@ -696,11 +705,17 @@ impl<'a, T: Scalar, Sc: Scope> AtomicRef<'a, T, Sc, Generic> {
     pub fn new(cell: &'a Strong<T>) -> Self {
         #[cfg(not(loom))]
         {
-            AtomicRef { loc: (cell.as_ptr(), PhantomData), _m: PhantomData }
+            AtomicRef {
+                loc: (cell.as_ptr(), PhantomData),
+                _m: PhantomData,
+            }
         }
         #[cfg(loom)]
         {
-            AtomicRef { loc: cell, _m: PhantomData }
+            AtomicRef {
+                loc: cell,
+                _m: PhantomData,
+            }
         }
     }
 }
@@ -714,11 +729,17 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     pub unsafe fn new_in(cell: &'a Strong<T>) -> Self {
         #[cfg(not(loom))]
         {
-            AtomicRef { loc: (cell.as_ptr(), PhantomData), _m: PhantomData }
+            AtomicRef {
+                loc: (cell.as_ptr(), PhantomData),
+                _m: PhantomData,
+            }
         }
         #[cfg(loom)]
         {
-            AtomicRef { loc: cell, _m: PhantomData }
+            AtomicRef {
+                loc: cell,
+                _m: PhantomData,
+            }
         }
     }
 
@@ -729,7 +750,10 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     /// strong operations while shared.
     #[cfg(not(loom))]
     pub unsafe fn from_ptr(p: *mut T) -> Self {
-        AtomicRef { loc: (p, PhantomData), _m: PhantomData }
+        AtomicRef {
+            loc: (p, PhantomData),
+            _m: PhantomData,
+        }
     }
 
     /// The generic address.
@@ -1048,4 +1072,21 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
 
 // Silence "unused import" for markers only named inside macro expansions on some cfgs.
 #[allow(unused)]
-fn _markers(_: (Cta, Cluster, Gpu, Sys, Global, Shared, SharedCluster, Relaxed, Acquire, Release, AcqRel, Volatile, Weak)) {}
+fn _markers(
+    _: (
+        Cta,
+        Cluster,
+        Gpu,
+        Sys,
+        Global,
+        Shared,
+        SharedCluster,
+        Relaxed,
+        Acquire,
+        Release,
+        AcqRel,
+        Volatile,
+        Weak,
+    ),
+) {
+}

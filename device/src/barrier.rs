@@ -35,12 +35,12 @@
 //! cb.wait::<Acquire, Aligned>(t);              // barrier.cluster.wait.acquire.aligned
 //! ```
 
+#[cfg(not(target_arch = "nvptx64"))]
+use crate::backend::hatomic::{AtomicU32, Ordering};
 use crate::instr::instr;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
-#[cfg(not(target_arch = "nvptx64"))]
-use crate::backend::hatomic::{AtomicU32, Ordering};
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the warp execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
@@ -136,7 +136,12 @@ struct HostBar {
 #[cfg(not(target_arch = "nvptx64"))]
 impl HostBar {
     fn new() -> Self {
-        HostBar { arrived: AtomicU32::new(0), gen: AtomicU32::new(0), trues: AtomicU32::new(0), result: AtomicU32::new(0) }
+        HostBar {
+            arrived: AtomicU32::new(0),
+            gen: AtomicU32::new(0),
+            trues: AtomicU32::new(0),
+            result: AtomicU32::new(0),
+        }
     }
     /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
     /// number of true predicates of the completed generation (valid when `wait`).
@@ -146,7 +151,8 @@ impl HostBar {
             self.trues.fetch_add(1, Ordering::Relaxed);
         }
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == count {
-            self.result.store(self.trues.swap(0, Ordering::Relaxed), Ordering::Relaxed);
+            self.result
+                .store(self.trues.swap(0, Ordering::Relaxed), Ordering::Relaxed);
             self.arrived.store(0, Ordering::Relaxed);
             self.gen.fetch_add(1, Ordering::Release);
         } else if wait {
@@ -162,10 +168,16 @@ impl NamedBarrier {
     /// Barrier `id` (`< 16`) for `count` threads (`count % 32 == 0` on the device; any positive
     /// count on the host). Panics otherwise.
     pub fn new(id: u32, count: u32) -> Self {
-        assert!(id < 16, "bar: barrier id must be below 16 (PTX ISA §9.7.13.1)");
+        assert!(
+            id < 16,
+            "bar: barrier id must be below 16 (PTX ISA §9.7.13.1)"
+        );
         assert!(count > 0, "bar: thread count must be positive");
         #[cfg(target_arch = "nvptx64")]
-        assert!(count % 32 == 0, "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)");
+        assert!(
+            count % 32 == 0,
+            "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)"
+        );
         NamedBarrier {
             id,
             count,
@@ -340,7 +352,11 @@ impl ClusterBarrier {
             ClusterBarrier {}
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        ClusterBarrier { count: threads, arrived: AtomicU32::new(0), gen: AtomicU32::new(0) }
+        ClusterBarrier {
+            count: threads,
+            arrived: AtomicU32::new(0),
+            gen: AtomicU32::new(0),
+        }
     }
     /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
     /// Seed §5.4: after `fence.mbarrier_init.release.cluster`, `Relaxed` is enough.
@@ -358,7 +374,11 @@ impl ClusterBarrier {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let gen = self.gen.load(Ordering::Acquire);
-            let o = if S::NAME == "Relaxed" { Ordering::Relaxed } else { Ordering::AcqRel };
+            let o = if S::NAME == "Relaxed" {
+                Ordering::Relaxed
+            } else {
+                Ordering::AcqRel
+            };
             if self.arrived.fetch_add(1, o) + 1 == self.count {
                 self.arrived.store(0, Ordering::Relaxed);
                 self.gen.fetch_add(1, Ordering::AcqRel);
@@ -396,17 +416,64 @@ impl ClusterBarrier {
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant { family: "bar", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
-    f(Variant { op: "sync", ptx: BarSync::PTX, ..v });
-    f(Variant { op: "sync", extra: "count", ptx: BarSync::PTX, ..v });
-    f(Variant { op: "arrive", extra: "count", ptx: BarArrive::PTX, ..v });
-    f(Variant { op: "red.popc", ty: "u32", extra: "count", ptx: BarRedPopc::PTX, ..v });
-    f(Variant { op: "red.and", ty: "pred", extra: "count", ptx: BarRedAnd::PTX, ..v });
-    f(Variant { op: "red.or", ty: "pred", extra: "count", ptx: BarRedOr::PTX, ..v });
+    let v = Variant {
+        family: "bar",
+        op: "",
+        ty: "",
+        sem: "",
+        scope: "",
+        space: "",
+        extra: "",
+        ptx: "",
+    };
+    f(Variant {
+        op: "sync",
+        ptx: BarSync::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "sync",
+        extra: "count",
+        ptx: BarSync::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "arrive",
+        extra: "count",
+        ptx: BarArrive::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "red.popc",
+        ty: "u32",
+        extra: "count",
+        ptx: BarRedPopc::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "red.and",
+        ty: "pred",
+        extra: "count",
+        ptx: BarRedAnd::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "red.or",
+        ty: "pred",
+        extra: "count",
+        ptx: BarRedOr::PTX,
+        ..v
+    });
     macro_rules! cb_v {
         ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
-            f(Variant { family: "barrier.cluster", op: $op, sem: stringify!($S), extra: stringify!($A),
-                        ptx: <$S as $Tr<$A>>::PTX, ..v });
+            f(Variant {
+                family: "barrier.cluster",
+                op: $op,
+                sem: stringify!($S),
+                extra: stringify!($A),
+                ptx: <$S as $Tr<$A>>::PTX,
+                ..v
+            });
         };
     }
     for_cluster_bar! { cb_v }

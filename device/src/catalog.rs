@@ -40,12 +40,20 @@ mod walk {
     use crate::sem::*;
 
     macro_rules! scope_of {
-        ([] $Sc:ident) => { $Sc };
-        ([$($g:tt)+] $Sc:ident) => { Gpu };
+        ([] $Sc:ident) => {
+            $Sc
+        };
+        ([$($g:tt)+] $Sc:ident) => {
+            Gpu
+        };
     }
     macro_rules! scope_name {
-        ([] $Sc:ident) => { stringify!($Sc) };
-        ([$($g:tt)+] $Sc:ident) => { "" };
+        ([] $Sc:ident) => {
+            stringify!($Sc)
+        };
+        ([$($g:tt)+] $Sc:ident) => {
+            ""
+        };
     }
     macro_rules! v {
         ($fam:literal, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sc:ident, $Sp:ident, $ptx:expr) => {
@@ -91,9 +99,16 @@ mod walk {
         }
         macro_rules! fence_v {
             ($S:ident $st:literal, $Sc:ident $sct:literal) => {
-                f(Variant { family: "fence", op: "", ty: "", sem: stringify!($S),
-                            scope: stringify!($Sc), space: "", extra: "",
-                            ptx: <$S as FenceInstr<$Sc>>::PTX });
+                f(Variant {
+                    family: "fence",
+                    op: "",
+                    ty: "",
+                    sem: stringify!($S),
+                    scope: stringify!($Sc),
+                    space: "",
+                    extra: "",
+                    ptx: <$S as FenceInstr<$Sc>>::PTX,
+                });
             };
         }
         for_ldst_types! { ld_v for_ldst_sems_ld }

@@ -218,12 +218,49 @@ pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant { family: "", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    let v = Variant {
+        family: "",
+        op: "",
+        ty: "",
+        sem: "",
+        scope: "",
+        space: "",
+        extra: "",
+        ptx: "",
+    };
     // The special registers (`SREGS`) are read with `mov.u32`: not instruction variants, so
     // they are not rows; `tests/strings_async.rs` checks `SREGS` against the PTX ISA names.
-    f(Variant { family: "mapa", ty: "u32", space: "SharedCluster", ptx: MapaShared::PTX, ..v });
-    f(Variant { family: "mapa", ty: "u64", space: "Generic", ptx: MapaGeneric::PTX, ..v });
-    f(Variant { family: "getctarank", ty: "u32", space: "SharedCluster", ptx: GetctarankShared::PTX, ..v });
-    f(Variant { family: "getctarank", ty: "u64", space: "Generic", ptx: GetctarankGeneric::PTX, ..v });
-    f(Variant { family: "elect.sync", ptx: ElectSync::PTX, ..v });
+    f(Variant {
+        family: "mapa",
+        ty: "u32",
+        space: "SharedCluster",
+        ptx: MapaShared::PTX,
+        ..v
+    });
+    f(Variant {
+        family: "mapa",
+        ty: "u64",
+        space: "Generic",
+        ptx: MapaGeneric::PTX,
+        ..v
+    });
+    f(Variant {
+        family: "getctarank",
+        ty: "u32",
+        space: "SharedCluster",
+        ptx: GetctarankShared::PTX,
+        ..v
+    });
+    f(Variant {
+        family: "getctarank",
+        ty: "u64",
+        space: "Generic",
+        ptx: GetctarankGeneric::PTX,
+        ..v
+    });
+    f(Variant {
+        family: "elect.sync",
+        ptx: ElectSync::PTX,
+        ..v
+    });
 }

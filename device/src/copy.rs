@@ -74,7 +74,8 @@ pub struct TensorMap {
     /// The driver's encoding.
     pub opaque: [u64; 16],
 }
-const _: () = assert!(core::mem::size_of::<TensorMap>() == 128 && core::mem::align_of::<TensorMap>() == 64);
+const _: () =
+    assert!(core::mem::size_of::<TensorMap>() == 128 && core::mem::align_of::<TensorMap>() == 64);
 
 /// The cache operator of `cp.async`: [`Ca`] (cache at all levels) or [`Cg`] (L2 only).
 pub trait CacheOp: Sealed + Copy + Default + 'static {
@@ -413,17 +414,27 @@ where
 /// # Safety
 /// As [`cp_async`]; `src_size <= BYTES`.
 #[inline(always)]
-pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(dst: SharedAddr, src: *const u8, src_size: u32)
-where
+pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
+    dst: SharedAddr,
+    src: *const u8,
+    src_size: u32,
+) where
     C: CpAsyncInstr<BYTES>,
 {
-    assert!(src_size as usize <= BYTES, "cp.async: src-size must not exceed cp-size");
+    assert!(
+        src_size as usize <= BYTES,
+        "cp.async: src-size must not exceed cp-size"
+    );
     #[cfg(target_arch = "nvptx64")]
     <C as CpAsyncInstr<BYTES>>::exec_zfill(dst.0, src as u64, src_size);
     #[cfg(not(target_arch = "nvptx64"))]
     {
         host_copy(dst.0, src, src_size as usize);
-        core::ptr::write_bytes((dst.0 + src_size as usize) as *mut u8, 0, BYTES - src_size as usize);
+        core::ptr::write_bytes(
+            (dst.0 + src_size as usize) as *mut u8,
+            0,
+            BYTES - src_size as usize,
+        );
     }
 }
 
@@ -482,7 +493,10 @@ pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
 
 #[inline(always)]
 fn check_bulk(n: u32) {
-    assert!(n % 16 == 0, "cp.async.bulk: size must be a multiple of 16 (PTX ISA §9.7.9.25.4.1)");
+    assert!(
+        n % 16 == 0,
+        "cp.async.bulk: size must be a multiple of 16 (PTX ISA §9.7.9.25.4.1)"
+    );
 }
 
 /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` — TMA
@@ -492,7 +506,12 @@ fn check_bulk(n: u32) {
 /// # Safety
 /// `src` 16-aligned global memory, `dst` 16-aligned shared memory, both valid for `bytes`.
 #[inline(always)]
-pub unsafe fn cp_async_bulk_g2s<Tag>(dst: SharedAddr, src: *const u8, bytes: u32, bar: &Mbarrier<Tag>) {
+pub unsafe fn cp_async_bulk_g2s<Tag>(
+    dst: SharedAddr,
+    src: *const u8,
+    bytes: u32,
+    bar: &Mbarrier<Tag>,
+) {
     check_bulk(bytes);
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkG2S::exec(dst.0, src as u64, bytes, bar.shared_addr().0);
@@ -509,7 +528,13 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(dst: SharedAddr, src: *const u8, bytes: u32
 /// # Safety
 /// As [`cp_async_bulk_g2s`], for every CTA in `mask`.
 #[inline(always)]
-pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(dst: SharedAddr, src: *const u8, bytes: u32, bar: &Mbarrier<Tag>, mask: u16) {
+pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
+    dst: SharedAddr,
+    src: *const u8,
+    bytes: u32,
+    bar: &Mbarrier<Tag>,
+    mask: u16,
+) {
     check_bulk(bytes);
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkG2SMulticast::exec(dst.0, src as u64, bytes, bar.shared_addr().0, mask);
@@ -541,7 +566,12 @@ pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
 /// # Safety
 /// `dst`/`src` 16-aligned and valid for `bytes`; `bar` an initialized barrier in `dst`'s CTA.
 #[inline(always)]
-pub unsafe fn cp_async_bulk_s2c<Tag>(dst: ClusterAddr, src: SharedAddr, bytes: u32, bar: RemoteMbarrier<Tag>) {
+pub unsafe fn cp_async_bulk_s2c<Tag>(
+    dst: ClusterAddr,
+    src: SharedAddr,
+    bytes: u32,
+    bar: RemoteMbarrier<Tag>,
+) {
     check_bulk(bytes);
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkS2C::exec(dst.0, src.0, bytes, bar.addr().0);
@@ -586,7 +616,11 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
 /// # Safety
 /// As [`cp_async_bulk_s2g`].
 #[inline(always)]
-pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(dst: *mut T, src: SharedAddr, bytes: u32) {
+pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
+    dst: *mut T,
+    src: SharedAddr,
+    bytes: u32,
+) {
     check_bulk(bytes);
     #[cfg(target_arch = "nvptx64")]
     T::exec(dst as u64, src.0, bytes);
@@ -623,7 +657,13 @@ impl TensorMap {
     /// `strides[i]` the byte stride of dimension `i + 1`, `boxes` the box size per dimension.
     /// Checks what `cuTensorMapEncodeTiled` checks: rank 1..=5, strides multiples of 16, box
     /// sides 1..=256, inner box bytes a multiple of 16.
-    pub fn host_tiled(base: *const u8, elem_bytes: u32, dims: &[u64], strides: &[u64], boxes: &[u32]) -> Result<TensorMap, &'static str> {
+    pub fn host_tiled(
+        base: *const u8,
+        elem_bytes: u32,
+        dims: &[u64],
+        strides: &[u64],
+        boxes: &[u32],
+    ) -> Result<TensorMap, &'static str> {
         let r = dims.len();
         if !(1..=5).contains(&r) || strides.len() + 1 != r || boxes.len() != r {
             return Err("rank must be 1..=5 with rank-1 strides and rank box sizes");
@@ -653,9 +693,16 @@ impl TensorMap {
     /// in bounds, `(box offset, None)` out of bounds. Returns the box's bytes.
     fn host_box(&self, coords: &[i32], mut f: impl FnMut(usize, Option<usize>)) -> u32 {
         let w = &self.opaque;
-        assert_eq!(w[0], HOST_MAP_MAGIC, "cp.async.bulk.tensor on the host needs TensorMap::host_tiled");
+        assert_eq!(
+            w[0], HOST_MAP_MAGIC,
+            "cp.async.bulk.tensor on the host needs TensorMap::host_tiled"
+        );
         let (eb, r) = ((w[2] & 0xffff_ffff) as usize, (w[2] >> 32) as usize);
-        assert_eq!(coords.len(), r, "tensor map rank and coordinate count differ");
+        assert_eq!(
+            coords.len(),
+            r,
+            "tensor map rank and coordinate count differ"
+        );
         let bx = |i: usize| ((w[12 + i / 4] >> (16 * (i % 4))) & 0xffff) as usize;
         let total: usize = (0..r).map(bx).product();
         for e in 0..total {
@@ -664,7 +711,11 @@ impl TensorMap {
                 let g = coords[d] as i64 + (rem % bx(d)) as i64;
                 rem /= bx(d);
                 inb &= g >= 0 && (g as u64) < w[3 + d];
-                addr = addr.wrapping_add((g as usize).wrapping_mul(if d == 0 { eb } else { w[8 + d - 1] as usize }));
+                addr = addr.wrapping_add((g as usize).wrapping_mul(if d == 0 {
+                    eb
+                } else {
+                    w[8 + d - 1] as usize
+                }));
             }
             f(e * eb, if inb { Some(addr) } else { None });
         }
@@ -689,7 +740,12 @@ impl<const N: usize> TensorCoordsHost for [i32; N] {
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_tensor_load<Tag>(dst: SharedAddr, map: &TensorMap, coords: &[i32], bar: &Mbarrier<Tag>) {
+unsafe fn host_tensor_load<Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: &[i32],
+    bar: &Mbarrier<Tag>,
+) {
     let eb = map.host_elem();
     let bytes = map.host_box(coords, |off, g| match g {
         Some(a) => host_copy(dst.0 + off, a as *const u8, eb),
@@ -706,7 +762,12 @@ unsafe fn host_tensor_load<Tag>(dst: SharedAddr, map: &TensorMap, coords: &[i32]
 /// `map` a valid tensor map in param/const/global memory; `dst` aligned as the map requires
 /// (16 bytes, 128 for swizzled maps) with room for the box.
 #[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(dst: SharedAddr, map: &TensorMap, coords: C, bar: &Mbarrier<Tag>) {
+pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: C,
+    bar: &Mbarrier<Tag>,
+) {
     #[cfg(target_arch = "nvptx64")]
     coords.load(dst.0, map as *const TensorMap as u64, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
@@ -718,9 +779,20 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(dst: SharedAddr, m
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`], for every CTA in `mask`.
 #[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(dst: SharedAddr, map: &TensorMap, coords: C, bar: &Mbarrier<Tag>, mask: u16) {
+pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: C,
+    bar: &Mbarrier<Tag>,
+    mask: u16,
+) {
     #[cfg(target_arch = "nvptx64")]
-    coords.load_multicast(dst.0, map as *const TensorMap as u64, bar.shared_addr().0, mask);
+    coords.load_multicast(
+        dst.0,
+        map as *const TensorMap as u64,
+        bar.shared_addr().0,
+        mask,
+    );
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let _ = mask;
@@ -734,7 +806,11 @@ pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(dst: Sha
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`].
 #[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(map: &TensorMap, coords: C, src: SharedAddr) {
+pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
+    map: &TensorMap,
+    coords: C,
+    src: SharedAddr,
+) {
     #[cfg(target_arch = "nvptx64")]
     coords.store(map as *const TensorMap as u64, src.0);
     #[cfg(not(target_arch = "nvptx64"))]
@@ -766,42 +842,156 @@ pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, co
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant { family: "cp.async", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    let v = Variant {
+        family: "cp.async",
+        op: "",
+        ty: "",
+        sem: "",
+        scope: "",
+        space: "",
+        extra: "",
+        ptx: "",
+    };
     macro_rules! cpa_v {
         ($C:ident $ct:literal, $n:literal) => {
-            f(Variant { space: "Shared", extra: concat!(stringify!($C), ":", $n), ptx: <$C as CpAsyncInstr<$n>>::PTX, ..v });
-            f(Variant { space: "Shared", extra: concat!(stringify!($C), ":", $n, ":zfill"), ptx: <$C as CpAsyncInstr<$n>>::PTX, ..v });
+            f(Variant {
+                space: "Shared",
+                extra: concat!(stringify!($C), ":", $n),
+                ptx: <$C as CpAsyncInstr<$n>>::PTX,
+                ..v
+            });
+            f(Variant {
+                space: "Shared",
+                extra: concat!(stringify!($C), ":", $n, ":zfill"),
+                ptx: <$C as CpAsyncInstr<$n>>::PTX,
+                ..v
+            });
         };
     }
     for_cp_async! { cpa_v }
-    f(Variant { op: "commit_group", ptx: CpAsyncCommitGroup::PTX, ..v });
-    f(Variant { op: "wait_group", ptx: CpAsyncWaitGroup::PTX, ..v });
-    f(Variant { op: "wait_all", ptx: CpAsyncWaitAll::PTX, ..v });
-    f(Variant { op: "mbarrier.arrive", ty: "b64", space: "Shared", ptx: CpAsyncMbarrierArrive::PTX, ..v });
-    f(Variant { op: "mbarrier.arrive.noinc", ty: "b64", space: "Shared", ptx: CpAsyncMbarrierArriveNoinc::PTX, ..v });
-    let b = Variant { family: "cp.async.bulk", ..v };
-    f(Variant { space: "SharedCluster", extra: "src=Global completion=Mbarrier", ptx: CpAsyncBulkG2S::PTX, ..b });
-    f(Variant { space: "SharedCluster", extra: "src=Global completion=Mbarrier multicast", ptx: CpAsyncBulkG2SMulticast::PTX, ..b });
-    f(Variant { space: "Global", extra: "src=Shared completion=BulkGroup", ptx: CpAsyncBulkS2G::PTX, ..b });
-    f(Variant { space: "SharedCluster", extra: "src=Shared completion=Mbarrier", ptx: CpAsyncBulkS2C::PTX, ..b });
-    f(Variant { op: "commit_group", ptx: CpAsyncBulkCommitGroup::PTX, ..b });
-    f(Variant { op: "wait_group", ptx: CpAsyncBulkWaitGroup::PTX, ..b });
-    f(Variant { op: "wait_group.read", ptx: CpAsyncBulkWaitGroupRead::PTX, ..b });
-    f(Variant { op: "prefetch.L2", space: "Global", ptx: CpAsyncBulkPrefetch::PTX, ..b });
+    f(Variant {
+        op: "commit_group",
+        ptx: CpAsyncCommitGroup::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "wait_group",
+        ptx: CpAsyncWaitGroup::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "wait_all",
+        ptx: CpAsyncWaitAll::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "mbarrier.arrive",
+        ty: "b64",
+        space: "Shared",
+        ptx: CpAsyncMbarrierArrive::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "mbarrier.arrive.noinc",
+        ty: "b64",
+        space: "Shared",
+        ptx: CpAsyncMbarrierArriveNoinc::PTX,
+        ..v
+    });
+    let b = Variant {
+        family: "cp.async.bulk",
+        ..v
+    };
+    f(Variant {
+        space: "SharedCluster",
+        extra: "src=Global completion=Mbarrier",
+        ptx: CpAsyncBulkG2S::PTX,
+        ..b
+    });
+    f(Variant {
+        space: "SharedCluster",
+        extra: "src=Global completion=Mbarrier multicast",
+        ptx: CpAsyncBulkG2SMulticast::PTX,
+        ..b
+    });
+    f(Variant {
+        space: "Global",
+        extra: "src=Shared completion=BulkGroup",
+        ptx: CpAsyncBulkS2G::PTX,
+        ..b
+    });
+    f(Variant {
+        space: "SharedCluster",
+        extra: "src=Shared completion=Mbarrier",
+        ptx: CpAsyncBulkS2C::PTX,
+        ..b
+    });
+    f(Variant {
+        op: "commit_group",
+        ptx: CpAsyncBulkCommitGroup::PTX,
+        ..b
+    });
+    f(Variant {
+        op: "wait_group",
+        ptx: CpAsyncBulkWaitGroup::PTX,
+        ..b
+    });
+    f(Variant {
+        op: "wait_group.read",
+        ptx: CpAsyncBulkWaitGroupRead::PTX,
+        ..b
+    });
+    f(Variant {
+        op: "prefetch.L2",
+        space: "Global",
+        ptx: CpAsyncBulkPrefetch::PTX,
+        ..b
+    });
     macro_rules! red_v {
         ($t:ident $tt:literal) => {
-            f(Variant { family: "cp.reduce.async.bulk", op: "add", ty: stringify!($t), space: "Global",
-                        extra: "src=Shared completion=BulkGroup", ptx: <$t as BulkReduceAddInstr>::PTX, ..v });
+            f(Variant {
+                family: "cp.reduce.async.bulk",
+                op: "add",
+                ty: stringify!($t),
+                space: "Global",
+                extra: "src=Shared completion=BulkGroup",
+                ptx: <$t as BulkReduceAddInstr>::PTX,
+                ..v
+            });
         };
     }
     for_bulk_reduce! { red_v }
     macro_rules! tensor_v {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
-            let t = Variant { family: "cp.async.bulk.tensor", extra: concat!("dim=", $n), ..v };
-            f(Variant { op: "load", space: "SharedCluster", ptx: <[i32; $n] as TensorCoords>::PTX_LOAD, ..t });
-            f(Variant { op: "load.multicast", space: "SharedCluster", ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST, ..t });
-            f(Variant { op: "store", space: "Global", ptx: <[i32; $n] as TensorCoords>::PTX_STORE, ..t });
-            f(Variant { op: "prefetch", space: "Global", ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH, ..t });
+            let t = Variant {
+                family: "cp.async.bulk.tensor",
+                extra: concat!("dim=", $n),
+                ..v
+            };
+            f(Variant {
+                op: "load",
+                space: "SharedCluster",
+                ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
+                ..t
+            });
+            f(Variant {
+                op: "load.multicast",
+                space: "SharedCluster",
+                ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
+                ..t
+            });
+            f(Variant {
+                op: "store",
+                space: "Global",
+                ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
+                ..t
+            });
+            f(Variant {
+                op: "prefetch",
+                space: "Global",
+                ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
+                ..t
+            });
         };
     }
     for_tensor_dims! { tensor_v }

@@ -51,21 +51,21 @@
 #[doc(hidden)]
 pub mod backend;
 
-pub mod sem;
 pub mod atomic;
-pub mod fence;
-pub mod wait;
-pub mod instr;
-pub mod shared;
 pub mod barrier;
-pub mod cluster;
-pub mod mbarrier;
-pub mod proxy;
-pub mod copy;
-pub mod pipeline;
 pub mod catalog;
+pub mod cluster;
+pub mod copy;
+pub mod fence;
+pub mod instr;
+pub mod mbarrier;
 #[cfg(loom)]
 pub mod model;
+pub mod pipeline;
+pub mod proxy;
+pub mod sem;
+pub mod shared;
+pub mod wait;
 
 pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};
 pub use fence::fence;

@@ -524,7 +524,12 @@ mod host {
     pub(super) fn unpack(v: u64) -> St {
         let raw_tx = ((v >> 40) & ((1 << 21) - 1)) as i32;
         let tx = (raw_tx << 11) >> 11; // sign-extend 21 bits
-        St { pending: (v & M20) as u32, expected: ((v >> 20) & M20) as u32, tx, phase: (v >> 63) as u32 }
+        St {
+            pending: (v & M20) as u32,
+            expected: ((v >> 20) & M20) as u32,
+            tx,
+            phase: (v >> 63) as u32,
+        }
     }
     pub(super) fn pack(s: St) -> u64 {
         (s.pending as u64 & M20)
@@ -544,11 +549,17 @@ mod host {
 
 #[inline(always)]
 fn check_count(n: u32) {
-    assert!(n >= 1 && n <= MAX_COUNT, "mbarrier count must be in 1..2^20 (PTX ISA §9.7.13.15.1)");
+    assert!(
+        n >= 1 && n <= MAX_COUNT,
+        "mbarrier count must be in 1..2^20 (PTX ISA §9.7.13.15.1)"
+    );
 }
 #[inline(always)]
 fn check_tx(n: u32) {
-    assert!(n <= MAX_COUNT, "mbarrier tx-count must be below 2^20 (PTX ISA §9.7.13.15.1)");
+    assert!(
+        n <= MAX_COUNT,
+        "mbarrier tx-count must be below 2^20 (PTX ISA §9.7.13.15.1)"
+    );
 }
 
 impl<Tag> Default for Mbarrier<Tag> {
@@ -564,17 +575,26 @@ impl<Tag> Mbarrier<Tag> {
     pub const fn new() -> Self {
         #[cfg(target_arch = "nvptx64")]
         {
-            Mbarrier { state: core::cell::UnsafeCell::new(0), _t: PhantomData }
+            Mbarrier {
+                state: core::cell::UnsafeCell::new(0),
+                _t: PhantomData,
+            }
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            Mbarrier { state: crate::backend::hatomic::AtomicU64::new(0), _t: PhantomData }
+            Mbarrier {
+                state: crate::backend::hatomic::AtomicU64::new(0),
+                _t: PhantomData,
+            }
         }
     }
     /// An uninitialized barrier value (a loom atomic under `--cfg loom`).
     #[cfg(loom)]
     pub fn new() -> Self {
-        Mbarrier { state: crate::backend::hatomic::AtomicU64::new(0), _t: PhantomData }
+        Mbarrier {
+            state: crate::backend::hatomic::AtomicU64::new(0),
+            _t: PhantomData,
+        }
     }
 
     /// Views the 8 bytes at generic address `p` (in this CTA's shared memory) as a barrier.
@@ -602,7 +622,10 @@ impl<Tag> Mbarrier<Tag> {
         let mut cur = self.state.load(Ordering::Relaxed);
         loop {
             let new = host::pack(f(host::unpack(cur)));
-            match self.state.compare_exchange(cur, new, o, crate::backend::cas_failure(o)) {
+            match self
+                .state
+                .compare_exchange(cur, new, o, crate::backend::cas_failure(o))
+            {
                 Ok(old) => return old,
                 Err(seen) => cur = seen,
             }
@@ -622,7 +645,12 @@ impl<Tag> Mbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.state.store(
-            host::pack(host::St { pending: count, expected: count, tx: 0, phase: 0 }),
+            host::pack(host::St {
+                pending: count,
+                expected: count,
+                tx: 0,
+                phase: 0,
+            }),
             Ordering::Relaxed,
         );
     }
@@ -652,11 +680,17 @@ impl<Tag> Mbarrier<Tag> {
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(s.pending >= 1, "mbarrier: more arrivals than expected in this phase");
+            assert!(
+                s.pending >= 1,
+                "mbarrier: more arrivals than expected in this phase"
+            );
             s.pending -= 1;
             host::settle(s)
         });
-        Token { state, _t: PhantomData }
+        Token {
+            state,
+            _t: PhantomData,
+        }
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
@@ -671,11 +705,17 @@ impl<Tag> Mbarrier<Tag> {
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_n(self.a(), count) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(s.pending >= count, "mbarrier: more arrivals than expected in this phase");
+            assert!(
+                s.pending >= count,
+                "mbarrier: more arrivals than expected in this phase"
+            );
             s.pending -= count;
             host::settle(s)
         });
-        Token { state, _t: PhantomData }
+        Token {
+            state,
+            _t: PhantomData,
+        }
     }
 
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64 state, [a];` — arrives and lowers the
@@ -690,12 +730,18 @@ impl<Tag> Mbarrier<Tag> {
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_drop(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(s.pending >= 1 && s.expected >= 1, "mbarrier: arrive_drop without arrivals left");
+            assert!(
+                s.pending >= 1 && s.expected >= 1,
+                "mbarrier: arrive_drop without arrivals left"
+            );
             s.pending -= 1;
             s.expected -= 1;
             host::settle(s)
         });
-        Token { state, _t: PhantomData }
+        Token {
+            state,
+            _t: PhantomData,
+        }
     }
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
@@ -711,12 +757,18 @@ impl<Tag> Mbarrier<Tag> {
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_expect_tx(self.a(), tx) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(s.pending >= 1, "mbarrier: more arrivals than expected in this phase");
+            assert!(
+                s.pending >= 1,
+                "mbarrier: more arrivals than expected in this phase"
+            );
             s.tx += tx as i32;
             s.pending -= 1;
             host::settle(s)
         });
-        Token { state, _t: PhantomData }
+        Token {
+            state,
+            _t: PhantomData,
+        }
     }
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
@@ -870,7 +922,11 @@ impl<Tag> Mbarrier<Tag> {
 
     /// Bounded wait on a parity: `try_wait.parity` until it succeeds or `budget` is spent.
     #[inline(always)]
-    pub fn wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase, budget: Budget) -> Result<u64, Timeout>
+    pub fn wait_parity<S: Sem, Sc: Scope>(
+        &self,
+        phase: Phase,
+        budget: Budget,
+    ) -> Result<u64, Timeout>
     where
         S: WaitInstr<Sc>,
     {
@@ -892,14 +948,20 @@ impl<Tag> Mbarrier<Tag> {
     /// This barrier as seen through `.shared::cluster` from this CTA (no instruction).
     #[inline(always)]
     pub fn cluster_view(&self) -> RemoteMbarrier<Tag> {
-        RemoteMbarrier { addr: self.shared_addr().to_cluster(), _t: PhantomData }
+        RemoteMbarrier {
+            addr: self.shared_addr().to_cluster(),
+            _t: PhantomData,
+        }
     }
 
     /// The barrier at the same offset in the CTA of rank `cta` of this cluster:
     /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier.
     #[inline(always)]
     pub fn remote(&self, cta: u32) -> RemoteMbarrier<Tag> {
-        RemoteMbarrier { addr: crate::cluster::mapa(self.shared_addr(), cta), _t: PhantomData }
+        RemoteMbarrier {
+            addr: crate::cluster::mapa(self.shared_addr(), cta),
+            _t: PhantomData,
+        }
     }
 
     /// Host only: the packed state (phase bit 63, tx-count bits 40..61, expected 20..40,
@@ -929,7 +991,10 @@ impl<Tag> RemoteMbarrier<Tag> {
     /// # Safety
     /// `addr` must be an initialized mbarrier in some CTA of this cluster.
     pub unsafe fn from_addr(addr: ClusterAddr) -> Self {
-        RemoteMbarrier { addr, _t: PhantomData }
+        RemoteMbarrier {
+            addr,
+            _t: PhantomData,
+        }
     }
     /// The `.shared::cluster` address.
     pub fn addr(self) -> ClusterAddr {
@@ -954,11 +1019,16 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self.local().h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
-                assert!(s.pending >= 1, "mbarrier: more arrivals than expected in this phase");
-                s.pending -= 1;
-                host::settle(s)
-            });
+            let _ = self
+                .local()
+                .h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+                    assert!(
+                        s.pending >= 1,
+                        "mbarrier: more arrivals than expected in this phase"
+                    );
+                    s.pending -= 1;
+                    host::settle(s)
+                });
         }
     }
 
@@ -975,11 +1045,16 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self.local().h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
-                assert!(s.pending >= count, "mbarrier: more arrivals than expected in this phase");
-                s.pending -= count;
-                host::settle(s)
-            });
+            let _ = self
+                .local()
+                .h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+                    assert!(
+                        s.pending >= count,
+                        "mbarrier: more arrivals than expected in this phase"
+                    );
+                    s.pending -= count;
+                    host::settle(s)
+                });
         }
     }
 
@@ -996,11 +1071,13 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self.local().h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
-                s.tx += tx as i32;
-                s.pending -= 1;
-                host::settle(s)
-            });
+            let _ = self
+                .local()
+                .h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+                    s.tx += tx as i32;
+                    s.pending -= 1;
+                    host::settle(s)
+                });
         }
     }
 
@@ -1037,44 +1114,163 @@ fn _markers(_: (Acquire, Release, Relaxed, Cta, Cluster)) {}
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant { family: "mbarrier", op: "", ty: "b64", sem: "", scope: "", space: "", extra: "", ptx: "" };
-    f(Variant { op: "init", space: "Shared", extra: "count", ptx: MbarrierInit::PTX, ..v });
-    f(Variant { op: "inval", space: "Shared", ptx: MbarrierInval::PTX, ..v });
-    f(Variant { op: "pending_count", ptx: MbarrierPendingCount::PTX, ..v });
+    let v = Variant {
+        family: "mbarrier",
+        op: "",
+        ty: "b64",
+        sem: "",
+        scope: "",
+        space: "",
+        extra: "",
+        ptx: "",
+    };
+    f(Variant {
+        op: "init",
+        space: "Shared",
+        extra: "count",
+        ptx: MbarrierInit::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "inval",
+        space: "Shared",
+        ptx: MbarrierInval::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "pending_count",
+        ptx: MbarrierPendingCount::PTX,
+        ..v
+    });
     macro_rules! arrive_v {
         ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
             let (sem, scope) = (stringify!($S), stringify!($Sc));
-            let w = Variant { sem, scope, space: "Shared", ..v };
-            f(Variant { op: "arrive", ptx: <$S as ArriveInstr<$Sc>>::PTX, ..w });
-            f(Variant { op: "arrive", extra: "count", ptx: <$S as ArriveInstr<$Sc>>::PTX, ..w });
-            f(Variant { op: "arrive_drop", ptx: <$S as ArriveInstr<$Sc>>::PTX_DROP, ..w });
-            f(Variant { op: "arrive.expect_tx", extra: "tx", ptx: <$S as ArriveInstr<$Sc>>::PTX_EXPECT_TX, ..w });
-            let r = Variant { space: "SharedCluster", ..w };
-            f(Variant { op: "arrive", ptx: <$S as RemoteArriveInstr<$Sc>>::PTX, ..r });
-            f(Variant { op: "arrive", extra: "count", ptx: <$S as RemoteArriveInstr<$Sc>>::PTX, ..r });
-            f(Variant { op: "arrive.expect_tx", extra: "tx", ptx: <$S as RemoteArriveInstr<$Sc>>::PTX_EXPECT_TX, ..r });
+            let w = Variant {
+                sem,
+                scope,
+                space: "Shared",
+                ..v
+            };
+            f(Variant {
+                op: "arrive",
+                ptx: <$S as ArriveInstr<$Sc>>::PTX,
+                ..w
+            });
+            f(Variant {
+                op: "arrive",
+                extra: "count",
+                ptx: <$S as ArriveInstr<$Sc>>::PTX,
+                ..w
+            });
+            f(Variant {
+                op: "arrive_drop",
+                ptx: <$S as ArriveInstr<$Sc>>::PTX_DROP,
+                ..w
+            });
+            f(Variant {
+                op: "arrive.expect_tx",
+                extra: "tx",
+                ptx: <$S as ArriveInstr<$Sc>>::PTX_EXPECT_TX,
+                ..w
+            });
+            let r = Variant {
+                space: "SharedCluster",
+                ..w
+            };
+            f(Variant {
+                op: "arrive",
+                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX,
+                ..r
+            });
+            f(Variant {
+                op: "arrive",
+                extra: "count",
+                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX,
+                ..r
+            });
+            f(Variant {
+                op: "arrive.expect_tx",
+                extra: "tx",
+                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX_EXPECT_TX,
+                ..r
+            });
         };
     }
     for_mbar_arrive! { arrive_v }
     macro_rules! wait_v {
         ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
-            let w = Variant { sem: stringify!($S), scope: stringify!($Sc), space: "Shared", ..v };
-            f(Variant { op: "try_wait", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY, ..w });
-            f(Variant { op: "try_wait", extra: "hint", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY, ..w });
-            f(Variant { op: "try_wait.parity", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY, ..w });
-            f(Variant { op: "try_wait.parity", extra: "hint", ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY, ..w });
-            f(Variant { op: "test_wait", ptx: <$S as WaitInstr<$Sc>>::PTX_TEST, ..w });
-            f(Variant { op: "test_wait.parity", ptx: <$S as WaitInstr<$Sc>>::PTX_TEST_PARITY, ..w });
+            let w = Variant {
+                sem: stringify!($S),
+                scope: stringify!($Sc),
+                space: "Shared",
+                ..v
+            };
+            f(Variant {
+                op: "try_wait",
+                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY,
+                ..w
+            });
+            f(Variant {
+                op: "try_wait",
+                extra: "hint",
+                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY,
+                ..w
+            });
+            f(Variant {
+                op: "try_wait.parity",
+                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY,
+                ..w
+            });
+            f(Variant {
+                op: "try_wait.parity",
+                extra: "hint",
+                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY,
+                ..w
+            });
+            f(Variant {
+                op: "test_wait",
+                ptx: <$S as WaitInstr<$Sc>>::PTX_TEST,
+                ..w
+            });
+            f(Variant {
+                op: "test_wait.parity",
+                ptx: <$S as WaitInstr<$Sc>>::PTX_TEST_PARITY,
+                ..w
+            });
         };
     }
     for_mbar_wait! { wait_v }
     macro_rules! tx_v {
         ($Sc:ident $sct:literal) => {
-            let w = Variant { sem: "Relaxed", scope: stringify!($Sc), ..v };
-            f(Variant { op: "expect_tx", space: "Shared", ptx: <$Sc as TxInstr>::PTX_EXPECT, ..w });
-            f(Variant { op: "complete_tx", space: "Shared", ptx: <$Sc as TxInstr>::PTX_COMPLETE, ..w });
-            f(Variant { op: "expect_tx", space: "SharedCluster", ptx: <$Sc as TxInstr>::PTX_EXPECT_CLUSTER, ..w });
-            f(Variant { op: "complete_tx", space: "SharedCluster", ptx: <$Sc as TxInstr>::PTX_COMPLETE_CLUSTER, ..w });
+            let w = Variant {
+                sem: "Relaxed",
+                scope: stringify!($Sc),
+                ..v
+            };
+            f(Variant {
+                op: "expect_tx",
+                space: "Shared",
+                ptx: <$Sc as TxInstr>::PTX_EXPECT,
+                ..w
+            });
+            f(Variant {
+                op: "complete_tx",
+                space: "Shared",
+                ptx: <$Sc as TxInstr>::PTX_COMPLETE,
+                ..w
+            });
+            f(Variant {
+                op: "expect_tx",
+                space: "SharedCluster",
+                ptx: <$Sc as TxInstr>::PTX_EXPECT_CLUSTER,
+                ..w
+            });
+            f(Variant {
+                op: "complete_tx",
+                space: "SharedCluster",
+                ptx: <$Sc as TxInstr>::PTX_COMPLETE_CLUSTER,
+                ..w
+            });
         };
     }
     for_mbar_tx! { tx_v }

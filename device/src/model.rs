@@ -98,7 +98,11 @@ pub struct Place {
 
 impl core::fmt::Display for Place {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "(gpu {}, cluster {}, cta {})", self.gpu, self.cluster, self.cta)
+        write!(
+            f,
+            "(gpu {}, cluster {}, cta {})",
+            self.gpu, self.cluster, self.cta
+        )
     }
 }
 
@@ -108,7 +112,11 @@ loom::thread_local! {
 
 /// Places the calling loom thread in CTA `cta` of cluster `cluster` on GPU 0.
 pub fn set_thread(cluster: u32, cta: u32) {
-    set_place(Place { gpu: 0, cluster, cta })
+    set_place(Place {
+        gpu: 0,
+        cluster,
+        cta,
+    })
 }
 
 /// Places the calling loom thread at `place`.
@@ -128,7 +136,14 @@ where
     F: FnOnce() -> T + 'static,
     T: 'static,
 {
-    spawn_at(Place { gpu: 0, cluster, cta }, f)
+    spawn_at(
+        Place {
+            gpu: 0,
+            cluster,
+            cta,
+        },
+        f,
+    )
 }
 
 /// `loom::thread::spawn`, the new thread placed at `place`.

@@ -37,9 +37,9 @@
 use core::marker::PhantomData;
 
 use crate::mbarrier::{Mbarrier, Phase};
-use crate::wait::{Budget, Timeout};
 use crate::proxy::fence_proxy_async;
 use crate::sem::{Acquire, Cluster, Cta, Generic, Release, Scope, Sealed};
+use crate::wait::{Budget, Timeout};
 
 /// Tag of the `full` barriers (filled by the producer / TMA).
 #[derive(Debug)]
@@ -61,12 +61,20 @@ impl<const STAGES: usize> PipelineState<STAGES> {
     /// A consumer's first state: stage 0, phase 0 (waits for the first fill).
     pub const fn consumer_start() -> Self {
         let () = Self::VALID;
-        PipelineState { index: 0, phase: Phase::ZERO, count: 0 }
+        PipelineState {
+            index: 0,
+            phase: Phase::ZERO,
+            count: 0,
+        }
     }
     /// A producer's first state: stage 0, phase 1 (every stage starts empty).
     pub const fn producer_start() -> Self {
         let () = Self::VALID;
-        PipelineState { index: 0, phase: Phase::ONE, count: 0 }
+        PipelineState {
+            index: 0,
+            phase: Phase::ONE,
+            count: 0,
+        }
     }
     /// The stage index `0..STAGES`.
     pub const fn index(self) -> usize {
@@ -140,10 +148,24 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
     /// A pipeline over the first `STAGES` barriers of `full` and `empty` (panics if shorter).
     /// `leader` is the cluster rank owning the `empty` barriers that count (use 0 for `Cta`) and
     /// `is_leader` whether this CTA is it.
-    pub fn new(full: &'a [Mbarrier<Full>], empty: &'a [Mbarrier<Empty>], leader: u32, is_leader: bool) -> Self {
+    pub fn new(
+        full: &'a [Mbarrier<Full>],
+        empty: &'a [Mbarrier<Empty>],
+        leader: u32,
+        is_leader: bool,
+    ) -> Self {
         let () = PipelineState::<STAGES>::VALID;
-        assert!(full.len() >= STAGES && empty.len() >= STAGES, "pipeline: fewer barriers than stages");
-        Pipeline { full: &full[..STAGES], empty: &empty[..STAGES], leader, is_leader, _s: PhantomData }
+        assert!(
+            full.len() >= STAGES && empty.len() >= STAGES,
+            "pipeline: fewer barriers than stages"
+        );
+        Pipeline {
+            full: &full[..STAGES],
+            empty: &empty[..STAGES],
+            leader,
+            is_leader,
+            _s: PhantomData,
+        }
     }
 
     /// One thread per CTA, before any use: `full[i].init(producer_arrivals)` (1 for one elected
@@ -172,7 +194,12 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
     /// `mbarrier.arrive.expect_tx.release.cta` for `tx_bytes`. Returns the `full` barrier to pass
     /// to the TMA copy. Blocks (bounded by the budget `dl`, per wait).
     #[inline(always)]
-    pub fn producer_acquire(&self, st: PipelineState<STAGES>, tx_bytes: u32, dl: Budget) -> Result<&'a Mbarrier<Full>, Timeout> {
+    pub fn producer_acquire(
+        &self,
+        st: PipelineState<STAGES>,
+        tx_bytes: u32,
+        dl: Budget,
+    ) -> Result<&'a Mbarrier<Full>, Timeout> {
         let i = st.index();
         if self.is_leader {
             Sc::wait_empty(&self.empty[i], st.phase(), dl)?;
@@ -188,7 +215,9 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
     /// fence, seed §5.2). Blocks (bounded by the budget `dl`, per wait).
     #[inline(always)]
     pub fn consumer_wait(&self, st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
-        self.full[st.index()].wait_parity::<Acquire, Cta>(st.phase(), dl).map(drop)
+        self.full[st.index()]
+            .wait_parity::<Acquire, Cta>(st.phase(), dl)
+            .map(drop)
     }
 
     /// **Consumer, every consumer thread, after its last generic read of the stage.**

@@ -185,28 +185,71 @@ pub fn fence_mbarrier_init() {
 }
 
 #[allow(unused)]
-fn _markers(_: (Cta, Cluster, Gpu, Sys, Generic, Global, Shared, SharedCluster)) {}
+fn _markers(
+    _: (
+        Cta,
+        Cluster,
+        Gpu,
+        Sys,
+        Generic,
+        Global,
+        Shared,
+        SharedCluster,
+    ),
+) {
+}
 
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant { family: "", op: "", ty: "", sem: "", scope: "", space: "", extra: "", ptx: "" };
+    let v = Variant {
+        family: "",
+        op: "",
+        ty: "",
+        sem: "",
+        scope: "",
+        space: "",
+        extra: "",
+        ptx: "",
+    };
     macro_rules! pa_v {
         ($Sp:ident $spt:literal) => {
-            f(Variant { family: "fence.proxy.async", space: stringify!($Sp), ptx: <$Sp as ProxyAsyncInstr>::PTX, ..v });
+            f(Variant {
+                family: "fence.proxy.async",
+                space: stringify!($Sp),
+                ptx: <$Sp as ProxyAsyncInstr>::PTX,
+                ..v
+            });
         };
     }
     for_proxy_async! { pa_v }
     macro_rules! tm_v {
         ($Sc:ident $sct:literal) => {
-            f(Variant { family: "fence.proxy.tensormap::generic", sem: "Release", scope: stringify!($Sc),
-                        ptx: <$Sc as TensormapFenceInstr>::PTX_RELEASE, ..v });
-            f(Variant { family: "fence.proxy.tensormap::generic", sem: "Acquire", scope: stringify!($Sc),
-                        extra: "addr 128", ptx: <$Sc as TensormapFenceInstr>::PTX_ACQUIRE, ..v });
+            f(Variant {
+                family: "fence.proxy.tensormap::generic",
+                sem: "Release",
+                scope: stringify!($Sc),
+                ptx: <$Sc as TensormapFenceInstr>::PTX_RELEASE,
+                ..v
+            });
+            f(Variant {
+                family: "fence.proxy.tensormap::generic",
+                sem: "Acquire",
+                scope: stringify!($Sc),
+                extra: "addr 128",
+                ptx: <$Sc as TensormapFenceInstr>::PTX_ACQUIRE,
+                ..v
+            });
         };
     }
     for_tensormap_fence! { tm_v }
-    f(Variant { family: "fence.mbarrier_init", sem: "Release", scope: "Cluster", ptx: FenceMbarrierInit::PTX, ..v });
+    f(Variant {
+        family: "fence.mbarrier_init",
+        sem: "Release",
+        scope: "Cluster",
+        ptx: FenceMbarrierInit::PTX,
+        ..v
+    });
 }

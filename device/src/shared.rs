@@ -140,7 +140,8 @@ pub trait SharedArray: Copy {
     #[inline(always)]
     fn elem_addr(self, i: usize) -> SharedAddr {
         assert!(i < Self::LEN);
-        self.addr().offset((i * core::mem::size_of::<Self::Elem>()) as u32)
+        self.addr()
+            .offset((i * core::mem::size_of::<Self::Elem>()) as u32)
     }
     /// A shared reference to element `i`, for interior-mutable cells (mbarriers, strong flags);
     /// panics if `i >= LEN`.

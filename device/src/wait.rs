@@ -65,19 +65,34 @@ impl Budget {
     /// At most `n` nanoseconds on the device; on the host, 1 000 000 iterations unless
     /// [`or_iterations`](Self::or_iterations) says otherwise.
     pub const fn nanos(n: u64) -> Self {
-        Budget { nanos: n, cycles: 0, iterations: 0 }
+        Budget {
+            nanos: n,
+            cycles: 0,
+            iterations: 0,
+        }
     }
     /// At most `n` SM cycles on the device (DeepEP's `NUM_TIMEOUT_CYCLES`).
     pub const fn cycles(n: u64) -> Self {
-        Budget { nanos: 0, cycles: n, iterations: 0 }
+        Budget {
+            nanos: 0,
+            cycles: n,
+            iterations: 0,
+        }
     }
     /// At most `n` iterations (everywhere).
     pub const fn iterations(n: u64) -> Self {
-        Budget { nanos: 0, cycles: 0, iterations: n }
+        Budget {
+            nanos: 0,
+            cycles: 0,
+            iterations: n,
+        }
     }
     /// Adds an iteration limit to a time budget.
     pub const fn or_iterations(self, n: u64) -> Self {
-        Budget { iterations: n, ..self }
+        Budget {
+            iterations: n,
+            ..self
+        }
     }
 }
 

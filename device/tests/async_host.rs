@@ -40,7 +40,10 @@ fn tx_count_must_also_reach_zero_in_any_order() {
     b.complete_tx::<Cta>(64);
     assert_eq!(b.host_state(), (0, 1, 1, -64));
     let _ = b.arrive_expect_tx::<Release, Cta>(64);
-    assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO), "arrivals 0 and tx 0: complete");
+    assert!(
+        b.try_wait_parity::<Acquire, Cta>(Phase::ZERO),
+        "arrivals 0 and tx 0: complete"
+    );
     // next phase: expect first, then arrive, then complete in two parts
     b.expect_tx::<Cta>(32);
     let _ = b.arrive::<Release, Cta>();
@@ -66,7 +69,9 @@ fn arrive_drop_lowers_the_expected_count() {
 fn bounded_wait_times_out() {
     let b: Mbarrier = Mbarrier::new();
     b.init(1);
-    assert!(b.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(10)).is_err());
+    assert!(b
+        .wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(10))
+        .is_err());
     let t = b.arrive::<Release, Cta>();
     assert!(b.wait::<Acquire, Cta>(t, Budget::iterations(10)).is_ok());
 }
@@ -100,8 +105,16 @@ fn check_states<const S: usize>() {
     let mut p = PipelineState::<S>::producer_start();
     for k in 0..(3 * S + 2) {
         let (idx, ph) = (k % S, ((k / S) % 2) as u32);
-        assert_eq!((c.index(), c.phase().bit(), c.count()), (idx, ph, k as u32), "consumer S={S} k={k}");
-        assert_eq!((p.index(), p.phase().bit()), (idx, 1 - ph), "producer S={S} k={k}");
+        assert_eq!(
+            (c.index(), c.phase().bit(), c.count()),
+            (idx, ph, k as u32),
+            "consumer S={S} k={k}"
+        );
+        assert_eq!(
+            (p.index(), p.phase().bit()),
+            (idx, 1 - ph),
+            "producer S={S} k={k}"
+        );
         c.advance();
         p.advance();
     }
@@ -128,8 +141,11 @@ impl<const S: usize> Stages<S> {
 
 /// Producer + 3 consumers on threads: each consumer copies a third of every chunk to `out`.
 fn run_pipeline<const S: usize>(chunks: usize) {
-    let src: Vec<u32> = (0..(chunks * CHUNK) as u32).map(|x| x.wrapping_mul(2654435761)).collect();
-    let out: Vec<std::sync::atomic::AtomicU32> = (0..chunks * CHUNK).map(|_| 0xFFFF_FFFF.into()).collect();
+    let src: Vec<u32> = (0..(chunks * CHUNK) as u32)
+        .map(|x| x.wrapping_mul(2654435761))
+        .collect();
+    let out: Vec<std::sync::atomic::AtomicU32> =
+        (0..chunks * CHUNK).map(|_| 0xFFFF_FFFF.into()).collect();
     let full: Vec<Mbarrier<Full>> = (0..S).map(|_| Mbarrier::new()).collect();
     let empty: Vec<Mbarrier<Empty>> = (0..S).map(|_| Mbarrier::new()).collect();
     let stages = Stages::<S>(UnsafeCell::new([[0; CHUNK]; S]));
@@ -141,9 +157,18 @@ fn run_pipeline<const S: usize>(chunks: usize) {
         sc.spawn(|| {
             let mut st = PipelineState::<S>::producer_start();
             for k in 0..chunks {
-                let f = pipe.producer_acquire(st, (CHUNK * 4) as u32, budget).expect("producer timed out");
+                let f = pipe
+                    .producer_acquire(st, (CHUNK * 4) as u32, budget)
+                    .expect("producer timed out");
                 let dst = unsafe { (*stages.get())[st.index()].as_mut_ptr() };
-                unsafe { cp_async_bulk_g2s(to_shared(dst), src[k * CHUNK..].as_ptr() as *const u8, (CHUNK * 4) as u32, f) };
+                unsafe {
+                    cp_async_bulk_g2s(
+                        to_shared(dst),
+                        src[k * CHUNK..].as_ptr() as *const u8,
+                        (CHUNK * 4) as u32,
+                        f,
+                    )
+                };
                 st.advance();
             }
             pipe.producer_tail(st, budget).expect("tail timed out");
@@ -164,7 +189,10 @@ fn run_pipeline<const S: usize>(chunks: usize) {
             });
         }
     });
-    let got: Vec<u32> = out.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
+    let got: Vec<u32> = out
+        .iter()
+        .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+        .collect();
     assert_eq!(got, src, "pipeline with {S} stages");
 }
 
@@ -227,12 +255,23 @@ fn host_tensor_map_validation() {
     use ptx_sync::copy::TensorMap;
     let p = std::ptr::null();
     assert!(TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[8, 8]).is_ok());
-    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8, 1, 1, 1, 1], &[32, 32, 32, 32, 32], &[8; 6]).unwrap_err(),
-               "rank must be 1..=5 with rank-1 strides and rank box sizes");
-    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8], &[36], &[8, 8]).unwrap_err(), "global strides must be multiples of 16 bytes");
-    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[8, 257]).unwrap_err(), "box sizes must be in 1..=256");
-    assert_eq!(TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[2, 8]).unwrap_err(),
-               "the inner box dimension must span a multiple of 16 bytes");
+    assert_eq!(
+        TensorMap::host_tiled(p, 4, &[8, 8, 1, 1, 1, 1], &[32, 32, 32, 32, 32], &[8; 6])
+            .unwrap_err(),
+        "rank must be 1..=5 with rank-1 strides and rank box sizes"
+    );
+    assert_eq!(
+        TensorMap::host_tiled(p, 4, &[8, 8], &[36], &[8, 8]).unwrap_err(),
+        "global strides must be multiples of 16 bytes"
+    );
+    assert_eq!(
+        TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[8, 257]).unwrap_err(),
+        "box sizes must be in 1..=256"
+    );
+    assert_eq!(
+        TensorMap::host_tiled(p, 4, &[8, 8], &[32], &[2, 8]).unwrap_err(),
+        "the inner box dimension must span a multiple of 16 bytes"
+    );
 }
 
 /// The tiled copy of `host/kernels/src/tiled_copy.rs` on CPU threads: a 2-d tensor whose sides
@@ -243,7 +282,14 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
     const BH: usize = 8;
     let src: Vec<u32> = (0..(w * h) as u32).map(|x| x ^ 0x5a5a_0000).collect();
     let out: Vec<std::sync::atomic::AtomicU32> = (0..w * h).map(|_| 0xFFFF_FFFF.into()).collect();
-    let map = TensorMap::host_tiled(src.as_ptr() as *const u8, 4, &[w as u64, h as u64], &[(w * 4) as u64], &[BW as u32, BH as u32]).unwrap();
+    let map = TensorMap::host_tiled(
+        src.as_ptr() as *const u8,
+        4,
+        &[w as u64, h as u64],
+        &[(w * 4) as u64],
+        &[BW as u32, BH as u32],
+    )
+    .unwrap();
     #[repr(C, align(128))]
     struct Ring<const S: usize>(UnsafeCell<[[u32; BW * BH]; S]>);
     unsafe impl<const S: usize> Sync for Ring<S> {}
@@ -263,7 +309,9 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
         sc.spawn(|| {
             let mut st = PipelineState::<S>::producer_start();
             for t in 0..tx * ty {
-                let f = pipe.producer_acquire(st, (BW * BH * 4) as u32, budget).unwrap();
+                let f = pipe
+                    .producer_acquire(st, (BW * BH * 4) as u32, budget)
+                    .unwrap();
                 let dst = unsafe { (*ring.get())[st.index()].as_mut_ptr() };
                 let c = [((t % tx) * BW) as i32, ((t / tx) * BH) as i32];
                 unsafe { cp_async_bulk_tensor_load(to_shared(dst), &map, c, f) };
@@ -292,7 +340,10 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
             });
         }
     });
-    let got: Vec<u32> = out.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
+    let got: Vec<u32> = out
+        .iter()
+        .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+        .collect();
     assert_eq!(got, src, "{w}x{h}, {S} stages");
 }
 
@@ -308,7 +359,8 @@ fn tiled_copy_pipeline_on_host_1_to_4_stages() {
 fn host_tensor_store_skips_out_of_bounds() {
     use ptx_sync::copy::{cp_async_bulk_tensor_store, TensorMap};
     let mut g = vec![0u32; 6 * 4]; // width 4 (16 bytes), height 6
-    let map = TensorMap::host_tiled(g.as_mut_ptr() as *const u8, 4, &[4, 6], &[16], &[4, 4]).unwrap();
+    let map =
+        TensorMap::host_tiled(g.as_mut_ptr() as *const u8, 4, &[4, 6], &[16], &[4, 4]).unwrap();
     #[repr(align(16))]
     struct B([u32; 16]);
     let b = B(core::array::from_fn(|i| i as u32 + 1));

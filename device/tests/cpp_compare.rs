@@ -9,23 +9,54 @@ mod common;
 use common::*;
 
 const OPS: &[&str] = &[
-    "fence_sc_gpu", "fence_sc_cta", "fence_acq_rel_gpu", "fence_acq_rel_cta", "fence_acquire_gpu",
-    "fence_acquire_cta", "fence_release_gpu", "fence_release_cta", "load_acquire_gpu",
-    "load_relaxed_gpu", "store_release_gpu", "store_relaxed_gpu", "fetch_add_relaxed_gpu",
-    "fetch_add_acq_rel_gpu", "fetch_add_relaxed_cta", "cas_acq_rel_gpu", "cas_relaxed_gpu",
+    "fence_sc_gpu",
+    "fence_sc_cta",
+    "fence_acq_rel_gpu",
+    "fence_acq_rel_cta",
+    "fence_acquire_gpu",
+    "fence_acquire_cta",
+    "fence_release_gpu",
+    "fence_release_cta",
+    "load_acquire_gpu",
+    "load_relaxed_gpu",
+    "store_release_gpu",
+    "store_relaxed_gpu",
+    "fetch_add_relaxed_gpu",
+    "fetch_add_acq_rel_gpu",
+    "fetch_add_relaxed_cta",
+    "cas_acq_rel_gpu",
+    "cas_relaxed_gpu",
 ];
 
 /// Memory and synchronization opcodes, for the printed table.
 fn is_sync(op: &str) -> bool {
-    ["MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "FENCE", "ATOM", "RED", "LD", "ST"]
-        .iter()
-        .any(|p| op.starts_with(p))
+    [
+        "MEMBAR",
+        "ERRBAR",
+        "CGAERRBAR",
+        "CCTL",
+        "FENCE",
+        "ATOM",
+        "RED",
+        "LD",
+        "ST",
+    ]
+    .iter()
+    .any(|p| op.starts_with(p))
         && !op.starts_with("LDC")
         && !op.starts_with("ULDC")
 }
 
 fn seq(f: &[Insn]) -> Vec<String> {
-    f.iter().map(|i| if i.pred.is_empty() { i.opcode.clone() } else { format!("{} {}", i.pred, i.opcode) }).collect()
+    f.iter()
+        .map(|i| {
+            if i.pred.is_empty() {
+                i.opcode.clone()
+            } else {
+                format!("{} {}", i.pred, i.opcode)
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -36,15 +67,33 @@ fn rust_sass_equals_libcuxx_sass() {
     let inc = cuda_include().join("cccl");
     // nvcc finds ptxas, cicc and its headers next to itself.
     let status = std::process::Command::new(tools().join("nvcc"))
-        .env("PATH", format!("{}:{}", tools().display(), std::env::var("PATH").unwrap_or_default()))
-        .args(["-arch=sm_90", "-cubin", "-O3", "-I", inc.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                tools().display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .args([
+            "-arch=sm_90",
+            "-cubin",
+            "-O3",
+            "-I",
+            inc.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .arg(&cu)
         .status()
         .expect("run nvcc");
     assert!(status.success(), "nvcc failed on {}", cu.display());
     let cpp = parse_sass(&tool("cuobjdump", &["-sass", out.to_str().unwrap()]));
     let _ = std::fs::remove_file(&out);
-    let rust = parse_sass(&tool("cuobjdump", &["-sass", ptx_dir().join("kernels.cubin").to_str().unwrap()]));
+    let rust = parse_sass(&tool(
+        "cuobjdump",
+        &["-sass", ptx_dir().join("kernels.cubin").to_str().unwrap()],
+    ));
 
     println!("ptxas: {}", ptxas_version());
     println!("| operation | Rust (ptx-sync) memory/sync SASS | CUDA C++ (libcu++) | whole function equal |");
@@ -54,11 +103,21 @@ fn rust_sass_equals_libcuxx_sass() {
         let r = seq(function(&rust, &format!("cmp_{op}")));
         let c = seq(function(&cpp, &format!("cpp_{op}")));
         let sync = |v: &[String]| {
-            v.iter().filter(|o| is_sync(o.rsplit(' ').next().unwrap())).cloned().collect::<Vec<_>>().join(" ; ")
+            v.iter()
+                .filter(|o| is_sync(o.rsplit(' ').next().unwrap()))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ; ")
         };
         let (rs, cs) = (sync(&r), sync(&c));
-        println!("| `{op}` | {rs} | {cs} | {} |", if r == c { "yes" } else { "NO" });
-        assert!(!rs.is_empty() || op.starts_with("fence_acquire_cta"), "{op}: no sync instruction at all");
+        println!(
+            "| `{op}` | {rs} | {cs} | {} |",
+            if r == c { "yes" } else { "NO" }
+        );
+        assert!(
+            !rs.is_empty() || op.starts_with("fence_acquire_cta"),
+            "{op}: no sync instruction at all"
+        );
         if r != c {
             diffs.push(format!("{op}:\n  rust {r:?}\n  c++  {c:?}"));
         }

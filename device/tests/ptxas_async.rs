@@ -7,7 +7,6 @@
 mod common;
 use common::*;
 
-
 #[test]
 fn ptxas_agrees_with_the_async_type_rules() {
     for legal in [
@@ -20,19 +19,25 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "barrier.cluster.wait.acquire.aligned;",
         "barrier.cluster.arrive.relaxed.aligned;",
     ] {
-        assert!(ptxas_accepts(legal), "control: ptxas rejects legal `{legal}`");
+        assert!(
+            ptxas_accepts(legal),
+            "control: ptxas rejects legal `{legal}`"
+        );
     }
     for illegal in [
-        "mbarrier.arrive.acquire.cta.shared::cta.b64 %rd2, [%r1];",          // arrive_acquire
-        "mbarrier.arrive.acquire.cluster.shared::cluster.b64 _, [%r1];",     // remote_arrive_acquire
+        "mbarrier.arrive.acquire.cta.shared::cta.b64 %rd2, [%r1];", // arrive_acquire
+        "mbarrier.arrive.acquire.cluster.shared::cluster.b64 _, [%r1];", // remote_arrive_acquire
         "mbarrier.try_wait.parity.release.cta.shared::cta.b64 %p1, [%r1], %r2;", // try_wait_release
-        "mbarrier.arrive.release.gpu.shared::cta.b64 %rd2, [%r1];",          // arrive_gpu_scope
-        "mbarrier.expect_tx.relaxed.sys.shared::cta.b64 [%r1], 16;",         // expect_tx_sys
-        "cp.async.cg.shared::cta.global [%r1], [%rd1], 4;",                  // cp_async_cg_4
-        "barrier.cluster.wait.release.aligned;",                             // cluster_wait_release
-        "barrier.cluster.arrive.acquire.aligned;",                           // cluster_arrive_acquire
+        "mbarrier.arrive.release.gpu.shared::cta.b64 %rd2, [%r1];", // arrive_gpu_scope
+        "mbarrier.expect_tx.relaxed.sys.shared::cta.b64 [%r1], 16;", // expect_tx_sys
+        "cp.async.cg.shared::cta.global [%r1], [%rd1], 4;",         // cp_async_cg_4
+        "barrier.cluster.wait.release.aligned;",                    // cluster_wait_release
+        "barrier.cluster.arrive.acquire.aligned;",                  // cluster_arrive_acquire
         "cp.async.bulk.prefetch.tensor.6d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1, %r1, %r1}];", // tensor_6d
     ] {
-        assert!(!ptxas_accepts(illegal), "ptxas accepts `{illegal}`, which the types reject");
+        assert!(
+            !ptxas_accepts(illegal),
+            "ptxas accepts `{illegal}`, which the types reject"
+        );
     }
 }

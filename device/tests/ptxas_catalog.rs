@@ -32,7 +32,12 @@ fn every_catalog_row_is_in_the_rust_built_ptx() {
         }
     });
     assert!(n > 3000, "catalog too small: {n}");
-    assert!(missing.is_empty(), "{} rows not emitted by any Rust kernel:\n{}", missing.len(), missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{} rows not emitted by any Rust kernel:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -44,22 +49,39 @@ fn ptxas_assembles_the_rust_built_ptx_for_sm_90() {
         assert!(text.contains(".version 8.6"), "{name}.ptx: not PTX 8.6");
         assert!(text.contains(".target sm_90"), "{name}.ptx: not sm_90");
         // An undefined function would be an `.extern .func` declaration (nothing links later).
-        assert!(!text.contains(".extern .func"), "{name}.ptx calls an undefined function");
-        let out = std::env::temp_dir().join(format!("ptx-sync-test-{name}-{}.cubin", std::process::id()));
+        assert!(
+            !text.contains(".extern .func"),
+            "{name}.ptx calls an undefined function"
+        );
+        let out =
+            std::env::temp_dir().join(format!("ptx-sync-test-{name}-{}.cubin", std::process::id()));
         // `tool` fails the test on any ptxas error.
-        tool("ptxas", &["-arch=sm_90", ptx.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        tool(
+            "ptxas",
+            &[
+                "-arch=sm_90",
+                ptx.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+        );
         assert!(out.metadata().unwrap().len() > 0);
         let _ = std::fs::remove_file(out);
     }
 }
 
-
 /// Each compile-fail rule (tests/ui) names an instruction PTX does not have; ptxas agrees.
 /// The control row shows the harness accepts a legal instruction.
 #[test]
 fn ptxas_rejects_what_the_types_reject() {
-    assert!(ptxas_accepts("ld.acquire.gpu.u32 %r1, [%rd1];"), "control: legal ld rejected");
-    assert!(ptxas_accepts("red.release.gpu.add.u32 [%rd1], %r1;"), "control: legal red rejected");
+    assert!(
+        ptxas_accepts("ld.acquire.gpu.u32 %r1, [%rd1];"),
+        "control: legal ld rejected"
+    );
+    assert!(
+        ptxas_accepts("red.release.gpu.add.u32 [%rd1], %r1;"),
+        "control: legal red rejected"
+    );
     for illegal in [
         "ld.release.gpu.u32 %r1, [%rd1];",
         "ld.acq_rel.gpu.u32 %r1, [%rd1];",
@@ -75,6 +97,9 @@ fn ptxas_rejects_what_the_types_reject() {
         "atom.relaxed.gpu.inc.s32 %r1, [%rd1], %r1;",
         "atom.relaxed.gpu.add.s64 %rd2, [%rd1], %rd2;",
     ] {
-        assert!(!ptxas_accepts(illegal), "ptxas accepts `{illegal}`, which the types reject");
+        assert!(
+            !ptxas_accepts(illegal),
+            "ptxas accepts `{illegal}`, which the types reject"
+        );
     }
 }

@@ -35,26 +35,47 @@ fn is_load(op: &str) -> bool {
 fn weak_spin_loop_does_not_reload_the_flag() {
     let s = sass();
     let f = function(&s, "fact_spin_weak");
-    assert!(f.iter().any(|i| is_load(&i.opcode)), "the flag is read at least once");
-    let loads_in_loop: Vec<_> = in_loops(f).into_iter().filter(|i| is_load(&i.opcode)).collect();
-    assert!(loads_in_loop.is_empty(), "weak spin re-reads: {loads_in_loop:?}");
+    assert!(
+        f.iter().any(|i| is_load(&i.opcode)),
+        "the flag is read at least once"
+    );
+    let loads_in_loop: Vec<_> = in_loops(f)
+        .into_iter()
+        .filter(|i| is_load(&i.opcode))
+        .collect();
+    assert!(
+        loads_in_loop.is_empty(),
+        "weak spin re-reads: {loads_in_loop:?}"
+    );
 }
 
 #[test]
 fn relaxed_spin_loop_keeps_a_strong_load() {
     let s = sass();
     let f = function(&s, "fact_spin_relaxed");
-    let strong: Vec<_> = in_loops(f).into_iter().filter(|i| i.opcode == "LDG.E.STRONG.GPU").collect();
+    let strong: Vec<_> = in_loops(f)
+        .into_iter()
+        .filter(|i| i.opcode == "LDG.E.STRONG.GPU")
+        .collect();
     assert!(!strong.is_empty(), "no LDG.E.STRONG.GPU in a loop: {f:#?}");
     let g = function(&s, "fact_spin_relaxed_generic");
-    assert!(in_loops(g).iter().any(|i| i.opcode == "LD.E.STRONG.GPU"), "generic: {g:#?}");
+    assert!(
+        in_loops(g).iter().any(|i| i.opcode == "LD.E.STRONG.GPU"),
+        "generic: {g:#?}"
+    );
 }
 
 #[test]
 fn unused_atom_result_is_red_used_is_atom() {
     let s = sass();
-    let unused: Vec<_> = function(&s, "fact_atom_unused").iter().map(|i| i.opcode.as_str()).collect();
-    let used: Vec<_> = function(&s, "fact_atom_used").iter().map(|i| i.opcode.as_str()).collect();
+    let unused: Vec<_> = function(&s, "fact_atom_unused")
+        .iter()
+        .map(|i| i.opcode.as_str())
+        .collect();
+    let used: Vec<_> = function(&s, "fact_atom_used")
+        .iter()
+        .map(|i| i.opcode.as_str())
+        .collect();
     assert!(unused.contains(&"REDG.E.ADD.STRONG.GPU"), "{unused:?}");
     assert!(!unused.iter().any(|o| o.starts_with("ATOM")), "{unused:?}");
     assert!(used.contains(&"ATOMG.E.ADD.STRONG.GPU"), "{used:?}");
@@ -64,7 +85,12 @@ fn unused_atom_result_is_red_used_is_atom() {
 #[test]
 fn fences_become_membar() {
     let s = sass();
-    let ops = |n: &str| function(&s, n).iter().map(|i| i.opcode.clone()).collect::<Vec<_>>();
+    let ops = |n: &str| {
+        function(&s, n)
+            .iter()
+            .map(|i| i.opcode.clone())
+            .collect::<Vec<_>>()
+    };
     let sc = ops("cmp_fence_sc_gpu");
     let ar = ops("cmp_fence_acq_rel_gpu");
     assert!(sc.contains(&"MEMBAR.SC.GPU".to_string()), "{sc:?}");

@@ -17,15 +17,24 @@ use std::collections::{BTreeMap, BTreeSet};
 use ptx_sync::catalog::{for_each_variant, Variant};
 
 const TYPES: [&str; 6] = ["u32", "i32", "u64", "i64", "f32", "f64"];
-const SCOPES: [(&str, &str); 4] = [("Cta", ".cta"), ("Cluster", ".cluster"), ("Gpu", ".gpu"), ("Sys", ".sys")];
+const SCOPES: [(&str, &str); 4] = [
+    ("Cta", ".cta"),
+    ("Cluster", ".cluster"),
+    ("Gpu", ".gpu"),
+    ("Sys", ".sys"),
+];
 const SPACES: [(&str, &str); 4] = [
     ("Generic", ""),
     ("Global", ".global"),
     ("Shared", ".shared::cta"),
     ("SharedCluster", ".shared::cluster"),
 ];
-const RMW_SEMS: [(&str, &str); 4] =
-    [("Relaxed", ".relaxed"), ("Acquire", ".acquire"), ("Release", ".release"), ("AcqRel", ".acq_rel")];
+const RMW_SEMS: [(&str, &str); 4] = [
+    ("Relaxed", ".relaxed"),
+    ("Acquire", ".acquire"),
+    ("Release", ".release"),
+    ("AcqRel", ".acq_rel"),
+];
 
 /// The `.type` of `ld`/`st` for a Rust scalar (signed integers are `.sN`).
 fn ldst_type(t: &str) -> &'static str {
@@ -72,29 +81,55 @@ fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
 type Key = (String, String, String, String, String, String);
 
 fn key(f: &str, op: &str, ty: &str, sem: &str, scope: &str, space: &str) -> Key {
-    (f.into(), op.into(), ty.into(), sem.into(), scope.into(), space.into())
+    (
+        f.into(),
+        op.into(),
+        ty.into(),
+        sem.into(),
+        scope.into(),
+        space.into(),
+    )
 }
 
 /// The legal set with its expected mnemonic, from the grammar above.
 fn expected() -> BTreeMap<Key, String> {
     let mut m = BTreeMap::new();
-    for (fam, strong) in [("ld", ("Acquire", ".acquire")), ("st", ("Release", ".release"))] {
+    for (fam, strong) in [
+        ("ld", ("Acquire", ".acquire")),
+        ("st", ("Release", ".release")),
+    ] {
         for t in TYPES {
             for (sp, spt) in SPACES {
                 for (sem, semt) in [("Weak", ""), ("Volatile", ".volatile")] {
-                    m.insert(key(fam, "", t, sem, "", sp), format!("{fam}{semt}{spt}.{}", ldst_type(t)));
+                    m.insert(
+                        key(fam, "", t, sem, "", sp),
+                        format!("{fam}{semt}{spt}.{}", ldst_type(t)),
+                    );
                 }
                 for (sem, semt) in [("Relaxed", ".relaxed"), strong] {
                     for (sc, sct) in SCOPES {
-                        m.insert(key(fam, "", t, sem, sc, sp), format!("{fam}{semt}{sct}{spt}.{}", ldst_type(t)));
+                        m.insert(
+                            key(fam, "", t, sem, sc, sp),
+                            format!("{fam}{semt}{sct}{spt}.{}", ldst_type(t)),
+                        );
                     }
                 }
             }
         }
     }
     for (fam, sems, ops) in [
-        ("atom", &RMW_SEMS[..], &["add", "min", "max", "and", "or", "xor", "exch", "inc", "dec", "cas"][..]),
-        ("red", &[RMW_SEMS[0], RMW_SEMS[2]][..], &["add", "min", "max", "and", "or", "xor", "inc", "dec"][..]),
+        (
+            "atom",
+            &RMW_SEMS[..],
+            &[
+                "add", "min", "max", "and", "or", "xor", "exch", "inc", "dec", "cas",
+            ][..],
+        ),
+        (
+            "red",
+            &[RMW_SEMS[0], RMW_SEMS[2]][..],
+            &["add", "min", "max", "and", "or", "xor", "inc", "dec"][..],
+        ),
     ] {
         for t in TYPES {
             for op in ops {
@@ -102,16 +137,27 @@ fn expected() -> BTreeMap<Key, String> {
                 for (sem, semt) in sems {
                     for (sc, sct) in SCOPES {
                         for (sp, spt) in SPACES {
-                            m.insert(key(fam, op, t, sem, sc, sp), format!("{fam}{semt}{sct}{spt}.{op}.{ty}"));
+                            m.insert(
+                                key(fam, op, t, sem, sc, sp),
+                                format!("{fam}{semt}{sct}{spt}.{op}.{ty}"),
+                            );
                         }
                     }
                 }
             }
         }
     }
-    for (sem, semt) in [("Sc", ".sc"), ("AcqRel", ".acq_rel"), ("Acquire", ".acquire"), ("Release", ".release")] {
+    for (sem, semt) in [
+        ("Sc", ".sc"),
+        ("AcqRel", ".acq_rel"),
+        ("Acquire", ".acquire"),
+        ("Release", ".release"),
+    ] {
         for (sc, sct) in SCOPES {
-            m.insert(key("fence", "", "", sem, sc, ""), format!("fence{semt}{sct}"));
+            m.insert(
+                key("fence", "", "", sem, sc, ""),
+                format!("fence{semt}{sct}"),
+            );
         }
     }
     m
@@ -139,18 +185,29 @@ fn every_mnemonic_matches_the_ptx_grammar() {
             None => bad.push(format!("{k:?}: `{}` is not a legal variant", v.ptx)),
         }
     }
-    assert!(bad.is_empty(), "{} wrong rows:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} wrong rows:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn catalog_is_exactly_the_legal_set() {
     let exp: BTreeSet<Key> = expected().into_keys().collect();
-    let got: Vec<Key> = catalog().iter().map(|v| key(v.family, v.op, v.ty, v.sem, v.scope, v.space)).collect();
+    let got: Vec<Key> = catalog()
+        .iter()
+        .map(|v| key(v.family, v.op, v.ty, v.sem, v.scope, v.space))
+        .collect();
     let got_set: BTreeSet<Key> = got.iter().cloned().collect();
     assert_eq!(got.len(), got_set.len(), "duplicate catalog rows");
     let missing: Vec<_> = exp.difference(&got_set).collect();
     let extra: Vec<_> = got_set.difference(&exp).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "missing {missing:?}\nextra {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing {missing:?}\nextra {extra:?}"
+    );
     // The sizes the grammar implies: ld/st 6 types × (2 unscoped + 2 × 4 scoped) × 4 spaces.
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
     assert_eq!(count("ld"), 240);
@@ -176,14 +233,35 @@ fn seed_spellings() {
     use ptx_sync::atomic::{op, AtomInstr, LdInstr, RedInstr, StInstr};
     use ptx_sync::fence::FenceInstr;
     use ptx_sync::*;
-    assert_eq!(<u32 as LdInstr<Relaxed, Gpu, Generic>>::PTX, "ld.relaxed.gpu.u32");
-    assert_eq!(<u32 as StInstr<Release, Gpu, Generic>>::PTX, "st.release.gpu.u32");
-    assert_eq!(<u32 as AtomInstr<op::Add, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.add.u32");
-    assert_eq!(<u32 as AtomInstr<op::Add, Relaxed, Gpu, Global>>::PTX, "atom.relaxed.gpu.global.add.u32");
-    assert_eq!(<u32 as RedInstr<op::Add, Release, Gpu, Generic>>::PTX, "red.release.gpu.add.u32");
+    assert_eq!(
+        <u32 as LdInstr<Relaxed, Gpu, Generic>>::PTX,
+        "ld.relaxed.gpu.u32"
+    );
+    assert_eq!(
+        <u32 as StInstr<Release, Gpu, Generic>>::PTX,
+        "st.release.gpu.u32"
+    );
+    assert_eq!(
+        <u32 as AtomInstr<op::Add, AcqRel, Gpu, Generic>>::PTX,
+        "atom.acq_rel.gpu.add.u32"
+    );
+    assert_eq!(
+        <u32 as AtomInstr<op::Add, Relaxed, Gpu, Global>>::PTX,
+        "atom.relaxed.gpu.global.add.u32"
+    );
+    assert_eq!(
+        <u32 as RedInstr<op::Add, Release, Gpu, Generic>>::PTX,
+        "red.release.gpu.add.u32"
+    );
     assert_eq!(<Sc as FenceInstr<Gpu>>::PTX, "fence.sc.gpu");
     assert_eq!(<AcqRel as FenceInstr<Sys>>::PTX, "fence.acq_rel.sys");
-    assert_eq!(<i32 as LdInstr<Volatile, Sys, Global>>::PTX, "ld.volatile.global.s32");
+    assert_eq!(
+        <i32 as LdInstr<Volatile, Sys, Global>>::PTX,
+        "ld.volatile.global.s32"
+    );
     // Weak and Volatile ignore the scope parameter: the same text at every scope.
-    assert_eq!(<u32 as LdInstr<Weak, Cta, Generic>>::PTX, <u32 as LdInstr<Weak, Sys, Generic>>::PTX);
+    assert_eq!(
+        <u32 as LdInstr<Weak, Cta, Generic>>::PTX,
+        <u32 as LdInstr<Weak, Sys, Generic>>::PTX
+    );
 }

@@ -79,7 +79,9 @@ fn reduce_type(t: &str) -> &'static str {
 }
 /// `key=value` fields and bare flags of `extra`.
 fn field<'a>(extra: &'a str, key: &str) -> Option<&'a str> {
-    extra.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+    extra
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
 }
 fn flag(extra: &str, f: &str) -> bool {
     extra.split_whitespace().any(|w| w == f)
@@ -89,33 +91,62 @@ fn flag(extra: &str, f: &str) -> bool {
 fn expected(v: &Variant) -> String {
     match v.family {
         "bar" => {
-            assert!(["sync", "arrive", "red.popc", "red.and", "red.or"].contains(&v.op), "{v:?}");
-            if v.ty.is_empty() { format!("bar.{}", v.op) } else { format!("bar.{}.{}", v.op, v.ty) }
+            assert!(
+                ["sync", "arrive", "red.popc", "red.and", "red.or"].contains(&v.op),
+                "{v:?}"
+            );
+            if v.ty.is_empty() {
+                format!("bar.{}", v.op)
+            } else {
+                format!("bar.{}.{}", v.op, v.ty)
+            }
         }
         "barrier.cluster" => {
-            let align = match v.extra { "Aligned" => ".aligned", "Unaligned" => "", e => panic!("{e}") };
+            let align = match v.extra {
+                "Aligned" => ".aligned",
+                "Unaligned" => "",
+                e => panic!("{e}"),
+            };
             format!("barrier.cluster.{}{}{}", v.op, sem(v.sem), align)
         }
         "mapa" | "getctarank" => format!("{}{}.{}", v.family, space(v.space), v.ty),
         "elect.sync" => "elect.sync".into(),
-        "mbarrier" => format!("mbarrier.{}{}{}{}.b64", v.op, sem(v.sem), scope(v.scope), space(v.space)),
+        "mbarrier" => format!(
+            "mbarrier.{}{}{}{}.b64",
+            v.op,
+            sem(v.sem),
+            scope(v.scope),
+            space(v.space)
+        ),
         "fence.proxy.async" => format!("fence.proxy.async{}", space(v.space)),
         "fence.proxy.tensormap::generic" | "fence.mbarrier_init" => {
             format!("{}{}{}", v.family, sem(v.sem), scope(v.scope))
         }
         "cp.async" if v.op.is_empty() => {
-            let cache = match v.extra.split(':').next().unwrap() { "Ca" => ".ca", "Cg" => ".cg", e => panic!("{e}") };
+            let cache = match v.extra.split(':').next().unwrap() {
+                "Ca" => ".ca",
+                "Cg" => ".cg",
+                e => panic!("{e}"),
+            };
             format!("cp.async{cache}{}.global", space(v.space))
         }
         "cp.async" => {
-            if v.ty.is_empty() { format!("cp.async.{}", v.op) } else { format!("cp.async.{}{}.{}", v.op, space(v.space), v.ty) }
+            if v.ty.is_empty() {
+                format!("cp.async.{}", v.op)
+            } else {
+                format!("cp.async.{}{}.{}", v.op, space(v.space), v.ty)
+            }
         }
         "cp.async.bulk" if v.op.is_empty() => format!(
             "cp.async.bulk{}{}{}{}",
             space(v.space),
             space(field(v.extra, "src").unwrap()),
             completion(field(v.extra, "completion").unwrap()),
-            if flag(v.extra, "multicast") { ".multicast::cluster" } else { "" }
+            if flag(v.extra, "multicast") {
+                ".multicast::cluster"
+            } else {
+                ""
+            }
         ),
         "cp.async.bulk" => format!("cp.async.bulk.{}{}", v.op, space(v.space)),
         "cp.reduce.async.bulk" => format!(
@@ -134,10 +165,22 @@ fn expected(v: &Variant) -> String {
                     space(v.space),
                     space("Global"),
                     completion("Mbarrier"),
-                    if v.op == "load.multicast" { ".multicast::cluster" } else { "" }
+                    if v.op == "load.multicast" {
+                        ".multicast::cluster"
+                    } else {
+                        ""
+                    }
                 ),
-                "store" => format!("cp.async.bulk.tensor.{d}d{}{}.tile{}", space(v.space), space("Shared"), completion("BulkGroup")),
-                "prefetch" => format!("cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile", space(v.space)),
+                "store" => format!(
+                    "cp.async.bulk.tensor.{d}d{}{}.tile{}",
+                    space(v.space),
+                    space("Shared"),
+                    completion("BulkGroup")
+                ),
+                "prefetch" => format!(
+                    "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile",
+                    space(v.space)
+                ),
                 o => panic!("tensor op {o}"),
             }
         }
@@ -146,9 +189,19 @@ fn expected(v: &Variant) -> String {
 }
 
 const ASYNC: &[&str] = &[
-    "bar", "barrier.cluster", "mapa", "getctarank", "elect.sync", "mbarrier", "fence.proxy.async",
-    "fence.proxy.tensormap::generic", "fence.mbarrier_init", "cp.async", "cp.async.bulk",
-    "cp.reduce.async.bulk", "cp.async.bulk.tensor",
+    "bar",
+    "barrier.cluster",
+    "mapa",
+    "getctarank",
+    "elect.sync",
+    "mbarrier",
+    "fence.proxy.async",
+    "fence.proxy.tensormap::generic",
+    "fence.mbarrier_init",
+    "cp.async",
+    "cp.async.bulk",
+    "cp.reduce.async.bulk",
+    "cp.async.bulk.tensor",
 ];
 
 fn rows() -> Vec<Variant> {
@@ -169,7 +222,12 @@ fn every_async_row_is_the_grammar_spelling() {
         .filter(|v| expected(v) != v.ptx)
         .map(|v| format!("{v:?}\n    expected {}", expected(v)))
         .collect();
-    assert!(bad.is_empty(), "{} rows differ from the grammar:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} rows differ from the grammar:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -179,8 +237,8 @@ fn row_counts_per_family() {
         *n.entry(v.family).or_default() += 1;
     }
     let want: BTreeMap<&str, usize> = [
-        ("bar", 6),                              // sync, sync n, arrive, red.{popc,and,or}
-        ("barrier.cluster", 6),                  // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
+        ("bar", 6),             // sync, sync n, arrive, red.{popc,and,or}
+        ("barrier.cluster", 6), // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
         ("mapa", 2),
         ("getctarank", 2),
         ("elect.sync", 1),
@@ -188,7 +246,7 @@ fn row_counts_per_family() {
         ("fence.proxy.async", 4),
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
-        ("cp.async", 8 + 5),                     // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
+        ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4),
         ("cp.reduce.async.bulk", 5),
         ("cp.async.bulk.tensor", 5 * 4),
@@ -231,17 +289,29 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
 fn forbidden_combinations_are_absent() {
     for v in rows() {
         match v.family {
-            "mbarrier" if v.op.starts_with("arrive") => assert!(v.sem == "Release" || v.sem == "Relaxed", "{v:?}"),
-            "mbarrier" if v.op.contains("wait") => assert!(v.sem == "Acquire" || v.sem == "Relaxed", "{v:?}"),
+            "mbarrier" if v.op.starts_with("arrive") => {
+                assert!(v.sem == "Release" || v.sem == "Relaxed", "{v:?}")
+            }
+            "mbarrier" if v.op.contains("wait") => {
+                assert!(v.sem == "Acquire" || v.sem == "Relaxed", "{v:?}")
+            }
             "mbarrier" if v.op.ends_with("_tx") => assert_eq!(v.sem, "Relaxed", "{v:?}"),
             "mbarrier" => {}
             "barrier.cluster" if v.op == "wait" => assert_eq!(v.sem, "Acquire"),
             "barrier.cluster" => assert!(v.sem == "Release" || v.sem == "Relaxed"),
-            "cp.async" if v.extra.starts_with("Cg") => assert!(v.extra.starts_with("Cg:16"), "{v:?}"),
+            "cp.async" if v.extra.starts_with("Cg") => {
+                assert!(v.extra.starts_with("Cg:16"), "{v:?}")
+            }
             _ => {}
         }
-        assert!(!v.ptx.contains(".acquire") || !v.ptx.contains("arrive"), "{v:?}");
-        assert!(!v.ptx.contains(".release") || !v.ptx.contains("wait"), "{v:?}");
+        assert!(
+            !v.ptx.contains(".acquire") || !v.ptx.contains("arrive"),
+            "{v:?}"
+        );
+        assert!(
+            !v.ptx.contains(".release") || !v.ptx.contains("wait"),
+            "{v:?}"
+        );
     }
 }
 
@@ -269,8 +339,17 @@ fn cluster_special_registers_are_the_isa_names() {
 #[test]
 fn singleton_instructions() {
     use ptx_sync::instr::Instr;
-    assert_eq!(ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX, "cp.async.bulk.wait_group.read");
-    assert_eq!(ptx_sync::mbarrier::MbarrierInit::PTX, "mbarrier.init.shared::cta.b64");
-    assert_eq!(ptx_sync::mbarrier::MbarrierPendingCount::PTX, "mbarrier.pending_count.b64");
+    assert_eq!(
+        ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX,
+        "cp.async.bulk.wait_group.read"
+    );
+    assert_eq!(
+        ptx_sync::mbarrier::MbarrierInit::PTX,
+        "mbarrier.init.shared::cta.b64"
+    );
+    assert_eq!(
+        ptx_sync::mbarrier::MbarrierPendingCount::PTX,
+        "mbarrier.pending_count.b64"
+    );
     assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
 }

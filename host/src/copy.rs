@@ -58,7 +58,14 @@ pub struct TileMap {
 
 impl TileMap {
     /// A dense 2-D `rows × cols` tensor of `elem` with `box_rows × box_cols` tiles.
-    pub fn dense_2d(elem: Elem, addr: u64, rows: u64, cols: u64, box_rows: u32, box_cols: u32) -> Self {
+    pub fn dense_2d(
+        elem: Elem,
+        addr: u64,
+        rows: u64,
+        cols: u64,
+        box_rows: u32,
+        box_cols: u32,
+    ) -> Self {
         TileMap {
             elem,
             addr,
@@ -73,10 +80,15 @@ impl TileMap {
     pub fn validate(&self) -> Result<(), String> {
         let rank = self.dims.len();
         if !(1..=5).contains(&rank) {
-            return Err(format!("tensor map: rank {rank} is not supported (1 to 5 dimensions)"));
+            return Err(format!(
+                "tensor map: rank {rank} is not supported (1 to 5 dimensions)"
+            ));
         }
         if self.box_dims.len() != rank {
-            return Err(format!("tensor map: {} box dimensions for a rank-{rank} tensor", self.box_dims.len()));
+            return Err(format!(
+                "tensor map: {} box dimensions for a rank-{rank} tensor",
+                self.box_dims.len()
+            ));
         }
         if self.strides.len() + 1 != rank {
             return Err(format!(
@@ -86,23 +98,36 @@ impl TileMap {
             ));
         }
         if self.addr % 16 != 0 {
-            return Err(format!("tensor map: global address {:#x} is not 16-byte aligned", self.addr));
+            return Err(format!(
+                "tensor map: global address {:#x} is not 16-byte aligned",
+                self.addr
+            ));
         }
         for (i, &d) in self.dims.iter().enumerate() {
             if d == 0 || d > 1 << 32 {
-                return Err(format!("tensor map: dimension {i} has {d} elements (must be 1 to 2^32)"));
+                return Err(format!(
+                    "tensor map: dimension {i} has {d} elements (must be 1 to 2^32)"
+                ));
             }
         }
         let e = self.elem.bytes();
         for (k, &s) in self.strides.iter().enumerate() {
             let i = k + 1;
             if s % 16 != 0 {
-                return Err(format!("tensor map: stride of dimension {i} is {s} bytes, not a multiple of 16"));
+                return Err(format!(
+                    "tensor map: stride of dimension {i} is {s} bytes, not a multiple of 16"
+                ));
             }
             if s >= 1 << 40 {
-                return Err(format!("tensor map: stride of dimension {i} is {s} bytes (must be < 2^40)"));
+                return Err(format!(
+                    "tensor map: stride of dimension {i} is {s} bytes (must be < 2^40)"
+                ));
             }
-            let inner = if k == 0 { self.dims[0] * e } else { self.strides[k - 1] * self.dims[k] };
+            let inner = if k == 0 {
+                self.dims[0] * e
+            } else {
+                self.strides[k - 1] * self.dims[k]
+            };
             if s < inner {
                 return Err(format!(
                     "tensor map: stride of dimension {i} ({s} B) is smaller than the span of the dimensions inside it ({inner} B)"
@@ -111,7 +136,9 @@ impl TileMap {
         }
         for (i, &b) in self.box_dims.iter().enumerate() {
             if !(1..=256).contains(&b) {
-                return Err(format!("tensor map: box dimension {i} is {b} elements, too large or zero (1 to 256)"));
+                return Err(format!(
+                    "tensor map: box dimension {i} is {b} elements, too large or zero (1 to 256)"
+                ));
             }
             if b as u64 > self.dims[i] {
                 return Err(format!(
@@ -178,7 +205,10 @@ pub fn command(bytes: u64, stages: u32, json: Option<&PathBuf>) -> ExitCode {
                 }
             }
             if r.mismatches > 0 {
-                eprintln!("ptx-sync: the tiled copy differs from its source in {} byte(s)", r.mismatches);
+                eprintln!(
+                    "ptx-sync: the tiled copy differs from its source in {} byte(s)",
+                    r.mismatches
+                );
                 return ExitCode::from(3);
             }
             ExitCode::SUCCESS
@@ -276,11 +306,17 @@ pub const WIDTH: u32 = 4096;
 pub fn shape(bytes: u64) -> Result<(u32, u32), String> {
     let row = WIDTH as u64 * 4;
     if bytes % row != 0 {
-        return Err(format!("--bytes {bytes} is not a multiple of the {row}-byte row the copy uses (e.g. 64M)"));
+        return Err(format!(
+            "--bytes {bytes} is not a multiple of the {row}-byte row the copy uses (e.g. 64M)"
+        ));
     }
     let height = bytes / row;
     if height < TILE_H as u64 {
-        return Err(format!("--bytes {bytes} is smaller than one {}-row tile band ({} bytes)", TILE_H, TILE_H as u64 * row));
+        return Err(format!(
+            "--bytes {bytes} is smaller than one {}-row tile band ({} bytes)",
+            TILE_H,
+            TILE_H as u64 * row
+        ));
     }
     if height > u32::MAX as u64 {
         return Err(format!("--bytes {bytes} is too large"));
@@ -291,7 +327,9 @@ pub fn shape(bytes: u64) -> Result<(u32, u32), String> {
 fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
     let (width, height) = shape(bytes).map_err(GpuError::Invalid)?;
     if !(1..=4).contains(&stages) {
-        return Err(GpuError::Invalid(format!("the pipeline kernels have 1 to 4 stages, not {stages}")));
+        return Err(GpuError::Invalid(format!(
+            "the pipeline kernels have 1 to 4 stages, not {stages}"
+        )));
     }
     let g = gpu::Gpu::open()?;
     let kernel = format!("tiled_copy_s{stages}");
@@ -302,26 +340,46 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
     let out_b = g.alloc(bytes as usize)?;
     let ref_b = g.alloc(bytes as usize)?;
     out_b.fill_u32(crate::programs::POISON)?;
-    let map = TileMap::dense_2d(Elem::U32, src_b.ptr, height as u64, width as u64, TILE_H, TILE_W);
+    let map = TileMap::dense_2d(
+        Elem::U32,
+        src_b.ptr,
+        height as u64,
+        width as u64,
+        TILE_H,
+        TILE_W,
+    );
     let tm = map.encode()?;
     // SAFETY: CUtensorMap is 128 bytes of plain data.
     let tm_bytes: &[u8] = unsafe {
-        std::slice::from_raw_parts(&tm as *const sys::CUtensorMap as *const u8, std::mem::size_of::<sys::CUtensorMap>())
+        std::slice::from_raw_parts(
+            &tm as *const sys::CUtensorMap as *const u8,
+            std::mem::size_of::<sys::CUtensorMap>(),
+        )
     };
     let tm_b = g.upload(tm_bytes)?; // cuMemAlloc is 256-byte aligned (the kernel needs 64)
     let st_b = g.alloc(16)?;
     let tiles = (width / TILE_W) as u64 * (height as u64).div_ceil(TILE_H as u64);
     let grid = tiles.min(2 * g.info.sms as u64).max(1) as u32;
-    let p = TiledParams { tmap: tm_b.ptr, out: out_b.ptr, width, height, status: st_b.ptr };
+    let p = TiledParams {
+        tmap: tm_b.ptr,
+        out: out_b.ptr,
+        width,
+        height,
+        status: st_b.ptr,
+    };
     let smem = stages * 8192;
     // Warm-up (JIT, caches), then the timed run.
     g.launch("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p)?;
     out_b.fill_u32(crate::programs::POISON)?;
-    let ((), ms) = g.timed(|| g.launch("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p))?;
+    let ((), ms) =
+        g.timed(|| g.launch("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p))?;
     let mut status = [0u32];
     st_b.read(&mut status)?;
     if status[0] != 0 {
-        return Err(GpuError::Launch { program: "copy".into(), err: format!("a pipeline wait timed out (status {:#x})", status[0]) });
+        return Err(GpuError::Launch {
+            program: "copy".into(),
+            err: format!("a pipeline wait timed out (status {:#x})", status[0]),
+        });
     }
     let mut out = vec![0u32; words];
     out_b.read(&mut out)?;
@@ -362,7 +420,10 @@ mod tests {
         m.dims = vec![1; 6];
         m.box_dims = vec![1; 6];
         m.strides = vec![16; 5];
-        assert!(m.validate().unwrap_err().contains("rank 6 is not supported"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .contains("rank 6 is not supported"));
 
         let mut m = ok_map();
         m.strides = vec![1000];
@@ -378,7 +439,10 @@ mod tests {
 
         let mut m = ok_map();
         m.box_dims = vec![3, 64];
-        assert!(m.validate().unwrap_err().contains("inner extent is 12 bytes"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .contains("inner extent is 12 bytes"));
 
         let mut m = ok_map();
         m.strides = vec![512];
@@ -390,7 +454,10 @@ mod tests {
 
         let mut m = ok_map();
         m.dims = vec![256, 0];
-        assert!(m.validate().unwrap_err().contains("dimension 1 has 0 elements"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .contains("dimension 1 has 0 elements"));
 
         let mut m = ok_map();
         m.box_dims = vec![32, 2048];
@@ -411,8 +478,12 @@ mod tests {
     #[test]
     fn byte_counts_map_to_shapes() {
         assert_eq!(shape(64 << 20), Ok((4096, 4096)));
-        assert!(shape(1000).unwrap_err().contains("not a multiple of the 16384-byte row"));
-        assert!(shape(16384).unwrap_err().contains("smaller than one 32-row tile band"));
+        assert!(shape(1000)
+            .unwrap_err()
+            .contains("not a multiple of the 16384-byte row"));
+        assert!(shape(16384)
+            .unwrap_err()
+            .contains("smaller than one 32-row tile band"));
         let m = TileMap::dense_2d(Elem::U32, 0x1000, 4096, 4096, TILE_H, TILE_W);
         assert_eq!(m.validate(), Ok(()));
         assert_eq!(m.box_bytes(), 8192);

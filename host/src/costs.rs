@@ -20,6 +20,14 @@
 //! single predicated `ATOM`), and the row shows the instruction itself. `ptx-sync show --costs`
 //! prints [`render_costs`]; `docs/fence-costs-sass.txt` is the committed snapshot
 //! ([`snapshot_text`]) that `host/tests/costs.rs` compares with a fresh run.
+//!
+//! `ptx-sync show` uses the same mechanism for every catalog row ([`show_sass`]): the `u32`
+//! accesses through the wiring above, the other types and `cas` through the same wiring with
+//! `.b32`/`.b64`/float registers and a baseline of their own width, and the barrier, cluster, mbarrier,
+//! proxy-fence and async-copy rows through [`async_template`] (operands on shared registers, each
+//! output stored or guarding a store, each entry compared with a baseline that has the same
+//! operands and stores but not the instruction). One ptxas call assembles them all; an entry
+//! ptxas rejects is reported on its row and the rest assembled again without it.
 
 use crate::sass;
 use ptx_sync::catalog::{for_each_variant, Variant};
@@ -67,9 +75,22 @@ pub fn cost_variants() -> Vec<Variant> {
     v
 }
 
-/// The `.entry` name of a variant: `ps_` + the PTX with dots as underscores.
+/// The `.entry` name of a variant: `ps_` + the PTX with every character that a PTX identifier
+/// cannot hold (`.`, `::`) as `_`.
 pub fn entry_name(ptx: &str) -> String {
-    format!("ps_{}", ptx.replace('.', "_"))
+    format!("ps_{}", ident(ptx))
+}
+
+fn ident(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// The baseline entry of a family: the same wiring with weak accesses (fences: an empty body).
@@ -107,7 +128,10 @@ pub fn cost_module(variants: &[Variant]) -> String {
          .version 8.6\n.target sm_90\n.address_size 64\n",
     );
     let mut entry = |name: &str, b: String| {
-        let _ = write!(m, "\n.visible .entry {name}(.param .u64 p)\n{{\n{b}\tret;\n}}\n");
+        let _ = write!(
+            m,
+            "\n.visible .entry {name}(.param .u64 p)\n{{\n{b}\tret;\n}}\n"
+        );
     };
     for f in FAMILIES {
         entry(&baseline_entry(f), body(f, None));
@@ -139,7 +163,10 @@ pub fn cost_table(tools: &Path) -> Result<Vec<CostRow>, String> {
             family: v.family.to_string(),
             sem: v.sem.to_string(),
             scope: v.scope.to_string(),
-            sass: sass::minus(&f, &base).into_iter().map(String::from).collect(),
+            sass: sass::minus(&f, &base)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             entry,
         });
     }
@@ -149,11 +176,23 @@ pub fn cost_table(tools: &Path) -> Result<Vec<CostRow>, String> {
 /// The table as Markdown: `| PTX | SASS |`, one row per variant; `(none)` where ptxas emits
 /// nothing beyond the baseline.
 pub fn render_costs(rows: &[CostRow]) -> String {
-    let w = rows.iter().map(|r| r.ptx.len() + 2).max().unwrap_or(5).max(5);
-    let mut s = format!("| {:<w$} | SASS ({ARCH}, beyond the weak-access baseline) |\n", "PTX");
+    let w = rows
+        .iter()
+        .map(|r| r.ptx.len() + 2)
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut s = format!(
+        "| {:<w$} | SASS ({ARCH}, beyond the weak-access baseline) |\n",
+        "PTX"
+    );
     let _ = writeln!(s, "|{}|{}|", "-".repeat(w + 2), "-".repeat(48));
     for r in rows {
-        let sass = if r.sass.is_empty() { "(none)".to_string() } else { r.sass.join(" ") };
+        let sass = if r.sass.is_empty() {
+            "(none)".to_string()
+        } else {
+            r.sass.join(" ")
+        };
         let _ = writeln!(s, "| {:<w$} | {sass} |", format!("`{}`", r.ptx));
     }
     s
@@ -171,6 +210,449 @@ pub fn snapshot_text(tools: &Path) -> Result<String, String> {
         sass::tool_version(tools, "ptxas")?,
         render_costs(&rows)
     ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// `ptx-sync show`: the same wiring, extended to every row — the accesses of every type and state
+// space, and the barrier / cluster / mbarrier / proxy-fence / async-copy rows.
+
+/// What `ptx-sync show` prints in a row's SASS column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShownSass {
+    /// The opcodes the row's entry has beyond its family's baseline, in program order (empty:
+    /// ptxas emits nothing for it).
+    Opcodes(Vec<String>),
+    /// The row has no wrapper; why (`""`: an access type the u32 cost wiring does not take).
+    NotWired(&'static str),
+    /// The row's wrapper did not assemble: ptxas's message for it.
+    AsmFailed(String),
+}
+
+impl ShownSass {
+    /// The SASS column text: the opcodes, `(none)`, `-`, `- (why)` or `ptxas: message`.
+    pub fn column(&self) -> String {
+        match self {
+            ShownSass::Opcodes(o) if o.is_empty() => "(none)".into(),
+            ShownSass::Opcodes(o) => o.join(" "),
+            ShownSass::NotWired("") => "-".into(),
+            ShownSass::NotWired(why) => format!("- ({why})"),
+            ShownSass::AsmFailed(e) => format!("ptxas: {e}"),
+        }
+    }
+}
+
+/// The families whose rows [`show_sass`] wraps with [`async_template`].
+pub const ASYNC_FAMILIES: [&str; 13] = [
+    "bar",
+    "barrier.cluster",
+    "mapa",
+    "getctarank",
+    "elect.sync",
+    "mbarrier",
+    "fence.proxy.async",
+    "fence.proxy.tensormap::generic",
+    "fence.mbarrier_init",
+    "cp.async",
+    "cp.async.bulk",
+    "cp.reduce.async.bulk",
+    "cp.async.bulk.tensor",
+];
+
+/// The registers and operands of every async entry (ptxas drops what an entry does not use):
+///
+/// * `%rd1` the `.param` pointer (generic; also the tensor-map address), `%rd2` it as a
+///   `.global` address, `%rd3` an mbarrier state (loaded, so that ptxas cannot fold it);
+/// * `%r1` the mbarrier (`ps_smem`, a 32-bit `.shared` address), `%r2` a shared buffer 1 KiB
+///   behind it, `%r3 = %tid.x`: counts, tx-bytes, parities, sizes, coordinates, ranks, hints;
+/// * `%rs1` a 16-bit multicast mask, `%p1` an input predicate;
+/// * outputs `%r4`, `%rd4`, `%p2`: [`async_sinks`] stores them (a predicate guards a store), so
+///   that ptxas keeps the instruction.
+const ASYNC_WIRING: &str = "\t.reg .pred %p<3>;\n\t.reg .b16 %rs<2>;\n\t.reg .b32 %r<5>;\n\
+                            \t.reg .b64 %rd<5>;\n\tld.param.u64 %rd1, [p];\n\
+                            \tcvta.to.global.u64 %rd2, %rd1;\n\tld.global.u64 %rd3, [%rd2];\n\
+                            \tmov.u32 %r1, ps_smem;\n\tadd.u32 %r2, %r1, 1024;\n\
+                            \tmov.u32 %r3, %tid.x;\n\tmov.b16 %rs1, 3;\n\
+                            \tsetp.ne.u32 %p1, %r3, 0;\n";
+
+/// The output registers of the async wiring: register, how the baseline defines it, its store.
+const ASYNC_OUTPUTS: [(&str, &str, &str); 3] = [
+    (
+        "%r4",
+        "\tmov.u32 %r4, %r3;\n",
+        "\tst.global.u32 [%rd2+16], %r4;\n",
+    ),
+    (
+        "%rd4",
+        "\tcvt.u64.u32 %rd4, %r3;\n",
+        "\tst.global.u64 [%rd2+24], %rd4;\n",
+    ),
+    (
+        "%p2",
+        "\tsetp.eq.u32 %p2, %r3, 1;\n",
+        "\t@%p2 st.global.u32 [%rd2+32], %r3;\n",
+    ),
+];
+
+/// The input registers of the async wiring and how a baseline consumes each.
+const ASYNC_INPUTS: [(&str, &str); 7] = [
+    ("%rd1", "\tst.global.u64 [%rd2+40], %rd1;\n"),
+    ("%rd3", "\tst.global.u64 [%rd2+48], %rd3;\n"),
+    ("%r1", "\tst.global.u32 [%rd2+56], %r1;\n"),
+    ("%r2", "\tst.global.u32 [%rd2+60], %r2;\n"),
+    ("%r3", "\tst.global.u32 [%rd2+64], %r3;\n"),
+    ("%rs1", "\tst.global.u16 [%rd2+68], %rs1;\n"),
+    ("%p1", "\t@%p1 st.global.u32 [%rd2+72], %r3;\n"),
+];
+
+/// The stores that keep the outputs `instr` writes live.
+fn async_sinks(instr: &str) -> String {
+    ASYNC_OUTPUTS
+        .iter()
+        .filter(|(r, ..)| instr.contains(r))
+        .map(|(.., st)| *st)
+        .collect()
+}
+
+/// The baseline of an async instruction: the wiring, each input it reads consumed by a plain
+/// store, its outputs defined by plain moves and stored as the entry stores them. What the entry
+/// has beyond it is the instruction (plus the moves of operands into uniform registers that some
+/// instructions need).
+fn async_baseline(instr: &str) -> String {
+    let mut b = String::from(ASYNC_WIRING);
+    let outs: Vec<&str> = ASYNC_OUTPUTS
+        .iter()
+        .map(|(r, ..)| *r)
+        .filter(|r| instr.contains(r))
+        .collect();
+    for (r, consume) in ASYNC_INPUTS {
+        if instr.contains(r) {
+            b.push_str(consume);
+        }
+    }
+    for (r, def, _) in ASYNC_OUTPUTS {
+        if outs.contains(&r) {
+            b.push_str(def);
+        }
+    }
+    b + &async_sinks(instr)
+}
+
+/// The instruction of an async row with its operands on the [`ASYNC_WIRING`] registers, or why
+/// it has none. Operand order and register classes follow the device crate's `asm!`
+/// (`barrier.rs`, `cluster.rs`, `mbarrier.rs`, `proxy.rs`, `copy.rs`) and the PTX ISA grammar.
+pub fn async_template(v: &Variant) -> Result<String, &'static str> {
+    let p = v.ptx;
+    let coords = || {
+        let n = v
+            .extra
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("dim="))
+            .and_then(|n| n.parse().ok());
+        n.map(|n: usize| vec!["%r3"; n].join(", "))
+            .ok_or("no tensor rank (dim=N) in the row")
+    };
+    let mc = if v.op.contains("multicast") || v.extra.contains("multicast") {
+        ", %rs1"
+    } else {
+        ""
+    };
+    let t = match (v.family, v.op) {
+        ("bar", "sync") if v.extra.is_empty() => format!("{p} 0;"),
+        ("bar", "sync" | "arrive") => format!("{p} 1, 64;"),
+        ("bar", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
+        ("bar", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
+        ("barrier.cluster" | "fence.proxy.async" | "fence.mbarrier_init", _) => format!("{p};"),
+        ("fence.proxy.tensormap::generic", _) if v.sem == "Acquire" => format!("{p} [%rd1], 128;"),
+        ("fence.proxy.tensormap::generic", _) => format!("{p};"),
+        ("mapa", _) if v.ty == "u32" => format!("{p} %r4, %r1, %r3;"),
+        ("mapa", _) => format!("{p} %rd4, %rd1, %r3;"),
+        ("getctarank", _) if v.ty == "u32" => format!("{p} %r4, %r1;"),
+        ("getctarank", _) => format!("{p} %r4, %rd1;"),
+        ("elect.sync", _) => format!("{p} %r4|%p2, -1;"),
+        ("mbarrier", "init") => format!("{p} [%r1], %r3;"),
+        ("mbarrier", "inval") => format!("{p} [%r1];"),
+        ("mbarrier", "pending_count") => format!("{p} %r4, %rd3;"),
+        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
+            let n = if v.extra.is_empty() { "" } else { ", %r3" };
+            // A remote arrive returns no state: the sink `_`, as the device crate writes it.
+            let d = if v.space == "SharedCluster" {
+                "_"
+            } else {
+                "%rd4"
+            };
+            format!("{p} {d}, [%r1]{n};")
+        }
+        ("mbarrier", "try_wait" | "test_wait" | "try_wait.parity" | "test_wait.parity") => {
+            let x = if v.op.ends_with("parity") {
+                "%r3"
+            } else {
+                "%rd3"
+            };
+            let hint = if v.extra == "hint" { ", %r3" } else { "" };
+            format!("{p} %p2, [%r1], {x}{hint};")
+        }
+        ("mbarrier", "expect_tx" | "complete_tx") => format!("{p} [%r1], %r3;"),
+        ("cp.async", "") => {
+            // `Ca:16`, `Cg:16:zfill`: the copy size, and the src-size operand of the zfill form.
+            let mut it = v.extra.split(':').skip(1);
+            let n = it.next().ok_or("no copy size (Ca:N) in the row")?;
+            let z = if it.next() == Some("zfill") {
+                ", %r3"
+            } else {
+                ""
+            };
+            format!("{p} [%r2], [%rd2], {n}{z};")
+        }
+        ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => {
+            format!("{p};")
+        }
+        ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => format!("{p} 0;"),
+        ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => format!("{p} [%r1];"),
+        ("cp.async.bulk", "") if v.space == "Global" => format!("{p} [%rd2], [%r2], %r3;"),
+        ("cp.async.bulk", "") if v.extra.contains("src=Global") => {
+            format!("{p} [%r2], [%rd2], %r3, [%r1]{mc};")
+        }
+        ("cp.async.bulk", "") => format!("{p} [%r2], [%r2+512], %r3, [%r1];"),
+        ("cp.async.bulk", "prefetch.L2") => format!("{p} [%rd2], %r3;"),
+        ("cp.reduce.async.bulk", _) => format!("{p} [%rd2], [%r2], %r3;"),
+        ("cp.async.bulk.tensor", "load" | "load.multicast") => {
+            format!("{p} [%r2], [%rd1, {{{}}}], [%r1]{mc};", coords()?)
+        }
+        ("cp.async.bulk.tensor", "store") => format!("{p} [%rd1, {{{}}}], [%r2];", coords()?),
+        ("cp.async.bulk.tensor", "prefetch") => format!("{p} [%rd1, {{{}}}];", coords()?),
+        _ => return Err("no operand template for this row (add one in costs::async_template)"),
+    };
+    Ok(t)
+}
+
+/// The baseline a `show` entry is compared with.
+enum Baseline {
+    /// The cost table's baseline of a family (`ps_baseline_ld`).
+    Family(&'static str),
+    /// An entry body of its own (async rows).
+    Body(String),
+}
+
+/// The entry body of a row for `show` and its baseline; `Err` says why the row is not wrapped.
+fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
+    if ASYNC_FAMILIES.contains(&v.family) {
+        let i = async_template(v)?;
+        let body = format!("{ASYNC_WIRING}\t{i}\n{}", async_sinks(&i));
+        return Ok((body, Baseline::Body(async_baseline(&i))));
+    }
+    let family = FAMILIES
+        .iter()
+        .find(|f| **f == v.family)
+        .copied()
+        .ok_or("")?;
+    let cost_wired = match family {
+        "fence" => true,
+        "atom" => v.ty == "u32" && v.op != "cas",
+        _ => v.ty == "u32",
+    };
+    if cost_wired {
+        return Ok((body(family, Some(v.ptx)), Baseline::Family(family)));
+    }
+    let (b, base) = typed_body(v)?;
+    Ok((b, Baseline::Body(base)))
+}
+
+/// Every other `ld`/`st`/`atom`/`red` row (any scalar type, `cas`): the same per-thread address
+/// as [`WIRING`], `.b32`/`.b64` registers by the type's width (PTX lets a bit-size register stand
+/// for any type of its size), and a baseline of the same width with weak `ld`/`st`.
+fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
+    // `ld`/`st`/`red` on floats want float registers; `atom.exch`/`cas` on floats are `.bN`.
+    let float_regs = v.ty.starts_with('f') && !matches!(v.op, "exch" | "cas");
+    let (bits, dst, val) = match (v.ty, float_regs) {
+        ("f64", true) => ("f64", "%fd1", "%fd2"),
+        ("f32", true) => ("f32", "%f1", "%f2"),
+        ("u64" | "i64" | "f64", _) => ("b64", "%rd5", "%rd4"),
+        _ => ("b32", "%r1", "%r2"),
+    };
+    let wiring = "\t.reg .u64 %rd<6>;\n\t.reg .u32 %r<3>;\n\t.reg .f32 %f<3>;\n\t.reg .f64 %fd<3>;\n\
+                  \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 16;\n\
+                  \tadd.u64 %rd3, %rd1, %rd2;\n\tcvt.u64.u32 %rd4, %r2;\n\
+                  \tcvt.rn.f32.u32 %f2, %r2;\n\tcvt.rn.f64.u32 %fd2, %r2;\n";
+    let sink = format!("\tst.{bits} [%rd3+8], {dst};\n");
+    let p = v.ptx;
+    let (body, base) = match (v.family, v.op) {
+        ("ld", _) => (
+            format!("\t{p} {dst}, [%rd3];\n{sink}"),
+            format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
+        ),
+        ("st", _) => (
+            format!("\t{p} [%rd3], {val};\n"),
+            format!("\tst.{bits} [%rd3], {val};\n"),
+        ),
+        ("atom", "cas") => (
+            format!("\t{p} {dst}, [%rd3], {val}, {val};\n{sink}"),
+            format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
+        ),
+        ("atom", _) => (
+            format!("\t{p} {dst}, [%rd3], {val};\n{sink}"),
+            format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
+        ),
+        ("red", _) => (
+            format!("\t{p} [%rd3], {val};\n"),
+            format!("\tst.{bits} [%rd3], {val};\n"),
+        ),
+        _ => return Err(""),
+    };
+    Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
+}
+
+/// One wrapped row of a show module.
+struct Wrapped {
+    row: usize,
+    entry: String,
+    baseline: String,
+    /// The 1-based module lines the entry spans.
+    lines: std::ops::RangeInclusive<usize>,
+}
+
+/// Appends `.entry name` with `body` to `m`; returns the lines it spans.
+fn push_entry(
+    m: &mut String,
+    nl: &mut usize,
+    name: &str,
+    body: &str,
+) -> std::ops::RangeInclusive<usize> {
+    let e = format!("\n.visible .entry {name}(.param .u64 p)\n{{\n{body}\tret;\n}}\n");
+    let first = *nl + 2;
+    *nl += e.matches('\n').count();
+    m.push_str(&e);
+    first..=*nl
+}
+
+/// The `show` module of `rows` minus `skip`: the family baselines, then each wrapped row's entry
+/// (and its own baseline, once per distinct body).
+fn show_module(rows: &[Variant], skip: &[bool]) -> (String, Vec<Wrapped>) {
+    let mut m = String::from(
+        "// Generated by ptx-sync-host costs::show_sass from the ptx-sync catalog.\n\
+         .version 8.6\n.target sm_90\n.address_size 64\n\n.shared .align 128 .b8 ps_smem[2048];\n",
+    );
+    let mut nl = m.matches('\n').count();
+    for f in FAMILIES {
+        push_entry(&mut m, &mut nl, &baseline_entry(f), &body(f, None));
+    }
+    let mut names = std::collections::HashSet::new();
+    let mut baselines: std::collections::HashMap<String, String> = Default::default();
+    let mut out = Vec::new();
+    for (i, v) in rows.iter().enumerate() {
+        let Ok((b, base)) = show_body(v) else {
+            continue;
+        };
+        if skip[i] {
+            continue;
+        }
+        let baseline = match base {
+            Baseline::Family(f) => baseline_entry(f),
+            Baseline::Body(bb) => {
+                let n = baselines.len();
+                baselines
+                    .entry(bb)
+                    .or_insert_with_key(|bb| {
+                        let name = baseline_entry(&format!("async{n}"));
+                        push_entry(&mut m, &mut nl, &name, bb);
+                        name
+                    })
+                    .clone()
+            }
+        };
+        // Rows may share a mnemonic (`bar.sync` with and without a count): the extra names them.
+        let mut name = entry_name(v.ptx);
+        if !v.extra.is_empty() {
+            name = format!("{name}__{}", ident(v.extra));
+        }
+        while !names.insert(name.clone()) {
+            name.push('_');
+        }
+        let lines = push_entry(&mut m, &mut nl, &name, &b);
+        out.push(Wrapped {
+            row: i,
+            entry: name,
+            baseline,
+            lines,
+        });
+    }
+    (m, out)
+}
+
+/// The 1-based module lines ptxas names in `file, line N; error : message` lines, with the message.
+fn ptxas_errors(err: &str) -> Vec<(usize, String)> {
+    err.lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(", line ")?;
+            let (n, msg) = rest.split_once(';')?;
+            let (kind, msg) = msg.split_once(':')?;
+            (kind.trim() == "error").then_some((n.trim().parse().ok()?, msg.trim().to_string()))
+        })
+        .collect()
+}
+
+/// The SASS column of every row for `ptx-sync show`: one module with one `.entry` per wrappable
+/// row (the cost wiring for fences and u32 accesses, [`async_template`] for the async families),
+/// one `ptxas` and one `cuobjdump` call. When ptxas rejects some entries, those rows get its
+/// message ([`ShownSass::AsmFailed`]) and the others are assembled again without them. `Err`: the
+/// tools failed for a reason no row explains.
+pub fn show_sass(tools: &Path, rows: &[Variant]) -> Result<Vec<ShownSass>, String> {
+    let mut shown: Vec<ShownSass> = rows
+        .iter()
+        .map(|v| {
+            show_body(v)
+                .err()
+                .map_or(ShownSass::Opcodes(Vec::new()), ShownSass::NotWired)
+        })
+        .collect();
+    let mut skip = vec![false; rows.len()];
+    loop {
+        let (module, wrapped) = show_module(rows, &skip);
+        if wrapped.is_empty() {
+            return Ok(shown);
+        }
+        let dump = match sass::sass_of_ptx(tools, &module, ARCH) {
+            Ok(d) => d,
+            Err(e) => {
+                let mut blamed = false;
+                for (line, msg) in ptxas_errors(&e) {
+                    if let Some(w) = wrapped.iter().find(|w| w.lines.contains(&line)) {
+                        if !skip[w.row] {
+                            skip[w.row] = true;
+                            shown[w.row] = ShownSass::AsmFailed(msg);
+                            blamed = true;
+                        }
+                    }
+                }
+                if blamed {
+                    continue;
+                }
+                return Err(e);
+            }
+        };
+        let funcs = sass::parse_functions(&dump);
+        // The opcodes without padding: `NOP`, and what ptxas guards with `@!PT` (never executed,
+        // e.g. the `@!PT LDS RZ, [RZ]` it puts before `LDGSTS`).
+        let get = |n: &str| {
+            let f = funcs.iter().find(|f| f.name == n)?;
+            let live = f
+                .instrs
+                .iter()
+                .filter(|i| i.opcode != "NOP" && i.pred.as_deref() != Some("!PT"));
+            Some(live.map(|i| i.opcode.as_str()).collect::<Vec<_>>())
+        };
+        for w in &wrapped {
+            shown[w.row] = match (get(&w.entry), get(&w.baseline)) {
+                (Some(mine), Some(base)) => ShownSass::Opcodes(
+                    sass::minus(&mine, &base)
+                        .into_iter()
+                        .map(String::from)
+                        .collect(),
+                ),
+                _ => ShownSass::AsmFailed(format!("{} missing from the cuobjdump output", w.entry)),
+            };
+        }
+        return Ok(shown);
+    }
 }
 
 #[cfg(test)]
@@ -192,10 +674,120 @@ mod tests {
     fn module_has_one_entry_per_variant_and_baseline() {
         let v = cost_variants();
         let m = cost_module(&v);
-        assert_eq!(m.matches(".visible .entry").count(), v.len() + FAMILIES.len());
-        assert!(m.contains("\n.visible .entry ps_fence_sc_gpu(.param .u64 p)\n{\n\tfence.sc.gpu;\n\tret;\n}\n"));
-        assert!(m.contains("\tatom.acq_rel.gpu.add.u32 %r1, [%rd3], %r2;\n\tst.u32 [%rd3+4], %r1;\n"));
+        assert_eq!(
+            m.matches(".visible .entry").count(),
+            v.len() + FAMILIES.len()
+        );
+        assert!(m.contains(
+            "\n.visible .entry ps_fence_sc_gpu(.param .u64 p)\n{\n\tfence.sc.gpu;\n\tret;\n}\n"
+        ));
+        assert!(
+            m.contains("\tatom.acq_rel.gpu.add.u32 %r1, [%rd3], %r2;\n\tst.u32 [%rd3+4], %r1;\n")
+        );
         assert!(m.contains("\tred.release.sys.add.u32 [%rd3], %r2;\n"));
+    }
+
+    fn async_rows() -> Vec<Variant> {
+        let mut v = Vec::new();
+        for_each_variant(|x| {
+            if !FAMILIES.contains(&x.family) {
+                v.push(x);
+            }
+        });
+        v
+    }
+
+    #[test]
+    fn every_async_row_has_a_template() {
+        let rows = async_rows();
+        assert!(rows.len() > 100, "{}", rows.len());
+        for v in &rows {
+            assert!(
+                ASYNC_FAMILIES.contains(&v.family),
+                "family {} has no async wiring",
+                v.family
+            );
+            let t = async_template(v).unwrap_or_else(|e| panic!("{}: {e}", v.ptx));
+            assert!(t.starts_with(v.ptx) && t.ends_with(';'), "{t}");
+        }
+    }
+
+    #[test]
+    fn templates_follow_the_device_operands() {
+        let t = |ptx: &str, extra: &str| {
+            let mut r = None;
+            for_each_variant(|x| {
+                if x.ptx == ptx && x.extra == extra {
+                    r = Some(async_template(&x).unwrap());
+                }
+            });
+            r.unwrap_or_else(|| panic!("no row {ptx} {extra}"))
+        };
+        assert_eq!(
+            t("mbarrier.init.shared::cta.b64", "count"),
+            "mbarrier.init.shared::cta.b64 [%r1], %r3;"
+        );
+        assert_eq!(
+            t(
+                "mbarrier.arrive.release.cluster.shared::cluster.b64",
+                "count"
+            ),
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r1], %r3;"
+        );
+        assert_eq!(
+            t(
+                "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
+                "hint"
+            ),
+            "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p2, [%r1], %r3, %r3;"
+        );
+        assert_eq!(
+            t("cp.async.cg.shared::cta.global", "Cg:16:zfill"),
+            "cp.async.cg.shared::cta.global [%r2], [%rd2], 16, %r3;"
+        );
+        assert_eq!(
+            t("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster", "dim=3"),
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster \
+             [%r2], [%rd1, {%r3, %r3, %r3}], [%r1], %rs1;"
+        );
+    }
+
+    #[test]
+    fn show_module_names_every_row_once() {
+        let mut rows = Vec::new();
+        for_each_variant(|x| rows.push(x));
+        let (m, wrapped) = show_module(&rows, &vec![false; rows.len()]);
+        let mut names = std::collections::HashSet::new();
+        let lines: Vec<&str> = m.lines().collect();
+        for w in &wrapped {
+            assert!(
+                w.entry
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                "{}",
+                w.entry
+            );
+            assert!(names.insert(w.entry.as_str()), "{} twice", w.entry);
+            assert_eq!(
+                lines[*w.lines.start() - 1],
+                format!(".visible .entry {}(.param .u64 p)", w.entry)
+            );
+            assert_eq!(lines[*w.lines.end() - 1], "}");
+        }
+        assert!(
+            wrapped.iter().any(|w| w.entry == "ps_bar_sync")
+                && wrapped.iter().any(|w| w.entry == "ps_bar_sync__count")
+        );
+    }
+
+    #[test]
+    fn reads_ptxas_error_lines() {
+        let e = "\"ptxas\" failed (exit status: 255):\nptxas /tmp/x/module.ptx, line 42; error   : Unknown modifier '.bogus'\n\
+                 ptxas /tmp/x/module.ptx, line 7; warning : something\nptxas fatal   : Ptx assembly aborted due to errors\n";
+        assert_eq!(
+            ptxas_errors(e),
+            vec![(42, "Unknown modifier '.bogus'".to_string())]
+        );
     }
 
     #[test]

@@ -67,7 +67,9 @@ pub fn store_buffering(f: SbFence, rounds: u64) -> CpuCounts {
                 SbFence::AcqRel => fence::<AcqRel, Gpu>(),
                 SbFence::Sc => fence::<Sc, Gpu>(),
             }
-            out[k].at::<Gpu>().store::<Relaxed>(other[k].at::<Gpu>().load::<Relaxed>());
+            out[k]
+                .at::<Gpu>()
+                .store::<Relaxed>(other[k].at::<Gpu>().load::<Relaxed>());
         }
     };
     std::thread::scope(|s| {
@@ -76,9 +78,15 @@ pub fn store_buffering(f: SbFence, rounds: u64) -> CpuCounts {
         h.join().unwrap();
     });
     let bad = (0..n)
-        .filter(|&k| r0[k].at::<Gpu>().load::<Relaxed>() == 0 && r1[k].at::<Gpu>().load::<Relaxed>() == 0)
+        .filter(|&k| {
+            r0[k].at::<Gpu>().load::<Relaxed>() == 0 && r1[k].at::<Gpu>().load::<Relaxed>() == 0
+        })
         .count() as u64;
-    CpuCounts { rounds: n as u64, bad, timeouts: 0 }
+    CpuCounts {
+        rounds: n as u64,
+        bad,
+        timeouts: 0,
+    }
 }
 
 /// Two threads each add 1 to `count` per round, `rounds` rounds; with `atomic == false` as a
@@ -103,13 +111,20 @@ pub fn counter(atomic: bool, rounds: u64) -> CpuCounts {
         }
     });
     let total = c.at::<Gpu>().load::<Relaxed>() as u64;
-    CpuCounts { rounds, bad: (2 * rounds).saturating_sub(total), timeouts: 0 }
+    CpuCounts {
+        rounds,
+        bad: (2 * rounds).saturating_sub(total),
+        timeouts: 0,
+    }
 }
 
 /// The §4.4 hand-off (consumers `atom.release.add`, P `ld.acquire` until 2) on three threads,
 /// `rounds` times with fresh variables. `bad` counts rounds where a value was not 42.
 pub fn handoff_4_4(rounds: u64) -> CpuCounts {
-    let mut counts = CpuCounts { rounds, ..Default::default() };
+    let mut counts = CpuCounts {
+        rounds,
+        ..Default::default()
+    };
     let budget = Duration::from_secs(2);
     for _ in 0..rounds {
         let data = Data::new(0u32);
@@ -177,7 +192,10 @@ mod tests {
     #[test]
     fn counts_are_consistent() {
         let c = counter(false, 10_000);
-        assert!(c.bad < 20_000, "the last write keeps at least one increment: {c:?}");
+        assert!(
+            c.bad < 20_000,
+            "the last write keeps at least one increment: {c:?}"
+        );
         let s = store_buffering(SbFence::None, 100);
         assert_eq!(s.rounds, BATCH as u64);
         assert!(s.bad <= s.rounds);

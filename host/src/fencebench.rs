@@ -56,7 +56,10 @@ impl Situation {
             Situation::Idle => "idle".into(),
             Situation::AfterStores(n) => format!("after {n} stores"),
             Situation::Contended { ctas, stores } => {
-                format!("contended ({} other CTAs, {stores} stores)", ctas.max(2) - 1)
+                format!(
+                    "contended ({} other CTAs, {stores} stores)",
+                    ctas.max(2) - 1
+                )
             }
         }
     }
@@ -124,7 +127,10 @@ impl Default for Config {
                 Situation::AfterStores(1),
                 Situation::AfterStores(8),
                 Situation::AfterStores(32),
-                Situation::Contended { ctas: 132, stores: 8 },
+                Situation::Contended {
+                    ctas: 132,
+                    stores: 8,
+                },
             ],
         }
     }
@@ -169,12 +175,20 @@ fn median(v: &mut [f64]) -> f64 {
 /// Measures every fence in every situation of `cfg`.
 pub fn measure(l: &mut dyn Launcher, cfg: &Config) -> Result<Vec<BenchRow>, String> {
     if cfg.block == 0 || cfg.block / 32 * 32 != cfg.block || cfg.iters == 0 || cfg.reps == 0 {
-        return Err(format!("bad config {cfg:?}: block must be a positive multiple of 32, iters and reps > 0"));
+        return Err(format!(
+            "bad config {cfg:?}: block must be a positive multiple of 32, iters and reps > 0"
+        ));
     }
     let mut rows = Vec::new();
     for &sit in &cfg.situations {
         let (grid, stores) = sit.grid_and_stores();
-        let launch = |kernel: String| Launch { kernel, grid, block: cfg.block, iters: cfg.iters, stores };
+        let launch = |kernel: String| Launch {
+            kernel,
+            grid,
+            block: cfg.block,
+            iters: cfg.iters,
+            stores,
+        };
         for sem in SEMS {
             for scope in SCOPES {
                 let (mut cyc, mut ns) = (Vec::new(), Vec::new());
@@ -265,9 +279,18 @@ mod tests {
     impl Launcher for Fake {
         fn launch(&mut self, l: &Launch) -> Result<Measured, String> {
             self.launches.push(l.clone());
-            let per_round = 10 + cost(&l.kernel) + if cost(&l.kernel) > 0 { 2 * l.stores as u64 } else { 0 };
+            let per_round = 10
+                + cost(&l.kernel)
+                + if cost(&l.kernel) > 0 {
+                    2 * l.stores as u64
+                } else {
+                    0
+                };
             let c = per_round * l.iters as u64;
-            Ok(Measured { warp_cycles: vec![c; (l.block / 32) as usize], elapsed_ms: c as f64 * 1e-6 })
+            Ok(Measured {
+                warp_cycles: vec![c; (l.block / 32) as usize],
+                elapsed_ms: c as f64 * 1e-6,
+            })
         }
         fn device(&self) -> String {
             "fake".into()
@@ -277,27 +300,57 @@ mod tests {
     #[test]
     fn subtracts_the_empty_loop_per_round() {
         let mut f = Fake { launches: vec![] };
-        let cfg = Config { block: 64, iters: 100, reps: 3, situations: vec![Situation::Idle, Situation::AfterStores(8)] };
+        let cfg = Config {
+            block: 64,
+            iters: 100,
+            reps: 3,
+            situations: vec![Situation::Idle, Situation::AfterStores(8)],
+        };
         let rows = measure(&mut f, &cfg).unwrap();
         assert_eq!(rows.len(), 2 * 16);
         assert_eq!(f.launches.len(), 2 * 16 * 3 * 2);
-        let get = |fe: &str, sit: &str| rows.iter().find(|r| r.fence == fe && r.situation == sit).unwrap();
+        let get = |fe: &str, sit: &str| {
+            rows.iter()
+                .find(|r| r.fence == fe && r.situation == sit)
+                .unwrap()
+        };
         assert_eq!(get("fence.sc.gpu", "idle").cycles, 400.0);
         assert_eq!(get("fence.acq_rel.cta", "idle").cycles, 200.0);
         assert_eq!(get("fence.sc.gpu", "after 8 stores").cycles, 416.0);
         assert_eq!(get("fence.sc.gpu", "after 8 stores").ns_e2e, 416.0);
-        assert_eq!(get("fence.release.sys", "idle").cycles_range, (100.0, 100.0));
+        assert_eq!(
+            get("fence.release.sys", "idle").cycles_range,
+            (100.0, 100.0)
+        );
         let md = render(&f.device(), &cfg, &rows);
-        assert!(md.contains("| `fence.sc.gpu` | 400.0 | 400.0..400.0 | 2.00 | 400.0 |"), "{md}");
+        assert!(
+            md.contains("| `fence.sc.gpu` | 400.0 | 400.0..400.0 | 2.00 | 400.0 |"),
+            "{md}"
+        );
         assert!(md.contains("**after 8 stores** (grid 1, block 64)"), "{md}");
     }
 
     #[test]
     fn contention_launches_more_ctas_and_rejects_bad_configs() {
-        assert_eq!(Situation::Contended { ctas: 132, stores: 8 }.grid_and_stores(), (132, 8));
-        assert_eq!(Situation::Contended { ctas: 0, stores: 0 }.grid_and_stores().0, 2);
+        assert_eq!(
+            Situation::Contended {
+                ctas: 132,
+                stores: 8
+            }
+            .grid_and_stores(),
+            (132, 8)
+        );
+        assert_eq!(
+            Situation::Contended { ctas: 0, stores: 0 }
+                .grid_and_stores()
+                .0,
+            2
+        );
         let mut f = Fake { launches: vec![] };
-        let bad = Config { block: 48, ..Config::default() };
+        let bad = Config {
+            block: 48,
+            ..Config::default()
+        };
         assert!(measure(&mut f, &bad).is_err());
         assert!(f.launches.is_empty());
     }

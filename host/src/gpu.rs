@@ -44,13 +44,24 @@ pub enum GpuError {
 impl fmt::Display for GpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GpuError::NoDriver => write!(f, "no NVIDIA driver: libcuda.so not found (this command needs a GPU)"),
+            GpuError::NoDriver => write!(
+                f,
+                "no NVIDIA driver: libcuda.so not found (this command needs a GPU)"
+            ),
             GpuError::NoDevice(e) => write!(f, "no CUDA device: {e}"),
-            GpuError::NoKernels => write!(f, "kernels not built: run `cargo xtask ptx`, then rebuild ptx-sync"),
+            GpuError::NoKernels => write!(
+                f,
+                "kernels not built: run `cargo xtask ptx`, then rebuild ptx-sync"
+            ),
             GpuError::Driver { what, err } => write!(f, "CUDA driver error in {what}: {err}"),
-            GpuError::Launch { program, err } => write!(f, "program {program} failed on the GPU: {err}"),
+            GpuError::Launch { program, err } => {
+                write!(f, "program {program} failed on the GPU: {err}")
+            }
             GpuError::Hung { program, secs } => {
-                write!(f, "program {program} did not finish within {secs} s (host-side limit)")
+                write!(
+                    f,
+                    "program {program} did not finish within {secs} s (host-side limit)"
+                )
             }
             GpuError::Invalid(e) => write!(f, "{e}"),
         }
@@ -60,13 +71,26 @@ impl fmt::Display for GpuError {
 impl std::error::Error for GpuError {}
 
 fn derr(e: result::DriverError) -> String {
-    let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("{:?}", e.0));
-    let desc = e.error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    if desc.is_empty() { name } else { format!("{name} ({desc})") }
+    let name = e
+        .error_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| format!("{:?}", e.0));
+    let desc = e
+        .error_string()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if desc.is_empty() {
+        name
+    } else {
+        format!("{name} ({desc})")
+    }
 }
 
 fn drv<T>(what: &str, r: Result<T, result::DriverError>) -> Result<T, GpuError> {
-    r.map_err(|e| GpuError::Driver { what: what.to_string(), err: derr(e) })
+    r.map_err(|e| GpuError::Driver {
+        what: what.to_string(),
+        err: derr(e),
+    })
 }
 
 /// Whether the CUDA driver library can be loaded (without touching a device).
@@ -107,7 +131,9 @@ pub fn devices() -> Result<(i32, Vec<DeviceInfo>), GpuError> {
 
 fn attr(d: sys::CUdevice, a: sys::CUdevice_attribute) -> Result<i32, GpuError> {
     // SAFETY: d is a valid device.
-    drv("cuDeviceGetAttribute", unsafe { result::device::get_attribute(d, a) })
+    drv("cuDeviceGetAttribute", unsafe {
+        result::device::get_attribute(d, a)
+    })
 }
 
 fn info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, GpuError> {
@@ -157,19 +183,27 @@ impl Gpu {
             let ctx = drv("cuDevicePrimaryCtxRetain", result::primary_ctx::retain(dev))?;
             drv("cuCtxSetCurrent", result::ctx::set_current(ctx))?;
         }
-        let ptx = CString::new(KERNELS_PTX).map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
+        let ptx = CString::new(KERNELS_PTX)
+            .map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
         // SAFETY: NUL-terminated PTX image.
         let module = drv("cuModuleLoadData (JIT of the embedded PTX)", unsafe {
             result::module::load_data(ptx.as_ptr() as *const c_void)
         })?;
-        Ok(Gpu { info, dev, module, hang_limit: Duration::from_secs(60) })
+        Ok(Gpu {
+            info,
+            dev,
+            module,
+            hang_limit: Duration::from_secs(60),
+        })
     }
 
     /// A kernel of the embedded module.
     pub fn function(&self, name: &str) -> Result<sys::CUfunction, GpuError> {
         let c = CString::new(name).unwrap();
         // SAFETY: module is loaded.
-        drv(&format!("cuModuleGetFunction({name})"), unsafe { result::module::get_function(self.module, c) })
+        drv(&format!("cuModuleGetFunction({name})"), unsafe {
+            result::module::get_function(self.module, c)
+        })
     }
 
     /// Device memory of `bytes` bytes, zeroed.
@@ -192,7 +226,12 @@ impl Gpu {
 
     /// The number of blocks of `threads` threads (with `smem` dynamic shared memory) that can be
     /// resident at once on the whole GPU: the grid size for which every CTA runs concurrently.
-    pub fn resident_blocks(&self, f: sys::CUfunction, threads: u32, smem: usize) -> Result<u32, GpuError> {
+    pub fn resident_blocks(
+        &self,
+        f: sys::CUfunction,
+        threads: u32,
+        smem: usize,
+    ) -> Result<u32, GpuError> {
         // SAFETY: f is valid.
         let per_sm = drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
             result::occupancy::max_active_block_per_multiprocessor(f, threads as i32, smem)
@@ -219,10 +258,17 @@ impl Gpu {
         if smem > 48 * 1024 {
             // SAFETY: f is valid.
             unsafe {
-                sys::cuFuncSetAttribute(f, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)
+                sys::cuFuncSetAttribute(
+                    f,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem as i32,
+                )
             }
             .result()
-            .map_err(|e| GpuError::Launch { program: program.into(), err: format!("cannot set {smem} B of shared memory: {}", derr(e)) })?;
+            .map_err(|e| GpuError::Launch {
+                program: program.into(),
+                err: format!("cannot set {smem} B of shared memory: {}", derr(e)),
+            })?;
         }
         let mut buf: Vec<u8> = bytemuck::bytes_of(p)[..want].to_vec();
         let mut size: usize = buf.len();
@@ -259,7 +305,10 @@ impl Gpu {
         // (check_params), `extra` is terminated.
         unsafe { sys::cuLaunchKernelEx(&cfg, f, std::ptr::null_mut(), extra.as_mut_ptr()) }
             .result()
-            .map_err(|e| GpuError::Launch { program: program.into(), err: format!("launch of {name}: {}", derr(e)) })?;
+            .map_err(|e| GpuError::Launch {
+                program: program.into(),
+                err: format!("launch of {name}: {}", derr(e)),
+            })?;
         self.wait(program)
     }
 
@@ -273,7 +322,10 @@ impl Gpu {
                 sys::CUresult::CUDA_SUCCESS => return Ok(()),
                 sys::CUresult::CUDA_ERROR_NOT_READY => {
                     if start.elapsed() > self.hang_limit {
-                        return Err(GpuError::Hung { program: program.into(), secs: self.hang_limit.as_secs() });
+                        return Err(GpuError::Hung {
+                            program: program.into(),
+                            secs: self.hang_limit.as_secs(),
+                        });
                     }
                     std::thread::sleep(Duration::from_micros(50));
                 }
@@ -285,7 +337,10 @@ impl Gpu {
                         sys::CUresult::CUDA_ERROR_LAUNCH_TIMEOUT => " — watchdog timeout",
                         _ => "",
                     };
-                    return Err(GpuError::Launch { program: program.into(), err: format!("{err}{hint}") });
+                    return Err(GpuError::Launch {
+                        program: program.into(),
+                        err: format!("{err}{hint}"),
+                    });
                 }
             }
         }
@@ -293,13 +348,27 @@ impl Gpu {
 
     /// Device-to-device copy, timed with events: returns milliseconds.
     #[allow(dead_code)] // used by the tiled-copy run
-    pub fn memcpy_dtod_ms(&self, dst: &DevBuf, src: &DevBuf, bytes: usize) -> Result<f32, GpuError> {
+    pub fn memcpy_dtod_ms(
+        &self,
+        dst: &DevBuf,
+        src: &DevBuf,
+        bytes: usize,
+    ) -> Result<f32, GpuError> {
         let (a, b) = (self.event()?, self.event()?);
         // SAFETY: both buffers are at least `bytes` long; events are valid.
         unsafe {
-            drv("cuEventRecord", result::event::record(a, std::ptr::null_mut()))?;
-            drv("cuMemcpyDtoDAsync", result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, std::ptr::null_mut()))?;
-            drv("cuEventRecord", result::event::record(b, std::ptr::null_mut()))?;
+            drv(
+                "cuEventRecord",
+                result::event::record(a, std::ptr::null_mut()),
+            )?;
+            drv(
+                "cuMemcpyDtoDAsync",
+                result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, std::ptr::null_mut()),
+            )?;
+            drv(
+                "cuEventRecord",
+                result::event::record(b, std::ptr::null_mut()),
+            )?;
             drv("cuEventSynchronize", result::event::synchronize(b))?;
             let ms = drv("cuEventElapsedTime", result::event::elapsed(a, b))?;
             let _ = result::event::destroy(a);
@@ -309,7 +378,10 @@ impl Gpu {
     }
 
     fn event(&self) -> Result<sys::CUevent, GpuError> {
-        drv("cuEventCreate", result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT))
+        drv(
+            "cuEventCreate",
+            result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT),
+        )
     }
 
     /// Runs `f` (which launches and waits) and returns its wall time on the device in ms, measured
@@ -317,10 +389,18 @@ impl Gpu {
     pub fn timed<T>(&self, f: impl FnOnce() -> Result<T, GpuError>) -> Result<(T, f32), GpuError> {
         let (a, b) = (self.event()?, self.event()?);
         // SAFETY: valid events on the null stream.
-        unsafe { drv("cuEventRecord", result::event::record(a, std::ptr::null_mut()))? };
+        unsafe {
+            drv(
+                "cuEventRecord",
+                result::event::record(a, std::ptr::null_mut()),
+            )?
+        };
         let v = f()?;
         unsafe {
-            drv("cuEventRecord", result::event::record(b, std::ptr::null_mut()))?;
+            drv(
+                "cuEventRecord",
+                result::event::record(b, std::ptr::null_mut()),
+            )?;
             drv("cuEventSynchronize", result::event::synchronize(b))?;
             let ms = drv("cuEventElapsedTime", result::event::elapsed(a, b))?;
             let _ = result::event::destroy(a);
@@ -355,20 +435,32 @@ pub struct DevBuf {
 impl DevBuf {
     /// Copies `data` to the start of the buffer.
     pub fn write<T: Pod>(&self, data: &[T]) -> Result<(), GpuError> {
-        assert!(std::mem::size_of_val(data) <= self.bytes, "upload larger than the buffer");
+        assert!(
+            std::mem::size_of_val(data) <= self.bytes,
+            "upload larger than the buffer"
+        );
         // SAFETY: in bounds (asserted).
-        drv("cuMemcpyHtoD", unsafe { result::memcpy_htod_sync(self.ptr, data) })
+        drv("cuMemcpyHtoD", unsafe {
+            result::memcpy_htod_sync(self.ptr, data)
+        })
     }
     /// Copies the start of the buffer into `out`.
     pub fn read<T: Pod>(&self, out: &mut [T]) -> Result<(), GpuError> {
-        assert!(std::mem::size_of_val(out) <= self.bytes, "download larger than the buffer");
+        assert!(
+            std::mem::size_of_val(out) <= self.bytes,
+            "download larger than the buffer"
+        );
         // SAFETY: in bounds (asserted).
-        drv("cuMemcpyDtoH", unsafe { result::memcpy_dtoh_sync(out, self.ptr) })
+        drv("cuMemcpyDtoH", unsafe {
+            result::memcpy_dtoh_sync(out, self.ptr)
+        })
     }
     /// Fills the buffer with the 32-bit pattern `v`.
     pub fn fill_u32(&self, v: u32) -> Result<(), GpuError> {
         // SAFETY: the whole buffer, in 4-byte words.
-        drv("cuMemsetD32", unsafe { sys::cuMemsetD32_v2(self.ptr, v, self.bytes / 4).result() })
+        drv("cuMemsetD32", unsafe {
+            sys::cuMemsetD32_v2(self.ptr, v, self.bytes / 4).result()
+        })
     }
 }
 
@@ -407,7 +499,10 @@ pub fn ptx_param_sizes(ptx: &str, name: &str) -> Option<Vec<(usize, usize)>> {
             sizes.push((size, align));
         } else {
             let ty = p.split_whitespace().nth(1)?;
-            let bits: usize = ty.trim_start_matches(|c: char| !c.is_ascii_digit()).parse().ok()?;
+            let bits: usize = ty
+                .trim_start_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .ok()?;
             sizes.push((bits / 8, bits / 8));
         }
     }
@@ -427,8 +522,9 @@ pub fn param_buffer_size(params: &[(usize, usize)]) -> usize {
 /// Checks that `P`'s size equals kernel `name`'s parameter buffer in the embedded PTX.
 /// Returns the size to pass (without `P`'s trailing padding field, if any).
 pub fn check_params<P: Pod>(name: &str) -> Result<usize, String> {
-    let sizes = ptx_param_sizes(KERNELS_PTX, name)
-        .ok_or_else(|| format!("kernel {name} is not in the embedded PTX (rebuild after `cargo xtask ptx`)"))?;
+    let sizes = ptx_param_sizes(KERNELS_PTX, name).ok_or_else(|| {
+        format!("kernel {name} is not in the embedded PTX (rebuild after `cargo xtask ptx`)")
+    })?;
     let want = param_buffer_size(&sizes);
     let have = std::mem::size_of::<P>();
     let align = std::mem::align_of::<P>();
@@ -436,7 +532,9 @@ pub fn check_params<P: Pod>(name: &str) -> Result<usize, String> {
     if have == want || (have > want && have == want.div_ceil(align) * align) {
         Ok(want)
     } else {
-        Err(format!("parameter block for {name} is {have} bytes, the kernel takes {want} ({sizes:?})"))
+        Err(format!(
+            "parameter block for {name} is {have} bytes, the kernel takes {want} ({sizes:?})"
+        ))
     }
 }
 
@@ -448,7 +546,10 @@ mod tests {
 
     #[test]
     fn reads_param_lists() {
-        assert_eq!(ptx_param_sizes(PTX, "k"), Some(vec![(8, 8), (8, 8), (4, 4), (4, 4)]));
+        assert_eq!(
+            ptx_param_sizes(PTX, "k"),
+            Some(vec![(8, 8), (8, 8), (4, 4), (4, 4)])
+        );
         assert_eq!(ptx_param_sizes(PTX, "t"), Some(vec![(128, 64), (4, 4)]));
         assert_eq!(ptx_param_sizes(PTX, "nope"), None);
         assert_eq!(param_buffer_size(&[(8, 8), (8, 8), (4, 4), (4, 4)]), 24);
@@ -462,12 +563,23 @@ mod tests {
             GpuError::NoDriver,
             GpuError::NoKernels,
             GpuError::NoDevice("x".into()),
-            GpuError::Hung { program: "mp".into(), secs: 60 },
-            GpuError::Launch { program: "mp".into(), err: "CUDA_ERROR_ILLEGAL_INSTRUCTION".into() },
+            GpuError::Hung {
+                program: "mp".into(),
+                secs: 60,
+            },
+            GpuError::Launch {
+                program: "mp".into(),
+                err: "CUDA_ERROR_ILLEGAL_INSTRUCTION".into(),
+            },
         ] {
             let s = e.to_string();
             assert!(!s.contains('\n') && !s.is_empty(), "{s}");
         }
-        assert!(GpuError::Launch { program: "sb_sc".into(), err: "x".into() }.to_string().contains("sb_sc"));
+        assert!(GpuError::Launch {
+            program: "sb_sc".into(),
+            err: "x".into()
+        }
+        .to_string()
+        .contains("sb_sc"));
     }
 }

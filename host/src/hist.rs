@@ -53,9 +53,21 @@ impl Histogram {
     }
     /// Rows, most frequent first (ties by class, then label).
     pub fn rows(&self) -> Vec<Row> {
-        let mut v: Vec<Row> =
-            self.map.iter().map(|((c, l), n)| Row { outcome: l.clone(), class: *c, count: *n }).collect();
-        v.sort_by(|a, b| b.count.cmp(&a.count).then(a.class.cmp(&b.class)).then(a.outcome.cmp(&b.outcome)));
+        let mut v: Vec<Row> = self
+            .map
+            .iter()
+            .map(|((c, l), n)| Row {
+                outcome: l.clone(),
+                class: *c,
+                count: *n,
+            })
+            .collect();
+        v.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then(a.class.cmp(&b.class))
+                .then(a.outcome.cmp(&b.outcome))
+        });
         v
     }
 }
@@ -65,17 +77,29 @@ impl Report {
         self.rows.iter().map(|r| r.count).sum()
     }
     pub fn count(&self, c: Class) -> u64 {
-        self.rows.iter().filter(|r| r.class == c).map(|r| r.count).sum()
+        self.rows
+            .iter()
+            .filter(|r| r.class == c)
+            .map(|r| r.count)
+            .sum()
     }
     /// The one-line verdict.
     pub fn verdict(&self) -> String {
         let f = self.count(Class::Forbidden);
         let t = self.count(Class::Timeout);
         let n = self.total();
-        let tmo = if t > 0 { format!("; {} timeout(s)", group(t)) } else { String::new() };
+        let tmo = if t > 0 {
+            format!("; {} timeout(s)", group(t))
+        } else {
+            String::new()
+        };
         match (self.correct, f) {
             (true, 0) => format!("OK: no forbidden outcome in {} rounds{tmo}", group(n)),
-            (true, _) => format!("VIOLATION: {} forbidden outcome(s) in {} rounds{tmo}", group(f), group(n)),
+            (true, _) => format!(
+                "VIOLATION: {} forbidden outcome(s) in {} rounds{tmo}",
+                group(f),
+                group(n)
+            ),
             (false, 0) => format!("bug not observed in {} rounds{tmo}", group(n)),
             (false, _) => format!(
                 "bug observed: {} of {} rounds ({:.3}%){tmo}",
@@ -121,7 +145,13 @@ pub fn table(r: &Report) -> String {
     if !r.techniques.is_empty() {
         let _ = writeln!(s, "  provoked with: {}", r.techniques.join("; "));
     }
-    let w = r.rows.iter().map(|x| x.outcome.chars().count()).max().unwrap_or(7).max(7);
+    let w = r
+        .rows
+        .iter()
+        .map(|x| x.outcome.chars().count())
+        .max()
+        .unwrap_or(7)
+        .max(7);
     let n = r.total().max(1);
     let _ = writeln!(s, "  {:<w$}  {:>12}  {:>8}", "outcome", "count", "share");
     for row in &r.rows {
@@ -146,8 +176,17 @@ pub fn table(r: &Report) -> String {
 /// Many reports as one summary table (one line each).
 pub fn summary(reports: &[Report]) -> String {
     let mut s = String::new();
-    let w = reports.iter().map(|r| r.program.len()).max().unwrap_or(7).max(7);
-    let _ = writeln!(s, "{:<w$}  {:<14}  {:<7}  {:>12}  {:>12}  verdict", "program", "seed", "variant", "rounds", "forbidden");
+    let w = reports
+        .iter()
+        .map(|r| r.program.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    let _ = writeln!(
+        s,
+        "{:<w$}  {:<14}  {:<7}  {:>12}  {:>12}  verdict",
+        "program", "seed", "variant", "rounds", "forbidden"
+    );
     for r in reports {
         let _ = writeln!(
             s,
@@ -164,7 +203,10 @@ pub fn summary(reports: &[Report]) -> String {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The reports as one SVG: a block per program, a horizontal bar per outcome on a log scale
@@ -187,7 +229,12 @@ pub fn svg(reports: &[Report]) -> String {
             esc(&r.verdict())
         );
         y += 18.0;
-        let _ = writeln!(body, r##"<text x="20" y="{:.0}" fill="#555">{}</text>"##, y + 12.0, esc(&r.what));
+        let _ = writeln!(
+            body,
+            r##"<text x="20" y="{:.0}" fill="#555">{}</text>"##,
+            y + 12.0,
+            esc(&r.what)
+        );
         y += 20.0;
         let max = r.rows.iter().map(|x| x.count).max().unwrap_or(1).max(1) as f64;
         for row in &r.rows {
@@ -235,7 +282,13 @@ mod tests {
     fn synthetic(correct: bool, counts: &[(&str, Class, u64)]) -> Report {
         let mut h = Histogram::new();
         for (l, c, n) in counts {
-            h.add_n(Outcome { label: l.to_string(), class: *c }, *n);
+            h.add_n(
+                Outcome {
+                    label: l.to_string(),
+                    class: *c,
+                },
+                *n,
+            );
         }
         Report {
             program: "mp_rel_acq_cta".into(),
@@ -257,20 +310,48 @@ mod tests {
     fn histogram_counts_and_orders() {
         let mut h = Histogram::new();
         for _ in 0..3 {
-            h.add(Outcome { label: "a".into(), class: Class::Ok });
+            h.add(Outcome {
+                label: "a".into(),
+                class: Class::Ok,
+            });
         }
-        h.add(Outcome { label: "b".into(), class: Class::Forbidden });
-        h.add_n(Outcome { label: "a".into(), class: Class::Ok }, 2);
+        h.add(Outcome {
+            label: "b".into(),
+            class: Class::Forbidden,
+        });
+        h.add_n(
+            Outcome {
+                label: "a".into(),
+                class: Class::Ok,
+            },
+            2,
+        );
         assert_eq!(h.total(), 6);
         let rows = h.rows();
-        assert_eq!(rows[0], Row { outcome: "a".into(), class: Class::Ok, count: 5 });
+        assert_eq!(
+            rows[0],
+            Row {
+                outcome: "a".into(),
+                class: Class::Ok,
+                count: 5
+            }
+        );
         assert_eq!(rows[1].count, 1);
     }
 
     #[test]
     fn verdicts() {
-        let bug = synthetic(false, &[("full=1, data=42", Class::Ok, 6_211_234), ("full=1, data=0 (stale)", Class::Forbidden, 188_766)]);
-        assert_eq!(bug.verdict(), "bug observed: 188,766 of 6,400,000 rounds (2.949%)");
+        let bug = synthetic(
+            false,
+            &[
+                ("full=1, data=42", Class::Ok, 6_211_234),
+                ("full=1, data=0 (stale)", Class::Forbidden, 188_766),
+            ],
+        );
+        assert_eq!(
+            bug.verdict(),
+            "bug observed: 188,766 of 6,400,000 rounds (2.949%)"
+        );
         let t = table(&bug);
         assert!(t.contains("6,211,234") && t.contains("<- the bug"), "{t}");
         let ok = synthetic(true, &[("x", Class::Ok, 10)]);
@@ -279,7 +360,10 @@ mod tests {
         let v = synthetic(true, &[("x", Class::Ok, 10), ("y", Class::Forbidden, 1)]);
         assert!(v.violated() && table(&v).contains("FORBIDDEN"));
         let nb = synthetic(false, &[("x", Class::Ok, 1000), ("t", Class::Timeout, 2)]);
-        assert_eq!(nb.verdict(), "bug not observed in 1,002 rounds; 2 timeout(s)");
+        assert_eq!(
+            nb.verdict(),
+            "bug not observed in 1,002 rounds; 2 timeout(s)"
+        );
         assert!(summary(&[bug, ok]).lines().count() == 3);
     }
 
@@ -295,7 +379,10 @@ mod tests {
 
     #[test]
     fn svg_is_well_formed_and_escaped() {
-        let r = synthetic(false, &[("a<b", Class::Ok, 1_000_000), ("rare", Class::Forbidden, 3)]);
+        let r = synthetic(
+            false,
+            &[("a<b", Class::Ok, 1_000_000), ("rare", Class::Forbidden, 3)],
+        );
         let s = svg(&[r]);
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
         assert!(s.contains("a&lt;b") && !s.contains("a<b"));

@@ -5,6 +5,6 @@
 //! * [`fencebench`] — the GPU fence-cost benchmark driver (`ptx-sync bench`), behind a small
 //!   launcher trait so that it needs no GPU crate itself.
 
-pub mod sass;
 pub mod costs;
 pub mod fencebench;
+pub mod sass;

@@ -19,7 +19,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
-#[command(name = "ptx-sync", version, about = "The seed's GPU memory-consistency programs: run, measure, explain")]
+#[command(
+    name = "ptx-sync",
+    version,
+    about = "The seed's GPU memory-consistency programs: run, measure, explain"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -117,7 +121,10 @@ fn parse_program(s: &str) -> Result<String, String> {
         Ok(s.to_string())
     } else {
         let names: Vec<&str> = programs::PROGRAMS.iter().map(|p| p.name).collect();
-        Err(format!("unknown program `{s}`; one of: all, list, {}", names.join(", ")))
+        Err(format!(
+            "unknown program `{s}`; one of: all, list, {}",
+            names.join(", ")
+        ))
     }
 }
 
@@ -130,8 +137,12 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         Some('G') => (&t[..t.len() - 1], 1 << 30),
         _ => (t, 1),
     };
-    let n: u64 = num.parse().map_err(|_| format!("`{s}` is not a byte count (e.g. 4096, 64K, 16M)"))?;
-    let b = n.checked_mul(mul).ok_or_else(|| format!("`{s}` is too large"))?;
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a byte count (e.g. 4096, 64K, 16M)"))?;
+    let b = n
+        .checked_mul(mul)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
     if b == 0 {
         return Err("the byte count must be positive".into());
     }
@@ -151,7 +162,8 @@ fn write_out(path: &PathBuf, text: &str) -> Result<(), String> {
     }
     if let Some(d) = path.parent() {
         if !d.as_os_str().is_empty() {
-            std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+            std::fs::create_dir_all(d)
+                .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
         }
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -212,7 +224,12 @@ fn main() -> ExitCode {
     match cli.cmd {
         Cmd::Devices { json } => match gpu::devices() {
             Ok((ver, devs)) => {
-                println!("CUDA driver {}.{}; {} device(s)", ver / 1000, (ver % 1000) / 10, devs.len());
+                println!(
+                    "CUDA driver {}.{}; {} device(s)",
+                    ver / 1000,
+                    (ver % 1000) / 10,
+                    devs.len()
+                );
                 for d in &devs {
                     println!(
                         "  {}: {} (sm_{}{}), {} SMs, {:.1} GiB, cluster launch: {}",
@@ -260,11 +277,17 @@ fn main() -> ExitCode {
         Cmd::Handoff { version, run } => {
             let list: Vec<_> = programs::PROGRAMS
                 .iter()
-                .filter(|p| p.version.is_some() && (version.is_none() || p.version == version.as_deref()))
+                .filter(|p| {
+                    p.version.is_some() && (version.is_none() || p.version == version.as_deref())
+                })
                 .collect();
             run_programs(list, &run)
         }
-        Cmd::Copy { bytes, stages, json } => copy::command(bytes, stages, json.as_ref()),
+        Cmd::Copy {
+            bytes,
+            stages,
+            json,
+        } => copy::command(bytes, stages, json.as_ref()),
         Cmd::Show { filter, costs } => {
             let tools = ptx_sync_host::sass::find_tools();
             if costs {
@@ -282,7 +305,10 @@ fn main() -> ExitCode {
             }
             let rows = show::matching(&filter.join(" "));
             if rows.is_empty() {
-                return fail(format!("no instruction variant matches `{}`", filter.join(" ")));
+                return fail(format!(
+                    "no instruction variant matches `{}`",
+                    filter.join(" ")
+                ));
             }
             print!("{}", show::render(&rows, tools));
             ExitCode::SUCCESS
@@ -313,12 +339,17 @@ struct GpuLauncher<'a> {
 }
 
 impl ptx_sync_host::fencebench::Launcher for GpuLauncher<'_> {
-    fn launch(&mut self, l: &ptx_sync_host::fencebench::Launch) -> Result<ptx_sync_host::fencebench::Measured, String> {
+    fn launch(
+        &mut self,
+        l: &ptx_sync_host::fencebench::Launch,
+    ) -> Result<ptx_sync_host::fencebench::Measured, String> {
         let g = self.g;
         let e = |e: gpu::GpuError| e.to_string();
         let warps = (l.block / 32).max(1) as usize;
         let out = g.alloc(warps * 8).map_err(e)?;
-        let buf = g.alloc(l.grid as usize * l.block as usize * l.stores.max(1) as usize * 4).map_err(e)?;
+        let buf = g
+            .alloc(l.grid as usize * l.block as usize * l.stores.max(1) as usize * 4)
+            .map_err(e)?;
         let flags = g.alloc(256).map_err(e)?;
         let p = BenchParams {
             out: out.ptr,
@@ -329,15 +360,31 @@ impl ptx_sync_host::fencebench::Launcher for GpuLauncher<'_> {
             stores: l.stores,
         };
         let ((), ms) = g
-            .timed(|| g.launch("bench", &l.kernel, (l.grid, 1, 1), (l.block, 1, 1), 0, None, &p))
+            .timed(|| {
+                g.launch(
+                    "bench",
+                    &l.kernel,
+                    (l.grid, 1, 1),
+                    (l.block, 1, 1),
+                    0,
+                    None,
+                    &p,
+                )
+            })
             .map_err(e)?;
         let mut cycles = vec![0u64; warps];
         out.read(&mut cycles).map_err(e)?;
-        Ok(ptx_sync_host::fencebench::Measured { warp_cycles: cycles, elapsed_ms: ms as f64 })
+        Ok(ptx_sync_host::fencebench::Measured {
+            warp_cycles: cycles,
+            elapsed_ms: ms as f64,
+        })
     }
     fn device(&self) -> String {
         let i = &self.g.info;
-        format!("{}, sm_{}{}, {} SMs", i.name, i.compute_capability.0, i.compute_capability.1, i.sms)
+        format!(
+            "{}, sm_{}{}, {} SMs",
+            i.name, i.compute_capability.0, i.compute_capability.1, i.sms
+        )
     }
 }
 
@@ -372,7 +419,8 @@ fn bench(json: Option<&PathBuf>) -> ExitCode {
                 })
             })
             .collect();
-        let doc = serde_json::json!({ "device": dev, "iters": cfg.iters, "reps": cfg.reps, "rows": v });
+        let doc =
+            serde_json::json!({ "device": dev, "iters": cfg.iters, "reps": cfg.reps, "rows": v });
         if let Err(e) = write_out(p, &serde_json::to_string_pretty(&doc).unwrap()) {
             return fail(e);
         }
@@ -391,7 +439,9 @@ mod tests {
         assert_eq!(parse_bytes("16m"), Ok(16 << 20));
         assert!(parse_bytes("0").is_err());
         assert!(parse_bytes("12Q").unwrap_err().contains("not a byte count"));
-        assert!(parse_bytes("99999999999999G").unwrap_err().contains("too large"));
+        assert!(parse_bytes("99999999999999G")
+            .unwrap_err()
+            .contains("too large"));
     }
 
     #[test]
@@ -399,7 +449,10 @@ mod tests {
         assert!(parse_program("mp_rel_acq_cta").is_ok());
         assert!(parse_program("all").is_ok());
         let e = parse_program("mp_nope").unwrap_err();
-        assert!(e.contains("unknown program `mp_nope`") && e.contains("sb_sc"), "{e}");
+        assert!(
+            e.contains("unknown program `mp_nope`") && e.contains("sb_sc"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -4,14 +4,14 @@
 //! The kernels are in `host/kernels/src/litmus.rs` and `deepep.rs`; this table is the host's
 //! only knowledge of them.
 
-use ptx_sync::atomic::{AtomInstr, LdInstr, RedInstr, StInstr};
-use ptx_sync::fence::FenceInstr;
-use ptx_sync::{AcqRel, Acquire, Cta, Generic, Gpu, Relaxed, Release, Sc, Sys, Volatile};
 use ptx_sync::atomic::op;
+use ptx_sync::atomic::{AtomInstr, LdInstr, RedInstr, StInstr};
 use ptx_sync::barrier::{Aligned, ClusterArriveInstr, ClusterWaitInstr};
+use ptx_sync::fence::FenceInstr;
 use ptx_sync::instr::Instr;
 use ptx_sync::mbarrier::MbarrierInit;
 use ptx_sync::proxy::FenceMbarrierInit;
+use ptx_sync::{AcqRel, Acquire, Cta, Generic, Gpu, Relaxed, Release, Sc, Sys, Volatile};
 
 /// The shape of a program: how many roles, which output words, how to read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +28,12 @@ pub enum Kind {
     Deepep { missing: bool },
     /// A §5 kernel (`host/kernels/src/section5.rs`): one instance per launch, `(src, out,
     /// status)`; correct when `out[k] == src[k % src_words]` and `status == 0`.
-    S5 { src_words: u32, out_words: u32, grid: u32, cluster: bool },
+    S5 {
+        src_words: u32,
+        out_words: u32,
+        grid: u32,
+        cluster: bool,
+    },
 }
 
 impl Kind {
@@ -126,7 +131,12 @@ macro_rules! s5 {
             kernel: $name,
             seed: $seed,
             what: $what,
-            kind: Kind::S5 { src_words: $src, out_words: $out, grid: if $cluster { 2 } else { 1 }, cluster: $cluster },
+            kind: Kind::S5 {
+                src_words: $src,
+                out_words: $out,
+                grid: if $cluster { 2 } else { 1 },
+                cluster: $cluster,
+            },
             correct: $correct,
             rounds: 2_000,
             version: None,
@@ -233,11 +243,31 @@ pub fn find(name: &str) -> Option<&'static Program> {
 pub const VERSIONS: &[&str] = &["2.5", "3.4", "4.3", "4.4"];
 
 /// PTX of `st`/`ld`/`atom`/`red` at u32 generic, and fences, from the catalog constants.
-macro_rules! st { ($S:ty, $Sc:ty) => { <u32 as StInstr<$S, $Sc, Generic>>::PTX }; }
-macro_rules! ld { ($S:ty, $Sc:ty) => { <u32 as LdInstr<$S, $Sc, Generic>>::PTX }; }
-macro_rules! atom { ($S:ty, $Sc:ty) => { <u32 as AtomInstr<op::Add, $S, $Sc, Generic>>::PTX }; }
-macro_rules! red { ($S:ty, $Sc:ty) => { <u32 as RedInstr<op::Add, $S, $Sc, Generic>>::PTX }; }
-macro_rules! fence { ($S:ty, $Sc:ty) => { <$S as FenceInstr<$Sc>>::PTX }; }
+macro_rules! st {
+    ($S:ty, $Sc:ty) => {
+        <u32 as StInstr<$S, $Sc, Generic>>::PTX
+    };
+}
+macro_rules! ld {
+    ($S:ty, $Sc:ty) => {
+        <u32 as LdInstr<$S, $Sc, Generic>>::PTX
+    };
+}
+macro_rules! atom {
+    ($S:ty, $Sc:ty) => {
+        <u32 as AtomInstr<op::Add, $S, $Sc, Generic>>::PTX
+    };
+}
+macro_rules! red {
+    ($S:ty, $Sc:ty) => {
+        <u32 as RedInstr<op::Add, $S, $Sc, Generic>>::PTX
+    };
+}
+macro_rules! fence {
+    ($S:ty, $Sc:ty) => {
+        <$S as FenceInstr<$Sc>>::PTX
+    };
+}
 
 impl Program {
     /// The synchronizing PTX instructions of this variant, per role, as the library emits them
@@ -246,42 +276,139 @@ impl Program {
         let sc = fence!(Sc, Gpu);
         match self.name {
             "sb_plain" => vec![("C1/C2", vec![st!(Relaxed, Gpu), ld!(Relaxed, Gpu)])],
-            "sb_acq_rel" => vec![("C1/C2", vec![st!(Relaxed, Gpu), fence!(AcqRel, Gpu), ld!(Relaxed, Gpu)])],
+            "sb_acq_rel" => vec![(
+                "C1/C2",
+                vec![st!(Relaxed, Gpu), fence!(AcqRel, Gpu), ld!(Relaxed, Gpu)],
+            )],
             "sb_sc" => vec![("C1/C2", vec![st!(Relaxed, Gpu), sc, ld!(Relaxed, Gpu)])],
-            "mp_plain" => vec![("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)"])],
-            "mp_fence_p" => vec![("P", vec!["st.u32 (data)", sc, st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)"])],
-            "mp_fence_c" => vec![("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)"])],
-            "mp_fence_sc" => vec![("P", vec!["st.u32 (data)", sc, st!(Relaxed, Gpu)]), ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)"])],
-            "mp_rel_acq" => vec![("P", vec!["st.u32 (data)", st!(Release, Gpu)]), ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)"])],
-            "mp_rel_acq_cta" => vec![("P", vec!["st.u32 (data)", st!(Release, Cta)]), ("C", vec![ld!(Acquire, Cta), "ld.u32 (data)"])],
+            "mp_plain" => vec![
+                ("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]),
+                ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)"]),
+            ],
+            "mp_fence_p" => vec![
+                ("P", vec!["st.u32 (data)", sc, st!(Relaxed, Gpu)]),
+                ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)"]),
+            ],
+            "mp_fence_c" => vec![
+                ("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]),
+                ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)"]),
+            ],
+            "mp_fence_sc" => vec![
+                ("P", vec!["st.u32 (data)", sc, st!(Relaxed, Gpu)]),
+                ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)"]),
+            ],
+            "mp_rel_acq" => vec![
+                ("P", vec!["st.u32 (data)", st!(Release, Gpu)]),
+                ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)"]),
+            ],
+            "mp_rel_acq_cta" => vec![
+                ("P", vec!["st.u32 (data)", st!(Release, Cta)]),
+                ("C", vec![ld!(Acquire, Cta), "ld.u32 (data)"]),
+            ],
             "count_rmw" => vec![("C1/C2", vec![ld!(Relaxed, Gpu), st!(Relaxed, Gpu)])],
             "count_atom_gpu" => vec![("C1/C2", vec![atom!(Relaxed, Gpu)])],
-            "count_atom_cta" => vec![("C1", vec![atom!(Relaxed, Cta)]), ("C2", vec![atom!(Relaxed, Gpu)])],
+            "count_atom_cta" => vec![
+                ("C1", vec![atom!(Relaxed, Cta)]),
+                ("C2", vec![atom!(Relaxed, Gpu)]),
+            ],
             "handoff_2_5_nofence" => vec![
-                ("P", vec!["st.u32 (data=42)", st!(Relaxed, Gpu), ld!(Relaxed, Gpu), "st.u32 (data=43)"]),
-                ("C", vec![ld!(Relaxed, Gpu), "ld.u32 (data)", st!(Relaxed, Gpu), ld!(Relaxed, Gpu), st!(Relaxed, Gpu)]),
+                (
+                    "P",
+                    vec![
+                        "st.u32 (data=42)",
+                        st!(Relaxed, Gpu),
+                        ld!(Relaxed, Gpu),
+                        "st.u32 (data=43)",
+                    ],
+                ),
+                (
+                    "C",
+                    vec![
+                        ld!(Relaxed, Gpu),
+                        "ld.u32 (data)",
+                        st!(Relaxed, Gpu),
+                        ld!(Relaxed, Gpu),
+                        st!(Relaxed, Gpu),
+                    ],
+                ),
             ],
             "handoff_2_5" => vec![
-                ("P", vec!["st.u32 (data=42)", sc, st!(Relaxed, Gpu), ld!(Relaxed, Gpu), sc, "st.u32 (data=43)"]),
-                ("C", vec![ld!(Relaxed, Gpu), sc, "ld.u32 (data)", sc, st!(Relaxed, Gpu), sc, ld!(Relaxed, Gpu), sc, st!(Relaxed, Gpu)]),
+                (
+                    "P",
+                    vec![
+                        "st.u32 (data=42)",
+                        sc,
+                        st!(Relaxed, Gpu),
+                        ld!(Relaxed, Gpu),
+                        sc,
+                        "st.u32 (data=43)",
+                    ],
+                ),
+                (
+                    "C",
+                    vec![
+                        ld!(Relaxed, Gpu),
+                        sc,
+                        "ld.u32 (data)",
+                        sc,
+                        st!(Relaxed, Gpu),
+                        sc,
+                        ld!(Relaxed, Gpu),
+                        sc,
+                        st!(Relaxed, Gpu),
+                    ],
+                ),
             ],
             "handoff_3_4" | "handoff_3_4_no_sc" | "handoff_3_4_no_c2_release" => {
-                let wr = if self.name == "handoff_3_4_no_sc" { fence!(AcqRel, Gpu) } else { sc };
-                let p = vec!["st.u32 (data=42)", fence!(Release, Gpu), st!(Relaxed, Gpu), ld!(Relaxed, Gpu), fence!(Acquire, Gpu), "st.u32 (data=43)"];
+                let wr = if self.name == "handoff_3_4_no_sc" {
+                    fence!(AcqRel, Gpu)
+                } else {
+                    sc
+                };
+                let p = vec![
+                    "st.u32 (data=42)",
+                    fence!(Release, Gpu),
+                    st!(Relaxed, Gpu),
+                    ld!(Relaxed, Gpu),
+                    fence!(Acquire, Gpu),
+                    "st.u32 (data=43)",
+                ];
                 let c = |rel: bool| {
                     let mut v = vec![ld!(Relaxed, Gpu), fence!(Acquire, Gpu), "ld.u32 (data)"];
                     if rel {
                         v.push(fence!(Release, Gpu));
                     }
-                    v.extend([st!(Relaxed, Gpu), wr, ld!(Relaxed, Gpu), fence!(AcqRel, Gpu), st!(Relaxed, Gpu)]);
+                    v.extend([
+                        st!(Relaxed, Gpu),
+                        wr,
+                        ld!(Relaxed, Gpu),
+                        fence!(AcqRel, Gpu),
+                        st!(Relaxed, Gpu),
+                    ]);
                     v
                 };
-                vec![("P", p), ("C1", c(true)), ("C2", c(self.name != "handoff_3_4_no_c2_release"))]
+                vec![
+                    ("P", p),
+                    ("C1", c(true)),
+                    ("C2", c(self.name != "handoff_3_4_no_c2_release")),
+                ]
             }
             "handoff_4_3" | "handoff_4_3_relaxed" => {
-                let (a, e) = if self.name == "handoff_4_3" { (atom!(AcqRel, Gpu), st!(Release, Gpu)) } else { (atom!(Relaxed, Gpu), st!(Relaxed, Gpu)) };
+                let (a, e) = if self.name == "handoff_4_3" {
+                    (atom!(AcqRel, Gpu), st!(Release, Gpu))
+                } else {
+                    (atom!(Relaxed, Gpu), st!(Relaxed, Gpu))
+                };
                 vec![
-                    ("P", vec!["st.u32 (data=42)", st!(Release, Gpu), ld!(Acquire, Gpu), "st.u32 (data=43)"]),
+                    (
+                        "P",
+                        vec![
+                            "st.u32 (data=42)",
+                            st!(Release, Gpu),
+                            ld!(Acquire, Gpu),
+                            "st.u32 (data=43)",
+                        ],
+                    ),
                     ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)", a, e]),
                 ]
             }
@@ -292,7 +419,15 @@ impl Program {
                     _ => red!(Relaxed, Gpu),
                 };
                 vec![
-                    ("P", vec!["st.u32 (data=42)", st!(Release, Gpu), ld!(Acquire, Gpu), "st.u32 (data=43)"]),
+                    (
+                        "P",
+                        vec![
+                            "st.u32 (data=42)",
+                            st!(Release, Gpu),
+                            ld!(Acquire, Gpu),
+                            "st.u32 (data=43)",
+                        ],
+                    ),
                     ("C", vec![ld!(Acquire, Gpu), "ld.u32 (data)", a]),
                 ]
             }
@@ -305,25 +440,119 @@ impl Program {
                     <i32 as LdInstr<Volatile, Sys, Generic>>::PTX,
                 ],
             )],
-            "s51_cp_async_bug" => vec![("P", vec!["cp.async.ca.shared::cta.global", "(bar.arrive)"]), ("C", vec!["(bar.sync)", "ld.shared (data)"])],
-            "s51_cp_async_fix" => vec![("P", vec!["cp.async.ca.shared::cta.global", "cp.async.wait_all", "(bar.arrive)"]), ("C", vec!["(bar.sync)", "ld.shared (data)"])],
-            "s52_tma_bug" => vec![("P", vec!["cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"]), ("C", vec!["ld.shared (data), no wait"])],
-            "s52_tma_fix" => vec![
-                ("P", vec!["mbarrier.arrive.expect_tx.release.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"]),
-                ("C", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "ld.shared (data)"]),
+            "s51_cp_async_bug" => vec![
+                ("P", vec!["cp.async.ca.shared::cta.global", "(bar.arrive)"]),
+                ("C", vec!["(bar.sync)", "ld.shared (data)"]),
             ],
-            "s53_reuse_bug" => vec![("C", vec!["ld.shared (data)", "mbarrier.arrive.release.cta.shared::cta.b64"]), ("P", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"])],
-            "s53_reuse_fix" => vec![("C", vec!["ld.shared (data)", "fence.proxy.async.shared::cta", "mbarrier.arrive.release.cta.shared::cta.b64"]), ("P", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"])],
-            "s54_cluster_cta" => vec![("C2 (CTA B)", vec!["mbarrier.arrive.release.cta.shared::cluster.b64"]), ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64"])],
+            "s51_cp_async_fix" => vec![
+                (
+                    "P",
+                    vec![
+                        "cp.async.ca.shared::cta.global",
+                        "cp.async.wait_all",
+                        "(bar.arrive)",
+                    ],
+                ),
+                ("C", vec!["(bar.sync)", "ld.shared (data)"]),
+            ],
+            "s52_tma_bug" => vec![
+                (
+                    "P",
+                    vec!["cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"],
+                ),
+                ("C", vec!["ld.shared (data), no wait"]),
+            ],
+            "s52_tma_fix" => vec![
+                (
+                    "P",
+                    vec![
+                        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64",
+                        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+                    ],
+                ),
+                (
+                    "C",
+                    vec![
+                        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
+                        "ld.shared (data)",
+                    ],
+                ),
+            ],
+            "s53_reuse_bug" => vec![
+                (
+                    "C",
+                    vec![
+                        "ld.shared (data)",
+                        "mbarrier.arrive.release.cta.shared::cta.b64",
+                    ],
+                ),
+                (
+                    "P",
+                    vec![
+                        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
+                        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+                    ],
+                ),
+            ],
+            "s53_reuse_fix" => vec![
+                (
+                    "C",
+                    vec![
+                        "ld.shared (data)",
+                        "fence.proxy.async.shared::cta",
+                        "mbarrier.arrive.release.cta.shared::cta.b64",
+                    ],
+                ),
+                (
+                    "P",
+                    vec![
+                        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
+                        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+                    ],
+                ),
+            ],
+            "s54_cluster_cta" => vec![
+                (
+                    "C2 (CTA B)",
+                    vec!["mbarrier.arrive.release.cta.shared::cluster.b64"],
+                ),
+                (
+                    "P (CTA A)",
+                    vec!["mbarrier.try_wait.parity.acquire.cta.shared::cta.b64"],
+                ),
+            ],
             "s54_cluster_fix" => vec![
-                ("init (A, B)", vec![MbarrierInit::PTX, FenceMbarrierInit::PTX, <Relaxed as ClusterArriveInstr<Aligned>>::PTX, <Acquire as ClusterWaitInstr<Aligned>>::PTX]),
-                ("C2 (CTA B)", vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"]),
-                ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"]),
+                (
+                    "init (A, B)",
+                    vec![
+                        MbarrierInit::PTX,
+                        FenceMbarrierInit::PTX,
+                        <Relaxed as ClusterArriveInstr<Aligned>>::PTX,
+                        <Acquire as ClusterWaitInstr<Aligned>>::PTX,
+                    ],
+                ),
+                (
+                    "C2 (CTA B)",
+                    vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"],
+                ),
+                (
+                    "P (CTA A)",
+                    vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"],
+                ),
             ],
             "s54_init_bug" => vec![
-                ("init (A, B)", vec![MbarrierInit::PTX, "(bar.sync: this CTA only)"]),
-                ("C2 (CTA B)", vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"]),
-                ("P (CTA A)", vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"]),
+                (
+                    "init (A, B)",
+                    vec![MbarrierInit::PTX, "(bar.sync: this CTA only)"],
+                ),
+                (
+                    "C2 (CTA B)",
+                    vec!["mbarrier.arrive.release.cluster.shared::cluster.b64"],
+                ),
+                (
+                    "P (CTA A)",
+                    vec!["mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"],
+                ),
             ],
             _ => vec![],
         }
@@ -331,18 +560,32 @@ impl Program {
 
     /// Classifies a §5 run: `out` against `src`, and the status word.
     pub fn classify_s5(&self, src: &[u32], out: &[u32], status: u32) -> Outcome {
-        let bad = out.iter().enumerate().filter(|(k, &w)| w != src[k % src.len()]).count();
+        let bad = out
+            .iter()
+            .enumerate()
+            .filter(|(k, &w)| w != src[k % src.len()])
+            .count();
         if status != 0 {
-            let what = [(1, "C's wait on full"), (2, "P's wait on empty"), (4, "the drain")]
-                .iter()
-                .filter(|(b, _)| status & b != 0)
-                .map(|(_, w)| *w)
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Outcome { label: format!("timeout: {what}"), class: Class::Timeout };
+            let what = [
+                (1, "C's wait on full"),
+                (2, "P's wait on empty"),
+                (4, "the drain"),
+            ]
+            .iter()
+            .filter(|(b, _)| status & b != 0)
+            .map(|(_, w)| *w)
+            .collect::<Vec<_>>()
+            .join(", ");
+            return Outcome {
+                label: format!("timeout: {what}"),
+                class: Class::Timeout,
+            };
         }
         if bad == 0 {
-            Outcome { label: "out == src".into(), class: Class::Ok }
+            Outcome {
+                label: "out == src".into(),
+                class: Class::Ok,
+            }
         } else {
             let poisoned = out.iter().filter(|&&w| w == POISON).count();
             let label = if poisoned == bad {
@@ -350,7 +593,10 @@ impl Program {
             } else {
                 "stale: some words differ from src".to_string()
             };
-            Outcome { label, class: Class::Forbidden }
+            Outcome {
+                label,
+                class: Class::Forbidden,
+            }
         }
     }
 
@@ -370,26 +616,54 @@ impl Program {
             }
             Kind::Sb => {
                 let (r1, r2) = (w[0], w[1]);
-                let c = if r1 == 0 && r2 == 0 { Class::Forbidden } else { Class::Ok };
+                let c = if r1 == 0 && r2 == 0 {
+                    Class::Forbidden
+                } else {
+                    Class::Ok
+                };
                 o(format!("r1={r1} r2={r2}"), c)
             }
             Kind::Count => {
                 let (a, b) = (w[0], w[1]);
                 if a == b {
-                    o(format!("old1={a} old2={b} (an increment lost)"), Class::Forbidden)
+                    o(
+                        format!("old1={a} old2={b} (an increment lost)"),
+                        Class::Forbidden,
+                    )
                 } else {
                     o(format!("old1={a} old2={b}"), Class::Ok)
                 }
             }
             Kind::Handoff => {
                 let (v1, v2, wrote, mask) = (w[0], w[1], w[2] != 0, w[3]);
-                let v = |x: u32| if x == 0xdead { "-".to_string() } else { x.to_string() };
+                let v = |x: u32| {
+                    if x == 0xdead {
+                        "-".to_string()
+                    } else {
+                        x.to_string()
+                    }
+                };
                 if mask & 0b110 != 0 {
-                    return o(format!("timeout: a consumer never saw full (value1={} value2={})", v(v1), v(v2)), Class::Timeout);
+                    return o(
+                        format!(
+                            "timeout: a consumer never saw full (value1={} value2={})",
+                            v(v1),
+                            v(v2)
+                        ),
+                        Class::Timeout,
+                    );
                 }
-                let p = if wrote { "P wrote 43" } else { "P waited forever (nobody wrote empty)" };
+                let p = if wrote {
+                    "P wrote 43"
+                } else {
+                    "P waited forever (nobody wrote empty)"
+                };
                 let label = format!("value1={} value2={}, {p}", v(v1), v(v2));
-                let class = if v1 == 42 && v2 == 42 && wrote { Class::Ok } else { Class::Forbidden };
+                let class = if v1 == 42 && v2 == 42 && wrote {
+                    Class::Ok
+                } else {
+                    Class::Forbidden
+                };
                 o(label, class)
             }
             Kind::Deepep { .. } => {
@@ -413,20 +687,31 @@ impl Program {
                     named |= m;
                 }
                 match missing {
-                    None if passed == present => o(format!("all {present} ranks passed"), Class::Ok),
+                    None if passed == present => {
+                        o(format!("all {present} ranks passed"), Class::Ok)
+                    }
                     None => o("timeout although every rank arrived".into(), Class::Timeout),
                     Some(m) => {
                         if passed == 0 && named == 1 << m {
                             o(format!("all {present} other ranks timed out and named the missing rank"), Class::Ok)
                         } else if passed > 0 {
-                            o("a rank passed although one never arrived".into(), Class::Forbidden)
+                            o(
+                                "a rank passed although one never arrived".into(),
+                                Class::Forbidden,
+                            )
                         } else {
-                            o("timed out but named the wrong rank".into(), Class::Forbidden)
+                            o(
+                                "timed out but named the wrong rank".into(),
+                                Class::Forbidden,
+                            )
                         }
                     }
                 }
             }
-            Kind::S5 { .. } => Outcome { label: "use classify_s5".into(), class: Class::Timeout },
+            Kind::S5 { .. } => Outcome {
+                label: "use classify_s5".into(),
+                class: Class::Timeout,
+            },
         }
     }
 }
@@ -438,8 +723,16 @@ mod tests {
     #[test]
     fn names_are_unique_and_kernels_named() {
         for (i, p) in PROGRAMS.iter().enumerate() {
-            assert!(PROGRAMS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
-            assert!(p.kernel.starts_with("litmus_") || p.kernel.starts_with("deepep_") || p.kernel.starts_with("s5"));
+            assert!(
+                PROGRAMS[i + 1..].iter().all(|q| q.name != p.name),
+                "{}",
+                p.name
+            );
+            assert!(
+                p.kernel.starts_with("litmus_")
+                    || p.kernel.starts_with("deepep_")
+                    || p.kernel.starts_with("s5")
+            );
             assert!(!p.ptx_lines().is_empty(), "{} has no PTX lines", p.name);
         }
         for v in VERSIONS {
@@ -455,9 +748,17 @@ mod tests {
         let p = find("mp_rel_acq_cta").unwrap().ptx_lines();
         assert_eq!(p[0].1[1], "st.release.cta.u32");
         assert_eq!(p[1].1[0], "ld.acquire.cta.u32");
-        assert!(find("handoff_2_5").unwrap().ptx_lines()[1].1.contains(&"fence.sc.gpu"));
-        assert_eq!(find("handoff_4_5_red").unwrap().ptx_lines()[1].1[2], "red.release.gpu.add.u32");
-        assert_eq!(find("deepep_barrier").unwrap().ptx_lines()[0].1[1], "fence.acq_rel.sys");
+        assert!(find("handoff_2_5").unwrap().ptx_lines()[1]
+            .1
+            .contains(&"fence.sc.gpu"));
+        assert_eq!(
+            find("handoff_4_5_red").unwrap().ptx_lines()[1].1[2],
+            "red.release.gpu.add.u32"
+        );
+        assert_eq!(
+            find("deepep_barrier").unwrap().ptx_lines()[0].1[1],
+            "fence.acq_rel.sys"
+        );
     }
 
     #[test]
@@ -479,16 +780,25 @@ mod tests {
         let dead = h.classify(&[42, 42, 0, 1], None);
         assert_eq!(dead.class, Class::Forbidden);
         assert!(dead.label.contains("waited forever"), "{}", dead.label);
-        assert_eq!(h.classify(&[0xdead, 42, 0, 0b011], None).class, Class::Timeout);
+        assert_eq!(
+            h.classify(&[0xdead, 42, 0, 0b011], None).class,
+            Class::Timeout
+        );
     }
 
     #[test]
     fn section5_ptx_lines_are_catalog_rows() {
         let mut all = Vec::new();
         ptx_sync::catalog::for_each_variant(|v| all.push(v.ptx));
-        for p in PROGRAMS.iter().filter(|p| matches!(p.kind, Kind::S5 { .. })) {
+        for p in PROGRAMS
+            .iter()
+            .filter(|p| matches!(p.kind, Kind::S5 { .. }))
+        {
             for (_, lines) in p.ptx_lines() {
-                for l in lines.iter().filter(|l| !l.contains(' ') && !l.starts_with('(')) {
+                for l in lines
+                    .iter()
+                    .filter(|l| !l.contains(' ') && !l.starts_with('('))
+                {
                     assert!(all.contains(l), "{}: `{l}` is not a catalog row", p.name);
                 }
             }
@@ -499,12 +809,21 @@ mod tests {
     fn classifies_section5_runs() {
         let p = find("s52_tma_fix").unwrap();
         let src = [1, 2, 3, 4];
-        assert_eq!(p.classify_s5(&src, &[1, 2, 3, 4, 1, 2, 3, 4], 0).class, Class::Ok);
+        assert_eq!(
+            p.classify_s5(&src, &[1, 2, 3, 4, 1, 2, 3, 4], 0).class,
+            Class::Ok
+        );
         let stale = p.classify_s5(&src, &[1, 2, POISON, 4], 0);
         assert_eq!(stale.class, Class::Forbidden);
         assert!(stale.label.contains("poison"));
-        assert_eq!(p.classify_s5(&src, &[1, 2, 7, 4], 0).label, "stale: some words differ from src");
-        assert_eq!(p.classify_s5(&src, &[1, 2, 3, 4], 3).label, "timeout: C's wait on full, P's wait on empty");
+        assert_eq!(
+            p.classify_s5(&src, &[1, 2, 7, 4], 0).label,
+            "stale: some words differ from src"
+        );
+        assert_eq!(
+            p.classify_s5(&src, &[1, 2, 3, 4], 3).label,
+            "timeout: C's wait on full, P's wait on empty"
+        );
     }
 
     #[test]
@@ -519,7 +838,16 @@ mod tests {
         let passed = [b31, b31 | 4, 0, b31 | 4];
         assert_eq!(d.classify(&passed, Some(2)).class, Class::Forbidden);
         let ok = [b31; 4];
-        assert_eq!(find("deepep_barrier").unwrap().classify(&ok, None).class, Class::Ok);
-        assert_eq!(find("deepep_barrier").unwrap().classify(&[b31, b31 | 1, b31, b31], None).class, Class::Timeout);
+        assert_eq!(
+            find("deepep_barrier").unwrap().classify(&ok, None).class,
+            Class::Ok
+        );
+        assert_eq!(
+            find("deepep_barrier")
+                .unwrap()
+                .classify(&[b31, b31 | 1, b31, b31], None)
+                .class,
+            Class::Timeout
+        );
     }
 }

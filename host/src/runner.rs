@@ -7,7 +7,7 @@
 //! scratch region, and a global start barrier so the roles run at the same time. Every device wait
 //! is bounded by `budget_ns` of `%globaltimer`.
 
-use crate::gpu::{GpuError, Gpu};
+use crate::gpu::{Gpu, GpuError};
 use crate::hist::{Histogram, Report};
 use crate::programs::{Kind, Program};
 use bytemuck::{Pod, Zeroable};
@@ -177,7 +177,13 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(total: u64, msg: &str, enabled: bool) -> Self {
-        Progress { bar: None, start: Instant::now(), total, msg: msg.to_string(), enabled }
+        Progress {
+            bar: None,
+            start: Instant::now(),
+            total,
+            msg: msg.to_string(),
+            enabled,
+        }
     }
     pub fn set(&mut self, done: u64) {
         if !self.enabled {
@@ -185,7 +191,9 @@ impl Progress {
         }
         if self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
             let b = indicatif::ProgressBar::new(self.total);
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{msg:24} [{bar:40}] {pos}/{len} launches, eta {eta}") {
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{msg:24} [{bar:40}] {pos}/{len} launches, eta {eta}",
+            ) {
                 b.set_style(style.progress_chars("=> "));
             }
             b.set_message(self.msg.clone());
@@ -208,13 +216,19 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
         "roles at random threads of different CTAs, redrawn each launch".to_string(),
     ];
     if !matches!(kind, Kind::Deepep { .. }) {
-        t.push(format!("randomly permuted variable locations, {} B apart", cfg.stride * 4));
+        t.push(format!(
+            "randomly permuted variable locations, {} B apart",
+            cfg.stride * 4
+        ));
         if cfg.stress {
             t.push("memory-stress threads (store/load on a 16 KiB scratch region)".into());
         }
         t.push("global start barrier".into());
     }
-    t.push(format!("waits bounded by {} µs of %globaltimer", cfg.budget.as_micros()));
+    t.push(format!(
+        "waits bounded by {} µs of %globaltimer",
+        cfg.budget.as_micros()
+    ));
     t
 }
 
@@ -222,12 +236,25 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
 pub fn run(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> {
     match p.kind {
         Kind::Deepep { missing } => run_deepep(gpu, p, cfg, missing),
-        Kind::S5 { src_words, out_words, grid, cluster } => run_s5(gpu, p, cfg, src_words, out_words, grid, cluster),
+        Kind::S5 {
+            src_words,
+            out_words,
+            grid,
+            cluster,
+        } => run_s5(gpu, p, cfg, src_words, out_words, grid, cluster),
         _ => run_litmus(gpu, p, cfg),
     }
 }
 
-fn report(gpu: &Gpu, p: &Program, cfg: &RunCfg, launches: u64, per: u64, h: Histogram, t: Instant) -> Report {
+fn report(
+    gpu: &Gpu,
+    p: &Program,
+    cfg: &RunCfg,
+    launches: u64,
+    per: u64,
+    h: Histogram,
+    t: Instant,
+) -> Report {
     Report {
         program: p.name.into(),
         kernel: p.kernel.into(),
@@ -253,7 +280,10 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
     let roles = p.kind.roles();
     let nv = p.kind.vars();
     let instances = ((threads as f64 * cfg.tester_share) as u32 / roles).max(1);
-    let launches = cfg.launches.unwrap_or_else(|| p.rounds.div_ceil(instances as u64)).max(1);
+    let launches = cfg
+        .launches
+        .unwrap_or_else(|| p.rounds.div_ceil(instances as u64))
+        .max(1);
     let scratch_words = 4096u32;
     let slots_b = gpu.alloc(threads as usize * 4)?;
     let locs_b = gpu.alloc(instances as usize * 4)?;
@@ -290,7 +320,15 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
             stress_iters: if cfg.stress { 1 << 16 } else { 0 },
             seed: rng.next_u64() as u32,
         };
-        gpu.launch(p.name, p.kernel, (blocks, 1, 1), (tpb, 1, 1), 0, None, &params)?;
+        gpu.launch(
+            p.name,
+            p.kernel,
+            (blocks, 1, 1),
+            (tpb, 1, 1),
+            0,
+            None,
+            &params,
+        )?;
         out_b.read(&mut out)?;
         for w in out.chunks_exact(OUT_WORDS) {
             h.add(p.classify(w, None));
@@ -307,7 +345,10 @@ fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Rep
     let f = gpu.function(p.kernel)?;
     let blocks = gpu.resident_blocks(f, 32, 0)?.min(1024);
     let instances = blocks / ranks;
-    let launches = cfg.launches.unwrap_or_else(|| p.rounds.div_ceil(instances as u64)).max(1);
+    let launches = cfg
+        .launches
+        .unwrap_or_else(|| p.rounds.div_ceil(instances as u64))
+        .max(1);
     let rows_b = gpu.alloc(instances as usize * (ranks * ranks) as usize * 4)?;
     let cta_b = gpu.alloc(blocks as usize * 4)?;
     let miss_b = gpu.alloc(instances as usize * 4)?;
@@ -325,7 +366,13 @@ fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Rep
             cta_rank[c as usize] = i << 8 | r;
         }
         let miss: Vec<u32> = (0..instances)
-            .map(|_| if missing { rng.below(ranks as u64) as u32 } else { u32::MAX })
+            .map(|_| {
+                if missing {
+                    rng.below(ranks as u64) as u32
+                } else {
+                    u32::MAX
+                }
+            })
             .collect();
         cta_b.write(&cta_rank)?;
         miss_b.write(&miss)?;
@@ -340,7 +387,15 @@ fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Rep
             n_ranks: ranks,
             n_instances: instances,
         };
-        gpu.launch(p.name, p.kernel, (blocks, 1, 1), (32, 1, 1), 0, None, &params)?;
+        gpu.launch(
+            p.name,
+            p.kernel,
+            (blocks, 1, 1),
+            (32, 1, 1),
+            0,
+            None,
+            &params,
+        )?;
         out_b.read(&mut out)?;
         for (i, w) in out.chunks_exact(ranks as usize).enumerate() {
             let m = if missing { Some(miss[i]) } else { None };
@@ -353,7 +408,15 @@ fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Rep
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_s5(gpu: &Gpu, p: &Program, cfg: &RunCfg, src_words: u32, out_words: u32, grid: u32, cluster: bool) -> Result<Report, GpuError> {
+fn run_s5(
+    gpu: &Gpu,
+    p: &Program,
+    cfg: &RunCfg,
+    src_words: u32,
+    out_words: u32,
+    grid: u32,
+    cluster: bool,
+) -> Result<Report, GpuError> {
     let t0 = Instant::now();
     let launches = cfg.launches.unwrap_or(p.rounds).max(1);
     let src_b = gpu.alloc(src_words as usize * 4)?;
@@ -373,7 +436,11 @@ fn run_s5(gpu: &Gpu, p: &Program, cfg: &RunCfg, src_words: u32, out_words: u32, 
         src_b.write(&src)?;
         out_b.fill_u32(crate::programs::POISON)?;
         st_b.fill_u32(0)?;
-        let params = S5Params { src: src_b.ptr, out: out_b.ptr, status: st_b.ptr };
+        let params = S5Params {
+            src: src_b.ptr,
+            out: out_b.ptr,
+            status: st_b.ptr,
+        };
         let cl = if cluster { Some((2, 1, 1)) } else { None };
         gpu.launch(p.name, p.kernel, (grid, 1, 1), (64, 1, 1), 0, cl, &params)?;
         out_b.read(&mut out)?;
@@ -393,7 +460,9 @@ fn run_s5(gpu: &Gpu, p: &Program, cfg: &RunCfg, src_words: u32, out_words: u32, 
 
 /// A stable small hash of a name (per-program seeds).
 pub fn fxhash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 #[cfg(test)]
@@ -419,9 +488,16 @@ mod tests {
             let mut c: Vec<u32> = v.iter().map(|x| x.1).collect();
             c.sort();
             c.dedup();
-            assert_eq!(c.len(), roles as usize, "instance {i}: roles share a CTA: {v:?}");
+            assert_eq!(
+                c.len(),
+                roles as usize,
+                "instance {i}: roles share a CTA: {v:?}"
+            );
         }
-        assert_eq!(slots.iter().filter(|s| **s == u32::MAX).count(), (threads - inst * roles) as usize);
+        assert_eq!(
+            slots.iter().filter(|s| **s == u32::MAX).count(),
+            (threads - inst * roles) as usize
+        );
     }
 
     #[test]

@@ -45,7 +45,11 @@ pub fn find_tools() -> Result<PathBuf, String> {
 /// The version line of `<tool> --version` (the one naming the release, else the last), e.g. `Cuda compilation tools, release 13.0, V13.0.88`.
 pub fn tool_version(tools: &Path, tool: &str) -> Result<String, String> {
     let out = run(Command::new(tools.join(tool)).arg("--version"))?;
-    let lines: Vec<&str> = out.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     lines
         .iter()
         .rev()
@@ -56,7 +60,9 @@ pub fn tool_version(tools: &Path, tool: &str) -> Result<String, String> {
 }
 
 fn run(cmd: &mut Command) -> Result<String, String> {
-    let out = cmd.output().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     if !out.status.success() {
         return Err(format!(
             "{cmd:?} failed ({}):\n{}{}",
@@ -103,7 +109,9 @@ pub fn sass_of_ptx(tools: &Path, ptx: &str, arch: &str) -> Result<String, String
         .arg(&src)
         .arg("-o")
         .arg(&cubin))?;
-    run(Command::new(tools.join("cuobjdump")).arg("-sass").arg(&cubin))
+    run(Command::new(tools.join("cuobjdump"))
+        .arg("-sass")
+        .arg(&cubin))
 }
 
 /// One SASS instruction.
@@ -131,7 +139,11 @@ pub struct Function {
 impl Function {
     /// The opcodes in order, without the `NOP` padding.
     pub fn opcodes(&self) -> Vec<&str> {
-        self.instrs.iter().map(|i| i.opcode.as_str()).filter(|o| *o != "NOP").collect()
+        self.instrs
+            .iter()
+            .map(|i| i.opcode.as_str())
+            .filter(|o| *o != "NOP")
+            .collect()
     }
 }
 
@@ -170,7 +182,12 @@ pub fn parse_instr(line: &str) -> Option<Instr> {
         .next()
         .filter(|o| !o.is_empty())?
         .to_string();
-    Some(Instr { offset, pred, opcode, text: ins.to_string() })
+    Some(Instr {
+        offset,
+        pred,
+        opcode,
+        text: ins.to_string(),
+    })
 }
 
 /// Splits a `cuobjdump -sass` dump into its functions, in the order the dump lists them.
@@ -179,7 +196,10 @@ pub fn parse_functions(sass: &str) -> Vec<Function> {
     for line in sass.lines() {
         if let Some(i) = line.find("Function : ") {
             let name = line[i + "Function : ".len()..].trim().to_string();
-            out.push(Function { name, instrs: Vec::new() });
+            out.push(Function {
+                name,
+                instrs: Vec::new(),
+            });
         } else if let (Some(f), Some(ins)) = (out.last_mut(), parse_instr(line)) {
             f.instrs.push(ins);
         }
@@ -231,17 +251,32 @@ mod tests {
         assert_eq!(fs[0].name, "k_b");
         assert_eq!(
             fs[0].opcodes(),
-            ["LDC", "MEMBAR.SC.GPU", "ERRBAR", "ATOM.E.ADD.STRONG.GPU", "EXIT"]
+            [
+                "LDC",
+                "MEMBAR.SC.GPU",
+                "ERRBAR",
+                "ATOM.E.ADD.STRONG.GPU",
+                "EXIT"
+            ]
         );
         assert_eq!(fs[0].instrs[3].pred.as_deref(), Some("P0"));
-        assert_eq!(fs[0].instrs[3].text, "ATOM.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R5");
+        assert_eq!(
+            fs[0].instrs[3].text,
+            "ATOM.E.ADD.STRONG.GPU PT, RZ, desc[UR4][R2.64], R5"
+        );
         assert_eq!(fs[0].instrs.len(), 6);
-        assert_eq!((fs[1].name.as_str(), fs[1].opcodes()), ("k_a", vec!["EXIT"]));
+        assert_eq!(
+            (fs[1].name.as_str(), fs[1].opcodes()),
+            ("k_a", vec!["EXIT"])
+        );
     }
 
     #[test]
     fn minus_is_an_ordered_multiset_difference() {
-        assert_eq!(minus(&["LDC", "A", "LDC", "B", "EXIT"], &["LDC", "EXIT", "C"]), ["A", "LDC", "B"]);
+        assert_eq!(
+            minus(&["LDC", "A", "LDC", "B", "EXIT"], &["LDC", "EXIT", "C"]),
+            ["A", "LDC", "B"]
+        );
         assert!(minus(&["LDC", "EXIT"], &["EXIT", "LDC"]).is_empty());
     }
 }

@@ -1,6 +1,8 @@
-//! `ptx-sync show [FILTER]`: every catalog variant with its PTX and, where it can be wired into a
-//! one-instruction kernel, the SASS ptxas makes of it (through `ptx_sync_host::sass`, the module
-//! of the cost table).
+//! `ptx-sync show [FILTER]`: every catalog variant with its PTX and the SASS ptxas makes of it in
+//! a one-instruction kernel ([`costs::show_sass`], the wiring of the cost table extended to the
+//! async rows). SASS column: the opcodes, `(none)` (ptxas emits nothing beyond the wiring), `-`
+//! (an access type the u32 wiring does not take), `- (why)`, or `ptxas: message` for a row whose
+//! wrapper ptxas rejected.
 
 use ptx_sync::catalog::{for_each_variant, Variant};
 use ptx_sync_host::{costs, sass};
@@ -11,8 +13,11 @@ pub fn matching(filter: &str) -> Vec<Variant> {
     let words: Vec<String> = filter.split_whitespace().map(str::to_lowercase).collect();
     let mut v = Vec::new();
     for_each_variant(|x| {
-        let hay = format!("{} {} {} {} {} {} {} {}", x.ptx, x.family, x.op, x.ty, x.sem, x.scope, x.space, x.extra)
-            .to_lowercase();
+        let hay = format!(
+            "{} {} {} {} {} {} {} {}",
+            x.ptx, x.family, x.op, x.ty, x.sem, x.scope, x.space, x.extra
+        )
+        .to_lowercase();
         if words.iter().all(|w| hay.contains(w.as_str())) {
             v.push(x);
         }
@@ -20,51 +25,28 @@ pub fn matching(filter: &str) -> Vec<Variant> {
     v
 }
 
-/// Whether the cost-table wiring (u32 operands, per-thread address) can assemble this row.
-fn wireable(v: &Variant) -> bool {
-    match v.family {
-        "fence" => true,
-        "ld" | "st" | "red" => v.ty == "u32",
-        "atom" => v.ty == "u32" && v.op != "cas",
-        _ => false,
-    }
-}
-
-/// Renders the rows; with `tools`, adds the SASS of each wireable row (one ptxas call).
+/// Renders the rows; with `tools`, adds the SASS of each row that has a wrapper (one ptxas call,
+/// [`costs::show_sass`]).
 pub fn render(rows: &[Variant], tools: Result<std::path::PathBuf, String>) -> String {
     let mut s = String::new();
-    let sass_map: Result<Vec<(String, Vec<String>)>, String> = tools.and_then(|t| {
-        let wired: Vec<Variant> = rows.iter().copied().filter(wireable).collect();
-        if wired.is_empty() {
-            return Ok(Vec::new());
-        }
+    let shown = tools.and_then(|t| {
         let ver = sass::tool_version(&t, "ptxas").unwrap_or_else(|_| "ptxas".into());
-        let _ = writeln!(s, "SASS: ptxas -arch={} -O3 ({ver}); opcodes beyond a weak-access baseline", costs::ARCH);
-        let dump = sass::sass_of_ptx(&t, &costs::cost_module(&wired), costs::ARCH)?;
-        let funcs = sass::parse_functions(&dump);
-        let get = |n: &str| funcs.iter().find(|f| f.name == n).map(|f| f.opcodes());
-        Ok(wired
-            .iter()
-            .map(|v| {
-                let mine = get(&costs::entry_name(v.ptx)).unwrap_or_default();
-                let base = get(&format!("ps_baseline_{}", v.family)).unwrap_or_default();
-                (v.ptx.to_string(), sass::minus(&mine, &base).into_iter().map(String::from).collect())
-            })
-            .collect())
+        let _ = writeln!(
+            s,
+            "SASS: ptxas -arch={} -O3 ({ver}); opcodes beyond a wiring-only baseline",
+            costs::ARCH
+        );
+        costs::show_sass(&t, rows)
     });
-    if let Err(e) = &sass_map {
+    if let Err(e) = &shown {
         let _ = writeln!(s, "SASS: not shown — {}", e.lines().next().unwrap_or(""));
     }
     let w = rows.iter().map(|r| r.ptx.len()).max().unwrap_or(3).max(3);
     let _ = writeln!(s, "{:<w$}  {:<40}  SASS", "PTX", "Rust");
-    for v in rows {
+    for (i, v) in rows.iter().enumerate() {
         let rust = rust_of(v);
-        let sass = match &sass_map {
-            Ok(m) => match m.iter().find(|(p, _)| p == v.ptx) {
-                Some((_, ops)) if ops.is_empty() => "(none)".to_string(),
-                Some((_, ops)) => ops.join(" "),
-                None => "-".to_string(),
-            },
+        let sass = match &shown {
+            Ok(m) => m[i].column(),
             Err(_) => "-".to_string(),
         };
         let _ = writeln!(s, "{:<w$}  {:<40}  {sass}", v.ptx, rust);
@@ -75,14 +57,37 @@ pub fn render(rows: &[Variant], tools: Result<std::path::PathBuf, String>) -> St
 
 /// How the row is written in Rust.
 pub fn rust_of(v: &Variant) -> String {
-    let scope = if v.scope.is_empty() { "_".to_string() } else { v.scope.to_string() };
+    let scope = if v.scope.is_empty() {
+        "_".to_string()
+    } else {
+        v.scope.to_string()
+    };
     match v.family {
         "fence" => format!("fence::<{}, {}>()", v.sem, v.scope),
-        "ld" => format!("AtomicRef<{}, {scope}, {}>::load::<{}>", v.ty, v.space, v.sem),
-        "st" => format!("AtomicRef<{}, {scope}, {}>::store::<{}>", v.ty, v.space, v.sem),
-        "atom" if v.op == "cas" => format!("AtomicRef<{}, {scope}, {}>::compare_exchange::<{}>", v.ty, v.space, v.sem),
-        "atom" => format!("AtomicRef<{}, {scope}, {}>::fetch_{}::<{}>", v.ty, v.space, v.op, v.sem),
-        "red" => format!("AtomicRef<{}, {scope}, {}>::red_{}::<{}>", v.ty, v.space, v.op, v.sem),
+        "ld" => format!(
+            "AtomicRef<{}, {scope}, {}>::load::<{}>",
+            v.ty, v.space, v.sem
+        ),
+        "st" => format!(
+            "AtomicRef<{}, {scope}, {}>::store::<{}>",
+            v.ty, v.space, v.sem
+        ),
+        "atom" if v.op == "cas" => format!(
+            "AtomicRef<{}, {scope}, {}>::compare_exchange::<{}>",
+            v.ty, v.space, v.sem
+        ),
+        "atom" if v.op == "exch" => format!(
+            "AtomicRef<{}, {scope}, {}>::swap::<{}>",
+            v.ty, v.space, v.sem
+        ),
+        "atom" => format!(
+            "AtomicRef<{}, {scope}, {}>::fetch_{}::<{}>",
+            v.ty, v.space, v.op, v.sem
+        ),
+        "red" => format!(
+            "AtomicRef<{}, {scope}, {}>::red_{}::<{}>",
+            v.ty, v.space, v.op, v.sem
+        ),
         f => format!("{f} {} {}", v.op, v.extra).trim().to_string(),
     }
 }
@@ -107,6 +112,9 @@ mod tests {
         let rows = matching("fence.sc.gpu");
         let s = render(&rows, Err("no PTX tools here".into()));
         assert!(s.contains("SASS: not shown — no PTX tools here"), "{s}");
-        assert!(s.contains("fence.sc.gpu") && s.contains("fence::<Sc, Gpu>()"), "{s}");
+        assert!(
+            s.contains("fence.sc.gpu") && s.contains("fence::<Sc, Gpu>()"),
+            "{s}"
+        );
     }
 }

@@ -192,7 +192,9 @@ struct Sass {
 
 fn load_sass() -> Result<Sass, String> {
     if !gpu::kernels_built() {
-        return Err("kernels not built (run `cargo xtask ptx`): SASS of the programs skipped".into());
+        return Err(
+            "kernels not built (run `cargo xtask ptx`): SASS of the programs skipped".into(),
+        );
     }
     let tools = sass::find_tools().map_err(|e| format!("{e}; SASS skipped"))?;
     let version = sass::tool_version(&tools, "ptxas").unwrap_or_else(|_| "ptxas".into());
@@ -212,16 +214,27 @@ fn load_sass() -> Result<Sass, String> {
 fn loom_tests(prefixes: &[&str]) -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../loom-tests/tests");
     let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(&dir) else { return out };
-    let mut files: Vec<PathBuf> = rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rs")).collect();
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return out;
+    };
+    let mut files: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
     files.sort();
     for f in files {
-        let Ok(src) = std::fs::read_to_string(&f) else { continue };
+        let Ok(src) = std::fs::read_to_string(&f) else {
+            continue;
+        };
         let fname = f.file_name().unwrap().to_string_lossy().to_string();
         for line in src.lines() {
             let l = line.trim_start();
             if let Some(rest) = l.strip_prefix("fn ") {
-                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
                 if prefixes.iter().any(|p| name.starts_with(p)) {
                     out.push(format!("loom-tests/tests/{fname}::{name}"));
                 }
@@ -247,17 +260,27 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
         Gpu::open().map_err(|e| e.to_string())
     };
     match &g {
-        Ok(g) => println!("GPU: {} ({} SMs) — outcomes are measured, {iters} launches per program", g.info.name, g.info.sms),
+        Ok(g) => println!(
+            "GPU: {} ({} SMs) — outcomes are measured, {iters} launches per program",
+            g.info.name, g.info.sms
+        ),
         Err(e) => println!("no GPU: outcomes skipped ({e}); CPU analogues and loom tests instead"),
     }
     let sass = load_sass();
     match &sass {
-        Ok(s) => println!("SASS: ptxas -arch=sm_90 on the embedded kernels ({})", s.version),
+        Ok(s) => println!(
+            "SASS: ptxas -arch=sm_90 on the embedded kernels ({})",
+            s.version
+        ),
         Err(e) => println!("SASS: {e}"),
     }
     let mut violated = false;
     for (k, step) in STEPS.iter().enumerate() {
-        println!("\n{}\n{}", step.title, "-".repeat(step.title.chars().count()));
+        println!(
+            "\n{}\n{}",
+            step.title,
+            "-".repeat(step.title.chars().count())
+        );
         print!("{}", indent(step.text, 2));
         println!("\n  program:");
         print!("{}", indent(step.code, 4));
@@ -278,7 +301,11 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
         // Outcomes.
         match &g {
             Ok(gpu) => {
-                let cfg = RunCfg { launches: Some(iters), progress: true, ..Default::default() };
+                let cfg = RunCfg {
+                    launches: Some(iters),
+                    progress: true,
+                    ..Default::default()
+                };
                 for name in step.programs {
                     let p = programs::find(name).unwrap();
                     match runner::run(gpu, p, &cfg) {
@@ -343,9 +370,14 @@ fn show_program(p: &Program, _sass: &Result<Sass, String>) {
 /// difference is the fix).
 fn show_fix_diff(step: &Step, sass: &Result<Sass, String>) {
     let Ok(s) = sass else { return };
-    let progs: Vec<&Program> = step.programs.iter().filter_map(|n| programs::find(n)).collect();
+    let progs: Vec<&Program> = step
+        .programs
+        .iter()
+        .filter_map(|n| programs::find(n))
+        .collect();
     for b in progs.iter().filter(|p| !p.correct) {
-        let common = |a: &str, b: &str| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+        let common =
+            |a: &str, b: &str| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
         let Some(f) = progs
             .iter()
             .filter(|p| p.correct && p.kind == b.kind && p.kernel != b.kernel)
@@ -354,16 +386,48 @@ fn show_fix_diff(step: &Step, sass: &Result<Sass, String>) {
             continue;
         };
         let (Some(bo), Some(fo)) = (s.funcs.get(b.kernel), s.funcs.get(f.kernel)) else {
-            println!("  SASS: {} or {} not in the embedded kernels", b.kernel, f.kernel);
+            println!(
+                "  SASS: {} or {} not in the embedded kernels",
+                b.kernel, f.kernel
+            );
             continue;
         };
         let bo: Vec<&str> = bo.iter().map(String::as_str).collect();
         let fo: Vec<&str> = fo.iter().map(String::as_str).collect();
         let interesting = |o: &&str| {
-            ["MEMBAR", "FENCE", "ERRBAR", "CCTL", "ATOM", "RED", "LDG", "STG", "LDS", "STS", "LD.", "ST.", "CGAERRBAR", "DEPBAR", "LDGDEPBAR", "LDGSTS", "SYNCS", "UBLKCP", "UTMALDG", "BAR"].iter().any(|k| o.starts_with(k))
+            [
+                "MEMBAR",
+                "FENCE",
+                "ERRBAR",
+                "CCTL",
+                "ATOM",
+                "RED",
+                "LDG",
+                "STG",
+                "LDS",
+                "STS",
+                "LD.",
+                "ST.",
+                "CGAERRBAR",
+                "DEPBAR",
+                "LDGDEPBAR",
+                "LDGSTS",
+                "SYNCS",
+                "UBLKCP",
+                "UTMALDG",
+                "BAR",
+            ]
+            .iter()
+            .any(|k| o.starts_with(k))
         };
-        let adds: Vec<&str> = sass::minus(&fo, &bo).into_iter().filter(interesting).collect();
-        let removes: Vec<&str> = sass::minus(&bo, &fo).into_iter().filter(interesting).collect();
+        let adds: Vec<&str> = sass::minus(&fo, &bo)
+            .into_iter()
+            .filter(interesting)
+            .collect();
+        let removes: Vec<&str> = sass::minus(&bo, &fo)
+            .into_iter()
+            .filter(interesting)
+            .collect();
         if adds.is_empty() && removes.is_empty() {
             println!(
                 "  SASS, {} → {}: no memory or synchronization instruction differs (the fix changes which role executes them, or how they are ordered)",
@@ -386,7 +450,11 @@ fn cpu_analogue(c: Cpu, _k: usize) {
         Cpu::None => {}
         Cpu::Sb | Cpu::SbAcqRel => {
             let rounds = 100_000;
-            let first = if matches!(c, Cpu::Sb) { SbFence::None } else { SbFence::AcqRel };
+            let first = if matches!(c, Cpu::Sb) {
+                SbFence::None
+            } else {
+                SbFence::AcqRel
+            };
             let a = cpu::store_buffering(first, rounds);
             let b = cpu::store_buffering(SbFence::Sc, rounds);
             println!(

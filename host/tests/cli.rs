@@ -13,7 +13,10 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the ptx-sync binary starts")
+    bin()
+        .args(args)
+        .output()
+        .expect("the ptx-sync binary starts")
 }
 
 fn stderr(o: &Output) -> String {
@@ -25,19 +28,32 @@ fn stdout(o: &Output) -> String {
 }
 
 fn driver_present() -> bool {
-    ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1"]
-        .iter()
-        .any(|p| std::path::Path::new(p).exists())
+    [
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/lib64/libcuda.so.1",
+        "/usr/lib/libcuda.so.1",
+    ]
+    .iter()
+    .any(|p| std::path::Path::new(p).exists())
 }
 
 #[test]
 fn argument_errors_are_clear_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["litmus", "no_such_program"], "unknown program `no_such_program`"),
+        (
+            &["litmus", "no_such_program"],
+            "unknown program `no_such_program`",
+        ),
         (&["litmus", "mp_rel_acq", "--iters", "0"], "--iters"),
-        (&["litmus", "mp_rel_acq", "--iters", "many"], "invalid value 'many'"),
+        (
+            &["litmus", "mp_rel_acq", "--iters", "many"],
+            "invalid value 'many'",
+        ),
         (&["handoff", "--version", "9.9"], "invalid value '9.9'"),
-        (&["copy", "--bytes", "12Q", "--stages", "2"], "not a byte count"),
+        (
+            &["copy", "--bytes", "12Q", "--stages", "2"],
+            "not a byte count",
+        ),
         (&["copy", "--bytes", "4096", "--stages", "0"], "--stages"),
         (&["copy", "--stages", "2"], "--bytes"),
         (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
@@ -70,8 +86,15 @@ fn gpu_commands_without_a_driver_say_so_in_one_line() {
         assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
         let lines: Vec<&str> = e.lines().collect();
         assert_eq!(lines.len(), 1, "{args:?}: want one line, got:\n{e}");
-        assert!(lines[0].starts_with("ptx-sync: no NVIDIA driver"), "{args:?}: {e}");
-        assert!(stdout(&o).is_empty(), "{args:?} printed to stdout: {}", stdout(&o));
+        assert!(
+            lines[0].starts_with("ptx-sync: no NVIDIA driver"),
+            "{args:?}: {e}"
+        );
+        assert!(
+            stdout(&o).is_empty(),
+            "{args:?} printed to stdout: {}",
+            stdout(&o)
+        );
     }
 }
 
@@ -105,7 +128,13 @@ fn litmus_list_names_every_program() {
     let o = run(&["litmus", "list"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    for p in ["mp_rel_acq_cta", "sb_sc", "handoff_4_4", "count_atom_cta", "deepep_barrier_missing"] {
+    for p in [
+        "mp_rel_acq_cta",
+        "sb_sc",
+        "handoff_4_4",
+        "count_atom_cta",
+        "deepep_barrier_missing",
+    ] {
         assert!(out.contains(p), "{p} missing:\n{out}");
     }
     assert!(out.lines().filter(|l| l.contains("broken")).count() >= 10);
@@ -116,7 +145,13 @@ fn show_prints_catalog_rows() {
     let o = run(&["show", "fence", "acq_rel"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    for s in ["fence.acq_rel.cta", "fence.acq_rel.cluster", "fence.acq_rel.gpu", "fence.acq_rel.sys", "4 variant(s)"] {
+    for s in [
+        "fence.acq_rel.cta",
+        "fence.acq_rel.cluster",
+        "fence.acq_rel.gpu",
+        "fence.acq_rel.sys",
+        "4 variant(s)",
+    ] {
         assert!(out.contains(s), "{s} missing:\n{out}");
     }
     let o = run(&["show", "no_such_instruction"]);

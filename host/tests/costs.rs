@@ -34,7 +34,10 @@ fn table() -> &'static [CostRow] {
 }
 
 fn row(ptx: &str) -> &'static CostRow {
-    table().iter().find(|r| r.ptx == ptx).unwrap_or_else(|| panic!("no row for {ptx}"))
+    table()
+        .iter()
+        .find(|r| r.ptx == ptx)
+        .unwrap_or_else(|| panic!("no row for {ptx}"))
 }
 
 fn has(ptx: &str, op: &str) -> bool {
@@ -52,12 +55,26 @@ fn raw_function_dump(ptx: &str, name: &str) -> String {
     std::fs::create_dir_all(&dir).unwrap();
     let (src, cubin) = (dir.join("hand.ptx"), dir.join("hand.cubin"));
     std::fs::write(&src, ptx).unwrap();
-    let st = Command::new(t.join("ptxas")).arg("-arch=sm_90").arg(&src).arg("-o").arg(&cubin).status();
-    assert!(st.unwrap().success(), "ptxas rejected the hand-written module");
-    let out = Command::new(t.join("cuobjdump")).arg("-sass").arg(&cubin).output().unwrap();
+    let st = Command::new(t.join("ptxas"))
+        .arg("-arch=sm_90")
+        .arg(&src)
+        .arg("-o")
+        .arg(&cubin)
+        .status();
+    assert!(
+        st.unwrap().success(),
+        "ptxas rejected the hand-written module"
+    );
+    let out = Command::new(t.join("cuobjdump"))
+        .arg("-sass")
+        .arg(&cubin)
+        .output()
+        .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let text = String::from_utf8(out.stdout).unwrap();
-    let start = text.find(&format!("Function : {name}\n")).unwrap_or_else(|| panic!("{name} not in dump"));
+    let start = text
+        .find(&format!("Function : {name}\n"))
+        .unwrap_or_else(|| panic!("{name} not in dump"));
     let rest = &text[start + 1..];
     rest[..rest.find("Function : ").unwrap_or(rest.len())].to_string()
 }
@@ -75,7 +92,9 @@ fn seed_fences_independently_of_the_table() {
     assert!(!ar.contains("MEMBAR.SC"), "fence.acq_rel.gpu:\n{ar}");
     // The table says the same.
     assert!(has("fence.sc.gpu", "MEMBAR.SC.GPU") && !has("fence.sc.gpu", "MEMBAR.ALL.GPU"));
-    assert!(has("fence.acq_rel.gpu", "MEMBAR.ALL.GPU") && !has("fence.acq_rel.gpu", "MEMBAR.SC.GPU"));
+    assert!(
+        has("fence.acq_rel.gpu", "MEMBAR.ALL.GPU") && !has("fence.acq_rel.gpu", "MEMBAR.SC.GPU")
+    );
 }
 
 #[test]
@@ -109,15 +128,25 @@ fn table_has_every_fence_and_ordered_atomic() {
 #[test]
 fn fence_sc_is_membar_sc_at_every_scope_and_differs_from_acq_rel() {
     for sc in SCOPES {
-        let (s, a) = (row(&format!("fence.sc.{sc}")), row(&format!("fence.acq_rel.{sc}")));
+        let (s, a) = (
+            row(&format!("fence.sc.{sc}")),
+            row(&format!("fence.acq_rel.{sc}")),
+        );
         assert!(!s.sass.is_empty(), "fence.sc.{sc} emits nothing");
         assert!(
             s.sass.iter().any(|o| o.starts_with("MEMBAR.SC.")),
             "fence.sc.{sc}: {:?}",
             s.sass
         );
-        assert!(!a.sass.iter().any(|o| o.starts_with("MEMBAR.SC.")), "fence.acq_rel.{sc}: {:?}", a.sass);
-        assert_ne!(s.sass, a.sass, "fence.sc.{sc} and fence.acq_rel.{sc} lower identically");
+        assert!(
+            !a.sass.iter().any(|o| o.starts_with("MEMBAR.SC.")),
+            "fence.acq_rel.{sc}: {:?}",
+            a.sass
+        );
+        assert_ne!(
+            s.sass, a.sass,
+            "fence.sc.{sc} and fence.acq_rel.{sc} lower identically"
+        );
     }
 }
 
@@ -146,18 +175,39 @@ fn ordered_accesses_carry_their_fence_halves() {
         let st = &row(&format!("st.release.{sc}.u32")).sass;
         let membar = st.iter().position(|o| o == &format!("MEMBAR.ALL.{up}"));
         let store = st.iter().position(|o| o.starts_with("ST.E.STRONG"));
-        assert!(matches!((membar, store), (Some(m), Some(s)) if m < s), "st.release.{sc}: {st:?}");
+        assert!(
+            matches!((membar, store), (Some(m), Some(s)) if m < s),
+            "st.release.{sc}: {st:?}"
+        );
         let ld = &row(&format!("ld.acquire.{sc}.u32")).sass;
         let load = ld.iter().position(|o| o.starts_with("LD.E.STRONG"));
         let inval = ld.iter().position(|o| o == "CCTL.IVALL");
-        assert!(matches!((load, inval), (Some(l), Some(i)) if l < i), "ld.acquire.{sc}: {ld:?}");
-        for p in [format!("ld.relaxed.{sc}.u32"), format!("st.relaxed.{sc}.u32"), format!("atom.relaxed.{sc}.add.u32")] {
+        assert!(
+            matches!((load, inval), (Some(l), Some(i)) if l < i),
+            "ld.acquire.{sc}: {ld:?}"
+        );
+        for p in [
+            format!("ld.relaxed.{sc}.u32"),
+            format!("st.relaxed.{sc}.u32"),
+            format!("atom.relaxed.{sc}.add.u32"),
+        ] {
             let r = &row(&p).sass;
-            assert!(!r.iter().any(|o| o.starts_with("MEMBAR") || o == "CCTL.IVALL"), "{p}: {r:?}");
+            assert!(
+                !r.iter()
+                    .any(|o| o.starts_with("MEMBAR") || o == "CCTL.IVALL"),
+                "{p}: {r:?}"
+            );
         }
         let ar = &row(&format!("atom.acq_rel.{sc}.add.u32")).sass;
-        assert!(ar.first().is_some_and(|o| o.starts_with("MEMBAR.ALL.")), "atom.acq_rel.{sc}: {ar:?}");
-        assert_eq!(ar.last().map(String::as_str), Some("CCTL.IVALL"), "atom.acq_rel.{sc}: {ar:?}");
+        assert!(
+            ar.first().is_some_and(|o| o.starts_with("MEMBAR.ALL.")),
+            "atom.acq_rel.{sc}: {ar:?}"
+        );
+        assert_eq!(
+            ar.last().map(String::as_str),
+            Some("CCTL.IVALL"),
+            "atom.acq_rel.{sc}: {ar:?}"
+        );
     }
 }
 
@@ -176,8 +226,12 @@ fn matches_committed_snapshot() {
         eprintln!("wrote {}", path.display());
         return;
     }
-    let old = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}; create it with PTX_SYNC_BLESS=1", path.display()));
+    let old = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {}: {e}; create it with PTX_SYNC_BLESS=1",
+            path.display()
+        )
+    });
     if old != now {
         let diff: Vec<String> = old
             .lines()

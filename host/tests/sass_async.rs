@@ -22,11 +22,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn sass() -> String {
-    let dir = std::env::var("PTX_SYNC_PTX_DIR").map(PathBuf::from).unwrap_or_else(|_| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/ptx")
-    });
+    let dir = std::env::var("PTX_SYNC_PTX_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/ptx"));
     let p = dir.join("kernels.sass");
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask ptx` first)", p.display()))
+    std::fs::read_to_string(&p)
+        .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask ptx` first)", p.display()))
 }
 
 /// Function name → list of opcodes (with modifiers), predicates stripped.
@@ -42,14 +43,22 @@ fn functions(sass: &str) -> BTreeMap<String, Vec<String>> {
         }
         let Some(f) = &cur else { continue };
         // `/*0040*/   @!P0 SYNCS.EXCH.64 URZ, [UR4], UR6 ;`
-        let Some(rest) = l.strip_prefix("/*").and_then(|r| r.split_once("*/")).map(|(_, r)| r.trim()) else { continue };
+        let Some(rest) = l
+            .strip_prefix("/*")
+            .and_then(|r| r.split_once("*/"))
+            .map(|(_, r)| r.trim())
+        else {
+            continue;
+        };
         let mut toks = rest.split_whitespace();
         let mut op = toks.next().unwrap_or("");
         if op.starts_with('@') {
             op = toks.next().unwrap_or("");
         }
         if op.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
-            out.get_mut(f).unwrap().push(op.trim_end_matches(';').to_string());
+            out.get_mut(f)
+                .unwrap()
+                .push(op.trim_end_matches(';').to_string());
         }
     }
     out
@@ -60,7 +69,9 @@ fn count(ops: &[String], op: &str) -> usize {
 }
 
 fn assert_has(fns: &BTreeMap<String, Vec<String>>, kernel: &str, want: &[&str]) {
-    let ops = fns.get(kernel).unwrap_or_else(|| panic!("{kernel} not in kernels.sass"));
+    let ops = fns
+        .get(kernel)
+        .unwrap_or_else(|| panic!("{kernel} not in kernels.sass"));
     for w in want {
         assert!(count(ops, w) > 0, "{kernel}: no {w} in its SASS");
     }
@@ -69,28 +80,45 @@ fn assert_has(fns: &BTreeMap<String, Vec<String>>, kernel: &str, want: &[&str]) 
 #[test]
 fn tiled_copy_takes_the_hopper_tma_paths() {
     let fns = functions(&sass());
-    for k in ["tiled_copy_s1", "tiled_copy_s2", "tiled_copy_s3", "tiled_copy_s4"] {
-        assert_has(&fns, k, &[
-            "SYNCS.EXCH.64",                  // mbarrier.init
-            "SYNCS.ARRIVE.TRANS64",           // mbarrier.arrive.expect_tx (producer_acquire)
-            "SYNCS.ARRIVE.TRANS64.A1T0",      // mbarrier.arrive.release.cta (consumer_release)
-            "SYNCS.PHASECHK.TRANS64.TRYWAIT", // mbarrier.try_wait.parity
-            "UTMALDG.2D",                     // cp.async.bulk.tensor.2d load
-            "FENCE.VIEW.ASYNC.S",             // fence.proxy.async (seed 5.3)
-        ]);
+    for k in [
+        "tiled_copy_s1",
+        "tiled_copy_s2",
+        "tiled_copy_s3",
+        "tiled_copy_s4",
+    ] {
+        assert_has(
+            &fns,
+            k,
+            &[
+                "SYNCS.EXCH.64",                  // mbarrier.init
+                "SYNCS.ARRIVE.TRANS64",           // mbarrier.arrive.expect_tx (producer_acquire)
+                "SYNCS.ARRIVE.TRANS64.A1T0",      // mbarrier.arrive.release.cta (consumer_release)
+                "SYNCS.PHASECHK.TRANS64.TRYWAIT", // mbarrier.try_wait.parity
+                "UTMALDG.2D",                     // cp.async.bulk.tensor.2d load
+                "FENCE.VIEW.ASYNC.S",             // fence.proxy.async (seed 5.3)
+            ],
+        );
         let ops = &fns[k];
-        assert_eq!(count(ops, "UCGABAR_ARV"), 0, "{k}: no cluster barrier in the CTA pipeline");
+        assert_eq!(
+            count(ops, "UCGABAR_ARV"),
+            0,
+            "{k}: no cluster barrier in the CTA pipeline"
+        );
         assert_eq!(count(ops, "UTMALDG.2D.MULTICAST"), 0, "{k}");
     }
-    assert_has(&fns, "tiled_copy_cluster2_s2", &[
-        "SYNCS.EXCH.64",
-        "SYNCS.ARRIVE.TRANS64",
-        "SYNCS.ARRIVE.TRANS64.RED.A1T0", // remote arrive .release.cluster on the leader's empty
-        "SYNCS.PHASECHK.TRANS64.TRYWAIT",
-        "UTMALDG.2D.MULTICAST",
-        "UCGABAR_ARV",
-        "UCGABAR_WAIT",
-    ]);
+    assert_has(
+        &fns,
+        "tiled_copy_cluster2_s2",
+        &[
+            "SYNCS.EXCH.64",
+            "SYNCS.ARRIVE.TRANS64",
+            "SYNCS.ARRIVE.TRANS64.RED.A1T0", // remote arrive .release.cluster on the leader's empty
+            "SYNCS.PHASECHK.TRANS64.TRYWAIT",
+            "UTMALDG.2D.MULTICAST",
+            "UCGABAR_ARV",
+            "UCGABAR_WAIT",
+        ],
+    );
 }
 
 #[test]
@@ -103,8 +131,22 @@ fn section5_kernels_take_their_paths() {
     let pos = |k: &str, op: &str| fns[k].iter().position(|o| o.starts_with(op)).unwrap();
     assert!(pos("s51_cp_async_fix", "DEPBAR") < pos("s51_cp_async_fix", "BAR.ARV"));
     assert!(pos("s51_cp_async_bug", "DEPBAR") > pos("s51_cp_async_bug", "BAR.ARV"));
-    for k in ["s52_tma_bug", "s52_tma_fix", "s53_reuse_bug", "s53_reuse_fix"] {
-        assert_has(&fns, k, &["SYNCS.EXCH.64", "SYNCS.ARRIVE.TRANS64", "UBLKCP.S.G", "SYNCS.PHASECHK.TRANS64.TRYWAIT"]);
+    for k in [
+        "s52_tma_bug",
+        "s52_tma_fix",
+        "s53_reuse_bug",
+        "s53_reuse_fix",
+    ] {
+        assert_has(
+            &fns,
+            k,
+            &[
+                "SYNCS.EXCH.64",
+                "SYNCS.ARRIVE.TRANS64",
+                "UBLKCP.S.G",
+                "SYNCS.PHASECHK.TRANS64.TRYWAIT",
+            ],
+        );
     }
     assert_has(&fns, "s52_tma_bug", &["BAR.ARV"]);
     assert_eq!(count(&fns["s52_tma_fix"], "BAR.ARV"), 0);
@@ -115,10 +157,26 @@ fn section5_kernels_take_their_paths() {
         let last_init = ops.iter().rposition(|o| o == "SYNCS.EXCH.64").unwrap();
         count(&ops[last_init..], "FENCE.VIEW.ASYNC.S")
     };
-    assert!(after_init("s53_reuse_fix") >= 1, "s53_reuse_fix lacks fence.proxy.async");
-    assert_eq!(after_init("s53_reuse_bug"), 0, "s53_reuse_bug must lack fence.proxy.async");
+    assert!(
+        after_init("s53_reuse_fix") >= 1,
+        "s53_reuse_fix lacks fence.proxy.async"
+    );
+    assert_eq!(
+        after_init("s53_reuse_bug"),
+        0,
+        "s53_reuse_bug must lack fence.proxy.async"
+    );
     for k in ["s54_cluster_cta", "s54_cluster_fix", "s54_init_bug"] {
-        assert_has(&fns, k, &["UBLKCP.S.G.MULTICAST", "UCGABAR_ARV", "UCGABAR_WAIT", "SYNCS.ARRIVE.TRANS64.RED.A1T0"]);
+        assert_has(
+            &fns,
+            k,
+            &[
+                "UBLKCP.S.G.MULTICAST",
+                "UCGABAR_ARV",
+                "UCGABAR_WAIT",
+                "SYNCS.ARRIVE.TRANS64.RED.A1T0",
+            ],
+        );
     }
     // 5.4 init publication: the fix has two cluster barriers (after the inits, before exit); the
     // init bug only the exit one (its inits are published with bar.sync, to its own CTA only).

@@ -31,8 +31,14 @@ struct Sched {
     exhausted_epoch: u64,
 }
 
-const FRESH: Sched =
-    Sched { live: 1, abandoned: false, epoch: 0, waiting: 0, exhausted: 0, exhausted_epoch: 0 };
+const FRESH: Sched = Sched {
+    live: 1,
+    abandoned: false,
+    epoch: 0,
+    waiting: 0,
+    exhausted: 0,
+    exhausted_epoch: 0,
+};
 
 // loom runs all threads of a model as coroutines on the test's OS thread, so a std thread-local
 // is shared by the threads of one model and private to it; `check` resets it per execution.
@@ -308,7 +314,11 @@ impl MBarrier {
     /// `mbarrier.init [bar], count` in the shared memory of CTA `home`.
     pub fn new(count: u32, home: Place) -> Self {
         assert!(count >= 1);
-        MBarrier { word: Strong::new(count as u64), count, home }
+        MBarrier {
+            word: Strong::new(count as u64),
+            count,
+            home,
+        }
     }
 
     fn after<S: MbScope, const REL: bool>(&self, old: u64, delta_down: u64) -> u64 {
@@ -376,7 +386,10 @@ pub struct CtaBarrier {
 impl CtaBarrier {
     /// `expected` threads take part.
     pub fn new(expected: u32) -> Self {
-        CtaBarrier { count: Strong::new(0), expected }
+        CtaBarrier {
+            count: Strong::new(0),
+            expected,
+        }
     }
     /// `bar.arrive id, n;` — arrive without waiting (release).
     pub fn arrive(&self) {
@@ -423,7 +436,12 @@ pub struct CopyEngine {
 impl CopyEngine {
     /// Starts the engine thread, placed at `place` (the SM of the issuing CTA).
     pub fn start(place: Place) -> Self {
-        let q = Arc::new(Mutex::new(Queue { cmds: VecDeque::new(), issued: 0, done: 0, shutdown: false }));
+        let q = Arc::new(Mutex::new(Queue {
+            cmds: VecDeque::new(),
+            issued: 0,
+            done: 0,
+            shutdown: false,
+        }));
         let q2 = q.clone();
         let handle = spawn_at(place, move || loop {
             let mut cmd = None;
@@ -445,7 +463,10 @@ impl CopyEngine {
                 None => {}
             }
         });
-        CopyEngine { q, handle: Mutex::new(Some(handle)) }
+        CopyEngine {
+            q,
+            handle: Mutex::new(Some(handle)),
+        }
     }
 
     /// Issues an asynchronous copy: `copy` runs later on the engine thread.
@@ -515,7 +536,11 @@ unsafe impl<T: Send> Sync for ProxyTile<T> {}
 impl<T: Copy> ProxyTile<T> {
     /// A tile initialised to `v` (before any thread starts).
     pub fn new(v: T) -> Self {
-        ProxyTile { data: Data::new(v), generic: std::sync::Mutex::new(Vec::new()), _t: PhantomData }
+        ProxyTile {
+            data: Data::new(v),
+            generic: std::sync::Mutex::new(Vec::new()),
+            _t: PhantomData,
+        }
     }
 
     fn note_generic(&self, what: &'static str) {

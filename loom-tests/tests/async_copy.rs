@@ -21,12 +21,15 @@ use loom::sync::Arc;
 use ptx_sync::model::Place;
 use ptx_sync::{Cta, Data};
 use ptx_sync_loom_tests::{
-    assert_caught, check, fence_proxy_async, spawn_in, CopyEngine, CtaBarrier, MBarrier,
-    ProxyTile,
+    assert_caught, check, fence_proxy_async, spawn_in, CopyEngine, CtaBarrier, MBarrier, ProxyTile,
 };
 
 const BOUND: usize = 0;
-const CTA0: Place = Place { gpu: 0, cluster: 0, cta: 0 };
+const CTA0: Place = Place {
+    gpu: 0,
+    cluster: 0,
+    cta: 0,
+};
 
 /// §5.1: P `cp.async`s the tile, [waits for it,] `bar.arrive`; C `bar.sync`s and reads.
 fn cp_async(wait_all: bool) {
@@ -57,7 +60,10 @@ fn cp_async(wait_all: bool) {
 /// Caught as a stale read (C reads 0) or as a race on `data`, whichever schedule loom meets first.
 #[test]
 fn s5_1_cp_async_without_wait_all_caught() {
-    assert_caught(|| cp_async(false), &["C read the tile before the copy", "data race on Data"]);
+    assert_caught(
+        || cp_async(false),
+        &["C read the tile before the copy", "data race on Data"],
+    );
 }
 
 #[test]
@@ -107,7 +113,13 @@ fn tma(mbarrier: bool) {
 /// Caught as a stale read or as a race on `data`.
 #[test]
 fn s5_2_tma_with_bar_caught() {
-    assert_caught(|| tma(false), &["C read the tile before the TMA wrote it", "data race on Data"]);
+    assert_caught(
+        || tma(false),
+        &[
+            "C read the tile before the TMA wrote it",
+            "data race on Data",
+        ],
+    );
 }
 
 #[test]

@@ -27,7 +27,12 @@ struct Counted {
 
 impl Counted {
     fn new() -> Arc<Self> {
-        Arc::new(Counted { data: Data::new(0), full: Strong::new(0), count: Strong::new(0), empty: Strong::new(0) })
+        Arc::new(Counted {
+            data: Data::new(0),
+            full: Strong::new(0),
+            count: Strong::new(0),
+            empty: Strong::new(0),
+        })
     }
 }
 
@@ -46,7 +51,9 @@ fn last_consumer_protocol(kind: Consumer) {
     check(BOUND, move || {
         let s = Counted::new();
         let consumer = move |s: Arc<Counted>| {
-            spin_until("nobody writes full", || s.full.at::<Gpu>().load::<Relaxed>() == 1);
+            spin_until("nobody writes full", || {
+                s.full.at::<Gpu>().load::<Relaxed>() == 1
+            });
             fence::<Acquire, Gpu>();
             let v = unsafe { s.data.read() };
             let count = s.count.at::<Gpu>();
@@ -80,13 +87,19 @@ fn last_consumer_protocol(kind: Consumer) {
             unsafe { sp.data.write(42) };
             fence::<Release, Gpu>();
             sp.full.at::<Gpu>().store::<Relaxed>(1);
-            spin_until("nobody writes empty", || sp.empty.at::<Gpu>().load::<Relaxed>() == 1);
+            spin_until("nobody writes empty", || {
+                sp.empty.at::<Gpu>().load::<Relaxed>() == 1
+            });
             fence::<Acquire, Gpu>();
             unsafe { sp.data.write(43) };
         });
         assert_eq!((c1.join(), c2.join()), (42, 42));
         p.join();
-        assert_eq!(s.count.at::<Gpu>().load::<Relaxed>(), 2, "an increment was lost");
+        assert_eq!(
+            s.count.at::<Gpu>().load::<Relaxed>(),
+            2,
+            "an increment was lost"
+        );
     });
 }
 
@@ -138,7 +151,9 @@ fn barrier(arrive: Arrive) {
         let c1 = spawn(move || consumer(s1));
         let c2 = spawn(move || consumer(s2));
         let p = spawn(move || {
-            spin_until("count never reaches 2", || sp.count.at::<Gpu>().load::<Acquire>() == 2);
+            spin_until("count never reaches 2", || {
+                sp.count.at::<Gpu>().load::<Acquire>() == 2
+            });
             unsafe { sp.data.write(43) };
         });
         assert_eq!((c1.join(), c2.join()), (42, 42));

@@ -106,20 +106,27 @@ fn run(v: Variant) {
         let hs: Vec<_> = (0..RANKS)
             .map(|r| {
                 let ep = ep.clone();
-                spawn_at(Place { gpu: r as u32, cluster: 0, cta: 0 }, move || {
-                    if v.use_data {
-                        unsafe { ep.data[r].write(100 + r as u32) };
-                    }
-                    barrier_device(&ep, r, v);
-                    if v.use_data {
-                        if v.fence_after {
-                            fence::<AcqRel, Sys>();
+                spawn_at(
+                    Place {
+                        gpu: r as u32,
+                        cluster: 0,
+                        cta: 0,
+                    },
+                    move || {
+                        if v.use_data {
+                            unsafe { ep.data[r].write(100 + r as u32) };
                         }
-                        for t in 0..RANKS {
-                            assert_eq!(unsafe { ep.data[t].read() }, 100 + t as u32);
+                        barrier_device(&ep, r, v);
+                        if v.use_data {
+                            if v.fence_after {
+                                fence::<AcqRel, Sys>();
+                            }
+                            for t in 0..RANKS {
+                                assert_eq!(unsafe { ep.data[t].read() }, 100 + t as u32);
+                            }
                         }
-                    }
-                })
+                    },
+                )
             })
             .collect();
         for h in hs {
@@ -128,7 +135,12 @@ fn run(v: Variant) {
     });
 }
 
-const AS_WRITTEN: Variant = Variant { middle_fence: true, use_data: false, fence_after: false, sys: true };
+const AS_WRITTEN: Variant = Variant {
+    middle_fence: true,
+    use_data: false,
+    fence_after: false,
+    sys: true,
+};
 
 #[test]
 fn deepep_barrier_as_written_passes() {
@@ -138,28 +150,47 @@ fn deepep_barrier_as_written_passes() {
 /// The count alone does not need the fence: loom finds nothing (documented, not a catch).
 #[test]
 fn deepep_barrier_without_fence_count_still_passes() {
-    run(Variant { middle_fence: false, ..AS_WRITTEN });
+    run(Variant {
+        middle_fence: false,
+        ..AS_WRITTEN
+    });
 }
 
 #[test]
 fn deepep_barrier_publishes_data_with_fence_after_passes() {
-    run(Variant { use_data: true, fence_after: true, ..AS_WRITTEN });
+    run(Variant {
+        use_data: true,
+        fence_after: true,
+        ..AS_WRITTEN
+    });
 }
 
 #[test]
 #[should_panic(expected = "ptx-sync model: data race on Data")]
 fn deepep_barrier_without_fence_data_caught() {
-    run(Variant { middle_fence: false, use_data: true, fence_after: true, ..AS_WRITTEN });
+    run(Variant {
+        middle_fence: false,
+        use_data: true,
+        fence_after: true,
+        ..AS_WRITTEN
+    });
 }
 
 #[test]
 #[should_panic(expected = "ptx-sync model: data race on Data")]
 fn deepep_barrier_no_acquire_after_spin_caught() {
-    run(Variant { use_data: true, fence_after: false, ..AS_WRITTEN });
+    run(Variant {
+        use_data: true,
+        fence_after: false,
+        ..AS_WRITTEN
+    });
 }
 
 #[test]
 #[should_panic(expected = "not morally strong")]
 fn deepep_barrier_gpu_scope_across_gpus_caught() {
-    run(Variant { sys: false, ..AS_WRITTEN });
+    run(Variant {
+        sys: false,
+        ..AS_WRITTEN
+    });
 }

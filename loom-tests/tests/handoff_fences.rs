@@ -43,7 +43,12 @@ struct Fences {
     wr: bool,
 }
 
-const ALL: Fences = Fences { ww: true, rr: true, rw: true, wr: true };
+const ALL: Fences = Fences {
+    ww: true,
+    rr: true,
+    rw: true,
+    wr: true,
+};
 
 struct Handoff {
     data: Data<u32>,
@@ -59,13 +64,17 @@ fn producer(s: &Handoff, f: Fences) {
         fence::<Sc, Gpu>();
     }
     s.full.at::<Gpu>().store::<Relaxed>(1);
-    spin_until("nobody writes empty", || s.empty.at::<Gpu>().load::<Relaxed>() == 1);
+    spin_until("nobody writes empty", || {
+        s.empty.at::<Gpu>().load::<Relaxed>() == 1
+    });
     fence::<Sc, Gpu>();
     unsafe { s.data.write(43) };
 }
 
 fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, f: Fences) -> u32 {
-    spin_until("nobody writes full", || s.full.at::<Gpu>().load::<Relaxed>() == 1);
+    spin_until("nobody writes full", || {
+        s.full.at::<Gpu>().load::<Relaxed>() == 1
+    });
     if f.rr {
         fence::<Sc, Gpu>();
     }
@@ -99,7 +108,11 @@ fn run(f: Fences) {
         let p = spawn(move || producer(&sp, f));
         let (v1, v2) = (c1.join(), c2.join());
         p.join();
-        assert_eq!((v1, v2), (42, 42), "a consumer read a stale or overwritten data");
+        assert_eq!(
+            (v1, v2),
+            (42, 42),
+            "a consumer read a stale or overwritten data"
+        );
         assert_eq!(unsafe { s.data.read() }, 43);
     });
 }

@@ -47,13 +47,23 @@ fn producer(s: &Handoff) {
     unsafe { s.data.write(42) };
     fence::<Release, Gpu>();
     s.full.at::<Gpu>().store::<Relaxed>(1);
-    spin_until("nobody writes empty", || s.empty.at::<Gpu>().load::<Relaxed>() == 1);
+    spin_until("nobody writes empty", || {
+        s.empty.at::<Gpu>().load::<Relaxed>() == 1
+    });
     fence::<Acquire, Gpu>();
     unsafe { s.data.write(43) };
 }
 
-fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, wr: WrFence, release: bool) -> u32 {
-    spin_until("nobody writes full", || s.full.at::<Gpu>().load::<Relaxed>() == 1);
+fn consumer(
+    s: &Handoff,
+    mine: &Strong<u32>,
+    other: &Strong<u32>,
+    wr: WrFence,
+    release: bool,
+) -> u32 {
+    spin_until("nobody writes full", || {
+        s.full.at::<Gpu>().load::<Relaxed>() == 1
+    });
     fence::<Acquire, Gpu>();
     let v = unsafe { s.data.read() };
     if release {
@@ -84,7 +94,11 @@ fn run(v: Variant) {
         let c1 = spawn(move || consumer(&s1, &s1.done1, &s1.done2, v.wr, true));
         let c2 = spawn(move || consumer(&s2, &s2.done2, &s2.done1, v.wr, v.c2_release));
         let p = spawn(move || producer(&sp));
-        assert_eq!((c1.join(), c2.join()), (42, 42), "a consumer read stale data");
+        assert_eq!(
+            (c1.join(), c2.join()),
+            (42, 42),
+            "a consumer read stale data"
+        );
         p.join();
         assert_eq!(unsafe { s.data.read() }, 43);
     });
@@ -93,7 +107,10 @@ fn run(v: Variant) {
 /// §3.4: release/acquire fences, `fence.acq_rel` before `empty = 1`, two `fence.sc` for W→R.
 #[test]
 fn s3_4_release_acquire_two_sc_passes() {
-    run(Variant { wr: WrFence::Sc, c2_release: true });
+    run(Variant {
+        wr: WrFence::Sc,
+        c2_release: true,
+    });
 }
 
 /// §3.6 (store buffering): with `fence.acq_rel` between `done = 1` and reading the other's
@@ -101,12 +118,18 @@ fn s3_4_release_acquire_two_sc_passes() {
 #[test]
 #[should_panic(expected = "deadlock: nobody writes empty")]
 fn s3_6_acq_rel_instead_of_sc_caught() {
-    run(Variant { wr: WrFence::AcqRel, c2_release: true });
+    run(Variant {
+        wr: WrFence::AcqRel,
+        c2_release: true,
+    });
 }
 
 /// §3.4, C2's release removed: the race the broken edge leaves (module docs).
 #[test]
 #[should_panic(expected = "ptx-sync model: data race on Data")]
 fn s3_4_without_c2_release_caught_as_race() {
-    run(Variant { wr: WrFence::Sc, c2_release: false });
+    run(Variant {
+        wr: WrFence::Sc,
+        c2_release: false,
+    });
 }

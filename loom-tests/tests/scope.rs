@@ -44,7 +44,9 @@ macro_rules! message_passing {
                 f.at::<$S>().store::<Release>(1);
             });
             let c = spawn_in(cc, ck, move || {
-                spin_until("nobody writes full", || full.at::<$S>().load::<Acquire>() == 1);
+                spin_until("nobody writes full", || {
+                    full.at::<$S>().load::<Acquire>() == 1
+                });
                 unsafe { data.read() }
             });
             p.join();
@@ -108,8 +110,16 @@ fn s4_2_atom_gpu_both_passes() {
     two_atoms!(Gpu, Gpu);
 }
 
-const A: Place = Place { gpu: 0, cluster: 0, cta: 0 };
-const B: Place = Place { gpu: 0, cluster: 0, cta: 1 };
+const A: Place = Place {
+    gpu: 0,
+    cluster: 0,
+    cta: 0,
+};
+const B: Place = Place {
+    gpu: 0,
+    cluster: 0,
+    cta: 1,
+};
 
 /// §5.4: P (CTA A) reuses the tiles of A and B once `empty` (in A, count 2) completes; C1 (A)
 /// and C2 (B) read their CTA's tile, `fence.proxy.async`, and arrive on `empty` (C2 remotely).

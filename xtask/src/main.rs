@@ -76,7 +76,9 @@ fn cuda_dir() -> Option<PathBuf> {
 
 fn tools_ready() -> bool {
     cuda_dir().is_some_and(|d| {
-        ["ptxas", "nvcc", "cuobjdump", "nvdisasm"].iter().all(|t| d.join("bin").join(t).exists())
+        ["ptxas", "nvcc", "cuobjdump", "nvdisasm"]
+            .iter()
+            .all(|t| d.join("bin").join(t).exists())
             && d.join("include/cccl/cuda/atomic").exists()
             && std::fs::read_to_string(d.join("include/cuda_runtime_api.h"))
                 .is_ok_and(|h| h.contains("#define CUDART_VERSION  13000"))
@@ -90,10 +92,20 @@ fn setup() {
         .output();
     let have_src = out
         .as_ref()
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == "rust-src"))
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.trim() == "rust-src")
+        })
         .unwrap_or(false);
     if !have_src {
-        run(Command::new("rustup").args(["component", "add", "rust-src", "--toolchain", "nightly"]));
+        run(Command::new("rustup").args([
+            "component",
+            "add",
+            "rust-src",
+            "--toolchain",
+            "nightly",
+        ]));
     }
     // 2. the venv with the PTX tools.
     if !tools_ready() {
@@ -102,14 +114,21 @@ fn setup() {
             run(Command::new(&py).arg("-m").arg("venv").arg(venv()));
         }
         let mut pip = Command::new(venv().join("bin/pip"));
-        pip.args(["install", "--quiet", "--disable-pip-version-check"]).args(PIP_PACKAGES);
+        pip.args(["install", "--quiet", "--disable-pip-version-check"])
+            .args(PIP_PACKAGES);
         run(&mut pip);
         if !tools_ready() {
-            eprintln!("xtask: the PTX tools are still missing under {}", venv().display());
+            eprintln!(
+                "xtask: the PTX tools are still missing under {}",
+                venv().display()
+            );
             exit(1);
         }
     }
-    eprintln!("xtask: tools in {}", cuda_dir().unwrap().join("bin").display());
+    eprintln!(
+        "xtask: tools in {}",
+        cuda_dir().unwrap().join("bin").display()
+    );
 }
 
 fn ptx_dir() -> PathBuf {
@@ -140,14 +159,27 @@ fn build_kernels(name: &str, features: &str) -> PathBuf {
     if !features.is_empty() {
         cmd.args(["--features", features]);
     }
-    cmd.arg("--").arg("-Zno-link").arg(format!("--emit=asm={}", out.display()));
+    cmd.arg("--")
+        .arg("-Zno-link")
+        .arg(format!("--emit=asm={}", out.display()));
     // A clean environment for the nightly build: nothing of the outer cargo's settings.
-    for v in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC", "RUSTC_WRAPPER", "RUSTDOCFLAGS",
-        "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET", "RUSTUP_TOOLCHAIN", "CARGO"]
-    {
+    for v in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTC",
+        "RUSTC_WRAPPER",
+        "RUSTDOCFLAGS",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET",
+        "RUSTUP_TOOLCHAIN",
+        "CARGO",
+    ] {
         cmd.env_remove(v);
     }
-    cmd.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-cpu=sm_90\x1f-Ctarget-feature=+ptx86");
+    cmd.env(
+        "CARGO_ENCODED_RUSTFLAGS",
+        "-Ctarget-cpu=sm_90\x1f-Ctarget-feature=+ptx86",
+    );
     run(&mut cmd);
     out
 }
@@ -175,11 +207,21 @@ fn assemble(ptx: &Path) {
         exit(1);
     }
     if advisories > 0 {
-        eprintln!("xtask: ptxas {}: {advisories} advisories (multicast::cluster prefers sm_90a)", ptx.display());
+        eprintln!(
+            "xtask: ptxas {}: {advisories} advisories (multicast::cluster prefers sm_90a)",
+            ptx.display()
+        );
     }
-    let sass = Command::new(bin.join("cuobjdump")).arg("-sass").arg(&cubin).output().unwrap();
+    let sass = Command::new(bin.join("cuobjdump"))
+        .arg("-sass")
+        .arg(&cubin)
+        .output()
+        .unwrap();
     if !sass.status.success() {
-        eprintln!("xtask: cuobjdump failed: {}", String::from_utf8_lossy(&sass.stderr));
+        eprintln!(
+            "xtask: cuobjdump failed: {}",
+            String::from_utf8_lossy(&sass.stderr)
+        );
         exit(1);
     }
     std::fs::write(ptx.with_extension("sass"), &sass.stdout).unwrap();
@@ -204,32 +246,99 @@ fn cargo() -> Command {
     c
 }
 
+/// Runs a `cargo test` command, echoing its output, and returns the (passed, failed) counts of
+/// its `test result:` lines. Exits on failure, after printing the counts so far.
+fn run_tests(cmd: &mut Command, total: &mut (u64, u64)) {
+    use std::io::{BufRead, BufReader};
+    if env::var_os("XTASK_VERBOSE").is_some() {
+        eprintln!("+ {:?}", cmd);
+    }
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            eprintln!("xtask: cannot start {cmd:?}: {e}");
+            exit(1)
+        });
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap_or_default();
+        println!("{line}");
+        // "test result: ok. 12 passed; 0 failed; 0 ignored; ..."
+        if let Some(rest) = line.trim().strip_prefix("test result: ") {
+            let num = |key: &str| {
+                rest.split(';')
+                    .find_map(|p| {
+                        p.trim()
+                            .trim_start_matches("ok. ")
+                            .trim_start_matches("FAILED. ")
+                            .strip_suffix(key)
+                    })
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                    .unwrap_or(0)
+            };
+            total.0 += num(" passed");
+            total.1 += num(" failed");
+        }
+    }
+    let status = child.wait().unwrap();
+    if !status.success() {
+        eprintln!("xtask: tests failed: {cmd:?}");
+        println!("total: {} passed, {} failed", total.0, total.1.max(1));
+        exit(1);
+    }
+}
+
 fn test() {
     setup();
     ptx();
+    let mut total = (0u64, 0u64);
     // Workspace: unit, integration, doc and compile-fail tests (host backend).
-    run(cargo().args(["test", "--workspace", "--no-fail-fast"]));
+    run_tests(
+        cargo().args(["test", "--workspace", "--no-fail-fast"]),
+        &mut total,
+    );
     // Loom suite: the seed's programs model-checked from the same source.
     let loom = root().join("loom-tests/tests");
-    if loom.read_dir().map(|mut d| d.next().is_some()).unwrap_or(false) {
-        run(cargo()
-            .args(["test", "-p", "ptx-sync-loom-tests", "--release", "--target-dir"])
-            .arg(root().join("target/loom"))
-            .env("RUSTFLAGS", "--cfg loom")
-            .env("LOOM_MAX_PREEMPTIONS", "2"));
+    if loom
+        .read_dir()
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false)
+    {
+        run_tests(
+            cargo()
+                .args([
+                    "test",
+                    "-p",
+                    "ptx-sync-loom-tests",
+                    "--release",
+                    "--target-dir",
+                ])
+                .arg(root().join("target/loom"))
+                .env("RUSTFLAGS", "--cfg loom"),
+            &mut total,
+        );
     }
     // Examples: each is its own crate, as a user's would be.
     if let Ok(rd) = std::fs::read_dir(root().join("examples")) {
-        let mut dirs: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.join("Cargo.toml").exists()).collect();
+        let mut dirs: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("Cargo.toml").exists())
+            .collect();
         dirs.sort();
         for d in dirs {
-            run(cargo()
-                .args(["test", "--manifest-path"])
-                .arg(d.join("Cargo.toml"))
-                .arg("--target-dir")
-                .arg(root().join("target/examples")));
+            run_tests(
+                cargo()
+                    .args(["test", "--manifest-path"])
+                    .arg(d.join("Cargo.toml"))
+                    .arg("--target-dir")
+                    .arg(root().join("target/examples")),
+                &mut total,
+            );
         }
     }
+    // The closing line CI reads: every test of every suite above.
+    println!("total: {} passed, {} failed", total.0, total.1);
 }
 
 fn main() {
@@ -245,13 +354,24 @@ fn main() {
             setup();
             ptx();
             let mut c = cargo();
-            c.args(["run", "--quiet", "--release", "-p", "ptx-sync-host", "--", "tour"]).args(&args[1..]);
+            c.args([
+                "run",
+                "--quiet",
+                "--release",
+                "-p",
+                "ptx-sync-host",
+                "--",
+                "tour",
+            ])
+            .args(&args[1..]);
             run(&mut c);
         }
         Some("gpu-check") => {
             setup();
             ptx();
-            run(Command::new("bash").arg(root().join("scripts/gpu-check.sh")).arg("--prepare"));
+            run(Command::new("bash")
+                .arg(root().join("scripts/gpu-check.sh"))
+                .arg("--prepare"));
         }
         Some("env") => {
             let mut c = Command::new("env");

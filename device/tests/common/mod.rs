@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// Directory holding ptxas, nvcc, cuobjdump.
@@ -25,7 +28,9 @@ pub fn tools() -> PathBuf {
             }
         }
     }
-    panic!("PTX tools not found: run `cargo xtask setup` (or the whole suite with `cargo xtask test`)");
+    panic!(
+        "PTX tools not found: run `cargo xtask setup` (or the whole suite with `cargo xtask test`)"
+    );
 }
 
 /// `include/` of the CUDA toolkit from PyPI (the libcu++ headers are in `include/cccl`).
@@ -89,10 +94,22 @@ pub fn parse_sass(text: &str) -> Vec<(String, Vec<Insn>)> {
             continue;
         }
         // "/*0030*/   @P0 LDG.E.STRONG.GPU R0, desc[UR4][R2.64] ;   /* 0x... */"
-        let Some(rest) = t.strip_prefix("/*") else { continue };
-        let Some((addr, body)) = rest.split_once("*/") else { continue };
-        let Ok(addr) = u32::from_str_radix(addr, 16) else { continue };
-        let body = body.split("/*").next().unwrap().trim().trim_end_matches(';').trim();
+        let Some(rest) = t.strip_prefix("/*") else {
+            continue;
+        };
+        let Some((addr, body)) = rest.split_once("*/") else {
+            continue;
+        };
+        let Ok(addr) = u32::from_str_radix(addr, 16) else {
+            continue;
+        };
+        let body = body
+            .split("/*")
+            .next()
+            .unwrap()
+            .trim()
+            .trim_end_matches(';')
+            .trim();
         if body.is_empty() {
             continue;
         }
@@ -107,7 +124,12 @@ pub fn parse_sass(text: &str) -> Vec<(String, Vec<Insn>)> {
             None => (body.trim_end_matches(';').to_string(), String::new()),
         };
         if let Some((_, insns)) = funcs.last_mut() {
-            insns.push(Insn { addr, pred, opcode, operands });
+            insns.push(Insn {
+                addr,
+                pred,
+                opcode,
+                operands,
+            });
         }
     }
     for (_, insns) in funcs.iter_mut() {
@@ -157,13 +179,21 @@ pub fn ptxas_accepts(insn: &str) -> bool {
          .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n.reg .pred %p<2>;\n\
          ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\n{insn}\nret;\n}}\n"
     );
-    let dir = std::env::temp_dir()
-        .join(format!("ptx-sync-accepts-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    let dir = std::env::temp_dir().join(format!(
+        "ptx-sync-accepts-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("k.ptx");
     std::fs::write(&f, ptx).unwrap();
     let ok = Command::new(tools().join("ptxas"))
-        .args(["-arch=sm_90", f.to_str().unwrap(), "-o", dir.join("k.cubin").to_str().unwrap()])
+        .args([
+            "-arch=sm_90",
+            f.to_str().unwrap(),
+            "-o",
+            dir.join("k.cubin").to_str().unwrap(),
+        ])
         .output()
         .unwrap()
         .status

@@ -1,0 +1,293 @@
+//! `ptx-sync show` for the async rows (barriers, cluster, mbarrier, proxy fences, async copies):
+//! every row is wrapped in its own `.entry` and assembled, and its SASS is what ptxas 13.0 makes
+//! of that instruction.
+//!
+//! Needs the PTX tools: `PTX_SYNC_TOOLS` (set by `cargo xtask test`) or the `.venv` made by
+//! `cargo xtask setup`; without them every test here fails and says so.
+//!
+//! The SASS expectations are written out here, independently of the wiring in
+//! `ptx_sync_host::costs` (`async_template`): one reading of `ptxas -arch=sm_90 -O3` 13.0.88 /
+//! `cuobjdump` 13.2, the same spellings `host/tests/sass_async.rs` finds in the Rust-built
+//! kernels. `fence.mbarrier_init.release.cluster` is the one row for which ptxas 13.0 emits
+//! nothing: alone, after an `mbarrier.init` (whose `SYNCS.EXCH.64` ptxas already precedes with
+//! `FENCE.VIEW.ASYNC.S`) and before a `barrier.cluster.arrive.release`, checked by hand.
+
+use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync_host::costs::{show_sass, ShownSass, ASYNC_FAMILIES};
+use ptx_sync_host::sass::find_tools;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const ATOMIC_FAMILIES: [&str; 5] = ["ld", "st", "atom", "red", "fence"];
+
+fn tools() -> PathBuf {
+    find_tools().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every catalog row with its SASS column, from one `show_sass` over the whole catalog (what
+/// `ptx-sync show` without a filter does), and how long that took.
+fn all() -> &'static (Vec<(Variant, ShownSass)>, Duration) {
+    static T: OnceLock<(Vec<(Variant, ShownSass)>, Duration)> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut rows = Vec::new();
+        for_each_variant(|v| rows.push(v));
+        let t0 = Instant::now();
+        let shown = show_sass(&tools(), &rows).unwrap_or_else(|e| panic!("{e}"));
+        (rows.into_iter().zip(shown).collect(), t0.elapsed())
+    })
+}
+
+fn async_rows() -> Vec<&'static (Variant, ShownSass)> {
+    all()
+        .0
+        .iter()
+        .filter(|(v, _)| !ATOMIC_FAMILIES.contains(&v.family))
+        .collect()
+}
+
+/// The opcodes of the row whose PTX is `ptx` and whose extra is `extra`.
+fn sass(ptx: &str, extra: &str) -> &'static [String] {
+    let (_, s) = all()
+        .0
+        .iter()
+        .find(|(v, _)| v.ptx == ptx && v.extra == extra)
+        .unwrap_or_else(|| panic!("no row {ptx} ({extra})"));
+    match s {
+        ShownSass::Opcodes(o) => o,
+        other => panic!("{ptx} ({extra}): {other:?}"),
+    }
+}
+
+fn has(ptx: &str, extra: &str, op: &str) {
+    let s = sass(ptx, extra);
+    assert!(
+        s.iter().any(|o| o == op),
+        "{ptx} ({extra}): {op} missing from {s:?}"
+    );
+}
+
+#[test]
+fn every_async_row_has_sass_or_a_reason() {
+    let rows = async_rows();
+    assert!(rows.len() > 130, "{} async rows", rows.len());
+    let mut bad = Vec::new();
+    for (v, s) in rows {
+        assert!(
+            ASYNC_FAMILIES.contains(&v.family),
+            "family {} is not wired",
+            v.family
+        );
+        match s {
+            ShownSass::Opcodes(o) if o.is_empty() => {
+                if v.ptx != "fence.mbarrier_init.release.cluster" {
+                    bad.push(format!("{} ({}): empty SASS", v.ptx, v.extra));
+                }
+            }
+            ShownSass::Opcodes(_) => {}
+            ShownSass::NotWired(why) if !why.is_empty() => {}
+            other => bad.push(format!("{} ({}): {other:?}", v.ptx, v.extra)),
+        }
+        assert_ne!(s.column(), "-", "{}", v.ptx);
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // Today no row needs a reason: every async row is assembled.
+    assert!(async_rows()
+        .iter()
+        .all(|(_, s)| matches!(s, ShownSass::Opcodes(_))));
+}
+
+#[test]
+fn no_row_of_the_whole_catalog_fails_to_assemble() {
+    let (rows, took) = all();
+    let failed: Vec<String> = rows
+        .iter()
+        .filter(|(_, s)| matches!(s, ShownSass::AsmFailed(_)))
+        .map(|(v, s)| format!("{} ({}): {}", v.ptx, v.extra, s.column()))
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // `ptx-sync show` stays interactive (about 3 s on 2 cores); the bound is loose against a busy machine.
+    assert!(
+        *took < Duration::from_secs(60),
+        "show_sass over {} rows took {took:?}",
+        rows.len()
+    );
+}
+
+#[test]
+fn mbarrier_rows_are_syncs_instructions() {
+    has("mbarrier.init.shared::cta.b64", "count", "SYNCS.EXCH.64");
+    has(
+        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
+        "",
+        "SYNCS.PHASECHK.TRANS64.TRYWAIT",
+    );
+    has(
+        "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64",
+        "",
+        "SYNCS.PHASECHK.TRANS64",
+    );
+    has(
+        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64",
+        "tx",
+        "SYNCS.ARRIVE.TRANS64",
+    );
+    has(
+        "mbarrier.arrive.release.cta.shared::cta.b64",
+        "",
+        "SYNCS.ARRIVE.TRANS64.A1T0",
+    );
+    has(
+        "mbarrier.arrive.release.cluster.shared::cluster.b64",
+        "",
+        "SYNCS.ARRIVE.TRANS64.RED.A1T0",
+    );
+    // A release at cluster scope pays a GPU-wide membar first; at CTA scope it does not.
+    has(
+        "mbarrier.arrive.release.cluster.shared::cta.b64",
+        "",
+        "MEMBAR.ALL.GPU",
+    );
+    assert!(!sass("mbarrier.arrive.release.cta.shared::cta.b64", "")
+        .iter()
+        .any(|o| o.starts_with("MEMBAR")));
+}
+
+#[test]
+fn cluster_barrier_and_proxy_fence_rows() {
+    has(
+        "barrier.cluster.arrive.release.aligned",
+        "Aligned",
+        "UCGABAR_ARV",
+    );
+    has("barrier.cluster.arrive.relaxed", "Unaligned", "UCGABAR_ARV");
+    has(
+        "barrier.cluster.wait.acquire.aligned",
+        "Aligned",
+        "UCGABAR_WAIT",
+    );
+    let f = sass("fence.proxy.async", "");
+    assert!(
+        f.iter().any(|o| o.starts_with("FENCE.VIEW.ASYNC")),
+        "fence.proxy.async: {f:?}"
+    );
+    has("bar.arrive", "count", "BAR.ARV");
+    assert!(sass("fence.mbarrier_init.release.cluster", "").is_empty());
+}
+
+#[test]
+fn async_copy_rows() {
+    has(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+        "dim=2",
+        "UTMALDG.2D",
+    );
+    has(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+        "dim=2",
+        "UTMALDG.2D.MULTICAST",
+    );
+    has(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+        "src=Global completion=Mbarrier",
+        "UBLKCP.S.G",
+    );
+    has(
+        "cp.async.cg.shared::cta.global",
+        "Cg:16",
+        "LDGSTS.E.BYPASS.128",
+    );
+    has("cp.async.ca.shared::cta.global", "Ca:4", "LDGSTS.E");
+    has("cp.async.wait_all", "", "DEPBAR.LE");
+}
+
+/// A row whose wrapper ptxas rejects is named with ptxas's message; the other rows keep their
+/// SASS; a row without wiring says so.
+#[test]
+fn a_failing_wrapper_is_reported_on_its_row() {
+    let bogus = Variant {
+        family: "mbarrier",
+        op: "inval",
+        ty: "b64",
+        sem: "",
+        scope: "",
+        space: "Shared",
+        extra: "",
+        ptx: "mbarrier.inval.shared::bogus.b64",
+    };
+    let unknown = Variant {
+        family: "nosuch",
+        ptx: "nosuch.op",
+        ..bogus
+    };
+    let untemplated = Variant {
+        op: "nosuch",
+        ptx: "mbarrier.nosuch.b64",
+        ..bogus
+    };
+    let mut rows = vec![bogus, unknown, untemplated];
+    for_each_variant(|v| {
+        if v.family == "barrier.cluster" || v.ptx == "fence.sc.gpu" {
+            rows.push(v);
+        }
+    });
+    let shown = show_sass(&tools(), &rows).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        matches!(&shown[0], ShownSass::AsmFailed(m) if !m.is_empty()),
+        "{:?}",
+        shown[0]
+    );
+    assert!(
+        shown[0].column().starts_with("ptxas: "),
+        "{}",
+        shown[0].column()
+    );
+    assert_eq!(shown[1], ShownSass::NotWired(""));
+    assert!(
+        matches!(shown[2], ShownSass::NotWired(w) if w.contains("no operand template")),
+        "{:?}",
+        shown[2]
+    );
+    for (v, s) in rows.iter().zip(&shown).skip(3) {
+        assert!(
+            matches!(s, ShownSass::Opcodes(o) if !o.is_empty()),
+            "{}: {s:?}",
+            v.ptx
+        );
+    }
+}
+
+/// Every `ld`/`st`/`atom`/`red`/`fence` row of every type and space gets SASS in `show` too, and
+/// a few spellings of ptxas 13.0 for non-`u32` types and `cas` (one reading, checked by hand).
+#[test]
+fn every_atomic_row_has_sass() {
+    let mut bad = Vec::new();
+    for (v, s) in all()
+        .0
+        .iter()
+        .filter(|(v, _)| ATOMIC_FAMILIES.contains(&v.family))
+    {
+        match s {
+            ShownSass::Opcodes(o) if !o.is_empty() => {}
+            // Weak accesses and `fence.acquire.cta` cost nothing beyond their baseline.
+            ShownSass::Opcodes(_)
+                if v.sem == "Weak"
+                    || (v.family == "fence" && v.sem == "Acquire" && v.scope == "Cta") => {}
+            other => bad.push(format!("{} ({} {}): {other:?}", v.ptx, v.ty, v.space)),
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} rows without SASS:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+    has("ld.acquire.gpu.global.f64", "", "LDG.E.64.STRONG.GPU");
+    has(
+        "atom.relaxed.cta.global.min.s64",
+        "",
+        "ATOMG.E.MIN.S64.STRONG.SM",
+    );
+    has("atom.acq_rel.sys.cas.b64", "", "ATOM.E.CAS.64.STRONG.SYS");
+    has("st.volatile.shared::cluster.s64", "", "ST.E.64.STRONG.SYS");
+}

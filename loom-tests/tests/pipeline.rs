@@ -1,0 +1,287 @@
+//! The pipeline template (`ptx_sync::pipeline`, CUTLASS's `PipelineTmaAsync` shape; seed §5.2–5.3)
+//! model-checked from the library's own code: `Pipeline`, `PipelineState` and the host backend
+//! of `Mbarrier` (one loom `AtomicU64` under `--cfg loom`: `Release` CAS arrivals, `Acquire`
+//! `try_wait.parity` loads, a `Release` RMW for `complete_tx`). One producer (the elected TMA
+//! thread) and one or two consumer threads, all of one CTA, move 3 tiles through `STAGES` = 1 or
+//! 2 stages; each stage's buffer is a `Data<u32>`, so a consumer read that the protocol does not
+//! order after the producer's write (or a producer write not ordered after the consumers' reads
+//! of the previous tile) is a data race that the model reports.
+//!
+//! | threads, stages | variant | verdict | bound |
+//! |---|---|---|---|
+//! | 1 producer + 1 consumer, STAGES 1 / 2, 3 tiles | as written | passes | 2 |
+//! | 1 producer + 2 consumers, STAGES 1 / 2, 3 tiles | as written | passes | 0 |
+//! | 1 + 1, STAGES 1 / 2 | producer starts at `consumer_start()` (phase 0) | caught: `deadlock: pipeline: producer_acquire: …` | 2 |
+//! | 1 + 2, STAGES 2 | producer starts at `consumer_start()` | caught: `deadlock: pipeline: consumer_wait: …` | 0 |
+//! | 1 + 1, STAGES 2 | consumer starts at `producer_start()` (phase 1) | caught: data race on the stage (`ld`) | 2 |
+//! | 1 + 1, STAGES 1 / 2 | the consumer never calls `consumer_release` | caught: `deadlock: pipeline: producer_acquire: …` | 2 |
+//! | 1 + 2, STAGES 2 | consumer 0 never calls `consumer_release` | caught: `deadlock: pipeline: consumer_wait: …` | 0 |
+//! | 1 + 1, STAGES 2 | the copy writes the stage after its `complete_tx` | caught: data race on the stage (`ld`) | 2 |
+//! | 1 + 1, STAGES 2 | the consumer reads the stage after `consumer_release` | caught: data race on the stage (`st`) | 2 |
+//!
+//! The wrong producer phase cannot show up as a race: phase 0 on a fresh `empty` makes the very
+//! first `producer_acquire` wait for a consumer release, and no consumer can release before the
+//! first fill, so it is a wait that can never end (the library's bounded wait would report it as
+//! `wait::Timeout`; here the model reports it as `deadlock: …`, see **Waits**). The last two
+//! rows show that the model sees what each barrier orders (`full`: the copy before the reads;
+//! `empty`: the reads before the next copy into the stage), so the passing rows are not vacuous.
+//!
+//! **The TMA stand-in.** The library's host bulk copy (`copy::cp_async_bulk_g2s`) copies with a
+//! raw-pointer `memcpy` into plain memory and then calls the barrier's `complete_tx`: loom would
+//! not see its writes, so it cannot show a race on the stage. The producer therefore writes the
+//! tile itself into the stage's `Data<u32>` (a weak `st`, loom-tracked) right after
+//! `producer_acquire` and then calls `full.complete_tx::<Cta>(4)` — exactly what the host backend
+//! does, with the copy visible to the model. The copy is not asynchronous here (the separate
+//! copy-engine thread of `async_copy.rs` adds a thread whose loom-mutex queue multiplies the
+//! schedules: that file needs bound 0 with three threads); the async-proxy side of §5.3
+//! (`fence.proxy.async`) is checked in `async_copy.rs`.
+//!
+//! **Waits.** The library's waits take a `wait::Budget`; under loom its `wait::spin_until`
+//! yields, but a `Timeout` after N iterations would fire on loom's unfair schedules as well as on
+//! real deadlocks. So every wait is called with `Budget::iterations(1)` (one `try_wait`, then
+//! `Err(Timeout)`) and retried inside this crate's [`spin_until`], which tells a wait that no
+//! thread can end (`deadlock: pipeline …`) from a starved schedule. Retrying is exact:
+//! `producer_acquire` arrives on `full` only after its wait succeeded, and `producer_tail` only
+//! reads. No change to the device crate was needed.
+//!
+//! Threads: the producer is the model's main thread, the consumers are spawned (2 or 3 loom
+//! threads; a spawned producer made a fourth and doubled the time). Preemption bound: 2 for the
+//! 1-consumer tests, 0 for the 2-consumer tests (bound 1 there did not finish in 90 s for
+//! STAGES = 1). Bound 0 still explores every switch at a yield (every failed `try_wait`), a join
+//! or a thread's end, and every value each load may return.
+#![cfg(loom)]
+
+use loom::sync::Arc;
+use ptx_sync::mbarrier::Mbarrier;
+use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+use ptx_sync::wait::Budget;
+use ptx_sync::{Cta, Data};
+use ptx_sync_loom_tests::{check, spawn, spin_until};
+
+const TILES: u32 = 3;
+/// Bytes of one tile (one `u32`): the `expect_tx` / `complete_tx` amount.
+const TX: u32 = 4;
+
+/// What is deliberately wrong.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bug {
+    None,
+    /// The producer starts at `PipelineState::consumer_start()` (phase 0 instead of 1).
+    ProducerPhase,
+    /// The consumers start at `PipelineState::producer_start()` (phase 1 instead of 0).
+    ConsumerPhase,
+    /// Consumer 0 never calls `consumer_release`.
+    NoRelease,
+    /// The TMA stand-in writes the tile after `complete_tx`.
+    WriteAfterComplete,
+    /// The consumers read the stage after `consumer_release`.
+    ReadAfterRelease,
+}
+
+/// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers.
+struct Smem {
+    full: Vec<Mbarrier<Full>>,
+    empty: Vec<Mbarrier<Empty>>,
+    stage: Vec<Data<u32>>,
+}
+
+fn tile(t: u32) -> u32 {
+    100 + t
+}
+
+/// One `try_wait` per call; [`spin_until`] does the spinning (see the module docs).
+const ONE_TRY: Budget = Budget::iterations(1);
+
+/// Preemption bound with one consumer (two threads).
+const BOUND_1C: usize = 2;
+/// Preemption bound with two consumers (three threads); bound 1 did not finish in 90 s.
+const BOUND_2C: usize = 0;
+
+fn producer<const S: usize>(m: &Smem, bug: Bug) {
+    let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
+    let mut st = if bug == Bug::ProducerPhase {
+        PipelineState::<S>::consumer_start()
+    } else {
+        PipelineState::<S>::producer_start()
+    };
+    for t in 0..TILES {
+        let mut full = None;
+        spin_until(
+            "pipeline: producer_acquire: the stage never empties",
+            || match pipe.producer_acquire(st, TX, ONE_TRY) {
+                Ok(b) => {
+                    full = Some(b);
+                    true
+                }
+                Err(_) => false,
+            },
+        );
+        // The TMA stand-in: the copy's writes, then its complete_tx on `full`.
+        let full = full.unwrap();
+        if bug == Bug::WriteAfterComplete {
+            full.complete_tx::<Cta>(TX);
+            unsafe { m.stage[st.index()].write(tile(t)) };
+        } else {
+            unsafe { m.stage[st.index()].write(tile(t)) };
+            full.complete_tx::<Cta>(TX);
+        }
+        st.advance();
+    }
+    spin_until("pipeline: producer_tail: a stage never empties", || {
+        pipe.producer_tail(st, ONE_TRY).is_ok()
+    });
+}
+
+fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
+    let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
+    let mut st = if bug == Bug::ConsumerPhase {
+        PipelineState::<S>::producer_start()
+    } else {
+        PipelineState::<S>::consumer_start()
+    };
+    for t in 0..TILES {
+        spin_until("pipeline: consumer_wait: the stage never fills", || {
+            pipe.consumer_wait(st, ONE_TRY).is_ok()
+        });
+        let release = !(bug == Bug::NoRelease && me == 0);
+        if release && bug == Bug::ReadAfterRelease {
+            pipe.consumer_release(st);
+        }
+        let v = unsafe { m.stage[st.index()].read() };
+        assert_eq!(v, tile(t), "pipeline: consumer {me} read a wrong tile");
+        if release && bug != Bug::ReadAfterRelease {
+            pipe.consumer_release(st);
+        }
+        st.advance();
+    }
+}
+
+/// 1 producer (the model's main thread) and `consumers` spawned consumer threads, `S` stages,
+/// [`TILES`] tiles.
+fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
+    check(bound, move || {
+        let m = Arc::new(Smem {
+            full: (0..S).map(|_| Mbarrier::new()).collect(),
+            empty: (0..S).map(|_| Mbarrier::new()).collect(),
+            stage: (0..S).map(|_| Data::new(0)).collect(),
+        });
+        // One thread inits before the others start (the spawn publishes it, as bar.sync would).
+        Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true).init(1, consumers as u32);
+        let cs: Vec<_> = (0..consumers)
+            .map(|me| {
+                let m = m.clone();
+                spawn(move || consumer::<S>(&m, bug, me))
+            })
+            .collect();
+        producer::<S>(&m, bug);
+        for c in cs {
+            c.join();
+        }
+    });
+}
+
+// Messages: loom's search is deterministic, so each broken variant is reported by the same
+// thread every run; the expectation names that report exactly. (On a deadlock the producer's
+// `producer_acquire` and the consumers' `consumer_wait` all spin; whichever finds first that no
+// thread can move reports it.)
+
+// --- correct: passes --------------------------------------------------------------------------
+
+/// Bound 2.
+#[test]
+fn pipeline_1p1c_stages1_passes() {
+    run::<1>(1, Bug::None, BOUND_1C);
+}
+
+/// Bound 2.
+#[test]
+fn pipeline_1p1c_stages2_passes() {
+    run::<2>(1, Bug::None, BOUND_1C);
+}
+
+/// Bound 0 (bound 1: over 90 s, not finished).
+#[test]
+fn pipeline_1p2c_stages1_passes() {
+    run::<1>(2, Bug::None, BOUND_2C);
+}
+
+/// Bound 0.
+#[test]
+fn pipeline_1p2c_stages2_passes() {
+    run::<2>(2, Bug::None, BOUND_2C);
+}
+
+// --- wrong initial producer phase: caught ------------------------------------------------------
+
+/// Phase 0 on a fresh `empty` waits for a consumer release, which cannot come before the first
+/// fill. Bound 2.
+#[test]
+#[should_panic(expected = "deadlock: pipeline: producer_acquire: the stage never empties")]
+fn pipeline_producer_phase_wrong_stages1_caught() {
+    run::<1>(1, Bug::ProducerPhase, BOUND_1C);
+}
+
+/// Bound 2.
+#[test]
+#[should_panic(expected = "deadlock: pipeline: producer_acquire: the stage never empties")]
+fn pipeline_producer_phase_wrong_stages2_caught() {
+    run::<2>(1, Bug::ProducerPhase, BOUND_1C);
+}
+
+/// Bound 0.
+#[test]
+#[should_panic(expected = "deadlock: pipeline: consumer_wait: the stage never fills")]
+fn pipeline_producer_phase_wrong_1p2c_stages2_caught() {
+    run::<2>(2, Bug::ProducerPhase, BOUND_2C);
+}
+
+// --- wrong initial consumer phase: caught -------------------------------------------------------
+
+/// Phase 1 on a fresh `full` succeeds at once: the consumer reads stage 0 unordered with the
+/// producer's write of tile 0. Bound 2.
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data (ld)")]
+fn pipeline_consumer_phase_wrong_stages2_caught() {
+    run::<2>(1, Bug::ConsumerPhase, BOUND_1C);
+}
+
+// --- a consumer that never releases: caught -----------------------------------------------------
+
+/// With 3 tiles and 1 stage the producer's second `producer_acquire` never succeeds. Bound 2.
+#[test]
+#[should_panic(expected = "deadlock: pipeline: producer_acquire: the stage never empties")]
+fn pipeline_no_release_stages1_caught() {
+    run::<1>(1, Bug::NoRelease, BOUND_1C);
+}
+
+/// Tile 2 needs stage 0 back. Bound 2.
+#[test]
+#[should_panic(expected = "deadlock: pipeline: producer_acquire: the stage never empties")]
+fn pipeline_no_release_stages2_caught() {
+    run::<2>(1, Bug::NoRelease, BOUND_1C);
+}
+
+/// Consumer 1 releases, consumer 0 does not: `empty` (count 2) never completes. Bound 0.
+#[test]
+#[should_panic(expected = "deadlock: pipeline: consumer_wait: the stage never fills")]
+fn pipeline_no_release_1p2c_stages2_caught() {
+    run::<2>(2, Bug::NoRelease, BOUND_2C);
+}
+
+// --- the model sees both barriers' ordering (not vacuous) ---------------------------------------
+
+/// The copy's write lands after its `complete_tx` (nothing orders it before the consumer's read
+/// any more): race on the stage. Bound 2.
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data (ld)")]
+fn pipeline_write_after_complete_tx_caught() {
+    run::<2>(1, Bug::WriteAfterComplete, BOUND_1C);
+}
+
+/// The consumer reads the stage after its `consumer_release`: the producer's next write into the
+/// stage is unordered with that read. Bound 2.
+#[test]
+#[should_panic(expected = "ptx-sync model: data race on Data (st)")]
+fn pipeline_read_after_release_caught() {
+    run::<2>(1, Bug::ReadAfterRelease, BOUND_1C);
+}
