@@ -17,6 +17,34 @@ use std::time::{Duration, Instant};
 /// The kernels' PTX, embedded by `build.rs` from `target/ptx/kernels.ptx` (empty if not built).
 pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
+/// The lowest PTX ISA version the embedded kernels assemble with (`fence.proxy.tensormap` needs
+/// 8.3); used when the driver rejects the `.version` rustc wrote.
+pub const MIN_PTX_VERSION: &str = "8.3";
+
+/// `ptx` with its `.version` directive replaced by `.version v`.
+pub fn with_ptx_version(ptx: &str, v: &str) -> String {
+    let mut out = String::with_capacity(ptx.len());
+    let mut done = false;
+    for line in ptx.split_inclusive('\n') {
+        if !done && line.trim_start().starts_with(".version ") {
+            out.push_str(&format!(".version {v}\n"));
+            done = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Set once a kernel outlived the host-side hang limit: the kernel is still running, and
+/// `cuMemFree`/`cuModuleUnload`/releasing the context would block on it, so the drops below
+/// leak instead; the process exits soon after and the driver tears the context down.
+static HUNG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn hung() -> bool {
+    HUNG.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Whether the binary carries the kernels' PTX.
 pub fn kernels_built() -> bool {
     !KERNELS_PTX.trim().is_empty()
@@ -183,12 +211,23 @@ impl Gpu {
             let ctx = drv("cuDevicePrimaryCtxRetain", result::primary_ctx::retain(dev))?;
             drv("cuCtxSetCurrent", result::ctx::set_current(ctx))?;
         }
-        let ptx = CString::new(KERNELS_PTX)
-            .map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
-        // SAFETY: NUL-terminated PTX image.
-        let module = drv("cuModuleLoadData (JIT of the embedded PTX)", unsafe {
-            result::module::load_data(ptx.as_ptr() as *const c_void)
-        })?;
+        let load = |text: &str| {
+            let ptx = CString::new(text)
+                .map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
+            // SAFETY: NUL-terminated PTX image.
+            Ok::<_, GpuError>(unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) })
+        };
+        let module = match load(KERNELS_PTX)? {
+            // rustc writes `.version 8.6` (CUDA 12.7+ drivers); the kernels need only PTX ISA
+            // 8.3 (CUDA 12.3, driver R545; checked by `lowered_ptx_assembles`): retry with
+            // that version on an older driver instead of failing.
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION => drv(
+                "cuModuleLoadData (JIT of the embedded PTX, lowered to .version 8.3; the \
+                 kernels need a CUDA 12.3+ driver)",
+                load(&with_ptx_version(KERNELS_PTX, MIN_PTX_VERSION))?,
+            )?,
+            r => drv("cuModuleLoadData (JIT of the embedded PTX)", r)?,
+        };
         Ok(Gpu {
             info,
             dev,
@@ -322,6 +361,7 @@ impl Gpu {
                 sys::CUresult::CUDA_SUCCESS => return Ok(()),
                 sys::CUresult::CUDA_ERROR_NOT_READY => {
                     if start.elapsed() > self.hang_limit {
+                        HUNG.store(true, std::sync::atomic::Ordering::Relaxed);
                         return Err(GpuError::Hung {
                             program: program.into(),
                             secs: self.hang_limit.as_secs(),
@@ -418,6 +458,9 @@ impl Gpu {
 
 impl Drop for Gpu {
     fn drop(&mut self) {
+        if hung() {
+            return; // would block on the stuck kernel (see HUNG)
+        }
         // SAFETY: the module and the primary context were created in `open`.
         unsafe {
             let _ = result::module::unload(self.module);
@@ -466,6 +509,9 @@ impl DevBuf {
 
 impl Drop for DevBuf {
     fn drop(&mut self) {
+        if hung() {
+            return; // cuMemFree would wait for the stuck kernel (see HUNG)
+        }
         // SAFETY: allocated by cuMemAlloc.
         unsafe {
             let _ = result::free_sync(self.ptr);
@@ -555,6 +601,32 @@ mod tests {
         assert_eq!(param_buffer_size(&[(8, 8), (8, 8), (4, 4), (4, 4)]), 24);
         assert_eq!(param_buffer_size(&[(4, 4), (8, 8)]), 16);
         assert_eq!(param_buffer_size(&[(4, 4), (128, 64)]), 192);
+    }
+
+    #[test]
+    fn ptx_version_is_rewritten() {
+        let p = "//\n// x\n//\n\n.version 8.6\n.target sm_90\n.address_size 64\n";
+        let l = with_ptx_version(p, "8.3");
+        assert!(l.contains("\n.version 8.3\n.target sm_90\n"), "{l}");
+        assert!(!l.contains("8.6"));
+        assert_eq!(l.len(), p.len());
+    }
+
+    /// The fallback of `Gpu::open` on an older driver: the embedded kernels, lowered to
+    /// `.version 8.3`, still assemble for sm_90 (skipped without the kernels or the PTX tools).
+    #[test]
+    fn lowered_ptx_assembles() {
+        if !kernels_built() {
+            return;
+        }
+        let Ok(tools) = ptx_sync_host::sass::find_tools() else {
+            return;
+        };
+        let lowered = with_ptx_version(KERNELS_PTX, MIN_PTX_VERSION);
+        assert!(lowered.contains(".version 8.3\n"));
+        if let Err(e) = ptx_sync_host::sass::sass_of_ptx(&tools, &lowered, "sm_90") {
+            panic!("the kernels do not assemble at .version {MIN_PTX_VERSION}: {e}");
+        }
     }
 
     #[test]

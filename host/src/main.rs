@@ -188,10 +188,15 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
             Ok(r) => {
                 println!("{}", hist::table(&r));
                 reports.push(r);
+                // Written after every program, so that a run cut short (a fault, a hang, an outer
+                // `timeout`) still leaves the programs that finished on disk.
+                if let Err(e) = finish_outputs(&reports, o, true) {
+                    return fail(e);
+                }
             }
             Err(e) => {
                 // A fault poisons the context: report what ran, then stop.
-                let _ = finish_outputs(&reports, o);
+                let _ = finish_outputs(&reports, o, false);
                 return fail(e);
             }
         }
@@ -199,7 +204,7 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
     if reports.len() > 1 {
         println!("{}", hist::summary(&reports));
     }
-    if let Err(e) = finish_outputs(&reports, o) {
+    if let Err(e) = finish_outputs(&reports, o, false) {
         return fail(e);
     }
     if reports.iter().any(|r| r.violated()) {
@@ -209,11 +214,13 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
     ExitCode::SUCCESS
 }
 
-fn finish_outputs(reports: &[hist::Report], o: &RunOpts) -> Result<(), String> {
-    if let Some(p) = &o.json {
+/// Writes `--json`/`--svg`; `partial`: an intermediate write (files only, never stdout).
+fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Result<(), String> {
+    let skip = |p: &PathBuf| partial && p.as_os_str() == "-";
+    if let Some(p) = o.json.as_ref().filter(|p| !skip(p)) {
         write_out(p, &hist::json(reports))?;
     }
-    if let Some(p) = &o.svg {
+    if let Some(p) = o.svg.as_ref().filter(|p| !skip(p)) {
         write_out(p, &hist::svg(reports))?;
     }
     Ok(())

@@ -148,6 +148,9 @@ unsafe fn s52(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
         full.init(1);
     }
     poison(t);
+    // The poison is a generic-proxy write and the TMA copy an async-proxy write to the same
+    // words: without this fence the poison may land after the tile and fake a stale read.
+    fence_proxy_async::<Shared>();
     sync_threads(); // publishes init and the poison
     let bar = NamedBarrier::new(1, 64);
     if t < 32 {

@@ -35,7 +35,7 @@
 //! stores rows `16 r .. 16 r + 16` of the tile; all 256 consumers release rank 0's `empty`
 //! barrier with `mbarrier.arrive.release.cluster.shared::cluster`.
 
-use ptx_sync::barrier::{sync_threads, Aligned, ClusterBarrier};
+use ptx_sync::barrier::{sync_threads, ClusterBarrier, Unaligned};
 use ptx_sync::cluster::{cluster_ctarank, clusterid_x, nclusterid_x};
 use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_multicast, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
@@ -126,8 +126,11 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
         }
     }
     if cluster {
-        let a = cb.arrive::<Relaxed, Aligned>();
-        cb.wait::<Acquire, Aligned>(a);
+        // `Unaligned`: rustc's inline asm is not `convergent`, and LLVM duplicates this barrier
+        // into the `t == 0` branch above; `.aligned` would then be executed at two different
+        // instructions by one warp (undefined, PTX ISA barrier.cluster).
+        let a = cb.arrive::<Relaxed, Unaligned>();
+        cb.wait::<Acquire, Unaligned>(a);
     } else {
         sync_threads();
     }
@@ -177,8 +180,8 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
     }
     if cluster {
         // No CTA exits while its peer may still multicast into it or arrive on its barriers.
-        let a = cb.arrive::<Release, Aligned>();
-        cb.wait::<Acquire, Aligned>(a);
+        let a = cb.arrive::<Release, Unaligned>();
+        cb.wait::<Acquire, Unaligned>(a);
     }
 }
 
