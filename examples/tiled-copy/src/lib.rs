@@ -31,9 +31,10 @@
 
 use ptx_sync::copy::{cp_async_bulk_tensor_load, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+use ptx_sync::proxy::fence_proxy_async;
 use ptx_sync::shared::SharedAddr;
 use ptx_sync::wait::{Budget, Timeout};
-use ptx_sync::{Cta, Mbarrier};
+use ptx_sync::{Cta, Mbarrier, Shared};
 
 /// Tile width (elements of the innermost dimension).
 pub const TILE_W: u32 = 64;
@@ -127,11 +128,14 @@ impl<'a, const STAGES: usize> TiledCopy<'a, STAGES> {
     }
 
     /// **One thread, before any role starts**: `mbarrier.init` of every stage's `full` (1
-    /// arrival: the producer's `arrive.expect_tx`) and `empty` (`consumers` arrivals). Publish it
-    /// with `bar.sync` (GPU) or by starting the role threads afterwards (host).
+    /// arrival: the producer's `arrive.expect_tx`) and `empty` (`consumers` arrivals), then
+    /// `fence.proxy.async.shared::cta` so that TMA (the async proxy) sees the initialized
+    /// barriers. Publish it with `bar.sync` (GPU) or by starting the role threads afterwards
+    /// (host).
     #[inline(always)]
     pub fn init(&self) {
         self.pipe.init(1, self.consumers);
+        fence_proxy_async::<Shared>();
     }
 
     #[inline(always)]

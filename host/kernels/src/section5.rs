@@ -198,6 +198,9 @@ unsafe fn s53(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
     if t == 0 {
         full.init(1);
         empty.init(32);
+        // The inits are generic-proxy writes that TMA (async proxy) will read: make them
+        // visible to it (CUDA programming guide's TMA example).
+        fence_proxy_async::<Shared>();
     }
     sync_threads();
     if t == 0 {

@@ -40,7 +40,7 @@ use ptx_sync::cluster::{cluster_ctarank, clusterid_x, nclusterid_x};
 use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_multicast, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
 use ptx_sync::sem::Scope;
-use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_tensormap_acquire};
+use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async, fence_proxy_tensormap_acquire};
 use ptx_sync::shared::{dynamic_smem, shared_slice, SharedAddr};
 use ptx_sync::wait::Budget;
 use ptx_sync::*;
@@ -122,7 +122,11 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
     if t == 0 {
         pipe.init(1, if cluster { 2 * CONSUMERS } else { CONSUMERS });
         if cluster {
+            // Publishes the inits to the cluster and to the async proxy (seed §5.4).
             fence_mbarrier_init();
+        } else {
+            // The inits are generic-proxy writes that TMA (async proxy) will read.
+            fence_proxy_async::<Shared>();
         }
     }
     if cluster {
