@@ -50,21 +50,12 @@ pub trait Alignment: Sealed + Copy + Default + 'static {
     /// `"Aligned"` / `"Unaligned"`.
     const NAME: &'static str;
 }
-/// `.aligned`: every thread of the warp executes this same barrier instruction.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Aligned;
-/// No `.aligned`: threads of a warp may reach the barrier at different instructions.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Unaligned;
-impl Sealed for Aligned {}
-impl Sealed for Unaligned {}
-impl Alignment for Aligned {
-    const PTX: &'static str = ".aligned";
-    const NAME: &'static str = "Aligned";
-}
-impl Alignment for Unaligned {
-    const PTX: &'static str = "";
-    const NAME: &'static str = "Unaligned";
+crate::sem::token_markers! {
+    Alignment;
+    /// `.aligned`: every thread of the warp executes this same barrier instruction.
+    Aligned ".aligned"
+    /// No `.aligned`: threads of a warp may reach the barrier at different instructions.
+    Unaligned ""
 }
 
 instr! {

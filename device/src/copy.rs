@@ -84,21 +84,12 @@ pub trait CacheOp: Sealed + Copy + Default + 'static {
     /// `"Ca"` / `"Cg"`.
     const NAME: &'static str;
 }
-/// `.ca`: cache at all levels (4, 8 or 16 bytes).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Ca;
-/// `.cg`: cache in L2 only (16 bytes).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Cg;
-impl Sealed for Ca {}
-impl Sealed for Cg {}
-impl CacheOp for Ca {
-    const PTX: &'static str = ".ca";
-    const NAME: &'static str = "Ca";
-}
-impl CacheOp for Cg {
-    const PTX: &'static str = ".cg";
-    const NAME: &'static str = "Cg";
+crate::sem::token_markers! {
+    CacheOp;
+    /// `.ca`: cache at all levels (4, 8 or 16 bytes).
+    Ca ".ca"
+    /// `.cg`: cache in L2 only (16 bytes).
+    Cg ".cg"
 }
 
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES{, src_size};`

@@ -174,20 +174,25 @@ pub trait Space: Sealed + Copy + Default + 'static {
     const NAME: &'static str;
 }
 
-macro_rules! spaces {
-    ($( $(#[$m:meta])* $name:ident $tok:literal )*) => {$(
+/// Unit marker types carrying a PTX token: `token_markers! { Trait; /// doc  Name ".tok" ... }`
+/// defines each `Name` (sealed) with `Trait::PTX = ".tok"` and `Trait::NAME = "Name"`. Used for
+/// spaces here and for the modifiers of the async families (`.aligned`, `.ca`/`.cg`).
+macro_rules! token_markers {
+    ($Trait:ident; $( $(#[$m:meta])* $name:ident $tok:literal )*) => {$(
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
-        impl Sealed for $name {}
-        impl Space for $name {
+        impl $crate::sem::Sealed for $name {}
+        impl $Trait for $name {
             const PTX: &'static str = $tok;
             const NAME: &'static str = stringify!($name);
         }
     )*};
 }
+pub(crate) use token_markers;
 
-spaces! {
+token_markers! {
+    Space;
     /// Generic addressing: no space token; the hardware resolves the window (what CCCL emits).
     Generic ""
     /// `.global`, reached with `cvta.to.global.u64` from a generic pointer.
