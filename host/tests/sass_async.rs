@@ -157,14 +157,31 @@ fn section5_kernels_take_their_paths() {
     let after_setup = |k: &str| {
         let ops = &fns[k];
         let last_init = ops.iter().rposition(|o| o == "SYNCS.EXCH.64").unwrap();
-        let setup = last_init + ops[last_init..].iter().position(|o| o.starts_with("BAR.SYNC")).unwrap();
-        (count(&ops[last_init..setup], "FENCE.VIEW.ASYNC.S"), count(&ops[setup..], "FENCE.VIEW.ASYNC.S"))
+        let setup = last_init
+            + ops[last_init..]
+                .iter()
+                .position(|o| o.starts_with("BAR.SYNC"))
+                .unwrap();
+        (
+            count(&ops[last_init..setup], "FENCE.VIEW.ASYNC.S"),
+            count(&ops[setup..], "FENCE.VIEW.ASYNC.S"),
+        )
     };
     for k in ["s53_reuse_fix", "s53_reuse_bug"] {
-        assert!(after_setup(k).0 >= 1, "{k}: the inits are not fenced for the async proxy");
+        assert!(
+            after_setup(k).0 >= 1,
+            "{k}: the inits are not fenced for the async proxy"
+        );
     }
-    assert!(after_setup("s53_reuse_fix").1 >= 1, "s53_reuse_fix lacks fence.proxy.async");
-    assert_eq!(after_setup("s53_reuse_bug").1, 0, "s53_reuse_bug must lack fence.proxy.async");
+    assert!(
+        after_setup("s53_reuse_fix").1 >= 1,
+        "s53_reuse_fix lacks fence.proxy.async"
+    );
+    assert_eq!(
+        after_setup("s53_reuse_bug").1,
+        0,
+        "s53_reuse_bug must lack fence.proxy.async"
+    );
     for k in ["s54_cluster_cta", "s54_cluster_fix", "s54_init_bug"] {
         assert_has(
             &fns,

@@ -24,9 +24,8 @@
 //! Preemption bound: 1 for every test (three threads, each with bounded spins).
 #![cfg(loom)]
 
-use loom::sync::Arc;
-use ptx_sync::{fence, Data, Gpu, Relaxed, Sc, Strong};
-use ptx_sync_loom_tests::{check, spawn, spin_until};
+use ptx_sync::{fence, Gpu, Relaxed, Sc, Strong};
+use ptx_sync_loom_tests::{run_handoff, spin_until, Handoff};
 
 const BOUND: usize = 1;
 
@@ -50,14 +49,6 @@ const ALL: Fences = Fences {
     wr: true,
 };
 
-struct Handoff {
-    data: Data<u32>,
-    full: Strong<u32>,
-    done1: Strong<u32>,
-    done2: Strong<u32>,
-    empty: Strong<u32>,
-}
-
 fn producer(s: &Handoff, f: Fences) {
     unsafe { s.data.write(42) };
     if f.ww {
@@ -71,7 +62,7 @@ fn producer(s: &Handoff, f: Fences) {
     unsafe { s.data.write(43) };
 }
 
-fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, f: Fences) -> u32 {
+fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, f: Fences, _c2: bool) -> u32 {
     spin_until("nobody writes full", || {
         s.full.at::<Gpu>().load::<Relaxed>() == 1
     });
@@ -94,27 +85,7 @@ fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, f: Fences) -> 
 }
 
 fn run(f: Fences) {
-    check(BOUND, move || {
-        let s = Arc::new(Handoff {
-            data: Data::new(0),
-            full: Strong::new(0),
-            done1: Strong::new(0),
-            done2: Strong::new(0),
-            empty: Strong::new(0),
-        });
-        let (s1, s2, sp) = (s.clone(), s.clone(), s.clone());
-        let c1 = spawn(move || consumer(&s1, &s1.done1, &s1.done2, f));
-        let c2 = spawn(move || consumer(&s2, &s2.done2, &s2.done1, f));
-        let p = spawn(move || producer(&sp, f));
-        let (v1, v2) = (c1.join(), c2.join());
-        p.join();
-        assert_eq!(
-            (v1, v2),
-            (42, 42),
-            "a consumer read a stale or overwritten data"
-        );
-        assert_eq!(unsafe { s.data.read() }, 43);
-    });
+    run_handoff(BOUND, f, producer, consumer);
 }
 
 /// §2.5: ten `fence.sc.gpu`, each next to a flag — every interleaving hands off 42 and then 43.
