@@ -145,9 +145,10 @@ pub fn parse_sass(text: &str) -> Vec<(String, Vec<Insn>)> {
     funcs
 }
 
-/// The target of `BRA 0x30`.
+/// The target of `BRA 0x30` (or of `BRA P1, 0x30`, a branch with a predicate operand).
 pub fn parse_target(ops: &str) -> Option<u32> {
     let t = ops.trim().trim_end_matches(';').trim();
+    let t = t.rsplit(',').next()?.trim();
     u32::from_str_radix(t.strip_prefix("0x")?, 16).ok()
 }
 

@@ -4,12 +4,21 @@
 
 use ptx_sync::*;
 
-/// Seed §3.5: a spin on a *weak* load. The compiler may read `full` once: the load leaves the
-/// loop, and what remains is either an exit or a branch to itself.
+/// Iteration bound of the spin loops below.
+const SPIN_LIMIT: u32 = 1 << 30;
+
+/// Seed §3.5: a spin on a *weak* load. The compiler may assume nobody else writes `full`, so
+/// the loop (bounded here, as every device wait) and the flag's load are deleted: only the read
+/// of `data` remains.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn fact_spin_weak(full: *mut u32, data: *mut u32, out: *mut u32) {
     let f = AtomicRef::<u32, Gpu, Global>::from_ptr(full);
-    while f.load::<Weak>() != 1 {}
+    // Bounded, as every device wait here is (the kernels are assembled for their SASS, never
+    // launched, but a copy of them must not hang a GPU).
+    let mut n = 0u32;
+    while f.load::<Weak>() != 1 && n < SPIN_LIMIT {
+        n += 1;
+    }
     *out = *data;
 }
 
@@ -17,7 +26,12 @@ pub unsafe extern "ptx-kernel" fn fact_spin_weak(full: *mut u32, data: *mut u32,
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn fact_spin_relaxed(full: *mut u32, data: *mut u32, out: *mut u32) {
     let f = AtomicRef::<u32, Gpu, Global>::from_ptr(full);
-    while f.load::<Relaxed>() != 1 {}
+    // Bounded, as every device wait here is (the kernels are assembled for their SASS, never
+    // launched, but a copy of them must not hang a GPU).
+    let mut n = 0u32;
+    while f.load::<Relaxed>() != 1 && n < SPIN_LIMIT {
+        n += 1;
+    }
     *out = *data;
 }
 
@@ -25,7 +39,12 @@ pub unsafe extern "ptx-kernel" fn fact_spin_relaxed(full: *mut u32, data: *mut u
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn fact_spin_relaxed_generic(full: *mut u32, data: *mut u32, out: *mut u32) {
     let f = AtomicRef::<u32, Gpu>::from_ptr(full);
-    while f.load::<Relaxed>() != 1 {}
+    // Bounded, as every device wait here is (the kernels are assembled for their SASS, never
+    // launched, but a copy of them must not hang a GPU).
+    let mut n = 0u32;
+    while f.load::<Relaxed>() != 1 && n < SPIN_LIMIT {
+        n += 1;
+    }
     *out = *data;
 }
 
