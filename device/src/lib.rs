@@ -19,7 +19,11 @@
 //! unsafe { data.write(42) };
 //! full.at::<Gpu>().store::<Release>(1);          // st.release.gpu.u32
 //! // consumer
-//! while full.at::<Gpu>().load::<Acquire>() != 1 {} // ld.acquire.gpu.u32
+//! // ld.acquire.gpu.u32, spun on with a budget (a wait that can never end reports Timeout)
+//! ptx_sync::wait::spin_until(ptx_sync::wait::Budget::nanos(1_000_000), || {
+//!     full.at::<Gpu>().load::<Acquire>() == 1
+//! })
+//! .expect("full was published");
 //! assert_eq!(unsafe { data.read() }, 42);
 //! fence::<Sc, Gpu>();                              // fence.sc.gpu
 //! ```
