@@ -409,13 +409,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::instr::Instr;
     let v = Variant {
         family: "bar",
-        op: "",
-        ty: "",
-        sem: "",
-        scope: "",
-        space: "",
-        extra: "",
-        ptx: "",
+        ..Variant::EMPTY
     };
     f(Variant {
         op: "sync",

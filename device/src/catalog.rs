@@ -27,6 +27,20 @@ pub struct Variant {
     pub ptx: &'static str,
 }
 
+impl Variant {
+    /// Every field empty: the base a catalog section fills with `Variant { ptx, ..Variant::EMPTY }`.
+    pub const EMPTY: Variant = Variant {
+        family: "",
+        op: "",
+        ty: "",
+        sem: "",
+        scope: "",
+        space: "",
+        extra: "",
+        ptx: "",
+    };
+}
+
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
     use super::Variant;

@@ -218,16 +218,7 @@ pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant {
-        family: "",
-        op: "",
-        ty: "",
-        sem: "",
-        scope: "",
-        space: "",
-        extra: "",
-        ptx: "",
-    };
+    let v = Variant::EMPTY;
     // The special registers (`SREGS`) are read with `mov.u32`: not instruction variants, so
     // they are not rows; `tests/strings_async.rs` checks `SREGS` against the PTX ISA names.
     f(Variant {

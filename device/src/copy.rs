@@ -835,13 +835,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::instr::Instr;
     let v = Variant {
         family: "cp.async",
-        op: "",
-        ty: "",
-        sem: "",
-        scope: "",
-        space: "",
-        extra: "",
-        ptx: "",
+        ..Variant::EMPTY
     };
     macro_rules! cpa_v {
         ($C:ident $ct:literal, $n:literal) => {

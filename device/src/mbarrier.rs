@@ -1116,13 +1116,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::instr::Instr;
     let v = Variant {
         family: "mbarrier",
-        op: "",
         ty: "b64",
-        sem: "",
-        scope: "",
-        space: "",
-        extra: "",
-        ptx: "",
+        ..Variant::EMPTY
     };
     f(Variant {
         op: "init",

@@ -204,16 +204,7 @@ fn _markers(
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::Variant;
     use crate::instr::Instr;
-    let v = Variant {
-        family: "",
-        op: "",
-        ty: "",
-        sem: "",
-        scope: "",
-        space: "",
-        extra: "",
-        ptx: "",
-    };
+    let v = Variant::EMPTY;
     macro_rules! pa_v {
         ($Sp:ident $spt:literal) => {
             f(Variant {
