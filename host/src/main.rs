@@ -108,6 +108,19 @@ enum Cmd {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
         iters: u64,
     },
+    /// Check litmus files against the PTX memory model (PTX ISA chapter 8): herd-style verdicts.
+    /// Exit 0: every file decided; 3: something unsupported; 2: a parse error.
+    Check {
+        /// `.litmus` files or directories (searched recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write all verdicts as JSON to FILE.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Write each test's witness execution as DOT and SVG into DIR.
+        #[arg(long, value_name = "DIR")]
+        witness: Option<PathBuf>,
+    },
     /// The GPU fence-cost benchmark.
     Bench {
         /// Write the results as JSON to FILE.
@@ -322,6 +335,14 @@ fn main() -> ExitCode {
         }
         Cmd::Tour { no_gpu, iters } => tour::run(no_gpu, iters),
         Cmd::Bench { json } => bench(json.as_ref()),
+        Cmd::Check {
+            paths,
+            json,
+            witness,
+        } => ExitCode::from(ptx_sync_model::cli(
+            &paths,
+            &ptx_sync_model::CheckOptions { json, witness },
+        ) as u8),
     }
 }
 

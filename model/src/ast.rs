@@ -1,0 +1,476 @@
+//! The parsed form of a litmus test (see `model/FORMAT.md`).
+
+use std::fmt;
+
+/// A location's memory as named in the test. `phys` is the physical location (PTX ISA 8.2.2:
+/// aliases are different virtual addresses of the same memory), `vaddr` the virtual address.
+/// A surface/texture/constant alias (`s @ surface aliases x`) is the *same* virtual address as
+/// its target accessed through another proxy; a generic alias (`y @ generic aliases x`) is a
+/// different virtual address of the same memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    /// The name as written.
+    pub name: String,
+    /// Index of the virtual address.
+    pub vaddr: usize,
+    /// Index of the physical location.
+    pub phys: usize,
+}
+
+/// The memory proxies of PTX ISA 8.6 that the format can express.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Proxy {
+    /// The generic proxy (ordinary `ld`/`st`/`atom`/`red`).
+    Generic,
+    /// The surface proxy (`suld`/`sust`).
+    Surface,
+    /// The texture proxy (`tld`).
+    Texture,
+    /// The constant proxy (`ld.const`, `cold`).
+    Constant,
+    /// The async proxy (bulk copies; no access of the format uses it, `fence.proxy.async` exists).
+    Async,
+}
+
+impl fmt::Display for Proxy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Proxy::Generic => "generic",
+            Proxy::Surface => "surface",
+            Proxy::Texture => "texture",
+            Proxy::Constant => "constant",
+            Proxy::Async => "async",
+        })
+    }
+}
+
+/// Scopes (PTX ISA 8.5), ordered by inclusion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    /// `.cta`
+    Cta,
+    /// `.cluster`
+    Cluster,
+    /// `.gpu`
+    Gpu,
+    /// `.sys`
+    Sys,
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Scope::Cta => "cta",
+            Scope::Cluster => "cluster",
+            Scope::Gpu => "gpu",
+            Scope::Sys => "sys",
+        })
+    }
+}
+
+/// Memory-operation semantics (PTX ISA 8.4). `.volatile` is parsed as `Relaxed` at `.sys`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sem {
+    /// `.weak` (or no qualifier): not strong.
+    Weak,
+    /// `.relaxed`
+    Relaxed,
+    /// `.acquire`
+    Acquire,
+    /// `.release`
+    Release,
+    /// `.acq_rel`
+    AcqRel,
+}
+
+impl fmt::Display for Sem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Sem::Weak => "weak",
+            Sem::Relaxed => "relaxed",
+            Sem::Acquire => "acquire",
+            Sem::Release => "release",
+            Sem::AcqRel => "acq_rel",
+        })
+    }
+}
+
+/// Fence semantics (PTX ISA `fence`, 8.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenceSem {
+    /// `fence.sc`
+    Sc,
+    /// `fence.acq_rel`
+    AcqRel,
+    /// `fence.acquire` (PTX 8.6)
+    Acquire,
+    /// `fence.release` (PTX 8.6)
+    Release,
+}
+
+/// A value operand: a register of the thread or a literal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Val {
+    /// Register index in the thread's register file.
+    Reg(usize),
+    /// Integer literal.
+    Imm(i64),
+}
+
+/// Read-modify-write operations of `atom`/`red` (PTX ISA `atom`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RmwOp {
+    /// `.add`
+    Add,
+    /// `.sub` (not in the ISA; other tools' dialect: add of the negation)
+    Sub,
+    /// `.inc`: `old >= b ? 0 : old + 1`
+    Inc,
+    /// `.dec`: `old == 0 || old > b ? b : old - 1`
+    Dec,
+    /// `.and`
+    And,
+    /// `.or`
+    Or,
+    /// `.xor`
+    Xor,
+    /// `.min`
+    Min,
+    /// `.max`
+    Max,
+    /// `.exch`
+    Exch,
+    /// `.cas` (the operand pair is compare, new)
+    Cas,
+}
+
+/// Register arithmetic of the format (`add rD, a, b` ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    /// `mov rD, a` (and `ld rD, 5`)
+    Mov,
+    /// `add`
+    Add,
+    /// `sub`
+    Sub,
+    /// `mul`
+    Mul,
+    /// `div` (division by zero yields 0)
+    Div,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+    /// `xor`
+    Xor,
+}
+
+/// Comparison of a conditional branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `beq`
+    Eq,
+    /// `bne`
+    Ne,
+    /// `blt`
+    Lt,
+    /// `ble`
+    Le,
+    /// `bgt`
+    Gt,
+    /// `bge`
+    Ge,
+}
+
+impl Cmp {
+    /// Evaluates the comparison.
+    pub fn eval(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// What a barrier instruction does (PTX ISA `bar`/`barrier`, 8.9.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// `bar.sync`: arrive and wait.
+    Sync,
+    /// `bar.arrive`: arrive, do not wait.
+    Arrive,
+    /// `bar.red.popc`: arrive, wait, count the threads whose predicate is true.
+    RedPopc,
+    /// `bar.red.and`
+    RedAnd,
+    /// `bar.red.or`
+    RedOr,
+}
+
+impl BarKind {
+    /// Whether the executing thread waits for the barrier to complete.
+    pub fn waits(self) -> bool {
+        !matches!(self, BarKind::Arrive)
+    }
+}
+
+/// One instruction of a thread.
+#[derive(Clone, Debug)]
+pub enum Instr {
+    /// `ld`, `suld`, `tld`, `cold`: `dst := [addr]`.
+    Load {
+        /// Semantics.
+        sem: Sem,
+        /// Scope (strong loads only).
+        scope: Option<Scope>,
+        /// Proxy of the access.
+        proxy: Proxy,
+        /// Destination register.
+        dst: usize,
+        /// Address.
+        addr: Name,
+    },
+    /// `st`, `sust`.
+    Store {
+        /// Semantics.
+        sem: Sem,
+        /// Scope (strong stores only).
+        scope: Option<Scope>,
+        /// Proxy of the access.
+        proxy: Proxy,
+        /// Address.
+        addr: Name,
+        /// Value stored.
+        val: Val,
+    },
+    /// `atom` (with a destination) and `red` (without).
+    Rmw {
+        /// Semantics.
+        sem: Sem,
+        /// Scope.
+        scope: Scope,
+        /// Operation.
+        op: RmwOp,
+        /// Destination register (`None` for `red`).
+        dst: Option<usize>,
+        /// Address.
+        addr: Name,
+        /// Operand (for `cas`: the compare value).
+        a: Val,
+        /// Second operand (`cas`: the new value).
+        b: Option<Val>,
+        /// Width in bits of the type (32 or 64; arithmetic wraps).
+        bits: u32,
+        /// Signed type (`.s32`/`.s64`): `min`/`max` compare signed.
+        signed: bool,
+    },
+    /// `fence.sem.scope`, `membar`.
+    Fence {
+        /// Semantics.
+        sem: FenceSem,
+        /// Scope.
+        scope: Scope,
+    },
+    /// `fence.proxy.{surface,texture,constant,async}`.
+    ProxyFence {
+        /// The proxy the fence orders with the generic proxy.
+        proxy: Proxy,
+    },
+    /// `fence.proxy.alias`.
+    AliasFence,
+    /// `bar`/`barrier` at CTA level.
+    Bar {
+        /// What it does.
+        kind: BarKind,
+        /// Barrier number.
+        id: Val,
+        /// Thread count (`None`: all threads of the CTA).
+        count: Option<Val>,
+        /// Destination of `bar.red`.
+        dst: Option<usize>,
+        /// Predicate of `bar.red` (register, and whether negated).
+        pred: Option<(Val, bool)>,
+        /// Instance of another tool's three-operand dialect.
+        instance: Option<i64>,
+    },
+    /// `barrier.cluster.arrive{.release,.relaxed}`.
+    ClusterArrive {
+        /// `.relaxed`: orders nothing.
+        relaxed: bool,
+    },
+    /// `barrier.cluster.wait`.
+    ClusterWait,
+    /// Register arithmetic.
+    Alu {
+        /// Operation.
+        op: AluOp,
+        /// Destination.
+        dst: usize,
+        /// First operand.
+        a: Val,
+        /// Second operand (not for `Mov`).
+        b: Val,
+    },
+    /// Conditional branch.
+    Branch {
+        /// Comparison.
+        cmp: Cmp,
+        /// Left operand.
+        a: Val,
+        /// Right operand.
+        b: Val,
+        /// Target instruction index.
+        target: usize,
+    },
+    /// `goto`/`bra`.
+    Goto {
+        /// Target instruction index.
+        target: usize,
+    },
+    /// A label (no effect).
+    Nop,
+}
+
+/// An instruction with its source position and text.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The instruction.
+    pub instr: Instr,
+    /// Source line (1-based).
+    pub line: usize,
+    /// The text as written.
+    pub text: String,
+}
+
+/// A thread's placement (PTX ISA 8.5 scopes; a thread belongs to one CTA, cluster and GPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// GPU index.
+    pub gpu: i64,
+    /// Cluster index (a CTA's own index when the test names no cluster).
+    pub cluster: i64,
+    /// CTA index.
+    pub cta: i64,
+}
+
+impl Place {
+    /// Whether a scope `s` of a thread at `self` includes a thread at `other` (PTX ISA 8.5).
+    pub fn includes(&self, s: Scope, other: &Place) -> bool {
+        match s {
+            Scope::Sys => true,
+            Scope::Gpu => self.gpu == other.gpu,
+            Scope::Cluster => self.gpu == other.gpu && self.cluster == other.cluster,
+            Scope::Cta => {
+                self.gpu == other.gpu && self.cluster == other.cluster && self.cta == other.cta
+            }
+        }
+    }
+}
+
+/// One thread of the test.
+#[derive(Clone, Debug)]
+pub struct Thread {
+    /// Its number (`P0` → 0).
+    pub id: usize,
+    /// Its placement.
+    pub place: Place,
+    /// Register names, indexed by register number used in `Val::Reg`.
+    pub regs: Vec<String>,
+    /// Initial register values (by register index).
+    pub init: Vec<i64>,
+    /// The instructions.
+    pub code: Vec<Line>,
+}
+
+/// An operand of the final condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// A thread's register: (thread index in `Test::threads`, register index).
+    Reg(usize, usize),
+    /// A location's final value (physical location index).
+    Loc(usize),
+    /// A literal.
+    Imm(i64),
+}
+
+/// The proposition of the final condition.
+#[derive(Clone, Debug)]
+pub enum Prop {
+    /// `true`
+    True,
+    /// `false`
+    False,
+    /// Comparison of two terms.
+    Cmp(Cmp, Term, Term),
+    /// `~p`
+    Not(Box<Prop>),
+    /// `p /\ q`
+    And(Box<Prop>, Box<Prop>),
+    /// `p \/ q`
+    Or(Box<Prop>, Box<Prop>),
+}
+
+/// The kind of the final condition (herd's `Allowed`/`Forbidden`/`Required`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `exists p`: Ok when some execution satisfies p.
+    Exists,
+    /// `~exists p`: Ok when none does.
+    NotExists,
+    /// `forall p`: Ok when every execution does.
+    Forall,
+}
+
+/// A whole litmus test.
+#[derive(Clone, Debug)]
+pub struct Test {
+    /// The name after `PTX`.
+    pub name: String,
+    /// The file it came from (for messages).
+    pub file: String,
+    /// The quoted comment lines.
+    pub comments: Vec<String>,
+    /// Location names (every name, aliases included).
+    pub names: Vec<Name>,
+    /// Number of virtual addresses.
+    pub n_vaddr: usize,
+    /// Physical locations: (name of the root, initial value).
+    pub phys: Vec<(String, i64)>,
+    /// The threads.
+    pub threads: Vec<Thread>,
+    /// The condition's quantifier.
+    pub quantifier: Quantifier,
+    /// The condition's proposition.
+    pub prop: Prop,
+    /// The condition as written (after the quantifier keyword).
+    pub condition_text: String,
+    /// Terms listed in `locations [...]` plus those of the condition, in order, for states.
+    pub observed: Vec<Term>,
+    /// Line of the condition.
+    pub condition_line: usize,
+}
+
+impl Test {
+    /// The herd name of a term (`1:r0`, `x`).
+    pub fn term_name(&self, t: &Term) -> String {
+        match t {
+            Term::Reg(th, r) => format!("{}:{}", self.threads[*th].id, self.threads[*th].regs[*r]),
+            Term::Loc(p) => self.phys[*p].0.clone(),
+            Term::Imm(v) => v.to_string(),
+        }
+    }
+
+    /// The `"Expected: ..."` comment, if the test carries one (ptx-sync's corpus convention).
+    pub fn comment_field(&self, key: &str) -> Option<String> {
+        let pre = format!("{key}:");
+        self.comments.iter().find_map(|c| {
+            c.trim()
+                .strip_prefix(&pre)
+                .map(|rest| rest.trim().to_string())
+        })
+    }
+}

@@ -1,0 +1,246 @@
+//! The PTX memory consistency model (PTX ISA chapter 8) as code.
+//!
+//! `ptx-sync-model` reads litmus tests in the PTX dialect of the field (herd7-style files, the
+//! format of the tests that accompany the formal PTX model papers; see `model/FORMAT.md`),
+//! enumerates their candidate executions and keeps those that satisfy the axioms of PTX ISA
+//! §8.10. It answers in herd7's conventions (`Test`, `States`, `Ok`/`No`, `Witnesses`,
+//! `Observation`), in JSON, and as a witness graph (DOT, SVG). It is the checker behind
+//! `ptx-sync check` and the seed's §6 (the vocabulary of chapter 8) made executable.
+//!
+//! # The model, rule by rule
+//!
+//! Each definition is one function of [`check`] whose doc quotes the ISA sentence it implements:
+//!
+//! | PTX ISA | definition |
+//! |---|---|
+//! | 8.7 | morally strong: same thread, or both strong with scopes that include each other's thread; same proxy; complete overlap |
+//! | 8.7.1 | data race: conflicting, not morally strong, not ordered by causality order (reported as `Flag data-race`) |
+//! | 8.8 | release patterns (release op; release op/fence then strong write) and acquire patterns (acquire op; strong read then acquire op/fence). `red` is never the read of an acquire pattern (seed §4.5) |
+//! | 8.9.2 | observation order: morally strong reads-from, through chains of atomic RMWs |
+//! | 8.9.3 | Fence-SC order: every morally strong pair of `fence.sc` ordered |
+//! | 8.9.4 | synchronizes-with: Fence-SC order; `bar` arrivals with the waiters of the same barrier generation; `barrier.cluster.arrive` (not `.relaxed`) with `barrier.cluster.wait`; release pattern with acquire pattern through observation order |
+//! | 8.9.5 | base causality order (program order ∪ synchronizes-with, transitive), proxy-preserved (same address generic; same proxy same CTA; alias and proxy fences on the path), causality order (optionally after one observation step) |
+//! | 8.9.6 | coherence order: morally strong writes ordered, causality-ordered writes ordered, racy writes may stay unordered |
+//! | 8.10.1–6 | Coherence, Fence-SC, Atomicity, No Thin Air, SC per location, Causality |
+//!
+//! # Enumeration
+//!
+//! Each thread is run alone with every value its reads may return (the values some write may
+//! store, grown to a fixpoint), which gives its paths (loops unrolled, [`exec::UNROLL`]). For
+//! each combination of paths: every reads-from choice (a read takes a write of the same
+//! location with its value, or the initial value), every barrier generation assignment (a
+//! barrier whose thread count cannot be met is a *hang*), every Fence-SC order (program order
+//! kept; pruned prefix by prefix), every coherence order of the morally strong writes (the
+//! causality-forced edges are added first), and the final write of each location. Every level
+//! is pruned by checking the axioms on what is already fixed: the axioms only get stricter as
+//! orders grow.
+//!
+//! # Example
+//!
+//! ```
+//! let text = r#"PTX MP
+//! {
+//! x=0; y=0;
+//! }
+//!  P0@cta 0,gpu 0               | P1@cta 1,gpu 0              ;
+//!  st.weak [x], 1               | ld.acquire.gpu r0, [y]      ;
+//!  st.release.gpu [y], 1        | ld.weak r1, [x]             ;
+//! exists (P1:r0 == 1 /\ P1:r1 == 0)
+//! "#;
+//! let out = ptx_sync_model::check(text, "mp.litmus").unwrap();
+//! assert!(!out.ok); // the stale read is forbidden by Causality (8.10.6)
+//! assert_eq!(out.observation, ptx_sync_model::Observation::Never);
+//! assert!(out.herd().contains("Observation MP Never"));
+//! ```
+
+// Events are numbered; loops over event indices read several per-event tables at once.
+#![allow(clippy::needless_range_loop)]
+
+pub mod ast;
+pub mod check;
+pub mod exec;
+pub mod parse;
+pub mod rel;
+pub mod report;
+
+pub use ast::Test;
+pub use parse::{Error, ErrorKind};
+pub use report::{Observation, Outcome};
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Parses a litmus test (`file` names it in messages).
+pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
+    parse::parse(text, file)
+}
+
+/// Parses and checks a litmus test against the PTX model.
+pub fn check(text: &str, file: &str) -> Result<Outcome, Error> {
+    let t0 = Instant::now();
+    let test = parse::parse(text, file)?;
+    check_test(test, t0)
+}
+
+/// Checks a parsed test.
+pub fn check_test(test: Test, t0: Instant) -> Result<Outcome, Error> {
+    let found = check::run(&test)?;
+    Ok(Outcome::new(test, found, t0.elapsed().as_secs_f64()))
+}
+
+/// Reads and checks one file.
+pub fn check_file(path: &Path) -> Result<Outcome, Error> {
+    let name = path.display().to_string();
+    let text = std::fs::read(path).map_err(|e| Error {
+        kind: ErrorKind::Parse,
+        file: name.clone(),
+        line: 0,
+        msg: format!("cannot read: {e}"),
+    })?;
+    let text = String::from_utf8(text).map_err(|_| Error {
+        kind: ErrorKind::Parse,
+        file: name.clone(),
+        line: 0,
+        msg: "not UTF-8 text".into(),
+    })?;
+    check(&text, &name)
+}
+
+/// The `.litmus` files named by `paths` (directories are searched recursively), sorted.
+pub fn litmus_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let md = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if md.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .collect();
+            entries.sort();
+            for e in entries {
+                if e.is_dir() || e.extension().is_some_and(|x| x == "litmus") {
+                    walk(&e, out)?;
+                }
+            }
+        } else {
+            out.push(p.to_path_buf());
+        }
+        Ok(())
+    }
+    for p in paths {
+        walk(p, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Options of `ptx-sync check`.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Write all verdicts as one JSON array to this file.
+    pub json: Option<PathBuf>,
+    /// Write each test's witness as `NAME.dot` and `NAME.svg` into this directory.
+    pub witness: Option<PathBuf>,
+}
+
+/// `ptx-sync check FILE|DIR ...`: prints herd-style results, returns the exit code: 0 every
+/// file decided, 3 some construct unsupported, 2 a parse error or unreadable input.
+pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
+    let files = match litmus_files(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("ptx-sync check: {e}");
+            return 2;
+        }
+    };
+    if files.is_empty() {
+        eprintln!("ptx-sync check: no .litmus file in the paths given");
+        return 2;
+    }
+    if let Some(d) = &opts.witness {
+        if let Err(e) = std::fs::create_dir_all(d) {
+            eprintln!("ptx-sync check: cannot create {}: {e}", d.display());
+            return 2;
+        }
+    }
+    let mut parse_err = false;
+    let mut unsupported = false;
+    let mut json = Vec::new();
+    let (mut ok, mut no) = (0, 0);
+    for f in &files {
+        match check_file(f) {
+            Ok(out) => {
+                print!("{}", out.herd());
+                println!();
+                if out.ok {
+                    ok += 1
+                } else {
+                    no += 1
+                }
+                if let Some(d) = &opts.witness {
+                    if let Some(dot) = out.dot() {
+                        let stem = sanitize(&out.test.name);
+                        let _ = std::fs::write(d.join(format!("{stem}.dot")), &dot);
+                        match report::svg_of_dot(&dot) {
+                            Some(svg) => {
+                                let _ = std::fs::write(d.join(format!("{stem}.svg")), svg);
+                            }
+                            None => eprintln!("ptx-sync check: {}: no SVG (layout failed); the DOT file is written", f.display()),
+                        }
+                    }
+                }
+                json.push(out.json());
+            }
+            Err(e) => {
+                match e.kind {
+                    ErrorKind::Parse => parse_err = true,
+                    ErrorKind::Unsupported => unsupported = true,
+                }
+                eprintln!("{e}");
+                json.push(serde_json::json!({"file": f.display().to_string(), "error": e.to_string(),
+                    "kind": match e.kind { ErrorKind::Parse => "parse", ErrorKind::Unsupported => "unsupported" }}));
+            }
+        }
+    }
+    if let Some(p) = &opts.json {
+        let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+        if let Err(e) = std::fs::write(p, text) {
+            eprintln!("ptx-sync check: cannot write {}: {e}", p.display());
+            return 2;
+        }
+    }
+    eprintln!(
+        "checked {} files: {} Ok, {} No{}{}",
+        files.len(),
+        ok,
+        no,
+        if unsupported {
+            ", some unsupported"
+        } else {
+            ""
+        },
+        if parse_err {
+            ", some with parse errors"
+        } else {
+            ""
+        }
+    );
+    if parse_err {
+        2
+    } else if unsupported {
+        3
+    } else {
+        0
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' || c == '+' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,280 @@
+//! herd7-style text, JSON, and witness graphs (DOT and SVG).
+
+use crate::ast::*;
+use crate::check::{Found, SyncKind, Witness};
+use std::fmt::Write as _;
+
+/// herd's observation of the proposition over the allowed executions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observation {
+    /// Every allowed execution satisfies it.
+    Always,
+    /// Some do, some do not.
+    Sometimes,
+    /// None does (also when no execution completes).
+    Never,
+}
+
+impl std::fmt::Display for Observation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Observation::Always => "Always",
+            Observation::Sometimes => "Sometimes",
+            Observation::Never => "Never",
+        })
+    }
+}
+
+impl std::str::FromStr for Observation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "Always" => Ok(Observation::Always),
+            "Sometimes" => Ok(Observation::Sometimes),
+            "Never" => Ok(Observation::Never),
+            o => Err(format!("expected Always, Sometimes or Never, found `{o}`")),
+        }
+    }
+}
+
+/// The verdict on one test.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The parsed test.
+    pub test: Test,
+    /// What the enumeration found.
+    pub found: Found,
+    /// herd's observation.
+    pub observation: Observation,
+    /// Whether the condition is validated (`exists`: reachable; `~exists`: unreachable;
+    /// `forall`: true in every execution).
+    pub ok: bool,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+impl Outcome {
+    /// Builds the verdict from the enumeration.
+    pub fn new(test: Test, found: Found, seconds: f64) -> Outcome {
+        let (p, n) = (found.positive, found.negative);
+        let observation = if p == 0 {
+            Observation::Never
+        } else if n == 0 {
+            Observation::Always
+        } else {
+            Observation::Sometimes
+        };
+        let ok = match test.quantifier {
+            Quantifier::Exists => p > 0,
+            Quantifier::NotExists => p == 0,
+            Quantifier::Forall => n == 0,
+        };
+        Outcome {
+            test,
+            found,
+            observation,
+            ok,
+            seconds,
+        }
+    }
+
+    /// herd's kind word: `Allowed` (exists), `Forbidden` (~exists), `Required` (forall).
+    pub fn kind(&self) -> &'static str {
+        match self.test.quantifier {
+            Quantifier::Exists => "Allowed",
+            Quantifier::NotExists => "Forbidden",
+            Quantifier::Forall => "Required",
+        }
+    }
+
+    /// Whether some allowed execution has a data race (PTX ISA 8.7.1).
+    pub fn racy(&self) -> bool {
+        !self.found.races.is_empty()
+    }
+
+    /// The herd7-shaped text block.
+    pub fn herd(&self) -> String {
+        let t = &self.test;
+        let mut s = String::new();
+        for r in &self.found.races {
+            let _ = writeln!(s, "Flag data-race");
+            let _ = writeln!(s, "(* data race (PTX ISA 8.7.1): {r} *)");
+        }
+        for h in &self.found.hangs {
+            let _ = writeln!(s, "Flag hang");
+            let _ = writeln!(s, "(* {}: {h} *)", t.file);
+        }
+        let _ = writeln!(s, "Test {} {}", t.name, self.kind());
+        let _ = writeln!(s, "States {}", self.found.states.len());
+        for st in self.found.states.keys() {
+            let mut line = String::new();
+            for (term, v) in t.observed.iter().zip(st) {
+                let _ = write!(line, "{}={}; ", t.term_name(term), v);
+            }
+            let _ = writeln!(s, "{}", line.trim_end());
+        }
+        let _ = writeln!(s, "{}", if self.ok { "Ok" } else { "No" });
+        let _ = writeln!(s, "Witnesses");
+        let _ = writeln!(
+            s,
+            "Positive: {} Negative: {}",
+            self.found.positive, self.found.negative
+        );
+        let _ = writeln!(s, "Condition {}", t.condition_text);
+        let _ = writeln!(
+            s,
+            "Observation {} {} {} {}",
+            t.name, self.observation, self.found.positive, self.found.negative
+        );
+        if self.found.cut > 0 {
+            let _ = writeln!(
+                s,
+                "(* {} paths cut at the loop bound {} *)",
+                self.found.cut,
+                crate::exec::UNROLL
+            );
+        }
+        let _ = writeln!(s, "Time {} {:.2}", t.name, self.seconds);
+        s
+    }
+
+    /// The verdict as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        let t = &self.test;
+        let states: Vec<serde_json::Value> = self
+            .found
+            .states
+            .iter()
+            .map(|(st, sat)| {
+                let mut m = serde_json::Map::new();
+                for (term, v) in t.observed.iter().zip(st) {
+                    m.insert(t.term_name(term), serde_json::json!(v));
+                }
+                serde_json::json!({"values": m, "satisfies": sat})
+            })
+            .collect();
+        serde_json::json!({
+            "file": t.file,
+            "name": t.name,
+            "kind": self.kind(),
+            "condition": t.condition_text,
+            "states": states,
+            "ok": self.ok,
+            "positive": self.found.positive,
+            "negative": self.found.negative,
+            "observation": self.observation.to_string(),
+            "data_races": self.found.races,
+            "hangs": self.found.hangs,
+            "paths_cut": self.found.cut,
+            "candidates": self.found.candidates,
+            "seconds": self.seconds,
+        })
+    }
+
+    /// The witness execution: the first allowed execution that satisfies the proposition, or
+    /// the first allowed execution when none does.
+    pub fn witness(&self) -> Option<&Witness> {
+        self.found
+            .witness_pos
+            .as_ref()
+            .or(self.found.witness_any.as_ref())
+    }
+
+    /// The witness as a DOT graph: events in thread columns, po, rf, co, fr-free sync edges.
+    pub fn dot(&self) -> Option<String> {
+        let w = self.witness()?;
+        Some(dot(&self.test, w))
+    }
+
+    /// The witness as SVG (laid out by `layout-rs` from the DOT graph).
+    pub fn svg(&self) -> Option<String> {
+        let d = self.dot()?;
+        svg_of_dot(&d)
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn label(e: &crate::check::Ev) -> String {
+    let mut l = format!("P{} (cta {}): {}", e.thread, e.place.cta, e.text);
+    if let Some(v) = e.rval {
+        if e.read && !e.write {
+            let _ = write!(l, " = {v}");
+        } else {
+            let _ = write!(l, " ({v}");
+            if let Some(w) = e.wval {
+                let _ = write!(l, " -> {w}");
+            }
+            l.push(')');
+        }
+    }
+    l
+}
+
+/// Renders a witness as DOT.
+pub fn dot(test: &Test, w: &Witness) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "digraph witness {{");
+    let _ = writeln!(s, "  label=\"{} (witness)\";", esc(&test.name));
+    let _ = writeln!(s, "  node [shape=box];");
+    let _ = writeln!(s, "  init [label=\"initial values\"];");
+    for (i, e) in w.events.iter().enumerate() {
+        let _ = writeln!(s, "  e{} [label=\"{}\"];", i, esc(&label(e)));
+    }
+    for (i, e) in w.events.iter().enumerate() {
+        if let Some(j) = (i + 1..w.events.len()).find(|&j| w.events[j].thread == e.thread) {
+            let _ = writeln!(s, "  e{i} -> e{j} [label=\"po\"];");
+        }
+    }
+    for (src, r) in &w.rf {
+        match src {
+            Some(x) => {
+                let _ = writeln!(s, "  e{x} -> e{r} [label=\"rf\", color=red];");
+            }
+            None => {
+                let _ = writeln!(s, "  init -> e{r} [label=\"rf\", color=red];");
+            }
+        }
+    }
+    for (a, b) in &w.co {
+        let _ = writeln!(s, "  e{a} -> e{b} [label=\"co\", color=blue];");
+    }
+    for (a, b, k) in &w.sync {
+        let l = match k {
+            SyncKind::Pattern => "sw",
+            SyncKind::FenceSc => "sc",
+            SyncKind::Barrier => "bar",
+        };
+        let _ = writeln!(s, "  e{a} -> e{b} [label=\"{l}\", color=darkgreen];");
+    }
+    for (a, b) in &w.races {
+        let _ = writeln!(
+            s,
+            "  e{a} -> e{b} [label=\"race\", color=orange, style=dashed];"
+        );
+    }
+    let _ = writeln!(s, "}}");
+    s
+}
+
+/// Lays out a DOT graph and renders it as SVG (`None` if the layout library rejects it).
+pub fn svg_of_dot(d: &str) -> Option<String> {
+    use layout::backends::svg::SVGWriter;
+    use layout::gv;
+    let d = d.to_string();
+    // The layout library is external code: never let a panic in it reach the user.
+    std::panic::catch_unwind(move || {
+        let mut parser = gv::DotParser::new(&d);
+        let g = parser.process().ok()?;
+        let mut gb = gv::GraphBuilder::new();
+        gb.visit_graph(&g);
+        let mut vg = gb.get();
+        let mut svg = SVGWriter::new();
+        vg.do_it(false, false, false, &mut svg);
+        Some(svg.finalize())
+    })
+    .ok()
+    .flatten()
+}
