@@ -197,7 +197,7 @@ impl Cmp {
 }
 
 /// What a barrier instruction does (PTX ISA `bar`/`barrier`, 8.9.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BarKind {
     /// `bar.sync`: arrive and wait.
     Sync,

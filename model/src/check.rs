@@ -7,10 +7,10 @@
 //! writes.
 
 use crate::ast::*;
-use crate::exec::{paths, BarEv};
+use crate::exec::{eval_values, paths, Assume, BarEv, BarSym, Expr};
 use crate::parse::{Error, ErrorKind};
 use crate::rel::{bits, Rel};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The most events one execution may have (relations are 64-bit rows).
 pub const MAX_EVENTS: usize = 64;
@@ -158,7 +158,7 @@ pub struct Found {
 
 /// The PTX model's verdict on a test.
 pub fn run(test: &Test) -> Result<Found, Error> {
-    let ps = paths(test)?;
+    let ps = paths(test);
     let mut found = Found {
         cut: ps.cut,
         ..Found::default()
@@ -197,9 +197,18 @@ struct Gen {
 }
 
 /// The events of one combination of thread paths and their static relations.
+#[derive(Clone)]
 pub struct Exec {
     ev: Vec<Ev>,
     n: usize,
+    /// Symbolic write values, barrier operands, path assumptions, final registers.
+    wexpr: Vec<Option<Expr>>,
+    barsym: Vec<Option<BarSym>>,
+    base_of: Vec<usize>,
+    assumes: Vec<(usize, Assume)>,
+    reg_exprs: Vec<(usize, Vec<Expr>)>,
+    /// Initial value of each event's location.
+    init_of: Vec<i64>,
     po: Rel,
     /// Morally strong (PTX ISA 8.7), symmetric.
     ms: Rel,
@@ -232,11 +241,22 @@ impl Exec {
         idx: &[usize],
     ) -> Result<Exec, Error> {
         let mut ev: Vec<Ev> = Vec::new();
-        let mut regs = Vec::new();
+        let mut wexpr: Vec<Option<Expr>> = Vec::new();
+        let mut barsym: Vec<Option<BarSym>> = Vec::new();
+        let mut base_of: Vec<usize> = Vec::new();
+        let mut assumes: Vec<(usize, Assume)> = Vec::new();
+        let mut reg_exprs: Vec<(usize, Vec<Expr>)> = Vec::new();
         for (t, th) in test.threads.iter().enumerate() {
             let tr = &traces[t][idx[t]];
             let base = ev.len();
+            for a in &tr.assumes {
+                assumes.push((base, a.clone()));
+            }
+            reg_exprs.push((base, tr.regs.clone()));
             for te in &tr.events {
+                wexpr.push(te.wval.clone());
+                barsym.push(te.bar.clone());
+                base_of.push(base);
                 let line = &th.code[te.pc];
                 let mut e = Ev {
                     thread: t,
@@ -253,12 +273,12 @@ impl Exec {
                     proxy: Proxy::Generic,
                     vaddr: usize::MAX,
                     phys: usize::MAX,
-                    rval: te.rval,
-                    wval: te.wval,
+                    rval: None,
+                    wval: None,
                     fence: None,
                     proxy_fence: None,
                     alias_fence: false,
-                    bar: te.bar.clone(),
+                    bar: None,
                     cluster: None,
                     deps: te.deps.iter().map(|d| base + d).collect(),
                 };
@@ -322,7 +342,6 @@ impl Exec {
                 }
                 ev.push(e);
             }
-            regs.push(tr.regs.clone());
         }
         let n = ev.len();
         if n > MAX_EVENTS {
@@ -446,13 +465,30 @@ impl Exec {
         let sc_fences = (0..n)
             .filter(|&f| ev[f].fence == Some(FenceSem::Sc))
             .collect();
+        let init: Vec<i64> = test.phys.iter().map(|p| p.1).collect();
+        let init_of = ev
+            .iter()
+            .map(|e| {
+                if e.phys == usize::MAX {
+                    0
+                } else {
+                    init[e.phys]
+                }
+            })
+            .collect();
         Ok(Exec {
-            init: test.phys.iter().map(|p| p.1).collect(),
+            init,
+            init_of,
             ev,
             n,
             po,
             ms,
-            regs,
+            regs: Vec::new(),
+            wexpr,
+            barsym,
+            base_of,
+            assumes,
+            reg_exprs,
             mem_mask,
             write_mask,
             af_mask,
@@ -485,8 +521,11 @@ impl Exec {
             };
         let px = if x.mem() { x.proxy } else { Proxy::Generic };
         let py = if y.mem() { y.proxy } else { Proxy::Generic };
+        // PTX ISA 8.6: accesses through virtual aliases of one location are treated as if
+        // performed through different proxies.
+        let same_proxy = px == py && (!(x.mem() && y.mem()) || x.vaddr == y.vaddr);
         let c3 = !(x.mem() && y.mem()) || x.phys == y.phys;
-        c1 && px == py && c3
+        c1 && same_proxy && c3
     }
 
     /// Observation order, PTX ISA 8.9.2: "A write W precedes a read R in observation order if
@@ -1061,26 +1100,14 @@ impl Exec {
     }
 
     fn search(&self, test: &Test, found: &mut Found) {
-        let (assignments, hangs) = self.barrier_assignments(test);
-        for h in hangs {
-            if !found.hangs.contains(&h) {
-                found.hangs.push(h);
-            }
-        }
-        if assignments.is_empty() {
-            return;
-        }
         let reads: Vec<usize> = (0..self.n).filter(|&r| self.ev[r].read).collect();
         let mut cands: Vec<Vec<Option<usize>>> = Vec::new();
         for &r in &reads {
             let er = &self.ev[r];
-            let mut c = Vec::new();
-            if self.init[er.phys] == er.rval.unwrap() {
-                c.push(None);
-            }
+            let mut c = vec![None];
             for w in bits(self.write_mask) {
                 let ew = &self.ev[w];
-                if w == r || ew.phys != er.phys || ew.wval != er.rval {
+                if w == r || ew.phys != er.phys {
                     continue;
                 }
                 // A read never reads a same-address write it precedes in program order
@@ -1090,18 +1117,71 @@ impl Exec {
                 }
                 c.push(Some(w));
             }
-            if c.is_empty() {
-                return;
-            }
             cands.push(c);
         }
+        let mut cache: HashMap<Vec<Option<BarEv>>, (Vec<Vec<(usize, usize)>>, Vec<String>)> =
+            HashMap::new();
         let mut rf = vec![None; self.n];
         let mut choice = vec![0usize; reads.len()];
+        let is_read: Vec<bool> = self.ev.iter().map(|e| e.read).collect();
+        let wex: Vec<Option<&Expr>> = self.wexpr.iter().map(|e| e.as_ref()).collect();
         loop {
             for (k, &r) in reads.iter().enumerate() {
                 rf[r] = cands[k][choice[k]];
             }
-            self.with_rf(test, &rf, &assignments, found);
+            if let Some(vals) = eval_values(&wex, &is_read, &self.base_of, &rf, &self.init_of) {
+                let rv = |g: usize| vals.rval[g];
+                let holds = self.assumes.iter().all(|(b, a)| {
+                    let rd = |k: usize| rv(b + k);
+                    match (a.a.eval(&rd), a.b.eval(&rd)) {
+                        (Some(x), Some(y)) => a.cmp.eval(x, y) == a.holds,
+                        _ => false,
+                    }
+                });
+                if holds {
+                    let mut cx = self.clone();
+                    for e in 0..self.n {
+                        cx.ev[e].rval = vals.rval[e];
+                        cx.ev[e].wval = vals.wval[e];
+                        let b = self.base_of[e];
+                        cx.ev[e].bar = self.barsym[e].as_ref().map(|s| {
+                            let rd = |k: usize| rv(b + k);
+                            BarEv {
+                                id: s.id.eval(&rd).unwrap_or(-1),
+                                count: s.count.as_ref().map(|c| c.eval(&rd).unwrap_or(-1)),
+                                instance: s.instance,
+                                kind: s.kind,
+                                pred: s
+                                    .pred
+                                    .as_ref()
+                                    .map(|(p, neg)| (p.eval(&rd).unwrap_or(0) != 0) != *neg)
+                                    .unwrap_or(false),
+                                result: s.result,
+                            }
+                        });
+                    }
+                    cx.regs = self
+                        .reg_exprs
+                        .iter()
+                        .map(|(b, rs)| {
+                            rs.iter()
+                                .map(|x| x.eval(&|k| rv(b + k)).unwrap_or(0))
+                                .collect()
+                        })
+                        .collect();
+                    let key: Vec<Option<BarEv>> = cx.ev.iter().map(|e| e.bar.clone()).collect();
+                    let (assignments, hangs) = cache
+                        .entry(key)
+                        .or_insert_with(|| cx.barrier_assignments(test))
+                        .clone();
+                    for h in hangs {
+                        if !found.hangs.contains(&h) {
+                            found.hangs.push(h);
+                        }
+                    }
+                    cx.with_rf(test, &rf, &assignments, found);
+                }
+            }
             let mut k = 0;
             loop {
                 if k == reads.len() {

@@ -1,34 +1,118 @@
-//! Per-thread traces: each thread is run on its own with every value its reads may return (the
-//! values some write of the test may store, found by a fixpoint), giving the finite set of paths
-//! the thread can take. Loops are unrolled up to [`UNROLL`] backward jumps per label.
+//! Per-thread paths with symbolic values. Each thread is run alone: a read's value is a symbol,
+//! a write's value an expression over the thread's read symbols, and every branch (and every
+//! `cas`) is taken both ways with its condition recorded. The values are fixed later, per
+//! reads-from choice, by evaluating these expressions ([`eval_values`]); a path whose
+//! recorded conditions then fail is not an execution. Loops are unrolled up to [`UNROLL`]
+//! backward jumps per label.
 
 use crate::ast::*;
-use crate::parse::{Error, ErrorKind};
 
 /// How many times a path may jump back to the same label before it is cut.
 pub const UNROLL: usize = 4;
 /// Most instructions a thread may execute on one path.
 pub const MAX_STEPS: usize = 200;
-/// Most values a location may hold before the test is reported as unsupported.
-pub const MAX_DOMAIN: usize = 48;
 
-/// What one dynamic instruction instance did.
-#[derive(Clone, Debug)]
-pub struct TEvent {
-    /// Index of the instruction in the thread's code.
-    pub pc: usize,
-    /// Value read (loads, RMWs; for a failed `cas` too).
-    pub rval: Option<i64>,
-    /// Value written (stores, RMWs that write).
-    pub wval: Option<i64>,
-    /// Trace indices of the reads this event depends on (data or control; No-Thin-Air).
-    pub deps: Vec<usize>,
-    /// For barriers: id, count (resolved), kind, predicate value, guessed `bar.red` result.
-    pub bar: Option<BarEv>,
+/// A symbolic value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// A literal.
+    Const(i64),
+    /// The value returned by the read event with this index in the trace.
+    Read(usize),
+    /// Register arithmetic.
+    Alu(AluOp, Box<Expr>, Box<Expr>),
+    /// The value an RMW writes from the value it read.
+    Rmw {
+        /// Operation.
+        op: RmwOp,
+        /// The value read.
+        old: Box<Expr>,
+        /// Operand.
+        a: Box<Expr>,
+        /// Second operand (`cas`).
+        b: Option<Box<Expr>>,
+        /// Width.
+        bits: u32,
+        /// Signed.
+        signed: bool,
+    },
 }
 
-/// A barrier instance's resolved operands.
+impl Expr {
+    fn reads(&self, out: &mut Vec<usize>) {
+        match self {
+            Expr::Const(_) => {}
+            Expr::Read(k) => out.push(*k),
+            Expr::Alu(_, a, b) => {
+                a.reads(out);
+                b.reads(out);
+            }
+            Expr::Rmw { old, a, b, .. } => {
+                old.reads(out);
+                a.reads(out);
+                if let Some(b) = b {
+                    b.reads(out);
+                }
+            }
+        }
+    }
+
+    /// Evaluates with the values of the trace's reads.
+    pub fn eval(&self, read: &dyn Fn(usize) -> Option<i64>) -> Option<i64> {
+        Some(match self {
+            Expr::Const(v) => *v,
+            Expr::Read(k) => read(*k)?,
+            Expr::Alu(op, a, b) => alu(*op, a.eval(read)?, b.eval(read)?),
+            Expr::Rmw {
+                op,
+                old,
+                a,
+                b,
+                bits,
+                signed,
+            } => {
+                let bv = match b {
+                    Some(b) => Some(b.eval(read)?),
+                    None => None,
+                };
+                rmw_value(*op, old.eval(read)?, a.eval(read)?, bv, *bits, *signed)?
+            }
+        })
+    }
+}
+
+/// A condition a path assumes (a branch direction, a `cas` success or failure).
 #[derive(Clone, Debug)]
+pub struct Assume {
+    /// Comparison.
+    pub cmp: Cmp,
+    /// Left side.
+    pub a: Expr,
+    /// Right side.
+    pub b: Expr,
+    /// The result the path took.
+    pub holds: bool,
+}
+
+/// A barrier instance's symbolic operands.
+#[derive(Clone, Debug)]
+pub struct BarSym {
+    /// Barrier number.
+    pub id: Expr,
+    /// Thread count (`None`: all threads of the CTA).
+    pub count: Option<Expr>,
+    /// Instance (other tool's dialect).
+    pub instance: Option<i64>,
+    /// Kind.
+    pub kind: BarKind,
+    /// `bar.red` predicate (and negation).
+    pub pred: Option<(Expr, bool)>,
+    /// `bar.red` result guessed on this path.
+    pub result: Option<i64>,
+}
+
+/// A barrier instance's operands, evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BarEv {
     /// Barrier number.
     pub id: i64,
@@ -40,17 +124,34 @@ pub struct BarEv {
     pub kind: BarKind,
     /// `bar.red` predicate.
     pub pred: bool,
-    /// `bar.red` result as guessed on this path.
+    /// `bar.red` result guessed on this path.
     pub result: Option<i64>,
 }
 
-/// One complete path of a thread.
+/// What one dynamic instruction instance does.
+#[derive(Clone, Debug)]
+pub struct TEvent {
+    /// Index of the instruction in the thread's code.
+    pub pc: usize,
+    /// Reads memory.
+    pub read: bool,
+    /// The value written, if it writes.
+    pub wval: Option<Expr>,
+    /// Trace indices of the reads this event depends on (data or control; No-Thin-Air).
+    pub deps: Vec<usize>,
+    /// Barrier operands.
+    pub bar: Option<BarSym>,
+}
+
+/// One path of a thread.
 #[derive(Clone, Debug)]
 pub struct Trace {
     /// The memory, fence and barrier events in program order (register-only steps omitted).
     pub events: Vec<TEvent>,
     /// Final register values.
-    pub regs: Vec<i64>,
+    pub regs: Vec<Expr>,
+    /// Conditions the path assumes.
+    pub assumes: Vec<Assume>,
 }
 
 /// All paths of every thread.
@@ -116,7 +217,6 @@ pub fn rmw_value(
         }
     };
     Some(if signed && bits < 64 {
-        // sign-extend the low `bits`
         let m = mask(v, bits);
         if m >> (bits - 1) & 1 == 1 {
             m - (1i64 << bits)
@@ -149,39 +249,42 @@ fn alu(op: AluOp, a: i64, b: i64) -> i64 {
     }
 }
 
-struct Run<'a> {
-    test: &'a Test,
-    t: usize,
-    domain: &'a [Vec<i64>],
-    cta_threads: i64,
-    out: Vec<Trace>,
-    written: Vec<Vec<i64>>,
-    cut: usize,
-}
-
 #[derive(Clone)]
 struct State {
     pc: usize,
-    regs: Vec<i64>,
-    taint: Vec<Vec<usize>>,
+    regs: Vec<Expr>,
     ctrl: Vec<usize>,
     events: Vec<TEvent>,
+    assumes: Vec<Assume>,
     back: Vec<usize>,
     steps: usize,
 }
 
-fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
-    let mut v: Vec<usize> = a.iter().chain(b.iter()).copied().collect();
+fn uniq(mut v: Vec<usize>) -> Vec<usize> {
     v.sort_unstable();
     v.dedup();
     v
 }
 
+fn reads_of(e: &Expr) -> Vec<usize> {
+    let mut v = Vec::new();
+    e.reads(&mut v);
+    v
+}
+
+struct Run<'a> {
+    test: &'a Test,
+    t: usize,
+    cta_threads: i64,
+    out: Vec<Trace>,
+    cut: usize,
+}
+
 impl Run<'_> {
-    fn val(&self, s: &State, v: &Val) -> (i64, Vec<usize>) {
+    fn val(s: &State, v: &Val) -> Expr {
         match v {
-            Val::Imm(x) => (*x, Vec::new()),
-            Val::Reg(r) => (s.regs[*r], s.taint[*r].clone()),
+            Val::Imm(x) => Expr::Const(*x),
+            Val::Reg(r) => s.regs[*r].clone(),
         }
     }
 
@@ -192,6 +295,7 @@ impl Run<'_> {
                 self.out.push(Trace {
                     events: s.events,
                     regs: s.regs,
+                    assumes: s.assumes,
                 });
                 return;
             }
@@ -204,66 +308,80 @@ impl Run<'_> {
             match &code[pc].instr {
                 Instr::Nop => s.pc += 1,
                 Instr::Alu { op, dst, a, b } => {
-                    let (x, tx) = self.val(&s, a);
-                    let (y, ty) = if *op == AluOp::Mov {
-                        (0, Vec::new())
-                    } else {
-                        self.val(&s, b)
-                    };
-                    s.regs[*dst] = alu(*op, x, y);
-                    s.taint[*dst] = union(&tx, &ty);
-                    s.pc += 1;
-                }
-                Instr::Goto { target } | Instr::Branch { target, .. } => {
-                    let taken = match &code[pc].instr {
-                        Instr::Branch { cmp, a, b, .. } => {
-                            let (x, tx) = self.val(&s, a);
-                            let (y, ty) = self.val(&s, b);
-                            s.ctrl = union(&s.ctrl, &union(&tx, &ty));
-                            cmp.eval(x, y)
-                        }
-                        _ => true,
-                    };
-                    if taken {
-                        if *target <= pc {
-                            s.back[*target] += 1;
-                            if s.back[*target] > UNROLL {
-                                self.cut += 1;
-                                return;
+                    let x = Self::val(&s, a);
+                    s.regs[*dst] = match (op, &x) {
+                        (AluOp::Mov, _) => x,
+                        _ => {
+                            let y = Self::val(&s, b);
+                            match (&x, &y) {
+                                (Expr::Const(p), Expr::Const(q)) => Expr::Const(alu(*op, *p, *q)),
+                                _ => Expr::Alu(*op, Box::new(x), Box::new(y)),
                             }
                         }
-                        s.pc = *target;
-                    } else {
-                        s.pc += 1;
+                    };
+                    s.pc += 1;
+                }
+                Instr::Goto { target } => {
+                    if !self.jump(&mut s, pc, *target) {
+                        return;
                     }
                 }
-                Instr::Load { dst, addr, .. } => {
-                    let vals = self.domain[addr.phys].clone();
-                    let idx = s.events.len();
-                    for v in vals {
-                        let mut n = s.clone();
-                        n.events.push(TEvent {
-                            pc,
-                            rval: Some(v),
-                            wval: None,
-                            deps: n.ctrl.clone(),
-                            bar: None,
-                        });
-                        n.regs[*dst] = v;
-                        n.taint[*dst] = vec![idx];
-                        n.pc += 1;
+                Instr::Branch { cmp, a, b, target } => {
+                    let x = Self::val(&s, a);
+                    let y = Self::val(&s, b);
+                    if let (Expr::Const(p), Expr::Const(q)) = (&x, &y) {
+                        if cmp.eval(*p, *q) {
+                            if !self.jump(&mut s, pc, *target) {
+                                return;
+                            }
+                        } else {
+                            s.pc += 1;
+                        }
+                        continue;
+                    }
+                    let mut deps = reads_of(&x);
+                    deps.extend(reads_of(&y));
+                    s.ctrl = uniq(s.ctrl.iter().copied().chain(deps).collect());
+                    // taken
+                    let mut n = s.clone();
+                    n.assumes.push(Assume {
+                        cmp: *cmp,
+                        a: x.clone(),
+                        b: y.clone(),
+                        holds: true,
+                    });
+                    if self.jump(&mut n, pc, *target) {
                         self.go(n);
                     }
-                    return;
+                    // not taken
+                    s.assumes.push(Assume {
+                        cmp: *cmp,
+                        a: x,
+                        b: y,
+                        holds: false,
+                    });
+                    s.pc += 1;
                 }
-                Instr::Store { addr, val, .. } => {
-                    let (v, tv) = self.val(&s, val);
-                    self.written[addr.phys].push(v);
+                Instr::Load { dst, .. } => {
+                    let k = s.events.len();
                     s.events.push(TEvent {
                         pc,
-                        rval: None,
+                        read: true,
+                        wval: None,
+                        deps: s.ctrl.clone(),
+                        bar: None,
+                    });
+                    s.regs[*dst] = Expr::Read(k);
+                    s.pc += 1;
+                }
+                Instr::Store { val, .. } => {
+                    let v = Self::val(&s, val);
+                    let deps = uniq(s.ctrl.iter().copied().chain(reads_of(&v)).collect());
+                    s.events.push(TEvent {
+                        pc,
+                        read: false,
                         wval: Some(v),
-                        deps: union(&s.ctrl, &tv),
+                        deps,
                         bar: None,
                     });
                     s.pc += 1;
@@ -271,47 +389,68 @@ impl Run<'_> {
                 Instr::Rmw {
                     op,
                     dst,
-                    addr,
                     a,
                     b,
                     bits,
                     signed,
                     ..
                 } => {
-                    let (x, tx) = self.val(&s, a);
-                    let (y, ty) = match b {
-                        Some(b) => {
-                            let (y, ty) = self.val(&s, b);
-                            (Some(y), ty)
-                        }
-                        None => (None, Vec::new()),
+                    let k = s.events.len();
+                    let x = Self::val(&s, a);
+                    let y = b.as_ref().map(|b| Self::val(&s, b));
+                    let mut deps: Vec<usize> = s.ctrl.clone();
+                    deps.extend(reads_of(&x));
+                    if let Some(y) = &y {
+                        deps.extend(reads_of(y));
+                    }
+                    let deps = uniq(deps);
+                    let w = Expr::Rmw {
+                        op: *op,
+                        old: Box::new(Expr::Read(k)),
+                        a: Box::new(x.clone()),
+                        b: y.clone().map(Box::new),
+                        bits: *bits,
+                        signed: *signed,
                     };
-                    let vals = self.domain[addr.phys].clone();
-                    let idx = s.events.len();
-                    for old in vals {
-                        let mut n = s.clone();
-                        let w = rmw_value(*op, old, x, y, *bits, *signed);
-                        if let Some(w) = w {
-                            self.written[addr.phys].push(w);
-                        }
-                        let mut deps = union(&n.ctrl, &union(&tx, &ty));
-                        // The write depends on the value read (the RMW's own read).
-                        deps.retain(|d| *d != idx);
-                        n.events.push(TEvent {
+                    if *op == RmwOp::Cas {
+                        // failure: a read only
+                        let mut f = s.clone();
+                        f.assumes.push(Assume {
+                            cmp: Cmp::Eq,
+                            a: Expr::Read(k),
+                            b: x.clone(),
+                            holds: false,
+                        });
+                        f.events.push(TEvent {
                             pc,
-                            rval: Some(old),
-                            wval: w,
-                            deps,
+                            read: true,
+                            wval: None,
+                            deps: deps.clone(),
                             bar: None,
                         });
                         if let Some(d) = dst {
-                            n.regs[*d] = old;
-                            n.taint[*d] = vec![idx];
+                            f.regs[*d] = Expr::Read(k);
                         }
-                        n.pc += 1;
-                        self.go(n);
+                        f.pc += 1;
+                        self.go(f);
+                        s.assumes.push(Assume {
+                            cmp: Cmp::Eq,
+                            a: Expr::Read(k),
+                            b: x,
+                            holds: true,
+                        });
                     }
-                    return;
+                    s.events.push(TEvent {
+                        pc,
+                        read: true,
+                        wval: Some(w),
+                        deps,
+                        bar: None,
+                    });
+                    if let Some(d) = dst {
+                        s.regs[*d] = Expr::Read(k);
+                    }
+                    s.pc += 1;
                 }
                 Instr::Fence { .. }
                 | Instr::ProxyFence { .. }
@@ -320,7 +459,7 @@ impl Run<'_> {
                 | Instr::ClusterWait => {
                     s.events.push(TEvent {
                         pc,
-                        rval: None,
+                        read: false,
                         wval: None,
                         deps: s.ctrl.clone(),
                         bar: None,
@@ -335,39 +474,30 @@ impl Run<'_> {
                     pred,
                     instance,
                 } => {
-                    let (idv, _) = self.val(&s, id);
-                    let cnt = count.as_ref().map(|c| self.val(&s, c).0);
-                    let pv = pred
-                        .as_ref()
-                        .map(|(p, neg)| (self.val(&s, p).0 != 0) != *neg)
-                        .unwrap_or(false);
                     let results: Vec<Option<i64>> = match kind {
                         BarKind::RedPopc => (0..=self.cta_threads).map(Some).collect(),
                         BarKind::RedAnd | BarKind::RedOr => vec![Some(0), Some(1)],
                         _ => vec![None],
                     };
-                    let idx = s.events.len();
                     for r in results {
                         let mut n = s.clone();
                         n.events.push(TEvent {
                             pc,
-                            rval: None,
+                            read: false,
                             wval: None,
                             deps: n.ctrl.clone(),
-                            bar: Some(BarEv {
-                                id: idv,
-                                count: cnt,
+                            bar: Some(BarSym {
+                                id: Self::val(&n, id),
+                                count: count.as_ref().map(|c| Self::val(&n, c)),
                                 instance: *instance,
                                 kind: *kind,
-                                pred: pv,
+                                pred: pred.as_ref().map(|(p, neg)| (Self::val(&n, p), *neg)),
                                 result: r,
                             }),
                         });
                         if let (Some(d), Some(r)) = (dst, r) {
-                            n.regs[*d] = r;
-                            // The result comes from other threads' predicates: it is not a read.
-                            n.taint[*d] = Vec::new();
-                            let _ = idx;
+                            // The result comes from the other threads' predicates, not from memory.
+                            n.regs[*d] = Expr::Const(r);
                         }
                         n.pc += 1;
                         self.go(n);
@@ -377,82 +507,152 @@ impl Run<'_> {
             }
         }
     }
+
+    fn jump(&mut self, s: &mut State, pc: usize, target: usize) -> bool {
+        if target <= pc {
+            s.back[target] += 1;
+            if s.back[target] > UNROLL {
+                self.cut += 1;
+                return false;
+            }
+        }
+        s.pc = target;
+        true
+    }
 }
 
-/// Enumerates every thread's paths, growing the value domains: round k lets reads return the
-/// values some write can store after k earlier rounds. A value that needs a chain of k RMWs
-/// needs k writes in one execution, so after as many rounds as an execution can have writes
-/// every realizable value is in the domain (the rest only yields reads with no write to read
-/// from, which the enumeration drops).
-pub fn paths(test: &Test) -> Result<Paths, Error> {
-    let mut domain: Vec<Vec<i64>> = test.phys.iter().map(|(_, v)| vec![*v]).collect();
-    for round in 0.. {
-        let mut traces = Vec::new();
-        let mut cut = 0;
-        let mut written: Vec<Vec<i64>> = vec![Vec::new(); test.phys.len()];
-        let mut max_writes = 0;
-        for (t, th) in test.threads.iter().enumerate() {
-            let cta_threads = test
-                .threads
-                .iter()
-                .filter(|o| o.place.includes(Scope::Cta, &th.place))
-                .count() as i64;
-            let mut run = Run {
-                test,
-                t,
-                domain: &domain,
-                cta_threads,
-                out: Vec::new(),
-                written: vec![Vec::new(); test.phys.len()],
-                cut: 0,
-            };
-            run.go(State {
-                pc: 0,
-                regs: th.init.clone(),
-                taint: vec![Vec::new(); th.regs.len()],
-                ctrl: Vec::new(),
-                events: Vec::new(),
-                back: vec![0; th.code.len() + 1],
-                steps: 0,
-            });
-            cut += run.cut;
-            for (p, w) in run.written.into_iter().enumerate() {
-                written[p].extend(w);
-            }
-            max_writes += run
-                .out
-                .iter()
-                .map(|tr| tr.events.iter().filter(|e| e.wval.is_some()).count())
-                .max()
-                .unwrap_or(0);
-            traces.push(run.out);
-        }
-        let mut grown = false;
-        let mut next = domain.clone();
-        for (p, w) in written.into_iter().enumerate() {
-            for v in w {
-                if !next[p].contains(&v) {
-                    next[p].push(v);
-                    grown = true;
-                }
-            }
-            next[p].sort_unstable();
-            if next[p].len() > MAX_DOMAIN {
-                return Err(Error {
-                    kind: ErrorKind::Unsupported,
-                    file: test.file.clone(),
-                    line: 0,
-                    msg: format!(
-                        "location {} may hold more than {MAX_DOMAIN} values",
-                        test.phys[p].0
-                    ),
-                });
-            }
-        }
-        if !grown || round >= max_writes {
-            return Ok(Paths { traces, cut });
-        }
-        domain = next;
+/// Enumerates every thread's paths.
+pub fn paths(test: &Test) -> Paths {
+    let mut traces = Vec::new();
+    let mut cut = 0;
+    for (t, th) in test.threads.iter().enumerate() {
+        let cta_threads = test
+            .threads
+            .iter()
+            .filter(|o| o.place.includes(Scope::Cta, &th.place))
+            .count() as i64;
+        let mut run = Run {
+            test,
+            t,
+            cta_threads,
+            out: Vec::new(),
+            cut: 0,
+        };
+        run.go(State {
+            pc: 0,
+            regs: th.init.iter().map(|v| Expr::Const(*v)).collect(),
+            ctrl: Vec::new(),
+            events: Vec::new(),
+            assumes: Vec::new(),
+            back: vec![0; th.code.len() + 1],
+            steps: 0,
+        });
+        cut += run.cut;
+        traces.push(run.out);
     }
-    unreachable!()
+    Paths { traces, cut }
+}
+
+/// The values of one execution: for every event (global numbering) the value it reads and the
+/// value it writes, given what each read reads from. `None` when the values depend on
+/// themselves (a thin-air cycle) or a path's assumption fails.
+pub struct Values {
+    /// Value read by each event.
+    pub rval: Vec<Option<i64>>,
+    /// Value written by each event.
+    pub wval: Vec<Option<i64>>,
+}
+
+/// Evaluates the values of an execution. `wexpr[e]`: the write expression of event `e` over
+/// the reads of its own thread, whose global index is `base[thread] + local`; `src[e]`: the
+/// write a read reads from (`None`: the initial value `init[e]`).
+pub fn eval_values(
+    wexpr: &[Option<&Expr>],
+    is_read: &[bool],
+    base_of: &[usize],
+    src: &[Option<usize>],
+    init: &[i64],
+) -> Option<Values> {
+    let n = wexpr.len();
+    // 0 = not yet, 1 = in progress, 2 = done
+    let mut st = vec![0u8; n];
+    let mut rval: Vec<Option<i64>> = vec![None; n];
+    let mut wval: Vec<Option<i64>> = vec![None; n];
+    fn read_of(
+        e: usize,
+        wexpr: &[Option<&Expr>],
+        is_read: &[bool],
+        base_of: &[usize],
+        src: &[Option<usize>],
+        init: &[i64],
+        st: &mut [u8],
+        rval: &mut [Option<i64>],
+        wval: &mut [Option<i64>],
+    ) -> Option<i64> {
+        if !is_read[e] {
+            return None;
+        }
+        if let Some(v) = rval[e] {
+            return Some(v);
+        }
+        let v = match src[e] {
+            None => init[e],
+            Some(w) => write_of(w, wexpr, is_read, base_of, src, init, st, rval, wval)?,
+        };
+        rval[e] = Some(v);
+        Some(v)
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn write_of(
+        w: usize,
+        wexpr: &[Option<&Expr>],
+        is_read: &[bool],
+        base_of: &[usize],
+        src: &[Option<usize>],
+        init: &[i64],
+        st: &mut [u8],
+        rval: &mut [Option<i64>],
+        wval: &mut [Option<i64>],
+    ) -> Option<i64> {
+        if st[w] == 2 {
+            return wval[w];
+        }
+        if st[w] == 1 {
+            return None; // a value that depends on itself
+        }
+        st[w] = 1;
+        let b = base_of[w];
+        let ex = wexpr[w]?;
+        let mut ok = true;
+        let mut cache: Vec<(usize, i64)> = Vec::new();
+        let mut locals = Vec::new();
+        ex.reads(&mut locals);
+        for k in locals {
+            match read_of(b + k, wexpr, is_read, base_of, src, init, st, rval, wval) {
+                Some(v) => cache.push((k, v)),
+                None => ok = false,
+            }
+        }
+        let v = if ok {
+            ex.eval(&|k| cache.iter().find(|(c, _)| *c == k).map(|(_, v)| *v))
+        } else {
+            None
+        };
+        st[w] = 2;
+        wval[w] = v;
+        v
+    }
+    for e in 0..n {
+        if wexpr[e].is_some() {
+            write_of(
+                e, wexpr, is_read, base_of, src, init, &mut st, &mut rval, &mut wval,
+            )?;
+        }
+        if is_read[e] {
+            read_of(
+                e, wexpr, is_read, base_of, src, init, &mut st, &mut rval, &mut wval,
+            )?;
+        }
+    }
+    Some(Values { rval, wval })
 }
