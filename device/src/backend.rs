@@ -51,6 +51,9 @@ pub trait HostScalar: Copy + 'static {
     fn h_store(a: &Self::Atomic, v: Self, o: Ordering);
     fn h_cas(a: &Self::Atomic, cur: Self, new: Self, o: Ordering) -> Result<Self, Self>;
     fn h_rmw(a: &Self::Atomic, k: RmwKind, b: Self, o: Ordering) -> Self;
+    /// The value an RMW of kind `k` with operand `b` writes over `old` (computed on a local
+    /// `core` atomic, so the arithmetic is exactly `h_rmw`'s; the model's RMWs use it).
+    fn h_apply(k: RmwKind, old: Self, b: Self) -> Self;
     /// `&Atomic` over plain memory (not available under loom).
     #[cfg(not(loom))]
     unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic;
@@ -120,6 +123,22 @@ macro_rules! host_int {
                     }
                 }
             }
+            #[allow(unreachable_code, clippy::unnecessary_cast)]
+            fn h_apply(k: RmwKind, old: Self, b: Self) -> Self {
+                let a = core::sync::atomic::$A::new(old);
+                let o = Ordering::Relaxed;
+                match k {
+                    RmwKind::Add => { a.fetch_add(b, o); }
+                    RmwKind::Min => { a.fetch_min(b, o); }
+                    RmwKind::Max => { a.fetch_max(b, o); }
+                    RmwKind::And => { a.fetch_and(b, o); }
+                    RmwKind::Or => { a.fetch_or(b, o); }
+                    RmwKind::Xor => { a.fetch_xor(b, o); }
+                    RmwKind::Exch => return b,
+                    RmwKind::Inc | RmwKind::Dec => return inc_dec_u32(k, old as u32, b as u32) as $t,
+                }
+                a.into_inner()
+            }
             #[cfg(not(loom))]
             #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
@@ -166,6 +185,13 @@ macro_rules! host_float {
                         }
                     }
                     // The type system offers only add and exch on floats (PTX has no others).
+                    _ => unreachable!("PTX has no {:?} on a float", k),
+                }
+            }
+            fn h_apply(k: RmwKind, old: Self, b: Self) -> Self {
+                match k {
+                    RmwKind::Exch => b,
+                    RmwKind::Add => old + b,
                     _ => unreachable!("PTX has no {:?} on a float", k),
                 }
             }

@@ -36,7 +36,7 @@
 //! ```
 
 #[cfg(not(target_arch = "nvptx64"))]
-use crate::backend::hatomic::{AtomicU32, Ordering};
+use core::sync::atomic::Ordering;
 use crate::instr::instr;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
@@ -116,22 +116,94 @@ pub struct NamedBarrier {
     h: HostBar,
 }
 
+/// One word of a host barrier: a `hatomic::AtomicU32`; under loom a strong location of the model
+/// accessed at the barrier's scope (`.cta` for `bar`, `.cluster` for `barrier.cluster`), so a
+/// barrier shared by threads its scope does not include is reported (PTX ISA §8.7).
+#[cfg(not(target_arch = "nvptx64"))]
+struct Word {
+    #[cfg(not(loom))]
+    a: crate::backend::hatomic::AtomicU32,
+    #[cfg(loom)]
+    a: crate::model::Location<u32>,
+    #[cfg(loom)]
+    lvl: i8,
+    #[cfg(loom)]
+    what: &'static str,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[allow(unused_variables)]
+impl Word {
+    fn new(lvl: i8, what: &'static str) -> Self {
+        Word {
+            #[cfg(not(loom))]
+            a: crate::backend::hatomic::AtomicU32::new(0),
+            #[cfg(loom)]
+            a: crate::model::Location::new(0),
+            #[cfg(loom)]
+            lvl,
+            #[cfg(loom)]
+            what,
+        }
+    }
+    fn load(&self, o: Ordering) -> u32 {
+        #[cfg(not(loom))]
+        return self.a.load(o);
+        #[cfg(loom)]
+        return self.a.load(self.lvl, o, self.what);
+    }
+    fn store(&self, v: u32, o: Ordering) {
+        #[cfg(not(loom))]
+        self.a.store(v, o);
+        #[cfg(loom)]
+        self.a.store(v, self.lvl, o, self.what);
+    }
+    fn fetch_add(&self, v: u32, o: Ordering) -> u32 {
+        #[cfg(not(loom))]
+        return self.a.fetch_add(v, o);
+        #[cfg(loom)]
+        return self.a.rmw(self.lvl, o, self.what, |x| x.wrapping_add(v));
+    }
+    fn swap(&self, v: u32, o: Ordering) -> u32 {
+        #[cfg(not(loom))]
+        return self.a.swap(v, o);
+        #[cfg(loom)]
+        return self.a.rmw(self.lvl, o, self.what, |_| v);
+    }
+}
+
+/// Waits while `cond()` holds: a spin with the host hint; under loom a model spin, so a barrier
+/// that can never complete is a `deadlock: {what}` panic.
+#[cfg(not(target_arch = "nvptx64"))]
+fn wait_while(what: &'static str, mut cond: impl FnMut() -> bool) {
+    #[cfg(not(loom))]
+    {
+        let _ = what;
+        while cond() {
+            crate::instr::host_spin();
+        }
+    }
+    #[cfg(loom)]
+    crate::model::spin_until(what, || !cond());
+}
+
 #[cfg(not(target_arch = "nvptx64"))]
 struct HostBar {
-    arrived: AtomicU32,
-    gen: AtomicU32,
-    trues: AtomicU32,
-    result: AtomicU32,
+    arrived: Word,
+    gen: Word,
+    trues: Word,
+    result: Word,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
 impl HostBar {
     fn new() -> Self {
+        const W: &str = "bar.sync/bar.arrive/bar.red (a CTA barrier: .cta)";
         HostBar {
-            arrived: AtomicU32::new(0),
-            gen: AtomicU32::new(0),
-            trues: AtomicU32::new(0),
-            result: AtomicU32::new(0),
+            arrived: Word::new(0, W),
+            gen: Word::new(0, W),
+            trues: Word::new(0, W),
+            result: Word::new(0, W),
         }
     }
     /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
@@ -147,9 +219,9 @@ impl HostBar {
             self.arrived.store(0, Ordering::Relaxed);
             self.gen.fetch_add(1, Ordering::Release);
         } else if wait {
-            while self.gen.load(Ordering::Acquire) == g {
-                crate::instr::host_spin();
-            }
+            wait_while("bar.sync: not every thread arrives at the barrier", || {
+                self.gen.load(Ordering::Acquire) == g
+            });
         }
         self.result.load(Ordering::Relaxed)
     }
@@ -328,9 +400,9 @@ pub struct ClusterBarrier {
     #[cfg(not(target_arch = "nvptx64"))]
     count: u32,
     #[cfg(not(target_arch = "nvptx64"))]
-    arrived: AtomicU32,
+    arrived: Word,
     #[cfg(not(target_arch = "nvptx64"))]
-    gen: AtomicU32,
+    gen: Word,
 }
 
 impl ClusterBarrier {
@@ -343,10 +415,13 @@ impl ClusterBarrier {
             ClusterBarrier {}
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        ClusterBarrier {
-            count: threads,
-            arrived: AtomicU32::new(0),
-            gen: AtomicU32::new(0),
+        {
+            const W: &str = "barrier.cluster.arrive/wait (.cluster)";
+            ClusterBarrier {
+                count: threads,
+                arrived: Word::new(1, W),
+                gen: Word::new(1, W),
+            }
         }
     }
     /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
@@ -390,9 +465,10 @@ impl ClusterBarrier {
             unsafe { <S as ClusterWaitInstr<A>>::exec() }
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        while self.gen.load(Ordering::Acquire) == arrival.gen {
-            crate::instr::host_spin();
-        }
+        wait_while(
+            "barrier.cluster.wait: not every thread of the cluster arrives",
+            || self.gen.load(Ordering::Acquire) == arrival.gen,
+        );
     }
     /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
     #[inline(always)]

@@ -13,77 +13,17 @@ use loom::sync::{Arc, Mutex};
 use ptx_sync::model::{self, Place};
 use ptx_sync::{AcqRel, Acquire, Cluster, Cta, Data, Relaxed, Release, Strong};
 
-/// Scheduler bookkeeping of one loom execution (invisible to loom: it orders nothing).
-struct Sched {
-    /// Threads that may still make progress on their own: alive, and neither spinning in
-    /// [`spin_until`] nor joining. The model's main thread counts from the start; the copy engine
-    /// counts once per queued copy.
-    live: usize,
-    /// A spinner gave up because the schedule starved a live thread (see [`spin_until`]).
-    abandoned: bool,
-    /// Bumped whenever some thread does something other than fail a spin check: starts, ends,
-    /// starts or stops waiting, issues or completes a copy.
-    epoch: u64,
-    /// Threads spinning in [`spin_until`].
-    waiting: usize,
-    /// How many of them have failed [`SPIN_LIMIT`] checks in a row at epoch `exhausted_epoch`.
-    exhausted: usize,
-    exhausted_epoch: u64,
-}
+pub use ptx_sync::model::{spawn, spawn_at, spawn_in, Explored, Handle, SPIN_LIMIT};
 
-const FRESH: Sched = Sched {
-    live: 1,
-    abandoned: false,
-    epoch: 0,
-    waiting: 0,
-    exhausted: 0,
-    exhausted_epoch: 0,
-};
-
-// loom runs all threads of a model as coroutines on the test's OS thread, so a std thread-local
-// is shared by the threads of one model and private to it; `check` resets it per execution.
-std::thread_local! {
-    static SCHED: RefCell<Sched> = const { RefCell::new(FRESH) };
-}
-
-fn with_sched<R>(f: impl FnOnce(&mut Sched) -> R) -> R {
-    SCHED.with(|s| f(&mut s.borrow_mut()))
-}
-
-/// Changes the number of live threads by `d` and records progress.
-fn live(d: isize) {
-    with_sched(|s| {
-        s.live = (s.live as isize + d) as usize;
-        s.epoch += 1;
-    })
-}
-
-/// Panic payload of an abandoned execution (never reported).
-struct Starved;
-
-fn abandon() -> ! {
-    with_sched(|s| s.abandoned = true);
-    std::panic::resume_unwind(Box::new(Starved))
-}
-
-/// Runs `f` as a loom model with the given preemption bound (every test states its bound).
-///
-/// Executions that [`spin_until`] abandons because loom's schedule starved a thread that could
-/// still make progress end quietly; every other panic fails the test.
+/// Runs `f` as a loom model with the given preemption bound (every test states its bound):
+/// [`ptx_sync::model::check`], which resets the model per execution, counts the executions that
+/// a model spin abandoned because loom's schedule starved a thread (printed on stderr), and fails
+/// if every execution was abandoned. Every other panic fails the test.
 pub fn check<F>(preemption_bound: usize, f: F)
 where
     F: Fn() + Sync + Send + 'static,
 {
-    let mut b = loom::model::Builder::new();
-    b.preemption_bound = Some(preemption_bound);
-    b.check(move || {
-        with_sched(|s| *s = FRESH);
-        if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f)) {
-            if !p.is::<Starved>() {
-                std::panic::resume_unwind(p);
-            }
-        }
-    });
+    model::check(preemption_bound, f);
 }
 
 /// Runs `f` and asserts that it panics with a message containing one of `expected` (for bugs that
@@ -102,156 +42,23 @@ pub fn assert_caught(f: impl FnOnce() + std::panic::UnwindSafe, expected: &[&str
     );
 }
 
-/// How many consecutive yields without progress elsewhere make a spinner *exhausted*. After a
-/// `yield_now`, loom lets the other threads run and stops returning stale values already seen,
-/// so on a fair schedule a wait that some thread can end ends well within it.
-pub const SPIN_LIMIT: usize = 4;
-
-/// A spinner that has yielded this many times without progress anywhere, while some other thread
-/// could still move, is being starved by an unfair schedule: the execution is abandoned.
-const STARVED_LIMIT: usize = 3 * SPIN_LIMIT;
-
-/// Spins (with `loom::thread::yield_now`) until `done()`.
+/// Spins (with `loom::thread::yield_now`) until `done()`: [`ptx_sync::model::spin_until`]. A wait
+/// that no thread can end panics with `"deadlock: {what} (no thread can make it true)"` (also
+/// when it is a library wait inside `done`, e.g. `Pipeline::consumer_wait`: the outermost label
+/// names it); a schedule that starves a thread abandons the execution (counted by [`check`]).
 ///
-/// A spinner is *exhausted* when `done()` has stayed false for [`SPIN_LIMIT`] consecutive yields
-/// during which no thread made progress (started, ended, started or stopped waiting, issued or
-/// completed a copy). Then:
-/// * if no thread can move on its own (every thread spins or joins or has ended) and every
-///   spinner is exhausted, no wait can ever end: panics with `"deadlock: {what}"`;
-/// * if it stays so for longer while some thread could still move, loom's depth-first search is
-///   exploring an unfair schedule (spinners yielding to each other while a runnable thread never
-///   runs; loom cannot bound those — with unbounded spins it reports "exceeded maximum number of
-///   branches"). The execution is abandoned quietly; the fair schedules of the same prefix are
-///   explored anyway.
-///
-/// Threads must be started with this crate's [`spawn`], [`spawn_in`] or [`spawn_at`] and joined
-/// with [`Handle::join`], so that the bookkeeping knows who can make progress.
+/// Threads must be started with [`spawn`], [`spawn_in`] or [`spawn_at`] and joined with
+/// [`Handle::join`], so that the bookkeeping knows who can make progress.
 pub fn spin_until(what: &str, done: impl FnMut() -> bool) {
-    if !spin(done) {
-        panic!("deadlock: {what} (no thread can make it true)");
-    }
+    model::spin_until(what, done)
 }
 
-enum Verdict {
-    Continue,
-    Deadlock,
-    Abandon,
+fn spin(done: impl FnMut() -> bool) -> bool {
+    model::spin(done)
 }
 
-/// The spin of [`spin_until`]; false when no thread can make `done()` true.
-fn spin(mut done: impl FnMut() -> bool) -> bool {
-    if done() {
-        return true;
-    }
-    let mut last = with_sched(|s| {
-        s.live -= 1;
-        s.waiting += 1;
-        s.epoch += 1;
-        s.epoch
-    });
-    let mut idle = 0;
-    let mut marked = false;
-    loop {
-        loom::thread::yield_now();
-        if done() {
-            with_sched(|s| {
-                s.live += 1;
-                s.waiting -= 1;
-                s.epoch += 1;
-            });
-            return true;
-        }
-        let e = with_sched(|s| s.epoch);
-        if e != last {
-            last = e;
-            idle = 0;
-            marked = false;
-            continue;
-        }
-        idle += 1;
-        if idle < SPIN_LIMIT {
-            continue;
-        }
-        let verdict = with_sched(|s| {
-            if s.abandoned {
-                return Verdict::Abandon;
-            }
-            if !marked {
-                if s.exhausted_epoch != e {
-                    s.exhausted_epoch = e;
-                    s.exhausted = 0;
-                }
-                s.exhausted += 1;
-                marked = true;
-            }
-            if s.live == 0 && s.exhausted >= s.waiting {
-                Verdict::Deadlock
-            } else if idle >= STARVED_LIMIT {
-                Verdict::Abandon
-            } else {
-                Verdict::Continue
-            }
-        });
-        match verdict {
-            Verdict::Continue => {}
-            Verdict::Abandon => abandon(),
-            Verdict::Deadlock => {
-                with_sched(|s| {
-                    s.live += 1;
-                    s.waiting -= 1;
-                });
-                return false;
-            }
-        }
-    }
-}
-
-/// A thread started with [`spawn`], [`spawn_in`] or [`spawn_at`].
-pub struct Handle<T>(loom::thread::JoinHandle<Option<T>>);
-
-impl<T> Handle<T> {
-    /// Joins the thread and returns its result (the calling thread counts as waiting meanwhile).
-    pub fn join(self) -> T {
-        live(-1);
-        let r = self.0.join();
-        live(1);
-        match r {
-            Ok(Some(v)) => v,
-            Ok(None) => abandon(),
-            Err(p) => std::panic::resume_unwind(p),
-        }
-    }
-}
-
-fn wrap<T: 'static>(f: impl FnOnce() -> T + 'static) -> impl FnOnce() -> Option<T> + 'static {
-    live(1);
-    move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-        match r {
-            Ok(v) => {
-                live(-1);
-                Some(v)
-            }
-            Err(p) if p.is::<Starved>() => None,
-            Err(p) => std::panic::resume_unwind(p),
-        }
-    }
-}
-
-/// `loom::thread::spawn` with progress bookkeeping; the thread is unplaced (alone in its own CTA
-/// and cluster on GPU 0, see `ptx_sync::model`).
-pub fn spawn<T: 'static>(f: impl FnOnce() -> T + 'static) -> Handle<T> {
-    Handle(loom::thread::spawn(wrap(f)))
-}
-
-/// [`spawn`], placed in CTA `cta` of cluster `cluster` on GPU 0.
-pub fn spawn_in<T: 'static>(cluster: u32, cta: u32, f: impl FnOnce() -> T + 'static) -> Handle<T> {
-    Handle(model::spawn_in(cluster, cta, wrap(f)))
-}
-
-/// [`spawn`], placed at `place`.
-pub fn spawn_at<T: 'static>(place: Place, f: impl FnOnce() -> T + 'static) -> Handle<T> {
-    Handle(model::spawn_at(place, wrap(f)))
+fn live(d: isize) {
+    model::sched_live(d)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -56,7 +56,8 @@ use ptx_sync::mbarrier::Mbarrier;
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
 use ptx_sync::wait::Budget;
 use ptx_sync::{Cta, Data};
-use ptx_sync_loom_tests::{check, spawn, spin_until};
+use ptx_sync::model;
+use ptx_sync_loom_tests::{check, spawn_in, spin_until};
 
 const TILES: u32 = 3;
 /// Bytes of one tile (one `u32`): the `expect_tx` / `complete_tx` amount.
@@ -160,6 +161,8 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
 /// [`TILES`] tiles.
 fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
     check(bound, move || {
+        // Every thread is in CTA 0 (the pipeline's `.cta` barriers are the CTA's own).
+        model::set_thread(0, 0);
         let m = Arc::new(Smem {
             full: (0..S).map(|_| Mbarrier::new()).collect(),
             empty: (0..S).map(|_| Mbarrier::new()).collect(),
@@ -170,7 +173,7 @@ fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
         let cs: Vec<_> = (0..consumers)
             .map(|me| {
                 let m = m.clone();
-                spawn(move || consumer::<S>(&m, bug, me))
+                spawn_in(0, 0, move || consumer::<S>(&m, bug, me))
             })
             .collect();
         producer::<S>(&m, bug);
