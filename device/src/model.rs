@@ -237,6 +237,16 @@ pub fn set_place(place: Place) {
     with_exec(|e| e.set_slot(slot, Some(place)));
 }
 
+/// Runs `f` with the calling thread placed at `p` for its duration (for hardware that acts in
+/// another CTA on the thread's behalf: a TMA multicast's `complete_tx` on a peer CTA's barrier is
+/// performed in that CTA, seed §5.2). The place is restored afterwards.
+pub fn as_place<R>(p: Place, f: impl FnOnce() -> R) -> R {
+    let was = PLACE.with(|c| c.replace(Some(p)));
+    let r = f();
+    PLACE.with(|c| c.set(was));
+    r
+}
+
 /// The calling loom thread's place, `None` if it was never placed (then it is alone in its own
 /// CTA and cluster on GPU 0).
 pub fn place() -> Option<Place> {
@@ -825,18 +835,21 @@ fn after_read(level: i8, acquire: bool, heads: &[Head], native: &[Who]) {
                 join(&c, x);
             }
         }
-    } else {
-        with_ts(|t| {
-            for h in heads {
-                if h.who.thread != me.thread && !t.observed.iter().any(|x| x.cell == h.cell) {
-                    t.observed.push(*h);
-                }
+    }
+    // Every strong read may also start an acquire pattern with a later fence ("a strong read on
+    // M followed by a fence", §8.8).
+    with_ts(|t| {
+        for h in heads {
+            if h.who.thread != me.thread && !t.observed.iter().any(|x| x.cell == h.cell) {
+                t.observed.push(*h);
             }
+        }
+        if !acquire {
             for w in native {
                 t.native_far = t.native_far.max(dist(*w, me));
             }
-        });
-    }
+        }
+    });
 }
 
 impl<T: Copy + Default> Location<T> {
