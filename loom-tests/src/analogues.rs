@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
 
 use loom::sync::{Arc, Mutex};
 use ptx_sync::model::{self, Place};
-use ptx_sync::{AcqRel, Acquire, Cluster, Cta, Data, Relaxed, Release, Strong};
+use ptx_sync::{Data, Strong};
 
 pub use ptx_sync::model::{spawn, spawn_at, spawn_in, Explored, Handle, SPIN_LIMIT};
 
@@ -42,6 +42,20 @@ pub fn assert_caught(f: impl FnOnce() + std::panic::UnwindSafe, expected: &[&str
     );
 }
 
+/// Runs `f` and asserts that it panics with a message containing every one of `parts` (the exact
+/// pieces of a report whose thread order depends on the schedule).
+pub fn assert_caught_all(f: impl FnOnce() + std::panic::UnwindSafe, parts: &[&str]) {
+    let err = std::panic::catch_unwind(f).expect_err("the model did not catch the bug");
+    let msg = err
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    for p in parts {
+        assert!(msg.contains(p), "caught, but the message {msg:?} lacks {p:?}");
+    }
+}
+
 /// Spins (with `loom::thread::yield_now`) until `done()`: [`ptx_sync::model::spin_until`]. A wait
 /// that no thread can end panics with `"deadlock: {what} (no thread can make it true)"` (also
 /// when it is a library wait inside `done`, e.g. `Pipeline::consumer_wait`: the outermost label
@@ -62,157 +76,6 @@ fn live(d: isize) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Scopes of mbarrier/bar operations
-// ---------------------------------------------------------------------------------------------
-
-/// The scope of an mbarrier operation: `.cta` (the default) or `.cluster` (PTX ISA §9.7.13.15).
-pub trait MbScope: ptx_sync::sem::Scope {
-    #[doc(hidden)]
-    fn sub<const REL: bool>(w: &Strong<u64>, v: u64) -> u64;
-    #[doc(hidden)]
-    fn add<const REL: bool>(w: &Strong<u64>, v: u64) -> u64;
-    #[doc(hidden)]
-    fn load_acquire(w: &Strong<u64>) -> u64;
-}
-
-macro_rules! mb_scope {
-    ($($S:ident),*) => {$(
-        impl MbScope for $S {
-            fn sub<const REL: bool>(w: &Strong<u64>, v: u64) -> u64 {
-                if REL { w.at::<$S>().fetch_sub::<Release>(v) } else { w.at::<$S>().fetch_sub::<Relaxed>(v) }
-            }
-            fn add<const REL: bool>(w: &Strong<u64>, v: u64) -> u64 {
-                if REL { w.at::<$S>().fetch_add::<Release>(v) } else { w.at::<$S>().fetch_add::<Relaxed>(v) }
-            }
-            fn load_acquire(w: &Strong<u64>) -> u64 {
-                w.at::<$S>().load::<Acquire>()
-            }
-        }
-    )*};
-}
-mb_scope!(Cta, Cluster);
-
-// ---------------------------------------------------------------------------------------------
-// mbarrier
-// ---------------------------------------------------------------------------------------------
-
-const LOW: u64 = 0xffff_ffff;
-
-/// An mbarrier analogue (PTX ISA §9.7.13.15): expected arrival count, transaction bytes, phase.
-///
-/// One `Strong<u64>` word: the completed-phase count in the high 32 bits, the *outstanding* work
-/// (pending arrivals + pending transaction bytes) in the low 32 bits. A phase completes when the
-/// outstanding work reaches zero: the operation that brings it to zero flips the phase and
-/// re-arms the count with a second RMW, so every arrival's release reaches a `try_wait` that reads
-/// the new phase through the RMW chain (seed §4.4, §5.2). `arrive` is `.release` and `try_wait`
-/// `.acquire`, each at the scope the call names ([`Cta`] by default in PTX; seed §5.4).
-///
-/// Initialisation is the constructor; publish the barrier to the threads by creating it before
-/// spawning them (the model does not check `fence.mbarrier_init`).
-pub struct MBarrier {
-    word: Strong<u64>,
-    count: u32,
-    /// The CTA whose shared memory holds the barrier: the copy engine's `complete_tx` is
-    /// performed there.
-    home: Place,
-}
-
-impl MBarrier {
-    /// `mbarrier.init [bar], count` in the shared memory of CTA `home`.
-    pub fn new(count: u32, home: Place) -> Self {
-        assert!(count >= 1);
-        MBarrier {
-            word: Strong::new(count as u64),
-            count,
-            home,
-        }
-    }
-
-    fn after<S: MbScope, const REL: bool>(&self, old: u64, delta_down: u64) -> u64 {
-        let phase = old >> 32;
-        let outstanding = (old & LOW).wrapping_sub(delta_down) & LOW;
-        if outstanding == 0 {
-            // Complete the phase: phase + 1, outstanding = count.
-            S::add::<REL>(&self.word, (1u64 << 32) + self.count as u64);
-        }
-        phase
-    }
-
-    /// `mbarrier.arrive.release.{cta,cluster}.shared{::cluster}.b64 state, [bar];` — returns the
-    /// phase it arrived on.
-    pub fn arrive<S: MbScope>(&self) -> u64 {
-        let old = S::sub::<true>(&self.word, 1);
-        self.after::<S, true>(old, 1)
-    }
-
-    /// `mbarrier.arrive.expect_tx.release.{scope}.shared::cta.b64 state, [bar], bytes;`
-    pub fn arrive_expect_tx<S: MbScope>(&self, bytes: u32) -> u64 {
-        assert!(bytes >= 1);
-        let old = S::add::<true>(&self.word, bytes as u64 - 1);
-        self.after::<S, true>(old, 0u64.wrapping_sub(bytes as u64 - 1))
-    }
-
-    /// The `complete_tx` of an async copy (`.mbarrier::complete_tx::bytes`), done by the copy
-    /// engine, as if in the barrier's CTA, with release semantics at cluster scope.
-    pub fn complete_tx(&self, bytes: u32) {
-        let was = model::place();
-        model::set_place(self.home);
-        let old = Cluster::sub::<true>(&self.word, bytes as u64);
-        self.after::<Cluster, true>(old, bytes as u64);
-        if let Some(p) = was {
-            model::set_place(p);
-        }
-    }
-
-    /// `mbarrier.try_wait.parity.acquire.{scope}.shared::cta.b64 done, [bar], parity;` — true
-    /// once the phase with parity `parity` has completed (the current phase has the other
-    /// parity).
-    pub fn try_wait_parity<S: MbScope>(&self, parity: u32) -> bool {
-        let w = S::load_acquire(&self.word);
-        ((w >> 32) & 1) as u32 != parity
-    }
-
-    /// `try_wait_parity` in a bounded spin ([`spin_until`]).
-    pub fn wait_parity<S: MbScope>(&self, parity: u32, what: &str) {
-        spin_until(what, || self.try_wait_parity::<S>(parity));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// bar.sync / bar.arrive
-// ---------------------------------------------------------------------------------------------
-
-/// A single-use named barrier of one CTA (`bar.arrive` / `bar.sync`, PTX ISA §9.7.13.1): the
-/// arrive is a release, the sync an acquire, both at `.cta` scope (the barrier's scope is fixed to
-/// the CTA; seed §5.1 footnote 34).
-pub struct CtaBarrier {
-    count: Strong<u32>,
-    expected: u32,
-}
-
-impl CtaBarrier {
-    /// `expected` threads take part.
-    pub fn new(expected: u32) -> Self {
-        CtaBarrier {
-            count: Strong::new(0),
-            expected,
-        }
-    }
-    /// `bar.arrive id, n;` — arrive without waiting (release).
-    pub fn arrive(&self) {
-        self.count.at::<Cta>().red_add::<Release>(1);
-    }
-    /// `bar.sync id, n;` — arrive and wait for all (acquire).
-    pub fn sync(&self) {
-        self.count.at::<Cta>().fetch_add::<AcqRel>(1);
-        let n = self.expected;
-        spin_until("bar.sync: not all threads arrive", || {
-            self.count.at::<Cta>().load::<Acquire>() >= n
-        });
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Copy engine (cp.async, TMA)
 // ---------------------------------------------------------------------------------------------
 
@@ -229,7 +92,8 @@ struct Queue {
 /// the other. Issuing is ordered after the issuer's earlier accesses (an async operation is
 /// ordered after the preceding instructions of its thread, PTX ISA §8.9.1.1), but nothing orders
 /// the copy before the issuer's later accesses except a completion mechanism: [`wait_all`]
-/// (`cp.async.wait_all`, seed §5.1) or an [`MBarrier`] `complete_tx` (TMA, seed §5.2).
+/// (`cp.async.wait_all`, seed §5.1) or an mbarrier's `complete_tx` (TMA, seed §5.2; the library's
+/// `ptx_sync::Mbarrier`).
 ///
 /// The queue is a loom `Mutex` (issue → copy is ordered, as on the GPU); the engine waits for
 /// work with [`spin_until`].
