@@ -2,7 +2,8 @@
 //!
 //! Scope and state space are erased; the semantic maps to the `core::sync::atomic::Ordering` of
 //! the same name (`Weak`/`Volatile` → `Relaxed`, `fence::<Sc, _>` → `fence(SeqCst)`). Under
-//! `--cfg loom` the same code uses `loom::sync::atomic` and `loom::cell::UnsafeCell`, so one
+//! `--cfg loom` the same code goes through `ptx_sync::model` (loom atomics and
+//! `loom::cell::UnsafeCell`, with the scope of every access, fence and barrier checked), so one
 //! protocol source is model-checked unchanged (see the `loom-tests` crate). The library never uses
 //! a SeqCst *access* (PTX has none, and loom would treat it as AcqRel).
 #![allow(clippy::missing_safety_doc)]

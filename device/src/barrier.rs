@@ -22,7 +22,10 @@
 //! # Host backend
 //! A [`NamedBarrier`] is a counting, generation-numbered barrier over `hatomic` (AcqRel arrival,
 //! Acquire wait) and a [`ClusterBarrier`] the same over all threads of the "cluster"; on the
-//! device both are plain values (ids and counts) and hold no memory.
+//! device both are plain values (ids and counts) and hold no memory. Under `--cfg loom` their
+//! words are strong locations of `ptx_sync::model` at `.cta` (`bar`) and `.cluster`
+//! (`barrier.cluster`), so threads outside the barrier's scope are reported (PTX ISA §8.7,
+//! §8.9.4), and the waits are model spins (a barrier that never completes is a `deadlock: …`).
 //!
 //! ```
 //! use ptx_sync::barrier::{ClusterBarrier, NamedBarrier, Aligned};

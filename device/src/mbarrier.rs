@@ -37,6 +37,12 @@
 //! release sequence that every waiter's acquire load synchronizes with. `complete_tx` is a
 //! `Release` RMW on the host (the copy it stands for was performed by the issuing thread).
 //!
+//! Under `--cfg loom` the word is a strong location of `ptx_sync::model` and every operation is a
+//! strong access at the scope it names (`arrive::<_, Cta>` at `.cta`, `try_wait::<_, Cluster>` at
+//! `.cluster`, `init`/`inval` at `.cta`, a host async copy's `complete_tx` at `.cluster`), so a
+//! `.cta` arrive from another CTA (seed §5.4) is reported as not morally strong (PTX ISA §8.7),
+//! and `wait`/`wait_parity` are model spins (a wait no thread can end is a `deadlock: …`).
+//!
 //! ```
 //! use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
 //! let full: Mbarrier = Mbarrier::new();
