@@ -206,7 +206,9 @@ macro_rules! host_float {
 }
 host_float!(f32 => AtomicU32, u32, f64 => AtomicU64, u64);
 
-/// The host's `fence`: `core::sync::atomic::fence` (or loom's).
+/// The host's `fence`: `core::sync::atomic::fence` (under loom fences go through
+/// `ptx_sync::model::fence`, which knows their scope).
+#[cfg(not(loom))]
 #[inline]
 pub(crate) fn host_fence(o: Ordering) {
     hatomic::fence(o)

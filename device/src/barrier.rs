@@ -21,7 +21,8 @@
 //!
 //! # Host backend
 //! A [`NamedBarrier`] is a counting, generation-numbered barrier over `hatomic` (AcqRel arrival,
-//! Acquire wait) and a [`ClusterBarrier`] the same over all threads of the "cluster"; on the
+//! Acquire wait) and a [`ClusterBarrier`] a monotonic arrival counter over all threads of the
+//! "cluster" (Release or Relaxed arrival as the semantic says, Acquire wait); on the
 //! device both are plain values (ids and counts) and hold no memory. Under `--cfg loom` their
 //! words are strong locations of `ptx_sync::model` at `.cta` (`bar`) and `.cluster`
 //! (`barrier.cluster`), so threads outside the barrier's scope are reported (PTX ISA §8.7,
@@ -393,6 +394,7 @@ for_cluster_bar! { cluster_bar_leaf }
 #[must_use = "wait on the arrival with ClusterBarrier::wait"]
 #[derive(Debug)]
 pub struct ClusterArrival {
+    /// The barrier phase this arrival belongs to.
     #[cfg(not(target_arch = "nvptx64"))]
     gen: u32,
 }
@@ -402,10 +404,13 @@ pub struct ClusterArrival {
 pub struct ClusterBarrier {
     #[cfg(not(target_arch = "nvptx64"))]
     count: u32,
+    /// Arrivals so far, never reset: phase `k` completes at `(k + 1) * count`. Every arrival is
+    /// one RMW of it (a `.release` arrive releases, a `.relaxed` one does not), so a wait's
+    /// acquire load of the completing value synchronizes exactly with the release arrivals
+    /// (their release sequences, PTX ISA §8.9.4 "A barrier.cluster.arrive operation
+    /// synchronizes with a barrier.cluster.wait operation", for `.release` arrives).
     #[cfg(not(target_arch = "nvptx64"))]
     arrived: Word,
-    #[cfg(not(target_arch = "nvptx64"))]
-    gen: Word,
 }
 
 impl ClusterBarrier {
@@ -423,7 +428,6 @@ impl ClusterBarrier {
             ClusterBarrier {
                 count: threads,
                 arrived: Word::new(1, W),
-                gen: Word::new(1, W),
             }
         }
     }
@@ -442,16 +446,12 @@ impl ClusterBarrier {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let gen = self.gen.load(Ordering::Acquire);
             let o = if S::NAME == "Relaxed" {
                 Ordering::Relaxed
             } else {
-                Ordering::AcqRel
+                Ordering::Release
             };
-            if self.arrived.fetch_add(1, o) + 1 == self.count {
-                self.arrived.store(0, Ordering::Relaxed);
-                self.gen.fetch_add(1, Ordering::AcqRel);
-            }
+            let gen = self.arrived.fetch_add(1, o) / self.count;
             ClusterArrival { gen }
         }
     }
@@ -468,10 +468,13 @@ impl ClusterBarrier {
             unsafe { <S as ClusterWaitInstr<A>>::exec() }
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        wait_while(
-            "barrier.cluster.wait: not every thread of the cluster arrives",
-            || self.gen.load(Ordering::Acquire) == arrival.gen,
-        );
+        {
+            let target = (arrival.gen + 1) * self.count;
+            wait_while(
+                "barrier.cluster.wait: not every thread of the cluster arrives",
+                || self.arrived.load(Ordering::Acquire) < target,
+            );
+        }
     }
     /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
     #[inline(always)]

@@ -13,6 +13,8 @@
 //! | same | two CTAs (a named barrier is one CTA's) | caught: not morally strong, naming `bar` and both places |
 //! | P writes, cluster arrive/wait; C arrive/wait, reads | two CTAs of one cluster | passes |
 //! | same | two clusters | caught: not morally strong, naming `barrier.cluster` |
+//! | A `mbarrier.init`s, `fence.mbarrier_init.release.cluster`, cluster arrive.relaxed/wait; B arrives remotely (seed §5.4) | A, B | passes |
+//! | same without `fence.mbarrier_init` | A, B | caught: `mbarrier.init` and B's remote arrive not morally strong |
 //! | `Pipeline<1, Cluster>`: leader A's producer multicasts 2 tiles into B; B's consumer releases A's `empty` remotely | A, B of one cluster | passes |
 //! | same, B's consumer reads the stage after `consumer_release` | A, B | caught: data race on the stage (`st`) |
 //! | `Pipeline<1, Cta>`, same threads (seed §5.4's bug: the `.cta` arrive on A's `empty` from B) | A, B | caught: not morally strong, naming `mbarrier.arrive.release.cta` from B |
@@ -25,7 +27,9 @@ use ptx_sync::barrier::{Aligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::model::{self, Place};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
 use ptx_sync::wait::Budget;
-use ptx_sync::{Acquire, Cluster, Cta, Data, Mbarrier, Pipeline, PipelineState, Release};
+use ptx_sync::{
+    Acquire, Cluster, Cta, Data, Mbarrier, Phase, Pipeline, PipelineState, Relaxed, Release,
+};
 use ptx_sync_loom_tests::{assert_caught_all, check, spawn_at};
 
 const A: Place = Place {
@@ -119,6 +123,51 @@ fn cluster_barrier_two_clusters_caught() {
             "ptx-sync model: data race: ",
             "`barrier.cluster.arrive/wait (.cluster)` by thread (gpu 0, cluster 1, cta 0)",
             "are not morally strong",
+        ],
+    );
+}
+
+/// Seed §5.4's init publication: A's thread `mbarrier.init`s `empty` (in A), then
+/// [`fence.mbarrier_init.release.cluster`], then every thread `barrier.cluster.arrive.relaxed` +
+/// `barrier.cluster.wait.acquire`; B's thread then arrives on A's `empty` remotely
+/// (`.release.cluster`). Without the fence the relaxed arrive publishes nothing: the init and the
+/// remote arrive are not ordered, and not morally strong (the init is A's `.cta` operation).
+fn init_publication(with_fence: bool) {
+    check(2, move || {
+        let empty: Arc<Mbarrier> = Arc::new(Mbarrier::new());
+        let cb = Arc::new(ClusterBarrier::new(2));
+        let (e, c) = (empty.clone(), cb.clone());
+        let a = spawn_at(A, move || {
+            e.init(1);
+            if with_fence {
+                ptx_sync::proxy::fence_mbarrier_init();
+            }
+            let t = c.arrive::<Relaxed, Aligned>();
+            c.wait::<Acquire, Aligned>(t);
+            e.wait_parity::<Acquire, Cluster>(Phase::ZERO, BUDGET)
+                .expect("a budget never times out under loom");
+        });
+        let b = spawn_at(B, move || {
+            let t = cb.arrive::<Relaxed, Aligned>();
+            cb.wait::<Acquire, Aligned>(t);
+            empty.remote(A.cta).arrive::<Release, Cluster>();
+        });
+        a.join();
+        b.join();
+    });
+}
+
+#[test]
+fn init_published_with_fence_mbarrier_init_passes() {
+    init_publication(true);
+}
+
+#[test]
+fn init_without_fence_mbarrier_init_caught() {
+    assert_caught_all(
+        || init_publication(false),
+        &[
+            "ptx-sync model: data race: `mbarrier.init.shared::cta.b64` by thread (gpu 0, cluster 0, cta 0) and `mbarrier.arrive.release.cluster.shared::cluster.b64` by thread (gpu 0, cluster 0, cta 1) are not morally strong",
         ],
     );
 }
