@@ -120,8 +120,10 @@
 //!   execution.
 //! * **Proxies are not modelled.** The generic and async proxies (seed §5.3) are the same
 //!   memory here; a missing `fence.proxy.async` is only visible through the copy-engine analogues
-//!   of the `loom-tests` crate. `fence.mbarrier_init` is not modelled: publish an `mbarrier.init`
-//!   to other threads by starting them after it (or with a barrier).
+//!   of the `loom-tests` crate. `fence.mbarrier_init.release.cluster` is modelled as a release
+//!   fence at `.cluster` (what it does for the generic proxy; its effect on the barrier's own
+//!   proxy is not separate here), and the `fence.proxy.tensormap` fences as release / acquire
+//!   fences at their scope.
 //! * **Mixed-size races** (§8.7.1, partially overlapping accesses) cannot arise: every location is
 //!   one scalar.
 //! * Weak data races are reported only between `Data` accesses (and `Weak` accesses through an
