@@ -1007,8 +1007,7 @@ pub enum FenceKind {
 /// `fence{.sem}.scope` under loom, with its scope (see the module docs, "Fences").
 #[doc(hidden)]
 pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
-    let slot = ensure_registered();
-    let _ = slot;
+    ensure_registered();
     let me = who();
     let c = cells();
     let universal = with_exec(|e| level >= e.d);
@@ -1022,24 +1021,14 @@ pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
     }
     let acquires = kind != FenceKind::Release;
     let releases = kind != FenceKind::Acquire;
-    // The acquire half: loom's own fence when it cannot synchronize with anything out of scope.
+    // The acquire half runs as loom's acquire fence when it cannot synchronize with anything
+    // out of scope: the fence includes every thread, or every loom release clock this thread has
+    // read comes from a thread within its scope.
     let native_acq = acquires && (universal || with_ts(|t| t.native_far <= level));
-    if universal {
-        loom::sync::atomic::fence(match kind {
-            FenceKind::Sc => Ordering::SeqCst,
-            FenceKind::AcqRel => Ordering::AcqRel,
-            FenceKind::Acquire => Ordering::Acquire,
-            FenceKind::Release => Ordering::Release,
-        });
-        if releases {
-            with_ts(|t| t.native_release = true);
-        }
-    } else if native_acq {
-        loom::sync::atomic::fence(Ordering::Acquire);
-    }
     if acquires {
         with_ts(|t| t.last_acq = Some((level, what)));
-        // "A strong read followed by a fence" (PTX ISA §8.8): the heads the earlier reads saw.
+        // "A strong read on M followed by a fence" (PTX ISA §8.8): join the release heads the
+        // earlier strong reads saw, when the head and this fence are morally strong (§8.9.4).
         let todo: Vec<usize> = with_ts(|t| {
             t.observed
                 .iter()
@@ -1053,6 +1042,19 @@ pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
             join(&c, x);
         }
     }
+    if universal {
+        loom::sync::atomic::fence(match kind {
+            FenceKind::Sc => Ordering::SeqCst,
+            FenceKind::AcqRel => Ordering::AcqRel,
+            FenceKind::Acquire => Ordering::Acquire,
+            FenceKind::Release => Ordering::Release,
+        });
+        if releases {
+            with_ts(|t| t.native_release = true);
+        }
+    } else if native_acq {
+        loom::sync::atomic::fence(Ordering::Acquire);
+    }
     if !releases {
         return;
     }
@@ -1062,7 +1064,8 @@ pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
         // Fence-SC order (PTX ISA §8.9.3) relates morally strong fence.sc pairs: this one is
         // ordered after every earlier fence.sc whose scope includes this thread and whose thread
         // this one's scope includes (execution order is one Fence-SC order; loom explores others
-        // by reordering the threads).
+        // by reordering the threads). The record is pushed right after the deposit, in the same
+        // loom step, so a later fence.sc always finds this one's clock deposited.
         let todo: Vec<usize> = with_exec(|e| {
             let v = e
                 .sc
@@ -1086,7 +1089,11 @@ pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
             for x in todo {
                 join(&c, x);
             }
+            // What this fence acquired is released by it too (causality is transitive).
             deposit(&c, cell);
+            if universal {
+                loom::sync::atomic::fence(Ordering::Release);
+            }
         }
     }
     let h = Head {
