@@ -39,12 +39,12 @@
 //! cb.wait::<Acquire, Aligned>(t);              // barrier.cluster.wait.acquire.aligned
 //! ```
 
-#[cfg(not(target_arch = "nvptx64"))]
-use core::sync::atomic::Ordering;
 use crate::instr::instr;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
+#[cfg(not(target_arch = "nvptx64"))]
+use core::sync::atomic::Ordering;
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the warp execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).

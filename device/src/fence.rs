@@ -100,8 +100,8 @@ where
     }
     #[cfg(loom)]
     {
-        use core::sync::atomic::Ordering as O;
         use crate::model::FenceKind as K;
+        use core::sync::atomic::Ordering as O;
         let kind = match <S as FenceSem>::HOST {
             O::SeqCst => K::Sc,
             O::AcqRel => K::AcqRel,

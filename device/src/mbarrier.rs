@@ -752,14 +752,19 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_n(self.a(), count) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(Sc::LEVEL, <S as ArriveInstr<Sc>>::PTX, <S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= count,
-                "mbarrier: more arrivals than expected in this phase"
-            );
-            s.pending -= count;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= count,
+                    "mbarrier: more arrivals than expected in this phase"
+                );
+                s.pending -= count;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -777,15 +782,20 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_drop(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(Sc::LEVEL, <S as ArriveInstr<Sc>>::PTX_DROP, <S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= 1 && s.expected >= 1,
-                "mbarrier: arrive_drop without arrivals left"
-            );
-            s.pending -= 1;
-            s.expected -= 1;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX_DROP,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= 1 && s.expected >= 1,
+                    "mbarrier: arrive_drop without arrivals left"
+                );
+                s.pending -= 1;
+                s.expected -= 1;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -804,15 +814,20 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_expect_tx(self.a(), tx) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(Sc::LEVEL, <S as ArriveInstr<Sc>>::PTX_EXPECT_TX, <S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= 1,
-                "mbarrier: more arrivals than expected in this phase"
-            );
-            s.tx += tx as i32;
-            s.pending -= 1;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX_EXPECT_TX,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= 1,
+                    "mbarrier: more arrivals than expected in this phase"
+                );
+                s.tx += tx as i32;
+                s.pending -= 1;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -887,7 +902,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::try_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(Sc::LEVEL, <S as WaitInstr<Sc>>::PTX_TRY, <S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TRY,
+            <S as WaitInstr<Sc>>::HOST,
+            host::unpack(token.state).phase,
+        )
     }
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
@@ -904,7 +924,12 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
-            self.h_phase_done(Sc::LEVEL, <S as WaitInstr<Sc>>::PTX_TRY, <S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+            self.h_phase_done(
+                Sc::LEVEL,
+                <S as WaitInstr<Sc>>::PTX_TRY,
+                <S as WaitInstr<Sc>>::HOST,
+                host::unpack(token.state).phase,
+            )
         }
     }
 
@@ -920,7 +945,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::try_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(Sc::LEVEL, <S as WaitInstr<Sc>>::PTX_TRY_PARITY, <S as WaitInstr<Sc>>::HOST, phase.0)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
+            <S as WaitInstr<Sc>>::HOST,
+            phase.0,
+        )
     }
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
@@ -937,7 +967,12 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
-            self.h_phase_done(Sc::LEVEL, <S as WaitInstr<Sc>>::PTX_TRY_PARITY, <S as WaitInstr<Sc>>::HOST, phase.0)
+            self.h_phase_done(
+                Sc::LEVEL,
+                <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
+                <S as WaitInstr<Sc>>::HOST,
+                phase.0,
+            )
         }
     }
 
@@ -953,7 +988,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::test_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(Sc::LEVEL, <S as WaitInstr<Sc>>::PTX_TEST, <S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TEST,
+            <S as WaitInstr<Sc>>::HOST,
+            host::unpack(token.state).phase,
+        )
     }
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
@@ -968,7 +1008,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::test_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(Sc::LEVEL, <S as WaitInstr<Sc>>::PTX_TEST_PARITY, <S as WaitInstr<Sc>>::HOST, phase.0)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TEST_PARITY,
+            <S as WaitInstr<Sc>>::HOST,
+            phase.0,
+        )
     }
 
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
@@ -1083,16 +1128,19 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self
-                .local()
-                .h_rmw(Sc::LEVEL, <S as RemoteArriveInstr<Sc>>::PTX, <S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+            let _ = self.local().h_rmw(
+                Sc::LEVEL,
+                <S as RemoteArriveInstr<Sc>>::PTX,
+                <S as RemoteArriveInstr<Sc>>::HOST,
+                |mut s| {
                     assert!(
                         s.pending >= 1,
                         "mbarrier: more arrivals than expected in this phase"
                     );
                     s.pending -= 1;
                     host::settle(s)
-                });
+                },
+            );
         }
     }
 
@@ -1109,16 +1157,19 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self
-                .local()
-                .h_rmw(Sc::LEVEL, <S as RemoteArriveInstr<Sc>>::PTX, <S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+            let _ = self.local().h_rmw(
+                Sc::LEVEL,
+                <S as RemoteArriveInstr<Sc>>::PTX,
+                <S as RemoteArriveInstr<Sc>>::HOST,
+                |mut s| {
                     assert!(
                         s.pending >= count,
                         "mbarrier: more arrivals than expected in this phase"
                     );
                     s.pending -= count;
                     host::settle(s)
-                });
+                },
+            );
         }
     }
 
@@ -1135,13 +1186,16 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self
-                .local()
-                .h_rmw(Sc::LEVEL, <S as RemoteArriveInstr<Sc>>::PTX_EXPECT_TX, <S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+            let _ = self.local().h_rmw(
+                Sc::LEVEL,
+                <S as RemoteArriveInstr<Sc>>::PTX_EXPECT_TX,
+                <S as RemoteArriveInstr<Sc>>::HOST,
+                |mut s| {
                     s.tx += tx as i32;
                     s.pending -= 1;
                     host::settle(s)
-                });
+                },
+            );
         }
     }
 

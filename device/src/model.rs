@@ -1032,9 +1032,7 @@ pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
         let todo: Vec<usize> = with_ts(|t| {
             t.observed
                 .iter()
-                .filter(|h| {
-                    !(native_acq && h.universal) && h.level.min(level) >= dist(h.who, me)
-                })
+                .filter(|h| !(native_acq && h.universal) && h.level.min(level) >= dist(h.who, me))
                 .map(|h| h.cell)
                 .collect()
         });
@@ -1067,16 +1065,15 @@ pub fn fence(kind: FenceKind, level: u8, what: &'static str) {
         // by reordering the threads). The record is pushed right after the deposit, in the same
         // loom step, so a later fence.sc always finds this one's clock deposited.
         let todo: Vec<usize> = with_exec(|e| {
-            let v = e
-                .sc
-                .iter()
-                .filter(|r| {
-                    r.who.thread != me.thread
-                        && !(universal && r.universal)
-                        && r.level.min(level) >= dist(r.who, me)
-                })
-                .map(|r| r.cell)
-                .collect();
+            let v =
+                e.sc.iter()
+                    .filter(|r| {
+                        r.who.thread != me.thread
+                            && !(universal && r.universal)
+                            && r.level.min(level) >= dist(r.who, me)
+                    })
+                    .map(|r| r.cell)
+                    .collect();
             e.sc.push(ScRec {
                 who: me,
                 level,

@@ -52,7 +52,10 @@ pub fn assert_caught_all(f: impl FnOnce() + std::panic::UnwindSafe, parts: &[&st
         .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default();
     for p in parts {
-        assert!(msg.contains(p), "caught, but the message {msg:?} lacks {p:?}");
+        assert!(
+            msg.contains(p),
+            "caught, but the message {msg:?} lacks {p:?}"
+        );
     }
 }
 

@@ -101,12 +101,18 @@ fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
         })
     };
     if v.budget == 0 {
-        spin_until("DeepEP timeout check failed: a peer never arrives", all_zero);
+        spin_until(
+            "DeepEP timeout check failed: a peer never arrives",
+            all_zero,
+        );
     } else {
         // DeepEP's timeout_check as the library's bounded wait: under loom the budget never
         // ends a wait that a peer can still end.
         let r = ptx_sync::wait::spin_until(Budget::iterations(v.budget), all_zero);
-        assert!(r.is_ok(), "rank {rank}: false timeout {r:?} in a correct barrier");
+        assert!(
+            r.is_ok(),
+            "rank {rank}: false timeout {r:?} in a correct barrier"
+        );
     }
     assert_eq!(
         ep.entered.load(StdOrdering::SeqCst),

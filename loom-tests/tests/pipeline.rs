@@ -56,10 +56,10 @@
 
 use loom::sync::Arc;
 use ptx_sync::mbarrier::Mbarrier;
+use ptx_sync::model;
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
 use ptx_sync::wait::Budget;
 use ptx_sync::{Cta, Data};
-use ptx_sync::model;
 use ptx_sync_loom_tests::{check, spawn_in, spin_until};
 
 const TILES: u32 = 3;

@@ -106,7 +106,11 @@ fn cluster_handoff(c: Place) {
             unsafe { data.read() }
         });
         p.join();
-        assert_eq!(ct.join(), 42, "C passed the cluster barrier but read stale data");
+        assert_eq!(
+            ct.join(),
+            42,
+            "C passed the cluster barrier but read stale data"
+        );
     });
 }
 

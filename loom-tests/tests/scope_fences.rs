@@ -237,7 +237,10 @@ fn iriw_fence_sc_gpu_four_ctas_forbids_the_outcome() {
     );
     // Not vacuous: the reads do see both values.
     assert!(seen.contains(&(1, 1, 1, 1)), "{seen:?}");
-    assert!(seen.contains(&(1, 0, 0, 0)) || seen.contains(&(0, 0, 1, 0)), "{seen:?}");
+    assert!(
+        seen.contains(&(1, 0, 0, 0)) || seen.contains(&(0, 0, 1, 0)),
+        "{seen:?}"
+    );
 }
 
 /// Store buffering (seed §3.6, the W→R pair only `fence.sc` orders): T1 `x = 1`, `fence.sc.<S>`,
@@ -284,12 +287,18 @@ where
 #[test]
 fn sb_fence_sc_cta_two_ctas_shows_both_zero() {
     let seen = sb::<Cta>(P00, P01, None);
-    assert!(seen.contains(&(0, 0)), "no execution read 0 twice: {seen:?}");
+    assert!(
+        seen.contains(&(0, 0)),
+        "no execution read 0 twice: {seen:?}"
+    );
 }
 
 #[test]
 fn sb_fence_sc_cta_one_cta_forbids_both_zero() {
     let seen = sb::<Cta>(P00, P00, Some(P01));
-    assert!(!seen.contains(&(0, 0)), "fence.sc.cta within one CTA allowed SB: {seen:?}");
+    assert!(
+        !seen.contains(&(0, 0)),
+        "fence.sc.cta within one CTA allowed SB: {seen:?}"
+    );
     assert!(seen.contains(&(1, 1)), "{seen:?}");
 }
