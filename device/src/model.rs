@@ -66,8 +66,9 @@
 //! });
 //! ```
 //!
-//! Run models with [`check`] (it resets the model's state per execution and counts abandoned
-//! executions) and start threads with [`spawn`], [`spawn_in`] or [`spawn_at`] (they register the
+//! Run models with [`check`] (it resets the model's state per execution, counts abandoned
+//! executions and fails when all are; under plain `loom::model` the state is reset at the first
+//! model use of each execution, but abandoned executions end as panics) and start threads with [`spawn`], [`spawn_in`] or [`spawn_at`] (they register the
 //! thread's place and its liveness). A thread that was never placed (including loom's main
 //! thread) is alone in its own CTA and its own cluster on GPU 0: `.gpu` and `.sys` accesses are
 //! morally strong with it, `.cta` and `.cluster` ones from other threads are not. Place threads
@@ -364,6 +365,8 @@ struct Exec {
     /// Lowest level of a fence that ran as loom's own fence (4: none yet).
     min_native: u8,
     min_native_what: &'static str,
+    /// The thread that started this state (loom's main thread of the execution).
+    main: Option<loom::thread::ThreadId>,
 }
 
 impl Exec {
@@ -384,6 +387,7 @@ impl Exec {
             d: 0,
             min_native: 4,
             min_native_what: "",
+            main: None,
         }
     }
 
@@ -440,8 +444,10 @@ fn start_execution() {
     let cells: Vec<_> = (0..POOL)
         .map(|_| loom::sync::atomic::AtomicUsize::new(0))
         .collect();
+    let main = loom::thread::current().id();
     with_exec(|e| {
         e.cells = Some(Rc::new(cells));
+        e.main = Some(main);
         let slot = e.register(place());
         with_ts(|t| t.slot = Some(slot));
     });
@@ -450,11 +456,18 @@ fn start_execution() {
 /// Makes sure the per-execution state exists and the calling thread is registered; returns its
 /// registry slot.
 fn ensure_registered() -> usize {
-    if with_exec(|e| e.cells.is_none()) {
-        start_execution();
-    }
     if let Some(s) = with_ts(|t| t.slot) {
         return s;
+    }
+    // No slot yet: the first model use of an execution (its main thread, loom's thread 0, when
+    // the model runs under plain `loom::model` rather than `check`), or a thread started with
+    // plain `loom::thread::spawn`.
+    let id = loom::thread::current().id();
+    let fresh = with_exec(|e| e.cells.is_none() || e.main != Some(id))
+        && format!("{id:?}") == "ThreadId(0)";
+    if fresh || with_exec(|e| e.cells.is_none()) {
+        start_execution();
+        return with_ts(|t| t.slot).expect("registered");
     }
     // A thread started with plain `loom::thread::spawn`: registered on its first model use.
     let p = place();

@@ -17,6 +17,7 @@
 //! | MP | `fence.release.gpu` / `fence.acquire.cta`, two CTAs | caught: data race, naming the reader's `fence.acquire.cta` |
 //! | MP | `fence.release.cta` + `st.relaxed.gpu` / `ld.acquire.gpu`, two CTAs | caught: data race (the pattern's first operation is the `.cta` fence) |
 //! | MP | `fence.release.gpu` / `fence.acquire.gpu`, two clusters | passes |
+//! | MP | `.cta` fences under plain `loom::model` (not `check`), one CTA / two CTAs | passes / caught |
 //! | IRIW | `fence.sc.cta` between the reads, four CTAs | the outcome r1=1,r2=0,r3=1,r4=0 is shown |
 //! | IRIW | `fence.sc.gpu`, four CTAs | the outcome never appears (other outcomes do) |
 //! | SB | `fence.sc.cta`, two CTAs | both reads 0 is shown |
@@ -301,4 +302,41 @@ fn sb_fence_sc_cta_one_cta_forbids_both_zero() {
         "fence.sc.cta within one CTA allowed SB: {seen:?}"
     );
     assert!(seen.contains(&(1, 1)), "{seen:?}");
+}
+
+/// The same program under plain `loom::model` (not `check`): the model resets its state at the
+/// first model use of every execution, so the verdicts are the same.
+fn mp_plain_loom(c: Place) {
+    loom::model(move || {
+        let data = Arc::new(Data::new(0u32));
+        let full = Arc::new(Strong::new(0u32));
+        let (d, f) = (data.clone(), full.clone());
+        let p = ptx_sync::model::spawn_at(P00, move || {
+            unsafe { d.write(42) };
+            fence::<Release, Cta>();
+            f.at::<Gpu>().store::<Relaxed>(1);
+        });
+        let ct = ptx_sync::model::spawn_at(c, move || {
+            spin_until("nobody writes full", || {
+                full.at::<Gpu>().load::<Relaxed>() == 1
+            });
+            fence::<Acquire, Cta>();
+            unsafe { data.read() }
+        });
+        p.join();
+        assert_eq!(ct.join(), 42, "C read full == 1 but stale data");
+    });
+}
+
+#[test]
+fn mp_fence_cta_same_cta_plain_loom_model_passes() {
+    mp_plain_loom(P00);
+}
+
+#[test]
+#[should_panic(
+    expected = "`fence.release.cta` by thread (gpu 0, cluster 0, cta 0) does not synchronize with thread (gpu 0, cluster 0, cta 1)"
+)]
+fn mp_fence_cta_two_ctas_plain_loom_model_caught() {
+    mp_plain_loom(P01);
 }
