@@ -118,7 +118,9 @@
 //!   acquire fence that has read loom release clocks from threads out of its scope does not join
 //!   those from threads within it; both under-synchronize, so they can only report a race or
 //!   show an outcome PTX forbids (a false alarm), never hide one. At most 48 release fences per
-//!   execution.
+//!   execution. Fences that include every thread are loom's own: loom joins every `fence(SeqCst)`
+//!   into one global clock in execution order, stronger than Fence-SC, which is why seed §2.4's
+//!   race is not found (see `loom-tests/tests/handoff_fences.rs`).
 //! * **Proxies are not modelled.** The generic and async proxies (seed §5.3) are the same
 //!   memory here; a missing `fence.proxy.async` is only visible through the copy-engine analogues
 //!   of the `loom-tests` crate. `fence.mbarrier_init.release.cluster` is modelled as a release

@@ -4,8 +4,9 @@
 //! the first operation in X and the last operation in Y are morally strong"; §8.7: morally strong
 //! operations each specify "a scope that includes the thread executing the other operation";
 //! §8.9.3: "The Fence-SC order ... relates every pair of morally strong fence.sc operations".
-//! Seed §3.4 (message passing with fences), §3.5 footnote 15 (`.cta` across CTAs), §3.6
-//! (`fence.sc` for W→R; IRIW and store buffering are its litmus tests).
+//! Seed §3.4 (message passing with fences), §3.5 (both sides' scopes must include each other;
+//! footnote 15: `.cta` across CTAs), §3.6 (store buffering: `fence.sc` forbids both reads 0
+//! through the Fence-SC order). IRIW is not in the seed: it is the issue's program for §8.9.3.
 //!
 //! | program | fences, places | verdict |
 //! |---|---|---|
@@ -171,7 +172,7 @@ fn mp_fence_gpu_two_clusters_passes() {
     mp::<Gpu, Gpu>(P00, P10, Acq::Fence, None);
 }
 
-/// IRIW (seed §3.6): W1 `x = 1`, W2 `y = 1`; R1 reads x, `fence.sc.<S>`, reads y; R2 reads y,
+/// IRIW (PTX ISA §8.9.3; the issue's program): W1 `x = 1`, W2 `y = 1`; R1 reads x, `fence.sc.<S>`, reads y; R2 reads y,
 /// `fence.sc.<S>`, reads x; each thread in its own CTA. Returns every outcome (r1, r2, r3, r4)
 /// seen over all executions.
 fn iriw<S: Scope>() -> HashSet<(u32, u32, u32, u32)>
