@@ -1,8 +1,12 @@
-//! CPU analogues of the seed's §5 hardware (copy engine, mbarrier, `bar`, proxies) for loom.
+//! CPU analogues of the seed's §5 hardware that the library does not model on the CPU (the copy
+//! engine, proxies) for loom, and the thin wrappers of `ptx_sync::model` the tests use (`check`,
+//! `spin_until`, `spawn*`). The mbarrier and `bar` stand-ins that used to live here are retired:
+//! the library's `Mbarrier`, `RemoteMbarrier`, `NamedBarrier` and `ClusterBarrier` report to the
+//! scope model themselves.
 //!
-//! They are built only from `ptx-sync`'s API (`Strong`, `Data`, `AtomicRef`) and loom's
-//! `Mutex`/`Condvar`, so everything they do is model-checked, and their strong accesses are
-//! scope-checked by `ptx_sync::model`.
+//! The analogues are built only from `ptx-sync`'s API (`Strong`, `Data`) and loom's `Mutex`, so
+//! everything they do is model-checked, and their strong accesses are scope-checked by
+//! `ptx_sync::model`.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
