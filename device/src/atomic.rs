@@ -545,11 +545,9 @@ for_red_rows! { red_leaf for_red_sems }
 pub struct Strong<T: Scalar> {
     #[cfg(not(loom))]
     v: core::cell::UnsafeCell<T>,
+    /// Under loom: the store log and the scope check's history (see [`crate::model`]).
     #[cfg(loom)]
-    v: <T as ScalarHost>::Atomic,
-    /// The strong accesses so far, for the scope check (see [`crate::model`]).
-    #[cfg(loom)]
-    hist: crate::model::History,
+    m: crate::model::Location<T>,
 }
 
 // SAFETY: every access goes through strong (atomic) instructions.
@@ -568,8 +566,7 @@ impl<T: Scalar> Strong<T> {
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
         Strong {
-            v: T::atomic_new(v),
-            hist: crate::model::History::new(),
+            m: crate::model::Location::new(v),
         }
     }
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
@@ -620,6 +617,7 @@ impl<T: Copy> Data<T> {
     /// New ordinary data (loom-tracked under `--cfg loom`).
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
+        crate::model::touch();
         Data {
             v: loom::cell::UnsafeCell::new(v),
         }
@@ -768,11 +766,6 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         // SAFETY: the constructor's contract.
         unsafe { T::atomic_from_ptr(self.loc.0) }
     }
-    #[cfg(loom)]
-    #[inline(always)]
-    fn host(&self) -> &'a <T as ScalarHost>::Atomic {
-        &self.loc.v
-    }
 
     #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
@@ -793,16 +786,17 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         unsafe {
             <T as LdInstr<S, Sc, Sp>>::ld(self.ptr())
         }
-        #[cfg(not(target_arch = "nvptx64"))]
+        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
-            #[cfg(loom)]
-            crate::model::strong_access(
-                &self.loc.hist,
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
-                false,
-                <T as LdInstr<S, Sc, Sp>>::PTX,
-            );
             T::h_load(self.host(), S::HOST)
+        }
+        #[cfg(loom)]
+        {
+            self.loc.m.load(
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                S::HOST,
+                <T as LdInstr<S, Sc, Sp>>::PTX,
+            )
         }
     }
 
@@ -817,16 +811,18 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         unsafe {
             <T as StInstr<S, Sc, Sp>>::st(self.ptr(), v)
         }
-        #[cfg(not(target_arch = "nvptx64"))]
+        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
-            #[cfg(loom)]
-            crate::model::strong_access(
-                &self.loc.hist,
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
-                true,
-                <T as StInstr<S, Sc, Sp>>::PTX,
-            );
             T::h_store(self.host(), v, S::HOST)
+        }
+        #[cfg(loom)]
+        {
+            self.loc.m.store(
+                v,
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                S::HOST,
+                <T as StInstr<S, Sc, Sp>>::PTX,
+            )
         }
     }
 
@@ -839,16 +835,18 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         unsafe {
             <T as AtomInstr<O, S, Sc, Sp>>::atom(self.ptr(), b)
         }
-        #[cfg(not(target_arch = "nvptx64"))]
+        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
-            #[cfg(loom)]
-            crate::model::strong_access(
-                &self.loc.hist,
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
-                true,
-                <T as AtomInstr<O, S, Sc, Sp>>::PTX,
-            );
             T::h_rmw(self.host(), O::KIND, b, S::HOST)
+        }
+        #[cfg(loom)]
+        {
+            self.loc.m.rmw(
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                S::HOST,
+                <T as AtomInstr<O, S, Sc, Sp>>::PTX,
+                |old| T::h_apply(O::KIND, old, b),
+            )
         }
     }
 
@@ -861,16 +859,18 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         unsafe {
             <T as RedInstr<O, S, Sc, Sp>>::red(self.ptr(), b)
         }
-        #[cfg(not(target_arch = "nvptx64"))]
+        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
-            #[cfg(loom)]
-            crate::model::strong_access(
-                &self.loc.hist,
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
-                true,
-                <T as RedInstr<O, S, Sc, Sp>>::PTX,
-            );
             let _ = T::h_rmw(self.host(), O::KIND, b, S::HOST);
+        }
+        #[cfg(loom)]
+        {
+            let _ = self.loc.m.rmw(
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                S::HOST,
+                <T as RedInstr<O, S, Sc, Sp>>::PTX,
+                |old| T::h_apply(O::KIND, old, b),
+            );
         }
     }
 
@@ -981,16 +981,21 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
                 Err(old)
             }
         }
-        #[cfg(not(target_arch = "nvptx64"))]
+        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
-            #[cfg(loom)]
-            crate::model::strong_access(
-                &self.loc.hist,
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
-                true,
-                <T as CasInstr<S, Sc, Sp>>::PTX,
-            );
             T::h_cas(self.host(), current, new, S::HOST)
+        }
+        #[cfg(loom)]
+        {
+            self.loc.m.cas(
+                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                S::HOST,
+                crate::backend::cas_failure(S::HOST),
+                <T as CasInstr<S, Sc, Sp>>::PTX,
+                current,
+                new,
+                |a, b| a.bits_eq(b),
+            )
         }
     }
 

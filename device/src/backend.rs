@@ -2,7 +2,8 @@
 //!
 //! Scope and state space are erased; the semantic maps to the `core::sync::atomic::Ordering` of
 //! the same name (`Weak`/`Volatile` → `Relaxed`, `fence::<Sc, _>` → `fence(SeqCst)`). Under
-//! `--cfg loom` the same code uses `loom::sync::atomic` and `loom::cell::UnsafeCell`, so one
+//! `--cfg loom` the same code goes through `ptx_sync::model` (loom atomics and
+//! `loom::cell::UnsafeCell`, with the scope of every access, fence and barrier checked), so one
 //! protocol source is model-checked unchanged (see the `loom-tests` crate). The library never uses
 //! a SeqCst *access* (PTX has none, and loom would treat it as AcqRel).
 #![allow(clippy::missing_safety_doc)]
@@ -51,6 +52,9 @@ pub trait HostScalar: Copy + 'static {
     fn h_store(a: &Self::Atomic, v: Self, o: Ordering);
     fn h_cas(a: &Self::Atomic, cur: Self, new: Self, o: Ordering) -> Result<Self, Self>;
     fn h_rmw(a: &Self::Atomic, k: RmwKind, b: Self, o: Ordering) -> Self;
+    /// The value an RMW of kind `k` with operand `b` writes over `old` (computed on a local
+    /// `core` atomic, so the arithmetic is exactly `h_rmw`'s; the model's RMWs use it).
+    fn h_apply(k: RmwKind, old: Self, b: Self) -> Self;
     /// `&Atomic` over plain memory (not available under loom).
     #[cfg(not(loom))]
     unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic;
@@ -120,6 +124,22 @@ macro_rules! host_int {
                     }
                 }
             }
+            #[allow(unreachable_code, clippy::unnecessary_cast)]
+            fn h_apply(k: RmwKind, old: Self, b: Self) -> Self {
+                let a = core::sync::atomic::$A::new(old);
+                let o = Ordering::Relaxed;
+                match k {
+                    RmwKind::Add => { a.fetch_add(b, o); }
+                    RmwKind::Min => { a.fetch_min(b, o); }
+                    RmwKind::Max => { a.fetch_max(b, o); }
+                    RmwKind::And => { a.fetch_and(b, o); }
+                    RmwKind::Or => { a.fetch_or(b, o); }
+                    RmwKind::Xor => { a.fetch_xor(b, o); }
+                    RmwKind::Exch => return b,
+                    RmwKind::Inc | RmwKind::Dec => return inc_dec_u32(k, old as u32, b as u32) as $t,
+                }
+                a.into_inner()
+            }
             #[cfg(not(loom))]
             #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
@@ -169,6 +189,13 @@ macro_rules! host_float {
                     _ => unreachable!("PTX has no {:?} on a float", k),
                 }
             }
+            fn h_apply(k: RmwKind, old: Self, b: Self) -> Self {
+                match k {
+                    RmwKind::Exch => b,
+                    RmwKind::Add => old + b,
+                    _ => unreachable!("PTX has no {:?} on a float", k),
+                }
+            }
             #[cfg(not(loom))]
             #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
@@ -179,7 +206,9 @@ macro_rules! host_float {
 }
 host_float!(f32 => AtomicU32, u32, f64 => AtomicU64, u64);
 
-/// The host's `fence`: `core::sync::atomic::fence` (or loom's).
+/// The host's `fence`: `core::sync::atomic::fence` (under loom fences go through
+/// `ptx_sync::model::fence`, which knows their scope).
+#[cfg(not(loom))]
 #[inline]
 pub(crate) fn host_fence(o: Ordering) {
     hatomic::fence(o)

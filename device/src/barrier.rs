@@ -21,8 +21,12 @@
 //!
 //! # Host backend
 //! A [`NamedBarrier`] is a counting, generation-numbered barrier over `hatomic` (AcqRel arrival,
-//! Acquire wait) and a [`ClusterBarrier`] the same over all threads of the "cluster"; on the
-//! device both are plain values (ids and counts) and hold no memory.
+//! Acquire wait) and a [`ClusterBarrier`] a monotonic arrival counter over all threads of the
+//! "cluster" (Release or Relaxed arrival as the semantic says, Acquire wait); on the
+//! device both are plain values (ids and counts) and hold no memory. Under `--cfg loom` their
+//! words are strong locations of `ptx_sync::model` at `.cta` (`bar`) and `.cluster`
+//! (`barrier.cluster`), so threads outside the barrier's scope are reported (PTX ISA §8.7,
+//! §8.9.4), and the waits are model spins (a barrier that never completes is a `deadlock: …`).
 //!
 //! ```
 //! use ptx_sync::barrier::{ClusterBarrier, NamedBarrier, Aligned};
@@ -35,12 +39,12 @@
 //! cb.wait::<Acquire, Aligned>(t);              // barrier.cluster.wait.acquire.aligned
 //! ```
 
-#[cfg(not(target_arch = "nvptx64"))]
-use crate::backend::hatomic::{AtomicU32, Ordering};
 use crate::instr::instr;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
+#[cfg(not(target_arch = "nvptx64"))]
+use core::sync::atomic::Ordering;
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the warp execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
@@ -116,22 +120,94 @@ pub struct NamedBarrier {
     h: HostBar,
 }
 
+/// One word of a host barrier: a `hatomic::AtomicU32`; under loom a strong location of the model
+/// accessed at the barrier's scope (`.cta` for `bar`, `.cluster` for `barrier.cluster`), so a
+/// barrier shared by threads its scope does not include is reported (PTX ISA §8.7).
+#[cfg(not(target_arch = "nvptx64"))]
+struct Word {
+    #[cfg(not(loom))]
+    a: crate::backend::hatomic::AtomicU32,
+    #[cfg(loom)]
+    a: crate::model::Location<u32>,
+    #[cfg(loom)]
+    lvl: i8,
+    #[cfg(loom)]
+    what: &'static str,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[allow(unused_variables)]
+impl Word {
+    fn new(lvl: i8, what: &'static str) -> Self {
+        Word {
+            #[cfg(not(loom))]
+            a: crate::backend::hatomic::AtomicU32::new(0),
+            #[cfg(loom)]
+            a: crate::model::Location::new(0),
+            #[cfg(loom)]
+            lvl,
+            #[cfg(loom)]
+            what,
+        }
+    }
+    fn load(&self, o: Ordering) -> u32 {
+        #[cfg(not(loom))]
+        return self.a.load(o);
+        #[cfg(loom)]
+        return self.a.load(self.lvl, o, self.what);
+    }
+    fn store(&self, v: u32, o: Ordering) {
+        #[cfg(not(loom))]
+        self.a.store(v, o);
+        #[cfg(loom)]
+        self.a.store(v, self.lvl, o, self.what);
+    }
+    fn fetch_add(&self, v: u32, o: Ordering) -> u32 {
+        #[cfg(not(loom))]
+        return self.a.fetch_add(v, o);
+        #[cfg(loom)]
+        return self.a.rmw(self.lvl, o, self.what, |x| x.wrapping_add(v));
+    }
+    fn swap(&self, v: u32, o: Ordering) -> u32 {
+        #[cfg(not(loom))]
+        return self.a.swap(v, o);
+        #[cfg(loom)]
+        return self.a.rmw(self.lvl, o, self.what, |_| v);
+    }
+}
+
+/// Waits while `cond()` holds: a spin with the host hint; under loom a model spin, so a barrier
+/// that can never complete is a `deadlock: {what}` panic.
+#[cfg(not(target_arch = "nvptx64"))]
+fn wait_while(what: &'static str, mut cond: impl FnMut() -> bool) {
+    #[cfg(not(loom))]
+    {
+        let _ = what;
+        while cond() {
+            crate::instr::host_spin();
+        }
+    }
+    #[cfg(loom)]
+    crate::model::spin_until(what, || !cond());
+}
+
 #[cfg(not(target_arch = "nvptx64"))]
 struct HostBar {
-    arrived: AtomicU32,
-    gen: AtomicU32,
-    trues: AtomicU32,
-    result: AtomicU32,
+    arrived: Word,
+    gen: Word,
+    trues: Word,
+    result: Word,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
 impl HostBar {
     fn new() -> Self {
+        const W: &str = "bar.sync/bar.arrive/bar.red (a CTA barrier: .cta)";
         HostBar {
-            arrived: AtomicU32::new(0),
-            gen: AtomicU32::new(0),
-            trues: AtomicU32::new(0),
-            result: AtomicU32::new(0),
+            arrived: Word::new(0, W),
+            gen: Word::new(0, W),
+            trues: Word::new(0, W),
+            result: Word::new(0, W),
         }
     }
     /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
@@ -147,9 +223,9 @@ impl HostBar {
             self.arrived.store(0, Ordering::Relaxed);
             self.gen.fetch_add(1, Ordering::Release);
         } else if wait {
-            while self.gen.load(Ordering::Acquire) == g {
-                crate::instr::host_spin();
-            }
+            wait_while("bar.sync: not every thread arrives at the barrier", || {
+                self.gen.load(Ordering::Acquire) == g
+            });
         }
         self.result.load(Ordering::Relaxed)
     }
@@ -318,6 +394,7 @@ for_cluster_bar! { cluster_bar_leaf }
 #[must_use = "wait on the arrival with ClusterBarrier::wait"]
 #[derive(Debug)]
 pub struct ClusterArrival {
+    /// The barrier phase this arrival belongs to.
     #[cfg(not(target_arch = "nvptx64"))]
     gen: u32,
 }
@@ -327,10 +404,13 @@ pub struct ClusterArrival {
 pub struct ClusterBarrier {
     #[cfg(not(target_arch = "nvptx64"))]
     count: u32,
+    /// Arrivals so far, never reset: phase `k` completes at `(k + 1) * count`. Every arrival is
+    /// one RMW of it (a `.release` arrive releases, a `.relaxed` one does not), so a wait's
+    /// acquire load of the completing value synchronizes exactly with the release arrivals
+    /// (their release sequences, PTX ISA §8.9.4 "A barrier.cluster.arrive operation
+    /// synchronizes with a barrier.cluster.wait operation", for `.release` arrives).
     #[cfg(not(target_arch = "nvptx64"))]
-    arrived: AtomicU32,
-    #[cfg(not(target_arch = "nvptx64"))]
-    gen: AtomicU32,
+    arrived: Word,
 }
 
 impl ClusterBarrier {
@@ -343,10 +423,12 @@ impl ClusterBarrier {
             ClusterBarrier {}
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        ClusterBarrier {
-            count: threads,
-            arrived: AtomicU32::new(0),
-            gen: AtomicU32::new(0),
+        {
+            const W: &str = "barrier.cluster.arrive/wait (.cluster)";
+            ClusterBarrier {
+                count: threads,
+                arrived: Word::new(1, W),
+            }
         }
     }
     /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
@@ -364,16 +446,12 @@ impl ClusterBarrier {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let gen = self.gen.load(Ordering::Acquire);
             let o = if S::NAME == "Relaxed" {
                 Ordering::Relaxed
             } else {
-                Ordering::AcqRel
+                Ordering::Release
             };
-            if self.arrived.fetch_add(1, o) + 1 == self.count {
-                self.arrived.store(0, Ordering::Relaxed);
-                self.gen.fetch_add(1, Ordering::AcqRel);
-            }
+            let gen = self.arrived.fetch_add(1, o) / self.count;
             ClusterArrival { gen }
         }
     }
@@ -390,8 +468,12 @@ impl ClusterBarrier {
             unsafe { <S as ClusterWaitInstr<A>>::exec() }
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        while self.gen.load(Ordering::Acquire) == arrival.gen {
-            crate::instr::host_spin();
+        {
+            let target = (arrival.gen + 1) * self.count;
+            wait_while(
+                "barrier.cluster.wait: not every thread of the cluster arrives",
+                || self.arrived.load(Ordering::Acquire) < target,
+            );
         }
     }
     /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`

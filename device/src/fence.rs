@@ -84,6 +84,7 @@ for_fences! { fence_leaf }
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
 /// scope `Sc`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
 /// compile. On the host: `core::sync::atomic::fence` with the same ordering (`Sc` → `SeqCst`).
+/// Under `--cfg loom` the scope counts: see [`crate::model`] ("Scope of fences").
 #[inline(always)]
 pub fn fence<S: FenceSem, Scp: Scope>()
 where
@@ -93,9 +94,21 @@ where
     {
         <S as FenceInstr<Scp>>::exec()
     }
-    #[cfg(not(target_arch = "nvptx64"))]
+    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     {
         crate::backend::host_fence(<S as FenceSem>::HOST)
+    }
+    #[cfg(loom)]
+    {
+        use crate::model::FenceKind as K;
+        use core::sync::atomic::Ordering as O;
+        let kind = match <S as FenceSem>::HOST {
+            O::SeqCst => K::Sc,
+            O::AcqRel => K::AcqRel,
+            O::Acquire => K::Acquire,
+            _ => K::Release,
+        };
+        crate::model::fence(kind, Scp::LEVEL, <S as FenceInstr<Scp>>::PTX)
     }
 }
 

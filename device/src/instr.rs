@@ -46,11 +46,8 @@ pub(crate) use instr;
 
 /// Host spin step: a CPU hint, or `loom::thread::yield_now()` under `--cfg loom` (loom requires
 /// spin loops to yield).
-#[cfg(not(target_arch = "nvptx64"))]
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
 #[inline]
 pub(crate) fn host_spin() {
-    #[cfg(loom)]
-    loom::thread::yield_now();
-    #[cfg(not(loom))]
     core::hint::spin_loop();
 }

@@ -37,6 +37,12 @@
 //! release sequence that every waiter's acquire load synchronizes with. `complete_tx` is a
 //! `Release` RMW on the host (the copy it stands for was performed by the issuing thread).
 //!
+//! Under `--cfg loom` the word is a strong location of `ptx_sync::model` and every operation is a
+//! strong access at the scope it names (`arrive::<_, Cta>` at `.cta`, `try_wait::<_, Cluster>` at
+//! `.cluster`, `init`/`inval` at `.cta`, a host async copy's `complete_tx` at `.cluster`), so a
+//! `.cta` arrive from another CTA (seed §5.4) is reported as not morally strong (PTX ISA §8.7),
+//! and `wait`/`wait_parity` are model spins (a wait no thread can end is a `deadlock: …`).
+//!
 //! ```
 //! use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
 //! let full: Mbarrier = Mbarrier::new();
@@ -81,8 +87,11 @@ pub const MAX_COUNT: u32 = (1 << 20) - 1;
 pub struct Mbarrier<Tag = ()> {
     #[cfg(target_arch = "nvptx64")]
     state: core::cell::UnsafeCell<u64>,
-    #[cfg(not(target_arch = "nvptx64"))]
+    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     state: crate::backend::hatomic::AtomicU64,
+    /// Under loom: a strong location of the model, accessed at the scope each operation names.
+    #[cfg(loom)]
+    state: crate::model::Location<u64>,
     _t: PhantomData<fn() -> Tag>,
 }
 
@@ -592,7 +601,7 @@ impl<Tag> Mbarrier<Tag> {
     #[cfg(loom)]
     pub fn new() -> Self {
         Mbarrier {
-            state: crate::backend::hatomic::AtomicU64::new(0),
+            state: crate::model::Location::new(0),
             _t: PhantomData,
         }
     }
@@ -617,8 +626,28 @@ impl<Tag> Mbarrier<Tag> {
         self.shared_addr().0
     }
 
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn h_rmw(&self, o: Ordering, f: impl Fn(host::St) -> host::St) -> u64 {
+    /// One read-modify-write of the state word; under loom a strong RMW at scope level `lvl`
+    /// (the scope the instruction names) reported to the model as `what`.
+    #[cfg(loom)]
+    fn h_rmw(
+        &self,
+        lvl: u8,
+        what: &'static str,
+        o: Ordering,
+        f: impl Fn(host::St) -> host::St,
+    ) -> u64 {
+        self.state
+            .rmw(lvl as i8, o, what, |v| host::pack(f(host::unpack(v))))
+    }
+
+    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+    fn h_rmw(
+        &self,
+        _lvl: u8,
+        _what: &'static str,
+        o: Ordering,
+        f: impl Fn(host::St) -> host::St,
+    ) -> u64 {
         let mut cur = self.state.load(Ordering::Relaxed);
         loop {
             let new = host::pack(f(host::unpack(cur)));
@@ -644,14 +673,14 @@ impl<Tag> Mbarrier<Tag> {
             MbarrierInit::exec(self.a(), count)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.state.store(
+        self.h_store(
+            "mbarrier.init.shared::cta.b64",
             host::pack(host::St {
                 pending: count,
                 expected: count,
                 tx: 0,
                 phase: 0,
             }),
-            Ordering::Relaxed,
         );
     }
 
@@ -665,7 +694,21 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         MbarrierInval::exec(self.a());
         #[cfg(not(target_arch = "nvptx64"))]
-        self.state.store(0, Ordering::Relaxed);
+        self.h_store("mbarrier.inval.shared::cta.b64", 0);
+    }
+
+    /// `init`/`inval` on the host: a relaxed store; under loom a strong store at `.cta` (the
+    /// instruction is executed by a thread of the owning CTA; other CTAs must be ordered after it,
+    /// seed §5.4).
+    #[cfg(not(target_arch = "nvptx64"))]
+    fn h_store(&self, what: &'static str, v: u64) {
+        #[cfg(not(loom))]
+        {
+            let _ = what;
+            self.state.store(v, Ordering::Relaxed);
+        }
+        #[cfg(loom)]
+        self.state.store(v, 0, Ordering::Relaxed, what);
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
@@ -679,14 +722,19 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= 1,
-                "mbarrier: more arrivals than expected in this phase"
-            );
-            s.pending -= 1;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= 1,
+                    "mbarrier: more arrivals than expected in this phase"
+                );
+                s.pending -= 1;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -704,14 +752,19 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_n(self.a(), count) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= count,
-                "mbarrier: more arrivals than expected in this phase"
-            );
-            s.pending -= count;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= count,
+                    "mbarrier: more arrivals than expected in this phase"
+                );
+                s.pending -= count;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -729,15 +782,20 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_drop(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= 1 && s.expected >= 1,
-                "mbarrier: arrive_drop without arrivals left"
-            );
-            s.pending -= 1;
-            s.expected -= 1;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX_DROP,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= 1 && s.expected >= 1,
+                    "mbarrier: arrive_drop without arrivals left"
+                );
+                s.pending -= 1;
+                s.expected -= 1;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -756,15 +814,20 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         let state = unsafe { <S as ArriveInstr<Sc>>::arrive_expect_tx(self.a(), tx) };
         #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(<S as ArriveInstr<Sc>>::HOST, |mut s| {
-            assert!(
-                s.pending >= 1,
-                "mbarrier: more arrivals than expected in this phase"
-            );
-            s.tx += tx as i32;
-            s.pending -= 1;
-            host::settle(s)
-        });
+        let state = self.h_rmw(
+            Sc::LEVEL,
+            <S as ArriveInstr<Sc>>::PTX_EXPECT_TX,
+            <S as ArriveInstr<Sc>>::HOST,
+            |mut s| {
+                assert!(
+                    s.pending >= 1,
+                    "mbarrier: more arrivals than expected in this phase"
+                );
+                s.tx += tx as i32;
+                s.pending -= 1;
+                host::settle(s)
+            },
+        );
         Token {
             state,
             _t: PhantomData,
@@ -781,7 +844,7 @@ impl<Tag> Mbarrier<Tag> {
             Sc::expect(self.a(), tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_rmw(Ordering::Relaxed, |mut s| {
+        self.h_rmw(Sc::LEVEL, Sc::PTX_EXPECT, Ordering::Relaxed, |mut s| {
             s.tx += tx as i32;
             s
         });
@@ -797,20 +860,33 @@ impl<Tag> Mbarrier<Tag> {
             Sc::complete(self.a(), tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_complete_tx(tx);
+        self.h_complete_tx_at(Sc::LEVEL, Sc::PTX_COMPLETE, tx);
+    }
+
+    /// The `complete_tx` of a host async copy (the copy's own `.mbarrier::complete_tx::bytes`):
+    /// under loom at `.cluster` scope (the copy may have been issued from another CTA of the
+    /// cluster, seed §5.2).
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub(crate) fn h_complete_tx(&self, tx: u32) {
+        self.h_complete_tx_at(1, "mbarrier::complete_tx::bytes (async copy)", tx)
     }
 
     #[cfg(not(target_arch = "nvptx64"))]
-    pub(crate) fn h_complete_tx(&self, tx: u32) {
-        self.h_rmw(Ordering::Release, |mut s| {
+    fn h_complete_tx_at(&self, lvl: u8, what: &'static str, tx: u32) {
+        self.h_rmw(lvl, what, Ordering::Release, |mut s| {
             s.tx -= tx as i32;
             host::settle(s)
         });
     }
 
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn h_phase_done(&self, o: Ordering, parity: u32) -> bool {
+    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+    fn h_phase_done(&self, _lvl: u8, _what: &'static str, o: Ordering, parity: u32) -> bool {
         host::unpack(self.state.load(o)).phase != parity
+    }
+
+    #[cfg(loom)]
+    fn h_phase_done(&self, lvl: u8, what: &'static str, o: Ordering, parity: u32) -> bool {
+        host::unpack(self.state.load(lvl as i8, o, what)).phase != parity
     }
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state;` — `true` once the phase that
@@ -826,7 +902,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::try_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TRY,
+            <S as WaitInstr<Sc>>::HOST,
+            host::unpack(token.state).phase,
+        )
     }
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
@@ -843,7 +924,12 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
-            self.h_phase_done(<S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+            self.h_phase_done(
+                Sc::LEVEL,
+                <S as WaitInstr<Sc>>::PTX_TRY,
+                <S as WaitInstr<Sc>>::HOST,
+                host::unpack(token.state).phase,
+            )
         }
     }
 
@@ -859,7 +945,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::try_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, phase.0)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
+            <S as WaitInstr<Sc>>::HOST,
+            phase.0,
+        )
     }
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
@@ -876,7 +967,12 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
-            self.h_phase_done(<S as WaitInstr<Sc>>::HOST, phase.0)
+            self.h_phase_done(
+                Sc::LEVEL,
+                <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
+                <S as WaitInstr<Sc>>::HOST,
+                phase.0,
+            )
         }
     }
 
@@ -892,7 +988,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::test_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, host::unpack(token.state).phase)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TEST,
+            <S as WaitInstr<Sc>>::HOST,
+            host::unpack(token.state).phase,
+        )
     }
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
@@ -907,7 +1008,12 @@ impl<Tag> Mbarrier<Tag> {
             <S as WaitInstr<Sc>>::test_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(<S as WaitInstr<Sc>>::HOST, phase.0)
+        self.h_phase_done(
+            Sc::LEVEL,
+            <S as WaitInstr<Sc>>::PTX_TEST_PARITY,
+            <S as WaitInstr<Sc>>::HOST,
+            phase.0,
+        )
     }
 
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
@@ -968,7 +1074,10 @@ impl<Tag> Mbarrier<Tag> {
     /// pending 0..20), for tests.
     #[cfg(not(target_arch = "nvptx64"))]
     pub fn host_state(&self) -> (u32, u32, u32, i32) {
+        #[cfg(not(loom))]
         let s = host::unpack(self.state.load(Ordering::Acquire));
+        #[cfg(loom)]
+        let s = host::unpack(self.state.load(3, Ordering::Acquire, "host_state"));
         (s.phase, s.pending, s.expected, s.tx)
     }
 }
@@ -1019,16 +1128,19 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self
-                .local()
-                .h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+            let _ = self.local().h_rmw(
+                Sc::LEVEL,
+                <S as RemoteArriveInstr<Sc>>::PTX,
+                <S as RemoteArriveInstr<Sc>>::HOST,
+                |mut s| {
                     assert!(
                         s.pending >= 1,
                         "mbarrier: more arrivals than expected in this phase"
                     );
                     s.pending -= 1;
                     host::settle(s)
-                });
+                },
+            );
         }
     }
 
@@ -1045,16 +1157,19 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self
-                .local()
-                .h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+            let _ = self.local().h_rmw(
+                Sc::LEVEL,
+                <S as RemoteArriveInstr<Sc>>::PTX,
+                <S as RemoteArriveInstr<Sc>>::HOST,
+                |mut s| {
                     assert!(
                         s.pending >= count,
                         "mbarrier: more arrivals than expected in this phase"
                     );
                     s.pending -= count;
                     host::settle(s)
-                });
+                },
+            );
         }
     }
 
@@ -1071,13 +1186,16 @@ impl<Tag> RemoteMbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let _ = self
-                .local()
-                .h_rmw(<S as RemoteArriveInstr<Sc>>::HOST, |mut s| {
+            let _ = self.local().h_rmw(
+                Sc::LEVEL,
+                <S as RemoteArriveInstr<Sc>>::PTX_EXPECT_TX,
+                <S as RemoteArriveInstr<Sc>>::HOST,
+                |mut s| {
                     s.tx += tx as i32;
                     s.pending -= 1;
                     host::settle(s)
-                });
+                },
+            );
         }
     }
 

@@ -153,8 +153,10 @@ pub fn fence_proxy_tensormap_release<Sc: TensormapFenceInstr>() {
     unsafe {
         Sc::release()
     }
-    #[cfg(not(target_arch = "nvptx64"))]
+    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     crate::backend::host_fence(core::sync::atomic::Ordering::Release);
+    #[cfg(loom)]
+    crate::model::fence(crate::model::FenceKind::Release, Sc::LEVEL, Sc::PTX_RELEASE);
 }
 
 /// `fence.proxy.tensormap::generic.acquire.scope [map], 128;` — before the first TMA use of a
@@ -168,20 +170,31 @@ pub fn fence_proxy_tensormap_acquire<Sc: TensormapFenceInstr>(map: *const crate:
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let _ = map;
+        #[cfg(not(loom))]
         crate::backend::host_fence(core::sync::atomic::Ordering::Acquire);
+        #[cfg(loom)]
+        crate::model::fence(crate::model::FenceKind::Acquire, Sc::LEVEL, Sc::PTX_ACQUIRE);
     }
 }
 
 /// `fence.mbarrier_init.release.cluster;` — seed §5.4's init publication: `init` by one thread,
 /// this fence, then every thread `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait`.
+/// Under `--cfg loom`: a release fence at `.cluster` scope of `ptx_sync::model` (it orders the
+/// thread's earlier `mbarrier.init`s for the cluster's threads that acquire after it).
 #[inline(always)]
 pub fn fence_mbarrier_init() {
     #[cfg(target_arch = "nvptx64")]
     unsafe {
         FenceMbarrierInit::exec()
     }
-    #[cfg(not(target_arch = "nvptx64"))]
+    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     crate::backend::host_fence(core::sync::atomic::Ordering::Release);
+    #[cfg(loom)]
+    crate::model::fence(
+        crate::model::FenceKind::Release,
+        1,
+        "fence.mbarrier_init.release.cluster",
+    );
 }
 
 #[allow(unused)]

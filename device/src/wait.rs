@@ -4,8 +4,10 @@
 //!
 //! On `nvptx64` the budget is measured with `%globaltimer` (nanoseconds, `mov.u64 %rd, %globaltimer;`,
 //! PTX ISA ch. 10 "Special Registers", sm_30+) or `%clock64` (SM cycles, `mov.u64 %rd, %clock64;`). On the host the
-//! budget counts iterations (each one a `spin_loop` hint, or `loom::thread::yield_now` under loom, so
-//! loom explores the other threads instead of spinning).
+//! budget counts iterations (each one a `spin_loop` hint). Under `--cfg loom` a wait is a model
+//! spin instead (`loom::thread::yield_now` per check, see `ptx_sync::model`): a wait that no
+//! thread can end is a `deadlock: …` panic, a starved schedule is an abandoned (counted)
+//! execution, and no budget ever reports `Timeout` — the model has no clock.
 //!
 //! ```
 //! use ptx_sync::{wait::{spin_until, Budget}, Strong, Gpu, Acquire};
@@ -104,13 +106,37 @@ pub struct Timeout {
 }
 
 /// Default host iteration limit when the budget names only a device time.
-#[cfg(not(target_arch = "nvptx64"))]
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
 const HOST_DEFAULT_ITERATIONS: u64 = 1_000_000;
 
 /// Checks `done()` until it returns true (`Ok(checks)`) or the budget is spent
 /// (`Err(Timeout)`). The condition should be a strong load (seed §3.5); this function adds no
 /// ordering of its own.
+///
+/// Under `--cfg loom` the budget is not a timeout: the wait is a model spin
+/// ([`crate::model::spin_until`]) that returns `Ok` once `done()` holds, panics with
+/// `"deadlock: …"` when no thread can ever make it true, and abandons (and counts) an execution
+/// whose schedule starves a thread — so a correct protocol never reports `Timeout` in the model.
 #[inline(always)]
+#[cfg(loom)]
+pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+    let _ = budget;
+    let mut checks = 0u64;
+    crate::model::spin_until(
+        "ptx_sync::wait::spin_until: the condition never holds",
+        || {
+            checks += 1;
+            done()
+        },
+    );
+    Ok(checks)
+}
+
+/// Checks `done()` until it returns true (`Ok(checks)`) or the budget is spent
+/// (`Err(Timeout)`). The condition should be a strong load (seed §3.5); this function adds no
+/// ordering of its own.
+#[inline(always)]
+#[cfg(not(loom))]
 pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
     #[cfg(target_arch = "nvptx64")]
     let (t0, c0) = (globaltimer(), clock64());
@@ -137,9 +163,6 @@ pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64,
             if budget.iterations == 0 && checks >= HOST_DEFAULT_ITERATIONS {
                 return Err(Timeout { checks });
             }
-            #[cfg(loom)]
-            loom::thread::yield_now();
-            #[cfg(not(loom))]
             core::hint::spin_loop();
         }
     }

@@ -111,7 +111,7 @@ const STEPS: &[Step] = &[
         programs: &["mp_rel_acq_cta", "mp_rel_acq"],
         facts: &["fact_spin_weak", "fact_spin_relaxed"],
         cpu: Cpu::None,
-        loom: &["s3_5"],
+        loom: &["s3_5", "mp_fence"],
     },
     Step {
         title: "§3.6 fence.sc synchronizes without reading a value",
@@ -122,7 +122,7 @@ const STEPS: &[Step] = &[
         programs: &["sb_acq_rel", "handoff_3_4_no_sc", "sb_sc"],
         facts: &[],
         cpu: Cpu::SbAcqRel,
-        loom: &["s3_6"],
+        loom: &["s3_6", "iriw_", "sb_fence"],
     },
     Step {
         title: "§4.1–4.2 atom: atomicity, and the scope of atomicity",
@@ -167,7 +167,9 @@ const STEPS: &[Step] = &[
         ],
         facts: &[],
         cpu: Cpu::None,
-        loom: &["s5_"],
+        loom: &[
+            "s5_", "init_published", "init_without", "named_barrier", "cluster_barrier", "pipeline_cluster", "pipeline_cta",
+        ],
     },
     Step {
         title: "Seed 004: DeepEP's barrier_device, and a rank that never arrives",
@@ -180,7 +182,7 @@ const STEPS: &[Step] = &[
         programs: &["deepep_barrier", "deepep_barrier_missing"],
         facts: &[],
         cpu: Cpu::None,
-        loom: &["deepep", "barrier_device"],
+        loom: &["deepep", "barrier_device", "mbarrier_wait_that"],
     },
 ];
 

@@ -1,8 +1,12 @@
-//! CPU analogues of the seed's §5 hardware (copy engine, mbarrier, `bar`, proxies) for loom.
+//! CPU analogues of the seed's §5 hardware that the library does not model on the CPU (the copy
+//! engine, proxies) for loom, and the thin wrappers of `ptx_sync::model` the tests use (`check`,
+//! `spin_until`, `spawn*`). The mbarrier and `bar` stand-ins that used to live here are retired:
+//! the library's `Mbarrier`, `RemoteMbarrier`, `NamedBarrier` and `ClusterBarrier` report to the
+//! scope model themselves.
 //!
-//! They are built only from `ptx-sync`'s API (`Strong`, `Data`, `AtomicRef`) and loom's
-//! `Mutex`/`Condvar`, so everything they do is model-checked, and their strong accesses are
-//! scope-checked by `ptx_sync::model`.
+//! The analogues are built only from `ptx-sync`'s API (`Strong`, `Data`) and loom's `Mutex`, so
+//! everything they do is model-checked, and their strong accesses are scope-checked by
+//! `ptx_sync::model`.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -11,79 +15,19 @@ use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
 
 use loom::sync::{Arc, Mutex};
 use ptx_sync::model::{self, Place};
-use ptx_sync::{AcqRel, Acquire, Cluster, Cta, Data, Relaxed, Release, Strong};
+use ptx_sync::{Data, Strong};
 
-/// Scheduler bookkeeping of one loom execution (invisible to loom: it orders nothing).
-struct Sched {
-    /// Threads that may still make progress on their own: alive, and neither spinning in
-    /// [`spin_until`] nor joining. The model's main thread counts from the start; the copy engine
-    /// counts once per queued copy.
-    live: usize,
-    /// A spinner gave up because the schedule starved a live thread (see [`spin_until`]).
-    abandoned: bool,
-    /// Bumped whenever some thread does something other than fail a spin check: starts, ends,
-    /// starts or stops waiting, issues or completes a copy.
-    epoch: u64,
-    /// Threads spinning in [`spin_until`].
-    waiting: usize,
-    /// How many of them have failed [`SPIN_LIMIT`] checks in a row at epoch `exhausted_epoch`.
-    exhausted: usize,
-    exhausted_epoch: u64,
-}
+pub use ptx_sync::model::{spawn, spawn_at, spawn_in, Explored, Handle, SPIN_LIMIT};
 
-const FRESH: Sched = Sched {
-    live: 1,
-    abandoned: false,
-    epoch: 0,
-    waiting: 0,
-    exhausted: 0,
-    exhausted_epoch: 0,
-};
-
-// loom runs all threads of a model as coroutines on the test's OS thread, so a std thread-local
-// is shared by the threads of one model and private to it; `check` resets it per execution.
-std::thread_local! {
-    static SCHED: RefCell<Sched> = const { RefCell::new(FRESH) };
-}
-
-fn with_sched<R>(f: impl FnOnce(&mut Sched) -> R) -> R {
-    SCHED.with(|s| f(&mut s.borrow_mut()))
-}
-
-/// Changes the number of live threads by `d` and records progress.
-fn live(d: isize) {
-    with_sched(|s| {
-        s.live = (s.live as isize + d) as usize;
-        s.epoch += 1;
-    })
-}
-
-/// Panic payload of an abandoned execution (never reported).
-struct Starved;
-
-fn abandon() -> ! {
-    with_sched(|s| s.abandoned = true);
-    std::panic::resume_unwind(Box::new(Starved))
-}
-
-/// Runs `f` as a loom model with the given preemption bound (every test states its bound).
-///
-/// Executions that [`spin_until`] abandons because loom's schedule starved a thread that could
-/// still make progress end quietly; every other panic fails the test.
+/// Runs `f` as a loom model with the given preemption bound (every test states its bound):
+/// [`ptx_sync::model::check`], which resets the model per execution, counts the executions that
+/// a model spin abandoned because loom's schedule starved a thread (printed on stderr), and fails
+/// if every execution was abandoned. Every other panic fails the test.
 pub fn check<F>(preemption_bound: usize, f: F)
 where
     F: Fn() + Sync + Send + 'static,
 {
-    let mut b = loom::model::Builder::new();
-    b.preemption_bound = Some(preemption_bound);
-    b.check(move || {
-        with_sched(|s| *s = FRESH);
-        if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f)) {
-            if !p.is::<Starved>() {
-                std::panic::resume_unwind(p);
-            }
-        }
-    });
+    model::check(preemption_bound, f);
 }
 
 /// Runs `f` and asserts that it panics with a message containing one of `expected` (for bugs that
@@ -102,307 +46,40 @@ pub fn assert_caught(f: impl FnOnce() + std::panic::UnwindSafe, expected: &[&str
     );
 }
 
-/// How many consecutive yields without progress elsewhere make a spinner *exhausted*. After a
-/// `yield_now`, loom lets the other threads run and stops returning stale values already seen,
-/// so on a fair schedule a wait that some thread can end ends well within it.
-pub const SPIN_LIMIT: usize = 4;
+/// Runs `f` and asserts that it panics with a message containing every one of `parts` (the exact
+/// pieces of a report whose thread order depends on the schedule).
+pub fn assert_caught_all(f: impl FnOnce() + std::panic::UnwindSafe, parts: &[&str]) {
+    let err = std::panic::catch_unwind(f).expect_err("the model did not catch the bug");
+    let msg = err
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    for p in parts {
+        assert!(
+            msg.contains(p),
+            "caught, but the message {msg:?} lacks {p:?}"
+        );
+    }
+}
 
-/// A spinner that has yielded this many times without progress anywhere, while some other thread
-/// could still move, is being starved by an unfair schedule: the execution is abandoned.
-const STARVED_LIMIT: usize = 3 * SPIN_LIMIT;
-
-/// Spins (with `loom::thread::yield_now`) until `done()`.
+/// Spins (with `loom::thread::yield_now`) until `done()`: [`ptx_sync::model::spin_until`]. A wait
+/// that no thread can end panics with `"deadlock: {what} (no thread can make it true)"` (also
+/// when it is a library wait inside `done`, e.g. `Pipeline::consumer_wait`: the outermost label
+/// names it); a schedule that starves a thread abandons the execution (counted by [`check`]).
 ///
-/// A spinner is *exhausted* when `done()` has stayed false for [`SPIN_LIMIT`] consecutive yields
-/// during which no thread made progress (started, ended, started or stopped waiting, issued or
-/// completed a copy). Then:
-/// * if no thread can move on its own (every thread spins or joins or has ended) and every
-///   spinner is exhausted, no wait can ever end: panics with `"deadlock: {what}"`;
-/// * if it stays so for longer while some thread could still move, loom's depth-first search is
-///   exploring an unfair schedule (spinners yielding to each other while a runnable thread never
-///   runs; loom cannot bound those — with unbounded spins it reports "exceeded maximum number of
-///   branches"). The execution is abandoned quietly; the fair schedules of the same prefix are
-///   explored anyway.
-///
-/// Threads must be started with this crate's [`spawn`], [`spawn_in`] or [`spawn_at`] and joined
-/// with [`Handle::join`], so that the bookkeeping knows who can make progress.
+/// Threads must be started with [`spawn`], [`spawn_in`] or [`spawn_at`] and joined with
+/// [`Handle::join`], so that the bookkeeping knows who can make progress.
 pub fn spin_until(what: &str, done: impl FnMut() -> bool) {
-    if !spin(done) {
-        panic!("deadlock: {what} (no thread can make it true)");
-    }
+    model::spin_until(what, done)
 }
 
-enum Verdict {
-    Continue,
-    Deadlock,
-    Abandon,
+fn spin(done: impl FnMut() -> bool) -> bool {
+    model::spin(done)
 }
 
-/// The spin of [`spin_until`]; false when no thread can make `done()` true.
-fn spin(mut done: impl FnMut() -> bool) -> bool {
-    if done() {
-        return true;
-    }
-    let mut last = with_sched(|s| {
-        s.live -= 1;
-        s.waiting += 1;
-        s.epoch += 1;
-        s.epoch
-    });
-    let mut idle = 0;
-    let mut marked = false;
-    loop {
-        loom::thread::yield_now();
-        if done() {
-            with_sched(|s| {
-                s.live += 1;
-                s.waiting -= 1;
-                s.epoch += 1;
-            });
-            return true;
-        }
-        let e = with_sched(|s| s.epoch);
-        if e != last {
-            last = e;
-            idle = 0;
-            marked = false;
-            continue;
-        }
-        idle += 1;
-        if idle < SPIN_LIMIT {
-            continue;
-        }
-        let verdict = with_sched(|s| {
-            if s.abandoned {
-                return Verdict::Abandon;
-            }
-            if !marked {
-                if s.exhausted_epoch != e {
-                    s.exhausted_epoch = e;
-                    s.exhausted = 0;
-                }
-                s.exhausted += 1;
-                marked = true;
-            }
-            if s.live == 0 && s.exhausted >= s.waiting {
-                Verdict::Deadlock
-            } else if idle >= STARVED_LIMIT {
-                Verdict::Abandon
-            } else {
-                Verdict::Continue
-            }
-        });
-        match verdict {
-            Verdict::Continue => {}
-            Verdict::Abandon => abandon(),
-            Verdict::Deadlock => {
-                with_sched(|s| {
-                    s.live += 1;
-                    s.waiting -= 1;
-                });
-                return false;
-            }
-        }
-    }
-}
-
-/// A thread started with [`spawn`], [`spawn_in`] or [`spawn_at`].
-pub struct Handle<T>(loom::thread::JoinHandle<Option<T>>);
-
-impl<T> Handle<T> {
-    /// Joins the thread and returns its result (the calling thread counts as waiting meanwhile).
-    pub fn join(self) -> T {
-        live(-1);
-        let r = self.0.join();
-        live(1);
-        match r {
-            Ok(Some(v)) => v,
-            Ok(None) => abandon(),
-            Err(p) => std::panic::resume_unwind(p),
-        }
-    }
-}
-
-fn wrap<T: 'static>(f: impl FnOnce() -> T + 'static) -> impl FnOnce() -> Option<T> + 'static {
-    live(1);
-    move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-        match r {
-            Ok(v) => {
-                live(-1);
-                Some(v)
-            }
-            Err(p) if p.is::<Starved>() => None,
-            Err(p) => std::panic::resume_unwind(p),
-        }
-    }
-}
-
-/// `loom::thread::spawn` with progress bookkeeping; the thread is unplaced (alone in its own CTA
-/// and cluster on GPU 0, see `ptx_sync::model`).
-pub fn spawn<T: 'static>(f: impl FnOnce() -> T + 'static) -> Handle<T> {
-    Handle(loom::thread::spawn(wrap(f)))
-}
-
-/// [`spawn`], placed in CTA `cta` of cluster `cluster` on GPU 0.
-pub fn spawn_in<T: 'static>(cluster: u32, cta: u32, f: impl FnOnce() -> T + 'static) -> Handle<T> {
-    Handle(model::spawn_in(cluster, cta, wrap(f)))
-}
-
-/// [`spawn`], placed at `place`.
-pub fn spawn_at<T: 'static>(place: Place, f: impl FnOnce() -> T + 'static) -> Handle<T> {
-    Handle(model::spawn_at(place, wrap(f)))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scopes of mbarrier/bar operations
-// ---------------------------------------------------------------------------------------------
-
-/// The scope of an mbarrier operation: `.cta` (the default) or `.cluster` (PTX ISA §9.7.13.15).
-pub trait MbScope: ptx_sync::sem::Scope {
-    #[doc(hidden)]
-    fn sub<const REL: bool>(w: &Strong<u64>, v: u64) -> u64;
-    #[doc(hidden)]
-    fn add<const REL: bool>(w: &Strong<u64>, v: u64) -> u64;
-    #[doc(hidden)]
-    fn load_acquire(w: &Strong<u64>) -> u64;
-}
-
-macro_rules! mb_scope {
-    ($($S:ident),*) => {$(
-        impl MbScope for $S {
-            fn sub<const REL: bool>(w: &Strong<u64>, v: u64) -> u64 {
-                if REL { w.at::<$S>().fetch_sub::<Release>(v) } else { w.at::<$S>().fetch_sub::<Relaxed>(v) }
-            }
-            fn add<const REL: bool>(w: &Strong<u64>, v: u64) -> u64 {
-                if REL { w.at::<$S>().fetch_add::<Release>(v) } else { w.at::<$S>().fetch_add::<Relaxed>(v) }
-            }
-            fn load_acquire(w: &Strong<u64>) -> u64 {
-                w.at::<$S>().load::<Acquire>()
-            }
-        }
-    )*};
-}
-mb_scope!(Cta, Cluster);
-
-// ---------------------------------------------------------------------------------------------
-// mbarrier
-// ---------------------------------------------------------------------------------------------
-
-const LOW: u64 = 0xffff_ffff;
-
-/// An mbarrier analogue (PTX ISA §9.7.13.15): expected arrival count, transaction bytes, phase.
-///
-/// One `Strong<u64>` word: the completed-phase count in the high 32 bits, the *outstanding* work
-/// (pending arrivals + pending transaction bytes) in the low 32 bits. A phase completes when the
-/// outstanding work reaches zero: the operation that brings it to zero flips the phase and
-/// re-arms the count with a second RMW, so every arrival's release reaches a `try_wait` that reads
-/// the new phase through the RMW chain (seed §4.4, §5.2). `arrive` is `.release` and `try_wait`
-/// `.acquire`, each at the scope the call names ([`Cta`] by default in PTX; seed §5.4).
-///
-/// Initialisation is the constructor; publish the barrier to the threads by creating it before
-/// spawning them (the model does not check `fence.mbarrier_init`).
-pub struct MBarrier {
-    word: Strong<u64>,
-    count: u32,
-    /// The CTA whose shared memory holds the barrier: the copy engine's `complete_tx` is
-    /// performed there.
-    home: Place,
-}
-
-impl MBarrier {
-    /// `mbarrier.init [bar], count` in the shared memory of CTA `home`.
-    pub fn new(count: u32, home: Place) -> Self {
-        assert!(count >= 1);
-        MBarrier {
-            word: Strong::new(count as u64),
-            count,
-            home,
-        }
-    }
-
-    fn after<S: MbScope, const REL: bool>(&self, old: u64, delta_down: u64) -> u64 {
-        let phase = old >> 32;
-        let outstanding = (old & LOW).wrapping_sub(delta_down) & LOW;
-        if outstanding == 0 {
-            // Complete the phase: phase + 1, outstanding = count.
-            S::add::<REL>(&self.word, (1u64 << 32) + self.count as u64);
-        }
-        phase
-    }
-
-    /// `mbarrier.arrive.release.{cta,cluster}.shared{::cluster}.b64 state, [bar];` — returns the
-    /// phase it arrived on.
-    pub fn arrive<S: MbScope>(&self) -> u64 {
-        let old = S::sub::<true>(&self.word, 1);
-        self.after::<S, true>(old, 1)
-    }
-
-    /// `mbarrier.arrive.expect_tx.release.{scope}.shared::cta.b64 state, [bar], bytes;`
-    pub fn arrive_expect_tx<S: MbScope>(&self, bytes: u32) -> u64 {
-        assert!(bytes >= 1);
-        let old = S::add::<true>(&self.word, bytes as u64 - 1);
-        self.after::<S, true>(old, 0u64.wrapping_sub(bytes as u64 - 1))
-    }
-
-    /// The `complete_tx` of an async copy (`.mbarrier::complete_tx::bytes`), done by the copy
-    /// engine, as if in the barrier's CTA, with release semantics at cluster scope.
-    pub fn complete_tx(&self, bytes: u32) {
-        let was = model::place();
-        model::set_place(self.home);
-        let old = Cluster::sub::<true>(&self.word, bytes as u64);
-        self.after::<Cluster, true>(old, bytes as u64);
-        if let Some(p) = was {
-            model::set_place(p);
-        }
-    }
-
-    /// `mbarrier.try_wait.parity.acquire.{scope}.shared::cta.b64 done, [bar], parity;` — true
-    /// once the phase with parity `parity` has completed (the current phase has the other
-    /// parity).
-    pub fn try_wait_parity<S: MbScope>(&self, parity: u32) -> bool {
-        let w = S::load_acquire(&self.word);
-        ((w >> 32) & 1) as u32 != parity
-    }
-
-    /// `try_wait_parity` in a bounded spin ([`spin_until`]).
-    pub fn wait_parity<S: MbScope>(&self, parity: u32, what: &str) {
-        spin_until(what, || self.try_wait_parity::<S>(parity));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// bar.sync / bar.arrive
-// ---------------------------------------------------------------------------------------------
-
-/// A single-use named barrier of one CTA (`bar.arrive` / `bar.sync`, PTX ISA §9.7.13.1): the
-/// arrive is a release, the sync an acquire, both at `.cta` scope (the barrier's scope is fixed to
-/// the CTA; seed §5.1 footnote 34).
-pub struct CtaBarrier {
-    count: Strong<u32>,
-    expected: u32,
-}
-
-impl CtaBarrier {
-    /// `expected` threads take part.
-    pub fn new(expected: u32) -> Self {
-        CtaBarrier {
-            count: Strong::new(0),
-            expected,
-        }
-    }
-    /// `bar.arrive id, n;` — arrive without waiting (release).
-    pub fn arrive(&self) {
-        self.count.at::<Cta>().red_add::<Release>(1);
-    }
-    /// `bar.sync id, n;` — arrive and wait for all (acquire).
-    pub fn sync(&self) {
-        self.count.at::<Cta>().fetch_add::<AcqRel>(1);
-        let n = self.expected;
-        spin_until("bar.sync: not all threads arrive", || {
-            self.count.at::<Cta>().load::<Acquire>() >= n
-        });
-    }
+fn live(d: isize) {
+    model::sched_live(d)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,7 +99,8 @@ struct Queue {
 /// the other. Issuing is ordered after the issuer's earlier accesses (an async operation is
 /// ordered after the preceding instructions of its thread, PTX ISA §8.9.1.1), but nothing orders
 /// the copy before the issuer's later accesses except a completion mechanism: [`wait_all`]
-/// (`cp.async.wait_all`, seed §5.1) or an [`MBarrier`] `complete_tx` (TMA, seed §5.2).
+/// (`cp.async.wait_all`, seed §5.1) or an mbarrier's `complete_tx` (TMA, seed §5.2; the library's
+/// `ptx_sync::Mbarrier`).
 ///
 /// The queue is a loom `Mutex` (issue → copy is ordered, as on the GPU); the engine waits for
 /// work with [`spin_until`].

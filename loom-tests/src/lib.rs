@@ -7,19 +7,16 @@
 //! ```
 //!
 //! Every protocol in `tests/` is written against `ptx-sync`'s ordinary API (`Strong`, `Data`,
-//! `AtomicRef`, `fence`); under `--cfg loom` that API is loom's atomics and cells plus the scope
+//! `AtomicRef`, `fence`, `Mbarrier`, `NamedBarrier`, `ClusterBarrier`, `Pipeline`); under `--cfg loom` that API is loom's atomics and cells plus the scope
 //! check of [`ptx_sync::model`] (`ptx_sync::model` exists only under `--cfg loom`). This crate adds
 //! what the seed's §5 needs and the device crate does not model on the CPU:
 //!
-//! * [`check`]: a loom model with an explicit preemption bound (each test states its bound);
-//! * [`spin_until`]: a bounded spin with `yield_now`, so that a wait that can never end is
-//!   reported (`"deadlock: ..."`) instead of hanging;
+//! * [`check`]: `ptx_sync::model::check` with an explicit preemption bound (each test states its
+//!   bound; abandoned executions are counted and reported, all abandoned fails);
+//! * [`spin_until`]: `ptx_sync::model::spin_until`, a spin with `yield_now`, so that a wait that
+//!   can never end is reported (`"deadlock: ..."`) instead of hanging;
 //! * [`CopyEngine`]: a separate loom thread that performs asynchronous copies (cp.async, TMA), so
 //!   that reading the destination before completion is a race, not silently fine;
-//! * [`MBarrier`]: an mbarrier analogue (arrival count, transaction bytes, phase parity,
-//!   `try_wait` false until the phase completes) built on `Strong<u64>`/`AtomicRef`, so its
-//!   `arrive`/`try_wait` scopes are checked;
-//! * [`CtaBarrier`]: a `bar.sync`/`bar.arrive` analogue (release arrive, acquire sync);
 //! * [`ProxyTile`]: ordinary data shared by the generic proxy (threads) and the async proxy (the
 //!   copy engine), which reports an async-proxy write that follows a generic access without a
 //!   `fence.proxy.async` (seed §5.3).

@@ -12,17 +12,35 @@
 //! | §5.3 | reuse: C's `ld`, then `arrive(empty)`; P's next TMA, no `fence.proxy.async` | caught: proxy race |
 //! | §5.3 | `fence.proxy.async` in C before its arrive | passes |
 //!
+//! The barriers are the library's own: `bar` is [`NamedBarrier`] and the mbarriers are
+//! [`Mbarrier`] (its host backend under `--cfg loom`: strong accesses of the model at the scope
+//! each call names), so the same code paths a kernel uses are checked.
+//!
 //! Preemption bound: 0 for every test (loom still explores the switches at yields and blocking
 //! points, and the values each load may return) (three threads, one of them the engine; the engine's queue
 //! is a loom mutex, which multiplies the schedules).
 #![cfg(loom)]
 
 use loom::sync::Arc;
+use ptx_sync::barrier::NamedBarrier;
 use ptx_sync::model::Place;
-use ptx_sync::{Cta, Data};
+use ptx_sync::{Acquire, Cta, Data, Mbarrier, Phase, Release};
 use ptx_sync_loom_tests::{
-    assert_caught, check, fence_proxy_async, spawn_in, CopyEngine, CtaBarrier, MBarrier, ProxyTile,
+    assert_caught, check, fence_proxy_async, spawn_in, spin_until, CopyEngine, ProxyTile,
 };
+
+/// An `mbarrier.init`ed barrier (by the model's main thread, before the threads start: their
+/// creation publishes it).
+fn init_mbarrier(count: u32) -> Mbarrier {
+    let b = Mbarrier::new();
+    b.init(count);
+    b
+}
+
+/// `mbarrier.try_wait.parity.acquire.cta` on phase 0 until it succeeds.
+fn wait_phase0(b: &Mbarrier, what: &str) {
+    spin_until(what, || b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+}
 
 const BOUND: usize = 0;
 const CTA0: Place = Place {
@@ -35,7 +53,7 @@ const CTA0: Place = Place {
 fn cp_async(wait_all: bool) {
     check(BOUND, move || {
         let data = Arc::new(Data::new(0u32));
-        let full = Arc::new(CtaBarrier::new(2));
+        let full = Arc::new(NamedBarrier::new(1, 2));
         let engine = Arc::new(CopyEngine::start(CTA0));
         let (d, f, e) = (data.clone(), full.clone(), engine.clone());
         let p = spawn_in(0, 0, move || {
@@ -76,18 +94,18 @@ fn s5_1_cp_async_wait_all_then_bar_passes() {
 fn tma(mbarrier: bool) {
     check(BOUND, move || {
         let data = Arc::new(Data::new(0u32));
-        let bar = Arc::new(CtaBarrier::new(2));
-        let full = Arc::new(MBarrier::new(1, CTA0));
+        let bar = Arc::new(NamedBarrier::new(1, 2));
+        let full = Arc::new(init_mbarrier(1));
         let engine = Arc::new(CopyEngine::start(CTA0));
         let (d, b, f, e) = (data.clone(), bar.clone(), full.clone(), engine.clone());
         let p = spawn_in(0, 0, move || {
             if mbarrier {
-                f.arrive_expect_tx::<Cta>(4); // mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 4
+                let _ = f.arrive_expect_tx::<Release, Cta>(4); // mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [full], 4
                 let (dst, f2) = (d.clone(), f.clone());
                 // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [data], [src], 4, [full]
                 e.issue(move || {
                     unsafe { dst.write(42) };
-                    f2.complete_tx(4);
+                    f2.complete_tx::<Cta>(4);
                 });
             } else {
                 let dst = d.clone();
@@ -97,7 +115,7 @@ fn tma(mbarrier: bool) {
         });
         let c = spawn_in(0, 0, move || {
             if mbarrier {
-                full.wait_parity::<Cta>(0, "full never completes"); // mbarrier.try_wait.parity
+                wait_phase0(&full, "full never completes"); // mbarrier.try_wait.parity.acquire.cta
             } else {
                 bar.sync();
             }
@@ -133,17 +151,17 @@ fn s5_2_tma_with_mbarrier_complete_tx_passes() {
 fn reuse(proxy_fence: bool) {
     check(BOUND, move || {
         let tile = Arc::new(ProxyTile::new(1u32));
-        let full = Arc::new(MBarrier::new(1, CTA0));
-        let empty = Arc::new(MBarrier::new(1, CTA0));
+        let full = Arc::new(init_mbarrier(1));
+        let empty = Arc::new(init_mbarrier(1));
         let engine = Arc::new(CopyEngine::start(CTA0));
         let (t, f, em, e) = (tile.clone(), full.clone(), empty.clone(), engine.clone());
         let p = spawn_in(0, 0, move || {
-            em.wait_parity::<Cta>(0, "empty never completes");
-            f.arrive_expect_tx::<Cta>(4);
+            wait_phase0(&em, "empty never completes");
+            let _ = f.arrive_expect_tx::<Release, Cta>(4);
             let (dst, f2) = (t.clone(), f.clone());
             e.issue(move || {
                 unsafe { dst.write_async(2) };
-                f2.complete_tx(4);
+                f2.complete_tx::<Cta>(4);
             });
         });
         let c = spawn_in(0, 0, move || {
@@ -151,8 +169,8 @@ fn reuse(proxy_fence: bool) {
             if proxy_fence {
                 fence_proxy_async(); // fence.proxy.async.shared::cta
             }
-            empty.arrive::<Cta>();
-            full.wait_parity::<Cta>(0, "full never completes");
+            let _ = empty.arrive::<Release, Cta>();
+            wait_phase0(&full, "full never completes");
             let second = unsafe { tile.read() };
             (first, second)
         });

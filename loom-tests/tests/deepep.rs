@@ -23,6 +23,8 @@
 //! | without the middle `memory_fence()`, same data use | caught: data race on the published data |
 //! | as written, data read right after the spin (no fence after it) | caught: data race (the spin is relaxed; the barrier alone is not an acquire) |
 //! | `.gpu` instead of `.sys` across GPUs | caught: not morally strong |
+//! | as written, spin = the library's `wait::spin_until(Budget::iterations(8), …)` | passes: no rank ever gets `Timeout` (it did in 108 of 465 executions before the model's waits) |
+//! | same, rank 0 skips its subs | caught: `deadlock: ptx_sync::wait::spin_until …` (not a timeout) |
 //!
 //! So the fence in the middle is what publishes a rank's earlier writes (the release half before
 //! the subs); a reader needs an acquire after the spin as well (in DeepEP, the next
@@ -36,6 +38,7 @@ use loom::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
 
 use ptx_sync::model::Place;
+use ptx_sync::wait::Budget;
 use ptx_sync::{fence, AcqRel, Data, Gpu, Relaxed, Strong, Sys, Volatile};
 use ptx_sync_loom_tests::{check, spawn_at, spin_until};
 
@@ -59,6 +62,11 @@ struct Variant {
     fence_after: bool,
     /// Scope of the atomics and the spin (`true`: `.sys`, as DeepEP; `false`: `.gpu`).
     sys: bool,
+    /// Spin with the library's `wait::spin_until` and this iteration budget instead of the test
+    /// crate's `spin_until` (0: the test crate's).
+    budget: u64,
+    /// Rank 0 skips its subs (a rank that dies mid-barrier).
+    rank0_skips_subs: bool,
 }
 
 fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
@@ -74,13 +82,16 @@ fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
         fence::<AcqRel, Sys>();
     }
     for t in 0..RANKS {
+        if v.rank0_skips_subs && rank == 0 {
+            break;
+        }
         if v.sys {
             ep.fifo[t][rank].at::<Sys>().fetch_sub::<Relaxed>(TAG);
         } else {
             ep.fifo[t][rank].at::<Gpu>().fetch_sub::<Relaxed>(TAG);
         }
     }
-    spin_until("DeepEP timeout check failed: a peer never arrives", || {
+    let all_zero = || {
         (0..RANKS).all(|t| {
             if v.sys {
                 ep.fifo[rank][t].at::<Sys>().load::<Volatile>() == 0
@@ -88,7 +99,21 @@ fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
                 ep.fifo[rank][t].at::<Gpu>().load::<Relaxed>() == 0
             }
         })
-    });
+    };
+    if v.budget == 0 {
+        spin_until(
+            "DeepEP timeout check failed: a peer never arrives",
+            all_zero,
+        );
+    } else {
+        // DeepEP's timeout_check as the library's bounded wait: under loom the budget never
+        // ends a wait that a peer can still end.
+        let r = ptx_sync::wait::spin_until(Budget::iterations(v.budget), all_zero);
+        assert!(
+            r.is_ok(),
+            "rank {rank}: false timeout {r:?} in a correct barrier"
+        );
+    }
     assert_eq!(
         ep.entered.load(StdOrdering::SeqCst),
         RANKS,
@@ -140,6 +165,8 @@ const AS_WRITTEN: Variant = Variant {
     use_data: false,
     fence_after: false,
     sys: true,
+    budget: 0,
+    rank0_skips_subs: false,
 };
 
 #[test]
@@ -191,6 +218,31 @@ fn deepep_barrier_no_acquire_after_spin_caught() {
 fn deepep_barrier_gpu_scope_across_gpus_caught() {
     run(Variant {
         sys: false,
+        ..AS_WRITTEN
+    });
+}
+
+/// The false timeouts: with the library's `wait::spin_until` and an 8-iteration budget,
+/// 108 of 465 executions of this correct barrier reported `Timeout`. Under loom the budget is not
+/// a timeout: every rank's wait returns `Ok` in every execution (asserted in `barrier_device`).
+#[test]
+fn deepep_barrier_library_budget_never_times_out() {
+    run(Variant {
+        budget: 8,
+        ..AS_WRITTEN
+    });
+}
+
+/// A rank that never does its subs: the other ranks' budgeted library waits can never end, which
+/// the model reports as a deadlock (not as a timeout).
+#[test]
+#[should_panic(
+    expected = "deadlock: ptx_sync::wait::spin_until: the condition never holds (no thread can make it true)"
+)]
+fn deepep_barrier_rank_skips_subs_library_wait_deadlock() {
+    run(Variant {
+        budget: 8,
+        rank0_skips_subs: true,
         ..AS_WRITTEN
     });
 }

@@ -1,7 +1,8 @@
 //! The pipeline template (`ptx_sync::pipeline`, CUTLASS's `PipelineTmaAsync` shape; seed §5.2–5.3)
 //! model-checked from the library's own code: `Pipeline`, `PipelineState` and the host backend
-//! of `Mbarrier` (one loom `AtomicU64` under `--cfg loom`: `Release` CAS arrivals, `Acquire`
-//! `try_wait.parity` loads, a `Release` RMW for `complete_tx`). One producer (the elected TMA
+//! of `Mbarrier` (one strong location of `ptx_sync::model` under `--cfg loom`: `Release` RMW
+//! arrivals, `Acquire` `try_wait.parity` loads, a `Release` RMW for `complete_tx`, each at the
+//! scope the call names, so the scope check sees them). One producer (the elected TMA
 //! thread) and one or two consumer threads, all of one CTA, move 3 tiles through `STAGES` = 1 or
 //! 2 stages; each stage's buffer is a `Data<u32>`, so a consumer read that the protocol does not
 //! order after the producer's write (or a producer write not ordered after the consumers' reads
@@ -21,8 +22,8 @@
 //!
 //! The wrong producer phase cannot show up as a race: phase 0 on a fresh `empty` makes the very
 //! first `producer_acquire` wait for a consumer release, and no consumer can release before the
-//! first fill, so it is a wait that can never end (the library's bounded wait would report it as
-//! `wait::Timeout`; here the model reports it as `deadlock: …`, see **Waits**). The last two
+//! first fill, so it is a wait that can never end (on a GPU the library's bounded wait reports it
+//! as `wait::Timeout`; under loom the model reports it as `deadlock: …`, see **Waits**). The last two
 //! rows show that the model sees what each barrier orders (`full`: the copy before the reads;
 //! `empty`: the reads before the next copy into the stage), so the passing rows are not vacuous.
 //!
@@ -36,13 +37,15 @@
 //! schedules: that file needs bound 0 with three threads); the async-proxy side of §5.3
 //! (`fence.proxy.async`) is checked in `async_copy.rs`.
 //!
-//! **Waits.** The library's waits take a `wait::Budget`; under loom its `wait::spin_until`
-//! yields, but a `Timeout` after N iterations would fire on loom's unfair schedules as well as on
-//! real deadlocks. So every wait is called with `Budget::iterations(1)` (one `try_wait`, then
-//! `Err(Timeout)`) and retried inside this crate's [`spin_until`], which tells a wait that no
-//! thread can end (`deadlock: pipeline …`) from a starved schedule. Retrying is exact:
-//! `producer_acquire` arrives on `full` only after its wait succeeded, and `producer_tail` only
-//! reads. No change to the device crate was needed.
+//! **Waits.** The library's waits take a `wait::Budget`; under `--cfg loom` a budget is not a
+//! timeout: `wait::spin_until` is the model's spin (`ptx_sync::model::spin_until`), which returns
+//! once the condition holds, reports a wait that no thread can end as `deadlock: …` and abandons
+//! (and counts) a starved schedule. Every wait here is still called with `Budget::iterations(1)`
+//! inside this crate's [`spin_until`], whose label then names the deadlock (`deadlock: pipeline:
+//! …`: the outermost spin's label is the one reported). Every thread is placed in CTA 0
+//! (`model::set_thread(0, 0)`, `spawn_in(0, 0, …)`): the pipeline's barriers are `.cta` and the
+//! library's `Mbarrier` is scope-checked, so unplaced threads (each alone in its own CTA) would be
+//! reported as not morally strong.
 //!
 //! Threads: the producer is the model's main thread, the consumers are spawned (2 or 3 loom
 //! threads; a spawned producer made a fourth and doubled the time). Preemption bound: 2 for the
@@ -53,10 +56,11 @@
 
 use loom::sync::Arc;
 use ptx_sync::mbarrier::Mbarrier;
+use ptx_sync::model;
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
 use ptx_sync::wait::Budget;
 use ptx_sync::{Cta, Data};
-use ptx_sync_loom_tests::{check, spawn, spin_until};
+use ptx_sync_loom_tests::{check, spawn_in, spin_until};
 
 const TILES: u32 = 3;
 /// Bytes of one tile (one `u32`): the `expect_tx` / `complete_tx` amount.
@@ -160,6 +164,8 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
 /// [`TILES`] tiles.
 fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
     check(bound, move || {
+        // Every thread is in CTA 0 (the pipeline's `.cta` barriers are the CTA's own).
+        model::set_thread(0, 0);
         let m = Arc::new(Smem {
             full: (0..S).map(|_| Mbarrier::new()).collect(),
             empty: (0..S).map(|_| Mbarrier::new()).collect(),
@@ -170,7 +176,7 @@ fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
         let cs: Vec<_> = (0..consumers)
             .map(|me| {
                 let m = m.clone();
-                spawn(move || consumer::<S>(&m, bug, me))
+                spawn_in(0, 0, move || consumer::<S>(&m, bug, me))
             })
             .collect();
         producer::<S>(&m, bug);

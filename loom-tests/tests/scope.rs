@@ -13,7 +13,7 @@
 //! | §3.5 fn. 15 | `.gpu`, two clusters | passes |
 //! | §4.2 | C1 `atom.cta.add`, C2 `atom.gpu.add`, two CTAs | caught: not morally strong |
 //! | §4.2 | both `atom.gpu.add` | passes |
-//! | §5.4 | C2 in CTA B arrives on CTA A's `empty` with `.release.cta`, P waits `.acquire.cta` | caught: not morally strong |
+//! | §5.4 | C2 in CTA B arrives on CTA A's `empty` (the library's `Mbarrier::remote(..).arrive::<Release, Cta>()`), P waits `.acquire.cta` | caught: not morally strong, naming the remote arrive |
 //! | §5.4 | `.release.cluster` / `.acquire.cluster` | passes |
 //!
 //! Preemption bound: 2 for every test. The §5.4 model starts from a filled tile in both CTAs
@@ -23,10 +23,13 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use ptx_sync::model::Place;
-use ptx_sync::{Acquire, Cluster, Cta, Data, Gpu, Relaxed, Release, Strong};
+use ptx_sync::mbarrier::{ArriveInstr, RemoteArriveInstr, WaitInstr};
+use ptx_sync::model::{self, Place};
+use ptx_sync::sem::Scope;
+use ptx_sync::wait::Budget;
+use ptx_sync::{Acquire, Cluster, Cta, Data, Gpu, Mbarrier, Phase, Relaxed, Release, Strong};
 use ptx_sync_loom_tests::{
-    check, fence_proxy_async, spawn_in, spin_until, MBarrier, MbScope, ProxyTile,
+    assert_caught_all, check, fence_proxy_async, spawn_in, spin_until, ProxyTile,
 };
 
 const BOUND: usize = 2;
@@ -122,25 +125,40 @@ const B: Place = Place {
 };
 
 /// §5.4: P (CTA A) reuses the tiles of A and B once `empty` (in A, count 2) completes; C1 (A)
-/// and C2 (B) read their CTA's tile, `fence.proxy.async`, and arrive on `empty` (C2 remotely).
-fn cluster_reuse<S: MbScope>() {
+/// and C2 (B) read their CTA's tile, `fence.proxy.async`, and arrive on `empty` (C2 remotely,
+/// through `Mbarrier::remote`, a `RemoteMbarrier`). The library's own `Mbarrier`: its arrive and
+/// wait are strong accesses of the model at the scope `S` they name.
+fn cluster_reuse<S: Scope>()
+where
+    Release: ArriveInstr<S> + RemoteArriveInstr<S>,
+    Acquire: WaitInstr<S>,
+{
     check(BOUND, || {
+        // `mbarrier.init` by a thread of A, before the others start (their creation publishes it).
+        model::set_place(A);
         let tile_a = Arc::new(ProxyTile::new(1u32));
         let tile_b = Arc::new(ProxyTile::new(1u32));
-        let empty = Arc::new(MBarrier::new(2, A));
-        let consumer = |tile: Arc<ProxyTile<u32>>, empty: Arc<MBarrier>| {
-            move || {
-                let v = unsafe { tile.read() };
-                fence_proxy_async();
-                empty.arrive::<S>();
-                v
-            }
-        };
-        let c1 = spawn_in(A.cluster, A.cta, consumer(tile_a.clone(), empty.clone()));
-        let c2 = spawn_in(B.cluster, B.cta, consumer(tile_b.clone(), empty.clone()));
+        let empty: Arc<Mbarrier> = Arc::new(Mbarrier::new());
+        empty.init(2);
+        let (ta1, e1) = (tile_a.clone(), empty.clone());
+        let c1 = spawn_in(A.cluster, A.cta, move || {
+            let v = unsafe { ta1.read() };
+            fence_proxy_async();
+            let _ = e1.arrive::<Release, S>(); // mbarrier.arrive.release.<S>.shared::cta.b64
+            v
+        });
+        let (tb2, e2) = (tile_b.clone(), empty.clone());
+        let c2 = spawn_in(B.cluster, B.cta, move || {
+            let v = unsafe { tb2.read() };
+            fence_proxy_async();
+            // mapa + mbarrier.arrive.release.<S>.shared::cluster.b64 on A's barrier
+            e2.remote(A.cta).arrive::<Release, S>();
+            v
+        });
         let (ta, tb, e) = (tile_a.clone(), tile_b.clone(), empty.clone());
         let p = spawn_in(A.cluster, A.cta, move || {
-            e.wait_parity::<S>(0, "empty never completes");
+            e.wait_parity::<Acquire, S>(Phase::ZERO, Budget::nanos(1_000_000_000))
+                .expect("a budget never times out under loom");
             // The TMA multicast of the next tile into both CTAs (its async-proxy writes; the
             // copy engine itself is exercised in async_copy.rs, here it would only add a thread).
             unsafe {
@@ -154,11 +172,18 @@ fn cluster_reuse<S: MbScope>() {
 }
 
 /// §5.4: `mbarrier.arrive` / `try_wait` without a scope are `.cta`: C2's remote arrive and P's
-/// wait do not include each other's threads.
+/// wait (and C1's arrive) do not include each other's threads. Caught through the library's
+/// `RemoteMbarrier::arrive::<Release, Cta>()`.
 #[test]
-#[should_panic(expected = "not morally strong")]
 fn s5_4_remote_arrive_cta_caught() {
-    cluster_reuse::<Cta>();
+    assert_caught_all(
+        cluster_reuse::<Cta>,
+        &[
+            "ptx-sync model: data race: ",
+            "`mbarrier.arrive.release.cta.shared::cluster.b64` by thread (gpu 0, cluster 0, cta 1)",
+            "are not morally strong (PTX ISA §8.7",
+        ],
+    );
 }
 
 /// §5.4 fixed: `.release.cluster` on the arrive, `.acquire.cluster` on the wait.
