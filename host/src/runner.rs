@@ -520,11 +520,10 @@ mod tests {
 
     #[test]
     fn params_match_the_kernels_when_built() {
-        if !crate::gpu::kernels_built() {
-            // Without target/ptx/kernels.ptx there is nothing to compare with; the layout
-            // itself is fixed by the const asserts above.
-            return;
-        }
+        assert!(
+            crate::gpu::kernels_built(),
+            "no kernels embedded: run `cargo xtask ptx`, then rebuild (cargo xtask test does both)"
+        );
         for p in crate::programs::PROGRAMS {
             let r = match p.kind {
                 Kind::Deepep { .. } => crate::gpu::check_params::<DeepepParams>(p.kernel),
