@@ -20,7 +20,8 @@
  *
  * Other knobs: CUDA_STUB_DRIVER_VERSION (default 13000), CUDA_STUB_DEVICES (default 1),
  * CUDA_STUB_REJECT_CUBIN=1, CUDA_STUB_REJECT_PTX=1 (JIT error with a log),
- * CUDA_STUB_LAUNCH_ERROR=<code> (cuLaunchKernelEx fails with it).
+ * CUDA_STUB_LAUNCH_ERROR=<code> (cuLaunchKernelEx fails with it), CUDA_STUB_HANG=1 (no kernel
+ * ever finishes: cuStreamQuery answers CUDA_ERROR_NOT_READY).
  * Build variants: -DSTUB_NO_CUINIT (a library without cuInit), -DSTUB_NO_ELAPSED_V2 (a driver
  * before CUDA 12.8: cuEventElapsedTime only).
  */
@@ -409,6 +410,7 @@ CUresult cuLaunchKernelEx(const launch_cfg *c, CUfunction f, void **kernel_param
 }
 CUresult cuStreamQuery(CUstream s) {
     clock_ms += 100;
+    if (envl("CUDA_STUB_HANG", 0)) return 600; /* CUDA_ERROR_NOT_READY: the kernel never ends */
     logf_("cuStreamQuery stream=%p", s);
     return OK;
 }
