@@ -30,6 +30,12 @@ pub struct Report {
     pub techniques: Vec<String>,
     pub rows: Vec<Row>,
     pub seconds: f64,
+    /// Testers whose per-instance start barrier ran out of budget (they ran unsynchronized).
+    pub start_barrier_timeouts: u64,
+    /// Stress threads stopped by the deadline before the testers finished.
+    pub stress_timeouts: u64,
+    /// The parameter point of a sweep (`""` outside a sweep).
+    pub point: String,
 }
 
 /// Counts outcomes.
@@ -144,6 +150,17 @@ pub fn table(r: &Report) -> String {
     );
     if !r.techniques.is_empty() {
         let _ = writeln!(s, "  provoked with: {}", r.techniques.join("; "));
+    }
+    if !r.point.is_empty() {
+        let _ = writeln!(s, "  parameter point: {}", r.point);
+    }
+    if r.start_barrier_timeouts > 0 || r.stress_timeouts > 0 {
+        let _ = writeln!(
+            s,
+            "  start barriers timed out for {} tester(s) (they ran unsynchronized); {} stress thread(s) stopped by the deadline",
+            group(r.start_barrier_timeouts),
+            group(r.stress_timeouts)
+        );
     }
     let w = r
         .rows
@@ -303,6 +320,9 @@ mod tests {
             techniques: vec!["stress".into()],
             rows: h.rows(),
             seconds: 0.5,
+            start_barrier_timeouts: 0,
+            stress_timeouts: 0,
+            point: String::new(),
         }
     }
 

@@ -296,7 +296,7 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
         "full",
         "litmus-sb",
         &["litmus", "sb_sc", "--iters", "2", "--quiet", "--json", j.to_str().unwrap()],
-        &[("CUDA_STUB_LITMUS_OUT", "1,0,0,0")],
+        &[("CUDA_STUB_LITMUS_OUT", "1,0,0,0"), ("CUDA_STUB_LITMUS_SYNC", "3,5")],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
     let ls = r.launches();
@@ -318,12 +318,13 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
         assert_eq!(r.alloc_size(l, p[1]), instances * 2 * 32 * 4, "mem: 2 vars, 32 words apart");
         assert_eq!(r.alloc_size(l, p[2]), instances * 4, "locs: one per instance");
         assert_eq!(r.alloc_size(l, p[3]), instances * 16, "out: 4 words per instance");
+        assert_eq!(p[4], p[1], "the stress works on the instances' own lines (scratch = mem)");
         assert_eq!(r.alloc_size(l, p[4]), p[9] * 4, "scratch: scratch_words words");
-        assert_eq!(r.alloc_size(l, p[5]), 64, "sync");
+        assert_eq!(r.alloc_size(l, p[5]), (4 + instances) * 4, "sync: 4 counters + a start barrier per instance");
         assert_eq!(p[6], 5_000_000, "budget_ns: the default 5000 µs");
         assert_eq!(p[7], instances, "n_instances");
         assert_eq!(p[8], 32, "stride");
-        assert_eq!(p[9], 4096, "scratch_words");
+        assert_eq!(p[9], instances * 2 * 32, "scratch_words: all of mem");
         assert_eq!(p[10], 2 * instances, "n_testers: 2 roles per instance");
         assert_eq!(p[11], 1 << 16, "stress_iters");
     }
@@ -343,6 +344,15 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["outcome"], "r1=1 r2=0");
     assert_eq!(rows[0]["count"], 2 * instances);
+    // The timeout counters are read back after each launch and summed.
+    assert_eq!(v[0]["start_barrier_timeouts"], 2 * 3);
+    assert_eq!(v[0]["stress_timeouts"], 2 * 5);
+    assert!(r.out.contains("start barriers timed out for 6 tester(s)"), "{}", r.out);
+    // Testers: 2 roles × instances threads in CTAs without stress; stress: whole CTAs.
+    for l in &ls {
+        let p = decode(l);
+        assert_eq!(p[10], 2 * instances);
+    }
 }
 
 #[test]

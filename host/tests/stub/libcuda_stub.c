@@ -12,7 +12,8 @@
  *   tiled_copy_*     copies the tensor map's source tensor to `out` (CUDA_STUB_CORRUPT=1 flips
  *                    one byte);
  *   litmus_*         with CUDA_STUB_LITMUS_OUT="w0,w1,w2,w3", writes those words into every
- *                    instance's output;
+ *                    instance's output (and with CUDA_STUB_LITMUS_SYNC="a,b" the start-barrier
+ *                    and stress timeout counters sync[2], sync[3]);
  *   bench_fence_*    writes iters * (10 + cost) cycles per warp (cost: sc 400, acq_rel 200,
  *                    release/acquire 100, none 0).
  * A virtual clock times events: a launch advances it by 1 ms, a DtoD copy by 0.5 ms, and most
@@ -368,6 +369,9 @@ static void effects(const char *name, const unsigned char *pb, size_t size, cons
         uint32_t *o = (uint32_t *)(uintptr_t)out;
         for (uint32_t i = 0; i < n; i++) memcpy(o + 4 * i, w, 16);
         logf_("effect litmus: wrote %u instances", n);
+        const char *sy = getenv("CUDA_STUB_LITMUS_SYNC"); /* "a,b": sync[2] = a, sync[3] = b */
+        CUdeviceptr sp = u64_at(pb, 40);
+        if (sy && in_bounds(sp, 16)) sscanf(sy, "%u,%u", (uint32_t *)(uintptr_t)sp + 2, (uint32_t *)(uintptr_t)sp + 3);
     } else if (strncmp(name, "bench_fence_", 12) == 0 && size >= 40) {
         CUdeviceptr out = u64_at(pb, 0);
         uint32_t iters = u32_at(pb, 32), warps = c->bx / 32;
