@@ -23,9 +23,11 @@
 #
 # $OUT receives exactly three plain files, rewritten after every step (so a hang or a kill keeps
 # what finished) and once more from the EXIT trap:
-#   summary.txt        one line per step: ran on <device> / skipped / failed / timed out, and why
+#   summary.txt        one line per step: ran on <device> / skipped / failed / timed out, and why;
+#                      the calibration step's line says per parameter point whether sb_plain (SB
+#                      without fences) showed weak outcomes, i.e. whether the stress was effective
 #   results.json       the same, machine-readable
-#   gpu-check.tar.gz   every output: devices.json, litmus.{json,svg,txt}, copy-*.json, copy.txt,
+#   gpu-check.tar.gz   every output: devices.json, calibrate.{json,txt}, litmus.{json,svg,txt}, copy-*.json, copy.txt,
 #                      bench.{json,md}, tour.txt, litmus-<name>.json, <step>.err, nvidia-smi.csv
 # Copy them to docs/results/<date>-<gpu>/ and cite them in the README.
 #
@@ -70,7 +72,7 @@ DEVICE=""
 # One record per step, in order: NAME|STATUS|EXIT|SECONDS|REASON
 STEPS_FILE="$W/.steps"
 : > "$STEPS_FILE"
-PLANNED="devices litmus copy-1 copy-2 copy-4 bench tour litmus-rest"
+PLANNED="devices calibrate litmus copy-1 copy-2 copy-4 bench tour litmus-rest"
 FINAL=0
 
 json_str() { # a JSON string literal of $1
@@ -188,6 +190,15 @@ publish
 
 ITERS=()
 [ -n "${GPU_CHECK_LITMUS_ITERS:-}" ] && ITERS=(--iters "$GPU_CHECK_LITMUS_ITERS")
+# Calibration first: SB without fences must show its weak outcome wherever the stress works; the
+# summary says, per parameter point, whether it did (if not, zero counts below prove nothing).
+step calibrate 30 calibrate.txt "$BIN" litmus sb_plain --sweep --quiet ${ITERS[@]+"${ITERS[@]}"} --json "$W/calibrate.json"
+cal="$(grep '^calibration' "$W/calibrate.txt" | tr '\n' ' ')"
+if [ -n "$cal" ]; then
+    awk -F'|' -v c="$cal" 'BEGIN{OFS="|"} $1=="calibrate" {$5=c} {print}' "$STEPS_FILE" > "$STEPS_FILE.tmp" \
+        && mv "$STEPS_FILE.tmp" "$STEPS_FILE"
+    publish
+fi
 # Every program of §2–§5 and DeepEP's barrier; litmus.json/.svg are rewritten after every
 # program, so a cut-short run keeps what finished.
 step litmus 90 litmus.txt "$BIN" litmus all --quiet ${ITERS[@]+"${ITERS[@]}"} --json "$W/litmus.json" --svg "$W/litmus.svg"

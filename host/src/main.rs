@@ -53,6 +53,10 @@ struct RunOpts {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Run every litmus program at each parameter point of the sweep (stress share, variable
+    /// spacing, no stress) and report rates per point.
+    #[arg(long)]
+    sweep: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -229,10 +233,12 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
     };
     let mut reports = Vec::new();
     for p in list {
-        match runner::run(&g, p, &cfg) {
-            Ok(r) => {
-                println!("{}", hist::table(&r));
-                reports.push(r);
+        match runner::run_points(&g, p, &cfg, o.sweep) {
+            Ok(rs) => {
+                for r in rs {
+                    println!("{}", hist::table(&r));
+                    reports.push(r);
+                }
                 // Written after every program, so that a run cut short (a fault, a hang, an outer
                 // `timeout`) still leaves the programs that finished on disk.
                 if let Err(e) = finish_outputs(&reports, o, true) {
@@ -246,7 +252,7 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
             }
         }
     }
-    if reports.len() > 1 {
+    if reports.len() > 1 || !hist::calibration(&reports).is_empty() {
         println!("{}", hist::summary(&reports));
     }
     if let Err(e) = finish_outputs(&reports, o, false) {

@@ -296,6 +296,52 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
     t
 }
 
+/// One parameter point of a sweep (Alglave et al. 2015 §4: weak outcomes depend on the stress
+/// and the placement of the variables, so a run reports rates per point, not one number).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub name: &'static str,
+    /// Share of the grid's CTAs (and threads) that test; the rest stress.
+    pub tester_share: f64,
+    /// Words between two variables.
+    pub stride: u32,
+    pub stress: bool,
+}
+
+/// The sweep of `litmus --sweep`: the default point first.
+pub const SWEEP: [Point; 4] = [
+    Point { name: "stress 50% of CTAs, a line per variable", tester_share: 0.5, stride: 32, stress: true },
+    Point { name: "stress 75% of CTAs, a line per variable", tester_share: 0.25, stride: 32, stress: true },
+    Point { name: "stress 50% of CTAs, variables 8 B apart in one line", tester_share: 0.5, stride: 2, stress: true },
+    Point { name: "no stress, a line per variable", tester_share: 0.5, stride: 32, stress: false },
+];
+
+/// The calibration program: SB without fences, whose weak outcome `r1=0 r2=0` the hardware must
+/// show under effective stress; a run where it shows none proves nothing about the others.
+pub const CALIBRATION: &str = "sb_plain";
+
+/// Runs `p` once (`sweep` false: `cfg` as given) or at every point of [`SWEEP`] (litmus kinds;
+/// DeepEP and §5 programs have no such parameters and run once).
+pub fn run_points(gpu: &Gpu, p: &Program, cfg: &RunCfg, sweep: bool) -> Result<Vec<Report>, GpuError> {
+    if !sweep || matches!(p.kind, Kind::Deepep { .. } | Kind::S5 { .. }) {
+        return Ok(vec![run(gpu, p, cfg)?]);
+    }
+    SWEEP
+        .iter()
+        .map(|pt| {
+            let c = RunCfg {
+                tester_share: pt.tester_share,
+                stride: pt.stride,
+                stress: pt.stress,
+                ..cfg.clone()
+            };
+            let mut r = run(gpu, p, &c)?;
+            r.point = pt.name.to_string();
+            Ok(r)
+        })
+        .collect()
+}
+
 /// Runs `p` on `gpu`.
 pub fn run(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> {
     match p.kind {
@@ -604,6 +650,17 @@ mod tests {
         let b = place_split(&mut rng, blocks, tpb, roles, inst, 8, true);
         let ctas = |s: &[u32]| (0..blocks).filter(|c| s[(c * tpb) as usize] == STRESS).collect::<Vec<_>>();
         assert_ne!(ctas(&a), ctas(&b));
+    }
+
+    #[test]
+    fn calibration_program_is_a_broken_sb_and_the_sweep_starts_at_the_default() {
+        let p = crate::programs::find(CALIBRATION).expect("the calibration program exists");
+        assert!(!p.correct && p.kind == Kind::Sb, "{p:?}");
+        let d = RunCfg::default();
+        assert_eq!((SWEEP[0].tester_share, SWEEP[0].stride, SWEEP[0].stress), (d.tester_share, d.stride, d.stress));
+        assert!(SWEEP.iter().any(|p| !p.stress) && SWEEP.iter().any(|p| p.stride < 32));
+        // The stress kernel needs a stride of 2 or more to leave the variables alone.
+        assert!(SWEEP.iter().all(|p| p.stride >= 2));
     }
 
     #[test]

@@ -355,6 +355,34 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
     }
 }
 
+/// `--sweep`: one run per parameter point, each with its own placement and stride; the
+/// calibration line says per point whether SB's weak outcome showed.
+#[test]
+fn litmus_sweep_and_calibration() {
+    let j = tmp("sweep.json");
+    let r = run(
+        "full",
+        "sweep",
+        &["litmus", "sb_plain", "--sweep", "--iters", "1", "--quiet", "--json", j.to_str().unwrap()],
+        &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let v = json(&j);
+    let pts: Vec<&str> = v.as_array().unwrap().iter().map(|x| x["point"].as_str().unwrap()).collect();
+    assert_eq!(pts.len(), 4, "{pts:?}");
+    assert_eq!(pts[0], "stress 50% of CTAs, a line per variable");
+    let strides: Vec<u64> = r.launches().iter().map(|l| decode(l)[8]).collect();
+    assert_eq!(strides, [32, 32, 2, 32]);
+    let stress: Vec<u64> = r.launches().iter().map(|l| decode(l)[11]).collect();
+    assert_eq!(stress, [1 << 16, 1 << 16, 1 << 16, 0], "the last point runs without stress");
+    let testers: Vec<u64> = r.launches().iter().map(|l| decode(l)[10]).collect();
+    assert_eq!(testers[1] * 2, testers[0], "75% stress: half the testers of 50%");
+    assert_eq!(r.out.matches("the stress is effective").count(), 4, "{}", r.out);
+    let r = run("full", "sweep-none", &["litmus", "sb_plain", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "1,1,0,0")]);
+    assert!(r.out.contains("calibration: sb_plain (SB without fences) showed no weak outcome in"), "{}", r.out);
+    assert!(r.out.contains("the stress is ineffective here"), "{}", r.out);
+}
+
 #[test]
 fn litmus_outcomes_decide_the_exit_code() {
     // A forbidden outcome in a correct program: exit 3.
@@ -669,7 +697,7 @@ fn bad_input_table() {
 
 // ---- scripts/gpu-check.sh against the stub --------------------------------------------------
 
-const PLANNED: [&str; 8] = ["devices", "litmus", "copy-1", "copy-2", "copy-4", "bench", "tour", "litmus-rest"];
+const PLANNED: [&str; 9] = ["devices", "calibrate", "litmus", "copy-1", "copy-2", "copy-4", "bench", "tour", "litmus-rest"];
 
 /// `bash scripts/gpu-check.sh` with the stub as the driver and the test's binary as ptx-sync.
 fn gpu_check(tag: &str, budget: u32, env: &[(&str, &str)]) -> (std::process::Child, PathBuf) {
@@ -749,12 +777,16 @@ fn gpu_check_dry_run_fits_the_device_machine() {
     for p in ["copy-1", "copy-2", "copy-4", "bench"] {
         assert!(s[p].starts_with("ran on ptx-sync stub H200 (exit 0"), "{p}: {summary}");
     }
+    // The stub's kernels never show SB's weak outcome: the calibration says the stress is
+    // ineffective, at each of the 4 sweep points.
+    assert!(s["calibrate"].starts_with("ran on ptx-sync stub H200 (exit 0"), "{summary}");
+    assert_eq!(s["calibrate"].matches("the stress is ineffective here").count(), 4, "{summary}");
     let v = json(&out.join("results.json"));
     assert_eq!(v["complete"], true);
     let names: Vec<&str> = v["steps"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, PLANNED);
     let files = archive_listing(&out);
-    for f in ["devices.json", "litmus.json", "litmus.svg", "litmus.txt", "copy-1.json", "copy-4.json", "copy.txt",
+    for f in ["devices.json", "calibrate.json", "calibrate.txt", "litmus.json", "litmus.svg", "litmus.txt", "copy-1.json", "copy-4.json", "copy.txt",
               "bench.json", "bench.md", "tour.txt", "summary.txt", "results.json"] {
         assert!(files.iter().any(|x| x == f), "{f} not in the archive: {files:?}");
     }
@@ -780,8 +812,8 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     let s = statuses(&summary);
     assert!(s["devices"].starts_with("ran on ptx-sync stub H200"), "{summary}");
-    assert!(s["litmus"].starts_with("timed out (exit 124"), "{summary}");
-    for p in ["copy-1", "copy-2", "copy-4", "bench", "tour"] {
+    assert!(s["calibrate"].starts_with("timed out (exit 124"), "{summary}");
+    for p in ["litmus", "copy-1", "copy-2", "copy-4", "bench", "tour"] {
         assert!(s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"), "{p}: {summary}");
     }
     assert!(summary.contains("complete: every planned step has a status"), "{summary}");
@@ -802,7 +834,7 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     assert!(statuses(&summary)["devices"].starts_with("ran on"), "{summary}");
     assert!(summary.contains("INCOMPLETE: the script was cut short"), "{summary}");
-    assert!(summary.contains("litmus:                    no status yet"), "{summary}");
+    assert!(summary.contains("calibrate:                 no status yet"), "{summary}");
     assert_eq!(json(&out.join("results.json"))["complete"], false);
     assert!(archive_listing(&out).iter().any(|f| f == "devices.json"));
 }
