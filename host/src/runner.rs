@@ -285,8 +285,11 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
             ));
         }
         t.push("a start barrier per instance".into());
-        if matches!(kind, Kind::Mp) {
+        if matches!(kind, Kind::Mp | Kind::MpOnce) {
             t.push("C's L1 warmed with data (ld.global.ca) before the flag test".into());
+        }
+        if matches!(kind, Kind::MpOnce) {
+            t.push("C reads the flag once, after a random 0..2047 ns nanosleep, then data".into());
         }
     }
     t.push(format!(

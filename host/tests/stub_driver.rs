@@ -383,6 +383,19 @@ fn litmus_sweep_and_calibration() {
     assert!(r.out.contains("the stress is ineffective here"), "{}", r.out);
 }
 
+/// The once-form of MP: word 1 is the flag as C read it; a stale read with the flag set is a
+/// violation of the correct variant, a read before P's store is not.
+#[test]
+fn mp_once_reads_flag_and_data_back() {
+    let r = run("full", "once-stale", &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "0,1,0,0")]);
+    assert_eq!(r.code, Some(3), "{}", r.err);
+    assert!(r.out.contains("full=1, data=0 (stale)") && r.out.contains("random 0..2047 ns nanosleep"), "{}", r.out);
+    let r = run("full", "once-early", &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(r.out.contains("full=0 (read before P's store), data=0"), "{}", r.out);
+    assert_eq!(r.launches()[0].get("fn"), "litmus_mp_rel_acq_once");
+}
+
 #[test]
 fn litmus_outcomes_decide_the_exit_code() {
     // A forbidden outcome in a correct program: exit 3.

@@ -54,6 +54,8 @@ pub struct Inst {
     stride: usize,
     out: *mut u32,
     deadline: Deadline,
+    /// A per-instance, per-launch random number (the launch's seed hashed with the instance).
+    rnd: u32,
 }
 
 impl Inst {
@@ -80,6 +82,14 @@ impl Inst {
             core::arch::asm!(
                 "{{\n\t.reg .u64 g;\n\tcvta.to.global.u64 g, {p};\n\tld.global.ca.u32 {x}, [g];\n\t}}",
                 p = in(reg64) self.ptr(v), x = out(reg32) _x, options(nostack, readonly));
+        }
+    }
+    /// Sleeps a random 0..2047 ns (`nanosleep.u32`, sm_70; PTX ISA §9.7.19.4: the sleep is
+    /// bounded by its operand): the once-forms' random delay before C's single flag read.
+    #[inline(always)]
+    fn random_delay(&self) {
+        unsafe {
+            core::arch::asm!("nanosleep.u32 {t};", t = in(reg32) self.rnd % 2048, options(nostack, nomem));
         }
     }
     #[inline(always)]
@@ -144,6 +154,12 @@ unsafe fn harness(
         stride: st,
         out: out.add(inst as usize * OUT_WORDS),
         deadline: start,
+        rnd: {
+            let mut h = seed ^ inst.wrapping_mul(0x9E37_79B9);
+            h ^= h >> 16;
+            h = h.wrapping_mul(0x85eb_ca6b);
+            h ^ (h >> 13)
+        },
     };
     // This instance's start barrier: its roles arrive, then go together (bounded; a timeout is
     // counted in sync[2] and the role runs anyway).
@@ -246,6 +262,47 @@ macro_rules! mp {
         });
     };
 }
+
+/// MP with C reading the flag once, after a random delay, then data (Alglave et al. 2015's
+/// non-spinning form: no wait, so no timeout, and the read lands anywhere in P's window).
+/// Output: word 0 = data, word 1 = full as C read it.
+macro_rules! mp_once {
+    ($(#[$m:meta])* $name:ident, P: |$ip:ident| $p:block, C: |$ic:ident| $flag:expr) => {
+        litmus!($(#[$m])* $name, 2, 2, |role, i| {
+            if role == 0 {
+                let $ip = i;
+                $p
+            } else {
+                let $ic = i;
+                i.warm(DATA);
+                i.random_delay();
+                let f: u32 = $flag;
+                let v = i.data(DATA).read();
+                i.put(0, v);
+                i.put(1, f);
+            }
+        });
+    };
+}
+
+mp_once!(
+    /// §2.2 + §2.3 broken, once-form: relaxed flags, no fence.
+    litmus_mp_plain_once,
+    P: |i| { i.data(DATA).write(42); i.at::<Gpu>(FULL).store::<Relaxed>(1); },
+    C: |i| i.at::<Gpu>(FULL).load::<Relaxed>()
+);
+mp_once!(
+    /// §3.3 correct, once-form: `st.release.gpu` / `ld.acquire.gpu`.
+    litmus_mp_rel_acq_once,
+    P: |i| { i.data(DATA).write(42); i.at::<Gpu>(FULL).store::<Release>(1); },
+    C: |i| i.at::<Gpu>(FULL).load::<Acquire>()
+);
+mp_once!(
+    /// §3.5 footnote 15 broken, once-form: `.cta` release/acquire across CTAs.
+    litmus_mp_rel_acq_cta_once,
+    P: |i| { i.data(DATA).write(42); i.at::<Cta>(FULL).store::<Release>(1); },
+    C: |i| i.at::<Cta>(FULL).load::<Acquire>()
+);
 
 mp!(
     /// §2.2 + §2.3, broken: `data = 42; full = 1` and `while full != 1; read data` with no fence
