@@ -285,6 +285,9 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
             ));
         }
         t.push("a start barrier per instance".into());
+        if cfg.stress {
+            t.push("pre-stress: testers start once half the stress threads have run 256 rounds".into());
+        }
         if matches!(kind, Kind::Mp | Kind::MpOnce) {
             t.push("C's L1 warmed with data (ld.global.ca) before the flag test".into());
         }
@@ -424,6 +427,10 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
         out_b.fill_u32(0)?;
         sync_b.fill_u32(0)?;
         let n_testers = slots.iter().filter(|s| **s < IDLE).count() as u32;
+        // Pre-stress quorum: half the stress threads must have run litmus::PRESTRESS rounds
+        // before any tester starts.
+        let quorum = slots.iter().filter(|s| **s == STRESS).count() as u32 / 2;
+        sync_b.write(&[quorum])?;
         let params = LitmusParams {
             slots: slots_b.ptr,
             mem: mem_b.ptr,

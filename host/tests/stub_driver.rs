@@ -378,6 +378,25 @@ fn litmus_sweep_and_calibration() {
     let testers: Vec<u64> = r.launches().iter().map(|l| decode(l)[10]).collect();
     assert_eq!(testers[1] * 2, testers[0], "75% stress: half the testers of 50%");
     assert_eq!(r.out.matches("the stress is effective").count(), 4, "{}", r.out);
+    // The pre-stress quorum written into sync[0] before each launch: half the stress threads
+    // (66 of 132 CTAs stress at 50%, 99 at 75%; none without stress).
+    let quorums: Vec<u64> = r
+        .launches()
+        .iter()
+        .map(|l| {
+            let sync = decode(l)[5];
+            r.log[..l.idx]
+                .iter()
+                .rev()
+                .find(|c| c.name == "cuMemcpyHtoD_v2" && c.num("dst") == sync)
+                .map(|c| {
+                    assert_eq!(c.num("bytes"), 4);
+                    c.num("first")
+                })
+                .expect("the quorum is written")
+        })
+        .collect();
+    assert_eq!(quorums, [66 * 256 / 2, 99 * 256 / 2, 66 * 256 / 2, 0]);
     let r = run("full", "sweep-none", &["litmus", "sb_plain", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "1,1,0,0")]);
     assert!(r.out.contains("calibration: sb_plain (SB without fences) showed no weak outcome in"), "{}", r.out);
     assert!(r.out.contains("the stress is ineffective here"), "{}", r.out);

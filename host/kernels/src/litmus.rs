@@ -34,8 +34,8 @@
 //! | `mem: *mut u32` | the variables: instance `i`, variable `v` at word `(locs[i] * NV + v) * stride` |
 //! | `locs: *const u32` | per instance: its location index (a permutation) |
 //! | `out: *mut u32` | per instance: `OUT_WORDS` words (role results; word 3 = timeout mask) |
-//! | `scratch: *mut u32` | the stress region, `scratch_words` words |
-//! | `sync: *mut u32` | `[0]`: unused, `[1]`: testers finished, `[2]`: testers whose start barrier timed out, `[3]`: stress threads stopped by the deadline, `[SYNC_HEAD + i]`: instance `i`'s start-barrier arrivals |
+//! | `scratch: *mut u32` | the stress region, `scratch_words` words: the host passes `mem` itself, and the stress skips the words at multiples of `stride` (the variables) |
+//! | `sync: *mut u32` | `[0]`: pre-stress quorum (the host sets it to the number of stress threads that must have run [`PRESTRESS`] rounds before testers start; each decrements it once), `[1]`: testers finished, `[2]`: testers whose start barrier timed out, `[3]`: stress threads stopped by the deadline, `[SYNC_HEAD + i]`: instance `i`'s start-barrier arrivals |
 //! | `budget_ns: u64` | the time budget of every wait |
 //! | `n_instances, stride, scratch_words, n_testers, stress_iters, seed: u32` | |
 
@@ -47,6 +47,8 @@ use ptx_sync::sem::Scope;
 pub const OUT_WORDS: usize = 4;
 /// Words of `sync` before the per-instance start barriers.
 pub const SYNC_HEAD: usize = 4;
+/// Rounds a stress thread runs before it counts towards the pre-stress quorum (`sync[0]`).
+pub const PRESTRESS: u32 = 256;
 
 /// The variables of one instance and its output words.
 pub struct Inst {
@@ -137,9 +139,10 @@ unsafe fn harness(
     let slot = *slots.add(g as usize);
     let finished = AtomicRef::<u32, Gpu>::from_ptr(sync.add(1));
     let start = Deadline::after(budget_ns);
+    let quorum = AtomicRef::<u32, Gpu>::from_ptr(sync);
     if slot == u32::MAX {
         let stopped = AtomicRef::<u32, Gpu>::from_ptr(sync.add(3));
-        stress(scratch, scratch_words, stride, stress_iters, seed ^ g, finished, n_testers, &start, stopped);
+        stress(scratch, scratch_words, stride, stress_iters, seed ^ g, finished, n_testers, &start, stopped, quorum);
         return;
     }
     let inst = slot / roles;
@@ -161,15 +164,26 @@ unsafe fn harness(
             h ^ (h >> 13)
         },
     };
-    // This instance's start barrier: its roles arrive, then go together (bounded; a timeout is
-    // counted in sync[2] and the role runs anyway).
-    let arrived = AtomicRef::<u32, Gpu>::from_ptr(sync.add(SYNC_HEAD + inst as usize));
-    arrived.fetch_add::<Relaxed>(1);
-    while arrived.load::<Relaxed>() < roles {
+    // Pre-stress: wait until the quorum of stress threads has run PRESTRESS rounds; then this
+    // instance's start barrier: its roles arrive, then go together. Both bounded: a timeout is
+    // counted in sync[2] and the role runs anyway.
+    let start_timeout = || AtomicRef::<u32, Gpu>::from_ptr(sync.add(2)).fetch_add::<Relaxed>(1);
+    let mut late = false;
+    while quorum.load::<Relaxed>() as i32 > 0 {
         if i.deadline.expired() {
-            AtomicRef::<u32, Gpu>::from_ptr(sync.add(2)).fetch_add::<Relaxed>(1);
+            late = true;
             break;
         }
+    }
+    let arrived = AtomicRef::<u32, Gpu>::from_ptr(sync.add(SYNC_HEAD + inst as usize));
+    arrived.fetch_add::<Relaxed>(1);
+    while !late && arrived.load::<Relaxed>() < roles {
+        if i.deadline.expired() {
+            late = true;
+        }
+    }
+    if late {
+        start_timeout();
     }
     let i = Inst { deadline: Deadline::after(budget_ns), ..i };
     body(role, &i);
@@ -192,8 +206,11 @@ unsafe fn stress(
     n_testers: u32,
     d: &Deadline,
     stopped: AtomicRef<'_, u32, Gpu>,
+    quorum: AtomicRef<'_, u32, Gpu>,
 ) {
-    if words < 2 || stride < 2 {
+    if words < 2 || stride < 2 || iters < PRESTRESS {
+        // No stress to speak of: never hold the testers back.
+        quorum.fetch_sub::<Relaxed>(1);
         return;
     }
     let avoid = |w: u32| if w % stride == 0 { w + 1 } else { w };
@@ -215,6 +232,9 @@ unsafe fn stress(
         core::ptr::write_volatile(p, k);
         let _ = core::ptr::read_volatile(scratch.add(avoid((h >> 7) % words) as usize));
         k += 1;
+        if k == PRESTRESS {
+            quorum.fetch_sub::<Relaxed>(1);
+        }
     }
 }
 

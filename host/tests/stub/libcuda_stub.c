@@ -286,7 +286,9 @@ CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned v, size_t n) {
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) {
     clock_ms += 100;
-    logf_("cuMemcpyHtoD_v2 dst=0x%llx bytes=%zu", d, n);
+    uint32_t first = 0;
+    memcpy(&first, s, n < 4 ? n : 4);
+    logf_("cuMemcpyHtoD_v2 dst=0x%llx bytes=%zu first=%u", d, n, first);
     if (!in_bounds(d, n)) return INVALID_VALUE;
     memcpy((void *)(uintptr_t)d, s, n);
     return OK;
