@@ -32,10 +32,12 @@ pub fn ptx_isa_version(ptx: &str) -> Option<(u32, u32)> {
     Some((a.parse().ok()?, b.parse().ok()?))
 }
 
-/// The oldest CUDA driver (`cuDriverGetVersion` encoding, 1000 × major + 10 × minor) that JIT-
-/// compiles PTX ISA `v`: the PTX ISA's release-notes chapter ("PTX ISA Version 8.6 ... CUDA 12.7")
-/// gives the CUDA release of every ISA version; a driver accepts the ISA of its own CUDA release
-/// and older ones. `None` for a version this table does not know.
+/// The oldest released CUDA driver (`cuDriverGetVersion` encoding, 1000 × major + 10 × minor)
+/// that JIT-compiles PTX ISA `v`: the PTX ISA's release-notes chapter (§12, PTX release history)
+/// gives the CUDA release of every ISA version, and a driver accepts the ISA of its own release
+/// and older ones. The table lists 8.6 with CUDA 12.7, which was never released (CUDA 12.6 has
+/// 8.5, CUDA 12.8 — driver r570 — has 8.7), so 8.6 maps to 12.8 here. `None` for a version this
+/// table does not know.
 pub fn min_driver_for_ptx(v: (u32, u32)) -> Option<i32> {
     Some(match v {
         (8, 0) => 12000,
@@ -44,7 +46,7 @@ pub fn min_driver_for_ptx(v: (u32, u32)) -> Option<i32> {
         (8, 3) => 12030,
         (8, 4) => 12040,
         (8, 5) => 12050,
-        (8, 6) => 12070,
+        (8, 6) => 12080, // CUDA 12.7 was never released
         (8, 7) => 12080,
         (8, 8) => 12090,
         (9, 0) => 13000,
@@ -399,7 +401,7 @@ impl Gpu {
             if version < min {
                 return Err(GpuError::OldDriver(format!(
                     "driver CUDA {} is older than CUDA {}, the first to take the kernels' PTX ISA \
-                     {}.{} (PTX ISA, release notes)",
+                     {}.{} (PTX ISA §12, release notes)",
                     driver_version_text(version),
                     driver_version_text(min),
                     isa.0,
@@ -863,7 +865,7 @@ mod tests {
         let p = "//\n// x\n//\n\n.version 8.6\n.target sm_90\n.address_size 64\n";
         assert_eq!(ptx_isa_version(p), Some((8, 6)));
         assert_eq!(ptx_isa_version(".target sm_90\n"), None);
-        assert_eq!(min_driver_for_ptx((8, 6)), Some(12070));
+        assert_eq!(min_driver_for_ptx((8, 6)), Some(12080));
         assert_eq!(min_driver_for_ptx((8, 3)), Some(12030));
         assert_eq!(min_driver_for_ptx((7, 1)), None);
         assert_eq!(driver_version_text(12070), "12.7");

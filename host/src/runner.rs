@@ -292,7 +292,7 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
             t.push("C's L1 warmed with data (ld.global.ca) before the flag test".into());
         }
         if matches!(kind, Kind::MpOnce) {
-            t.push("C reads the flag once, after a random 0..2047 ns nanosleep, then data".into());
+            t.push("C reads the flag once, after a random delay (nanosleep.u32 t, t in 0..2047), then data".into());
         }
     }
     t.push(format!(

@@ -86,8 +86,9 @@ impl Inst {
                 p = in(reg64) self.ptr(v), x = out(reg32) _x, options(nostack, readonly));
         }
     }
-    /// Sleeps a random 0..2047 ns (`nanosleep.u32`, sm_70; PTX ISA §9.7.19.4: the sleep is
-    /// bounded by its operand): the once-forms' random delay before C's single flag read.
+    /// `nanosleep.u32 t` with a random `t` in 0..2047 (sm_70; PTX ISA, miscellaneous
+    /// instructions, `nanosleep`: a sleep of about 0 to 2t ns, bounded by its operand): the
+    /// once-forms' random delay before C's single flag read.
     #[inline(always)]
     fn random_delay(&self) {
         unsafe {
