@@ -20,6 +20,7 @@
  * other calls by 100 ms, so a timing window around anything but the launch or copy shows.
  *
  * Other knobs: CUDA_STUB_DRIVER_VERSION (default 13000), CUDA_STUB_DEVICES (default 1),
+ * CUDA_STUB_OCCUPANCY (blocks per SM, default 1),
  * CUDA_STUB_REJECT_CUBIN=1, CUDA_STUB_REJECT_PTX=1 (JIT error with a log),
  * CUDA_STUB_LAUNCH_ERROR=<code> (cuLaunchKernelEx fails with it), CUDA_STUB_HANG=1 (no kernel
  * ever finishes: cuStreamQuery answers CUDA_ERROR_NOT_READY).
@@ -242,7 +243,7 @@ CUresult cuFuncSetAttribute(CUfunction f, int attr, int v) {
     return OK;
 }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int threads, size_t smem) {
-    *n = 1;
+    *n = (int)envl("CUDA_STUB_OCCUPANCY", 1);
     logf_("cuOccupancyMaxActiveBlocksPerMultiprocessor fn=%s threads=%d smem=%zu -> %d",
           ((struct function *)f)->name, threads, smem, *n);
     return OK;
