@@ -4,6 +4,7 @@
 //! Exit codes: 0 success; 1 the command could not run (no driver, no GPU, kernels not built, a
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
+mod args;
 mod copy;
 mod cpu;
 mod gpu;
@@ -33,13 +34,13 @@ struct Cli {
 struct RunOpts {
     /// Kernel launches per program (each runs thousands of instances); default: enough for the
     /// program's default number of rounds.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_ITERS))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
     iters: Option<u64>,
     /// Write the reports as JSON to FILE ("-" for stdout).
-    #[arg(long, value_name = "FILE", value_parser = parse_out_path)]
+    #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
     json: Option<PathBuf>,
     /// Write the outcome histograms as an SVG picture to FILE.
-    #[arg(long, value_name = "FILE", value_parser = parse_out_path)]
+    #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
     svg: Option<PathBuf>,
     /// Turn off the memory-stress threads.
     #[arg(long)]
@@ -64,7 +65,7 @@ enum Cmd {
     /// List the CUDA devices.
     Devices {
         /// Write the list as JSON to FILE.
-        #[arg(long, value_name = "FILE", value_parser = parse_out_path)]
+        #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
     /// Run one program of the seed (or `all`), with outcome histograms.
@@ -86,13 +87,13 @@ enum Cmd {
     /// The tiled-copy pipeline (TMA + mbarrier), checked against the source, vs cuMemcpyDtoD.
     Copy {
         /// Bytes to copy (a multiple of the tile size).
-        #[arg(long, value_parser = parse_copy_bytes)]
+        #[arg(long, value_parser = args::parse_copy_bytes)]
         bytes: u64,
         /// Pipeline stages (buffers in shared memory).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
         stages: u32,
         /// Write the result as JSON to FILE.
-        #[arg(long, value_name = "FILE", value_parser = parse_out_path)]
+        #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
     /// Every instruction variant of the library with its PTX and SASS.
@@ -109,39 +110,15 @@ enum Cmd {
         #[arg(long)]
         no_gpu: bool,
         /// Launches per program on the GPU.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=MAX_ITERS))]
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
         iters: u64,
     },
     /// The GPU fence-cost benchmark.
     Bench {
         /// Write the results as JSON to FILE.
-        #[arg(long, value_name = "FILE", value_parser = parse_out_path)]
+        #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
-}
-
-/// The most launches `--iters` takes (each launch runs thousands of instances).
-const MAX_ITERS: u64 = 100_000;
-
-/// An output path whose directory exists (checked before any GPU work, so a long run never
-/// ends in "cannot write"); `-` is stdout.
-fn parse_out_path(s: &str) -> Result<PathBuf, String> {
-    let p = PathBuf::from(s);
-    if s == "-" {
-        return Ok(p);
-    }
-    let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-    match dir {
-        Some(d) if !d.is_dir() => Err(format!("directory {} does not exist", d.display())),
-        _ if p.is_dir() => Err(format!("{s} is a directory")),
-        _ => Ok(p),
-    }
-}
-
-/// `copy --bytes`: a byte count of the shape the copy kernels take.
-fn parse_copy_bytes(s: &str) -> Result<u64, String> {
-    let b = parse_bytes(s)?;
-    copy::shape(b).map(|_| b)
 }
 
 fn parse_program(s: &str) -> Result<String, String> {
@@ -175,27 +152,6 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         return Err("the byte count must be positive".into());
     }
     Ok(b)
-}
-
-/// Help and version as clap prints them; any other argument error as one line, exit 2.
-fn arg_error(e: clap::Error) -> ExitCode {
-    use clap::error::ErrorKind::*;
-    if matches!(
-        e.kind(),
-        DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        let _ = e.print();
-        return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-    }
-    // clap's message up to its first blank line (the usage and tips follow), as one line.
-    let text = e.render().to_string();
-    let msg: Vec<&str> = text
-        .lines()
-        .take_while(|l| !l.trim().is_empty())
-        .map(str::trim)
-        .collect();
-    eprintln!("ptx-sync: {}", msg.join(" ").trim_start_matches("error: "));
-    ExitCode::from(2)
 }
 
 /// A one-line failure: printed as `ptx-sync: <msg>`, exit 1.
@@ -280,7 +236,7 @@ fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Resul
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => return arg_error(e),
+        Err(e) => return args::arg_error(e),
     };
     match cli.cmd {
         Cmd::Devices { json } => match gpu::devices() {
