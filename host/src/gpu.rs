@@ -888,6 +888,19 @@ mod tests {
             "the embedded sm_90a cubin is missing or not ELF ({} bytes): run `cargo xtask ptx`",
             KERNELS_CUBIN.len()
         );
+        // The cubin is the PTX's: every `.entry` of the PTX is a symbol of the cubin (a stale
+        // cubin next to a rebuilt PTX would launch other code than the PTX the tests read).
+        let mut entries = 0;
+        for part in KERNELS_PTX.split(".entry ").skip(1) {
+            let name = part[..part.find('(').unwrap()].trim();
+            let sym: Vec<u8> = [b"\0", name.as_bytes(), b"\0"].concat();
+            assert!(
+                KERNELS_CUBIN.windows(sym.len()).any(|w| w == sym.as_slice()),
+                "{name} is in kernels.ptx but not in the embedded cubin: run `cargo xtask ptx`"
+            );
+            entries += 1;
+        }
+        assert!(entries > 50, "only {entries} kernels in the embedded PTX");
     }
 
     #[test]
