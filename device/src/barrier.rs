@@ -10,6 +10,8 @@
 //! |---|---|---|
 //! | [`NamedBarrier::sync`] | `bar.sync id, n;` (≡ `barrier.sync.aligned`) | 2.0 / sm_30 (count: 2.0) |
 //! | [`NamedBarrier::arrive`] | `bar.arrive id, n;` | 2.0 / sm_30 |
+//! | [`NamedBarrier::sync_unaligned`] / [`sync_threads_unaligned`] | `barrier.sync id{, n};` (no `.aligned`) | 6.0 / sm_30 |
+//! | [`NamedBarrier::arrive_unaligned`] | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
 //! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_30 |
 //! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_30 |
 //! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
@@ -76,6 +78,27 @@ instr! {
 instr! {
     /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_30). Seed §5.1.
     BarArrive = ("bar.arrive");
+    fn exec(id: u32, n: u32) => m {
+        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `barrier.sync id{, n};` — `bar.sync` without `.aligned` (PTX 6.0, sm_30): the threads of
+    /// a warp may reach it at different instructions, so a compiler that duplicates the call
+    /// into two branches (rustc's inline asm is not `convergent`) leaves it defined.
+    /// PTX ISA §9.7.13.1.
+    BarrierSync = ("barrier.sync");
+    fn exec(id: u32, n: u32) => m {
+        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+    }
+    fn exec_all(id: u32) => m {
+        asm!(concat!(m!(), " {id};"), id = in(reg32) id, options(nostack, preserves_flags));
+    }
+}
+instr! {
+    /// `barrier.arrive id, n;` — `bar.arrive` without `.aligned` (PTX 6.0, sm_30).
+    /// PTX ISA §9.7.13.1.
+    BarrierArrive = ("barrier.arrive");
     fn exec(id: u32, n: u32) => m {
         asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
@@ -282,6 +305,33 @@ impl NamedBarrier {
             self.h.arrive(self.count, false, false);
         }
     }
+    /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`: use it wherever the
+    /// compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for the
+    /// `.aligned` form, "all threads in a warp must execute the same barrier instruction").
+    #[inline(always)]
+    pub fn sync_unaligned(&self) {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarrierSync::exec(self.id, self.count)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.h.arrive(self.count, false, true);
+        }
+    }
+    /// `barrier.arrive id, n;` — [`arrive`](Self::arrive) without `.aligned` (PTX ISA
+    /// §9.7.13.1).
+    #[inline(always)]
+    pub fn arrive_unaligned(&self) {
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            BarrierArrive::exec(self.id, self.count)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.h.arrive(self.count, false, false);
+        }
+    }
     /// `bar.red.popc.u32` — barrier, then the number of participants whose `pred` was true.
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
@@ -323,6 +373,14 @@ impl NamedBarrier {
 #[inline(always)]
 pub fn sync_threads() {
     unsafe { BarSync::exec_all(0) }
+}
+
+/// `barrier.sync 0;` — the whole CTA, without `.aligned` (PTX ISA §9.7.13.1): the form to use
+/// where LLVM may tail-duplicate the barrier into two branches. Device only.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn sync_threads_unaligned() {
+    unsafe { BarrierSync::exec_all(0) }
 }
 
 /// `barrier.cluster.arrive{.sem}{.aligned}` for one alignment.
@@ -509,6 +567,27 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         extra: "count",
         ptx: BarArrive::PTX,
         ..v
+    });
+    let u = Variant {
+        family: "barrier",
+        ..Variant::EMPTY
+    };
+    f(Variant {
+        op: "sync",
+        ptx: BarrierSync::PTX,
+        ..u
+    });
+    f(Variant {
+        op: "sync",
+        extra: "count",
+        ptx: BarrierSync::PTX,
+        ..u
+    });
+    f(Variant {
+        op: "arrive",
+        extra: "count",
+        ptx: BarrierArrive::PTX,
+        ..u
     });
     f(Variant {
         op: "red.popc",

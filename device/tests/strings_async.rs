@@ -101,6 +101,10 @@ fn expected(v: &Variant) -> String {
                 format!("bar.{}.{}", v.op, v.ty)
             }
         }
+        "barrier" => {
+            assert!(["sync", "arrive"].contains(&v.op), "{v:?}");
+            format!("barrier.{}", v.op)
+        }
         "barrier.cluster" => {
             let align = match v.extra {
                 "Aligned" => ".aligned",
@@ -190,6 +194,7 @@ fn expected(v: &Variant) -> String {
 
 const ASYNC: &[&str] = &[
     "bar",
+    "barrier",
     "barrier.cluster",
     "mapa",
     "getctarank",
@@ -238,6 +243,7 @@ fn row_counts_per_family() {
     }
     let want: BTreeMap<&str, usize> = [
         ("bar", 6),             // sync, sync n, arrive, red.{popc,and,or}
+        ("barrier", 3),         // sync, sync n, arrive (no .aligned)
         ("barrier.cluster", 6), // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
         ("mapa", 2),
         ("getctarank", 2),

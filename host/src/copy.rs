@@ -220,38 +220,66 @@ pub fn command(bytes: u64, stages: u32, json: Option<&PathBuf>) -> ExitCode {
     }
 }
 
-/// The result of one copy run.
+/// The H200's HBM3e bandwidth, bytes per second (NVIDIA H200 datasheet: 4.8 TB/s).
+pub const H200_PEAK_BPS: f64 = 4.8e12;
+/// Untimed launches before the samples (first-touch, TLB and L2 warm-up).
+pub const WARMUP: usize = 2;
+/// Timed samples of the pipeline and of `cuMemcpyDtoD`.
+pub const SAMPLES: usize = 9;
+
+/// The result of one copy run. Times are per sample (events immediately around the launch or
+/// the `cuMemcpyDtoDAsync`), `WARMUP` untimed runs first; bandwidths count every byte twice
+/// (read + written).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CopyReport {
     pub device: String,
+    /// `Gpu::loaded_from`: cubin or PTX JIT.
+    pub module: String,
+    /// The CUDA driver version (`cuDriverGetVersion`).
+    pub driver: String,
     pub bytes: u64,
     pub stages: u32,
     pub tile_bytes: u64,
+    pub grid: u32,
     pub mismatches: u64,
     pub first_mismatch: Option<u64>,
-    pub pipeline_ms: f32,
+    pub warmup: usize,
+    pub pipeline_ms: gpu::Spread,
+    pub memcpy_ms: gpu::Spread,
+    /// Median read+write GB/s (10^9 B/s).
     pub pipeline_gbps: f64,
-    pub memcpy_ms: f32,
     pub memcpy_gbps: f64,
+    /// memcpy median time / pipeline median time: 1.0 = as fast as `cuMemcpyDtoD`.
+    pub ratio_to_memcpy: f64,
+    /// Median read+write bytes/s over [`H200_PEAK_BPS`].
+    pub pipeline_share_of_h200_peak: f64,
+    pub memcpy_share_of_h200_peak: f64,
 }
 
 impl CopyReport {
     pub fn text(&self) -> String {
+        let row = |name: &str, s: &gpu::Spread, gbps: f64, share: f64| {
+            format!(
+                "  {name:<13} {:>8.3} ms median ({:.3}..{:.3}, {} samples)  {:>8.1} GB/s  {:>5.1}% of 4.8 TB/s",
+                s.median, s.min, s.max, s.n, gbps, 100.0 * share
+            )
+        };
         format!(
-            "tiled copy of {} bytes, {} stages, {}-byte tiles on {}\n  check against the source: {}\n  pipeline      {:>8.3} ms  {:>8.1} GB/s\n  cuMemcpyDtoD  {:>8.3} ms  {:>8.1} GB/s",
+            "tiled copy of {} bytes, {} stages, {}-byte tiles, grid {} on {} ({})\n  check against the source: {}\n{}\n{}\n  pipeline / cuMemcpyDtoD: {:.3} (same bytes, same run; read+write bytes counted)",
             crate::hist::group(self.bytes),
             self.stages,
             self.tile_bytes,
+            self.grid,
             self.device,
+            self.module,
             if self.mismatches == 0 {
                 "identical".to_string()
             } else {
                 format!("{} byte(s) differ, first at offset {}", self.mismatches, self.first_mismatch.unwrap_or(0))
             },
-            self.pipeline_ms,
-            self.pipeline_gbps,
-            self.memcpy_ms,
-            self.memcpy_gbps
+            row("pipeline", &self.pipeline_ms, self.pipeline_gbps, self.pipeline_share_of_h200_peak),
+            row("cuMemcpyDtoD", &self.memcpy_ms, self.memcpy_gbps, self.memcpy_share_of_h200_peak),
+            self.ratio_to_memcpy,
         )
     }
 }
@@ -368,11 +396,17 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
         status: st_b.ptr,
     };
     let smem = stages * 8192;
-    // Warm-up (JIT, caches), then the timed run.
-    g.launch("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p)?;
-    out_b.fill_u32(crate::programs::POISON)?;
-    let ((), ms) =
-        g.timed(|| g.launch("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p))?;
+    let launch = || g.launch_timed("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p);
+    let mut pipe = Vec::new();
+    for k in 0..WARMUP + SAMPLES {
+        // Every run starts from a poisoned output, so the check below sees the last run's work.
+        out_b.fill_u32(crate::programs::POISON)?;
+        st_b.fill_u32(0)?;
+        let ms = launch()?;
+        if k >= WARMUP {
+            pipe.push(ms as f64);
+        }
+    }
     let mut status = [0u32];
     st_b.read(&mut status)?;
     if status[0] != 0 {
@@ -384,19 +418,36 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
     let mut out = vec![0u32; words];
     out_b.read(&mut out)?;
     let (mismatches, first) = diff(bytemuck::cast_slice(&src), bytemuck::cast_slice(&out));
-    let _ = g.memcpy_dtod_ms(&ref_b, &src_b, bytes as usize)?; // warm-up
-    let mc = g.memcpy_dtod_ms(&ref_b, &src_b, bytes as usize)?;
+    let mut mc = Vec::new();
+    for k in 0..WARMUP + SAMPLES {
+        let ms = g.memcpy_dtod_ms(&ref_b, &src_b, bytes as usize)?;
+        if k >= WARMUP {
+            mc.push(ms as f64);
+        }
+    }
+    let (pipeline_ms, memcpy_ms) = (
+        gpu::Spread::of(&pipe).expect("SAMPLES > 0"),
+        gpu::Spread::of(&mc).expect("SAMPLES > 0"),
+    );
+    let (pg, mg) = (gbps(bytes, pipeline_ms.median as f32), gbps(bytes, memcpy_ms.median as f32));
     Ok(CopyReport {
         device: g.info.name.clone(),
+        module: g.loaded_from.to_string(),
+        driver: gpu::driver_version_text(g.driver_version),
         bytes,
         stages,
         tile_bytes: map.box_bytes(),
+        grid,
         mismatches,
         first_mismatch: first,
-        pipeline_ms: ms,
-        pipeline_gbps: gbps(bytes, ms),
-        memcpy_ms: mc,
-        memcpy_gbps: gbps(bytes, mc),
+        warmup: WARMUP,
+        pipeline_ms,
+        memcpy_ms,
+        pipeline_gbps: pg,
+        memcpy_gbps: mg,
+        ratio_to_memcpy: if pipeline_ms.median > 0.0 { memcpy_ms.median / pipeline_ms.median } else { 0.0 },
+        pipeline_share_of_h200_peak: pg * 1e9 / H200_PEAK_BPS,
+        memcpy_share_of_h200_peak: mg * 1e9 / H200_PEAK_BPS,
     })
 }
 
@@ -466,9 +517,10 @@ mod tests {
 
     #[test]
     fn params_match_the_kernels_when_built() {
-        if !gpu::kernels_built() {
-            return; // nothing to compare with; the layout is fixed by the Pod struct
-        }
+        assert!(
+            gpu::kernels_built(),
+            "no kernels embedded: run `cargo xtask ptx`, then rebuild (cargo xtask test does both)"
+        );
         for s in 1..=4 {
             let k = format!("tiled_copy_s{s}");
             assert_eq!(gpu::check_params::<TiledParams>(&k), Ok(32), "{k}");

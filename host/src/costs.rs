@@ -242,8 +242,9 @@ impl ShownSass {
 }
 
 /// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 13] = [
+pub const ASYNC_FAMILIES: [&str; 14] = [
     "bar",
+    "barrier",
     "barrier.cluster",
     "mapa",
     "getctarank",
@@ -357,8 +358,8 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ""
     };
     let t = match (v.family, v.op) {
-        ("bar", "sync") if v.extra.is_empty() => format!("{p} 0;"),
-        ("bar", "sync" | "arrive") => format!("{p} 1, 64;"),
+        ("bar" | "barrier", "sync") if v.extra.is_empty() => format!("{p} 0;"),
+        ("bar" | "barrier", "sync" | "arrive") => format!("{p} 1, 64;"),
         ("bar", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
         ("bar", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
         ("barrier.cluster" | "fence.proxy.async" | "fence.mbarrier_init", _) => format!("{p};"),

@@ -110,18 +110,21 @@ pub struct Config {
     pub iters: u32,
     /// Launch pairs (fence, none) per row.
     pub reps: usize,
+    /// Unmeasured launch pairs before the reps of every row.
+    pub warmup: usize,
     /// The situations, in order.
     pub situations: Vec<Situation>,
 }
 
 impl Default for Config {
-    /// One warp, 1000 rounds, 7 repetitions; idle, after 1/8/32 stores, and contended by 131
+    /// One warp, 1000 rounds, 1 warm-up pair and 7 measured pairs per row; idle, after 1/8/32 stores, and contended by 131
     /// other CTAs (one per remaining SM of an H200) doing 8 stores a round.
     fn default() -> Self {
         Config {
             block: 32,
             iters: 1000,
             reps: 7,
+            warmup: 1,
             situations: vec![
                 Situation::Idle,
                 Situation::AfterStores(1),
@@ -191,6 +194,11 @@ pub fn measure(l: &mut dyn Launcher, cfg: &Config) -> Result<Vec<BenchRow>, Stri
         };
         for sem in SEMS {
             for scope in SCOPES {
+                // Warm-up pair, not measured (instruction cache, first-touch of the buffers).
+                for _ in 0..cfg.warmup {
+                    l.launch(&launch(kernel_name(sem, scope)))?;
+                    l.launch(&launch(NONE_KERNEL.to_string()))?;
+                }
                 let (mut cyc, mut ns) = (Vec::new(), Vec::new());
                 for _ in 0..cfg.reps {
                     let f = l.launch(&launch(kernel_name(sem, scope)))?;
@@ -222,10 +230,12 @@ pub fn measure(l: &mut dyn Launcher, cfg: &Config) -> Result<Vec<BenchRow>, Stri
 pub fn render(device: &str, cfg: &Config, rows: &[BenchRow]) -> String {
     let mut s = format!(
         "Device: {device}. Clock: `%clock64` (SM cycles). CTA 0 measures with {} threads ({} warps), \
-         {} rounds per launch, {} launch pairs per row (median, min..max over them).\n",
+         {} rounds per launch, {} unmeasured warm-up pair(s), then {} launch pairs per row \
+         (median, min..max over them; end-to-end: events immediately around each launch).\n",
         cfg.block,
         cfg.block / 32,
         cfg.iters,
+        cfg.warmup,
         cfg.reps
     );
     let mut seen: Vec<&str> = Vec::new();
@@ -304,11 +314,13 @@ mod tests {
             block: 64,
             iters: 100,
             reps: 3,
+            warmup: 1,
             situations: vec![Situation::Idle, Situation::AfterStores(8)],
         };
         let rows = measure(&mut f, &cfg).unwrap();
         assert_eq!(rows.len(), 2 * 16);
-        assert_eq!(f.launches.len(), 2 * 16 * 3 * 2);
+        // (1 warm-up + 3 measured) pairs per row.
+        assert_eq!(f.launches.len(), 2 * 16 * (1 + 3) * 2);
         let get = |fe: &str, sit: &str| {
             rows.iter()
                 .find(|r| r.fence == fe && r.situation == sit)

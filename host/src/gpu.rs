@@ -17,23 +17,182 @@ use std::time::{Duration, Instant};
 /// The kernels' PTX, embedded by `build.rs` from `target/ptx/kernels.ptx` (empty if not built).
 pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
-/// The lowest PTX ISA version the embedded kernels assemble with (`fence.proxy.tensormap` needs
-/// 8.3); used when the driver rejects the `.version` rustc wrote.
-pub const MIN_PTX_VERSION: &str = "8.3";
+/// The same kernels assembled by ptxas for `sm_90a` (`target/ptx/kernels.sm_90a.cubin`, empty if
+/// not built). Loaded first: no JIT on the GPU machine, and the SASS that ran is the SASS that
+/// `cargo xtask ptx` dumped and the tests read. The PTX is the fallback (see [`Gpu::open`]).
+pub static KERNELS_CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.cubin"));
 
-/// `ptx` with its `.version` directive replaced by `.version v`.
-pub fn with_ptx_version(ptx: &str, v: &str) -> String {
-    let mut out = String::with_capacity(ptx.len());
-    let mut done = false;
-    for line in ptx.split_inclusive('\n') {
-        if !done && line.trim_start().starts_with(".version ") {
-            out.push_str(&format!(".version {v}\n"));
-            done = true;
-        } else {
-            out.push_str(line);
-        }
+/// The PTX ISA version of `ptx`'s `.version` directive, as `(major, minor)`.
+pub fn ptx_isa_version(ptx: &str) -> Option<(u32, u32)> {
+    let line = ptx
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(".version "))?;
+    let (a, b) = line[".version ".len()..].trim().split_once('.')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// The oldest released CUDA driver (`cuDriverGetVersion` encoding, 1000 × major + 10 × minor)
+/// that JIT-compiles PTX ISA `v`: the PTX ISA's release-notes chapter (§12, PTX release history)
+/// gives the CUDA release of every ISA version, and a driver accepts the ISA of its own release
+/// and older ones. The table lists 8.6 with CUDA 12.7, which was never released (CUDA 12.6 has
+/// 8.5, CUDA 12.8 — driver r570 — has 8.7), so 8.6 maps to 12.8 here. `None` for a version this
+/// table does not know.
+pub fn min_driver_for_ptx(v: (u32, u32)) -> Option<i32> {
+    Some(match v {
+        (8, 0) => 12000,
+        (8, 1) => 12010,
+        (8, 2) => 12020,
+        (8, 3) => 12030,
+        (8, 4) => 12040,
+        (8, 5) => 12050,
+        (8, 6) => 12080, // CUDA 12.7 was never released
+        (8, 7) => 12080,
+        (8, 8) => 12090,
+        (9, 0) => 13000,
+        _ => return None,
+    })
+}
+
+/// `12070` → `"12.7"`.
+pub fn driver_version_text(v: i32) -> String {
+    format!("{}.{}", v / 1000, (v % 1000) / 10)
+}
+
+/// Every driver entry point this binary calls (cudarc resolves each by name on first use and
+/// panics if it is missing): checked up front by [`check_driver`], so a wrong or partial
+/// `libcuda.so` is one line and exit 1 instead of a panic. `cuEventElapsedTime_v2` (CUDA 12.8+)
+/// is optional: older drivers time with `cuEventElapsedTime`.
+pub const DRIVER_SYMBOLS: &[&str] = &[
+    "cuInit",
+    "cuDriverGetVersion",
+    "cuGetErrorName",
+    "cuGetErrorString",
+    "cuDeviceGetCount",
+    "cuDeviceGet",
+    "cuDeviceGetName",
+    "cuDeviceGetAttribute",
+    "cuDeviceTotalMem_v2",
+    "cuDevicePrimaryCtxRetain",
+    "cuDevicePrimaryCtxRelease_v2",
+    "cuCtxSetCurrent",
+    "cuModuleLoadDataEx",
+    "cuModuleGetFunction",
+    "cuModuleUnload",
+    "cuMemAlloc_v2",
+    "cuMemFree_v2",
+    "cuMemsetD32_v2",
+    "cuMemcpyHtoD_v2",
+    "cuMemcpyDtoH_v2",
+    "cuMemcpyDtoDAsync_v2",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cuFuncSetAttribute",
+    "cuLaunchKernelEx",
+    "cuStreamQuery",
+    "cuEventCreate",
+    "cuEventRecord",
+    "cuEventSynchronize",
+    "cuEventElapsedTime",
+    "cuEventDestroy_v2",
+    "cuTensorMapEncodeTiled",
+];
+
+fn has_symbol(name: &str) -> bool {
+    // SAFETY: only looks the symbol up; `culib` is called after `is_culib_present` said yes.
+    unsafe {
+        sys::culib()
+            .get::<unsafe extern "C" fn()>(name.as_bytes())
+            .is_ok()
     }
-    out
+}
+
+/// Whether the driver has `cuEventElapsedTime_v2` (CUDA 12.8+), checked once.
+fn has_elapsed_v2() -> bool {
+    static V2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *V2.get_or_init(|| has_symbol("cuEventElapsedTime_v2"))
+}
+
+/// The driver library is there and exports every entry point of [`DRIVER_SYMBOLS`]; else the
+/// first missing one, as an error (never a panic).
+pub fn check_driver() -> Result<(), GpuError> {
+    if !driver_present() {
+        return Err(GpuError::NoDriver);
+    }
+    if let Some(missing) = DRIVER_SYMBOLS.iter().find(|s| !has_symbol(s)) {
+        return Err(GpuError::OldDriver(format!(
+            "the libcuda.so found lacks `{missing}`: not an NVIDIA CUDA 12+ driver library \
+             (check LD_LIBRARY_PATH)"
+        )));
+    }
+    Ok(())
+}
+
+/// `cuDriverGetVersion` (after [`check_driver`]).
+pub fn driver_version() -> Result<i32, GpuError> {
+    let mut v = 0;
+    // SAFETY: valid out pointer; the symbol exists (check_driver).
+    drv("cuDriverGetVersion", unsafe {
+        sys::cuDriverGetVersion(&mut v).result()
+    })?;
+    Ok(v)
+}
+
+/// Milliseconds between two recorded events: `cuEventElapsedTime_v2` where the driver has it,
+/// `cuEventElapsedTime` (same contract) on drivers before CUDA 12.8.
+///
+/// # Safety
+/// Both events were created and recorded on the same stream, and `b` has completed.
+pub unsafe fn event_elapsed_ms(a: sys::CUevent, b: sys::CUevent) -> Result<f32, GpuError> {
+    let mut ms = 0f32;
+    let r = if has_elapsed_v2() {
+        sys::cuEventElapsedTime_v2(&mut ms, a, b)
+    } else {
+        // cudarc's CUDA 13 bindings have only the _v2 name; the pre-12.8 entry point has the
+        // same signature (CUDA driver API, event management).
+        type F = unsafe extern "C" fn(*mut f32, sys::CUevent, sys::CUevent) -> sys::CUresult;
+        match sys::culib().get::<F>(b"cuEventElapsedTime") {
+            Ok(f) => f(&mut ms, a, b),
+            Err(_) => {
+                return Err(GpuError::OldDriver(
+                    "the driver has neither cuEventElapsedTime_v2 nor cuEventElapsedTime".into(),
+                ))
+            }
+        }
+    };
+    drv("cuEventElapsedTime", r.result())?;
+    Ok(ms)
+}
+
+/// Median, minimum and maximum of samples (milliseconds, cycles, ...).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub n: usize,
+}
+
+impl Spread {
+    /// `None` for no samples.
+    pub fn of(samples: &[f64]) -> Option<Spread> {
+        if samples.is_empty() {
+            return None;
+        }
+        let mut v = samples.to_vec();
+        v.sort_by(|a, b| a.total_cmp(b));
+        let n = v.len();
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
+        Some(Spread {
+            median,
+            min: v[0],
+            max: v[n - 1],
+            n,
+        })
+    }
 }
 
 /// Set once a kernel outlived the host-side hang limit: the kernel is still running, and
@@ -57,6 +216,8 @@ pub enum GpuError {
     NoDriver,
     /// The driver is there but reports no device (or `cuInit` failed).
     NoDevice(String),
+    /// The driver library lacks an entry point, or is older than the kernels need.
+    OldDriver(String),
     /// The binary was built without `target/ptx/kernels.ptx`.
     NoKernels,
     /// A driver call failed.
@@ -77,6 +238,7 @@ impl fmt::Display for GpuError {
                 "no NVIDIA driver: libcuda.so not found (this command needs a GPU)"
             ),
             GpuError::NoDevice(e) => write!(f, "no CUDA device: {e}"),
+            GpuError::OldDriver(e) => write!(f, "unusable CUDA driver: {e}"),
             GpuError::NoKernels => write!(
                 f,
                 "kernels not built: run `cargo xtask ptx`, then rebuild ptx-sync"
@@ -141,13 +303,9 @@ pub struct DeviceInfo {
 
 /// Lists the devices, or says why it cannot.
 pub fn devices() -> Result<(i32, Vec<DeviceInfo>), GpuError> {
-    if !driver_present() {
-        return Err(GpuError::NoDriver);
-    }
+    check_driver()?;
     result::init().map_err(|e| GpuError::NoDevice(derr(e)))?;
-    let mut version = 0;
-    // SAFETY: valid out pointer.
-    unsafe { sys::cuDriverGetVersion(&mut version) };
+    let version = driver_version()?;
     let n = drv("cuDeviceGetCount", result::device::get_count())?;
     let mut out = Vec::new();
     for i in 0..n {
@@ -181,25 +339,76 @@ fn info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, GpuError> {
     })
 }
 
+/// `cuModuleLoadDataEx` of a cubin or NUL-terminated PTX image, with the JIT's error log: the
+/// error is the driver's code and the log's first lines, joined into one line.
+fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
+    let mut log = vec![0u8; 8192];
+    let mut opts = [
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+    ];
+    let mut vals: [*mut c_void; 2] = [
+        log.as_mut_ptr() as *mut c_void,
+        log.len() as usize as *mut c_void,
+    ];
+    let mut m: sys::CUmodule = std::ptr::null_mut();
+    // SAFETY: two options with their values; the log buffer outlives the call.
+    let r = unsafe {
+        sys::cuModuleLoadDataEx(&mut m, image, 2, opts.as_mut_ptr(), vals.as_mut_ptr())
+    };
+    match r.result() {
+        Ok(()) => Ok(m),
+        Err(e) => {
+            let text = String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)])
+                .into_owned();
+            let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).take(3).collect();
+            if lines.is_empty() {
+                Err(derr(e))
+            } else {
+                Err(format!("{}: {}", derr(e), lines.join(" | ")))
+            }
+        }
+    }
+}
+
 /// An open device with the kernels module loaded.
 pub struct Gpu {
     pub info: DeviceInfo,
     dev: sys::CUdevice,
     module: sys::CUmodule,
+    /// What the module was loaded from: `"cubin (sm_90a)"` or `"PTX (JIT)"`.
+    pub loaded_from: &'static str,
+    /// `cuDriverGetVersion`.
+    pub driver_version: i32,
     /// Host-side limit for one kernel (device waits are bounded far below it).
     pub hang_limit: Duration,
 }
 
 impl Gpu {
-    /// Device 0 with the embedded kernels loaded (JIT-compiled by the driver from PTX).
+    /// Device 0 with the embedded kernels loaded: the `sm_90a` cubin if the driver takes it,
+    /// else the PTX, JIT-compiled by the driver (`cuModuleLoadDataEx` with an error-log buffer, so
+    /// a JIT failure says why in one line).
     pub fn open() -> Result<Gpu, GpuError> {
-        if !driver_present() {
-            return Err(GpuError::NoDriver);
-        }
+        check_driver()?;
         if !kernels_built() {
             return Err(GpuError::NoKernels);
         }
         result::init().map_err(|e| GpuError::NoDevice(derr(e)))?;
+        let version = driver_version()?;
+        let isa = ptx_isa_version(KERNELS_PTX)
+            .ok_or_else(|| GpuError::Invalid("the embedded PTX has no .version".into()))?;
+        if let Some(min) = min_driver_for_ptx(isa) {
+            if version < min {
+                return Err(GpuError::OldDriver(format!(
+                    "driver CUDA {} is older than CUDA {}, the first to take the kernels' PTX ISA \
+                     {}.{} (PTX ISA §12, release notes)",
+                    driver_version_text(version),
+                    driver_version_text(min),
+                    isa.0,
+                    isa.1
+                )));
+            }
+        }
         let n = drv("cuDeviceGetCount", result::device::get_count())?;
         if n == 0 {
             return Err(GpuError::NoDevice("the driver reports 0 devices".into()));
@@ -211,27 +420,36 @@ impl Gpu {
             let ctx = drv("cuDevicePrimaryCtxRetain", result::primary_ctx::retain(dev))?;
             drv("cuCtxSetCurrent", result::ctx::set_current(ctx))?;
         }
-        let load = |text: &str| {
-            let ptx = CString::new(text)
-                .map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
-            // SAFETY: NUL-terminated PTX image.
-            Ok::<_, GpuError>(unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) })
-        };
-        let module = match load(KERNELS_PTX)? {
-            // rustc writes `.version 8.6` (CUDA 12.7+ drivers); the kernels need only PTX ISA
-            // 8.3 (CUDA 12.3, driver R545; checked by `lowered_ptx_assembles`): retry with
-            // that version on an older driver instead of failing.
-            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION => drv(
-                "cuModuleLoadData (JIT of the embedded PTX, lowered to .version 8.3; the \
-                 kernels need a CUDA 12.3+ driver)",
-                load(&with_ptx_version(KERNELS_PTX, MIN_PTX_VERSION))?,
-            )?,
-            r => drv("cuModuleLoadData (JIT of the embedded PTX)", r)?,
+        let mut loaded = "PTX (JIT)";
+        let mut module = None;
+        let mut cubin_err = String::new();
+        // sm_90a code runs on compute capability 9.0 only.
+        if !KERNELS_CUBIN.is_empty() && info.compute_capability == (9, 0) {
+            match load_module(KERNELS_CUBIN.as_ptr() as *const c_void) {
+                Ok(m) => {
+                    module = Some(m);
+                    loaded = "cubin (sm_90a)";
+                }
+                Err(e) => cubin_err = format!(" (the sm_90a cubin was refused: {e})"),
+            }
+        }
+        let module = match module {
+            Some(m) => m,
+            None => {
+                let ptx = CString::new(KERNELS_PTX)
+                    .map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
+                load_module(ptx.as_ptr() as *const c_void).map_err(|e| GpuError::Driver {
+                    what: format!("cuModuleLoadDataEx (JIT of the embedded PTX){cubin_err}"),
+                    err: e,
+                })?
+            }
         };
         Ok(Gpu {
             info,
             dev,
             module,
+            loaded_from: loaded,
+            driver_version: version,
             hang_limit: Duration::from_secs(60),
         })
     }
@@ -292,6 +510,41 @@ impl Gpu {
         cluster: Option<(u32, u32, u32)>,
         p: &P,
     ) -> Result<(), GpuError> {
+        self.launch_inner(program, name, grid, block, smem, cluster, p, false)
+            .map(|_| ())
+    }
+
+    /// As [`launch`](Self::launch), with events recorded immediately before and after
+    /// `cuLaunchKernelEx` on the launch's stream: returns the kernel's device time in ms. The
+    /// parameter check, the function lookup and the host's completion polling are outside the
+    /// window.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_timed<P: Pod>(
+        &self,
+        program: &str,
+        name: &str,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        smem: u32,
+        cluster: Option<(u32, u32, u32)>,
+        p: &P,
+    ) -> Result<f32, GpuError> {
+        self.launch_inner(program, name, grid, block, smem, cluster, p, true)
+            .map(|ms| ms.unwrap_or(0.0))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn launch_inner<P: Pod>(
+        &self,
+        program: &str,
+        name: &str,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        smem: u32,
+        cluster: Option<(u32, u32, u32)>,
+        p: &P,
+        timed: bool,
+    ) -> Result<Option<f32>, GpuError> {
         let want = check_params::<P>(name).map_err(GpuError::Invalid)?;
         let f = self.function(name)?;
         if smem > 48 * 1024 {
@@ -340,6 +593,17 @@ impl Gpu {
             attrs: attrs.as_mut_ptr(),
             numAttrs: n_attrs,
         };
+        let events = if timed {
+            Some((self.event()?, self.event()?))
+        } else {
+            None
+        };
+        if let Some((a, _)) = events {
+            // SAFETY: a valid event on the launch's (null) stream.
+            drv("cuEventRecord", unsafe {
+                result::event::record(a, std::ptr::null_mut())
+            })?;
+        }
         // SAFETY: f is valid, the parameter buffer matches the kernel's .param list
         // (check_params), `extra` is terminated.
         unsafe { sys::cuLaunchKernelEx(&cfg, f, std::ptr::null_mut(), extra.as_mut_ptr()) }
@@ -348,7 +612,25 @@ impl Gpu {
                 program: program.into(),
                 err: format!("launch of {name}: {}", derr(e)),
             })?;
-        self.wait(program)
+        if let Some((_, b)) = events {
+            // SAFETY: as above; recorded right behind the kernel in stream order.
+            drv("cuEventRecord", unsafe {
+                result::event::record(b, std::ptr::null_mut())
+            })?;
+        }
+        self.wait(program)?;
+        match events {
+            None => Ok(None),
+            // SAFETY: both recorded on the null stream; `wait` saw the stream idle, so `b` is
+            // complete.
+            Some((a, b)) => unsafe {
+                drv("cuEventSynchronize", result::event::synchronize(b))?;
+                let ms = event_elapsed_ms(a, b)?;
+                let _ = result::event::destroy(a);
+                let _ = result::event::destroy(b);
+                Ok(Some(ms))
+            },
+        }
     }
 
     /// Waits for the device, with the host-side hang limit.
@@ -410,7 +692,7 @@ impl Gpu {
                 result::event::record(b, std::ptr::null_mut()),
             )?;
             drv("cuEventSynchronize", result::event::synchronize(b))?;
-            let ms = drv("cuEventElapsedTime", result::event::elapsed(a, b))?;
+            let ms = event_elapsed_ms(a, b)?;
             let _ = result::event::destroy(a);
             let _ = result::event::destroy(b);
             Ok(ms)
@@ -422,31 +704,6 @@ impl Gpu {
             "cuEventCreate",
             result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT),
         )
-    }
-
-    /// Runs `f` (which launches and waits) and returns its wall time on the device in ms, measured
-    /// with events around it.
-    pub fn timed<T>(&self, f: impl FnOnce() -> Result<T, GpuError>) -> Result<(T, f32), GpuError> {
-        let (a, b) = (self.event()?, self.event()?);
-        // SAFETY: valid events on the null stream.
-        unsafe {
-            drv(
-                "cuEventRecord",
-                result::event::record(a, std::ptr::null_mut()),
-            )?
-        };
-        let v = f()?;
-        unsafe {
-            drv(
-                "cuEventRecord",
-                result::event::record(b, std::ptr::null_mut()),
-            )?;
-            drv("cuEventSynchronize", result::event::synchronize(b))?;
-            let ms = drv("cuEventElapsedTime", result::event::elapsed(a, b))?;
-            let _ = result::event::destroy(a);
-            let _ = result::event::destroy(b);
-            Ok((v, ms))
-        }
     }
 
     /// The raw device handle (for tensor-map encoding and attributes).
@@ -604,29 +861,54 @@ mod tests {
     }
 
     #[test]
-    fn ptx_version_is_rewritten() {
+    fn ptx_isa_versions_map_to_drivers() {
         let p = "//\n// x\n//\n\n.version 8.6\n.target sm_90\n.address_size 64\n";
-        let l = with_ptx_version(p, "8.3");
-        assert!(l.contains("\n.version 8.3\n.target sm_90\n"), "{l}");
-        assert!(!l.contains("8.6"));
-        assert_eq!(l.len(), p.len());
+        assert_eq!(ptx_isa_version(p), Some((8, 6)));
+        assert_eq!(ptx_isa_version(".target sm_90\n"), None);
+        assert_eq!(min_driver_for_ptx((8, 6)), Some(12080));
+        assert_eq!(min_driver_for_ptx((8, 3)), Some(12030));
+        assert_eq!(min_driver_for_ptx((7, 1)), None);
+        assert_eq!(driver_version_text(12070), "12.7");
+        assert_eq!(driver_version_text(13000), "13.0");
     }
 
-    /// The fallback of `Gpu::open` on an older driver: the embedded kernels, lowered to
-    /// `.version 8.3`, still assemble for sm_90 (skipped without the kernels or the PTX tools).
+    /// The embedded kernels are there (a test binary built without `cargo xtask ptx` fails
+    /// here, naming the command), their `.version` is one the driver table knows, and the
+    /// cubin is an ELF image.
     #[test]
-    fn lowered_ptx_assembles() {
-        if !kernels_built() {
-            return;
+    fn kernels_are_embedded() {
+        assert!(
+            kernels_built(),
+            "no kernels embedded: run `cargo xtask ptx`, then rebuild (cargo xtask test does both)"
+        );
+        let v = ptx_isa_version(KERNELS_PTX).expect("a .version line");
+        assert!(min_driver_for_ptx(v).is_some(), "PTX ISA {v:?} not in the driver table");
+        assert!(
+            KERNELS_CUBIN.starts_with(b"\x7fELF"),
+            "the embedded sm_90a cubin is missing or not ELF ({} bytes): run `cargo xtask ptx`",
+            KERNELS_CUBIN.len()
+        );
+        // The cubin is the PTX's: every `.entry` of the PTX is a symbol of the cubin (a stale
+        // cubin next to a rebuilt PTX would launch other code than the PTX the tests read).
+        let mut entries = 0;
+        for part in KERNELS_PTX.split(".entry ").skip(1) {
+            let name = part[..part.find('(').unwrap()].trim();
+            let sym: Vec<u8> = [b"\0", name.as_bytes(), b"\0"].concat();
+            assert!(
+                KERNELS_CUBIN.windows(sym.len()).any(|w| w == sym.as_slice()),
+                "{name} is in kernels.ptx but not in the embedded cubin: run `cargo xtask ptx`"
+            );
+            entries += 1;
         }
-        let Ok(tools) = ptx_sync_host::sass::find_tools() else {
-            return;
-        };
-        let lowered = with_ptx_version(KERNELS_PTX, MIN_PTX_VERSION);
-        assert!(lowered.contains(".version 8.3\n"));
-        if let Err(e) = ptx_sync_host::sass::sass_of_ptx(&tools, &lowered, "sm_90") {
-            panic!("the kernels do not assemble at .version {MIN_PTX_VERSION}: {e}");
-        }
+        assert!(entries > 50, "only {entries} kernels in the embedded PTX");
+    }
+
+    #[test]
+    fn spreads() {
+        let s = Spread::of(&[3.0, 1.0, 2.0, 10.0]).unwrap();
+        assert_eq!((s.median, s.min, s.max, s.n), (2.5, 1.0, 10.0, 4));
+        assert_eq!(Spread::of(&[5.0]).unwrap().median, 5.0);
+        assert!(Spread::of(&[]).is_none());
     }
 
     #[test]
@@ -635,6 +917,7 @@ mod tests {
             GpuError::NoDriver,
             GpuError::NoKernels,
             GpuError::NoDevice("x".into()),
+            GpuError::OldDriver("x".into()),
             GpuError::Hung {
                 program: "mp".into(),
                 secs: 60,

@@ -30,6 +30,12 @@ pub struct Report {
     pub techniques: Vec<String>,
     pub rows: Vec<Row>,
     pub seconds: f64,
+    /// Testers whose per-instance start barrier ran out of budget (they ran unsynchronized).
+    pub start_barrier_timeouts: u64,
+    /// Stress threads stopped by the deadline before the testers finished.
+    pub stress_timeouts: u64,
+    /// The parameter point of a sweep (`""` outside a sweep).
+    pub point: String,
 }
 
 /// Counts outcomes.
@@ -145,6 +151,17 @@ pub fn table(r: &Report) -> String {
     if !r.techniques.is_empty() {
         let _ = writeln!(s, "  provoked with: {}", r.techniques.join("; "));
     }
+    if !r.point.is_empty() {
+        let _ = writeln!(s, "  parameter point: {}", r.point);
+    }
+    if r.start_barrier_timeouts > 0 || r.stress_timeouts > 0 {
+        let _ = writeln!(
+            s,
+            "  start barriers timed out for {} tester(s) (they ran unsynchronized); {} stress thread(s) stopped by the deadline",
+            group(r.start_barrier_timeouts),
+            group(r.stress_timeouts)
+        );
+    }
     let w = r
         .rows
         .iter()
@@ -182,16 +199,24 @@ pub fn summary(reports: &[Report]) -> String {
         .max()
         .unwrap_or(7)
         .max(7);
+    let pw = reports.iter().map(|r| r.point.len()).max().unwrap_or(0);
+    let pcol = |p: &str| if pw > 0 { format!("  {p:<pw$}") } else { String::new() };
     let _ = writeln!(
         s,
-        "{:<w$}  {:<14}  {:<7}  {:>12}  {:>12}  verdict",
-        "program", "seed", "variant", "rounds", "forbidden"
+        "{:<w$}{}  {:<14}  {:<7}  {:>12}  {:>12}  verdict",
+        "program",
+        pcol("point"),
+        "seed",
+        "variant",
+        "rounds",
+        "forbidden"
     );
     for r in reports {
         let _ = writeln!(
             s,
-            "{:<w$}  {:<14}  {:<7}  {:>12}  {:>12}  {}",
+            "{:<w$}{}  {:<14}  {:<7}  {:>12}  {:>12}  {}",
             r.program,
+            pcol(&r.point),
             r.seed,
             if r.correct { "correct" } else { "broken" },
             group(r.rounds),
@@ -199,7 +224,44 @@ pub fn summary(reports: &[Report]) -> String {
             r.verdict()
         );
     }
+    for line in calibration(reports) {
+        let _ = writeln!(s, "{line}");
+    }
     s
+}
+
+/// One line per run of the calibration program ([`CALIBRATION`](crate::runner::CALIBRATION)
+/// reports named `sb_plain`): whether the stress provoked weak outcomes at that point. A point
+/// where it showed none is called ineffective: zero counts there do not show that a program is
+/// safe.
+pub fn calibration(reports: &[Report]) -> Vec<String> {
+    reports
+        .iter()
+        .filter(|r| r.program == crate::runner::CALIBRATION)
+        .map(|r| {
+            let at = if r.point.is_empty() {
+                String::new()
+            } else {
+                format!(" at \"{}\"", r.point)
+            };
+            let f = r.count(Class::Forbidden);
+            if f == 0 {
+                format!(
+                    "calibration{at}: sb_plain (SB without fences) showed no weak outcome in {} rounds: \
+                     the stress is ineffective here, and zero forbidden counts at this point do not \
+                     show that a program is safe",
+                    group(r.rounds)
+                )
+            } else {
+                format!(
+                    "calibration{at}: sb_plain showed {} weak outcome(s) in {} rounds ({:.3}%): the stress is effective",
+                    group(f),
+                    group(r.rounds),
+                    100.0 * f as f64 / r.rounds.max(1) as f64
+                )
+            }
+        })
+        .collect()
 }
 
 fn esc(s: &str) -> String {
@@ -303,6 +365,9 @@ mod tests {
             techniques: vec!["stress".into()],
             rows: h.rows(),
             seconds: 0.5,
+            start_barrier_timeouts: 0,
+            stress_timeouts: 0,
+            point: String::new(),
         }
     }
 

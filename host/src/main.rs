@@ -4,6 +4,7 @@
 //! Exit codes: 0 success; 1 the command could not run (no driver, no GPU, kernels not built, a
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
+mod args;
 mod copy;
 mod cpu;
 mod gpu;
@@ -33,13 +34,13 @@ struct Cli {
 struct RunOpts {
     /// Kernel launches per program (each runs thousands of instances); default: enough for the
     /// program's default number of rounds.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
     iters: Option<u64>,
     /// Write the reports as JSON to FILE ("-" for stdout).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
     json: Option<PathBuf>,
     /// Write the outcome histograms as an SVG picture to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
     svg: Option<PathBuf>,
     /// Turn off the memory-stress threads.
     #[arg(long)]
@@ -53,6 +54,10 @@ struct RunOpts {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Run every litmus program at each parameter point of the sweep (stress share, variable
+    /// spacing, no stress) and report rates per point.
+    #[arg(long)]
+    sweep: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -60,7 +65,7 @@ enum Cmd {
     /// List the CUDA devices.
     Devices {
         /// Write the list as JSON to FILE.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
     /// Run one program of the seed (or `all`), with outcome histograms.
@@ -82,13 +87,13 @@ enum Cmd {
     /// The tiled-copy pipeline (TMA + mbarrier), checked against the source, vs cuMemcpyDtoD.
     Copy {
         /// Bytes to copy (a multiple of the tile size).
-        #[arg(long, value_parser = parse_bytes)]
+        #[arg(long, value_parser = args::parse_copy_bytes)]
         bytes: u64,
         /// Pipeline stages (buffers in shared memory).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
         stages: u32,
         /// Write the result as JSON to FILE.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
     /// Every instruction variant of the library with its PTX and SASS.
@@ -105,7 +110,7 @@ enum Cmd {
         #[arg(long)]
         no_gpu: bool,
         /// Launches per program on the GPU.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
         iters: u64,
     },
     /// Check litmus files against the PTX memory model (PTX ISA chapter 8): herd-style verdicts.
@@ -124,7 +129,7 @@ enum Cmd {
     /// The GPU fence-cost benchmark.
     Bench {
         /// Write the results as JSON to FILE.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
 }
@@ -197,10 +202,12 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
     };
     let mut reports = Vec::new();
     for p in list {
-        match runner::run(&g, p, &cfg) {
-            Ok(r) => {
-                println!("{}", hist::table(&r));
-                reports.push(r);
+        match runner::run_points(&g, p, &cfg, o.sweep) {
+            Ok(rs) => {
+                for r in rs {
+                    println!("{}", hist::table(&r));
+                    reports.push(r);
+                }
                 // Written after every program, so that a run cut short (a fault, a hang, an outer
                 // `timeout`) still leaves the programs that finished on disk.
                 if let Err(e) = finish_outputs(&reports, o, true) {
@@ -214,7 +221,7 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
             }
         }
     }
-    if reports.len() > 1 {
+    if reports.len() > 1 || !hist::calibration(&reports).is_empty() {
         println!("{}", hist::summary(&reports));
     }
     if let Err(e) = finish_outputs(&reports, o, false) {
@@ -240,7 +247,10 @@ fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Resul
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => return args::arg_error(e),
+    };
     match cli.cmd {
         Cmd::Devices { json } => match gpu::devices() {
             Ok((ver, devs)) => {
@@ -387,18 +397,16 @@ impl ptx_sync_host::fencebench::Launcher for GpuLauncher<'_> {
             iters: l.iters,
             stores: l.stores,
         };
-        let ((), ms) = g
-            .timed(|| {
-                g.launch(
-                    "bench",
-                    &l.kernel,
-                    (l.grid, 1, 1),
-                    (l.block, 1, 1),
-                    0,
-                    None,
-                    &p,
-                )
-            })
+        let ms = g
+            .launch_timed(
+                "bench",
+                &l.kernel,
+                (l.grid, 1, 1),
+                (l.block, 1, 1),
+                0,
+                None,
+                &p,
+            )
             .map_err(e)?;
         let mut cycles = vec![0u64; warps];
         out.read(&mut cycles).map_err(e)?;
@@ -448,7 +456,7 @@ fn bench(json: Option<&PathBuf>) -> ExitCode {
             })
             .collect();
         let doc =
-            serde_json::json!({ "device": dev, "iters": cfg.iters, "reps": cfg.reps, "rows": v });
+            serde_json::json!({ "device": dev, "module": g.loaded_from, "iters": cfg.iters, "warmup": cfg.warmup, "reps": cfg.reps, "rows": v });
         if let Err(e) = write_out(p, &serde_json::to_string_pretty(&doc).unwrap()) {
             return fail(e);
         }

@@ -18,6 +18,9 @@ use ptx_sync::{AcqRel, Acquire, Cta, Generic, Gpu, Relaxed, Release, Sc, Sys, Vo
 pub enum Kind {
     /// Message passing: P, C; word 0 = C's read of data.
     Mp,
+    /// Message passing, C reading the flag once after a random delay: word 0 = data, word 1 =
+    /// the flag as read.
+    MpOnce,
     /// Store buffering: C1, C2; words 0, 1 = the reads of the other's flag.
     Sb,
     /// Counter: C1, C2; words 0, 1 = the old values.
@@ -40,7 +43,7 @@ impl Kind {
     /// Roles per instance (litmus kinds).
     pub fn roles(self) -> u32 {
         match self {
-            Kind::Mp | Kind::Sb | Kind::Count => 2,
+            Kind::Mp | Kind::MpOnce | Kind::Sb | Kind::Count => 2,
             Kind::Handoff => 3,
             Kind::Deepep { .. } => 8,
             Kind::S5 { .. } => 2,
@@ -49,7 +52,7 @@ impl Kind {
     /// Variables per instance (litmus kinds).
     pub fn vars(self) -> u32 {
         match self {
-            Kind::Mp | Kind::Sb => 2,
+            Kind::Mp | Kind::MpOnce | Kind::Sb => 2,
             Kind::Count => 1,
             Kind::Handoff => 6,
             Kind::Deepep { .. } | Kind::S5 { .. } => 0,
@@ -59,7 +62,7 @@ impl Kind {
     #[allow(dead_code)]
     pub fn role_names(self) -> &'static [&'static str] {
         match self {
-            Kind::Mp => &["P", "C"],
+            Kind::Mp | Kind::MpOnce => &["P", "C"],
             Kind::Sb | Kind::Count => &["C1", "C2"],
             Kind::Handoff => &["P", "C1", "C2"],
             Kind::Deepep { .. } => &["rank"],
@@ -164,6 +167,12 @@ pub const PROGRAMS: &[Program] = &[
           "st.release.gpu / ld.acquire.gpu"),
     prog!("mp_rel_acq_cta", "§3.5 fn. 15", Kind::Mp, false, 6_400_000, None,
           "st.release.cta / ld.acquire.cta with P and C in different CTAs (seed: 188 k stale in 6.4 M)"),
+    prog!("mp_plain_once", "§2.2, §2.3", Kind::MpOnce, false, M, None,
+          "mp_plain with C reading full once after a random delay, then data"),
+    prog!("mp_rel_acq_once", "§3.3", Kind::MpOnce, true, M, None,
+          "mp_rel_acq with C reading full once (ld.acquire.gpu) after a random delay, then data"),
+    prog!("mp_rel_acq_cta_once", "§3.5 fn. 15", Kind::MpOnce, false, M, None,
+          "mp_rel_acq_cta with C reading full once (ld.acquire.cta) after a random delay, then data"),
     prog!("count_rmw", "§4.1", Kind::Count, false, M, None,
           "count = count + 1 as ld.relaxed + st.relaxed: both may read 0"),
     prog!("count_atom_gpu", "§4.1, §4.2", Kind::Count, true, M, None,
@@ -304,6 +313,18 @@ impl Program {
             "mp_rel_acq_cta" => vec![
                 ("P", vec!["st.u32 (data)", st!(Release, Cta)]),
                 ("C", vec![ld!(Acquire, Cta), "ld.u32 (data)"]),
+            ],
+            "mp_plain_once" => vec![
+                ("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]),
+                ("C", vec!["nanosleep.u32", ld!(Relaxed, Gpu), "ld.u32 (data)"]),
+            ],
+            "mp_rel_acq_once" => vec![
+                ("P", vec!["st.u32 (data)", st!(Release, Gpu)]),
+                ("C", vec!["nanosleep.u32", ld!(Acquire, Gpu), "ld.u32 (data)"]),
+            ],
+            "mp_rel_acq_cta_once" => vec![
+                ("P", vec!["st.u32 (data)", st!(Release, Cta)]),
+                ("C", vec!["nanosleep.u32", ld!(Acquire, Cta), "ld.u32 (data)"]),
             ],
             "count_rmw" => vec![("C1/C2", vec![ld!(Relaxed, Gpu), st!(Relaxed, Gpu)])],
             "count_atom_gpu" => vec![("C1/C2", vec![atom!(Relaxed, Gpu)])],
@@ -614,6 +635,13 @@ impl Program {
                     v => o(format!("full=1, data={v}"), Class::Forbidden),
                 }
             }
+            Kind::MpOnce => match (w[1], w[0]) {
+                (1, 42) => o("full=1, data=42".into(), Class::Ok),
+                (1, 0) => o("full=1, data=0 (stale)".into(), Class::Forbidden),
+                (1, v) => o(format!("full=1, data={v}"), Class::Forbidden),
+                (0, v) if v == 0 || v == 42 => o(format!("full=0 (read before P's store), data={v}"), Class::Ok),
+                (f, v) => o(format!("full={f}, data={v}"), Class::Forbidden),
+            },
             Kind::Sb => {
                 let (r1, r2) = (w[0], w[1]);
                 let c = if r1 == 0 && r2 == 0 {
@@ -644,12 +672,14 @@ impl Program {
                     }
                 };
                 if mask & 0b110 != 0 {
+                    // Each role's timeout is its own outcome: C1 alone, C2 alone, or both.
+                    let who = match mask & 0b110 {
+                        0b010 => "C1 never saw full",
+                        0b100 => "C2 never saw full",
+                        _ => "C1 and C2 never saw full",
+                    };
                     return o(
-                        format!(
-                            "timeout: a consumer never saw full (value1={} value2={})",
-                            v(v1),
-                            v(v2)
-                        ),
+                        format!("timeout: {who} (value1={} value2={})", v(v1), v(v2)),
                         Class::Timeout,
                     );
                 }
@@ -741,6 +771,24 @@ mod tests {
             assert!(PROGRAMS.iter().any(|p| p.version == Some(v) && p.correct));
             assert!(PROGRAMS.iter().any(|p| p.version == Some(v) && !p.correct));
         }
+    }
+
+    #[test]
+    fn once_form_and_role_timeouts_classify() {
+        let p = find("mp_rel_acq_once").unwrap();
+        let c = |w: [u32; 4]| p.classify(&w, None);
+        assert_eq!(c([42, 1, 0, 0]).class, Class::Ok);
+        assert_eq!(c([0, 1, 0, 0]).class, Class::Forbidden);
+        assert_eq!(c([0, 1, 0, 0]).label, "full=1, data=0 (stale)");
+        assert_eq!(c([0, 0, 0, 0]).class, Class::Ok);
+        assert_eq!(c([42, 0, 0, 0]).label, "full=0 (read before P's store), data=42");
+        assert_eq!(c([7, 0, 0, 0]).class, Class::Forbidden);
+        let h = find("handoff_3_4").unwrap();
+        let t = |mask: u32| h.classify(&[42, 0xdead, 1, mask], None);
+        assert!(t(0b010).label.starts_with("timeout: C1 never saw full"));
+        assert!(t(0b100).label.starts_with("timeout: C2 never saw full"));
+        assert!(t(0b110).label.starts_with("timeout: C1 and C2 never saw full"));
+        assert!([0b010, 0b100, 0b110].iter().all(|&m| t(m).class == Class::Timeout));
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! Techniques (Alglave et al. 2015, "GPU concurrency: weak behaviours and programming
 //! assumptions"; Levine et al. 2023, "MC Mutants"): many instances per launch, the roles of an
 //! instance in different CTAs at random thread positions (redrawn every launch), instance
-//! variables at randomly permuted locations `stride` words apart, memory-stress threads on a
-//! scratch region, and a global start barrier so the roles run at the same time. Every device wait
-//! is bounded by `budget_ns` of `%globaltimer`.
+//! variables at randomly permuted locations `stride` words apart, memory stress from CTAs of its
+//! own (a random half of the grid, redrawn every launch) on the words of the test's own cache
+//! lines that are not variables, a start barrier per instance, and (MP) the consumer's L1 warmed
+//! with `data`. Every device wait is bounded by `budget_ns` of `%globaltimer`; start-barrier and
+//! stress timeouts are counted and reported.
 
 use crate::gpu::{Gpu, GpuError};
 use crate::hist::{Histogram, Report};
@@ -67,6 +69,8 @@ unsafe impl Pod for S5Params {}
 
 /// Output words per litmus instance (`litmus::OUT_WORDS`).
 pub const OUT_WORDS: usize = 4;
+/// Words of `sync` before the per-instance start barriers (`litmus::SYNC_HEAD`).
+pub const SYNC_HEAD: usize = 4;
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -125,10 +129,63 @@ impl Rng {
     }
 }
 
+/// Slot of a thread that neither tests nor stresses.
+pub const IDLE: u32 = u32::MAX - 1;
+/// Slot of a stress thread.
+pub const STRESS: u32 = u32::MAX;
+
+/// Random placement with stress in CTAs of its own: `stress_ctas` random CTAs get [`STRESS`] in
+/// every thread (or [`IDLE`] without `stress`); the instances' roles go to random threads of the
+/// other CTAs, the roles of one instance in pairwise different CTAs; the rest of those CTAs is
+/// [`IDLE`].
+pub fn place_split(
+    rng: &mut Rng,
+    blocks: u32,
+    tpb: u32,
+    roles: u32,
+    instances: u32,
+    stress_ctas: u32,
+    stress: bool,
+) -> Vec<u32> {
+    let mut ctas: Vec<u32> = (0..blocks).collect();
+    rng.shuffle(&mut ctas);
+    let stress_ctas = stress_ctas.min(blocks.saturating_sub(roles));
+    let mut is_stress = vec![false; blocks as usize];
+    for &c in &ctas[..stress_ctas as usize] {
+        is_stress[c as usize] = true;
+    }
+    let candidates: Vec<u32> = (0..blocks * tpb)
+        .filter(|t| !is_stress[(t / tpb) as usize])
+        .collect();
+    let mut slots = place_among(rng, candidates, blocks * tpb, tpb, roles, instances);
+    for (t, s) in slots.iter_mut().enumerate() {
+        if *s == u32::MAX {
+            *s = if is_stress[t / tpb as usize] && stress {
+                STRESS
+            } else {
+                IDLE
+            };
+        }
+    }
+    slots
+}
+
 /// Random placement: `slots[thread] = instance * roles + role` or `u32::MAX` (stress), with the
 /// roles of each instance in pairwise different CTAs. Returns the slots.
+#[cfg(test)]
 pub fn place(rng: &mut Rng, threads: u32, tpb: u32, roles: u32, instances: u32) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..threads).collect();
+    place_among(rng, (0..threads).collect(), threads, tpb, roles, instances)
+}
+
+/// [`place`] over the threads `order` only (the others stay `u32::MAX`).
+fn place_among(
+    rng: &mut Rng,
+    mut order: Vec<u32>,
+    threads: u32,
+    tpb: u32,
+    roles: u32,
+    instances: u32,
+) -> Vec<u32> {
     rng.shuffle(&mut order);
     let mut slots = vec![u32::MAX; threads as usize];
     let mut pool = order.into_iter();
@@ -221,15 +278,74 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
             cfg.stride * 4
         ));
         if cfg.stress {
-            t.push("memory-stress threads (store/load on a 16 KiB scratch region)".into());
+            t.push(format!(
+                "memory stress from its own CTAs ({:.0}% of the grid, redrawn each launch) on the \
+                 test lines' non-variable words, from launch start",
+                100.0 * (1.0 - cfg.tester_share)
+            ));
         }
-        t.push("global start barrier".into());
+        t.push("a start barrier per instance".into());
+        if cfg.stress {
+            t.push("pre-stress: testers start once half the stress threads have run 256 rounds".into());
+        }
+        if matches!(kind, Kind::Mp | Kind::MpOnce) {
+            t.push("C's L1 warmed with data (ld.global.ca) before the flag test".into());
+        }
+        if matches!(kind, Kind::MpOnce) {
+            t.push("C reads the flag once, after a random delay (nanosleep.u32 t, t in 0..2047), then data".into());
+        }
     }
     t.push(format!(
         "waits bounded by {} µs of %globaltimer",
         cfg.budget.as_micros()
     ));
     t
+}
+
+/// One parameter point of a sweep (Alglave et al. 2015 §4: weak outcomes depend on the stress
+/// and the placement of the variables, so a run reports rates per point, not one number).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub name: &'static str,
+    /// Share of the grid's CTAs (and threads) that test; the rest stress.
+    pub tester_share: f64,
+    /// Words between two variables.
+    pub stride: u32,
+    pub stress: bool,
+}
+
+/// The sweep of `litmus --sweep`: the default point first.
+pub const SWEEP: [Point; 4] = [
+    Point { name: "stress 50% of CTAs, a line per variable", tester_share: 0.5, stride: 32, stress: true },
+    Point { name: "stress 75% of CTAs, a line per variable", tester_share: 0.25, stride: 32, stress: true },
+    Point { name: "stress 50% of CTAs, variables 8 B apart in one line", tester_share: 0.5, stride: 2, stress: true },
+    Point { name: "no stress, a line per variable", tester_share: 0.5, stride: 32, stress: false },
+];
+
+/// The calibration program: SB without fences, whose weak outcome `r1=0 r2=0` the hardware must
+/// show under effective stress; a run where it shows none proves nothing about the others.
+pub const CALIBRATION: &str = "sb_plain";
+
+/// Runs `p` once (`sweep` false: `cfg` as given) or at every point of [`SWEEP`] (litmus kinds;
+/// DeepEP and §5 programs have no such parameters and run once).
+pub fn run_points(gpu: &Gpu, p: &Program, cfg: &RunCfg, sweep: bool) -> Result<Vec<Report>, GpuError> {
+    if !sweep || matches!(p.kind, Kind::Deepep { .. } | Kind::S5 { .. }) {
+        return Ok(vec![run(gpu, p, cfg)?]);
+    }
+    SWEEP
+        .iter()
+        .map(|pt| {
+            let c = RunCfg {
+                tester_share: pt.tester_share,
+                stride: pt.stride,
+                stress: pt.stress,
+                ..cfg.clone()
+            };
+            let mut r = run(gpu, p, &c)?;
+            r.point = pt.name.to_string();
+            Ok(r)
+        })
+        .collect()
 }
 
 /// Runs `p` on `gpu`.
@@ -268,6 +384,9 @@ fn report(
         techniques: techniques(cfg, p.kind),
         rows: h.rows(),
         seconds: t.elapsed().as_secs_f64(),
+        start_barrier_timeouts: 0,
+        stress_timeouts: 0,
+        point: String::new(),
     }
 }
 
@@ -280,23 +399,26 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
     let roles = p.kind.roles();
     let nv = p.kind.vars();
     let instances = ((threads as f64 * cfg.tester_share) as u32 / roles).max(1);
+    // Stress CTAs: the share of the grid that does not test (at least one CTA per role tests).
+    let stress_ctas = ((blocks as f64 * (1.0 - cfg.tester_share)) as u32).min(blocks - roles.min(blocks));
     let launches = cfg
         .launches
         .unwrap_or_else(|| p.rounds.div_ceil(instances as u64))
         .max(1);
-    let scratch_words = 4096u32;
+    let mem_words = instances * nv * cfg.stride;
     let slots_b = gpu.alloc(threads as usize * 4)?;
     let locs_b = gpu.alloc(instances as usize * 4)?;
-    let mem_b = gpu.alloc(instances as usize * nv as usize * cfg.stride as usize * 4)?;
+    let mem_b = gpu.alloc(mem_words as usize * 4)?;
     let out_b = gpu.alloc(instances as usize * OUT_WORDS * 4)?;
-    let scratch_b = gpu.alloc(scratch_words as usize * 4)?;
-    let sync_b = gpu.alloc(64)?;
+    let sync_b = gpu.alloc((SYNC_HEAD + instances as usize) * 4)?;
+    let mut sync = vec![0u32; SYNC_HEAD];
+    let (mut start_timeouts, mut stress_timeouts) = (0u64, 0u64);
     let mut rng = Rng::new(cfg.seed ^ fxhash(p.name));
     let mut h = Histogram::new();
     let mut out = vec![0u32; instances as usize * OUT_WORDS];
     let mut prog = Progress::new(launches, p.name, cfg.progress);
     for l in 0..launches {
-        let slots = place(&mut rng, threads, tpb, roles, instances);
+        let slots = place_split(&mut rng, blocks, tpb, roles, instances, stress_ctas, cfg.stress);
         let mut locs: Vec<u32> = (0..instances).collect();
         rng.shuffle(&mut locs);
         slots_b.write(&slots)?;
@@ -304,18 +426,23 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
         mem_b.fill_u32(0)?;
         out_b.fill_u32(0)?;
         sync_b.fill_u32(0)?;
-        let n_testers = slots.iter().filter(|s| **s != u32::MAX).count() as u32;
+        let n_testers = slots.iter().filter(|s| **s < IDLE).count() as u32;
+        // Pre-stress quorum: half the stress threads must have run litmus::PRESTRESS rounds
+        // before any tester starts.
+        let quorum = slots.iter().filter(|s| **s == STRESS).count() as u32 / 2;
+        sync_b.write(&[quorum])?;
         let params = LitmusParams {
             slots: slots_b.ptr,
             mem: mem_b.ptr,
             locs: locs_b.ptr,
             out: out_b.ptr,
-            scratch: scratch_b.ptr,
+            // The stress works on the instances' own lines (the kernel skips the variables).
+            scratch: mem_b.ptr,
             sync: sync_b.ptr,
             budget_ns: cfg.budget.as_nanos() as u64,
             n_instances: instances,
             stride: cfg.stride,
-            scratch_words,
+            scratch_words: mem_words,
             n_testers,
             stress_iters: if cfg.stress { 1 << 16 } else { 0 },
             seed: rng.next_u64() as u32,
@@ -330,13 +457,19 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
             &params,
         )?;
         out_b.read(&mut out)?;
+        sync_b.read(&mut sync)?;
+        start_timeouts += sync[2] as u64;
+        stress_timeouts += sync[3] as u64;
         for w in out.chunks_exact(OUT_WORDS) {
             h.add(p.classify(w, None));
         }
         prog.set(l + 1);
     }
     prog.finish();
-    Ok(report(gpu, p, cfg, launches, instances as u64, h, t0))
+    let mut r = report(gpu, p, cfg, launches, instances as u64, h, t0);
+    r.start_barrier_timeouts = start_timeouts;
+    r.stress_timeouts = stress_timeouts;
+    Ok(r)
 }
 
 fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Report, GpuError> {
@@ -501,6 +634,46 @@ mod tests {
     }
 
     #[test]
+    fn stress_runs_in_ctas_of_its_own() {
+        let mut rng = Rng::new(11);
+        let (blocks, tpb, roles, inst) = (16u32, 64u32, 2u32, 200u32);
+        for stress in [true, false] {
+            let slots = place_split(&mut rng, blocks, tpb, roles, inst, 8, stress);
+            let mut per_cta = vec![(0u32, 0u32, 0u32); blocks as usize]; // testers, stress, idle
+            for (t, &s) in slots.iter().enumerate() {
+                let c = &mut per_cta[t / tpb as usize];
+                match s {
+                    STRESS => c.1 += 1,
+                    IDLE => c.2 += 1,
+                    _ => c.0 += 1,
+                }
+            }
+            // 8 CTAs entirely stress (or idle without stress), none mixes testers and stress.
+            let stress_ctas = per_cta.iter().filter(|c| c.0 == 0 && (c.1 == tpb || c.2 == tpb)).count();
+            assert_eq!(stress_ctas, 8, "{per_cta:?}");
+            assert!(per_cta.iter().all(|c| c.0 == 0 || c.1 == 0), "{per_cta:?}");
+            assert_eq!(per_cta.iter().map(|c| c.0).sum::<u32>(), inst * roles);
+            assert_eq!(per_cta.iter().map(|c| c.1).sum::<u32>(), if stress { 8 * tpb } else { 0 });
+        }
+        // Redrawn: another launch puts the stress elsewhere.
+        let a = place_split(&mut rng, blocks, tpb, roles, inst, 8, true);
+        let b = place_split(&mut rng, blocks, tpb, roles, inst, 8, true);
+        let ctas = |s: &[u32]| (0..blocks).filter(|c| s[(c * tpb) as usize] == STRESS).collect::<Vec<_>>();
+        assert_ne!(ctas(&a), ctas(&b));
+    }
+
+    #[test]
+    fn calibration_program_is_a_broken_sb_and_the_sweep_starts_at_the_default() {
+        let p = crate::programs::find(CALIBRATION).expect("the calibration program exists");
+        assert!(!p.correct && p.kind == Kind::Sb, "{p:?}");
+        let d = RunCfg::default();
+        assert_eq!((SWEEP[0].tester_share, SWEEP[0].stride, SWEEP[0].stress), (d.tester_share, d.stride, d.stress));
+        assert!(SWEEP.iter().any(|p| !p.stress) && SWEEP.iter().any(|p| p.stride < 32));
+        // The stress kernel needs a stride of 2 or more to leave the variables alone.
+        assert!(SWEEP.iter().all(|p| p.stride >= 2));
+    }
+
+    #[test]
     fn placement_changes_with_the_rng() {
         let mut rng = Rng::new(1);
         let a = place(&mut rng, 256, 32, 2, 64);
@@ -520,11 +693,10 @@ mod tests {
 
     #[test]
     fn params_match_the_kernels_when_built() {
-        if !crate::gpu::kernels_built() {
-            // Without target/ptx/kernels.ptx there is nothing to compare with; the layout
-            // itself is fixed by the const asserts above.
-            return;
-        }
+        assert!(
+            crate::gpu::kernels_built(),
+            "no kernels embedded: run `cargo xtask ptx`, then rebuild (cargo xtask test does both)"
+        );
         for p in crate::programs::PROGRAMS {
             let r = match p.kind {
                 Kind::Deepep { .. } => crate::gpu::check_params::<DeepepParams>(p.kernel),

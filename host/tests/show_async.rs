@@ -172,6 +172,9 @@ fn cluster_barrier_and_proxy_fence_rows() {
         "fence.proxy.async: {f:?}"
     );
     has("bar.arrive", "count", "BAR.ARV");
+    // The non-aligned forms: the same barrier, entered after a warp convergence point.
+    has("barrier.arrive", "count", "BAR.ARV");
+    has("barrier.sync", "count", "BAR.SYNC.DEFER_BLOCKING");
     assert!(sass("fence.mbarrier_init.release.cluster", "").is_empty());
 }
 

@@ -186,10 +186,14 @@ fn build_kernels(name: &str, features: &str) -> PathBuf {
 
 /// ptxas → cubin, cuobjdump → SASS. Fails on any ptxas error.
 fn assemble(ptx: &Path) {
+    assemble_for(ptx, SM, &ptx.with_extension("cubin"), true);
+}
+
+/// ptxas for `sm` into `cubin`; with `sass`, cuobjdump's SASS next to the PTX.
+fn assemble_for(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
     let bin = cuda_dir().expect("tools").join("bin");
-    let cubin = ptx.with_extension("cubin");
     let out = Command::new(bin.join("ptxas"))
-        .arg(format!("-arch={SM}"))
+        .arg(format!("-arch={sm}"))
         .arg(ptx)
         .arg("-o")
         .arg(&cubin)
@@ -212,9 +216,12 @@ fn assemble(ptx: &Path) {
             ptx.display()
         );
     }
+    if !sass {
+        return;
+    }
     let sass = Command::new(bin.join("cuobjdump"))
         .arg("-sass")
-        .arg(&cubin)
+        .arg(cubin)
         .output()
         .unwrap();
     if !sass.status.success() {
@@ -230,8 +237,11 @@ fn assemble(ptx: &Path) {
 fn ptx() {
     let k = build_kernels("kernels", "");
     assemble(&k);
+    // The cubin the host binary embeds and loads first (H100/H200: compute capability 9.0).
+    assemble_for(&k, "sm_90a", &ptx_dir().join("kernels.sm_90a.cubin"), false);
     let c = build_kernels("catalog", "catalog");
     assemble(&c);
+    println!("{}", ptx_dir().join("kernels.sm_90a.cubin").display());
     for p in [&k, &c] {
         println!("{}", p.display());
         println!("{}", p.with_extension("cubin").display());

@@ -213,7 +213,7 @@ impl<'a, const STAGES: usize> TiledCopy<'a, STAGES> {
 #[cfg(target_arch = "nvptx64")]
 pub mod kernel {
     use super::*;
-    use ptx_sync::barrier::sync_threads;
+    use ptx_sync::barrier::sync_threads_unaligned;
     use ptx_sync::proxy::fence_proxy_tensormap_acquire;
     use ptx_sync::shared::{dynamic_smem, shared_slice};
     use ptx_sync::{shared_array, AtomicRef, Gpu, Relaxed};
@@ -254,7 +254,9 @@ pub mod kernel {
         if t == 0 {
             copy.init();
         }
-        sync_threads(); // publishes the inits to the CTA
+        // `barrier.sync 0` (no `.aligned`): LLVM may duplicate the call into the `t == 0`
+        // branch, and `.aligned` requires one instruction per warp (PTX ISA §9.7.13.1).
+        sync_threads_unaligned(); // publishes the inits to the CTA
         let r = if t == 0 {
             // The map was written by a host copy: acquire it for the tensormap proxy once.
             fence_proxy_tensormap_acquire::<Gpu>(tmap);

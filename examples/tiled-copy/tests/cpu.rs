@@ -158,12 +158,15 @@ fn without_a_driver_the_binary_says_so_and_exits_1() {
     let has_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1"]
         .iter()
         .any(|p| std::path::Path::new(p).exists());
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tiled-copy")).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!e.contains("panicked"), "{e}");
     if has_driver {
+        // A real driver is installed: the binary must not claim there is none.
+        assert!(!e.contains("no NVIDIA driver"), "{e}");
         return;
     }
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tiled-copy")).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
-    let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(e.lines().count(), 1, "{e}");
     assert!(e.starts_with("tiled-copy: no NVIDIA driver"), "{e}");
 }

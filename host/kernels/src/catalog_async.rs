@@ -15,13 +15,16 @@ fn keep<T: Copy>(out: *mut u64, v: T) {
     unsafe { core::ptr::write_volatile(out as *mut T, v) }
 }
 
-/// `bar.*`, `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
+/// `bar.*`, `barrier.{sync,arrive}` (no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut u64) {
     let b = NamedBarrier::new(3, 64);
     b.sync();
     sync_threads();
     b.arrive();
+    b.sync_unaligned();
+    b.arrive_unaligned();
+    sync_threads_unaligned();
     keep(out, b.red_popc(*p != 0));
     keep(out, b.red_and(*p != 1));
     keep(out, b.red_or(*p != 2));

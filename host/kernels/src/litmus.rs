@@ -10,9 +10,17 @@
 //! * **randomized placement**: the host draws, per launch, which thread plays which role of which
 //!   instance (`slots`, the roles of one instance always in different CTAs) and where each
 //!   instance's variables lie (`locs`, each variable `stride` words apart);
-//! * **memory stress**: the stress threads hammer a scratch region with stores and loads while the
-//!   testers run;
-//! * **synchronized start**: all testers meet at a global, bounded spin barrier before their role.
+//! * **memory stress** in CTAs of their own (the host gives every thread of a stress CTA the
+//!   stress slot, testers live in the other CTAs): stress threads store to and load from the
+//!   instances' own cache lines — every word of `mem` that is not a variable (variables are the
+//!   words at multiples of `stride`), so the stress hits exactly the L2 slices of the test's
+//!   lines — from launch start (pre-stress: before the testers pass their start barriers) until
+//!   every tester has finished;
+//! * **synchronized start per instance**: the roles of one instance meet at their own bounded
+//!   spin barrier (`sync[SYNC_HEAD + instance]`) before their role, not at one barrier of the
+//!   whole grid that would release testers at skewed times;
+//! * **L1 warm-up**: in MP, C loads `data` (`ld.global.ca`) before it tests the flag, so a stale
+//!   line can be in its L1 (Alglave et al. §4: the weak outcome needs the stale value cached).
 //!
 //! Every wait is bounded by `%globaltimer` (`budget_ns` per launch): a wait that runs out records
 //! a timeout bit in the instance's output instead of hanging the GPU.
@@ -26,8 +34,8 @@
 //! | `mem: *mut u32` | the variables: instance `i`, variable `v` at word `(locs[i] * NV + v) * stride` |
 //! | `locs: *const u32` | per instance: its location index (a permutation) |
 //! | `out: *mut u32` | per instance: `OUT_WORDS` words (role results; word 3 = timeout mask) |
-//! | `scratch: *mut u32` | the stress region, `scratch_words` words |
-//! | `sync: *mut u32` | `[0]`: start-barrier arrivals, `[1]`: testers finished |
+//! | `scratch: *mut u32` | the stress region, `scratch_words` words: the host passes `mem` itself, and the stress skips the words at multiples of `stride` (the variables) |
+//! | `sync: *mut u32` | `[0]`: pre-stress quorum (the host sets it to the number of stress threads that must have run [`PRESTRESS`] rounds before testers start; each decrements it once), `[1]`: testers finished, `[2]`: testers whose start barrier timed out, `[3]`: stress threads stopped by the deadline, `[SYNC_HEAD + i]`: instance `i`'s start-barrier arrivals |
 //! | `budget_ns: u64` | the time budget of every wait |
 //! | `n_instances, stride, scratch_words, n_testers, stress_iters, seed: u32` | |
 
@@ -37,6 +45,10 @@ use ptx_sync::sem::Scope;
 
 /// Words of output per instance; word 3 holds the timeout mask (bit r: role r timed out).
 pub const OUT_WORDS: usize = 4;
+/// Words of `sync` before the per-instance start barriers.
+pub const SYNC_HEAD: usize = 4;
+/// Rounds a stress thread runs before it counts towards the pre-stress quorum (`sync[0]`).
+pub const PRESTRESS: u32 = 256;
 
 /// The variables of one instance and its output words.
 pub struct Inst {
@@ -44,6 +56,8 @@ pub struct Inst {
     stride: usize,
     out: *mut u32,
     deadline: Deadline,
+    /// A per-instance, per-launch random number (the launch's seed hashed with the instance).
+    rnd: u32,
 }
 
 impl Inst {
@@ -60,6 +74,26 @@ impl Inst {
     #[inline(always)]
     fn at<S: Scope>(&self, v: usize) -> AtomicRef<'static, u32, S> {
         unsafe { AtomicRef::from_ptr(self.ptr(v)) }
+    }
+    /// A weak, L1-cached load of variable `v` whose value is dropped (`ld.global.ca`; inline asm
+    /// so that it is not deleted): brings the line into this SM's L1.
+    #[inline(always)]
+    fn warm(&self, v: usize) {
+        unsafe {
+            let _x: u32;
+            core::arch::asm!(
+                "{{\n\t.reg .u64 g;\n\tcvta.to.global.u64 g, {p};\n\tld.global.ca.u32 {x}, [g];\n\t}}",
+                p = in(reg64) self.ptr(v), x = out(reg32) _x, options(nostack, readonly));
+        }
+    }
+    /// `nanosleep.u32 t` with a random `t` in 0..2047 (sm_70; PTX ISA, miscellaneous
+    /// instructions, `nanosleep`: a sleep of about 0 to 2t ns, bounded by its operand): the
+    /// once-forms' random delay before C's single flag read.
+    #[inline(always)]
+    fn random_delay(&self) {
+        unsafe {
+            core::arch::asm!("nanosleep.u32 {t};", t = in(reg32) self.rnd % 2048, options(nostack, nomem));
+        }
     }
     #[inline(always)]
     fn put(&self, k: usize, x: u32) {
@@ -104,11 +138,12 @@ unsafe fn harness(
 ) {
     let g = global_thread_id();
     let slot = *slots.add(g as usize);
-    let arrived = AtomicRef::<u32, Gpu>::from_ptr(sync);
     let finished = AtomicRef::<u32, Gpu>::from_ptr(sync.add(1));
     let start = Deadline::after(budget_ns);
+    let quorum = AtomicRef::<u32, Gpu>::from_ptr(sync);
     if slot == u32::MAX {
-        stress(scratch, scratch_words, stress_iters, seed ^ g, finished, n_testers, &start);
+        let stopped = AtomicRef::<u32, Gpu>::from_ptr(sync.add(3));
+        stress(scratch, scratch_words, stride, stress_iters, seed ^ g, finished, n_testers, &start, stopped, quorum);
         return;
     }
     let inst = slot / roles;
@@ -123,42 +158,84 @@ unsafe fn harness(
         stride: st,
         out: out.add(inst as usize * OUT_WORDS),
         deadline: start,
+        rnd: {
+            let mut h = seed ^ inst.wrapping_mul(0x9E37_79B9);
+            h ^= h >> 16;
+            h = h.wrapping_mul(0x85eb_ca6b);
+            h ^ (h >> 13)
+        },
     };
-    // Start barrier: every tester arrives, then all go together (bounded).
+    // Pre-stress: wait until the quorum of stress threads has run PRESTRESS rounds; then this
+    // instance's start barrier: its roles arrive, then go together. Both bounded: a timeout is
+    // counted in sync[2] and the role runs anyway.
+    let start_timeout = || AtomicRef::<u32, Gpu>::from_ptr(sync.add(2)).fetch_add::<Relaxed>(1);
+    let mut late = false;
+    while quorum.load::<Relaxed>() as i32 > 0 {
+        if i.deadline.expired() {
+            late = true;
+            break;
+        }
+    }
+    let arrived = AtomicRef::<u32, Gpu>::from_ptr(sync.add(SYNC_HEAD + inst as usize));
     arrived.fetch_add::<Relaxed>(1);
-    while arrived.load::<Relaxed>() < n_testers && !i.deadline.expired() {}
+    while !late && arrived.load::<Relaxed>() < roles {
+        if i.deadline.expired() {
+            late = true;
+        }
+    }
+    if late {
+        start_timeout();
+    }
     let i = Inst { deadline: Deadline::after(budget_ns), ..i };
     body(role, &i);
     finished.fetch_add::<Relaxed>(1);
 }
 
-/// Stress thread: stores and loads on a scratch region (MC Mutants' "stress" pattern
-/// store–load over a few cache lines) until every tester is finished or `iters` rounds are done.
+/// Stress thread: stores and loads at random words of `scratch` (MC Mutants' store–load
+/// pattern), never a word at a multiple of `stride` (those are the test's variables when the
+/// host passes `mem` as `scratch`), until every tester is finished or `iters` rounds are done.
+/// Stopped by the deadline instead: counted in `stopped`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn stress(
     scratch: *mut u32,
     words: u32,
+    stride: u32,
     iters: u32,
     mut h: u32,
     finished: AtomicRef<'_, u32, Gpu>,
     n_testers: u32,
     d: &Deadline,
+    stopped: AtomicRef<'_, u32, Gpu>,
+    quorum: AtomicRef<'_, u32, Gpu>,
 ) {
-    if words == 0 {
+    if words < 2 || stride < 2 || iters < PRESTRESS {
+        // No stress to speak of: never hold the testers back.
+        quorum.fetch_sub::<Relaxed>(1);
         return;
     }
+    let avoid = |w: u32| if w % stride == 0 { w + 1 } else { w };
     let mut k = 0;
     while k < iters {
-        if k % 32 == 0 && (finished.load::<Relaxed>() >= n_testers || d.expired()) {
-            return;
+        if k % 32 == 0 {
+            if finished.load::<Relaxed>() >= n_testers {
+                return;
+            }
+            if d.expired() {
+                stopped.fetch_add::<Relaxed>(1);
+                return;
+            }
         }
         h ^= h << 13;
         h ^= h >> 17;
         h ^= h << 5;
-        let p = scratch.add((h % words) as usize);
+        let p = scratch.add(avoid(h % words) as usize);
         core::ptr::write_volatile(p, k);
-        let _ = core::ptr::read_volatile(scratch.add(((h >> 7) % words) as usize));
+        let _ = core::ptr::read_volatile(scratch.add(avoid((h >> 7) % words) as usize));
         k += 1;
+        if k == PRESTRESS {
+            quorum.fetch_sub::<Relaxed>(1);
+        }
     }
 }
 
@@ -198,6 +275,7 @@ macro_rules! mp {
                 $p
             } else {
                 let $ic = i;
+                i.warm(DATA); // data's line into C's L1 before the flag test
                 $c
                 let v = i.data(DATA).read();
                 i.put(0, v);
@@ -205,6 +283,47 @@ macro_rules! mp {
         });
     };
 }
+
+/// MP with C reading the flag once, after a random delay, then data (Alglave et al. 2015's
+/// non-spinning form: no wait, so no timeout, and the read lands anywhere in P's window).
+/// Output: word 0 = data, word 1 = full as C read it.
+macro_rules! mp_once {
+    ($(#[$m:meta])* $name:ident, P: |$ip:ident| $p:block, C: |$ic:ident| $flag:expr) => {
+        litmus!($(#[$m])* $name, 2, 2, |role, i| {
+            if role == 0 {
+                let $ip = i;
+                $p
+            } else {
+                let $ic = i;
+                i.warm(DATA);
+                i.random_delay();
+                let f: u32 = $flag;
+                let v = i.data(DATA).read();
+                i.put(0, v);
+                i.put(1, f);
+            }
+        });
+    };
+}
+
+mp_once!(
+    /// §2.2 + §2.3 broken, once-form: relaxed flags, no fence.
+    litmus_mp_plain_once,
+    P: |i| { i.data(DATA).write(42); i.at::<Gpu>(FULL).store::<Relaxed>(1); },
+    C: |i| i.at::<Gpu>(FULL).load::<Relaxed>()
+);
+mp_once!(
+    /// §3.3 correct, once-form: `st.release.gpu` / `ld.acquire.gpu`.
+    litmus_mp_rel_acq_once,
+    P: |i| { i.data(DATA).write(42); i.at::<Gpu>(FULL).store::<Release>(1); },
+    C: |i| i.at::<Gpu>(FULL).load::<Acquire>()
+);
+mp_once!(
+    /// §3.5 footnote 15 broken, once-form: `.cta` release/acquire across CTAs.
+    litmus_mp_rel_acq_cta_once,
+    P: |i| { i.data(DATA).write(42); i.at::<Cta>(FULL).store::<Release>(1); },
+    C: |i| i.at::<Cta>(FULL).load::<Acquire>()
+);
 
 mp!(
     /// §2.2 + §2.3, broken: `data = 42; full = 1` and `while full != 1; read data` with no fence

@@ -32,7 +32,7 @@
 //! layout as `s54_cluster_fix`; all three end with the cluster barrier, so no CTA exits while its
 //! peer may still touch its shared memory.
 
-use ptx_sync::barrier::{sync_threads, Aligned, ClusterBarrier, NamedBarrier};
+use ptx_sync::barrier::{sync_threads_unaligned, Aligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::copy::*;
 use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async};
@@ -104,7 +104,7 @@ unsafe fn consume(lane: u32, out: *mut u32) {
 unsafe fn s51(src: *const u32, out: *mut u32, fix: bool) {
     let t = tid();
     poison(t);
-    sync_threads();
+    sync_threads_unaligned();
     let full = NamedBarrier::new(1, 64);
     if t < 32 {
         // P: 64 chunks of 16 bytes, two per lane.
@@ -116,12 +116,12 @@ unsafe fn s51(src: *const u32, out: *mut u32, fix: bool) {
         if fix {
             cp_async_wait_all(); // seed 5.1 fix: the copies complete before the barrier
         }
-        full.arrive(); // bar.arrive 1, 64
+        full.arrive_unaligned(); // barrier.arrive 1, 64
         if !fix {
             cp_async_wait_all(); // drain before exit only
         }
     } else {
-        full.sync(); // bar.sync 1, 64
+        full.sync_unaligned(); // barrier.sync 1, 64
         consume(t - 32, out);
     }
 }
@@ -151,7 +151,7 @@ unsafe fn s52(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
     // The poison is a generic-proxy write and the TMA copy an async-proxy write to the same
     // words: without this fence the poison may land after the tile and fake a stale read.
     fence_proxy_async::<Shared>();
-    sync_threads(); // publishes init and the poison
+    sync_threads_unaligned(); // publishes init and the poison
     let bar = NamedBarrier::new(1, 64);
     if t < 32 {
         if t == 0 {
@@ -159,7 +159,7 @@ unsafe fn s52(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
             cp_async_bulk_g2s(S5_DATA.addr(), src as *const u8, 1024, full);
         }
         if !fix {
-            bar.arrive(); // the bug: P signals C, but no instruction waits for TMA
+            bar.arrive_unaligned(); // the bug: P signals C, but no instruction waits for TMA
         }
         if t == 0 {
             let r = full.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget()); // drain
@@ -170,7 +170,7 @@ unsafe fn s52(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
             let r = full.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget());
             w.check(r, 1);
         } else {
-            bar.sync();
+            bar.sync_unaligned();
         }
         consume(t - 32, out);
     }
@@ -202,7 +202,7 @@ unsafe fn s53(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
         // visible to it (CUDA programming guide's TMA example).
         fence_proxy_async::<Shared>();
     }
-    sync_threads();
+    sync_threads_unaligned();
     if t == 0 {
         let _ = full.arrive_expect_tx::<Release, Cta>(1024);
         cp_async_bulk_g2s(S5_DATA.addr(), src as *const u8, 1024, full); // block A
@@ -262,7 +262,7 @@ unsafe fn s54<const CLUSTER_SCOPE: bool, const PUBLISH_INIT: bool>(src: *const u
     } else {
         // The init bug: bar.sync publishes the inits to this CTA only; the peer CTA may arrive
         // on (or multicast into) a barrier whose init it cannot see yet.
-        sync_threads();
+        sync_threads_unaligned();
     }
     let out = out.add(rank as usize * 512);
     if t == 0 {

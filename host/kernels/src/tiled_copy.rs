@@ -35,7 +35,7 @@
 //! stores rows `16 r .. 16 r + 16` of the tile; all 256 consumers release rank 0's `empty`
 //! barrier with `mbarrier.arrive.release.cluster.shared::cluster`.
 
-use ptx_sync::barrier::{sync_threads, ClusterBarrier, Unaligned};
+use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, Unaligned};
 use ptx_sync::cluster::{cluster_ctarank, clusterid_x, nclusterid_x};
 use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_multicast, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
@@ -136,7 +136,9 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
         let a = cb.arrive::<Relaxed, Unaligned>();
         cb.wait::<Acquire, Unaligned>(a);
     } else {
-        sync_threads();
+        // `barrier.sync 0` (no `.aligned`): LLVM duplicates this barrier into the `t == 0`
+        // branch as well (PTX ISA §9.7.13.1: `.aligned` requires one instruction per warp).
+        sync_threads_unaligned();
     }
     if t == 0 {
         fence_proxy_tensormap_acquire::<Gpu>(tmap);
