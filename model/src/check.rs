@@ -14,6 +14,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The most events one execution may have (relations are 64-bit rows).
 pub const MAX_EVENTS: usize = 64;
+/// The most reads-from choices examined for one test before it is reported as too large.
+pub const MAX_CANDIDATES: usize = 1_000_000;
+
+type Readers = HashMap<Option<usize>, Vec<usize>>;
+type BarCache = HashMap<Vec<Option<BarEv>>, (Vec<Vec<(usize, usize)>>, Vec<String>)>;
 
 /// A cluster-barrier event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +164,7 @@ pub struct Found {
 /// The PTX model's verdict on a test.
 pub fn run(test: &Test) -> Result<Found, Error> {
     let ps = paths(test);
+    let too_big = |found: &Found| found.candidates > MAX_CANDIDATES;
     let mut found = Found {
         cut: ps.cut,
         ..Found::default()
@@ -171,6 +177,16 @@ pub fn run(test: &Test) -> Result<Found, Error> {
     loop {
         let exec = Exec::build(test, &ps.traces, &idx)?;
         exec.search(test, &mut found);
+        if too_big(&found) {
+            return Err(Error {
+                kind: ErrorKind::Unsupported,
+                file: test.file.clone(),
+                line: 0,
+                msg: format!(
+                    "more than {MAX_CANDIDATES} candidate executions (reads-from choices); reduce the loop bound or the number of threads"
+                ),
+            });
+        }
         // next combination
         let mut k = 0;
         loop {
@@ -1119,80 +1135,138 @@ impl Exec {
             }
             cands.push(c);
         }
-        let mut cache: HashMap<Vec<Option<BarEv>>, (Vec<Vec<(usize, usize)>>, Vec<String>)> =
-            HashMap::new();
+        let mut cache: BarCache = HashMap::new();
         let mut rf = vec![None; self.n];
-        let mut choice = vec![0usize; reads.len()];
+        let mut readers: Readers = HashMap::new();
+        self.rf_dfs(
+            test,
+            &reads,
+            &cands,
+            0,
+            &mut rf,
+            &mut readers,
+            &mut cache,
+            found,
+        );
+    }
+
+    /// Reads-from, one read at a time. A choice is dropped at once when two morally strong
+    /// atomic RMWs would read the same write that is morally strong with both, or both the
+    /// initial value: one of them follows the other in coherence order and so reads a write
+    /// that precedes it (Atomicity, 8.10.3).
+    #[allow(clippy::too_many_arguments)]
+    fn rf_dfs(
+        &self,
+        test: &Test,
+        reads: &[usize],
+        cands: &[Vec<Option<usize>>],
+        k: usize,
+        rf: &mut Vec<Option<usize>>,
+        readers: &mut Readers,
+        cache: &mut BarCache,
+        found: &mut Found,
+    ) {
+        if found.candidates > MAX_CANDIDATES {
+            return;
+        }
+        if k == reads.len() {
+            self.at_rf(test, rf, cache, found);
+            return;
+        }
+        let r = reads[k];
+        let er = &self.ev[r];
+        let rmw = er.atomic && er.write;
+        for &src in &cands[k] {
+            // initial values are per location: key the initial value by the location
+            let key = match src {
+                Some(w) => Some(w),
+                None => Some(usize::MAX - er.phys),
+            };
+            if rmw {
+                let clash = readers.get(&key).is_some_and(|v| {
+                    v.iter().any(|&a| {
+                        self.ms.has(a, r)
+                            && match src {
+                                None => true,
+                                Some(w) => self.ms.has(w, a) && self.ms.has(w, r),
+                            }
+                    })
+                });
+                if clash {
+                    continue;
+                }
+            }
+            rf[r] = src;
+            let slot = if rmw {
+                readers.entry(key).or_default().push(r);
+                Some(key)
+            } else {
+                None
+            };
+            self.rf_dfs(test, reads, cands, k + 1, rf, readers, cache, found);
+            if let Some(key) = slot {
+                readers.get_mut(&key).unwrap().pop();
+            }
+        }
+        rf[r] = None;
+    }
+
+    fn at_rf(&self, test: &Test, rf: &[Option<usize>], cache: &mut BarCache, found: &mut Found) {
+        found.candidates += 1;
         let is_read: Vec<bool> = self.ev.iter().map(|e| e.read).collect();
         let wex: Vec<Option<&Expr>> = self.wexpr.iter().map(|e| e.as_ref()).collect();
-        loop {
-            for (k, &r) in reads.iter().enumerate() {
-                rf[r] = cands[k][choice[k]];
-            }
-            if let Some(vals) = eval_values(&wex, &is_read, &self.base_of, &rf, &self.init_of) {
-                let rv = |g: usize| vals.rval[g];
-                let holds = self.assumes.iter().all(|(b, a)| {
-                    let rd = |k: usize| rv(b + k);
-                    match (a.a.eval(&rd), a.b.eval(&rd)) {
-                        (Some(x), Some(y)) => a.cmp.eval(x, y) == a.holds,
-                        _ => false,
-                    }
-                });
-                if holds {
-                    let mut cx = self.clone();
-                    for e in 0..self.n {
-                        cx.ev[e].rval = vals.rval[e];
-                        cx.ev[e].wval = vals.wval[e];
-                        let b = self.base_of[e];
-                        cx.ev[e].bar = self.barsym[e].as_ref().map(|s| {
-                            let rd = |k: usize| rv(b + k);
-                            BarEv {
-                                id: s.id.eval(&rd).unwrap_or(-1),
-                                count: s.count.as_ref().map(|c| c.eval(&rd).unwrap_or(-1)),
-                                instance: s.instance,
-                                kind: s.kind,
-                                pred: s
-                                    .pred
-                                    .as_ref()
-                                    .map(|(p, neg)| (p.eval(&rd).unwrap_or(0) != 0) != *neg)
-                                    .unwrap_or(false),
-                                result: s.result,
-                            }
-                        });
-                    }
-                    cx.regs = self
-                        .reg_exprs
-                        .iter()
-                        .map(|(b, rs)| {
-                            rs.iter()
-                                .map(|x| x.eval(&|k| rv(b + k)).unwrap_or(0))
-                                .collect()
-                        })
-                        .collect();
-                    let key: Vec<Option<BarEv>> = cx.ev.iter().map(|e| e.bar.clone()).collect();
-                    let (assignments, hangs) = cache
-                        .entry(key)
-                        .or_insert_with(|| cx.barrier_assignments(test))
-                        .clone();
-                    for h in hangs {
-                        if !found.hangs.contains(&h) {
-                            found.hangs.push(h);
+        let rf: &[Option<usize>] = rf;
+        if let Some(vals) = eval_values(&wex, &is_read, &self.base_of, &rf, &self.init_of) {
+            let rv = |g: usize| vals.rval[g];
+            let holds = self.assumes.iter().all(|(b, a)| {
+                let rd = |k: usize| rv(b + k);
+                match (a.a.eval(&rd), a.b.eval(&rd)) {
+                    (Some(x), Some(y)) => a.cmp.eval(x, y) == a.holds,
+                    _ => false,
+                }
+            });
+            if holds {
+                let mut cx = self.clone();
+                for e in 0..self.n {
+                    cx.ev[e].rval = vals.rval[e];
+                    cx.ev[e].wval = vals.wval[e];
+                    let b = self.base_of[e];
+                    cx.ev[e].bar = self.barsym[e].as_ref().map(|s| {
+                        let rd = |k: usize| rv(b + k);
+                        BarEv {
+                            id: s.id.eval(&rd).unwrap_or(-1),
+                            count: s.count.as_ref().map(|c| c.eval(&rd).unwrap_or(-1)),
+                            instance: s.instance,
+                            kind: s.kind,
+                            pred: s
+                                .pred
+                                .as_ref()
+                                .map(|(p, neg)| (p.eval(&rd).unwrap_or(0) != 0) != *neg)
+                                .unwrap_or(false),
+                            result: s.result,
                         }
+                    });
+                }
+                cx.regs = self
+                    .reg_exprs
+                    .iter()
+                    .map(|(b, rs)| {
+                        rs.iter()
+                            .map(|x| x.eval(&|k| rv(b + k)).unwrap_or(0))
+                            .collect()
+                    })
+                    .collect();
+                let key: Vec<Option<BarEv>> = cx.ev.iter().map(|e| e.bar.clone()).collect();
+                let (assignments, hangs) = cache
+                    .entry(key)
+                    .or_insert_with(|| cx.barrier_assignments(test))
+                    .clone();
+                for h in hangs {
+                    if !found.hangs.contains(&h) {
+                        found.hangs.push(h);
                     }
-                    cx.with_rf(test, &rf, &assignments, found);
                 }
-            }
-            let mut k = 0;
-            loop {
-                if k == reads.len() {
-                    return;
-                }
-                choice[k] += 1;
-                if choice[k] < cands[k].len() {
-                    break;
-                }
-                choice[k] = 0;
-                k += 1;
+                cx.with_rf(test, rf, &assignments, found);
             }
         }
     }

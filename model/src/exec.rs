@@ -8,7 +8,7 @@
 use crate::ast::*;
 
 /// How many times a path may jump back to the same label before it is cut.
-pub const UNROLL: usize = 4;
+pub const UNROLL: usize = 2;
 /// Most instructions a thread may execute on one path.
 pub const MAX_STEPS: usize = 200;
 

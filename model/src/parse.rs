@@ -147,23 +147,42 @@ pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
         }
         let start = i;
         let mut s = String::new();
-        let mut rest = &t[1..];
-        loop {
-            if let Some(end) = rest.find('"') {
-                s.push_str(&rest[..end]);
-                if !rest[end + 1..].trim().is_empty() {
-                    return Err(cx.err(i + 1, "expected nothing after a comment string"));
-                }
-                break;
+        // A string ends at a line ending with `"` that is followed by another string or the
+        // init block: a quote inside the text (as other tools' files have) does not end it.
+        let ends_here = |k: usize, first: bool| -> bool {
+            let l = lines[k].trim_end();
+            let closes = if first {
+                l.trim_start().len() >= 2 && l.ends_with('"')
+            } else {
+                l.ends_with('"')
+            };
+            if !closes {
+                return false;
             }
-            s.push_str(rest);
-            s.push(' ');
-            i += 1;
-            if i >= lines.len() {
+            let mut j = k + 1;
+            while j < lines.len() && lines[j].trim().is_empty() {
+                j += 1;
+            }
+            j >= lines.len()
+                || (lines[j].trim_start().starts_with('"') && lines[j].trim() != "\"")
+                || lines[j].trim_start().starts_with('{')
+        };
+        let mut k = i;
+        loop {
+            if k >= lines.len() {
                 return Err(cx.err(start + 1, "unterminated comment string (missing `\"`)"));
             }
-            rest = lines[i];
+            let l = lines[k].trim();
+            let l = if k == start { &l[1..] } else { l };
+            if ends_here(k, k == start) {
+                s.push_str(&l[..l.len() - 1]);
+                break;
+            }
+            s.push_str(l);
+            s.push(' ');
+            k += 1;
         }
+        i = k;
         comments.push(s.split_whitespace().collect::<Vec<_>>().join(" "));
         i += 1;
     }
@@ -520,7 +539,11 @@ pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
         ctext.push_str(l.trim());
         ctext.push(' ');
     }
-    let ctext = ctext.trim().to_string();
+    // `P3: r0` is `P3:r0`
+    let mut ctext = ctext.trim().to_string();
+    while let Some(p) = ctext.find(": ") {
+        ctext.replace_range(p..p + 2, ":");
+    }
     let mut observed = Vec::new();
     let mut rest = ctext.as_str();
     if let Some(r) = rest.strip_prefix("locations") {
