@@ -17,8 +17,17 @@ pub const MAX_EVENTS: usize = 64;
 /// The most reads-from choices examined for one test before it is reported as too large.
 pub const MAX_CANDIDATES: usize = 1_000_000;
 
+/// One way the barriers complete: the sync edges, the events that never happen (after a
+/// thread blocked for ever) and the events where threads block.
+#[derive(Clone, Debug)]
+pub struct Assignment {
+    edges: Vec<(usize, usize)>,
+    dead: u64,
+    stuck: u64,
+}
+
 type Readers = HashMap<Option<usize>, Vec<usize>>;
-type BarCache = HashMap<Vec<Option<BarEv>>, (Vec<Vec<(usize, usize)>>, Vec<String>)>;
+type BarCache = HashMap<Vec<Option<BarEv>>, (Vec<Assignment>, Vec<String>)>;
 
 /// A cluster-barrier event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +170,14 @@ pub struct Found {
     pub witness_any: Option<Witness>,
 }
 
+/// Causality order (8.9.5) from a read (`ppcb`, the proxy-preserved base causality order) and
+/// from a write (`cause`, which may start with an observation step).
+#[derive(Clone, Debug)]
+pub struct Causal {
+    ppcb: Rel,
+    cause: Rel,
+}
+
 /// The PTX model's verdict on a test.
 pub fn run(test: &Test) -> Result<Found, Error> {
     let ps = paths(test);
@@ -225,6 +242,11 @@ pub struct Exec {
     reg_exprs: Vec<(usize, Vec<Expr>)>,
     /// Initial value of each event's location.
     init_of: Vec<i64>,
+    /// Registers when a thread reaches each barrier event (symbolic, and evaluated).
+    regs_at_sym: Vec<Option<Vec<Expr>>>,
+    regs_at: Vec<Option<Vec<i64>>>,
+    /// Threads blocked for ever at a barrier (bit per thread).
+    blocked: u64,
     po: Rel,
     /// Morally strong (PTX ISA 8.7), symmetric.
     ms: Rel,
@@ -262,6 +284,7 @@ impl Exec {
         let mut base_of: Vec<usize> = Vec::new();
         let mut assumes: Vec<(usize, Assume)> = Vec::new();
         let mut reg_exprs: Vec<(usize, Vec<Expr>)> = Vec::new();
+        let mut regs_at_sym: Vec<Option<Vec<Expr>>> = Vec::new();
         for (t, th) in test.threads.iter().enumerate() {
             let tr = &traces[t][idx[t]];
             let base = ev.len();
@@ -271,6 +294,7 @@ impl Exec {
             reg_exprs.push((base, tr.regs.clone()));
             for te in &tr.events {
                 wexpr.push(te.wval.clone());
+                regs_at_sym.push(te.regs_at.clone());
                 barsym.push(te.bar.clone());
                 base_of.push(base);
                 let line = &th.code[te.pc];
@@ -505,6 +529,9 @@ impl Exec {
             base_of,
             assumes,
             reg_exprs,
+            regs_at: Vec::new(),
+            regs_at_sym,
+            blocked: 0,
             mem_mask,
             write_mask,
             af_mask,
@@ -592,7 +619,7 @@ impl Exec {
     /// Causality order: "X precedes Y in causality order if X precedes Y in proxy-preserved base
     /// causality order, or for some operation Z, X precedes Z in observation order, and Z
     /// precedes Y in proxy-preserved base causality order."
-    fn cause(&self, bco: &Rel, obs: &Rel) -> Rel {
+    fn cause(&self, bco: &Rel, obs: &Rel) -> Causal {
         let n = self.n;
         let mut col = vec![0u64; n];
         for (a, row) in bco.0.iter().enumerate() {
@@ -635,16 +662,19 @@ impl Exec {
                 }
             }
         }
+        // The observation step starts at a write: for an RMW it is its write, which follows its
+        // read; the read's own causality order is the proxy-preserved base causality order.
         let mut cause = ppcb.clone();
         for x in 0..n {
             cause.0[x] |= ppcb.post(obs.0[x]);
         }
-        cause
+        Causal { ppcb, cause }
     }
 
     /// The axioms of PTX ISA 8.10 on a candidate execution: reads-from `rf`, base causality
     /// order `bco`, coherence order `co` (transitively closed), causality order `cause`.
-    fn axioms(&self, rf: &[Option<usize>], bco: &Rel, co: &Rel, cause: &Rel) -> Result<(), Axiom> {
+    fn axioms(&self, rf: &[Option<usize>], bco: &Rel, co: &Rel, c: &Causal) -> Result<(), Axiom> {
+        let cause = &c.cause;
         let n = self.n;
         // 8.10.2 Fence-SC: "Fence-SC order cannot contradict causality order": with Fence-SC order
         // part of synchronizes-with, a contradiction is a cycle of base causality through a
@@ -677,7 +707,7 @@ impl Exec {
             // "1. If a read R precedes an overlapping write W in causality order, then R cannot
             // read from W."
             if let Some(w) = rf[r] {
-                if cause.has(r, w) {
+                if c.ppcb.has(r, w) {
                     return Err(Axiom::Causality);
                 }
             }
@@ -802,7 +832,7 @@ impl Exec {
     /// bar{.cta}.red operation executed on the same barrier"; "A barrier.cluster.arrive operation
     /// synchronizes with a barrier.cluster.wait operation"). Returns the possible assignments of
     /// barrier events to generations that complete, and a description of the hangs.
-    fn barrier_assignments(&self, test: &Test) -> (Vec<Vec<(usize, usize)>>, Vec<String>) {
+    fn barrier_assignments(&self, test: &Test) -> (Vec<Assignment>, Vec<String>) {
         let mut hangs = Vec::new();
         // Group CTA barrier events by (CTA, instance, id); per group per thread the events in order.
         type Key = (i64, i64, i64, Option<i64>, i64);
@@ -818,7 +848,7 @@ impl Exec {
             }
         }
         // Each group's possible generation sequences.
-        let mut per_group: Vec<Vec<Vec<Gen>>> = Vec::new();
+        let mut per_group: Vec<Vec<(Vec<Gen>, u64)>> = Vec::new();
         for ((g, cl, cta, _inst, id), threads) in &groups {
             let place = Place {
                 gpu: *g,
@@ -869,6 +899,7 @@ impl Exec {
             }
         }
         let mut cluster_gens: Vec<Gen> = Vec::new();
+        let mut cluster_stuck = 0u64;
         for ((g, cl), per_thread) in &clusters {
             let members: Vec<usize> = test
                 .threads
@@ -901,7 +932,9 @@ impl Exec {
                         if !hangs.contains(&m) {
                             hangs.push(m);
                         }
-                        return (Vec::new(), hangs);
+                    }
+                    for &w in &waiters {
+                        cluster_stuck |= 1 << w;
                     }
                     continue;
                 }
@@ -929,15 +962,33 @@ impl Exec {
         loop {
             let mut gens: Vec<Gen> = cluster_gens.clone();
             let mut seq: Vec<(usize, usize)> = Vec::new(); // same-barrier order between generations
+            let mut stuck = cluster_stuck;
             for (gi, g) in per_group.iter().enumerate() {
                 let start = gens.len();
-                gens.extend(g[choice[gi]].iter().cloned());
+                gens.extend(g[choice[gi]].0.iter().cloned());
+                stuck |= g[choice[gi]].1;
                 for k in start + 1..gens.len() {
                     seq.push((k - 1, k));
                 }
             }
-            if self.gens_acyclic(&gens, &seq) {
-                out.push(gens.iter().flat_map(|g| g.edges.iter().copied()).collect());
+            // the events after a blocked one never happen
+            let mut dead = 0u64;
+            for e in bits(stuck) {
+                dead |= self.po.0[e];
+            }
+            let dead_arrival = gens
+                .iter()
+                .any(|g| g.arrivals.iter().any(|&a| dead >> a & 1 == 1));
+            if self.gens_acyclic(&gens, &seq) && !dead_arrival {
+                out.push(Assignment {
+                    edges: gens
+                        .iter()
+                        .flat_map(|g| g.edges.iter().copied())
+                        .filter(|&(a, b)| dead >> a & 1 == 0 && dead >> b & 1 == 0)
+                        .collect(),
+                    dead,
+                    stuck,
+                });
             } else {
                 let m = "barriers wait for each other in a cycle (deadlock)".to_string();
                 if !hangs.contains(&m) {
@@ -996,7 +1047,7 @@ impl Exec {
         pos: &mut Vec<usize>,
         cur: &mut Vec<Gen>,
         cta_threads: i64,
-        results: &mut Vec<Vec<Gen>>,
+        results: &mut Vec<(Vec<Gen>, u64)>,
         hangs: &mut Vec<String>,
         id: i64,
     ) {
@@ -1102,9 +1153,8 @@ impl Exec {
                     .unwrap_or(false)
             })
             .collect();
-        if stuck.is_empty() {
-            results.push(cur.clone());
-        } else {
+        results.push((cur.clone(), stuck.iter().fold(0u64, |m, &e| m | 1 << e)));
+        if !stuck.is_empty() {
             let e = &self.ev[stuck[0]];
             let need = e.bar.as_ref().and_then(|b| b.count).unwrap_or(cta_threads);
             let arriving = pending.len();
@@ -1256,6 +1306,16 @@ impl Exec {
                             .collect()
                     })
                     .collect();
+                cx.regs_at = (0..self.n)
+                    .map(|e| {
+                        let b = self.base_of[e];
+                        self.regs_at_sym[e].as_ref().map(|rs| {
+                            rs.iter()
+                                .map(|x| x.eval(&|k| rv(b + k)).unwrap_or(0))
+                                .collect()
+                        })
+                    })
+                    .collect();
                 let key: Vec<Option<BarEv>> = cx.ev.iter().map(|e| e.bar.clone()).collect();
                 let (assignments, hangs) = cache
                     .entry(key)
@@ -1275,7 +1335,126 @@ impl Exec {
         &self,
         test: &Test,
         rf: &[Option<usize>],
-        assignments: &[Vec<(usize, usize)>],
+        assignments: &[Assignment],
+        found: &mut Found,
+    ) {
+        for a in assignments {
+            if a.dead == 0 {
+                self.with_assignment(test, rf, &a.edges, found);
+                continue;
+            }
+            // A thread blocked for ever at a barrier stops there: its later events never happen.
+            let all = if self.n == 64 {
+                u64::MAX
+            } else {
+                (1u64 << self.n) - 1
+            };
+            let live = !a.dead & all;
+            let reads_dead = (0..self.n)
+                .any(|r| live >> r & 1 == 1 && matches!(rf[r], Some(w) if a.dead >> w & 1 == 1));
+            if reads_dead {
+                continue;
+            }
+            let (cx, map) = self.restrict(live, a.stuck);
+            let rf2: Vec<Option<usize>> = (0..self.n)
+                .filter(|&e| live >> e & 1 == 1)
+                .map(|e| rf[e].map(|w| map[w]))
+                .collect();
+            let edges2: Vec<(usize, usize)> =
+                a.edges.iter().map(|&(x, y)| (map[x], map[y])).collect();
+            cx.with_assignment(test, &rf2, &edges2, found);
+        }
+    }
+
+    /// The execution without the events of `!live`; the registers of a thread blocked at a
+    /// `stuck` event are those it had when it arrived there.
+    fn restrict(&self, live: u64, stuck: u64) -> (Exec, Vec<usize>) {
+        let mut map = vec![usize::MAX; self.n];
+        let mut k = 0;
+        for e in 0..self.n {
+            if live >> e & 1 == 1 {
+                map[e] = k;
+                k += 1;
+            }
+        }
+        let keep = |e: usize| live >> e & 1 == 1;
+        let rm = |m: u64| -> u64 { bits(m & live).fold(0, |acc, b| acc | 1 << map[b]) };
+        let rrel = |r: &Rel| -> Rel {
+            Rel((0..self.n)
+                .filter(|&e| keep(e))
+                .map(|e| rm(r.0[e]))
+                .collect())
+        };
+        let mut regs = self.regs.clone();
+        for e in bits(stuck) {
+            if let Some(r) = &self.regs_at[e] {
+                regs[self.ev[e].thread] = r.clone();
+            }
+        }
+        let ev: Vec<Ev> = (0..self.n)
+            .filter(|&e| keep(e))
+            .map(|e| {
+                let mut x = self.ev[e].clone();
+                x.deps = x
+                    .deps
+                    .iter()
+                    .filter(|&&d| keep(d))
+                    .map(|&d| map[d])
+                    .collect();
+                x
+            })
+            .collect();
+        let pairs = |v: &[(usize, usize)]| -> Vec<(usize, usize)> {
+            v.iter()
+                .filter(|(a, b)| keep(*a) && keep(*b))
+                .map(|&(a, b)| (map[a], map[b]))
+                .collect()
+        };
+        let cx = Exec {
+            n: ev.len(),
+            ev,
+            wexpr: Vec::new(),
+            barsym: Vec::new(),
+            base_of: Vec::new(),
+            assumes: Vec::new(),
+            reg_exprs: Vec::new(),
+            regs_at_sym: Vec::new(),
+            regs_at: Vec::new(),
+            blocked: bits(stuck).fold(self.blocked, |m, e| m | 1 << self.ev[e].thread),
+            init_of: (0..self.n)
+                .filter(|&e| keep(e))
+                .map(|e| self.init_of[e])
+                .collect(),
+            po: rrel(&self.po),
+            ms: rrel(&self.ms),
+            regs,
+            init: self.init.clone(),
+            mem_mask: rm(self.mem_mask),
+            write_mask: rm(self.write_mask),
+            af_mask: rm(self.af_mask),
+            pf_of: (0..self.n)
+                .filter(|&e| keep(e))
+                .map(|e| rm(self.pf_of[e]))
+                .collect(),
+            rel_pat: pairs(&self.rel_pat),
+            acq_pat: pairs(&self.acq_pat),
+            po_loc: rrel(&self.po_loc),
+            dep: rrel(&self.dep),
+            sc_fences: self
+                .sc_fences
+                .iter()
+                .filter(|&&f| keep(f))
+                .map(|&f| map[f])
+                .collect(),
+        };
+        (cx, map)
+    }
+
+    fn with_assignment(
+        &self,
+        test: &Test,
+        rf: &[Option<usize>],
+        bar_edges: &[(usize, usize)],
         found: &mut Found,
     ) {
         if !self.no_thin_air(rf) {
@@ -1283,33 +1462,30 @@ impl Exec {
         }
         let obs = self.observation(rf);
         let psync = self.pattern_sync(&obs);
-        for bar_edges in assignments {
-            found.candidates += 1;
-            let mut base = self.po.clone();
-            for &(a, b) in psync.iter().chain(bar_edges.iter()) {
-                base.add(a, b);
-            }
-            // Lower bound before choosing the Fence-SC order: more order only removes executions.
-            let bco = base.closure();
-            let cause = self.cause(&bco, &obs);
-            let co = self.co_forced(&cause);
-            if self.axioms(rf, &bco, &co, &cause).is_err() {
-                continue;
-            }
-            let mut seen: HashSet<Vec<u64>> = HashSet::new();
-            let mut placed = Vec::new();
-            self.sc_dfs(
-                test,
-                rf,
-                &obs,
-                &base,
-                &psync,
-                bar_edges,
-                &mut placed,
-                &mut seen,
-                found,
-            );
+        let mut base = self.po.clone();
+        for &(a, b) in psync.iter().chain(bar_edges.iter()) {
+            base.add(a, b);
         }
+        // Lower bound before choosing the Fence-SC order: more order only removes executions.
+        let bco = base.closure();
+        let cause = self.cause(&bco, &obs);
+        let co = self.co_forced(&cause.cause);
+        if self.axioms(rf, &bco, &co, &cause).is_err() {
+            return;
+        }
+        let mut seen: HashSet<Vec<u64>> = HashSet::new();
+        let mut placed = Vec::new();
+        self.sc_dfs(
+            test,
+            rf,
+            &obs,
+            &base,
+            &psync,
+            bar_edges,
+            &mut placed,
+            &mut seen,
+            found,
+        );
     }
 
     /// Fence-SC order, PTX ISA 8.9.3: "an acyclic partial order, determined at runtime, that
@@ -1346,7 +1522,7 @@ impl Exec {
         let full = base.union(&sc);
         let bco = full.closure();
         let cause = self.cause(&bco, obs);
-        let co = self.co_forced(&cause);
+        let co = self.co_forced(&cause.cause);
         if self.axioms(rf, &bco, &co, &cause).is_err() {
             return;
         }
@@ -1380,7 +1556,7 @@ impl Exec {
         test: &Test,
         rf: &[Option<usize>],
         bco: &Rel,
-        cause: &Rel,
+        cause: &Causal,
         co: Rel,
         psync: &[(usize, usize)],
         bar_edges: &[(usize, usize)],
@@ -1425,14 +1601,23 @@ impl Exec {
         &self,
         test: &Test,
         rf: &[Option<usize>],
-        cause: &Rel,
+        cause: &Causal,
         co: &Rel,
         psync: &[(usize, usize)],
         bar_edges: &[(usize, usize)],
         sc_pairs: &[(usize, usize)],
         found: &mut Found,
     ) {
-        let races = self.races(cause);
+        // A thread blocked for ever never reaches the end: its registers have no final value,
+        // so an execution in which a thread the condition observes is blocked has no state.
+        let observed_blocked = test
+            .observed
+            .iter()
+            .any(|t| matches!(t, Term::Reg(th, _) if self.blocked >> th & 1 == 1));
+        if observed_blocked {
+            return;
+        }
+        let races = self.races(&cause.cause);
         for &(a, b) in &races {
             let (x, y) = (&self.ev[a], &self.ev[b]);
             let d = format!(

@@ -141,6 +141,8 @@ pub struct TEvent {
     pub deps: Vec<usize>,
     /// Barrier operands.
     pub bar: Option<BarSym>,
+    /// For barriers: the registers when the thread arrives (its state if it blocks there).
+    pub regs_at: Option<Vec<Expr>>,
 }
 
 /// One path of a thread.
@@ -370,6 +372,7 @@ impl Run<'_> {
                         wval: None,
                         deps: s.ctrl.clone(),
                         bar: None,
+                        regs_at: None,
                     });
                     s.regs[*dst] = Expr::Read(k);
                     s.pc += 1;
@@ -383,6 +386,7 @@ impl Run<'_> {
                         wval: Some(v),
                         deps,
                         bar: None,
+                        regs_at: None,
                     });
                     s.pc += 1;
                 }
@@ -427,6 +431,7 @@ impl Run<'_> {
                             wval: None,
                             deps: deps.clone(),
                             bar: None,
+                            regs_at: None,
                         });
                         if let Some(d) = dst {
                             f.regs[*d] = Expr::Read(k);
@@ -446,6 +451,7 @@ impl Run<'_> {
                         wval: Some(w),
                         deps,
                         bar: None,
+                        regs_at: None,
                     });
                     if let Some(d) = dst {
                         s.regs[*d] = Expr::Read(k);
@@ -457,12 +463,15 @@ impl Run<'_> {
                 | Instr::AliasFence
                 | Instr::ClusterArrive { .. }
                 | Instr::ClusterWait => {
+                    let regs_at =
+                        matches!(code[pc].instr, Instr::ClusterWait).then(|| s.regs.clone());
                     s.events.push(TEvent {
                         pc,
                         read: false,
                         wval: None,
                         deps: s.ctrl.clone(),
                         bar: None,
+                        regs_at,
                     });
                     s.pc += 1;
                 }
@@ -494,6 +503,7 @@ impl Run<'_> {
                                 pred: pred.as_ref().map(|(p, neg)| (Self::val(&n, p), *neg)),
                                 result: r,
                             }),
+                            regs_at: Some(n.regs.clone()),
                         });
                         if let (Some(d), Some(r)) = (dst, r) {
                             // The result comes from the other threads' predicates, not from memory.
