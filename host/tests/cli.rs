@@ -165,3 +165,128 @@ fn show_prints_catalog_rows() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no instruction variant matches"));
 }
+
+fn repo() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn check_decides_the_whole_corpus_in_herd_format() {
+    let corpus = repo().join("model/litmus");
+    let json = std::env::temp_dir().join(format!("ptx-sync-check-{}.json", std::process::id()));
+    let o = run(&[
+        "check",
+        corpus.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let n = std::fs::read_dir(&corpus)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|d| std::fs::read_dir(d.path()).unwrap().count())
+        .sum::<usize>();
+    let tests = out.lines().filter(|l| l.starts_with("Test ")).count();
+    assert_eq!(tests, n, "every corpus file gets a herd block");
+    for key in [
+        "States ",
+        "Witnesses",
+        "Positive: ",
+        "Condition ",
+        "Observation ",
+    ] {
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with(key)).count(),
+            n,
+            "{key}"
+        );
+    }
+    assert_eq!(
+        out.lines().filter(|l| *l == "Ok" || *l == "No").count(),
+        n,
+        "one Ok/No per test"
+    );
+    assert!(
+        stderr(&o).contains(&format!("checked {n} files")),
+        "{}",
+        stderr(&o)
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j.as_array().unwrap().len(), n);
+    assert!(j[0]["observation"].is_string() && j[0]["states"].is_array());
+    let _ = std::fs::remove_file(json);
+}
+
+#[test]
+fn check_exit_codes_parse_error_2_unsupported_3() {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-check-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.litmus");
+    std::fs::write(
+        &bad,
+        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.release.gpu r0, x ;\nexists (P0:r0 == 0)\n",
+    )
+    .unwrap();
+    let o = run(&["check", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.litmus:4: `ld.release.gpu r0, x`: ld has no `.release`"),
+        "{}",
+        stderr(&o)
+    );
+    let uns = dir.join("uns.litmus");
+    std::fs::write(
+        &uns,
+        "PTX uns\n{ x=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk r0, x ;\nexists (P0:r0 == 0)\n",
+    )
+    .unwrap();
+    let o = run(&["check", uns.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("unsupported: instruction `cp.async.bulk` ("),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"));
+    let o = run(&["check", dir.join("missing.litmus").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["check"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn check_witness_of_footnote_15_is_the_one_in_docs() {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-witness-{}", std::process::id()));
+    let f = repo().join("model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus");
+    let o = run(&[
+        "check",
+        f.to_str().unwrap(),
+        "--witness",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dot = std::fs::read_to_string(dir.join("seed-3.5-fn15-release.cta-acquire.cta-2cta.dot"))
+        .unwrap();
+    // the stale read: data read from the initial value while full was read from the release
+    assert!(dot.contains("ld.acquire.cta.u32 r0, [full] = 1"), "{dot}");
+    assert!(dot.contains("ld.u32 r1, [data] = 0"), "{dot}");
+    assert!(dot.contains("label=\"race\""), "{dot}");
+    let svg = std::fs::read_to_string(dir.join("seed-3.5-fn15-release.cta-acquire.cta-2cta.svg"))
+        .unwrap();
+    assert!(svg.starts_with("<?xml") && svg.contains("<svg"));
+    assert_eq!(
+        dot,
+        std::fs::read_to_string(repo().join("docs/witness-fn15.dot")).unwrap(),
+        "docs/witness-fn15.dot is stale: copy the new one"
+    );
+    assert_eq!(
+        svg,
+        std::fs::read_to_string(repo().join("docs/witness-fn15.svg")).unwrap(),
+        "docs/witness-fn15.svg is stale: copy the new one"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
