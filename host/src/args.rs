@@ -60,10 +60,18 @@ mod tests {
         assert_eq!(parse_out_path("out.json"), Ok(PathBuf::from("out.json")));
         let tmp = std::env::temp_dir();
         assert!(parse_out_path(tmp.join("x.json").to_str().unwrap()).is_ok());
-        assert!(parse_out_path(tmp.to_str().unwrap()).unwrap_err().contains("is a directory"));
-        assert!(parse_out_path("/no/such/dir/x.json").unwrap_err().contains("directory /no/such/dir does not exist"));
+        assert!(parse_out_path(tmp.to_str().unwrap())
+            .unwrap_err()
+            .contains("is a directory"));
+        assert!(parse_out_path("/no/such/dir/x.json")
+            .unwrap_err()
+            .contains("directory /no/such/dir does not exist"));
         assert_eq!(parse_copy_bytes("64M"), Ok(64 << 20));
-        assert!(parse_copy_bytes("7").unwrap_err().contains("not a multiple of the 16384-byte row"));
-        assert!(parse_copy_bytes("x").unwrap_err().contains("not a byte count"));
+        assert!(parse_copy_bytes("7")
+            .unwrap_err()
+            .contains("not a multiple of the 16384-byte row"));
+        assert!(parse_copy_bytes("x")
+            .unwrap_err()
+            .contains("not a byte count"));
     }
 }

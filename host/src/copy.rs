@@ -429,7 +429,10 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
         gpu::Spread::of(&pipe).expect("SAMPLES > 0"),
         gpu::Spread::of(&mc).expect("SAMPLES > 0"),
     );
-    let (pg, mg) = (gbps(bytes, pipeline_ms.median as f32), gbps(bytes, memcpy_ms.median as f32));
+    let (pg, mg) = (
+        gbps(bytes, pipeline_ms.median as f32),
+        gbps(bytes, memcpy_ms.median as f32),
+    );
     Ok(CopyReport {
         device: g.info.name.clone(),
         module: g.loaded_from.to_string(),
@@ -445,7 +448,11 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
         memcpy_ms,
         pipeline_gbps: pg,
         memcpy_gbps: mg,
-        ratio_to_memcpy: if pipeline_ms.median > 0.0 { memcpy_ms.median / pipeline_ms.median } else { 0.0 },
+        ratio_to_memcpy: if pipeline_ms.median > 0.0 {
+            memcpy_ms.median / pipeline_ms.median
+        } else {
+            0.0
+        },
         pipeline_share_of_h200_peak: pg * 1e9 / H200_PEAK_BPS,
         memcpy_share_of_h200_peak: mg * 1e9 / H200_PEAK_BPS,
     })

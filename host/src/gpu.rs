@@ -353,15 +353,20 @@ fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
     ];
     let mut m: sys::CUmodule = std::ptr::null_mut();
     // SAFETY: two options with their values; the log buffer outlives the call.
-    let r = unsafe {
-        sys::cuModuleLoadDataEx(&mut m, image, 2, opts.as_mut_ptr(), vals.as_mut_ptr())
-    };
+    let r =
+        unsafe { sys::cuModuleLoadDataEx(&mut m, image, 2, opts.as_mut_ptr(), vals.as_mut_ptr()) };
     match r.result() {
         Ok(()) => Ok(m),
         Err(e) => {
-            let text = String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)])
-                .into_owned();
-            let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).take(3).collect();
+            let text =
+                String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)])
+                    .into_owned();
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .take(3)
+                .collect();
             if lines.is_empty() {
                 Err(derr(e))
             } else {
@@ -882,7 +887,10 @@ mod tests {
             "no kernels embedded: run `cargo xtask ptx`, then rebuild (cargo xtask test does both)"
         );
         let v = ptx_isa_version(KERNELS_PTX).expect("a .version line");
-        assert!(min_driver_for_ptx(v).is_some(), "PTX ISA {v:?} not in the driver table");
+        assert!(
+            min_driver_for_ptx(v).is_some(),
+            "PTX ISA {v:?} not in the driver table"
+        );
         assert!(
             KERNELS_CUBIN.starts_with(b"\x7fELF"),
             "the embedded sm_90a cubin is missing or not ELF ({} bytes): run `cargo xtask ptx`",
@@ -895,7 +903,9 @@ mod tests {
             let name = part[..part.find('(').unwrap()].trim();
             let sym: Vec<u8> = [b"\0", name.as_bytes(), b"\0"].concat();
             assert!(
-                KERNELS_CUBIN.windows(sym.len()).any(|w| w == sym.as_slice()),
+                KERNELS_CUBIN
+                    .windows(sym.len())
+                    .any(|w| w == sym.as_slice()),
                 "{name} is in kernels.ptx but not in the embedded cubin: run `cargo xtask ptx`"
             );
             entries += 1;

@@ -200,7 +200,13 @@ pub fn summary(reports: &[Report]) -> String {
         .unwrap_or(7)
         .max(7);
     let pw = reports.iter().map(|r| r.point.len()).max().unwrap_or(0);
-    let pcol = |p: &str| if pw > 0 { format!("  {p:<pw$}") } else { String::new() };
+    let pcol = |p: &str| {
+        if pw > 0 {
+            format!("  {p:<pw$}")
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         s,
         "{:<w$}{}  {:<14}  {:<7}  {:>12}  {:>12}  verdict",

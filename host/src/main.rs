@@ -455,8 +455,7 @@ fn bench(json: Option<&PathBuf>) -> ExitCode {
                 })
             })
             .collect();
-        let doc =
-            serde_json::json!({ "device": dev, "module": g.loaded_from, "iters": cfg.iters, "warmup": cfg.warmup, "reps": cfg.reps, "rows": v });
+        let doc = serde_json::json!({ "device": dev, "module": g.loaded_from, "iters": cfg.iters, "warmup": cfg.warmup, "reps": cfg.reps, "rows": v });
         if let Err(e) = write_out(p, &serde_json::to_string_pretty(&doc).unwrap()) {
             return fail(e);
         }

@@ -316,15 +316,24 @@ impl Program {
             ],
             "mp_plain_once" => vec![
                 ("P", vec!["st.u32 (data)", st!(Relaxed, Gpu)]),
-                ("C", vec!["nanosleep.u32", ld!(Relaxed, Gpu), "ld.u32 (data)"]),
+                (
+                    "C",
+                    vec!["nanosleep.u32", ld!(Relaxed, Gpu), "ld.u32 (data)"],
+                ),
             ],
             "mp_rel_acq_once" => vec![
                 ("P", vec!["st.u32 (data)", st!(Release, Gpu)]),
-                ("C", vec!["nanosleep.u32", ld!(Acquire, Gpu), "ld.u32 (data)"]),
+                (
+                    "C",
+                    vec!["nanosleep.u32", ld!(Acquire, Gpu), "ld.u32 (data)"],
+                ),
             ],
             "mp_rel_acq_cta_once" => vec![
                 ("P", vec!["st.u32 (data)", st!(Release, Cta)]),
-                ("C", vec!["nanosleep.u32", ld!(Acquire, Cta), "ld.u32 (data)"]),
+                (
+                    "C",
+                    vec!["nanosleep.u32", ld!(Acquire, Cta), "ld.u32 (data)"],
+                ),
             ],
             "count_rmw" => vec![("C1/C2", vec![ld!(Relaxed, Gpu), st!(Relaxed, Gpu)])],
             "count_atom_gpu" => vec![("C1/C2", vec![atom!(Relaxed, Gpu)])],
@@ -639,7 +648,10 @@ impl Program {
                 (1, 42) => o("full=1, data=42".into(), Class::Ok),
                 (1, 0) => o("full=1, data=0 (stale)".into(), Class::Forbidden),
                 (1, v) => o(format!("full=1, data={v}"), Class::Forbidden),
-                (0, v) if v == 0 || v == 42 => o(format!("full=0 (read before P's store), data={v}"), Class::Ok),
+                (0, v) if v == 0 || v == 42 => o(
+                    format!("full=0 (read before P's store), data={v}"),
+                    Class::Ok,
+                ),
                 (f, v) => o(format!("full={f}, data={v}"), Class::Forbidden),
             },
             Kind::Sb => {
@@ -781,14 +793,21 @@ mod tests {
         assert_eq!(c([0, 1, 0, 0]).class, Class::Forbidden);
         assert_eq!(c([0, 1, 0, 0]).label, "full=1, data=0 (stale)");
         assert_eq!(c([0, 0, 0, 0]).class, Class::Ok);
-        assert_eq!(c([42, 0, 0, 0]).label, "full=0 (read before P's store), data=42");
+        assert_eq!(
+            c([42, 0, 0, 0]).label,
+            "full=0 (read before P's store), data=42"
+        );
         assert_eq!(c([7, 0, 0, 0]).class, Class::Forbidden);
         let h = find("handoff_3_4").unwrap();
         let t = |mask: u32| h.classify(&[42, 0xdead, 1, mask], None);
         assert!(t(0b010).label.starts_with("timeout: C1 never saw full"));
         assert!(t(0b100).label.starts_with("timeout: C2 never saw full"));
-        assert!(t(0b110).label.starts_with("timeout: C1 and C2 never saw full"));
-        assert!([0b010, 0b100, 0b110].iter().all(|&m| t(m).class == Class::Timeout));
+        assert!(t(0b110)
+            .label
+            .starts_with("timeout: C1 and C2 never saw full"));
+        assert!([0b010, 0b100, 0b110]
+            .iter()
+            .all(|&m| t(m).class == Class::Timeout));
     }
 
     #[test]

@@ -286,7 +286,9 @@ fn techniques(cfg: &RunCfg, kind: Kind) -> Vec<String> {
         }
         t.push("a start barrier per instance".into());
         if cfg.stress {
-            t.push("pre-stress: testers start once half the stress threads have run 256 rounds".into());
+            t.push(
+                "pre-stress: testers start once half the stress threads have run 256 rounds".into(),
+            );
         }
         if matches!(kind, Kind::Mp | Kind::MpOnce) {
             t.push("C's L1 warmed with data (ld.global.ca) before the flag test".into());
@@ -316,10 +318,30 @@ pub struct Point {
 
 /// The sweep of `litmus --sweep`: the default point first.
 pub const SWEEP: [Point; 4] = [
-    Point { name: "stress 50% of CTAs, a line per variable", tester_share: 0.5, stride: 32, stress: true },
-    Point { name: "stress 75% of CTAs, a line per variable", tester_share: 0.25, stride: 32, stress: true },
-    Point { name: "stress 50% of CTAs, variables 8 B apart in one line", tester_share: 0.5, stride: 2, stress: true },
-    Point { name: "no stress, a line per variable", tester_share: 0.5, stride: 32, stress: false },
+    Point {
+        name: "stress 50% of CTAs, a line per variable",
+        tester_share: 0.5,
+        stride: 32,
+        stress: true,
+    },
+    Point {
+        name: "stress 75% of CTAs, a line per variable",
+        tester_share: 0.25,
+        stride: 32,
+        stress: true,
+    },
+    Point {
+        name: "stress 50% of CTAs, variables 8 B apart in one line",
+        tester_share: 0.5,
+        stride: 2,
+        stress: true,
+    },
+    Point {
+        name: "no stress, a line per variable",
+        tester_share: 0.5,
+        stride: 32,
+        stress: false,
+    },
 ];
 
 /// The calibration program: SB without fences, whose weak outcome `r1=0 r2=0` the hardware must
@@ -328,7 +350,12 @@ pub const CALIBRATION: &str = "sb_plain";
 
 /// Runs `p` once (`sweep` false: `cfg` as given) or at every point of [`SWEEP`] (litmus kinds;
 /// DeepEP and §5 programs have no such parameters and run once).
-pub fn run_points(gpu: &Gpu, p: &Program, cfg: &RunCfg, sweep: bool) -> Result<Vec<Report>, GpuError> {
+pub fn run_points(
+    gpu: &Gpu,
+    p: &Program,
+    cfg: &RunCfg,
+    sweep: bool,
+) -> Result<Vec<Report>, GpuError> {
     if !sweep || matches!(p.kind, Kind::Deepep { .. } | Kind::S5 { .. }) {
         return Ok(vec![run(gpu, p, cfg)?]);
     }
@@ -400,7 +427,8 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
     let nv = p.kind.vars();
     let instances = ((threads as f64 * cfg.tester_share) as u32 / roles).max(1);
     // Stress CTAs: the share of the grid that does not test (at least one CTA per role tests).
-    let stress_ctas = ((blocks as f64 * (1.0 - cfg.tester_share)) as u32).min(blocks - roles.min(blocks));
+    let stress_ctas =
+        ((blocks as f64 * (1.0 - cfg.tester_share)) as u32).min(blocks - roles.min(blocks));
     let launches = cfg
         .launches
         .unwrap_or_else(|| p.rounds.div_ceil(instances as u64))
@@ -418,7 +446,15 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
     let mut out = vec![0u32; instances as usize * OUT_WORDS];
     let mut prog = Progress::new(launches, p.name, cfg.progress);
     for l in 0..launches {
-        let slots = place_split(&mut rng, blocks, tpb, roles, instances, stress_ctas, cfg.stress);
+        let slots = place_split(
+            &mut rng,
+            blocks,
+            tpb,
+            roles,
+            instances,
+            stress_ctas,
+            cfg.stress,
+        );
         let mut locs: Vec<u32> = (0..instances).collect();
         rng.shuffle(&mut locs);
         slots_b.write(&slots)?;
@@ -649,16 +685,26 @@ mod tests {
                 }
             }
             // 8 CTAs entirely stress (or idle without stress), none mixes testers and stress.
-            let stress_ctas = per_cta.iter().filter(|c| c.0 == 0 && (c.1 == tpb || c.2 == tpb)).count();
+            let stress_ctas = per_cta
+                .iter()
+                .filter(|c| c.0 == 0 && (c.1 == tpb || c.2 == tpb))
+                .count();
             assert_eq!(stress_ctas, 8, "{per_cta:?}");
             assert!(per_cta.iter().all(|c| c.0 == 0 || c.1 == 0), "{per_cta:?}");
             assert_eq!(per_cta.iter().map(|c| c.0).sum::<u32>(), inst * roles);
-            assert_eq!(per_cta.iter().map(|c| c.1).sum::<u32>(), if stress { 8 * tpb } else { 0 });
+            assert_eq!(
+                per_cta.iter().map(|c| c.1).sum::<u32>(),
+                if stress { 8 * tpb } else { 0 }
+            );
         }
         // Redrawn: another launch puts the stress elsewhere.
         let a = place_split(&mut rng, blocks, tpb, roles, inst, 8, true);
         let b = place_split(&mut rng, blocks, tpb, roles, inst, 8, true);
-        let ctas = |s: &[u32]| (0..blocks).filter(|c| s[(c * tpb) as usize] == STRESS).collect::<Vec<_>>();
+        let ctas = |s: &[u32]| {
+            (0..blocks)
+                .filter(|c| s[(c * tpb) as usize] == STRESS)
+                .collect::<Vec<_>>()
+        };
         assert_ne!(ctas(&a), ctas(&b));
     }
 
@@ -667,7 +713,10 @@ mod tests {
         let p = crate::programs::find(CALIBRATION).expect("the calibration program exists");
         assert!(!p.correct && p.kind == Kind::Sb, "{p:?}");
         let d = RunCfg::default();
-        assert_eq!((SWEEP[0].tester_share, SWEEP[0].stride, SWEEP[0].stress), (d.tester_share, d.stride, d.stress));
+        assert_eq!(
+            (SWEEP[0].tester_share, SWEEP[0].stride, SWEEP[0].stress),
+            (d.tester_share, d.stride, d.stress)
+        );
         assert!(SWEEP.iter().any(|p| !p.stress) && SWEEP.iter().any(|p| p.stride < 32));
         // The stress kernel needs a stride of 2 or more to leave the variables alone.
         assert!(SWEEP.iter().all(|p| p.stride >= 2));

@@ -268,10 +268,18 @@ fn ptx_dir() -> PathBuf {
 fn no_kernel_reaches_an_aligned_barrier_from_two_paths() {
     let p = ptx_dir().join("kernels.ptx");
     let ptx = std::fs::read_to_string(&p).unwrap_or_else(|e| {
-        panic!("{}: {e}: run `cargo xtask ptx` (cargo xtask test does)", p.display())
+        panic!(
+            "{}: {e}: run `cargo xtask ptx` (cargo xtask test does)",
+            p.display()
+        )
     });
     let ks = kernels(&ptx);
-    assert!(ks.len() > 50, "only {} kernels in {}", ks.len(), p.display());
+    assert!(
+        ks.len() > 50,
+        "only {} kernels in {}",
+        ks.len(),
+        p.display()
+    );
     let mut bad = Vec::new();
     let mut checked = 0;
     for (name, k) in &ks {
@@ -287,9 +295,17 @@ fn no_kernel_reaches_an_aligned_barrier_from_two_paths() {
     );
     // The kernels still use aligned barriers where no duplication happened (the §5.4 cluster
     // barrier, the catalog-free hand-off kernels): the check has something to look at.
-    assert!(checked > 0, "no aligned barrier found at all: the parser is broken");
+    assert!(
+        checked > 0,
+        "no aligned barrier found at all: the parser is broken"
+    );
     // The §5 and tiled-copy kernels use the non-aligned forms now.
-    for k in ["s52_tma_bug", "s53_reuse_bug", "tiled_copy_s1", "tiled_copy_s4"] {
+    for k in [
+        "s52_tma_bug",
+        "s53_reuse_bug",
+        "tiled_copy_s1",
+        "tiled_copy_s4",
+    ] {
         let body = &ptx[ptx.find(&format!(".entry {k}(")).unwrap()..];
         let body = &body[..body[1..].find(".entry ").map_or(body.len(), |e| e + 1)];
         assert!(body.contains("barrier.sync"), "{k} lacks barrier.sync");
@@ -303,7 +319,10 @@ fn the_checker_finds_the_duplicated_barriers_of_the_old_kernels() {
     let ks = kernels(&std::fs::read_to_string(&p).unwrap());
     let tc = duplicated(&ks["tiled_copy_s1"]);
     assert_eq!(tc.len(), 1, "{tc:?}");
-    assert!(tc[0].0.starts_with("bar.sync") && tc[0].1.starts_with("bar.sync"), "{tc:?}");
+    assert!(
+        tc[0].0.starts_with("bar.sync") && tc[0].1.starts_with("bar.sync"),
+        "{tc:?}"
+    );
     let s52 = duplicated(&ks["s52_tma_bug"]);
     assert_eq!(s52.len(), 1, "{s52:?}");
     assert!(s52[0].0.starts_with("bar.arrive"), "{s52:?}");
@@ -321,12 +340,18 @@ fn the_checker_on_small_graphs() {
     let unaligned = wrap("@%p1 bra L1;\nbarrier.sync 0;\nbra L2;\nL1:\nbarrier.sync 0;\nL2:\nret;");
     assert!(duplicated(&kernels(&unaligned)["k"]).is_empty());
     let kinds = wrap("@%p1 bra L1;\nbar.arrive 1, 64;\nbra L2;\nL1:\nbar.sync 1, 64;\nL2:\nret;");
-    assert!(duplicated(&kernels(&kinds)["k"]).is_empty(), "arrive and sync are different kinds");
+    assert!(
+        duplicated(&kernels(&kinds)["k"]).is_empty(),
+        "arrive and sync are different kinds"
+    );
     let cluster = wrap("@%p1 bra L1;\nbarrier.cluster.wait.acquire.aligned;\nbra L2;\nL1:\nbarrier.cluster.wait.acquire.aligned;\nL2:\nret;");
     assert_eq!(duplicated(&kernels(&cluster)["k"]).len(), 1);
     // A label inside an inline-asm scope does not capture a branch outside it.
     let scoped = wrap("{\nL1:\nadd.u32 %r1, %r1, 1;\n}\n@%p1 bra L1;\nbar.sync 0;\nbra L2;\nL1:\nbar.sync 0;\nL2:\nret;");
     assert_eq!(duplicated(&kernels(&scoped)["k"]).len(), 1);
     assert_eq!(aligned_barrier("bar.warp.sync"), None);
-    assert_eq!(aligned_barrier("bar.cta.sync").as_deref(), Some("barrier.sync.aligned"));
+    assert_eq!(
+        aligned_barrier("bar.cta.sync").as_deref(),
+        Some("barrier.sync.aligned")
+    );
 }

@@ -84,7 +84,8 @@ impl Call {
         if let Some(h) = v.strip_prefix("0x") {
             u64::from_str_radix(h, 16).unwrap()
         } else {
-            v.parse().unwrap_or_else(|_| panic!("`{k}={v}` is not a number"))
+            v.parse()
+                .unwrap_or_else(|_| panic!("`{k}={v}` is not a number"))
         }
     }
 }
@@ -188,7 +189,10 @@ fn ptx() -> &'static str {
             .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx"));
         let p = dir.join("kernels.ptx");
         std::fs::read_to_string(&p).unwrap_or_else(|e| {
-            panic!("{}: {e}: run `cargo xtask ptx` (cargo xtask test does)", p.display())
+            panic!(
+                "{}: {e}: run `cargo xtask ptx` (cargo xtask test does)",
+                p.display()
+            )
         })
     })
 }
@@ -204,7 +208,11 @@ fn params(name: &str) -> Vec<(String, usize, usize)> {
     let e = s + ptx()[s..].find(')').unwrap();
     let mut off = 0usize;
     let mut v = Vec::new();
-    for p in ptx()[s..e].split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    for p in ptx()[s..e]
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         let toks: Vec<&str> = p.split_whitespace().collect();
         let pname = toks.last().unwrap().to_string();
         let (size, align) = if let Some(lb) = p.find('[') {
@@ -216,7 +224,10 @@ fn params(name: &str) -> Vec<(String, usize, usize)> {
                 .unwrap_or(1);
             (n, a)
         } else {
-            let bits: usize = toks[1].trim_start_matches(|c: char| !c.is_ascii_digit()).parse().unwrap();
+            let bits: usize = toks[1]
+                .trim_start_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .unwrap();
             (bits / 8, bits / 8)
         };
         off = off.div_ceil(align) * align;
@@ -267,11 +278,17 @@ fn json(path: &Path) -> serde_json::Value {
 #[test]
 fn devices_lists_the_stub_device() {
     let j = tmp("devices.json");
-    let r = run("full", "devices", &["devices", "--json", j.to_str().unwrap()], &[]);
+    let r = run(
+        "full",
+        "devices",
+        &["devices", "--json", j.to_str().unwrap()],
+        &[],
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
     assert!(
         r.out.contains("CUDA driver 13.0; 1 device(s)")
-            && r.out.contains("ptx-sync stub H200 (sm_90), 132 SMs, 141.0 GiB, cluster launch: yes"),
+            && r.out
+                .contains("ptx-sync stub H200 (sm_90), 132 SMs, 141.0 GiB, cluster launch: yes"),
         "{}",
         r.out
     );
@@ -280,7 +297,11 @@ fn devices_lists_the_stub_device() {
     assert_eq!(v[0]["sms"], 132);
     // cuInit comes first, and each attribute the report shows was asked for.
     assert_eq!(r.log[0].name, "cuInit");
-    let attrs: Vec<u64> = r.calls("cuDeviceGetAttribute").iter().map(|c| c.num("attr")).collect();
+    let attrs: Vec<u64> = r
+        .calls("cuDeviceGetAttribute")
+        .iter()
+        .map(|c| c.num("attr"))
+        .collect();
     for a in [16, 39, 75, 76, 120] {
         assert!(attrs.contains(&a), "attribute {a} not queried: {attrs:?}");
     }
@@ -295,8 +316,19 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
     let r = run(
         "full",
         "litmus-sb",
-        &["litmus", "sb_sc", "--iters", "2", "--quiet", "--json", j.to_str().unwrap()],
-        &[("CUDA_STUB_LITMUS_OUT", "1,0,0,0"), ("CUDA_STUB_LITMUS_SYNC", "3,5")],
+        &[
+            "litmus",
+            "sb_sc",
+            "--iters",
+            "2",
+            "--quiet",
+            "--json",
+            j.to_str().unwrap(),
+        ],
+        &[
+            ("CUDA_STUB_LITMUS_OUT", "1,0,0,0"),
+            ("CUDA_STUB_LITMUS_SYNC", "3,5"),
+        ],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
     let ls = r.launches();
@@ -314,13 +346,40 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
         let p = decode(l);
         // slots, mem, locs, out, scratch, sync: device allocations of the sizes the kernel
         // indexes (litmus.rs's parameter table).
-        assert_eq!(r.alloc_size(l, p[0]), threads * 4, "slots: one word per thread");
-        assert_eq!(r.alloc_size(l, p[1]), instances * 2 * 32 * 4, "mem: 2 vars, 32 words apart");
-        assert_eq!(r.alloc_size(l, p[2]), instances * 4, "locs: one per instance");
-        assert_eq!(r.alloc_size(l, p[3]), instances * 16, "out: 4 words per instance");
-        assert_eq!(p[4], p[1], "the stress works on the instances' own lines (scratch = mem)");
-        assert_eq!(r.alloc_size(l, p[4]), p[9] * 4, "scratch: scratch_words words");
-        assert_eq!(r.alloc_size(l, p[5]), (4 + instances) * 4, "sync: 4 counters + a start barrier per instance");
+        assert_eq!(
+            r.alloc_size(l, p[0]),
+            threads * 4,
+            "slots: one word per thread"
+        );
+        assert_eq!(
+            r.alloc_size(l, p[1]),
+            instances * 2 * 32 * 4,
+            "mem: 2 vars, 32 words apart"
+        );
+        assert_eq!(
+            r.alloc_size(l, p[2]),
+            instances * 4,
+            "locs: one per instance"
+        );
+        assert_eq!(
+            r.alloc_size(l, p[3]),
+            instances * 16,
+            "out: 4 words per instance"
+        );
+        assert_eq!(
+            p[4], p[1],
+            "the stress works on the instances' own lines (scratch = mem)"
+        );
+        assert_eq!(
+            r.alloc_size(l, p[4]),
+            p[9] * 4,
+            "scratch: scratch_words words"
+        );
+        assert_eq!(
+            r.alloc_size(l, p[5]),
+            (4 + instances) * 4,
+            "sync: 4 counters + a start barrier per instance"
+        );
         assert_eq!(p[6], 5_000_000, "budget_ns: the default 5000 µs");
         assert_eq!(p[7], instances, "n_instances");
         assert_eq!(p[8], 32, "stride");
@@ -328,9 +387,18 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
         assert_eq!(p[10], 2 * instances, "n_testers: 2 roles per instance");
         assert_eq!(p[11], 1 << 16, "stress_iters");
     }
-    assert_ne!(decode(ls[0])[12], decode(ls[1])[12], "a fresh seed per launch");
+    assert_ne!(
+        decode(ls[0])[12],
+        decode(ls[1])[12],
+        "a fresh seed per launch"
+    );
     // After each launch the host reads `out` back whole.
-    for (k, c) in r.log.iter().enumerate().filter(|(_, c)| c.name == "cuLaunchKernelEx") {
+    for (k, c) in r
+        .log
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.name == "cuLaunchKernelEx")
+    {
         let out = decode(c)[3];
         let back = r.log[k..]
             .iter()
@@ -347,7 +415,11 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
     // The timeout counters are read back after each launch and summed.
     assert_eq!(v[0]["start_barrier_timeouts"], 2 * 3);
     assert_eq!(v[0]["stress_timeouts"], 2 * 5);
-    assert!(r.out.contains("start barriers timed out for 6 tester(s)"), "{}", r.out);
+    assert!(
+        r.out.contains("start barriers timed out for 6 tester(s)"),
+        "{}",
+        r.out
+    );
     // Testers: 2 roles × instances threads in CTAs without stress; stress: whole CTAs.
     for l in &ls {
         let p = decode(l);
@@ -363,21 +435,48 @@ fn litmus_sweep_and_calibration() {
     let r = run(
         "full",
         "sweep",
-        &["litmus", "sb_plain", "--sweep", "--iters", "1", "--quiet", "--json", j.to_str().unwrap()],
+        &[
+            "litmus",
+            "sb_plain",
+            "--sweep",
+            "--iters",
+            "1",
+            "--quiet",
+            "--json",
+            j.to_str().unwrap(),
+        ],
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
     let v = json(&j);
-    let pts: Vec<&str> = v.as_array().unwrap().iter().map(|x| x["point"].as_str().unwrap()).collect();
+    let pts: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["point"].as_str().unwrap())
+        .collect();
     assert_eq!(pts.len(), 4, "{pts:?}");
     assert_eq!(pts[0], "stress 50% of CTAs, a line per variable");
     let strides: Vec<u64> = r.launches().iter().map(|l| decode(l)[8]).collect();
     assert_eq!(strides, [32, 32, 2, 32]);
     let stress: Vec<u64> = r.launches().iter().map(|l| decode(l)[11]).collect();
-    assert_eq!(stress, [1 << 16, 1 << 16, 1 << 16, 0], "the last point runs without stress");
+    assert_eq!(
+        stress,
+        [1 << 16, 1 << 16, 1 << 16, 0],
+        "the last point runs without stress"
+    );
     let testers: Vec<u64> = r.launches().iter().map(|l| decode(l)[10]).collect();
-    assert_eq!(testers[1] * 2, testers[0], "75% stress: half the testers of 50%");
-    assert_eq!(r.out.matches("the stress is effective").count(), 4, "{}", r.out);
+    assert_eq!(
+        testers[1] * 2,
+        testers[0],
+        "75% stress: half the testers of 50%"
+    );
+    assert_eq!(
+        r.out.matches("the stress is effective").count(),
+        4,
+        "{}",
+        r.out
+    );
     // The pre-stress quorum written into sync[0] before each launch: half the stress threads
     // (66 of 132 CTAs stress at 50%, 99 at 75%; none without stress).
     let quorums: Vec<u64> = r
@@ -397,21 +496,55 @@ fn litmus_sweep_and_calibration() {
         })
         .collect();
     assert_eq!(quorums, [66 * 256 / 2, 99 * 256 / 2, 66 * 256 / 2, 0]);
-    let r = run("full", "sweep-none", &["litmus", "sb_plain", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "1,1,0,0")]);
-    assert!(r.out.contains("calibration: sb_plain (SB without fences) showed no weak outcome in"), "{}", r.out);
-    assert!(r.out.contains("the stress is ineffective here"), "{}", r.out);
+    let r = run(
+        "full",
+        "sweep-none",
+        &["litmus", "sb_plain", "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_LITMUS_OUT", "1,1,0,0")],
+    );
+    assert!(
+        r.out
+            .contains("calibration: sb_plain (SB without fences) showed no weak outcome in"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("the stress is ineffective here"),
+        "{}",
+        r.out
+    );
 }
 
 /// The once-form of MP: word 1 is the flag as C read it; a stale read with the flag set is a
 /// violation of the correct variant, a read before P's store is not.
 #[test]
 fn mp_once_reads_flag_and_data_back() {
-    let r = run("full", "once-stale", &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "0,1,0,0")]);
+    let r = run(
+        "full",
+        "once-stale",
+        &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_LITMUS_OUT", "0,1,0,0")],
+    );
     assert_eq!(r.code, Some(3), "{}", r.err);
-    assert!(r.out.contains("full=1, data=0 (stale)") && r.out.contains("random delay (nanosleep.u32 t, t in 0..2047)"), "{}", r.out);
-    let r = run("full", "once-early", &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"], &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")]);
+    assert!(
+        r.out.contains("full=1, data=0 (stale)")
+            && r.out
+                .contains("random delay (nanosleep.u32 t, t in 0..2047)"),
+        "{}",
+        r.out
+    );
+    let r = run(
+        "full",
+        "once-early",
+        &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(r.out.contains("full=0 (read before P's store), data=0"), "{}", r.out);
+    assert!(
+        r.out.contains("full=0 (read before P's store), data=0"),
+        "{}",
+        r.out
+    );
     assert_eq!(r.launches()[0].get("fn"), "litmus_mp_rel_acq_once");
 }
 
@@ -426,7 +559,12 @@ fn litmus_outcomes_decide_the_exit_code() {
     );
     assert_eq!(r.code, Some(3), "{}", r.err);
     assert!(r.out.contains("r1=0 r2=0"), "{}", r.out);
-    assert!(r.err.contains("a correct program showed a forbidden outcome"), "{}", r.err);
+    assert!(
+        r.err
+            .contains("a correct program showed a forbidden outcome"),
+        "{}",
+        r.err
+    );
     // Every instance timed out: classified as timeouts, not as outcomes.
     let r = run(
         "full",
@@ -435,7 +573,11 @@ fn litmus_outcomes_decide_the_exit_code() {
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,2")],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(r.out.contains("timeout: C never saw full == 1"), "{}", r.out);
+    assert!(
+        r.out.contains("timeout: C never saw full == 1"),
+        "{}",
+        r.out
+    );
     assert!(!r.out.contains("data=0"), "{}", r.out);
 }
 
@@ -451,15 +593,27 @@ fn handoff_runs_every_program_of_its_version() {
     let fns: Vec<&str> = r.launches().iter().map(|l| l.get("fn")).collect();
     assert_eq!(
         fns,
-        ["litmus_handoff_3_4_no_sc", "litmus_handoff_3_4_no_c2_release", "litmus_handoff_3_4"]
+        [
+            "litmus_handoff_3_4_no_sc",
+            "litmus_handoff_3_4_no_c2_release",
+            "litmus_handoff_3_4"
+        ]
     );
     for l in r.launches() {
         let p = decode(l);
         let instances = 132 * 256 / 2 / 3;
         assert_eq!(p[7], instances, "3 roles per instance");
-        assert_eq!(r.alloc_size(l, p[1]), instances * 6 * 32 * 4, "6 variables per instance");
+        assert_eq!(
+            r.alloc_size(l, p[1]),
+            instances * 6 * 32 * 4,
+            "6 variables per instance"
+        );
     }
-    assert!(r.out.contains("value1=42 value2=42, P wrote 43"), "{}", r.out);
+    assert!(
+        r.out.contains("value1=42 value2=42, P wrote 43"),
+        "{}",
+        r.out
+    );
 }
 
 /// `copy`: the tensor map's arguments, the launch, the read-back check, and the timing window —
@@ -471,7 +625,15 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
     let r = run(
         "full",
         "copy",
-        &["copy", "--bytes", "1M", "--stages", "2", "--json", j.to_str().unwrap()],
+        &[
+            "copy",
+            "--bytes",
+            "1M",
+            "--stages",
+            "2",
+            "--json",
+            j.to_str().unwrap(),
+        ],
         &[],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
@@ -486,17 +648,34 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
     assert_eq!(dims(t, "box"), [64, 32], "64 × 32 u32 tiles");
     assert_eq!(dims(t, "elem_strides"), [1, 1]);
     assert_eq!(
-        (t.num("interleave"), t.num("swizzle"), t.num("l2"), t.num("oob")),
+        (
+            t.num("interleave"),
+            t.num("swizzle"),
+            t.num("l2"),
+            t.num("oob")
+        ),
         (0, 0, 2, 0)
     );
     assert_eq!(t.num("map_aligned64"), 1);
-    assert_eq!(r.alloc_size(t, t.num("addr")), rows * cols * 4, "the source tensor");
+    assert_eq!(
+        r.alloc_size(t, t.num("addr")),
+        rows * cols * 4,
+        "the source tensor"
+    );
     let ls = r.launches();
     assert_eq!(ls.len(), 2 + 9, "2 warm-up runs and 9 samples");
     for l in &ls {
         assert_eq!(l.get("fn"), "tiled_copy_s2");
-        assert_eq!(dims(l, "grid"), [128, 1, 1], "one CTA per tile: 64 × 2 tiles");
-        assert_eq!(dims(l, "block"), [160, 1, 1], "a producer warp and 128 consumers");
+        assert_eq!(
+            dims(l, "grid"),
+            [128, 1, 1],
+            "one CTA per tile: 64 × 2 tiles"
+        );
+        assert_eq!(
+            dims(l, "block"),
+            [160, 1, 1],
+            "a producer warp and 128 consumers"
+        );
         assert_eq!(l.num("smem"), 2 * 8192, "two 8 KiB stages");
         assert_eq!(l.get("attrs"), "[]");
         let p = decode(l);
@@ -510,8 +689,18 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
     let calls: Vec<&Call> = r.log.iter().filter(|c| c.name != "effect").collect();
     let mut windows = 0;
     for k in (0..calls.len()).filter(|&k| calls[k].name == "cuLaunchKernelEx") {
-        assert_eq!(calls[k - 1].name, "cuEventRecord", "before: {}", calls[k - 1].line);
-        assert_eq!(calls[k + 1].name, "cuEventRecord", "after: {}", calls[k + 1].line);
+        assert_eq!(
+            calls[k - 1].name,
+            "cuEventRecord",
+            "before: {}",
+            calls[k - 1].line
+        );
+        assert_eq!(
+            calls[k + 1].name,
+            "cuEventRecord",
+            "after: {}",
+            calls[k + 1].line
+        );
         windows += 1;
     }
     assert_eq!(windows, 11);
@@ -525,18 +714,38 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
     assert_eq!(v["ratio_to_memcpy"], 0.5);
     let gbps = 2.0 * (1u64 << 20) as f64 / 1e-3 / 1e9;
     assert!((v["pipeline_gbps"].as_f64().unwrap() - gbps).abs() < 1e-9);
-    assert!((v["pipeline_share_of_h200_peak"].as_f64().unwrap() - gbps * 1e9 / 4.8e12).abs() < 1e-12);
-    assert!(r.out.contains("pipeline / cuMemcpyDtoD: 0.500"), "{}", r.out);
+    assert!(
+        (v["pipeline_share_of_h200_peak"].as_f64().unwrap() - gbps * 1e9 / 4.8e12).abs() < 1e-12
+    );
+    assert!(
+        r.out.contains("pipeline / cuMemcpyDtoD: 0.500"),
+        "{}",
+        r.out
+    );
 
     // A corrupted byte in the copy is found: exit 3, one line.
-    let r = run("full", "copy-corrupt", &["copy", "--bytes", "1M", "--stages", "1"], &[("CUDA_STUB_CORRUPT", "1")]);
+    let r = run(
+        "full",
+        "copy-corrupt",
+        &["copy", "--bytes", "1M", "--stages", "1"],
+        &[("CUDA_STUB_CORRUPT", "1")],
+    );
     r.one_line_error(3, "differs from its source in 1 byte(s)");
-    assert!(r.out.contains("1 byte(s) differ, first at offset 349525"), "{}", r.out);
+    assert!(
+        r.out.contains("1 byte(s) differ, first at offset 349525"),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
 fn copy_with_four_stages_asks_for_its_shared_memory() {
-    let r = run("full", "copy4", &["copy", "--bytes", "2M", "--stages", "4"], &[]);
+    let r = run(
+        "full",
+        "copy4",
+        &["copy", "--bytes", "2M", "--stages", "4"],
+        &[],
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
     for l in r.launches() {
         assert_eq!(l.get("fn"), "tiled_copy_s4");
@@ -550,7 +759,12 @@ fn copy_with_four_stages_asks_for_its_shared_memory() {
 #[test]
 fn bench_reads_cycles_back_and_subtracts_the_empty_loop() {
     let j = tmp("bench.json");
-    let r = run("full", "bench", &["bench", "--json", j.to_str().unwrap()], &[]);
+    let r = run(
+        "full",
+        "bench",
+        &["bench", "--json", j.to_str().unwrap()],
+        &[],
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
     let v = json(&j);
     let rows = v["rows"].as_array().unwrap();
@@ -565,11 +779,18 @@ fn bench_reads_cycles_back_and_subtracts_the_empty_loop() {
             100.0
         };
         assert_eq!(row["cycles"], want, "{row}");
-        assert_eq!((row["cycles_min"].as_f64(), row["cycles_max"].as_f64()), (Some(want), Some(want)));
+        assert_eq!(
+            (row["cycles_min"].as_f64(), row["cycles_max"].as_f64()),
+            (Some(want), Some(want))
+        );
     }
     // 80 rows × (1 warm-up + 7 measured) pairs.
     assert_eq!(r.launches().len(), 80 * 8 * 2);
-    let contended: Vec<_> = r.launches().into_iter().filter(|l| dims(l, "grid")[0] > 1).collect();
+    let contended: Vec<_> = r
+        .launches()
+        .into_iter()
+        .filter(|l| dims(l, "grid")[0] > 1)
+        .collect();
     assert_eq!(contended.len(), 16 * 8 * 2);
     for l in r.launches() {
         assert!(l.get("fn").starts_with("bench_fence_"));
@@ -587,8 +808,17 @@ fn bench_reads_cycles_back_and_subtracts_the_empty_loop() {
 /// The §5 programs: 64 threads per CTA, the cluster programs with a 2-CTA cluster attribute.
 #[test]
 fn section5_launches_carry_their_cluster_dimension() {
-    for (prog, cluster) in [("s51_cp_async_fix", None), ("s54_cluster_fix", Some("2,1,1")), ("s54_init_bug", Some("2,1,1"))] {
-        let r = run("full", "s5", &["litmus", prog, "--iters", "2", "--quiet"], &[]);
+    for (prog, cluster) in [
+        ("s51_cp_async_fix", None),
+        ("s54_cluster_fix", Some("2,1,1")),
+        ("s54_init_bug", Some("2,1,1")),
+    ] {
+        let r = run(
+            "full",
+            "s5",
+            &["litmus", prog, "--iters", "2", "--quiet"],
+            &[],
+        );
         assert!(matches!(r.code, Some(0) | Some(3)), "{prog}: {}", r.err);
         let ls = r.launches();
         assert_eq!(ls.len(), 2, "{prog}");
@@ -609,11 +839,29 @@ fn section5_launches_carry_their_cluster_dimension() {
 
 #[test]
 fn driver_errors_are_one_line() {
-    let r = run("full", "launch-fail", &["litmus", "sb_sc", "--iters", "1", "--quiet"], &[("CUDA_STUB_LAUNCH_ERROR", "719")]);
-    r.one_line_error(1, "program sb_sc failed on the GPU: launch of litmus_sb_sc: CUDA_ERROR_LAUNCH_FAILED");
-    let r = run("full", "no-device", &["devices"], &[("CUDA_STUB_DEVICES", "0")]);
+    let r = run(
+        "full",
+        "launch-fail",
+        &["litmus", "sb_sc", "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_LAUNCH_ERROR", "719")],
+    );
+    r.one_line_error(
+        1,
+        "program sb_sc failed on the GPU: launch of litmus_sb_sc: CUDA_ERROR_LAUNCH_FAILED",
+    );
+    let r = run(
+        "full",
+        "no-device",
+        &["devices"],
+        &[("CUDA_STUB_DEVICES", "0")],
+    );
     r.one_line_error(1, "no CUDA device: CUDA_ERROR_NO_DEVICE");
-    let r = run("full", "no-device-copy", &["copy", "--bytes", "1M", "--stages", "1"], &[("CUDA_STUB_DEVICES", "0")]);
+    let r = run(
+        "full",
+        "no-device-copy",
+        &["copy", "--bytes", "1M", "--stages", "1"],
+        &[("CUDA_STUB_DEVICES", "0")],
+    );
     r.one_line_error(1, "no CUDA device");
 }
 
@@ -623,22 +871,44 @@ fn a_refused_cubin_falls_back_to_the_ptx_and_a_jit_error_shows_its_log() {
     let r = run(
         "full",
         "cubin-refused",
-        &["copy", "--bytes", "1M", "--stages", "1", "--json", j.to_str().unwrap()],
+        &[
+            "copy",
+            "--bytes",
+            "1M",
+            "--stages",
+            "1",
+            "--json",
+            j.to_str().unwrap(),
+        ],
         &[("CUDA_STUB_REJECT_CUBIN", "1")],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    let loads: Vec<&str> = r.calls("cuModuleLoadDataEx").iter().map(|c| c.get("image")).collect();
+    let loads: Vec<&str> = r
+        .calls("cuModuleLoadDataEx")
+        .iter()
+        .map(|c| c.get("image"))
+        .collect();
     assert_eq!(loads, ["cubin", "ptx"]);
-    assert!(r.calls("cuModuleLoadDataEx").iter().all(|c| c.get("error_log") == "yes"));
+    assert!(r
+        .calls("cuModuleLoadDataEx")
+        .iter()
+        .all(|c| c.get("error_log") == "yes"));
     assert_eq!(json(&j)["module"], "PTX (JIT)");
     let r = run(
         "full",
         "jit-error",
         &["litmus", "sb_sc", "--iters", "1"],
-        &[("CUDA_STUB_REJECT_CUBIN", "1"), ("CUDA_STUB_REJECT_PTX", "1")],
+        &[
+            ("CUDA_STUB_REJECT_CUBIN", "1"),
+            ("CUDA_STUB_REJECT_PTX", "1"),
+        ],
     );
     r.one_line_error(1, "CUDA_ERROR_INVALID_PTX");
-    assert!(r.err.contains("fatal   : stub JIT error") && r.err.contains("cubin was refused"), "{}", r.err);
+    assert!(
+        r.err.contains("fatal   : stub JIT error") && r.err.contains("cubin was refused"),
+        "{}",
+        r.err
+    );
 }
 
 /// A `libcuda.so` without `cuInit` (not a CUDA driver): every GPU command says so, exit 1.
@@ -652,8 +922,15 @@ fn a_library_without_cuinit_is_refused_by_every_command() {
         &["bench"],
     ] {
         let r = run("no-cuinit", "no-cuinit", args, &[]);
-        r.one_line_error(1, "unusable CUDA driver: the libcuda.so found lacks `cuInit`");
-        assert!(r.log.is_empty(), "{args:?}: the driver was called: {:?}", r.log[0].line);
+        r.one_line_error(
+            1,
+            "unusable CUDA driver: the libcuda.so found lacks `cuInit`",
+        );
+        assert!(
+            r.log.is_empty(),
+            "{args:?}: the driver was called: {:?}",
+            r.log[0].line
+        );
     }
 }
 
@@ -663,13 +940,34 @@ fn a_library_without_cuinit_is_refused_by_every_command() {
 /// command.
 #[test]
 fn old_drivers_time_with_the_old_entry_point_or_say_they_are_too_old() {
-    let r = run("pre-12.8", "old-ok", &["copy", "--bytes", "1M", "--stages", "1"], &[("CUDA_STUB_DRIVER_VERSION", "12080")]);
+    let r = run(
+        "pre-12.8",
+        "old-ok",
+        &["copy", "--bytes", "1M", "--stages", "1"],
+        &[("CUDA_STUB_DRIVER_VERSION", "12080")],
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert_eq!(r.calls("cuEventElapsedTime").len(), 2 * 11, "11 pipeline + 11 memcpy windows");
+    assert_eq!(
+        r.calls("cuEventElapsedTime").len(),
+        2 * 11,
+        "11 pipeline + 11 memcpy windows"
+    );
     assert!(r.calls("cuEventElapsedTime_v2").is_empty());
-    for args in [&["copy", "--bytes", "1M", "--stages", "1"][..], &["bench"], &["litmus", "all"]] {
-        let r = run("pre-12.8", "old-too-old", args, &[("CUDA_STUB_DRIVER_VERSION", "12060")]);
-        r.one_line_error(1, "driver CUDA 12.6 is older than CUDA 12.8, the first to take the kernels' PTX ISA 8.6");
+    for args in [
+        &["copy", "--bytes", "1M", "--stages", "1"][..],
+        &["bench"],
+        &["litmus", "all"],
+    ] {
+        let r = run(
+            "pre-12.8",
+            "old-too-old",
+            args,
+            &[("CUDA_STUB_DRIVER_VERSION", "12060")],
+        );
+        r.one_line_error(
+            1,
+            "driver CUDA 12.6 is older than CUDA 12.8, the first to take the kernels' PTX ISA 8.6",
+        );
         assert!(r.launches().is_empty());
     }
 }
@@ -680,23 +978,66 @@ fn bad_input_table() {
     let missing_dir = tmp("no-such-dir").join("out.json");
     let absurd = "1000000000000".to_string();
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
-        (vec!["litmus", "no_such_program"], 2, "unknown program `no_such_program`"),
-        (vec!["litmus", "sb_sc", "--iters", "0"], 2, "0 is not in 1..=100000"),
-        (vec!["litmus", "sb_sc", "--iters", &absurd], 2, "is not in 1..=100000"),
+        (
+            vec!["litmus", "no_such_program"],
+            2,
+            "unknown program `no_such_program`",
+        ),
+        (
+            vec!["litmus", "sb_sc", "--iters", "0"],
+            2,
+            "0 is not in 1..=100000",
+        ),
+        (
+            vec!["litmus", "sb_sc", "--iters", &absurd],
+            2,
+            "is not in 1..=100000",
+        ),
         (vec!["tour", "--iters", &absurd], 2, "is not in 1..=100000"),
-        (vec!["copy", "--bytes", "7", "--stages", "1"], 2, "--bytes 7 is not a multiple of the 16384-byte row"),
-        (vec!["copy", "--bytes", "16K", "--stages", "1"], 2, "smaller than one 32-row tile band"),
-        (vec!["copy", "--bytes", "1M", "--stages", "5"], 2, "5 is not in 1..=4"),
+        (
+            vec!["copy", "--bytes", "7", "--stages", "1"],
+            2,
+            "--bytes 7 is not a multiple of the 16384-byte row",
+        ),
+        (
+            vec!["copy", "--bytes", "16K", "--stages", "1"],
+            2,
+            "smaller than one 32-row tile band",
+        ),
+        (
+            vec!["copy", "--bytes", "1M", "--stages", "5"],
+            2,
+            "5 is not in 1..=4",
+        ),
         (vec!["copy", "--stages", "2"], 2, "--bytes"),
-        (vec!["litmus", "sb_sc", "--json", missing_dir.to_str().unwrap()], 2, "does not exist"),
-        (vec!["bench", "--json", missing_dir.to_str().unwrap()], 2, "does not exist"),
-        (vec!["devices", "--json", missing_dir.to_str().unwrap()], 2, "does not exist"),
-        (vec!["frobnicate"], 2, "unrecognized subcommand 'frobnicate'"),
+        (
+            vec!["litmus", "sb_sc", "--json", missing_dir.to_str().unwrap()],
+            2,
+            "does not exist",
+        ),
+        (
+            vec!["bench", "--json", missing_dir.to_str().unwrap()],
+            2,
+            "does not exist",
+        ),
+        (
+            vec!["devices", "--json", missing_dir.to_str().unwrap()],
+            2,
+            "does not exist",
+        ),
+        (
+            vec!["frobnicate"],
+            2,
+            "unrecognized subcommand 'frobnicate'",
+        ),
     ];
     for (args, code, needle) in &cases {
         let r = run("full", "bad-input", args, &[]);
         r.one_line_error(*code, needle);
-        assert!(r.log.is_empty(), "{args:?} called the driver before rejecting its input");
+        assert!(
+            r.log.is_empty(),
+            "{args:?} called the driver before rejecting its input"
+        );
     }
     // A fake libcuda (a file that is no library at all) and no driver at all: exit 1, one line.
     let fake = tmp("fake-libcuda");
@@ -704,11 +1045,20 @@ fn bad_input_table() {
     std::fs::write(fake.join("libcuda.so"), b"not an ELF library").unwrap();
     let empty = tmp("no-libcuda");
     std::fs::create_dir_all(&empty).unwrap();
-    let system_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1"]
-        .iter()
-        .any(|p| Path::new(p).exists());
+    let system_driver = [
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/lib64/libcuda.so.1",
+        "/usr/lib/libcuda.so.1",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists());
     for (dir, needle) in [(&fake, "no NVIDIA driver"), (&empty, "no NVIDIA driver")] {
-        for args in [&["devices"][..], &["copy", "--bytes", "1M", "--stages", "1"], &["bench"], &["litmus", "all"]] {
+        for args in [
+            &["devices"][..],
+            &["copy", "--bytes", "1M", "--stages", "1"],
+            &["bench"],
+            &["litmus", "all"],
+        ] {
             let o = Command::new(env!("CARGO_BIN_EXE_ptx-sync"))
                 .args(args)
                 .env("LD_LIBRARY_PATH", dir)
@@ -723,7 +1073,10 @@ fn bad_input_table() {
             } else {
                 assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
                 assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-                assert!(err.starts_with("ptx-sync: ") && err.contains(needle), "{args:?}: {err}");
+                assert!(
+                    err.starts_with("ptx-sync: ") && err.contains(needle),
+                    "{args:?}: {err}"
+                );
             }
         }
     }
@@ -731,7 +1084,17 @@ fn bad_input_table() {
 
 // ---- scripts/gpu-check.sh against the stub --------------------------------------------------
 
-const PLANNED: [&str; 9] = ["devices", "calibrate", "litmus", "copy-1", "copy-2", "copy-4", "bench", "tour", "litmus-rest"];
+const PLANNED: [&str; 9] = [
+    "devices",
+    "calibrate",
+    "litmus",
+    "copy-1",
+    "copy-2",
+    "copy-4",
+    "bench",
+    "tour",
+    "litmus-rest",
+];
 
 /// `bash scripts/gpu-check.sh` with the stub as the driver and the test's binary as ptx-sync.
 fn gpu_check(tag: &str, budget: u32, env: &[(&str, &str)]) -> (std::process::Child, PathBuf) {
@@ -785,9 +1148,16 @@ fn statuses(summary: &str) -> BTreeMap<String, String> {
 }
 
 fn archive_listing(out: &Path) -> Vec<String> {
-    let o = Command::new("tar").arg("-tzf").arg(out.join("gpu-check.tar.gz")).output().unwrap();
+    let o = Command::new("tar")
+        .arg("-tzf")
+        .arg(out.join("gpu-check.tar.gz"))
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).lines().map(|l| l.trim_start_matches("./").to_string()).collect()
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| l.trim_start_matches("./").to_string())
+        .collect()
 }
 
 #[test]
@@ -795,44 +1165,106 @@ fn gpu_check_dry_run_fits_the_device_machine() {
     let (mut child, out) = gpu_check("dry", 120, &[]);
     let st = child.wait().unwrap();
     assert_eq!(st.code(), Some(0));
-    assert_eq!(returned_files(&out), ["gpu-check.tar.gz", "results.json", "summary.txt"]);
+    assert_eq!(
+        returned_files(&out),
+        ["gpu-check.tar.gz", "results.json", "summary.txt"]
+    );
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     let s = statuses(&summary);
     for p in PLANNED {
-        let st = s.get(p).unwrap_or_else(|| panic!("no status for {p}:\n{summary}"));
-        assert!(st.starts_with("ran on ptx-sync stub H200") || st.starts_with("failed"), "{p}: {st}");
+        let st = s
+            .get(p)
+            .unwrap_or_else(|| panic!("no status for {p}:\n{summary}"));
+        assert!(
+            st.starts_with("ran on ptx-sync stub H200") || st.starts_with("failed"),
+            "{p}: {st}"
+        );
     }
     assert!(summary.contains("device: ptx-sync stub H200"), "{summary}");
-    assert!(summary.contains("complete: every planned step has a status"), "{summary}");
+    assert!(
+        summary.contains("complete: every planned step has a status"),
+        "{summary}"
+    );
     // count_atom_gpu (correct) sees old1 == old2 from the stub's words: the litmus step failed,
     // and says why.
     assert!(s["litmus"].starts_with("failed (exit 3"), "{summary}");
-    assert!(s["litmus"].contains("a correct program showed a forbidden outcome"), "{summary}");
+    assert!(
+        s["litmus"].contains("a correct program showed a forbidden outcome"),
+        "{summary}"
+    );
     for p in ["copy-1", "copy-2", "copy-4", "bench"] {
-        assert!(s[p].starts_with("ran on ptx-sync stub H200 (exit 0"), "{p}: {summary}");
+        assert!(
+            s[p].starts_with("ran on ptx-sync stub H200 (exit 0"),
+            "{p}: {summary}"
+        );
     }
     // The stub's kernels never show SB's weak outcome: the calibration says the stress is
     // ineffective, at each of the 4 sweep points.
-    assert!(s["calibrate"].starts_with("ran on ptx-sync stub H200 (exit 0"), "{summary}");
-    assert_eq!(s["calibrate"].matches("the stress is ineffective here").count(), 4, "{summary}");
+    assert!(
+        s["calibrate"].starts_with("ran on ptx-sync stub H200 (exit 0"),
+        "{summary}"
+    );
+    assert_eq!(
+        s["calibrate"]
+            .matches("the stress is ineffective here")
+            .count(),
+        4,
+        "{summary}"
+    );
     let v = json(&out.join("results.json"));
     assert_eq!(v["complete"], true);
-    let names: Vec<&str> = v["steps"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, PLANNED);
     let files = archive_listing(&out);
-    for f in ["devices.json", "calibrate.json", "calibrate.txt", "litmus.json", "litmus.svg", "litmus.txt", "copy-1.json", "copy-4.json", "copy.txt",
-              "bench.json", "bench.md", "tour.txt", "summary.txt", "results.json"] {
-        assert!(files.iter().any(|x| x == f), "{f} not in the archive: {files:?}");
+    for f in [
+        "devices.json",
+        "calibrate.json",
+        "calibrate.txt",
+        "litmus.json",
+        "litmus.svg",
+        "litmus.txt",
+        "copy-1.json",
+        "copy-4.json",
+        "copy.txt",
+        "bench.json",
+        "bench.md",
+        "tour.txt",
+        "summary.txt",
+        "results.json",
+    ] {
+        assert!(
+            files.iter().any(|x| x == f),
+            "{f} not in the archive: {files:?}"
+        );
     }
     // The archive's litmus.json holds every program.
     let x = tmp("gpu-check-dry-x");
     let _ = std::fs::remove_dir_all(&x);
     std::fs::create_dir_all(&x).unwrap();
-    assert!(Command::new("tar").arg("-xzf").arg(out.join("gpu-check.tar.gz")).arg("-C").arg(&x).status().unwrap().success());
+    assert!(Command::new("tar")
+        .arg("-xzf")
+        .arg(out.join("gpu-check.tar.gz"))
+        .arg("-C")
+        .arg(&x)
+        .status()
+        .unwrap()
+        .success());
     let l = json(&x.join("litmus.json"));
-    let list = Command::new(env!("CARGO_BIN_EXE_ptx-sync")).args(["litmus", "list"]).output().unwrap();
+    let list = Command::new(env!("CARGO_BIN_EXE_ptx-sync"))
+        .args(["litmus", "list"])
+        .output()
+        .unwrap();
     let n = String::from_utf8_lossy(&list.stdout).lines().count();
-    assert_eq!(l.as_array().unwrap().len(), n, "every program of `litmus list` reported");
+    assert_eq!(
+        l.as_array().unwrap().len(),
+        n,
+        "every program of `litmus list` reported"
+    );
     assert_eq!(json(&x.join("copy-2.json"))["mismatches"], 0);
 }
 
@@ -845,35 +1277,74 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
     assert!(returned_files(&out).len() <= 8);
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     let s = statuses(&summary);
-    assert!(s["devices"].starts_with("ran on ptx-sync stub H200"), "{summary}");
-    assert!(s["calibrate"].starts_with("timed out (exit 124"), "{summary}");
+    assert!(
+        s["devices"].starts_with("ran on ptx-sync stub H200"),
+        "{summary}"
+    );
+    assert!(
+        s["calibrate"].starts_with("timed out (exit 124"),
+        "{summary}"
+    );
     for p in ["litmus", "copy-1", "copy-2", "copy-4", "bench", "tour"] {
-        assert!(s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"), "{p}: {summary}");
+        assert!(
+            s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"),
+            "{p}: {summary}"
+        );
     }
-    assert!(summary.contains("complete: every planned step has a status"), "{summary}");
+    assert!(
+        summary.contains("complete: every planned step has a status"),
+        "{summary}"
+    );
 
     let (mut child, out) = gpu_check("kill", 200, &[("CUDA_STUB_HANG", "1")]);
     let t = std::time::Instant::now();
     // Wait for the devices step to be published, then kill the script during `litmus`.
-    while !std::fs::read_to_string(out.join("summary.txt")).unwrap_or_default().contains("devices:") {
-        assert!(t.elapsed().as_secs() < 60, "the devices step never appeared");
+    while !std::fs::read_to_string(out.join("summary.txt"))
+        .unwrap_or_default()
+        .contains("devices:")
+    {
+        assert!(
+            t.elapsed().as_secs() < 60,
+            "the devices step never appeared"
+        );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     std::thread::sleep(std::time::Duration::from_millis(500));
     unsafe_kill_term(child.id());
     let code = child.wait().unwrap().code();
     assert_eq!(code, Some(130), "the script exits 130 on TERM");
-    assert!(t.elapsed().as_secs() < 30, "the kill took {:?}", t.elapsed());
-    assert_eq!(returned_files(&out), ["gpu-check.tar.gz", "results.json", "summary.txt"]);
+    assert!(
+        t.elapsed().as_secs() < 30,
+        "the kill took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        returned_files(&out),
+        ["gpu-check.tar.gz", "results.json", "summary.txt"]
+    );
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
-    assert!(statuses(&summary)["devices"].starts_with("ran on"), "{summary}");
-    assert!(summary.contains("INCOMPLETE: the script was cut short"), "{summary}");
-    assert!(summary.contains("calibrate:                 no status yet"), "{summary}");
+    assert!(
+        statuses(&summary)["devices"].starts_with("ran on"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("INCOMPLETE: the script was cut short"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("calibrate:                 no status yet"),
+        "{summary}"
+    );
     assert_eq!(json(&out.join("results.json"))["complete"], false);
     assert!(archive_listing(&out).iter().any(|f| f == "devices.json"));
 }
 
 /// SIGTERM to a process we started (no libc dependency: the `kill` command).
 fn unsafe_kill_term(pid: u32) {
-    assert!(Command::new("kill").arg("-TERM").arg(pid.to_string()).status().unwrap().success());
+    assert!(Command::new("kill")
+        .arg("-TERM")
+        .arg(pid.to_string())
+        .status()
+        .unwrap()
+        .success());
 }

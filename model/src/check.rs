@@ -1266,7 +1266,7 @@ impl Exec {
         let is_read: Vec<bool> = self.ev.iter().map(|e| e.read).collect();
         let wex: Vec<Option<&Expr>> = self.wexpr.iter().map(|e| e.as_ref()).collect();
         let rf: &[Option<usize>] = rf;
-        if let Some(vals) = eval_values(&wex, &is_read, &self.base_of, &rf, &self.init_of) {
+        if let Some(vals) = eval_values(&wex, &is_read, &self.base_of, rf, &self.init_of) {
             let rv = |g: usize| vals.rval[g];
             let holds = self.assumes.iter().all(|(b, a)| {
                 let rd = |k: usize| rv(b + k);

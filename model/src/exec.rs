@@ -588,6 +588,7 @@ pub fn eval_values(
     let mut st = vec![0u8; n];
     let mut rval: Vec<Option<i64>> = vec![None; n];
     let mut wval: Vec<Option<i64>> = vec![None; n];
+    #[allow(clippy::too_many_arguments)]
     fn read_of(
         e: usize,
         wexpr: &[Option<&Expr>],
