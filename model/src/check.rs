@@ -329,22 +329,16 @@ impl Exec {
                         proxy,
                         addr,
                         ..
-                    } => {
-                        e.read = true;
-                        e.sem = *sem;
-                        e.scope = *scope;
-                        e.proxy = *proxy;
-                        e.vaddr = addr.vaddr;
-                        e.phys = addr.phys;
                     }
-                    Instr::Store {
+                    | Instr::Store {
                         sem,
                         scope,
                         proxy,
                         addr,
                         ..
                     } => {
-                        e.write = true;
+                        e.read = matches!(line.instr, Instr::Load { .. });
+                        e.write = !e.read;
                         e.sem = *sem;
                         e.scope = *scope;
                         e.proxy = *proxy;

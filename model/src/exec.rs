@@ -584,86 +584,84 @@ pub fn eval_values(
     init: &[i64],
 ) -> Option<Values> {
     let n = wexpr.len();
-    // 0 = not yet, 1 = in progress, 2 = done
-    let mut st = vec![0u8; n];
-    let mut rval: Vec<Option<i64>> = vec![None; n];
-    let mut wval: Vec<Option<i64>> = vec![None; n];
-    #[allow(clippy::too_many_arguments)]
-    fn read_of(
-        e: usize,
-        wexpr: &[Option<&Expr>],
-        is_read: &[bool],
-        base_of: &[usize],
-        src: &[Option<usize>],
-        init: &[i64],
-        st: &mut [u8],
-        rval: &mut [Option<i64>],
-        wval: &mut [Option<i64>],
-    ) -> Option<i64> {
-        if !is_read[e] {
+    let mut ev = Eval {
+        wexpr,
+        is_read,
+        base_of,
+        src,
+        init,
+        state: vec![0; n],
+        rval: vec![None; n],
+        wval: vec![None; n],
+    };
+    for e in 0..n {
+        if wexpr[e].is_some() {
+            ev.write(e)?;
+        }
+        if is_read[e] {
+            ev.read(e)?;
+        }
+    }
+    Some(Values {
+        rval: ev.rval,
+        wval: ev.wval,
+    })
+}
+
+struct Eval<'a> {
+    wexpr: &'a [Option<&'a Expr>],
+    is_read: &'a [bool],
+    base_of: &'a [usize],
+    src: &'a [Option<usize>],
+    init: &'a [i64],
+    /// 0 = not yet, 1 = in progress, 2 = done
+    state: Vec<u8>,
+    rval: Vec<Option<i64>>,
+    wval: Vec<Option<i64>>,
+}
+
+impl Eval<'_> {
+    fn read(&mut self, e: usize) -> Option<i64> {
+        if !self.is_read[e] {
             return None;
         }
-        if let Some(v) = rval[e] {
+        if let Some(v) = self.rval[e] {
             return Some(v);
         }
-        let v = match src[e] {
-            None => init[e],
-            Some(w) => write_of(w, wexpr, is_read, base_of, src, init, st, rval, wval)?,
+        let v = match self.src[e] {
+            None => self.init[e],
+            Some(w) => self.write(w)?,
         };
-        rval[e] = Some(v);
+        self.rval[e] = Some(v);
         Some(v)
     }
-    #[allow(clippy::too_many_arguments)]
-    fn write_of(
-        w: usize,
-        wexpr: &[Option<&Expr>],
-        is_read: &[bool],
-        base_of: &[usize],
-        src: &[Option<usize>],
-        init: &[i64],
-        st: &mut [u8],
-        rval: &mut [Option<i64>],
-        wval: &mut [Option<i64>],
-    ) -> Option<i64> {
-        if st[w] == 2 {
-            return wval[w];
+
+    fn write(&mut self, w: usize) -> Option<i64> {
+        match self.state[w] {
+            2 => return self.wval[w],
+            1 => return None, // a value that depends on itself
+            _ => {}
         }
-        if st[w] == 1 {
-            return None; // a value that depends on itself
-        }
-        st[w] = 1;
-        let b = base_of[w];
-        let ex = wexpr[w]?;
-        let mut ok = true;
-        let mut cache: Vec<(usize, i64)> = Vec::new();
+        self.state[w] = 1;
+        let b = self.base_of[w];
+        let ex = self.wexpr[w]?;
         let mut locals = Vec::new();
         ex.reads(&mut locals);
+        let mut known: Vec<(usize, i64)> = Vec::new();
+        let mut ok = true;
         for k in locals {
-            match read_of(b + k, wexpr, is_read, base_of, src, init, st, rval, wval) {
-                Some(v) => cache.push((k, v)),
+            match self.read(b + k) {
+                Some(v) => known.push((k, v)),
                 None => ok = false,
             }
         }
         let v = if ok {
-            ex.eval(&|k| cache.iter().find(|(c, _)| *c == k).map(|(_, v)| *v))
+            ex.eval(&|k| known.iter().find(|(c, _)| *c == k).map(|(_, v)| *v))
         } else {
             None
         };
-        st[w] = 2;
-        wval[w] = v;
+        self.state[w] = 2;
+        self.wval[w] = v;
         v
     }
-    for e in 0..n {
-        if wexpr[e].is_some() {
-            write_of(
-                e, wexpr, is_read, base_of, src, init, &mut st, &mut rval, &mut wval,
-            )?;
-        }
-        if is_read[e] {
-            read_of(
-                e, wexpr, is_read, base_of, src, init, &mut st, &mut rval, &mut wval,
-            )?;
-        }
-    }
-    Some(Values { rval, wval })
 }
