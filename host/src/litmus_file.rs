@@ -265,9 +265,8 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
         r.start_timeouts, r.stress_stops
     ));
     s.push_str(&format!(
-        "Model: {} allowed state(s); condition {:?} {}; Expected: {}\n",
+        "Model: {} allowed state(s); condition: {}; Expected: {}\n",
         p.allowed.len(),
-        t.quantifier,
         t.condition_text.trim(),
         t.comment_field("Expected").unwrap_or_else(|| "-".into()),
     ));
