@@ -10,7 +10,7 @@
 //!   threads is `32 n` hardware threads, a barrier without count counts the test's threads of
 //!   that CTA;
 //! * **CTAs and clusters**: the grid is made of *units* — a CTA, or when the test names clusters
-//!   a cluster of `.reqnctapercluster` CTAs (launched with a cluster dimension); the host draws
+//!   a cluster of CTAs (`.explicitcluster`, launched with a cluster dimension); the host draws
 //!   per launch which unit plays which unit of which instance (`units[]`), or stresses;
 //! * **locations**: every physical location is word 0 of its own 128-byte line of `mem`;
 //!   instance `i`'s location `v` is line `locs[i] * n_locs + v` (the host permutes `locs` every
@@ -280,12 +280,15 @@ fn emit(t: &Test, lay: &Layout, warps_of: &BTreeMap<(i64, i64), u32>, clusters: 
     }
     o.push_str("\n)\n");
     if let Some(c) = lay.cluster {
-        let _ = writeln!(o, ".reqnctapercluster {c}, 1, 1");
+        // Launched with a cluster dimension of (c, 1, 1) (as the §5 cluster kernels are);
+        // `.explicitcluster` makes a launch without one an error. A compile-time
+        // `.reqnctapercluster` is not used: a launch may not change or restate it.
+        let _ = writeln!(o, ".explicitcluster // clusters of {c} CTAs");
     }
     o.push_str("{\n");
     o.push_str("\t.reg .pred %p<10>;\n\t.reg .b32 %w<40>;\n\t.reg .b64 %d<40>;\n\t.reg .pred %p_l0;\n");
     for v in 0..nloc {
-        let _ = writeln!(o, "\t.reg .b64 %a{v};");
+        let _ = writeln!(o, "\t.reg .b64 %a{v};\n\t.reg .b64 %g{v};");
     }
     for (k, th) in t.threads.iter().enumerate() {
         let _ = writeln!(o, "\t.reg .b32 %t{k}_r<{}>;", th.regs.len().max(1));
@@ -298,9 +301,12 @@ fn emit(t: &Test, lay: &Layout, warps_of: &BTreeMap<(i64, i64), u32>, clusters: 
     for (k, n) in ["n_instances", "out_words", "n_locs", "mem_words", "stress_iters", "n_testers", "seed"].iter().enumerate() {
         let _ = writeln!(o, "\tld.param.u32 %w{k}, [p_{n}];");
     }
-    for k in 0..5 {
+    // The locations are addressed generically (%a, from the generic `mem` pointer) and, for
+    // `.global` accesses and the L1 warm-up, through the global window (%g); %d12 is `mem` there.
+    for k in 1..5 {
         let _ = writeln!(o, "\tcvta.to.global.u64 %d{k}, %d{k};");
     }
+    o.push_str("\tcvta.to.global.u64 %d12, %d0;\n");
     // Unit and rank: %w7 unit slot index, %w8 CTA rank in the unit.
     if clusters {
         o.push_str("\tmov.u32 %w7, %clusterid.x;\n\tmov.u32 %w8, %cluster_ctarank;\n");
@@ -317,7 +323,7 @@ fn emit(t: &Test, lay: &Layout, warps_of: &BTreeMap<(i64, i64), u32>, clusters: 
     o.push_str("\tmul.wide.u32 %d6, %w10, 4;\n\tadd.u64 %d6, %d2, %d6;\n\tld.global.u32 %w14, [%d6];\n");
     let _ = writeln!(o, "\tmul.lo.u32 %w14, %w14, {nloc};");
     for v in 0..nloc {
-        let _ = writeln!(o, "\tadd.u32 %w15, %w14, {v};\n\tmul.wide.u32 %d6, %w15, {};\n\tadd.u64 %a{v}, %d0, %d6;", LINE_WORDS * 4);
+        let _ = writeln!(o, "\tadd.u32 %w15, %w14, {v};\n\tmul.wide.u32 %d6, %w15, {};\n\tadd.u64 %a{v}, %d0, %d6;\n\tcvta.to.global.u64 %g{v}, %a{v};", LINE_WORDS * 4);
     }
     // %d7 the instance's output record, %d8 its start-barrier word.
     o.push_str("\tmul.lo.u32 %w15, %w10, %w1;\n\tmul.wide.u32 %d7, %w15, 4;\n\tadd.u64 %d7, %d3, %d7;\n");
@@ -352,7 +358,7 @@ fn thread(o: &mut String, t: &Test, k: usize, th: &ptx_sync_model::ast::Thread, 
         if let Instr::Load { addr, .. } = &l.instr {
             if !warmed.contains(&addr.phys) {
                 warmed.push(addr.phys);
-                let _ = writeln!(o, "\t@%p_l0 ld.global.ca.u32 %w16, [%a{}];", addr.phys);
+                let _ = writeln!(o, "\t@%p_l0 ld.global.ca.u32 %w16, [%g{}];", addr.phys);
             }
         }
     }
@@ -402,6 +408,7 @@ fn bcast(o: &mut String, r: &str) {
 fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threads: u32) {
     let op = opcode(text);
     let global = if op.contains(".global") { ".global" } else { "" };
+    let sp = if global.is_empty() { "a" } else { "g" };
     match ins {
         Instr::Load { sem, scope: sc, dst, addr, .. } => {
             let q = match sem {
@@ -412,7 +419,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
                 s => format!(".{s}.{}", scope(sc.unwrap_or(Scope::Sys))),
             };
             let d = format!("%t{k}_r{dst}");
-            let _ = writeln!(o, "\t@%p_l0 ld{q}{global}.u32 {d}, [%a{}];", addr.phys);
+            let _ = writeln!(o, "\t@%p_l0 ld{q}{global}.u32 {d}, [%{sp}{}];", addr.phys);
             bcast(o, &d);
         }
         Instr::Store { sem, scope: sc, addr, val: v, .. } => {
@@ -424,7 +431,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
                 s => format!(".{s}.{}", scope(sc.unwrap_or(Scope::Sys))),
             };
             let r = reg(o, k, v, "%w30");
-            let _ = writeln!(o, "\t@%p_l0 st{q}{global}.u32 [%a{}], {r};", addr.phys);
+            let _ = writeln!(o, "\t@%p_l0 st{q}{global}.u32 [%{sp}{}], {r};", addr.phys);
         }
         Instr::Rmw { sem, scope: sc, op: rop, dst, addr, a, b, signed, .. } => {
             let (name, ty) = match rop {
@@ -445,7 +452,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
                 let _ = writeln!(o, "\tneg.s32 %w32, {ra};");
                 ra = "%w32".into();
             }
-            let addr = format!("[%a{}]", addr.phys);
+            let addr = format!("[%{sp}{}]", addr.phys);
             let sc = scope(*sc);
             match dst {
                 Some(d) => {
@@ -593,9 +600,9 @@ S_LOOP:\n\tsetp.ge.u32 %p0, %w24, %w4;\n\t@%p0 bra EXIT;\n\tand.b32 %w25, %w24, 
 S_WORK:\n\tshl.b32 %w25, %w23, 13;\n\txor.b32 %w23, %w23, %w25;\n\tshr.u32 %w25, %w23, 17;\n\txor.b32 %w23, %w23, %w25;\n\
 \tshl.b32 %w25, %w23, 5;\n\txor.b32 %w23, %w23, %w25;\n\
 \trem.u32 %w26, %w23, %w3;\n\tand.b32 %w27, %w26, {m};\n\tsetp.eq.u32 %p0, %w27, 0;\n\t@%p0 add.u32 %w26, %w26, 1;\n\
-\tmul.wide.u32 %d11, %w26, 4;\n\tadd.u64 %d11, %d0, %d11;\n\tst.volatile.global.u32 [%d11], %w24;\n\
+\tmul.wide.u32 %d11, %w26, 4;\n\tadd.u64 %d11, %d12, %d11;\n\tst.volatile.global.u32 [%d11], %w24;\n\
 \tshr.u32 %w26, %w23, 7;\n\trem.u32 %w26, %w26, %w3;\n\tand.b32 %w27, %w26, {m};\n\tsetp.eq.u32 %p0, %w27, 0;\n\t@%p0 add.u32 %w26, %w26, 1;\n\
-\tmul.wide.u32 %d11, %w26, 4;\n\tadd.u64 %d11, %d0, %d11;\n\tld.volatile.global.u32 %w28, [%d11];\n\
+\tmul.wide.u32 %d11, %w26, 4;\n\tadd.u64 %d11, %d12, %d11;\n\tld.volatile.global.u32 %w28, [%d11];\n\
 \tadd.u32 %w24, %w24, 1;\n\tsetp.ne.u32 %p0, %w24, {PRESTRESS};\n\t@%p0 bra S_LOOP;\n\tred.relaxed.gpu.global.add.u32 [%d4], 0xffffffff;\n\tbra S_LOOP;\n\
 S_QUIT:\n\tred.relaxed.gpu.global.add.u32 [%d4], 0xffffffff;\n\tbra EXIT;",
         m = LINE_WORDS - 1
@@ -621,7 +628,7 @@ mod tests {
         ] {
             assert!(k.ptx.contains(s), "{s} not in\n{}", k.ptx);
         }
-        assert!(!k.ptx.contains(".reqnctapercluster"));
+        assert!(!k.ptx.contains(".explicitcluster"));
         assert_eq!(k.layout.units, 2);
         assert_eq!(k.layout.warps, 1);
         assert_eq!(k.layout.cluster, None);

@@ -34,7 +34,7 @@ fn every_supported_corpus_file_assembles_with_ptxas() {
             Ok(k) => {
                 assert!(k.ptx.contains(".version 8.6\n.target sm_90\n"), "{name}");
                 assert_eq!(k.ptx.matches(".entry ").count(), 1, "{name}");
-                assert_eq!(k.ptx.contains(".reqnctapercluster"), k.layout.cluster.is_some(), "{name}");
+                assert_eq!(k.ptx.contains(".explicitcluster"), k.layout.cluster.is_some(), "{name}");
                 let stem = f.file_stem().unwrap().to_string_lossy().to_string();
                 let src = dir.join(format!("{stem}.ptx"));
                 std::fs::write(&src, &k.ptx).unwrap();

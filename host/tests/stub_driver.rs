@@ -731,7 +731,7 @@ fn bad_input_table() {
 
 // ---- scripts/gpu-check.sh against the stub --------------------------------------------------
 
-const PLANNED: [&str; 9] = ["devices", "calibrate", "litmus", "copy-1", "copy-2", "copy-4", "bench", "tour", "litmus-rest"];
+const PLANNED: [&str; 10] = ["devices", "calibrate", "litmus", "copy-1", "copy-2", "copy-4", "bench", "tour", "litmus-files", "litmus-rest"];
 
 /// `bash scripts/gpu-check.sh` with the stub as the driver and the test's binary as ptx-sync.
 fn gpu_check(tag: &str, budget: u32, env: &[(&str, &str)]) -> (std::process::Child, PathBuf) {
@@ -808,7 +808,7 @@ fn gpu_check_dry_run_fits_the_device_machine() {
     // and says why.
     assert!(s["litmus"].starts_with("failed (exit 3"), "{summary}");
     assert!(s["litmus"].contains("a correct program showed a forbidden outcome"), "{summary}");
-    for p in ["copy-1", "copy-2", "copy-4", "bench"] {
+    for p in ["copy-1", "copy-2", "copy-4", "bench", "litmus-files"] {
         assert!(s[p].starts_with("ran on ptx-sync stub H200 (exit 0"), "{p}: {summary}");
     }
     // The stub's kernels never show SB's weak outcome: the calibration says the stress is
@@ -821,7 +821,7 @@ fn gpu_check_dry_run_fits_the_device_machine() {
     assert_eq!(names, PLANNED);
     let files = archive_listing(&out);
     for f in ["devices.json", "calibrate.json", "calibrate.txt", "litmus.json", "litmus.svg", "litmus.txt", "copy-1.json", "copy-4.json", "copy.txt",
-              "bench.json", "bench.md", "tour.txt", "summary.txt", "results.json"] {
+              "bench.json", "bench.md", "tour.txt", "summary.txt", "results.json", "litmus-files.txt", "litmus-file-1.json", "litmus-file-6.json"] {
         assert!(files.iter().any(|x| x == f), "{f} not in the archive: {files:?}");
     }
     // The archive's litmus.json holds every program.
@@ -834,6 +834,11 @@ fn gpu_check_dry_run_fits_the_device_machine() {
     let n = String::from_utf8_lossy(&list.stdout).lines().count();
     assert_eq!(l.as_array().unwrap().len(), n, "every program of `litmus list` reported");
     assert_eq!(json(&x.join("copy-2.json"))["mismatches"], 0);
+    // The litmus-files step ran its six corpus files (the stub's generated kernel writes nothing
+    // without CUDA_STUB_FILE_OUT: every instance is reported incomplete, none as a state).
+    let lf = std::fs::read_to_string(x.join("litmus-files.txt")).unwrap();
+    assert_eq!(lf.matches("\nStates 0\n").count(), 6, "{lf}");
+    assert!(lf.contains("Test cluster-barrier-MP") && lf.contains("clusters of 2"), "{lf}");
 }
 
 /// A kernel that never ends: the step times out at the budget, the rest are skipped, and the
@@ -847,7 +852,7 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
     let s = statuses(&summary);
     assert!(s["devices"].starts_with("ran on ptx-sync stub H200"), "{summary}");
     assert!(s["calibrate"].starts_with("timed out (exit 124"), "{summary}");
-    for p in ["litmus", "copy-1", "copy-2", "copy-4", "bench", "tour"] {
+    for p in ["litmus", "copy-1", "copy-2", "copy-4", "bench", "tour", "litmus-files"] {
         assert!(s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"), "{p}: {summary}");
     }
     assert!(summary.contains("complete: every planned step has a status"), "{summary}");
@@ -961,7 +966,7 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
 }
 
 /// Placement: two litmus threads of one CTA are two warps of one block; a test that names a
-/// cluster is a cluster launch of `.reqnctapercluster` CTAs; an unsupported file says why in one
+/// cluster is a cluster launch (`.explicitcluster`, the launch attribute gives its CTAs); an unsupported file says why in one
 /// line before any driver call.
 #[test]
 fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
