@@ -63,6 +63,10 @@ pub struct Prepared {
     pub test: Test,
     pub kernel: Kernel,
     pub allowed: BTreeMap<Vec<i64>, bool>,
+    /// The model found data races (its states are those of the allowed executions).
+    pub races: usize,
+    /// Paths the model cut at its loop-unroll bound (longer loops on the GPU can end elsewhere).
+    pub cut: usize,
 }
 
 /// Everything that needs no driver. `Err((exit code, one line))`: 2 for a file that cannot be
@@ -74,7 +78,8 @@ pub fn prepare(path: &str) -> Result<Prepared, (u8, String)> {
     let kernel = lp::generate(&test).map_err(|w| (1, format!("{path}: unsupported: {w}")))?;
     let outcome = ptx_sync_model::check(&text, path)
         .map_err(|e| (1, format!("{path}: the model cannot decide it: {}", one_line(&format!("{e}")))))?;
-    Ok(Prepared { test, kernel, allowed: outcome.found.states })
+    let (races, cut) = (outcome.found.races.len(), outcome.found.cut);
+    Ok(Prepared { test, kernel, allowed: outcome.found.states, races, cut })
 }
 
 fn one_line(s: &str) -> String {
@@ -270,6 +275,15 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
         t.condition_text.trim(),
         t.comment_field("Expected").unwrap_or_else(|| "-".into()),
     ));
+    if p.races > 0 {
+        s.push_str("Note: the model finds a data race (PTX ISA 8.7.1); its states are those of the allowed executions\n");
+    }
+    if p.cut > 0 {
+        s.push_str(&format!(
+            "Note: the model cut {} path(s) at its loop bound; a loop that runs longer on the GPU may end in a state it did not list\n",
+            p.cut
+        ));
+    }
     if forbidden > 0 {
         s.push_str(&format!(
             "Result: VIOLATION: the GPU showed {forbidden} round(s) in state(s) the PTX model forbids (a model or hardware violation)\n"

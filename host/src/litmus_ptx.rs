@@ -53,7 +53,8 @@ pub const STRESS_UNIT: u32 = u32::MAX;
 
 /// The kernel parameters, in order (`#[repr(C)]` layout on the host, 80 bytes):
 /// `mem, units, locs, out, sync, budget_ns: u64; n_instances, out_words, n_locs, mem_words,
-/// stress_iters, n_testers, seed, pad: u32`.
+/// stress_iters, n_testers, seed, pad: u32` (`pad` is 0; the kernel reads it so that ptxas keeps
+/// the L1 warm-up loads, whose values are used only when it is not).
 pub const PARAMS: &[(&str, &str)] = &[
     ("mem", "u64"),
     ("units", "u64"),
@@ -195,6 +196,9 @@ pub fn generate(t: &Test) -> Result<Kernel, String> {
     if t.threads.is_empty() {
         return Err("no threads".into());
     }
+    if t.threads.len() > 32 {
+        return Err("more than 32 threads (the done and timeout masks are 32-bit words)".into());
+    }
     let clusters = names_clusters(t);
     // Units: clusters (if named) or CTAs; CTAs of a unit by rank; warps of a CTA by thread order.
     let mut unit_of: BTreeMap<i64, u32> = BTreeMap::new();
@@ -301,6 +305,8 @@ fn emit(t: &Test, lay: &Layout, warps_of: &BTreeMap<(i64, i64), u32>, clusters: 
     for (k, n) in ["n_instances", "out_words", "n_locs", "mem_words", "stress_iters", "n_testers", "seed"].iter().enumerate() {
         let _ = writeln!(o, "\tld.param.u32 %w{k}, [p_{n}];");
     }
+    // `pad` (the host passes 0): keeps the L1 warm-up loads alive (see `thread`).
+    o.push_str("\tld.param.u32 %w19, [p_pad];\n");
     // The locations are addressed generically (%a, from the generic `mem` pointer) and, for
     // `.global` accesses and the L1 warm-up, through the global window (%g); %d12 is `mem` there.
     for k in 1..5 {
@@ -353,15 +359,19 @@ fn thread(o: &mut String, t: &Test, k: usize, th: &ptx_sync_model::ast::Thread, 
         let _ = writeln!(o, "\tmov.u32 %t{k}_r{r}, {}; // {v}", init as i32);
     }
     // L1 warming: every location this thread reads.
+    // Their values are summed into %w18, stored only when `pad` is non-zero (never: the host
+    // passes 0, but ptxas cannot know it and keeps the loads).
     let mut warmed = Vec::new();
+    o.push_str("\tmov.u32 %w18, 0;\n");
     for l in &th.code {
         if let Instr::Load { addr, .. } = &l.instr {
             if !warmed.contains(&addr.phys) {
                 warmed.push(addr.phys);
-                let _ = writeln!(o, "\t@%p_l0 ld.global.ca.u32 %w16, [%g{}];", addr.phys);
+                let _ = writeln!(o, "\t@%p_l0 ld.global.ca.u32 %w16, [%g{}];\n\tadd.u32 %w18, %w18, %w16;", addr.phys);
             }
         }
     }
+    let _ = writeln!(o, "\tsetp.ne.and.u32 %p8, %w19, 0, %p_l0;\n\t@%p8 red.relaxed.gpu.global.add.u32 [%d4+12], %w18;");
     // Start: pre-stress quorum, then the instance's start barrier (lane 0, bounded).
     let n = t.threads.len();
     let _ = writeln!(
@@ -634,5 +644,37 @@ mod tests {
         assert_eq!(k.layout.cluster, None);
         assert_eq!(k.layout.reg_terms, vec![(1, 0), (1, 1)]);
         assert_eq!(k.layout.out_words, 4);
+        // Independent of the model's verdicts: another Expected line, the same PTX.
+        let t2 = ptx_sync_model::parse(&MP.replace("PTX MP\n", "PTX MP\n\"Expected: Always\"\n"), "mp.litmus").unwrap();
+        assert_eq!(generate(&t2).unwrap().ptx, k.ptx);
+    }
+
+    #[test]
+    fn barriers_count_warps_loops_are_bounded_clusters_launch() {
+        let text = "PTX L\n{\nx=0; f=0;\n}\n P0@cta 0,cluster 0,gpu 0 | P1@cta 0,cluster 0,gpu 0 | P2@cta 1,cluster 0,gpu 0 ;\n \
+            st.u32 [x], 1 | bar.cta.sync 1 | L: ;\n bar.cta.sync 1 | ld.u32 r0, [x] | ld.acquire.cluster.u32 r1, [f] ;\n \
+            st.release.cluster.u32 [f], 1 | bar.cta.sync 2, 1 | bne r1, 1, L ;\nexists (1:r0 == 0 \\/ 2:r1 == 0)\n";
+        let t = ptx_sync_model::parse(text, "l.litmus").unwrap();
+        let k = generate(&t).unwrap();
+        // Two litmus threads in CTA 0: 64 hardware threads; an explicit count of 1: 32.
+        assert!(k.ptx.contains("bar.cta.sync 1, 64;"), "{}", k.ptx);
+        assert!(k.ptx.contains("bar.cta.sync 2, 32;"), "{}", k.ptx);
+        // The backward branch is guarded by the loop bound and the time budget.
+        assert!(k.ptx.contains(&format!("setp.gt.or.u32 %p3, %w17, {LOOP_LIMIT}, %p3;\n\tvote.sync.any.pred %p3, %p3, 0xffffffff;\n\t@%p3 bra T2_TIMEOUT;")), "{}", k.ptx);
+        assert!(k.ptx.contains("setp.ne.s32 %p7, %t2_r0, %w31;\n\t@%p7 bra T2_L0;"), "{}", k.ptx); // thread 2's r1 is its register 0
+        assert!(k.ptx.contains(".explicitcluster"));
+        assert_eq!(k.layout.cluster, Some(2));
+        assert_eq!((k.layout.units, k.layout.warps), (1, 2));
+        assert_eq!(k.layout.placement, vec![(0, 0, 0), (0, 0, 1), (0, 1, 0)]);
+    }
+
+    #[test]
+    fn unsupported_tests_say_why() {
+        let alias = "PTX A\n{\nx=0; y @ generic aliases x;\n}\n P0@cta 0,gpu 0 ;\n st.u32 [x], 1 ;\n ld.u32 r0, [y] ;\nexists (0:r0 == 0)\n";
+        let t = ptx_sync_model::parse(alias, "a.litmus").unwrap();
+        assert!(generate(&t).unwrap_err().starts_with("virtual aliases on hardware"));
+        let gpus = "PTX G\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.u32 [x], 1 | ld.u32 r0, [x] ;\nexists (1:r0 == 0)\n";
+        let t = ptx_sync_model::parse(gpus, "g.litmus").unwrap();
+        assert_eq!(generate(&t).unwrap_err(), "threads on more than one GPU");
     }
 }
