@@ -70,10 +70,16 @@ pub struct Prepared {
 }
 
 /// Everything that needs no driver. `Err((exit code, one line))`: 2 for a file that cannot be
-/// read or parsed, 1 for a test that cannot run on hardware or that the model cannot decide.
+/// read or has a syntax error, 1 for a test that cannot run on hardware or that the model does
+/// not express or cannot decide.
 pub fn prepare(path: &str) -> Result<Prepared, (u8, String)> {
     let text = std::fs::read_to_string(path).map_err(|e| (2, format!("cannot read {path}: {e}")))?;
-    let test = ptx_sync_model::parse(&text, path).map_err(|e| (2, one_line(&format!("{e}"))))?;
+    let test = ptx_sync_model::parse(&text, path).map_err(|e| {
+        // A syntax error is bad input (2); a construct the model does not express cannot run
+        // next to the model either (1).
+        let code = if e.kind == ptx_sync_model::ErrorKind::Parse { 2 } else { 1 };
+        (code, one_line(&format!("{e}")))
+    })?;
     // The kernel is generated from the parsed test alone, before the model is asked.
     let kernel = lp::generate(&test).map_err(|w| (1, format!("{path}: unsupported: {w}")))?;
     let outcome = ptx_sync_model::check(&text, path)

@@ -987,4 +987,9 @@ fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
     assert!(r.log.is_empty(), "no driver call for an unsupported file: {:?}", r.log.first());
     let r = run("full", "file-missing", &["litmus", "no/such.litmus"], &[]);
     r.one_line_error(2, "no litmus file no/such.litmus");
+    let bad = tmp("bad.litmus");
+    std::fs::write(&bad, "PTX bad\n{\n}\n P0@cta 0,gpu 0 ;\n ld.u32 r0 ;\nexists (0:r0 == 0)\n").unwrap();
+    let r = run("full", "file-bad", &["litmus", bad.to_str().unwrap()], &[]);
+    r.one_line_error(2, "bad.litmus");
+    assert!(r.log.is_empty(), "no driver call for a file that does not parse");
 }
