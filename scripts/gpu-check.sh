@@ -28,12 +28,14 @@
 #                      without fences) showed weak outcomes, i.e. whether the stress was effective
 #   results.json       the same, machine-readable
 #   gpu-check.tar.gz   every output: devices.json, calibrate.{json,txt}, litmus.{json,svg,txt}, copy-*.json, copy.txt,
-#                      bench.{json,md}, tour.txt, litmus-<name>.json, <step>.err, nvidia-smi.csv
+#                      bench.{json,md}, tour.txt, litmus-files.txt, litmus-file-<n>.json, litmus-<name>.json,
+#                      <step>.err, nvidia-smi.csv
 # Copy them to docs/results/<date>-<gpu>/ and cite them in the README.
 #
 # Other knobs (the CI dry run against the driver stub uses them): GPU_CHECK_LITMUS_ITERS
 # (launches per litmus program; default: each program's default rounds), GPU_CHECK_COPY_BYTES
-# (default 256M), GPU_CHECK_TOUR_ITERS (default 20).
+# (default 256M), GPU_CHECK_TOUR_ITERS (default 20), GPU_CHECK_FILE_ITERS (launches per litmus file
+# of the litmus-files step, default 20).
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CARRY_REL="target/gpu-check/ptx-sync"
@@ -72,7 +74,7 @@ DEVICE=""
 # One record per step, in order: NAME|STATUS|EXIT|SECONDS|REASON
 STEPS_FILE="$W/.steps"
 : > "$STEPS_FILE"
-PLANNED="devices calibrate litmus copy-1 copy-2 copy-4 bench tour litmus-rest"
+PLANNED="devices calibrate litmus copy-1 copy-2 copy-4 bench tour litmus-files litmus-rest"
 FINAL=0
 
 json_str() { # a JSON string literal of $1
@@ -208,6 +210,20 @@ for s in 1 2 4; do
 done
 step bench 45 bench.md "$BIN" bench --json "$W/bench.json"
 step tour 25 tour.txt "$BIN" tour --iters "${GPU_CHECK_TOUR_ITERS:-20}"
+# A handful of corpus files as their own PTX (`ptx-sync litmus FILE.litmus`): cross-CTA MP and SB
+# with fences, a broken .cta-scoped MP, two warps of one CTA, a CTA barrier, a cluster barrier.
+# One step (one status): exit 3 if any file showed a state the model forbids.
+FILES=(fence/SB+membar.gl seed/seed-2.2-2.3-MP+fence.sc.gpu seed/seed-3.5-fn15-release.cta-acquire.cta-2cta
+       scope/MP+rel.gpu+acq.gpu-same-cta barrier/bar-MP-same-cta barrier/cluster-barrier-MP)
+step litmus-files 30 litmus-files.txt bash -c '
+    bin="$1" dir="$2" w="$3" iters="$4"; shift 4; rc=0; n=0
+    for f in "$@"; do
+        n=$((n + 1))
+        "$bin" litmus "$dir/$f.litmus" --quiet --iters "$iters" --json "$w/litmus-file-$n.json"
+        r=$?
+        if [ "$r" = 3 ]; then rc=3; elif [ "$r" != 0 ] && [ "$rc" = 0 ]; then rc=$r; fi
+    done
+    exit $rc' _ "$BIN" "$ROOT/model/litmus" "$W" "${GPU_CHECK_FILE_ITERS:-20}" "${FILES[@]}"
 # `litmus all` stops at the first program that fails (a fault poisons the context) or at its
 # limit: with the time left, run each program it did not report on in its own process.
 missing=""

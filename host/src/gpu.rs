@@ -459,6 +459,17 @@ impl Gpu {
         })
     }
 
+    /// Loads a PTX module of its own (JIT-compiled by the driver, `cuModuleLoadDataEx` with an
+    /// error-log buffer: a JIT failure says why in one line).
+    pub fn load_ptx(&self, what: &str, ptx: &str) -> Result<Module, GpuError> {
+        let c = CString::new(ptx).map_err(|_| GpuError::Invalid(format!("{what}: PTX with a NUL byte")))?;
+        let m = load_module(c.as_ptr() as *const c_void).map_err(|e| GpuError::Driver {
+            what: format!("cuModuleLoadDataEx (JIT of {what})"),
+            err: e,
+        })?;
+        Ok(Module { m })
+    }
+
     /// A kernel of the embedded module.
     pub fn function(&self, name: &str) -> Result<sys::CUfunction, GpuError> {
         let c = CString::new(name).unwrap();
@@ -567,7 +578,25 @@ impl Gpu {
                 err: format!("cannot set {smem} B of shared memory: {}", derr(e)),
             })?;
         }
-        let mut buf: Vec<u8> = bytemuck::bytes_of(p)[..want].to_vec();
+        self.launch_raw(program, name, f, grid, block, smem, cluster, &bytemuck::bytes_of(p)[..want], timed)
+    }
+
+    /// Launches function `f` (named `name` in messages) with the parameter buffer `params` as
+    /// is, and waits for it; `timed`: events right around the launch (returns ms).
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_raw(
+        &self,
+        program: &str,
+        name: &str,
+        f: sys::CUfunction,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        smem: u32,
+        cluster: Option<(u32, u32, u32)>,
+        params: &[u8],
+        timed: bool,
+    ) -> Result<Option<f32>, GpuError> {
+        let mut buf: Vec<u8> = params.to_vec();
         let mut size: usize = buf.len();
         let mut extra: [*mut c_void; 5] = [
             sys::CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT as usize as *mut c_void,
@@ -727,6 +756,34 @@ impl Drop for Gpu {
         unsafe {
             let _ = result::module::unload(self.module);
             let _ = result::primary_ctx::release(self.dev);
+        }
+    }
+}
+
+/// A module loaded by [`Gpu::load_ptx`], unloaded on drop.
+pub struct Module {
+    m: sys::CUmodule,
+}
+
+impl Module {
+    /// A kernel of this module.
+    pub fn function(&self, name: &str) -> Result<sys::CUfunction, GpuError> {
+        let c = CString::new(name).unwrap();
+        // SAFETY: the module is loaded.
+        drv(&format!("cuModuleGetFunction({name})"), unsafe {
+            result::module::get_function(self.m, c)
+        })
+    }
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        if hung() {
+            return; // would block on the stuck kernel (see HUNG)
+        }
+        // SAFETY: loaded by load_ptx.
+        unsafe {
+            let _ = result::module::unload(self.m);
         }
     }
 }

@@ -9,6 +9,7 @@ mod copy;
 mod cpu;
 mod gpu;
 mod hist;
+mod litmus_file;
 mod programs;
 mod runner;
 mod show;
@@ -68,9 +69,10 @@ enum Cmd {
         #[arg(long, value_name = "FILE", value_parser = args::parse_out_path)]
         json: Option<PathBuf>,
     },
-    /// Run one program of the seed (or `all`), with outcome histograms.
+    /// Run one program of the seed (or `all`), with outcome histograms; or a litmus file's own
+    /// PTX (`FILE.litmus`) next to the PTX model's allowed states (exit 3: a forbidden state).
     Litmus {
-        /// A program name (see `ptx-sync litmus list`), `all`, or `list`.
+        /// A program name (see `ptx-sync litmus list`), `all`, `list`, or a `.litmus` file.
         #[arg(value_parser = parse_program)]
         name: String,
         #[command(flatten)]
@@ -135,7 +137,10 @@ enum Cmd {
 }
 
 fn parse_program(s: &str) -> Result<String, String> {
-    if s == "all" || s == "list" || programs::find(s).is_some() {
+    if s.ends_with(".litmus") && !std::path::Path::new(s).is_file() {
+        return Err(format!("no litmus file {s}"));
+    }
+    if litmus_file::is_file_arg(s) || s == "all" || s == "list" || programs::find(s).is_some() {
         Ok(s.to_string())
     } else {
         let names: Vec<&str> = programs::PROGRAMS.iter().map(|p| p.name).collect();
@@ -234,6 +239,52 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
     ExitCode::SUCCESS
 }
 
+/// `ptx-sync litmus FILE.litmus`: parse, generate and ask the model first (bad input exits 2,
+/// an unsupported test 1, before any driver call), then run on the GPU.
+fn run_file(path: &str, o: &RunOpts) -> ExitCode {
+    if o.sweep || o.svg.is_some() {
+        eprintln!("ptx-sync: --sweep and --svg are for the built-in programs, not for litmus files");
+        return ExitCode::from(2);
+    }
+    let prep = match litmus_file::prepare(path) {
+        Ok(p) => p,
+        Err((code, msg)) => {
+            eprintln!("ptx-sync: {msg}");
+            return ExitCode::from(code);
+        }
+    };
+    let g = match gpu::Gpu::open() {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let cfg = runner::RunCfg {
+        launches: o.iters,
+        stress: !o.no_stress,
+        budget: Duration::from_micros(o.budget_us),
+        seed: o.seed,
+        progress: !o.quiet,
+        ..Default::default()
+    };
+    let r = match litmus_file::run(&g, &prep, &cfg) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let dev = format!("{} (sm_{}{})", g.info.name, g.info.compute_capability.0, g.info.compute_capability.1);
+    let (text, violated) = litmus_file::render(&prep, &r, &dev, &cfg);
+    print!("{text}");
+    if let Some(p) = &o.json {
+        let doc = litmus_file::json(&prep, &r, &dev);
+        if let Err(e) = write_out(p, &serde_json::to_string_pretty(&doc).unwrap()) {
+            return fail(e);
+        }
+    }
+    if violated {
+        eprintln!("ptx-sync: {}: the GPU showed a state the PTX model forbids (a model or hardware violation)", prep.test.name);
+        return ExitCode::from(3);
+    }
+    ExitCode::SUCCESS
+}
+
 /// Writes `--json`/`--svg`; `partial`: an intermediate write (files only, never stdout).
 fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Result<(), String> {
     let skip = |p: &PathBuf| partial && p.as_os_str() == "-";
@@ -285,6 +336,9 @@ fn main() -> ExitCode {
             Err(e) => fail(e),
         },
         Cmd::Litmus { name, run } => {
+            if litmus_file::is_file_arg(&name) {
+                return run_file(&name, &run);
+            }
             if name == "list" {
                 for p in programs::PROGRAMS {
                     println!(

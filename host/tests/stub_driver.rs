@@ -1084,7 +1084,7 @@ fn bad_input_table() {
 
 // ---- scripts/gpu-check.sh against the stub --------------------------------------------------
 
-const PLANNED: [&str; 9] = [
+const PLANNED: [&str; 10] = [
     "devices",
     "calibrate",
     "litmus",
@@ -1093,6 +1093,7 @@ const PLANNED: [&str; 9] = [
     "copy-4",
     "bench",
     "tour",
+    "litmus-files",
     "litmus-rest",
 ];
 
@@ -1192,7 +1193,7 @@ fn gpu_check_dry_run_fits_the_device_machine() {
         s["litmus"].contains("a correct program showed a forbidden outcome"),
         "{summary}"
     );
-    for p in ["copy-1", "copy-2", "copy-4", "bench"] {
+    for p in ["copy-1", "copy-2", "copy-4", "bench", "litmus-files"] {
         assert!(
             s[p].starts_with("ran on ptx-sync stub H200 (exit 0"),
             "{p}: {summary}"
@@ -1236,6 +1237,9 @@ fn gpu_check_dry_run_fits_the_device_machine() {
         "tour.txt",
         "summary.txt",
         "results.json",
+        "litmus-files.txt",
+        "litmus-file-1.json",
+        "litmus-file-6.json",
     ] {
         assert!(
             files.iter().any(|x| x == f),
@@ -1266,6 +1270,14 @@ fn gpu_check_dry_run_fits_the_device_machine() {
         "every program of `litmus list` reported"
     );
     assert_eq!(json(&x.join("copy-2.json"))["mismatches"], 0);
+    // The litmus-files step ran its six corpus files (the stub's generated kernel writes nothing
+    // without CUDA_STUB_FILE_OUT: every instance is reported incomplete, none as a state).
+    let lf = std::fs::read_to_string(x.join("litmus-files.txt")).unwrap();
+    assert_eq!(lf.matches("\nStates 0\n").count(), 6, "{lf}");
+    assert!(
+        lf.contains("Test cluster-barrier-MP") && lf.contains("clusters of 2"),
+        "{lf}"
+    );
 }
 
 /// A kernel that never ends: the step times out at the budget, the rest are skipped, and the
@@ -1285,7 +1297,15 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
         s["calibrate"].starts_with("timed out (exit 124"),
         "{summary}"
     );
-    for p in ["litmus", "copy-1", "copy-2", "copy-4", "bench", "tour"] {
+    for p in [
+        "litmus",
+        "copy-1",
+        "copy-2",
+        "copy-4",
+        "bench",
+        "tour",
+        "litmus-files",
+    ] {
         assert!(
             s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"),
             "{p}: {summary}"
@@ -1347,4 +1367,218 @@ fn unsafe_kill_term(pid: u32) {
         .status()
         .unwrap()
         .success());
+}
+
+// ---- litmus files on the GPU ----------------------------------------------------------------
+
+/// MP with release/acquire across CTAs, `x` observed too (its final value comes from memory).
+const MP_FILE: &str = "PTX MP+rel-acq-file\n\"Expected: Never\"\n{\nx=0; flag=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.u32 [x], 42 | ld.acquire.gpu.u32 r0, [flag] ;\n st.release.gpu.u32 [flag], 1 | ld.u32 r1, [x] ;\nlocations [x;]\nexists (P1:r0 == 1 /\\ P1:r1 != 42)\n";
+
+fn corpus(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../model/litmus")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+/// Decodes the generated kernel's 80-byte parameter buffer (`litmus_file::FileParams`):
+/// six u64 then eight u32.
+fn decode_file_params(launch: &Call) -> Vec<u64> {
+    let hex = launch.get("params");
+    let b: Vec<u8> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    assert_eq!(b.len(), 80, "{}", launch.line);
+    let mut v: Vec<u64> = (0..6)
+        .map(|k| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap()))
+        .collect();
+    v.extend(
+        (0..8).map(|k| u32::from_le_bytes(b[48 + 4 * k..52 + 4 * k].try_into().unwrap()) as u64),
+    );
+    v
+}
+
+/// `litmus FILE.litmus`: the generated PTX is JIT-loaded (with an error log), launched with the
+/// grid, block and parameter buffer the layout gives, and the stub's chosen results decide the
+/// exit code: an allowed state 0, a state the model forbids 3 (also through final memory).
+#[test]
+fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
+    let f = tmp("mp-file.litmus");
+    std::fs::write(&f, MP_FILE).unwrap();
+    let fs = f.to_str().unwrap();
+    // Done mask 0b11, no timeout, r0 = 1, r1 = 42; x = 42, flag = 1 at the end.
+    let ok = [
+        ("CUDA_STUB_FILE_OUT", "3,0,1,42"),
+        ("CUDA_STUB_FILE_MEM", "42,1"),
+    ];
+    let r = run(
+        "full",
+        "file-ok",
+        &["litmus", fs, "--iters", "2", "--quiet"],
+        &ok,
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    assert!(r.out.contains("Test MP+rel-acq-file"), "{}", r.out);
+    assert!(
+        r.out.contains("allowed   x=42; 1:r0=1; 1:r1=42;"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("Result: ok"), "{}", r.out);
+    // The module: the embedded cubin, then the generated PTX with the JIT error log.
+    let loads = r.calls("cuModuleLoadDataEx");
+    assert!(
+        loads
+            .iter()
+            .any(|c| c.get("image") == "ptx" && c.get("error_log") == "yes"),
+        "{loads:?}"
+    );
+    let getf = r.calls("cuModuleGetFunction");
+    assert!(getf
+        .iter()
+        .any(|c| c.get("name") == "ptxsync_litmus_file" && c.get("found") == "1"));
+    let l = r.launches();
+    assert_eq!(l.len(), 2);
+    for c in &l {
+        assert_eq!(c.get("fn"), "ptxsync_litmus_file");
+        // 132 resident CTAs (1 per SM): 33 instances of 2 CTAs test, 66 CTAs stress.
+        assert_eq!(dims(c, "grid"), vec![132, 1, 1]);
+        assert_eq!(dims(c, "block"), vec![32, 1, 1]);
+        assert_eq!(c.get("attrs"), "[]");
+        assert_eq!(c.get("smem"), "0");
+        let p = decode_file_params(c);
+        let (inst, ow, nloc) = (33u64, 4u64, 2u64);
+        assert_eq!(
+            r.alloc_size(c, p[0]),
+            inst * nloc * 32 * 4,
+            "mem: a 128-byte line per location"
+        );
+        assert_eq!(r.alloc_size(c, p[1]), 132 * 4, "units");
+        assert_eq!(r.alloc_size(c, p[2]), inst * 4, "locs");
+        assert_eq!(r.alloc_size(c, p[3]), inst * ow * 4, "out");
+        assert_eq!(r.alloc_size(c, p[4]), (4 + inst) * 4, "sync");
+        assert_eq!(p[5], 5_000_000, "budget_ns");
+        assert_eq!(
+            &p[6..14],
+            &[
+                inst,
+                ow,
+                nloc,
+                inst * nloc * 32,
+                1 << 16,
+                inst * 2,
+                p[12],
+                0
+            ]
+        );
+    }
+    // Results are read back: out and mem after every launch.
+    let reads = r.calls("cuMemcpyDtoH_v2");
+    let p = decode_file_params(l[1]);
+    assert!(reads
+        .iter()
+        .any(|c| c.num("src") == p[3] && c.idx > l[1].idx));
+    assert!(reads
+        .iter()
+        .any(|c| c.num("src") == p[0] && c.idx > l[1].idx));
+
+    // A state the model forbids: r0 = 1, r1 = 0.
+    let r = run(
+        "full",
+        "file-forbidden",
+        &["litmus", fs, "--iters", "1", "--quiet"],
+        &[
+            ("CUDA_STUB_FILE_OUT", "3,0,1,0"),
+            ("CUDA_STUB_FILE_MEM", "42,1"),
+        ],
+    );
+    assert_eq!(r.code, Some(3), "{}\n{}", r.out, r.err);
+    assert!(
+        r.out.contains("FORBIDDEN x=42; 1:r0=1; 1:r1=0;"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("VIOLATION"), "{}", r.out);
+    r.one_line_error(3, "a state the PTX model forbids");
+    // Forbidden through final memory: x = 7 can never be x's last value.
+    let r = run(
+        "full",
+        "file-mem",
+        &["litmus", fs, "--iters", "1", "--quiet"],
+        &[
+            ("CUDA_STUB_FILE_OUT", "3,0,1,42"),
+            ("CUDA_STUB_FILE_MEM", "7,1"),
+        ],
+    );
+    assert_eq!(r.code, Some(3), "{}", r.out);
+    assert!(r.out.contains("FORBIDDEN x=7;"), "{}", r.out);
+    // Timeouts are their own outcome, never a state.
+    let r = run(
+        "full",
+        "file-timeout",
+        &["litmus", fs, "--iters", "1", "--quiet"],
+        &[
+            ("CUDA_STUB_FILE_OUT", "3,2,0,0"),
+            ("CUDA_STUB_FILE_MEM", "42,1"),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.out);
+    assert!(r.out.contains("Timeouts 33,"), "{}", r.out);
+    assert!(r.out.contains("States 0"), "{}", r.out);
+}
+
+/// Placement: two litmus threads of one CTA are two warps of one block; a test that names a
+/// cluster is a cluster launch (`.explicitcluster`, the launch attribute gives its CTAs); an unsupported file says why in one
+/// line before any driver call.
+#[test]
+fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
+    let same_cta = corpus("barrier/bar-MP-same-cta.litmus");
+    let r = run(
+        "full",
+        "file-cta",
+        &["litmus", &same_cta, "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_FILE_OUT", "3,0,1")],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    let l = r.launches();
+    assert_eq!(dims(l[0], "block"), vec![64, 1, 1]);
+    let cluster = corpus("barrier/cluster-barrier-MP.litmus");
+    let r = run(
+        "full",
+        "file-cluster",
+        &["litmus", &cluster, "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_FILE_OUT", "3,0,1")],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    let l = r.launches();
+    assert_eq!(l[0].get("attrs"), "[cluster=2,1,1]");
+    assert_eq!(dims(l[0], "grid")[0] % 2, 0);
+    let alias = corpus("proxy/alias-MP-no-fence.litmus");
+    let r = run(
+        "full",
+        "file-alias",
+        &["litmus", &alias, "--iters", "1"],
+        &[],
+    );
+    r.one_line_error(1, "unsupported: virtual aliases on hardware");
+    assert!(
+        r.log.is_empty(),
+        "no driver call for an unsupported file: {:?}",
+        r.log.first()
+    );
+    let r = run("full", "file-missing", &["litmus", "no/such.litmus"], &[]);
+    r.one_line_error(2, "no litmus file no/such.litmus");
+    let bad = tmp("bad.litmus");
+    std::fs::write(
+        &bad,
+        "PTX bad\n{\n}\n P0@cta 0,gpu 0 ;\n ld.u32 r0 ;\nexists (0:r0 == 0)\n",
+    )
+    .unwrap();
+    let r = run("full", "file-bad", &["litmus", bad.to_str().unwrap()], &[]);
+    r.one_line_error(2, "bad.litmus");
+    assert!(
+        r.log.is_empty(),
+        "no driver call for a file that does not parse"
+    );
 }

@@ -7,13 +7,17 @@
  * device (compute capability 9.0, 132 SMs: an H200's shape) and appends one line per call, with
  * its arguments, to the file named by CUDA_STUB_LOG. Device memory is host memory (a device
  * pointer is the host address of a 256-byte-aligned block); every copy and memset is checked
- * against the allocation table. Kernels do nothing except three recorded effects that let the
+ * against the allocation table. Kernels do nothing except four recorded effects that let the
  * tests prove the host reads results back:
  *   tiled_copy_*     copies the tensor map's source tensor to `out` (CUDA_STUB_CORRUPT=1 flips
  *                    one byte);
  *   litmus_*         with CUDA_STUB_LITMUS_OUT="w0,w1,w2,w3", writes those words into every
  *                    instance's output (and with CUDA_STUB_LITMUS_SYNC="a,b" the start-barrier
  *                    and stress timeout counters sync[2], sync[3]);
+ *   ptxsync_litmus_file  (the kernel generated from a litmus file) with
+ *                    CUDA_STUB_FILE_OUT="w0,w1,..." writes those words into every instance's
+ *                    output record, and with CUDA_STUB_FILE_MEM="v0,v1,..." value v_k into
+ *                    location k of every instance;
  *   bench_fence_*    writes iters * (10 + cost) cycles per warp (cost: sc 400, acq_rel 200,
  *                    release/acquire 100, none 0).
  * A virtual clock times events: a launch advances it by 1 ms, a DtoD copy by 0.5 ms, and most
@@ -375,6 +379,31 @@ static void effects(const char *name, const unsigned char *pb, size_t size, cons
         const char *sy = getenv("CUDA_STUB_LITMUS_SYNC"); /* "a,b": sync[2] = a, sync[3] = b */
         CUdeviceptr sp = u64_at(pb, 40);
         if (sy && in_bounds(sp, 16)) sscanf(sy, "%u,%u", (uint32_t *)(uintptr_t)sp + 2, (uint32_t *)(uintptr_t)sp + 3);
+    } else if (strcmp(name, "ptxsync_litmus_file") == 0 && size >= 80 && getenv("CUDA_STUB_FILE_OUT")) {
+        /* params: mem@0, out@24, n_instances@48, out_words@52, n_locs@56, mem_words@60 */
+        unsigned w[16] = {0}, v[16] = {0};
+        int nw = 0, nv = 0;
+        for (const char *q = getenv("CUDA_STUB_FILE_OUT"); *q && nw < 16; nw++) {
+            w[nw] = (unsigned)strtoul(q, (char **)&q, 0);
+            if (*q == ',') q++;
+        }
+        const char *m = getenv("CUDA_STUB_FILE_MEM");
+        for (const char *q = m ? m : ""; *q && nv < 16; nv++) {
+            v[nv] = (unsigned)strtoul(q, (char **)&q, 0);
+            if (*q == ',') q++;
+        }
+        CUdeviceptr mem = u64_at(pb, 0), out = u64_at(pb, 24);
+        uint32_t n = u32_at(pb, 48), ow = u32_at(pb, 52), nl = u32_at(pb, 56), mw = u32_at(pb, 60);
+        if (!in_bounds(out, (size_t)n * ow * 4) || !in_bounds(mem, (size_t)mw * 4) || nl == 0) {
+            logf_("effect litmus file: out or mem too small");
+            return;
+        }
+        uint32_t *o = (uint32_t *)(uintptr_t)out, *mm = (uint32_t *)(uintptr_t)mem;
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t k = 0; k < ow && k < (uint32_t)nw; k++) o[i * ow + k] = w[k];
+        for (uint32_t line = 0; line * 32 < mw; line++)
+            if ((int)(line % nl) < nv) mm[line * 32] = v[line % nl];
+        logf_("effect litmus file: wrote %u instances of %u words, %d location values", n, ow, nv);
     } else if (strncmp(name, "bench_fence_", 12) == 0 && size >= 40) {
         CUdeviceptr out = u64_at(pb, 0);
         uint32_t iters = u32_at(pb, 32), warps = c->bx / 32;
