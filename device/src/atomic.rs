@@ -64,7 +64,23 @@ pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     const NAME: &'static str;
     /// Bitwise equality (what `atom.cas` compares).
     fn bits_eq(self, other: Self) -> bool;
+    /// A zero-sized array of this gives [`Strong<Self>`](Strong) the alignment of the PTX
+    /// access, `size_of::<Self>()` (8 for the 64-bit types even where the host aligns `u64` to 4,
+    /// as 32-bit x86 does: an `atom`/`ld` of 8 bytes needs an 8-aligned address).
+    #[doc(hidden)]
+    type Align: Copy + Default + 'static;
 }
+
+/// An 8-aligned zero-sized marker (the [`Scalar::Align`] of the 64-bit types).
+#[doc(hidden)]
+#[repr(align(8))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Align8;
+/// A 4-aligned zero-sized marker (the [`Scalar::Align`] of the 32-bit types).
+#[doc(hidden)]
+#[repr(align(4))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Align4;
 
 #[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
@@ -82,10 +98,11 @@ pub trait Negate: Scalar {
 }
 
 macro_rules! scalars {
-    ($($t:ty, $neg:expr);*) => {$(
+    ($($t:ty, $al:ty, $neg:expr);*) => {$(
         impl Sealed for $t {}
         impl Scalar for $t {
             const NAME: &'static str = stringify!($t);
+            type Align = $al;
             #[allow(clippy::float_cmp)]
             fn bits_eq(self, other: Self) -> bool { self.to_ne_bytes() == other.to_ne_bytes() }
         }
@@ -94,8 +111,9 @@ macro_rules! scalars {
         }
     )*};
 }
-scalars!(u32, |x| x.wrapping_neg(); i32, |x| x.wrapping_neg(); u64, |x| x.wrapping_neg();
-         i64, |x| x.wrapping_neg(); f32, |x| -x; f64, |x| -x);
+scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
+         u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
+         f32, Align4, |x| -x; f64, Align8, |x| -x);
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -537,18 +555,33 @@ for_red_rows! { red_leaf for_red_sems }
 /// A strong location: a flag, counter or any word that threads access concurrently (seed §3.1
 /// "special" operations). Access it through an [`AtomicRef`] with a scope.
 ///
-/// `#[repr(transparent)]` over `T` on the device and on the host (so a kernel may view global
-/// memory as `Strong<T>` with [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
-/// loom explores its interleavings (not `repr(transparent)` there: it also carries the access
+/// `#[repr(C)]`, exactly the size of `T` and aligned to it (`align(8)` for the 64-bit types
+/// even on a 32-bit host, whose `u64` is 4-aligned: an 8-byte `ld`/`atom` needs 8) on the device
+/// and on the host (so a kernel may view global memory as `Strong<T>` with
+/// [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
+/// loom explores its interleavings (not the layout of `T` there: it also carries the access
 /// history of the scope check, `ptx_sync::model`).
-#[cfg_attr(not(loom), repr(transparent))]
+#[cfg_attr(not(loom), repr(C))]
 pub struct Strong<T: Scalar> {
+    /// Aligns the location to `size_of::<T>()` (an 8-byte PTX access needs 8-alignment, also
+    /// where the host aligns `u64` to 4).
+    #[cfg(not(loom))]
+    _align: [T::Align; 0],
     #[cfg(not(loom))]
     v: core::cell::UnsafeCell<T>,
     /// Under loom: the store log and the scope check's history (see [`crate::model`]).
     #[cfg(loom)]
     m: crate::model::Location<T>,
 }
+
+// Every 8-byte location is 8-aligned and as large as its value, on every target.
+#[cfg(not(loom))]
+const _: () = {
+    use core::mem::{align_of, size_of};
+    assert!(align_of::<Strong<u64>>() == 8 && size_of::<Strong<u64>>() == 8);
+    assert!(align_of::<Strong<i64>>() == 8 && align_of::<Strong<f64>>() == 8);
+    assert!(align_of::<Strong<u32>>() == 4 && size_of::<Strong<u32>>() == 4);
+};
 
 // SAFETY: every access goes through strong (atomic) instructions.
 unsafe impl<T: Scalar> Sync for Strong<T> {}
@@ -559,6 +592,7 @@ impl<T: Scalar> Strong<T> {
     #[cfg(not(loom))]
     pub const fn new(v: T) -> Self {
         Strong {
+            _align: [],
             v: core::cell::UnsafeCell::new(v),
         }
     }
@@ -572,7 +606,8 @@ impl<T: Scalar> Strong<T> {
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
     ///
     /// # Safety
-    /// `p` must be valid and aligned for `T` for `'a`, and accessed only through strong
+    /// `p` must be valid for `'a`, aligned to `size_of::<T>()` (8 for the 64-bit types, which
+    /// a 32-bit host's `u64` alignment does not give), and accessed only through strong
     /// operations while shared.
     #[cfg(not(loom))]
     pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {

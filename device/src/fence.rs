@@ -1,6 +1,6 @@
 //! `fence{.sem}.scope` — ordering between a thread's own accesses.
 //!
-//! PTX ISA §9.7.13.4 (`membar`/`fence`), §8.8 (release and acquire patterns), §8.9.4 (Fence-SC
+//! PTX ISA §9.7.13.4 (`membar`/`fence`), §8.8 (release and acquire patterns), §8.9.3 (Fence-SC
 //! order). Seed §2 (each relaxed program-order pair restored by `fence.sc`), §3.1–3.4 (which pairs
 //! each fence orders), §3.6 (only `fence.sc` orders W→R and synchronizes without reading a value).
 //!
