@@ -15,7 +15,7 @@
 //! | [`fence_proxy_async::<Shared>`](fence_proxy_async) | `fence.proxy.async.shared::cta;` | 8.0 / sm_90 |
 //! | [`fence_proxy_async::<SharedCluster>`](fence_proxy_async) | `fence.proxy.async.shared::cluster;` | 8.0 / sm_90 |
 //! | [`fence_proxy_tensormap_release`] | `fence.proxy.tensormap::generic.release.scope;` | 8.3 / sm_90 |
-//! | [`fence_proxy_tensormap_acquire`] | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
+//! | [`fence_proxy_tensormap_acquire`] (`unsafe`: `a` must be in `.global`) | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
 //! | [`fence_mbarrier_init`] | `fence.mbarrier_init.release.cluster;` | 8.0 / sm_90 |
 //!
 //! Host: there is one proxy, so `fence.proxy.async` is a compiler fence; the tensormap fences
@@ -160,11 +160,19 @@ pub fn fence_proxy_tensormap_release<Sc: TensormapFenceInstr>() {
 }
 
 /// `fence.proxy.tensormap::generic.acquire.scope [map], 128;` — before the first TMA use of a
-/// tensor map another thread modified with generic stores (PTX 8.3, sm_90).
+/// tensor map another thread modified with generic stores (PTX 8.3, sm_90; PTX ISA §9.7.13.4).
+///
+/// # Safety
+/// `map` must be the generic address of a 128-byte tensor map in the **`.global`** state space
+/// (a device allocation): the ISA defines the acquire form only on a `.global` address — a map
+/// in `.param` (a kernel parameter) or `.const`, or any other address, is undefined behaviour.
+/// A map passed as a kernel parameter needs no such fence (it is not modified by the kernel).
 #[inline(always)]
-pub fn fence_proxy_tensormap_acquire<Sc: TensormapFenceInstr>(map: *const crate::copy::TensorMap) {
+pub unsafe fn fence_proxy_tensormap_acquire<Sc: TensormapFenceInstr>(
+    map: *const crate::copy::TensorMap,
+) {
     #[cfg(target_arch = "nvptx64")]
-    unsafe {
+    {
         Sc::acquire(map as u64)
     }
     #[cfg(not(target_arch = "nvptx64"))]

@@ -65,7 +65,12 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
     }
     arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
     let t = m.arrive::<Release, Cta>();
-    keep(out, Mbarrier::pending_count(t));
+    // pending_count is defined only on a noComplete state (PTX ISA §9.7.13.15.18); the
+    // kernel is assembled, never run, but its calls keep to the contracts all the same.
+    let nc = m.arrive_no_complete(1);
+    keep(out, Mbarrier::pending_count(nc));
+    let nc = m.arrive_drop_no_complete(1);
+    keep(out, Mbarrier::pending_count(nc));
     macro_rules! wait {
         ($($S:ident $Sc:ident),*) => {$(
             keep(out, m.try_wait::<$S, $Sc>(t));
@@ -94,6 +99,7 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
     fence_proxy_async::<Global>();
     fence_proxy_async::<Shared>();
     fence_proxy_async::<SharedCluster>();
+    // `p` is a device allocation (`.global`), as the tensormap acquire fence requires.
     let map = p as *const TensorMap;
     macro_rules! tm {
         ($($Sc:ident),*) => {$( fence_proxy_tensormap_release::<$Sc>(); fence_proxy_tensormap_acquire::<$Sc>(map); )*};
@@ -125,7 +131,8 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_bulk_g2s(s, g, 256, m);
     cp_async_bulk_g2s_multicast(s, g, 256, m, 0b11);
     cp_async_bulk_s2g(p as *mut u8, s, 256);
-    cp_async_bulk_s2c(s.to_cluster(), s, 256, m.remote(1));
+    // the destination is a peer CTA (rank 1), as the ISA requires of this copy
+    cp_async_bulk_s2c(mapa(s, 1), s, 256, m.remote(1));
     cp_async_bulk_commit_group();
     cp_async_bulk_wait_group::<0>();
     cp_async_bulk_wait_group_read::<1>();

@@ -137,10 +137,12 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
         cb.wait::<Acquire, Unaligned>(a);
     } else {
         // `barrier.sync 0` (no `.aligned`): LLVM duplicates this barrier into the `t == 0`
-        // branch as well (PTX ISA §9.7.13.1: `.aligned` requires one instruction per warp).
+        // branch as well (PTX ISA §9.7.13.1: `.aligned` requires all threads of the CTA to
+        // execute the same barrier instruction).
         sync_threads_unaligned();
     }
     if t == 0 {
+        // `tmap` is a device allocation (`.global`), as the acquire fence requires.
         fence_proxy_tensormap_acquire::<Gpu>(tmap);
     }
     let tiles_x = width.div_ceil(TILE_W);
