@@ -243,11 +243,11 @@ instr! {
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}` for `{Self}` at `{Sc}`: an arrive takes Release or Relaxed, at Cta or Cluster",
+    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: an arrive takes Release or Relaxed, at Cta or Cluster",
     label = "an mbarrier arrive releases; it cannot acquire",
     note = "PTX ISA §9.7.13.15.15: `.sem = {{.release, .relaxed}}`, `.scope = {{.cta, .cluster}}`; acquire with `try_wait::<Acquire, _>` (seed §5.2)"
 )]
-pub unsafe trait ArriveInstr<Sc: Scope>: Sem {
+pub unsafe trait ArriveInstr<Sco: Scope>: Sem {
     /// `mbarrier.arrive.sem.scope.shared::cta.b64`
     const PTX: &'static str;
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64`
@@ -280,11 +280,11 @@ pub unsafe trait ArriveInstr<Sc: Scope>: Sem {
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}.shared::cluster` for `{Self}` at `{Sc}`: a remote arrive takes Release or Relaxed",
+    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}.shared::cluster` for `{Self}` at `{Sco}`: a remote arrive takes Release or Relaxed",
     label = "a remote arrive releases; it cannot acquire",
     note = "PTX ISA §9.7.13.15.15; seed §5.4: use `arrive::<Release, Cluster>()` on a peer CTA's barrier"
 )]
-pub unsafe trait RemoteArriveInstr<Sc: Scope>: Sem {
+pub unsafe trait RemoteArriveInstr<Sco: Scope>: Sem {
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64`
     const PTX: &'static str;
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64`
@@ -308,11 +308,11 @@ pub unsafe trait RemoteArriveInstr<Sc: Scope>: Sem {
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.try_wait{{.sem}}{{.scope}}` for `{Self}` at `{Sc}`: a wait takes Acquire or Relaxed, at Cta or Cluster",
+    message = "PTX has no `mbarrier.try_wait{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: a wait takes Acquire or Relaxed, at Cta or Cluster",
     label = "an mbarrier wait acquires; it cannot release",
     note = "PTX ISA §9.7.13.15.17: `.sem = {{.acquire, .relaxed}}`, `.scope = {{.cta, .cluster}}`; release with `arrive::<Release, _>` (seed §5.2)"
 )]
-pub unsafe trait WaitInstr<Sc: Scope>: Sem {
+pub unsafe trait WaitInstr<Sco: Scope>: Sem {
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64`
     const PTX_TRY: &'static str;
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64`
@@ -411,17 +411,17 @@ macro_rules! for_mbar_tx {
 pub(crate) use for_mbar_tx;
 
 macro_rules! arrive_leaf {
-    ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+    ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
         arrive_leaf! { @ (concat!("mbarrier.arrive", $st, $sct, ".shared::cta.b64"))
                          (concat!("mbarrier.arrive_drop", $st, $sct, ".shared::cta.b64"))
                          (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cta.b64"))
-                         $S $O $Sc }
+                         $S $O $Sco }
         arrive_leaf! { @r (concat!("mbarrier.arrive", $st, $sct, ".shared::cluster.b64"))
                           (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cluster.b64"))
-                          $S $O $Sc }
+                          $S $O $Sco }
     };
-    (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sc:ident) => {
-        unsafe impl ArriveInstr<$Sc> for $S {
+    (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
+        unsafe impl ArriveInstr<$Sco> for $S {
             const PTX: &'static str = $($a)*;
             const PTX_DROP: &'static str = $($d)*;
             const PTX_EXPECT_TX: &'static str = $($e)*;
@@ -457,8 +457,8 @@ macro_rules! arrive_leaf {
             }
         }
     };
-    (@r ($($a:tt)*) ($($e:tt)*) $S:ident $O:ident $Sc:ident) => {
-        unsafe impl RemoteArriveInstr<$Sc> for $S {
+    (@r ($($a:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
+        unsafe impl RemoteArriveInstr<$Sco> for $S {
             const PTX: &'static str = $($a)*;
             const PTX_EXPECT_TX: &'static str = $($e)*;
             #[cfg(not(target_arch = "nvptx64"))]
@@ -501,15 +501,15 @@ macro_rules! wait_asm {
 }
 
 macro_rules! wait_leaf {
-    ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+    ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
         wait_leaf! { @ (concat!("mbarrier.try_wait", $st, $sct, ".shared::cta.b64"))
                        (concat!("mbarrier.try_wait.parity", $st, $sct, ".shared::cta.b64"))
                        (concat!("mbarrier.test_wait", $st, $sct, ".shared::cta.b64"))
                        (concat!("mbarrier.test_wait.parity", $st, $sct, ".shared::cta.b64"))
-                       $S $O $Sc }
+                       $S $O $Sco }
     };
-    (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sc:ident) => {
-        unsafe impl WaitInstr<$Sc> for $S {
+    (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sco:ident) => {
+        unsafe impl WaitInstr<$Sco> for $S {
             const PTX_TRY: &'static str = $($t)*;
             const PTX_TRY_PARITY: &'static str = $($tp)*;
             const PTX_TEST: &'static str = $($x)*;
@@ -540,15 +540,15 @@ macro_rules! wait_leaf {
 for_mbar_wait! { wait_leaf }
 
 macro_rules! tx_leaf {
-    ($Sc:ident $sct:literal) => {
+    ($Sco:ident $sct:literal) => {
         tx_leaf! { @ (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cta.b64"))
                      (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cta.b64"))
                      (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cluster.b64"))
                      (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cluster.b64"))
-                     $Sc }
+                     $Sco }
     };
-    (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sc:ident) => {
-        unsafe impl TxInstr for $Sc {
+    (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sco:ident) => {
+        unsafe impl TxInstr for $Sco {
             const PTX_EXPECT: &'static str = $($e)*;
             const PTX_COMPLETE: &'static str = $($c)*;
             const PTX_EXPECT_CLUSTER: &'static str = $($ec)*;
@@ -790,20 +790,20 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
-    /// (PTX 8.0), `Relaxed` (PTX 8.6, sm_90)}, `Sc` ∈ {`Cta`, `Cluster` (sm_90)}; sm_80. Seed §5.3: the
+    /// (PTX 8.0), `Relaxed` (PTX 8.6, sm_90)}, `Sco` ∈ {`Cta`, `Cluster` (sm_90)}; sm_80. Seed §5.3: the
     /// consumer's arrive on `empty` releases its reads.
     #[inline(always)]
-    pub fn arrive<S: Sem, Sc: Scope>(&self) -> Token<Tag>
+    pub fn arrive<S: Sem, Sco: Scope>(&self) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive(self.a()) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= 1,
@@ -822,18 +822,18 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
     /// (1..2^20). PTX 8.0 (Release) / 8.6 (Relaxed), sm_90.
     #[inline(always)]
-    pub fn arrive_n<S: Sem, Sc: Scope>(&self, count: u32) -> Token<Tag>
+    pub fn arrive_n<S: Sem, Sco: Scope>(&self, count: u32) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         check_count(count);
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_n(self.a(), count) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_n(self.a(), count) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= count,
@@ -853,17 +853,17 @@ impl<Tag> Mbarrier<Tag> {
     /// expected count of the following phases by one (a thread leaving the protocol).
     /// PTX 8.0 / 8.6; sm_80 (`Relaxed` or `Cluster`: sm_90).
     #[inline(always)]
-    pub fn arrive_drop<S: Sem, Sc: Scope>(&self) -> Token<Tag>
+    pub fn arrive_drop<S: Sem, Sco: Scope>(&self) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_drop(self.a()) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_drop(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX_DROP,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX_DROP,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= 1 && s.expected >= 1,
@@ -961,18 +961,18 @@ impl<Tag> Mbarrier<Tag> {
     /// tx-count by `tx` bytes (< 2^20), then arrives: the producer's arming of `full` before it
     /// issues TMA (seed §5.2). PTX 8.0 / 8.6, sm_90.
     #[inline(always)]
-    pub fn arrive_expect_tx<S: Sem, Sc: Scope>(&self, tx: u32) -> Token<Tag>
+    pub fn arrive_expect_tx<S: Sem, Sco: Scope>(&self, tx: u32) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_expect_tx(self.a(), tx) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_expect_tx(self.a(), tx) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX_EXPECT_TX,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX_EXPECT_TX,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= 1,
@@ -992,14 +992,14 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
     /// arriving. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn expect_tx<Sc: TxInstr>(&self, tx: u32) {
+    pub fn expect_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::expect(self.a(), tx)
+            Sco::expect(self.a(), tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_rmw(Sc::LEVEL, Sc::PTX_EXPECT, Ordering::Relaxed, |s| {
+        self.h_rmw(Sco::LEVEL, Sco::PTX_EXPECT, Ordering::Relaxed, |s| {
             host::add_tx(s, tx as i64)
         });
     }
@@ -1071,19 +1071,19 @@ impl<Tag> Mbarrier<Tag> {
     /// `token` was taken in has completed; may suspend the thread for a system-dependent time.
     /// `S` ∈ {`Acquire` (PTX 8.0), `Relaxed` (8.6)}; sm_90. Seed §5.2.
     #[inline(always)]
-    pub fn try_wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>) -> bool
+    pub fn try_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait(self.a(), token.state)
+            <S as WaitInstr<Sco>>::try_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TRY,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TRY,
+            <S as WaitInstr<Sco>>::HOST,
             host::unpack(token.state).phase,
         )
     }
@@ -1091,21 +1091,21 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
     /// hint in nanoseconds. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn try_wait_hint<S: Sem, Sc: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
+    pub fn try_wait_hint<S: Sem, Sco: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait_hint(self.a(), token.state, ns)
+            <S as WaitInstr<Sco>>::try_wait_hint(self.a(), token.state, ns)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
             self.h_phase_done(
-                Sc::LEVEL,
-                <S as WaitInstr<Sc>>::PTX_TRY,
-                <S as WaitInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as WaitInstr<Sco>>::PTX_TRY,
+                <S as WaitInstr<Sco>>::HOST,
                 host::unpack(token.state).phase,
             )
         }
@@ -1114,19 +1114,19 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
     /// phase with parity `phase` has completed. PTX 8.0 / 8.6, sm_90.
     #[inline(always)]
-    pub fn try_wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase) -> bool
+    pub fn try_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait_parity(self.a(), phase.0)
+            <S as WaitInstr<Sco>>::try_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TRY_PARITY,
+            <S as WaitInstr<Sco>>::HOST,
             phase.0,
         )
     }
@@ -1134,21 +1134,21 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
     /// suspend-time hint. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn try_wait_parity_hint<S: Sem, Sc: Scope>(&self, phase: Phase, ns: u32) -> bool
+    pub fn try_wait_parity_hint<S: Sem, Sco: Scope>(&self, phase: Phase, ns: u32) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait_parity_hint(self.a(), phase.0, ns)
+            <S as WaitInstr<Sco>>::try_wait_parity_hint(self.a(), phase.0, ns)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
             self.h_phase_done(
-                Sc::LEVEL,
-                <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
-                <S as WaitInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as WaitInstr<Sco>>::PTX_TRY_PARITY,
+                <S as WaitInstr<Sco>>::HOST,
                 phase.0,
             )
         }
@@ -1157,19 +1157,19 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.test_wait.sem.scope.shared::cta.b64 p, [a], state;` — non-blocking test.
     /// PTX 8.0; sm_80 (`Relaxed` or `Cluster`: sm_90).
     #[inline(always)]
-    pub fn test_wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>) -> bool
+    pub fn test_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::test_wait(self.a(), token.state)
+            <S as WaitInstr<Sco>>::test_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TEST,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TEST,
+            <S as WaitInstr<Sco>>::HOST,
             host::unpack(token.state).phase,
         )
     }
@@ -1177,19 +1177,19 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
     /// PTX 8.0 (`.parity`: 7.1); sm_80 (`Relaxed` or `Cluster`: sm_90).
     #[inline(always)]
-    pub fn test_wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase) -> bool
+    pub fn test_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::test_wait_parity(self.a(), phase.0)
+            <S as WaitInstr<Sco>>::test_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TEST_PARITY,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TEST_PARITY,
+            <S as WaitInstr<Sco>>::HOST,
             phase.0,
         )
     }
@@ -1197,24 +1197,24 @@ impl<Tag> Mbarrier<Tag> {
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
     /// ([`wait::spin_until`](crate::wait::spin_until)).
     #[inline(always)]
-    pub fn wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>, budget: Budget) -> Result<u64, Timeout>
+    pub fn wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>, budget: Budget) -> Result<u64, Timeout>
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
-        spin_until(budget, || self.try_wait::<S, Sc>(token))
+        spin_until(budget, || self.try_wait::<S, Sco>(token))
     }
 
     /// Bounded wait on a parity: `try_wait.parity` until it succeeds or `budget` is spent.
     #[inline(always)]
-    pub fn wait_parity<S: Sem, Sc: Scope>(
+    pub fn wait_parity<S: Sem, Sco: Scope>(
         &self,
         phase: Phase,
         budget: Budget,
     ) -> Result<u64, Timeout>
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
-        spin_until(budget, || self.try_wait_parity::<S, Sc>(phase))
+        spin_until(budget, || self.try_wait_parity::<S, Sco>(phase))
     }
 
     /// `mbarrier.pending_count.b64 n, state;` — the pending arrival count captured in `token`.
@@ -1315,20 +1315,20 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     /// Use `Cluster` scope for a barrier in a peer CTA: `.cta` is accepted by PTX but does not
     /// synchronize with the owner's waiter (seed §5.4). PTX 8.0 / 8.6, sm_90.
     #[inline(always)]
-    pub fn arrive<S: Sem, Sc: Scope>(self)
+    pub fn arrive<S: Sem, Sco: Scope>(self)
     where
-        S: RemoteArriveInstr<Sc>,
+        S: RemoteArriveInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as RemoteArriveInstr<Sc>>::arrive(self.addr.0)
+            <S as RemoteArriveInstr<Sco>>::arrive(self.addr.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = self.local().h_rmw(
-                Sc::LEVEL,
-                <S as RemoteArriveInstr<Sc>>::PTX,
-                <S as RemoteArriveInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as RemoteArriveInstr<Sco>>::PTX,
+                <S as RemoteArriveInstr<Sco>>::HOST,
                 |mut s| {
                     assert!(
                         s.pending >= 1,
@@ -1343,21 +1343,21 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
 
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a], count;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn arrive_n<S: Sem, Sc: Scope>(self, count: u32)
+    pub fn arrive_n<S: Sem, Sco: Scope>(self, count: u32)
     where
-        S: RemoteArriveInstr<Sc>,
+        S: RemoteArriveInstr<Sco>,
     {
         check_count(count);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as RemoteArriveInstr<Sc>>::arrive_n(self.addr.0, count)
+            <S as RemoteArriveInstr<Sco>>::arrive_n(self.addr.0, count)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = self.local().h_rmw(
-                Sc::LEVEL,
-                <S as RemoteArriveInstr<Sc>>::PTX,
-                <S as RemoteArriveInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as RemoteArriveInstr<Sco>>::PTX,
+                <S as RemoteArriveInstr<Sco>>::HOST,
                 |mut s| {
                     assert!(
                         s.pending >= count,
@@ -1372,21 +1372,21 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn arrive_expect_tx<S: Sem, Sc: Scope>(self, tx: u32)
+    pub fn arrive_expect_tx<S: Sem, Sco: Scope>(self, tx: u32)
     where
-        S: RemoteArriveInstr<Sc>,
+        S: RemoteArriveInstr<Sco>,
     {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as RemoteArriveInstr<Sc>>::arrive_expect_tx(self.addr.0, tx)
+            <S as RemoteArriveInstr<Sco>>::arrive_expect_tx(self.addr.0, tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = self.local().h_rmw(
-                Sc::LEVEL,
-                <S as RemoteArriveInstr<Sc>>::PTX_EXPECT_TX,
-                <S as RemoteArriveInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as RemoteArriveInstr<Sco>>::PTX_EXPECT_TX,
+                <S as RemoteArriveInstr<Sco>>::HOST,
                 |mut s| {
                     s = host::add_tx(s, tx as i64);
                     s.pending -= 1;
@@ -1398,26 +1398,26 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn expect_tx<Sc: TxInstr>(self, tx: u32) {
+    pub fn expect_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::expect_cluster(self.addr.0, tx)
+            Sco::expect_cluster(self.addr.0, tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.local().expect_tx::<Sc>(tx);
+        self.local().expect_tx::<Sco>(tx);
     }
 
     /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn complete_tx<Sc: TxInstr>(self, tx: u32) {
+    pub fn complete_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::complete_cluster(self.addr.0, tx)
+            Sco::complete_cluster(self.addr.0, tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.local().complete_tx::<Sc>(tx);
+        self.local().complete_tx::<Sco>(tx);
     }
 }
 
@@ -1471,8 +1471,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..v
     });
     macro_rules! arrive_v {
-        ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
-            let (sem, scope) = (stringify!($S), stringify!($Sc));
+        ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
+            let (sem, scope) = (stringify!($S), stringify!($Sco));
             let w = Variant {
                 sem,
                 scope,
@@ -1481,24 +1481,24 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             };
             f(Variant {
                 op: "arrive",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX,
                 ..w
             });
             f(Variant {
                 op: "arrive",
                 extra: "count",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX,
                 ..w
             });
             f(Variant {
                 op: "arrive_drop",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX_DROP,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX_DROP,
                 ..w
             });
             f(Variant {
                 op: "arrive.expect_tx",
                 extra: "tx",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX_EXPECT_TX,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
                 ..w
             });
             let r = Variant {
@@ -1507,96 +1507,96 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             };
             f(Variant {
                 op: "arrive",
-                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX,
+                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
                 ..r
             });
             f(Variant {
                 op: "arrive",
                 extra: "count",
-                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX,
+                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
                 ..r
             });
             f(Variant {
                 op: "arrive.expect_tx",
                 extra: "tx",
-                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX_EXPECT_TX,
+                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
                 ..r
             });
         };
     }
     for_mbar_arrive! { arrive_v }
     macro_rules! wait_v {
-        ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+        ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
             let w = Variant {
                 sem: stringify!($S),
-                scope: stringify!($Sc),
+                scope: stringify!($Sco),
                 space: "Shared",
                 ..v
             };
             f(Variant {
                 op: "try_wait",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
                 ..w
             });
             f(Variant {
                 op: "try_wait",
                 extra: "hint",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
                 extra: "hint",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
                 ..w
             });
             f(Variant {
                 op: "test_wait",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TEST,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TEST,
                 ..w
             });
             f(Variant {
                 op: "test_wait.parity",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TEST_PARITY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TEST_PARITY,
                 ..w
             });
         };
     }
     for_mbar_wait! { wait_v }
     macro_rules! tx_v {
-        ($Sc:ident $sct:literal) => {
+        ($Sco:ident $sct:literal) => {
             let w = Variant {
                 sem: "Relaxed",
-                scope: stringify!($Sc),
+                scope: stringify!($Sco),
                 ..v
             };
             f(Variant {
                 op: "expect_tx",
                 space: "Shared",
-                ptx: <$Sc as TxInstr>::PTX_EXPECT,
+                ptx: <$Sco as TxInstr>::PTX_EXPECT,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
                 space: "Shared",
-                ptx: <$Sc as TxInstr>::PTX_COMPLETE,
+                ptx: <$Sco as TxInstr>::PTX_COMPLETE,
                 ..w
             });
             f(Variant {
                 op: "expect_tx",
                 space: "SharedCluster",
-                ptx: <$Sc as TxInstr>::PTX_EXPECT_CLUSTER,
+                ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
                 space: "SharedCluster",
-                ptx: <$Sc as TxInstr>::PTX_COMPLETE_CLUSTER,
+                ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
                 ..w
             });
         };

@@ -199,26 +199,26 @@ fn tile(t: u32) -> u32 {
     100 + t
 }
 
-/// A two-CTA cluster pipeline (`Pipeline<1, Sc>`, CUTLASS's shape, seed §5.2–5.4): CTA A is the
+/// A two-CTA cluster pipeline (`Pipeline<1, Sco>`, CUTLASS's shape, seed §5.2–5.4): CTA A is the
 /// leader; its producer (the model's main thread) waits on A's `empty`, arms A's `full` and
 /// "multicasts" each tile into B's stage (the TMA stand-in: its write, then the copy engine's completion (`async_copy_complete_tx`) on
 /// A's and on B's `full` — the latter performed in B, as the multicast does). B's producer arms B's
 /// `full`; B's consumer waits on B's `full`, reads the stage and releases the **leader's** `empty`
-/// (`Sc = Cluster`: `mbarrier.arrive.release.cluster.shared::cluster`; `Sc = Cta`: the `.cta`
+/// (`Sco = Cluster`: `mbarrier.arrive.release.cluster.shared::cluster`; `Sco = Cta`: the `.cta`
 /// arrive of seed §5.4's bug).
-fn cluster_pipeline<Sc: PipelineScope>(read_after_release: bool) {
+fn cluster_pipeline<Sco: PipelineScope>(read_after_release: bool) {
     check(1, move || {
         model::set_place(A);
         let a = Arc::new(smem());
         let b = Arc::new(smem());
         // mbarrier.init by one thread of each CTA, before the others start.
-        Pipeline::<1, Sc>::new(&a.full, &a.empty, 0, true).init(1, 1);
+        Pipeline::<1, Sco>::new(&a.full, &a.empty, 0, true).init(1, 1);
         model::as_place(B, || {
-            Pipeline::<1, Sc>::new(&b.full, &b.empty, 0, false).init(1, 1)
+            Pipeline::<1, Sco>::new(&b.full, &b.empty, 0, false).init(1, 1)
         });
         let (a1, b1) = (a.clone(), b.clone());
         let pb = spawn_at(B, move || {
-            let pipe = Pipeline::<1, Sc>::new(&b1.full, &a1.empty, 0, false);
+            let pipe = Pipeline::<1, Sco>::new(&b1.full, &a1.empty, 0, false);
             let mut st = PipelineState::<1>::producer_start();
             for _ in 0..TILES {
                 let _ = pipe
@@ -229,7 +229,7 @@ fn cluster_pipeline<Sc: PipelineScope>(read_after_release: bool) {
         });
         let (a2, b2) = (a.clone(), b.clone());
         let cb = spawn_at(B, move || {
-            let pipe = Pipeline::<1, Sc>::new(&b2.full, &a2.empty, 0, false);
+            let pipe = Pipeline::<1, Sco>::new(&b2.full, &a2.empty, 0, false);
             let mut st = PipelineState::<1>::consumer_start();
             for t in 0..TILES {
                 pipe.consumer_wait(st, BUDGET)
@@ -245,7 +245,7 @@ fn cluster_pipeline<Sc: PipelineScope>(read_after_release: bool) {
                 st.advance();
             }
         });
-        let pipe = Pipeline::<1, Sc>::new(&a.full, &a.empty, 0, true);
+        let pipe = Pipeline::<1, Sco>::new(&a.full, &a.empty, 0, true);
         let mut st = PipelineState::<1>::producer_start();
         for t in 0..TILES {
             let full = pipe

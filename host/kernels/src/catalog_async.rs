@@ -53,14 +53,14 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
     m.init(*(out as *const u32) | 1);
     let r = m.remote(1);
     macro_rules! arrive {
-        ($($S:ident $Sc:ident),*) => {$(
-            let t = m.arrive::<$S, $Sc>(); keep(out, t.raw());
-            let t = m.arrive_n::<$S, $Sc>(2); keep(out, t.raw());
-            let t = m.arrive_drop::<$S, $Sc>(); keep(out, t.raw());
-            let t = m.arrive_expect_tx::<$S, $Sc>(64); keep(out, t.raw());
-            r.arrive::<$S, $Sc>();
-            r.arrive_n::<$S, $Sc>(2);
-            r.arrive_expect_tx::<$S, $Sc>(64);
+        ($($S:ident $Sco:ident),*) => {$(
+            let t = m.arrive::<$S, $Sco>(); keep(out, t.raw());
+            let t = m.arrive_n::<$S, $Sco>(2); keep(out, t.raw());
+            let t = m.arrive_drop::<$S, $Sco>(); keep(out, t.raw());
+            let t = m.arrive_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
+            r.arrive::<$S, $Sco>();
+            r.arrive_n::<$S, $Sco>(2);
+            r.arrive_expect_tx::<$S, $Sco>(64);
         )*};
     }
     arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
@@ -72,20 +72,20 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
     let nc = m.arrive_drop_no_complete(1);
     keep(out, Mbarrier::pending_count(nc));
     macro_rules! wait {
-        ($($S:ident $Sc:ident),*) => {$(
-            keep(out, m.try_wait::<$S, $Sc>(t));
-            keep(out, m.try_wait_hint::<$S, $Sc>(t, 1000));
-            keep(out, m.try_wait_parity::<$S, $Sc>(Phase::ONE));
-            keep(out, m.try_wait_parity_hint::<$S, $Sc>(Phase::ZERO, 1000));
-            keep(out, m.test_wait::<$S, $Sc>(t));
-            keep(out, m.test_wait_parity::<$S, $Sc>(Phase::ONE));
+        ($($S:ident $Sco:ident),*) => {$(
+            keep(out, m.try_wait::<$S, $Sco>(t));
+            keep(out, m.try_wait_hint::<$S, $Sco>(t, 1000));
+            keep(out, m.try_wait_parity::<$S, $Sco>(Phase::ONE));
+            keep(out, m.try_wait_parity_hint::<$S, $Sco>(Phase::ZERO, 1000));
+            keep(out, m.test_wait::<$S, $Sco>(t));
+            keep(out, m.test_wait_parity::<$S, $Sco>(Phase::ONE));
         )*};
     }
     wait!(Acquire Cta, Acquire Cluster, Relaxed Cta, Relaxed Cluster);
     macro_rules! tx {
-        ($($Sc:ident),*) => {$(
-            m.expect_tx::<$Sc>(128); m.complete_tx::<$Sc>(128);
-            r.expect_tx::<$Sc>(128); r.complete_tx::<$Sc>(128);
+        ($($Sco:ident),*) => {$(
+            m.expect_tx::<$Sco>(128); m.complete_tx::<$Sco>(128);
+            r.expect_tx::<$Sco>(128); r.complete_tx::<$Sco>(128);
         )*};
     }
     tx!(Cta, Cluster);
@@ -102,7 +102,7 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
     // `p` is a device allocation (`.global`), as the tensormap acquire fence requires.
     let map = p as *const TensorMap;
     macro_rules! tm {
-        ($($Sc:ident),*) => {$( fence_proxy_tensormap_release::<$Sc>(); fence_proxy_tensormap_acquire::<$Sc>(map); )*};
+        ($($Sco:ident),*) => {$( fence_proxy_tensormap_release::<$Sco>(); fence_proxy_tensormap_acquire::<$Sco>(map); )*};
     }
     tm!(Cta, Cluster, Gpu, Sys);
     fence_mbarrier_init();
