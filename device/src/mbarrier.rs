@@ -28,8 +28,12 @@
 //! `arrive::<Acquire, _>()` and `try_wait::<Release, _>()` do not compile: an arrive releases and
 //! a wait acquires (PTX has no `mbarrier.arrive.acquire`). A [`Token`] carries the barrier's tag
 //! type, so a token of a `Mbarrier<Full>` cannot be waited on a `Mbarrier<Empty>`; a [`Phase`]
-//! (parity) is a separate type from a token. Counts are checked against the PTX limits (arrival
-//! count in `1..2^20`, tx-count below `2^20`): a violation panics (a `trap` on the device).
+//! (parity) is a separate type from a token. Operands are checked against the PTX limits (arrival
+//! count in `1..2^20`, tx operand below `2^20`): a violation panics (a `trap` on the device).
+//! The accumulated tx-count must stay in `[-(2^20-1), 2^20-1]` (PTX ISA §9.7.13.15.1): the
+//! host and loom check it after every change and panic; on the device it is a precondition of
+//! the protocol (leaving the range is undefined). `mbarrier.pending_count` is defined only on
+//! the state of a `.noComplete` arrive, so it takes a [`NoCompleteToken`].
 //!
 //! # Host backend
 //! On the host an `Mbarrier` is one `AtomicU64` (loom's under `--cfg loom`) holding phase parity,
