@@ -142,7 +142,7 @@ pub fn handoff_4_4(rounds: u64) -> CpuCounts {
                 }
                 // SAFETY: ordered after P's write by the acquire of full.
                 let v = unsafe { data.read() };
-                count.at::<Gpu>().fetch_add::<Release>(1);
+                let _ = count.at::<Gpu>().fetch_add::<Release>(1);
                 Some(v)
             };
             let c1 = s.spawn(consumer);

@@ -58,9 +58,9 @@ pub unsafe extern "ptx-kernel" fn deepep_barrier(
         let _ = res.fetch_or::<Relaxed>(1 << 31);
     }
     if t < n_ranks {
-        AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize)).fetch_add::<Relaxed>(TAG);
+        let _ = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize)).fetch_add::<Relaxed>(TAG);
         fence::<AcqRel, Sys>();
-        AtomicRef::<i32, Sys>::from_ptr(row(t).add(rank as usize)).fetch_sub::<Relaxed>(TAG);
+        let _ = AtomicRef::<i32, Sys>::from_ptr(row(t).add(rank as usize)).fetch_sub::<Relaxed>(TAG);
         // timeout_check: ld.volatile spin on this rank's row, bounded.
         let mine = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize));
         let d = Deadline::after(budget_ns);
