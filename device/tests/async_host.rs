@@ -464,17 +464,19 @@ fn bulk_reduce_from_threads_loses_nothing() {
     struct Buf([u32; 64]);
     struct Dst(UnsafeCell<Buf>);
     unsafe impl Sync for Dst {}
-    const ROUNDS: u32 = 2_000;
+    const ROUNDS: u32 = 20_000;
     let dst = Arc::new(Dst(UnsafeCell::new(Buf([0; 64]))));
+    let start = Arc::new(std::sync::Barrier::new(4));
     let hs: Vec<_> = (0..4u32)
         .map(|t| {
-            let dst = dst.clone();
+            let (dst, start) = (dst.clone(), start.clone());
             std::thread::spawn(move || {
                 let src = Buf(core::array::from_fn(|i| i as u32 + t));
+                start.wait(); // all four reduce at the same time
                 for _ in 0..ROUNDS {
                     unsafe {
                         cp_reduce_async_bulk_add(
-                            (*dst.0.get()).0.as_mut_ptr(),
+                            dst.0.get() as *mut u32,
                             to_shared(src.0.as_ptr()),
                             256,
                         )
