@@ -64,7 +64,23 @@ pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     const NAME: &'static str;
     /// Bitwise equality (what `atom.cas` compares).
     fn bits_eq(self, other: Self) -> bool;
+    /// A zero-sized array of this gives [`Strong<Self>`](Strong) the alignment of the PTX
+    /// access, `size_of::<Self>()` (8 for the 64-bit types even where the host aligns `u64` to 4,
+    /// as 32-bit x86 does: an `atom`/`ld` of 8 bytes needs an 8-aligned address).
+    #[doc(hidden)]
+    type Align: Copy + Default + 'static;
 }
+
+/// An 8-aligned zero-sized marker (the [`Scalar::Align`] of the 64-bit types).
+#[doc(hidden)]
+#[repr(align(8))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Align8;
+/// A 4-aligned zero-sized marker (the [`Scalar::Align`] of the 32-bit types).
+#[doc(hidden)]
+#[repr(align(4))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Align4;
 
 #[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
@@ -82,10 +98,11 @@ pub trait Negate: Scalar {
 }
 
 macro_rules! scalars {
-    ($($t:ty, $neg:expr);*) => {$(
+    ($($t:ty, $al:ty, $neg:expr);*) => {$(
         impl Sealed for $t {}
         impl Scalar for $t {
             const NAME: &'static str = stringify!($t);
+            type Align = $al;
             #[allow(clippy::float_cmp)]
             fn bits_eq(self, other: Self) -> bool { self.to_ne_bytes() == other.to_ne_bytes() }
         }
@@ -94,8 +111,9 @@ macro_rules! scalars {
         }
     )*};
 }
-scalars!(u32, |x| x.wrapping_neg(); i32, |x| x.wrapping_neg(); u64, |x| x.wrapping_neg();
-         i64, |x| x.wrapping_neg(); f32, |x| -x; f64, |x| -x);
+scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
+         u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
+         f32, Align4, |x| -x; f64, Align8, |x| -x);
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -147,7 +165,7 @@ pub mod op {
 ///
 /// # Safety
 /// Implemented only by this crate's table; `ld` must read a valid `Self` at `p`.
-pub unsafe trait LdInstr<S: LoadSem, Sc: Scope, Sp: Space>: Scalar {
+pub unsafe trait LdInstr<S: LoadSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"ld.acquire.gpu.global.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
@@ -159,7 +177,7 @@ pub unsafe trait LdInstr<S: LoadSem, Sc: Scope, Sp: Space>: Scalar {
 ///
 /// # Safety
 /// Implemented only by this crate's table.
-pub unsafe trait StInstr<S: StoreSem, Sc: Scope, Sp: Space>: Scalar {
+pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"st.release.gpu.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
@@ -176,7 +194,7 @@ pub unsafe trait StInstr<S: StoreSem, Sc: Scope, Sp: Space>: Scalar {
     label = "no such atom",
     note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64)"
 )]
-pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
+pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
@@ -188,7 +206,7 @@ pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
 ///
 /// # Safety
 /// Implemented only by this crate's table.
-pub unsafe trait CasInstr<S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
+pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.relaxed.gpu.cas.b32"`.
     const PTX: &'static str;
     #[doc(hidden)]
@@ -205,7 +223,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sc: Scope, Sp: Space>: Scalar {
     label = "no such red",
     note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions"
 )]
-pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sc: Scope, Sp: Space>: Scalar {
+pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
@@ -243,11 +261,11 @@ macro_rules! for_scopes {
 #[allow(unused_imports)]
 pub(crate) use for_scopes;
 
-/// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sc`.
+/// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sco`.
 macro_rules! for_ldst_sems {
     ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_spaces! { $leaf [$($a)* Weak ""; [Sc: Scope] Sc "";] }
-        for_spaces! { $leaf [$($a)* Volatile ".volatile"; [Sc: Scope] Sc "";] }
+        for_spaces! { $leaf [$($a)* Weak ""; [Sco: Scope] Sco "";] }
+        for_spaces! { $leaf [$($a)* Volatile ".volatile"; [Sco: Scope] Sco "";] }
         for_scopes! { $leaf [$($a)* $S3 $t3;] }
         for_scopes! { $leaf [$($a)* $S4 $t4;] }
     };
@@ -402,14 +420,14 @@ pub(crate) use for_ldst_sems_ld;
 // ----- leaves that implement the instruction traits -----
 
 macro_rules! ld_leaf {
-    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sc:ident $sct:literal;
+    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
      $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        ld_leaf! { @ (concat!("ld", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sc $Sp
+        ld_leaf! { @ (concat!("ld", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
                    ($pre $addr ($($x)*)) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sc:ident $Sp:ident
+    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
      ($pre:literal $addr:literal ($($x:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<Weak, $Sc, $Sp> for $t {
+        unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -423,9 +441,9 @@ macro_rules! ld_leaf {
             }
         }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sc:ident $Sp:ident
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
      ($pre:literal $addr:literal ($($x:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sc, $Sp> for $t {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -440,14 +458,14 @@ macro_rules! ld_leaf {
 }
 
 macro_rules! st_leaf {
-    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sc:ident $sct:literal;
+    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
      $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        st_leaf! { @ (concat!("st", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sc $Sp
+        st_leaf! { @ (concat!("st", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
                    ($pre $addr ($($x)*)) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sc:ident $Sp:ident
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
      ($pre:literal $addr:literal ($($x:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sc, $Sp> for $t {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -461,13 +479,13 @@ macro_rules! st_leaf {
 
 macro_rules! atom_leaf {
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-     [] $Sc:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        atom_leaf! { @ (concat!("atom", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sc $Sp
+     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        atom_leaf! { @ (concat!("atom", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
                      ($pre $addr ($($x)*)) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sc:ident $Sp:ident
+    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
      ($pre:literal $addr:literal ($($x:tt)*))) => {
-        unsafe impl AtomInstr<op::$O, $S, $Sc, $Sp> for $t {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -483,13 +501,13 @@ macro_rules! atom_leaf {
 
 macro_rules! cas_leaf {
     ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
-     [] $Sc:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        cas_leaf! { @ (concat!("atom", $st, $sct, $spt, ".cas.", $tt)) $t $reg $S $Sc $Sp
+     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        cas_leaf! { @ (concat!("atom", $st, $sct, $spt, ".cas.", $tt)) $t $reg $S $Sco $Sp
                     ($pre $addr ($($x)*)) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sc:ident $Sp:ident
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
      ($pre:literal $addr:literal ($($x:tt)*))) => {
-        unsafe impl CasInstr<$S, $Sc, $Sp> for $t {
+        unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -506,13 +524,13 @@ macro_rules! cas_leaf {
 
 macro_rules! red_leaf {
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-     [] $Sc:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        red_leaf! { @ (concat!("red", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sc $Sp
+     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
+        red_leaf! { @ (concat!("red", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
                     ($pre $addr ($($x)*)) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sc:ident $Sp:ident
+    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
      ($pre:literal $addr:literal ($($x:tt)*))) => {
-        unsafe impl RedInstr<op::$O, $S, $Sc, $Sp> for $t {
+        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -537,18 +555,33 @@ for_red_rows! { red_leaf for_red_sems }
 /// A strong location: a flag, counter or any word that threads access concurrently (seed §3.1
 /// "special" operations). Access it through an [`AtomicRef`] with a scope.
 ///
-/// `#[repr(transparent)]` over `T` on the device and on the host (so a kernel may view global
-/// memory as `Strong<T>` with [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
-/// loom explores its interleavings (not `repr(transparent)` there: it also carries the access
+/// `#[repr(C)]`, exactly the size of `T` and aligned to it (`align(8)` for the 64-bit types
+/// even on a 32-bit host, whose `u64` is 4-aligned: an 8-byte `ld`/`atom` needs 8) on the device
+/// and on the host (so a kernel may view global memory as `Strong<T>` with
+/// [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
+/// loom explores its interleavings (not the layout of `T` there: it also carries the access
 /// history of the scope check, `ptx_sync::model`).
-#[cfg_attr(not(loom), repr(transparent))]
+#[cfg_attr(not(loom), repr(C))]
 pub struct Strong<T: Scalar> {
+    /// Aligns the location to `size_of::<T>()` (an 8-byte PTX access needs 8-alignment, also
+    /// where the host aligns `u64` to 4).
+    #[cfg(not(loom))]
+    _align: [T::Align; 0],
     #[cfg(not(loom))]
     v: core::cell::UnsafeCell<T>,
     /// Under loom: the store log and the scope check's history (see [`crate::model`]).
     #[cfg(loom)]
     m: crate::model::Location<T>,
 }
+
+// Every 8-byte location is 8-aligned and as large as its value, on every target.
+#[cfg(not(loom))]
+const _: () = {
+    use core::mem::{align_of, size_of};
+    assert!(align_of::<Strong<u64>>() == 8 && size_of::<Strong<u64>>() == 8);
+    assert!(align_of::<Strong<i64>>() == 8 && align_of::<Strong<f64>>() == 8);
+    assert!(align_of::<Strong<u32>>() == 4 && size_of::<Strong<u32>>() == 4);
+};
 
 // SAFETY: every access goes through strong (atomic) instructions.
 unsafe impl<T: Scalar> Sync for Strong<T> {}
@@ -559,6 +592,7 @@ impl<T: Scalar> Strong<T> {
     #[cfg(not(loom))]
     pub const fn new(v: T) -> Self {
         Strong {
+            _align: [],
             v: core::cell::UnsafeCell::new(v),
         }
     }
@@ -572,7 +606,8 @@ impl<T: Scalar> Strong<T> {
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
     ///
     /// # Safety
-    /// `p` must be valid and aligned for `T` for `'a`, and accessed only through strong
+    /// `p` must be valid for `'a`, aligned to `size_of::<T>()` (8 for the 64-bit types, which
+    /// a 32-bit host's `u64` alignment does not give), and accessed only through strong
     /// operations while shared.
     #[cfg(not(loom))]
     pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
@@ -583,8 +618,8 @@ impl<T: Scalar> Strong<T> {
     pub const fn as_ptr(&self) -> *mut T {
         self.v.get()
     }
-    /// An [`AtomicRef`] with scope `Sc` and generic addressing.
-    pub fn at<Sc: Scope>(&self) -> AtomicRef<'_, T, Sc, Generic> {
+    /// An [`AtomicRef`] with scope `Sco` and generic addressing.
+    pub fn at<Sco: Scope>(&self) -> AtomicRef<'_, T, Sco, Generic> {
         AtomicRef::new(self)
     }
 }
@@ -678,28 +713,28 @@ type Loc<'a, T> = (*mut T, PhantomData<&'a T>);
 #[cfg(loom)]
 type Loc<'a, T> = &'a Strong<T>;
 
-/// A strong location seen at scope `Sc` through state space `Sp` — the PTX analogue of
+/// A strong location seen at scope `Sco` through state space `Sp` — the PTX analogue of
 /// `cuda::atomic_ref<T, Scope>`. The semantic is a type parameter of each call
 /// (`load::<Acquire>()`), checked at compile time against what PTX allows.
 ///
 /// On `nvptx64` each method is one inline PTX instruction (plus a `cvta.to.<space>` for a
 /// non-generic space); elsewhere it is the `core::sync::atomic` operation with the same ordering.
-pub struct AtomicRef<'a, T: Scalar, Sc: Scope, Sp: Space = Generic> {
+pub struct AtomicRef<'a, T: Scalar, Sco: Scope, Sp: Space = Generic> {
     loc: Loc<'a, T>,
-    _m: PhantomData<(Sc, Sp)>,
+    _m: PhantomData<(Sco, Sp)>,
 }
 
-impl<T: Scalar, Sc: Scope, Sp: Space> Clone for AtomicRef<'_, T, Sc, Sp> {
+impl<T: Scalar, Sco: Scope, Sp: Space> Clone for AtomicRef<'_, T, Sco, Sp> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T: Scalar, Sc: Scope, Sp: Space> Copy for AtomicRef<'_, T, Sc, Sp> {}
-unsafe impl<T: Scalar, Sc: Scope, Sp: Space> Send for AtomicRef<'_, T, Sc, Sp> {}
-unsafe impl<T: Scalar, Sc: Scope, Sp: Space> Sync for AtomicRef<'_, T, Sc, Sp> {}
+impl<T: Scalar, Sco: Scope, Sp: Space> Copy for AtomicRef<'_, T, Sco, Sp> {}
+unsafe impl<T: Scalar, Sco: Scope, Sp: Space> Send for AtomicRef<'_, T, Sco, Sp> {}
+unsafe impl<T: Scalar, Sco: Scope, Sp: Space> Sync for AtomicRef<'_, T, Sco, Sp> {}
 
-impl<'a, T: Scalar, Sc: Scope> AtomicRef<'a, T, Sc, Generic> {
-    /// A generic-addressed reference to `cell` at scope `Sc`.
+impl<'a, T: Scalar, Sco: Scope> AtomicRef<'a, T, Sco, Generic> {
+    /// A generic-addressed reference to `cell` at scope `Sco`.
     pub fn new(cell: &'a Strong<T>) -> Self {
         #[cfg(not(loom))]
         {
@@ -718,7 +753,7 @@ impl<'a, T: Scalar, Sc: Scope> AtomicRef<'a, T, Sc, Generic> {
     }
 }
 
-impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
+impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// A reference to `cell` addressed through state space `Sp`.
     ///
     /// # Safety
@@ -775,16 +810,16 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
 
     /// `ld{.sem}{.scope}{.space}.type` — a load with semantic `S` ∈ {`Weak`, `Volatile`,
     /// `Relaxed`, `Acquire`}. A spin on a flag must use a strong semantic (seed §3.5: a `Weak`
-    /// spin loop is deleted). `load::<Release>()`, `load::<AcqRel>()` and `load::<Sc>()` do not
+    /// spin loop is deleted). `load::<Release>()`, `load::<AcqRel>()` and `load::<Sco>()` do not
     /// compile (PTX has no `ld.release`, `ld.sc`).
     #[inline(always)]
     pub fn load<S: LoadSem>(&self) -> T
     where
-        T: LdInstr<S, Sc, Sp>,
+        T: LdInstr<S, Sco, Sp>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <T as LdInstr<S, Sc, Sp>>::ld(self.ptr())
+            <T as LdInstr<S, Sco, Sp>>::ld(self.ptr())
         }
         #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
@@ -793,9 +828,9 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         #[cfg(loom)]
         {
             self.loc.m.load(
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                crate::model::effective_level(S::NAME, Sco::LEVEL),
                 S::HOST,
-                <T as LdInstr<S, Sc, Sp>>::PTX,
+                <T as LdInstr<S, Sco, Sp>>::PTX,
             )
         }
     }
@@ -805,11 +840,11 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn store<S: StoreSem>(&self, v: T)
     where
-        T: StInstr<S, Sc, Sp>,
+        T: StInstr<S, Sco, Sp>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <T as StInstr<S, Sc, Sp>>::st(self.ptr(), v)
+            <T as StInstr<S, Sco, Sp>>::st(self.ptr(), v)
         }
         #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
@@ -819,9 +854,9 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         {
             self.loc.m.store(
                 v,
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                crate::model::effective_level(S::NAME, Sco::LEVEL),
                 S::HOST,
-                <T as StInstr<S, Sc, Sp>>::PTX,
+                <T as StInstr<S, Sco, Sp>>::PTX,
             )
         }
     }
@@ -829,11 +864,11 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     fn atom<O: op::Op, S: RmwSem>(&self, b: T) -> T
     where
-        T: AtomInstr<O, S, Sc, Sp>,
+        T: AtomInstr<O, S, Sco, Sp>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <T as AtomInstr<O, S, Sc, Sp>>::atom(self.ptr(), b)
+            <T as AtomInstr<O, S, Sco, Sp>>::atom(self.ptr(), b)
         }
         #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
@@ -842,9 +877,9 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         #[cfg(loom)]
         {
             self.loc.m.rmw(
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                crate::model::effective_level(S::NAME, Sco::LEVEL),
                 S::HOST,
-                <T as AtomInstr<O, S, Sc, Sp>>::PTX,
+                <T as AtomInstr<O, S, Sco, Sp>>::PTX,
                 |old| T::h_apply(O::KIND, old, b),
             )
         }
@@ -853,11 +888,11 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     fn red<O: op::Op, S: RedSem>(&self, b: T)
     where
-        T: RedInstr<O, S, Sc, Sp>,
+        T: RedInstr<O, S, Sco, Sp>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <T as RedInstr<O, S, Sc, Sp>>::red(self.ptr(), b)
+            <T as RedInstr<O, S, Sco, Sp>>::red(self.ptr(), b)
         }
         #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
         {
@@ -866,9 +901,9 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         #[cfg(loom)]
         {
             let _ = self.loc.m.rmw(
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                crate::model::effective_level(S::NAME, Sco::LEVEL),
                 S::HOST,
-                <T as RedInstr<O, S, Sc, Sp>>::PTX,
+                <T as RedInstr<O, S, Sco, Sp>>::PTX,
                 |old| T::h_apply(O::KIND, old, b),
             );
         }
@@ -876,105 +911,116 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
 
     /// `atom{.sem}{.scope}{.space}.add.type` — returns the old value. Atomicity holds only
     /// against accesses whose scope includes this thread (seed §4.2).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_add<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Add, S, Sc, Sp>,
+        T: AtomInstr<op::Add, S, Sco, Sp>,
     {
         self.atom::<op::Add, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.add.type` of `-v` (PTX has no `atom.sub`).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_sub<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Add, S, Sc, Sp> + Negate,
+        T: AtomInstr<op::Add, S, Sco, Sp> + Negate,
     {
         self.atom::<op::Add, S>(v.negate())
     }
 
     /// `atom{.sem}{.scope}{.space}.min.type` (integers only).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_min<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Min, S, Sc, Sp>,
+        T: AtomInstr<op::Min, S, Sco, Sp>,
     {
         self.atom::<op::Min, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.max.type` (integers only).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_max<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Max, S, Sc, Sp>,
+        T: AtomInstr<op::Max, S, Sco, Sp>,
     {
         self.atom::<op::Max, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.and.bN` (integers only).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_and<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::And, S, Sc, Sp>,
+        T: AtomInstr<op::And, S, Sco, Sp>,
     {
         self.atom::<op::And, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.or.bN` (integers only).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_or<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Or, S, Sc, Sp>,
+        T: AtomInstr<op::Or, S, Sco, Sp>,
     {
         self.atom::<op::Or, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.xor.bN` (integers only).
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_xor<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Xor, S, Sc, Sp>,
+        T: AtomInstr<op::Xor, S, Sco, Sp>,
     {
         self.atom::<op::Xor, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.exch.bN` — stores `v`, returns the old value.
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn swap<S: RmwSem>(&self, v: T) -> T
     where
-        T: AtomInstr<op::Exch, S, Sc, Sp>,
+        T: AtomInstr<op::Exch, S, Sco, Sp>,
     {
         self.atom::<op::Exch, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.inc.u32` — `old >= bound ? 0 : old + 1`, returns `old`.
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_inc<S: RmwSem>(&self, bound: T) -> T
     where
-        T: AtomInstr<op::Inc, S, Sc, Sp>,
+        T: AtomInstr<op::Inc, S, Sco, Sp>,
     {
         self.atom::<op::Inc, S>(bound)
     }
 
     /// `atom{.sem}{.scope}{.space}.dec.u32` — `(old == 0 || old > bound) ? bound : old - 1`.
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_dec<S: RmwSem>(&self, bound: T) -> T
     where
-        T: AtomInstr<op::Dec, S, Sc, Sp>,
+        T: AtomInstr<op::Dec, S, Sco, Sp>,
     {
         self.atom::<op::Dec, S>(bound)
     }
 
     /// `atom{.sem}{.scope}{.space}.cas.bN` — if the value is bitwise `current`, writes `new`.
     /// `Ok(old)` on success, `Err(old)` otherwise. One semantic for both outcomes, as in PTX.
+    #[must_use = "a cas returns whether it wrote and the old value"]
     #[inline(always)]
     pub fn compare_exchange<S: RmwSem>(&self, current: T, new: T) -> Result<T, T>
     where
-        T: CasInstr<S, Sc, Sp>,
+        T: CasInstr<S, Sco, Sp>,
     {
         #[cfg(target_arch = "nvptx64")]
         {
-            let old = unsafe { <T as CasInstr<S, Sc, Sp>>::cas(self.ptr(), current, new) };
+            let old = unsafe { <T as CasInstr<S, Sco, Sp>>::cas(self.ptr(), current, new) };
             if old.bits_eq(current) {
                 Ok(old)
             } else {
@@ -988,10 +1034,10 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
         #[cfg(loom)]
         {
             self.loc.m.cas(
-                crate::model::effective_level(S::NAME, Sc::LEVEL),
+                crate::model::effective_level(S::NAME, Sco::LEVEL),
                 S::HOST,
                 crate::backend::cas_failure(S::HOST),
-                <T as CasInstr<S, Sc, Sp>>::PTX,
+                <T as CasInstr<S, Sco, Sp>>::PTX,
                 current,
                 new,
                 |a, b| a.bits_eq(b),
@@ -1005,7 +1051,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_add<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::Add, S, Sc, Sp>,
+        T: RedInstr<op::Add, S, Sco, Sp>,
     {
         self.red::<op::Add, S>(v)
     }
@@ -1013,7 +1059,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_sub<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::Add, S, Sc, Sp> + Negate,
+        T: RedInstr<op::Add, S, Sco, Sp> + Negate,
     {
         self.red::<op::Add, S>(v.negate())
     }
@@ -1021,7 +1067,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_min<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::Min, S, Sc, Sp>,
+        T: RedInstr<op::Min, S, Sco, Sp>,
     {
         self.red::<op::Min, S>(v)
     }
@@ -1029,7 +1075,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_max<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::Max, S, Sc, Sp>,
+        T: RedInstr<op::Max, S, Sco, Sp>,
     {
         self.red::<op::Max, S>(v)
     }
@@ -1037,7 +1083,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_and<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::And, S, Sc, Sp>,
+        T: RedInstr<op::And, S, Sco, Sp>,
     {
         self.red::<op::And, S>(v)
     }
@@ -1045,7 +1091,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_or<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::Or, S, Sc, Sp>,
+        T: RedInstr<op::Or, S, Sco, Sp>,
     {
         self.red::<op::Or, S>(v)
     }
@@ -1053,7 +1099,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_xor<S: RedSem>(&self, v: T)
     where
-        T: RedInstr<op::Xor, S, Sc, Sp>,
+        T: RedInstr<op::Xor, S, Sco, Sp>,
     {
         self.red::<op::Xor, S>(v)
     }
@@ -1061,7 +1107,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_inc<S: RedSem>(&self, bound: T)
     where
-        T: RedInstr<op::Inc, S, Sc, Sp>,
+        T: RedInstr<op::Inc, S, Sco, Sp>,
     {
         self.red::<op::Inc, S>(bound)
     }
@@ -1069,7 +1115,7 @@ impl<'a, T: Scalar, Sc: Scope, Sp: Space> AtomicRef<'a, T, Sc, Sp> {
     #[inline(always)]
     pub fn red_dec<S: RedSem>(&self, bound: T)
     where
-        T: RedInstr<op::Dec, S, Sc, Sp>,
+        T: RedInstr<op::Dec, S, Sco, Sp>,
     {
         self.red::<op::Dec, S>(bound)
     }

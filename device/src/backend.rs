@@ -150,8 +150,23 @@ macro_rules! host_int {
 }
 host_int!(u32 => AtomicU32, i32 => AtomicI32, u64 => AtomicU64, i64 => AtomicI64);
 
+/// `atom.add.f32` / `red.add.f32` flush subnormal inputs and results to sign-preserving zero
+/// (PTX ISA §9.7.13.5: "atom.add.f32 rounds to nearest even and flushes subnormal inputs and
+/// results to sign-preserving zero"); `.f64` keeps subnormals.
+pub(crate) fn ftz_f32(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+/// `.add.f64` does not flush (the identity).
+pub(crate) fn ftz_none(x: f64) -> f64 {
+    x
+}
+
 macro_rules! host_float {
-    ($($t:ty => $A:ident, $bits:ty),*) => {$(
+    ($($t:ty => $A:ident, $bits:ty, $ftz:ident),*) => {$(
         impl HostScalar for $t {
             type Atomic = hatomic::$A;
             type Repr = $bits;
@@ -178,7 +193,7 @@ macro_rules! host_float {
                     RmwKind::Add => {
                         let mut cur = a.load(Ordering::Relaxed);
                         loop {
-                            let new = (<$t>::from_bits(cur) + b).to_bits();
+                            let new = $ftz($ftz(<$t>::from_bits(cur)) + $ftz(b)).to_bits();
                             match a.compare_exchange(cur, new, o, cas_failure(o)) {
                                 Ok(old) => return <$t>::from_bits(old),
                                 Err(seen) => cur = seen,
@@ -192,7 +207,7 @@ macro_rules! host_float {
             fn h_apply(k: RmwKind, old: Self, b: Self) -> Self {
                 match k {
                     RmwKind::Exch => b,
-                    RmwKind::Add => old + b,
+                    RmwKind::Add => $ftz($ftz(old) + $ftz(b)),
                     _ => unreachable!("PTX has no {:?} on a float", k),
                 }
             }
@@ -204,7 +219,7 @@ macro_rules! host_float {
         }
     )*};
 }
-host_float!(f32 => AtomicU32, u32, f64 => AtomicU64, u64);
+host_float!(f32 => AtomicU32, u32, ftz_f32, f64 => AtomicU64, u64, ftz_none);
 
 /// The host's `fence`: `core::sync::atomic::fence` (under loom fences go through
 /// `ptx_sync::model::fence`, which knows their scope).

@@ -8,12 +8,12 @@
 //!
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`NamedBarrier::sync`] | `bar.sync id, n;` (≡ `barrier.sync.aligned`) | 2.0 / sm_30 (count: 2.0) |
-//! | [`NamedBarrier::arrive`] | `bar.arrive id, n;` | 2.0 / sm_30 |
+//! | [`NamedBarrier::sync`] | `bar.sync id, n;` (≡ `barrier.sync.aligned`) | 2.0 / sm_20 (register id and count; immediate id alone: all targets) |
+//! | [`NamedBarrier::arrive`] | `bar.arrive id, n;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::sync_unaligned`] / [`sync_threads_unaligned`] | `barrier.sync id{, n};` (no `.aligned`) | 6.0 / sm_30 |
 //! | [`NamedBarrier::arrive_unaligned`] | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_30 |
-//! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_30 |
+//! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_20 |
 //! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
 //! | [`ClusterBarrier::wait`] | `barrier.cluster.wait{.acquire}{.aligned};` | 8.0 / sm_90 |
 //!
@@ -48,7 +48,7 @@ use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
 
-/// Whether a barrier instruction carries `.aligned` (all threads of the warp execute the same
+/// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
 pub trait Alignment: Sealed + Copy + Default + 'static {
     /// `".aligned"` or `""`.
@@ -58,15 +58,17 @@ pub trait Alignment: Sealed + Copy + Default + 'static {
 }
 crate::sem::token_markers! {
     Alignment;
-    /// `.aligned`: every thread of the warp executes this same barrier instruction.
+    /// `.aligned`: every thread of the CTA executes this same barrier instruction (PTX ISA
+    /// §9.7.13.1; for `barrier.cluster`, every thread of the cluster, §9.7.13.3).
     Aligned ".aligned"
-    /// No `.aligned`: threads of a warp may reach the barrier at different instructions.
+    /// No `.aligned`: the threads of the CTA may reach the barrier at different barrier
+    /// instructions.
     Unaligned ""
 }
 
 instr! {
     /// `bar.sync id{, n};` — waits until `n` threads (all of the CTA without `n`) have arrived at
-    /// barrier `id` (PTX 2.0, sm_30). Seed §5.1.
+    /// barrier `id` (PTX 2.0, sm_20: register operands and count). Seed §5.1.
     BarSync = ("bar.sync");
     fn exec(id: u32, n: u32) => m {
         asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
@@ -76,7 +78,7 @@ instr! {
     }
 }
 instr! {
-    /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_30). Seed §5.1.
+    /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_20). Seed §5.1.
     BarArrive = ("bar.arrive");
     fn exec(id: u32, n: u32) => m {
         asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
@@ -84,7 +86,7 @@ instr! {
 }
 instr! {
     /// `barrier.sync id{, n};` — `bar.sync` without `.aligned` (PTX 6.0, sm_30): the threads of
-    /// a warp may reach it at different instructions, so a compiler that duplicates the call
+    /// the CTA may reach it at different instructions, so a compiler that duplicates the call
     /// into two branches (rustc's inline asm is not `convergent`) leaves it defined.
     /// PTX ISA §9.7.13.1.
     BarrierSync = ("barrier.sync");
@@ -104,7 +106,7 @@ instr! {
     }
 }
 instr! {
-    /// `bar.red.popc.u32 d, id, n, p;` — barrier + count of threads with `p` true (PTX 2.0, sm_30).
+    /// `bar.red.popc.u32 d, id, n, p;` — barrier + count of threads with `p` true (PTX 2.0, sm_20).
     BarRedPopc = ("bar.red.popc.u32");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
@@ -114,7 +116,7 @@ instr! {
     }
 }
 instr! {
-    /// `bar.red.and.pred q, id, n, p;` — barrier + AND of `p` (PTX 2.0, sm_30).
+    /// `bar.red.and.pred q, id, n, p;` — barrier + AND of `p` (PTX 2.0, sm_20).
     BarRedAnd = ("bar.red.and.pred");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
@@ -124,7 +126,7 @@ instr! {
     }
 }
 instr! {
-    /// `bar.red.or.pred q, id, n, p;` — barrier + OR of `p` (PTX 2.0, sm_30).
+    /// `bar.red.or.pred q, id, n, p;` — barrier + OR of `p` (PTX 2.0, sm_20).
     BarRedOr = ("bar.red.or.pred");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
@@ -149,9 +151,9 @@ pub struct NamedBarrier {
 #[cfg(not(target_arch = "nvptx64"))]
 struct Word {
     #[cfg(not(loom))]
-    a: crate::backend::hatomic::AtomicU32,
+    a: crate::backend::hatomic::AtomicU64,
     #[cfg(loom)]
-    a: crate::model::Location<u32>,
+    a: crate::model::Location<u64>,
     #[cfg(loom)]
     lvl: i8,
     #[cfg(loom)]
@@ -164,7 +166,7 @@ impl Word {
     fn new(lvl: i8, what: &'static str) -> Self {
         Word {
             #[cfg(not(loom))]
-            a: crate::backend::hatomic::AtomicU32::new(0),
+            a: crate::backend::hatomic::AtomicU64::new(0),
             #[cfg(loom)]
             a: crate::model::Location::new(0),
             #[cfg(loom)]
@@ -173,29 +175,35 @@ impl Word {
             what,
         }
     }
-    fn load(&self, o: Ordering) -> u32 {
+    fn load(&self, o: Ordering) -> u64 {
         #[cfg(not(loom))]
         return self.a.load(o);
         #[cfg(loom)]
         return self.a.load(self.lvl, o, self.what);
     }
-    fn store(&self, v: u32, o: Ordering) {
-        #[cfg(not(loom))]
-        self.a.store(v, o);
-        #[cfg(loom)]
-        self.a.store(v, self.lvl, o, self.what);
-    }
-    fn fetch_add(&self, v: u32, o: Ordering) -> u32 {
+    fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
         #[cfg(not(loom))]
         return self.a.fetch_add(v, o);
         #[cfg(loom)]
         return self.a.rmw(self.lvl, o, self.what, |x| x.wrapping_add(v));
     }
-    fn swap(&self, v: u32, o: Ordering) -> u32 {
+    /// One read-modify-write `f` of the word; returns the old value.
+    fn rmw(&self, o: Ordering, f: impl Fn(u64) -> u64) -> u64 {
         #[cfg(not(loom))]
-        return self.a.swap(v, o);
+        {
+            let mut cur = self.a.load(Ordering::Relaxed);
+            loop {
+                match self
+                    .a
+                    .compare_exchange(cur, f(cur), o, crate::backend::cas_failure(o))
+                {
+                    Ok(old) => return old,
+                    Err(seen) => cur = seen,
+                }
+            }
+        }
         #[cfg(loom)]
-        return self.a.rmw(self.lvl, o, self.what, |_| v);
+        return self.a.rmw(self.lvl, o, self.what, f);
     }
 }
 
@@ -214,12 +222,37 @@ fn wait_while(what: &'static str, mut cond: impl FnMut() -> bool) {
     crate::model::spin_until(what, || !cond());
 }
 
+/// The host barrier: one word holding the generation and the current generation's arrivals
+/// and true predicates (and the completed generation's result), so that each arrival is one
+/// RMW that knows its own generation. An arrival of the next generation that lands right
+/// after the last arrival of this one (a non-waiting `bar.arrive`, the seed §5.1 producer) is
+/// counted in the next generation — never erased by a reset.
+///
+/// Bits 0..16: arrivals of the current generation; 16..32: its true predicates; 32..48: the
+/// true predicates of the last completed generation; 48..64: the generation number (wrapping).
 #[cfg(not(target_arch = "nvptx64"))]
 struct HostBar {
-    arrived: Word,
-    gen: Word,
-    trues: Word,
-    result: Word,
+    state: Word,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod hbar {
+    pub(super) const M16: u64 = 0xffff;
+    pub(super) fn arrived(v: u64) -> u64 {
+        v & M16
+    }
+    pub(super) fn trues(v: u64) -> u64 {
+        (v >> 16) & M16
+    }
+    pub(super) fn result(v: u64) -> u64 {
+        (v >> 32) & M16
+    }
+    pub(super) fn gen(v: u64) -> u64 {
+        v >> 48
+    }
+    pub(super) fn pack(arrived: u64, trues: u64, result: u64, gen: u64) -> u64 {
+        (arrived & M16) | ((trues & M16) << 16) | ((result & M16) << 32) | ((gen & M16) << 48)
+    }
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
@@ -227,30 +260,36 @@ impl HostBar {
     fn new() -> Self {
         const W: &str = "bar.sync/bar.arrive/bar.red (a CTA barrier: .cta)";
         HostBar {
-            arrived: Word::new(0, W),
-            gen: Word::new(0, W),
-            trues: Word::new(0, W),
-            result: Word::new(0, W),
+            state: Word::new(0, W),
         }
     }
     /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
     /// number of true predicates of the completed generation (valid when `wait`).
     fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
-        let g = self.gen.load(Ordering::Acquire);
-        if pred {
-            self.trues.fetch_add(1, Ordering::Relaxed);
+        use hbar::*;
+        let (count, p) = (count as u64, pred as u64);
+        // AcqRel: every arrival releases, the last one acquires all of them (one release
+        // sequence on one word), waiters acquire with their load.
+        let old = self.state.rmw(Ordering::AcqRel, |v| {
+            if arrived(v) + 1 == count {
+                pack(0, 0, trues(v) + p, gen(v) + 1)
+            } else {
+                pack(arrived(v) + 1, trues(v) + p, result(v), gen(v))
+            }
+        });
+        if arrived(old) + 1 == count {
+            return (trues(old) + p) as u32;
         }
-        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == count {
-            self.result
-                .store(self.trues.swap(0, Ordering::Relaxed), Ordering::Relaxed);
-            self.arrived.store(0, Ordering::Relaxed);
-            self.gen.fetch_add(1, Ordering::Release);
-        } else if wait {
-            wait_while("bar.sync: not every thread arrives at the barrier", || {
-                self.gen.load(Ordering::Acquire) == g
-            });
+        if !wait {
+            return 0;
         }
-        self.result.load(Ordering::Relaxed)
+        let g = gen(old);
+        let mut seen = old;
+        wait_while("bar.sync: not every thread arrives at the barrier", || {
+            seen = self.state.load(Ordering::Acquire);
+            gen(seen) == g
+        });
+        result(seen) as u32
     }
 }
 
@@ -263,6 +302,11 @@ impl NamedBarrier {
             "bar: barrier id must be below 16 (PTX ISA §9.7.13.1)"
         );
         assert!(count > 0, "bar: thread count must be positive");
+        #[cfg(not(target_arch = "nvptx64"))]
+        assert!(
+            count < 1 << 16,
+            "bar: the host barrier counts at most 65535 threads"
+        );
         #[cfg(target_arch = "nvptx64")]
         assert!(
             count % 32 == 0,
@@ -280,7 +324,7 @@ impl NamedBarrier {
         self.id
     }
     /// `bar.sync id, n;` — arrive and wait for `n` threads. Orders memory among participants
-    /// (PTX ISA §8.9.3: barrier = release + acquire at CTA scope).
+    /// (PTX ISA §8.9.4: barrier = release + acquire at CTA scope).
     #[inline(always)]
     pub fn sync(&self) {
         #[cfg(target_arch = "nvptx64")]
@@ -307,7 +351,7 @@ impl NamedBarrier {
     }
     /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`: use it wherever the
     /// compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for the
-    /// `.aligned` form, "all threads in a warp must execute the same barrier instruction").
+    /// `.aligned` form, all threads in the CTA must execute the same barrier instruction).
     #[inline(always)]
     pub fn sync_unaligned(&self) {
         #[cfg(target_arch = "nvptx64")]
@@ -509,7 +553,7 @@ impl ClusterBarrier {
             } else {
                 Ordering::Release
             };
-            let gen = self.arrived.fetch_add(1, o) / self.count;
+            let gen = (self.arrived.fetch_add(1, o) / self.count as u64) as u32;
             ClusterArrival { gen }
         }
     }
@@ -527,7 +571,7 @@ impl ClusterBarrier {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let target = (arrival.gen + 1) * self.count;
+            let target = (arrival.gen as u64 + 1) * self.count as u64;
             wait_while(
                 "barrier.cluster.wait: not every thread of the cluster arrives",
                 || self.arrived.load(Ordering::Acquire) < target,

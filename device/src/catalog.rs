@@ -54,74 +54,74 @@ mod walk {
     use crate::sem::*;
 
     macro_rules! scope_of {
-        ([] $Sc:ident) => {
-            $Sc
+        ([] $Sco:ident) => {
+            $Sco
         };
-        ([$($g:tt)+] $Sc:ident) => {
+        ([$($g:tt)+] $Sco:ident) => {
             Gpu
         };
     }
     macro_rules! scope_name {
-        ([] $Sc:ident) => {
-            stringify!($Sc)
+        ([] $Sco:ident) => {
+            stringify!($Sco)
         };
-        ([$($g:tt)+] $Sc:ident) => {
+        ([$($g:tt)+] $Sco:ident) => {
             ""
         };
     }
     macro_rules! v {
-        ($fam:literal, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sc:ident, $Sp:ident, $ptx:expr) => {
+        ($fam:literal, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr) => {
             Variant {
                 family: $fam, op: $op, ty: stringify!($ty), sem: stringify!($S),
-                scope: scope_name!([$($g)*] $Sc), space: stringify!($Sp), extra: "", ptx: $ptx,
+                scope: scope_name!([$($g)*] $Sco), space: stringify!($Sp), extra: "", ptx: $ptx,
             }
         };
     }
 
     pub fn all(f: &mut dyn FnMut(Variant)) {
         macro_rules! ld_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sc:ident $sct:literal;
+            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
              $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("ld", "", $t, $S, [$($g)*] $Sc, $Sp,
-                     <$t as LdInstr<$S, scope_of!([$($g)*] $Sc), $Sp>>::PTX));
+                f(v!("ld", "", $t, $S, [$($g)*] $Sco, $Sp,
+                     <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX));
             };
         }
         macro_rules! st_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sc:ident $sct:literal;
+            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
              $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("st", "", $t, $S, [$($g)*] $Sc, $Sp,
-                     <$t as StInstr<$S, scope_of!([$($g)*] $Sc), $Sp>>::PTX));
+                f(v!("st", "", $t, $S, [$($g)*] $Sco, $Sp,
+                     <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX));
             };
         }
         macro_rules! atom_v {
             ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-             [] $Sc:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("atom", $ot, $t, $S, [] $Sc, $Sp, <$t as AtomInstr<op::$O, $S, $Sc, $Sp>>::PTX));
+             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
+                f(v!("atom", $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX));
             };
         }
         macro_rules! cas_v {
             ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
-             [] $Sc:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("atom", "cas", $t, $S, [] $Sc, $Sp, <$t as CasInstr<$S, $Sc, $Sp>>::PTX));
+             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
+                f(v!("atom", "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX));
             };
         }
         macro_rules! red_v {
             ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-             [] $Sc:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("red", $ot, $t, $S, [] $Sc, $Sp, <$t as RedInstr<op::$O, $S, $Sc, $Sp>>::PTX));
+             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
+                f(v!("red", $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX));
             };
         }
         macro_rules! fence_v {
-            ($S:ident $st:literal, $Sc:ident $sct:literal) => {
+            ($S:ident $st:literal, $Sco:ident $sct:literal) => {
                 f(Variant {
                     family: "fence",
                     op: "",
                     ty: "",
                     sem: stringify!($S),
-                    scope: stringify!($Sc),
+                    scope: stringify!($Sco),
                     space: "",
                     extra: "",
-                    ptx: <$S as FenceInstr<$Sc>>::PTX,
+                    ptx: <$S as FenceInstr<$Sco>>::PTX,
                 });
             };
         }

@@ -14,7 +14,13 @@
 //! [`to_shared`](crate::shared::to_shared) or a [`shared_array!`](crate::shared_array)); global
 //! operands are generic pointers converted inside the asm with `cvta.to.global.u64`; a tensor
 //! map is passed by reference and its generic address is the operand (it must live in
-//! `.param`, `.const` or `.global` memory: a kernel parameter or a device allocation).
+//! `.param`, `.const` or `.global` memory: a kernel parameter or a device allocation; the
+//! tensormap proxy's acquire fence, [`fence_proxy_tensormap_acquire`](crate::proxy::fence_proxy_tensormap_acquire),
+//! is defined only on a `.global` one).
+//!
+//! **`.multicast::cluster`** needs sm_90 (PTX ISA §9.7.9.25.4: "requires sm_90 or higher"; the
+//! ISA *advises* sm_90a for performance, and libcu++ gates it on sm_90a); ptxas also assembles
+//! it for sm_100a and sm_100f.
 //!
 //! | function | PTX | PTX ISA / SM |
 //! |---|---|---|
@@ -22,14 +28,14 @@
 //! | [`cp_async_commit_group`], [`cp_async_wait_group`], [`cp_async_wait_all`] | `cp.async.commit_group;` `cp.async.wait_group N;` `cp.async.wait_all;` | 7.0 / sm_80 |
 //! | [`cp_async_mbarrier_arrive`] (`_noinc`) | `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 [b];` | 7.0 / sm_80 |
 //! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_g2s_multicast`] | `… .multicast::cluster [d], [s], n, [b], mask;` | 8.0 / sm_90a |
+//! | [`cp_async_bulk_g2s_multicast`] | `… .multicast::cluster [d], [s], n, [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_commit_group`], [`cp_async_bulk_wait_group`], [`cp_async_bulk_wait_group_read`] | `cp.async.bulk.commit_group;` `cp.async.bulk.wait_group{.read} N;` | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.{u32,s32,u64,f32,f64} [d], [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90a |
+//! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [map, {c…}];` | 8.0 / sm_90 |
 //!
@@ -37,9 +43,12 @@
 //!
 //! # Host backend
 //! Every copy happens **immediately, at issue** (`ptr::copy`), and a copy that completes on an
-//! mbarrier then performs the barrier's `complete_tx(bytes)` (a `Release` RMW), so a protocol
+//! mbarrier then performs the copy engine's completion on the barrier
+//! ([`Mbarrier::async_copy_complete_tx`]: a `Release` RMW, ordered after the copy's writes —
+//! unlike the `.relaxed` `mbarrier.complete_tx` instruction), so a protocol
 //! that waits correctly on the device also waits correctly on the host; `commit_group` /
-//! `wait_group` are no-ops and `cp.reduce.async.bulk` is a non-atomic element-wise add. Tensor
+//! `wait_group` are no-ops and `cp.reduce.async.bulk` is an element-wise relaxed atomic add (as
+//! on the device: each element a relaxed `.gpu` reduction). Tensor
 //! copies on the host read a map made by `TensorMap::host_tiled` (this crate's own encoding of
 //! base, element size, dims, strides and box; a driver-encoded map panics), zero-fill
 //! out-of-bounds elements of a load and skip them in a store, like TMA tile mode.
@@ -182,7 +191,7 @@ instr! {
 }
 instr! {
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-    /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90a).
+    /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90; sm_90a advised).
     CpAsyncBulkG2SMulticast = ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster");
     fn exec(d: u32, s: u64, n: u32, b: u32, mask: u16) => m {
         asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}], {k};\n\t}}"),
@@ -244,6 +253,14 @@ pub unsafe trait BulkReduceAddInstr: Copy + 'static {
     #[doc(hidden)]
     #[cfg(not(target_arch = "nvptx64"))]
     fn add(a: Self, b: Self) -> Self;
+    /// Host: `*p += b` as one relaxed atomic RMW (what the device does per element: a relaxed
+    /// `.gpu` reduction, PTX ISA §9.7.9.25.4).
+    ///
+    /// # Safety
+    /// `p` aligned and valid for reads and writes; every concurrent access to `*p` atomic.
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    unsafe fn atomic_add(p: *mut Self, b: Self);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec(d: u64, s: u32, n: u32);
@@ -269,6 +286,8 @@ macro_rules! bulk_reduce_leaf {
             #[cfg(not(target_arch = "nvptx64"))]
             #[allow(clippy::unnecessary_cast)]
             fn add(a: Self, b: Self) -> Self { bulk_reduce_leaf!(@add $t a b) }
+            #[cfg(not(target_arch = "nvptx64"))]
+            unsafe fn atomic_add(p: *mut Self, b: Self) { bulk_reduce_leaf!(@atomic $t p b) }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec(d: u64, s: u32, n: u32) {
@@ -277,6 +296,19 @@ macro_rules! bulk_reduce_leaf {
             }
         }
     };
+    (@atomic u32 $p:ident $b:ident) => {{ core::sync::atomic::AtomicU32::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
+    (@atomic i32 $p:ident $b:ident) => {{ core::sync::atomic::AtomicI32::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
+    (@atomic u64 $p:ident $b:ident) => {{ core::sync::atomic::AtomicU64::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
+    (@atomic f32 $p:ident $b:ident) => {{
+        let a = core::sync::atomic::AtomicU32::from_ptr($p as *mut u32);
+        let _ = a.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed,
+                               |x| Some(Self::add(f32::from_bits(x), $b).to_bits()));
+    }};
+    (@atomic f64 $p:ident $b:ident) => {{
+        let a = core::sync::atomic::AtomicU64::from_ptr($p as *mut u64);
+        let _ = a.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed,
+                               |x| Some(Self::add(f64::from_bits(x), $b).to_bits()));
+    }};
     (@add f32 $a:ident $b:ident) => { $a + $b };
     (@add f64 $a:ident $b:ident) => { $a + $b };
     (@add $t:ident $a:ident $b:ident) => { $a.wrapping_add($b) };
@@ -514,7 +546,8 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
 }
 
 /// `….multicast::cluster [d], [s], n, [b], mask;` — the same copy into every CTA of `mask`
-/// (bit `i` = cluster rank `i`), at the same offsets `d` and `b` in each (seed §5.4). sm_90a.
+/// (bit `i` = cluster rank `i`), at the same offsets `d` and `b` in each (seed §5.4). sm_90
+/// (PTX ISA §9.7.9.25.4; sm_90a advised for performance; sm_100a/sm_100f assemble too).
 ///
 /// # Safety
 /// As [`cp_async_bulk_g2s`], for every CTA in `mask`.
@@ -555,13 +588,17 @@ pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
 /// this CTA's shared memory → a peer's, completing on the peer's barrier `bar`.
 ///
 /// # Safety
-/// `dst`/`src` 16-aligned and valid for `bytes`; `bar` an initialized barrier in `dst`'s CTA.
+/// `dst`/`src` 16-aligned and valid for `bytes`; `bar` an initialized barrier in `dst`'s CTA;
+/// **`dst` and `bar` in a CTA of the cluster other than the executing one** (PTX ISA
+/// §9.7.9.25.4.1: for `.shared::cluster` destination of a copy from `.shared::cta`, the
+/// destination must be in the shared memory of a different CTA of the cluster — a copy into the
+/// executing CTA's own shared memory is undefined; use plain stores or `cp_async_bulk_g2s` there).
 #[inline(always)]
 pub unsafe fn cp_async_bulk_s2c<Tag>(
     dst: ClusterAddr,
     src: SharedAddr,
     bytes: u32,
-    bar: RemoteMbarrier<Tag>,
+    bar: RemoteMbarrier<'_, Tag>,
 ) {
     check_bulk(bytes);
     #[cfg(target_arch = "nvptx64")]
@@ -569,7 +606,7 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
     #[cfg(not(target_arch = "nvptx64"))]
     {
         host_copy(dst.0, src.0 as *const u8, bytes as usize);
-        bar.complete_tx::<crate::Cluster>(bytes);
+        bar.local().h_complete_tx(bytes);
     }
 }
 
@@ -602,10 +639,13 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
 }
 
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type [d], [s], n;` — element-wise
-/// `dst[i] += src[i]` by TMA. Host: a non-atomic add at issue.
+/// `dst[i] += src[i]` by TMA; on the device each element's update is a relaxed atomic
+/// reduction at `.gpu` scope (PTX ISA §9.7.9.25.4), so concurrent reductions into the same
+/// elements lose nothing. Host: the same, at issue — one relaxed atomic RMW per element.
 ///
 /// # Safety
-/// As [`cp_async_bulk_s2g`].
+/// As [`cp_async_bulk_s2g`]; `dst` aligned for `T`, and every concurrent access to its elements
+/// atomic (another reduction, or an atomic of this crate).
 #[inline(always)]
 pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
     dst: *mut T,
@@ -619,7 +659,7 @@ pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
     {
         let s = src.0 as *const T;
         for i in 0..bytes as usize / core::mem::size_of::<T>() {
-            *dst.add(i) = T::add(*dst.add(i), *s.add(i));
+            T::atomic_add(dst.add(i), *s.add(i));
         }
     }
 }
@@ -750,8 +790,9 @@ unsafe fn host_tensor_load<Tag>(
 /// elements are zero-filled and the full box's bytes complete on `bar`. PTX 8.0, sm_90.
 ///
 /// # Safety
-/// `map` a valid tensor map in param/const/global memory; `dst` aligned as the map requires
-/// (16 bytes, 128 for swizzled maps) with room for the box.
+/// `map` a valid tensor map in param/const/global memory; `dst` 128-byte aligned (PTX ISA
+/// §9.7.9.25.5: the shared-memory destination of `cp.async.bulk.tensor` must be 128-byte
+/// aligned, whatever the map's swizzle) with room for the box.
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
     dst: SharedAddr,
@@ -765,7 +806,8 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
     host_tensor_load(dst, map, coords.as_slice(), bar);
 }
 
-/// `… .multicast::cluster [d], [map, {c…}], [b], mask;` — into every CTA of `mask`. sm_90a.
+/// `… .multicast::cluster [d], [map, {c…}], [b], mask;` — into every CTA of `mask`. sm_90
+/// (PTX ISA §9.7.9.25.5; sm_90a advised; sm_100a/sm_100f assemble too).
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`], for every CTA in `mask`.

@@ -1,6 +1,6 @@
 //! `fence{.sem}.scope` — ordering between a thread's own accesses.
 //!
-//! PTX ISA §9.7.13.4 (`membar`/`fence`), §8.8 (release and acquire patterns), §8.9.4 (Fence-SC
+//! PTX ISA §9.7.13.4 (`membar`/`fence`), §8.8 (release and acquire patterns), §8.9.3 (Fence-SC
 //! order). Seed §2 (each relaxed program-order pair restored by `fence.sc`), §3.1–3.4 (which pairs
 //! each fence orders), §3.6 (only `fence.sc` orders W→R and synchronizes without reading a value).
 //!
@@ -37,7 +37,7 @@ use core::arch::asm;
     label = "not a fence semantic",
     note = "PTX ISA §9.7.13.4: a fence is always synchronizing; there is no `fence.relaxed`"
 )]
-pub unsafe trait FenceInstr<Scp: Scope>: FenceSem {
+pub unsafe trait FenceInstr<Sco: Scope>: FenceSem {
     /// The exact instruction text without the `;`, e.g. `"fence.sc.gpu"`.
     const PTX: &'static str;
     #[doc(hidden)]
@@ -46,11 +46,11 @@ pub unsafe trait FenceInstr<Scp: Scope>: FenceSem {
 }
 
 macro_rules! fence_leaf {
-    ($S:ident $st:literal, $Sc:ident $sct:literal) => {
-        fence_leaf! { @ (concat!("fence", $st, $sct)) $S $Sc }
+    ($S:ident $st:literal, $Sco:ident $sct:literal) => {
+        fence_leaf! { @ (concat!("fence", $st, $sct)) $S $Sco }
     };
-    (@ ($($mn:tt)*) $S:ident $Sc:ident) => {
-        unsafe impl FenceInstr<$Sc> for $S {
+    (@ ($($mn:tt)*) $S:ident $Sco:ident) => {
+        unsafe impl FenceInstr<$Sco> for $S {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
@@ -82,17 +82,17 @@ pub(crate) use for_fences;
 for_fences! { fence_leaf }
 
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
-/// scope `Sc`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
+/// scope `Sco`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
 /// compile. On the host: `core::sync::atomic::fence` with the same ordering (`Sc` → `SeqCst`).
 /// Under `--cfg loom` the scope counts: see [`crate::model`] ("Scope of fences").
 #[inline(always)]
-pub fn fence<S: FenceSem, Scp: Scope>()
+pub fn fence<S: FenceSem, Sco: Scope>()
 where
-    S: FenceInstr<Scp>,
+    S: FenceInstr<Sco>,
 {
     #[cfg(target_arch = "nvptx64")]
     {
-        <S as FenceInstr<Scp>>::exec()
+        <S as FenceInstr<Sco>>::exec()
     }
     #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     {
@@ -108,7 +108,7 @@ where
             O::Acquire => K::Acquire,
             _ => K::Release,
         };
-        crate::model::fence(kind, Scp::LEVEL, <S as FenceInstr<Scp>>::PTX)
+        crate::model::fence(kind, Sco::LEVEL, <S as FenceInstr<Sco>>::PTX)
     }
 }
 

@@ -37,13 +37,14 @@
 //! | `ld/st.{relaxed,acquire,release}.scope`, `atom/red.sem.scope`, `fence.{sc,acq_rel}` | sm_70 | 6.0 |
 //! | `.cluster` scope, `.shared::cluster` | sm_90 | 7.8 |
 //! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
-//! | [`barrier`]: `bar.sync/arrive/red` | sm_30 | 2.0 |
+//! | [`barrier`]: `bar.sync/arrive/red` with register id and count (`barrier.sync/arrive`: sm_30, 6.0) | sm_20 | 2.0 |
 //! | [`barrier`]: `barrier.cluster.arrive/wait`, [`cluster`]: `mapa`, `getctarank`, `%cluster_*` | sm_90 | 7.8 / 8.0 |
-//! | [`mbarrier`]: `init/inval/arrive/arrive_drop/expect_tx/complete_tx/try_wait/test_wait` (`.release`/`.acquire`) | sm_90 | 8.0 |
+//! | [`mbarrier`]: `init/inval/arrive/arrive_drop/test_wait`, `arrive{,_drop}.noComplete`, `pending_count` | sm_80 | 7.0 (`::cta` 7.8, `.release`/`.acquire` 8.0) |
+//! | [`mbarrier`]: `arrive` with a count, `arrive.expect_tx`, `expect_tx/complete_tx`, `try_wait`, `.cluster` scope | sm_90 | 7.8 / 8.0 |
 //! | [`mbarrier`]: the `.relaxed` arrive and wait forms | sm_90 | 8.6 |
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
-//! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` | sm_90; sm_90a | 8.0 |
+//! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
 //! | [`pipeline`]: `Pipeline<STAGES>` over full/empty mbarrier rings (seed §5) | sm_90 | 8.0 |
 //!
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` (see the README).
@@ -73,7 +74,7 @@ pub mod wait;
 
 pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};
 pub use fence::fence;
-pub use mbarrier::{Mbarrier, Phase, RemoteMbarrier, Token};
+pub use mbarrier::{Mbarrier, NoCompleteToken, Phase, RemoteMbarrier, Token};
 pub use pipeline::{Pipeline, PipelineState};
 pub use sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, Relaxed, Release, Sc, Shared,

@@ -12,30 +12,39 @@
 //!
 //! | operation | PTX (this crate emits exactly) | `.sem` | `.scope` | PTX ISA / SM |
 //! |---|---|---|---|---|
-//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | – | – | 7.8 / sm_90 |
-//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | – | – | 7.8 / sm_90 |
-//! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | – | – | 7.8 / sm_80 |
+//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | – | – | 7.8 / sm_80 |
+//! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6, sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 (with a count: sm_90) |
+//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
 //! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::expect_tx`], [`complete_tx`](Mbarrier::complete_tx) | `mbarrier.{expect,complete}_tx.relaxed.scope.shared::cta.b64 [a], tx;` | Relaxed only | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::try_wait`] (+`_hint`) | `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], s{, ns};` | Acquire (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::try_wait_parity`] (+`_hint`) | `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], phase{, ns};` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::test_wait`], [`test_wait_parity`](Mbarrier::test_wait_parity) | `mbarrier.test_wait{.parity}.sem.scope.shared::cta.b64` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::pending_count`] | `mbarrier.pending_count.b64 n, s;` | – | – | 7.0 / sm_80 |
+//! | [`Mbarrier::test_wait`], [`test_wait_parity`](Mbarrier::test_wait_parity) | `mbarrier.test_wait{.parity}.sem.scope.shared::cta.b64` | Acquire, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive_no_complete`] / [`arrive_drop_no_complete`](Mbarrier::arrive_drop_no_complete) (`unsafe`) | `mbarrier.{arrive,arrive_drop}.noComplete.release.cta.shared::cta.b64 s, [a], n;` | Release only | Cta only | 8.0 / sm_80 |
+//! | [`Mbarrier::pending_count`] (on a [`NoCompleteToken`] only) | `mbarrier.pending_count.b64 n, s;` | – | – | 7.0 / sm_80 |
 //! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a]{, n};` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
 //!
 //! `arrive::<Acquire, _>()` and `try_wait::<Release, _>()` do not compile: an arrive releases and
 //! a wait acquires (PTX has no `mbarrier.arrive.acquire`). A [`Token`] carries the barrier's tag
 //! type, so a token of a `Mbarrier<Full>` cannot be waited on a `Mbarrier<Empty>`; a [`Phase`]
-//! (parity) is a separate type from a token. Counts are checked against the PTX limits (arrival
-//! count in `1..2^20`, tx-count below `2^20`): a violation panics (a `trap` on the device).
+//! (parity) is a separate type from a token. Operands are checked against the PTX limits (arrival
+//! count in `1..2^20`, tx operand below `2^20`): a violation panics (a `trap` on the device).
+//! The accumulated tx-count must stay in `[-(2^20-1), 2^20-1]` (PTX ISA §9.7.13.15.1): the
+//! host and loom check it after every change and panic; on the device it is a precondition of
+//! the protocol (leaving the range is undefined). `mbarrier.pending_count` is defined only on
+//! the state of a `.noComplete` arrive, so it takes a [`NoCompleteToken`].
 //!
 //! # Host backend
 //! On the host an `Mbarrier` is one `AtomicU64` (loom's under `--cfg loom`) holding phase parity,
 //! pending count, expected count and tx-count; every operation is one compare-exchange with the
 //! ordering of its semantic (`Release` arrive, `Acquire` wait), so a phase completion is a
-//! release sequence that every waiter's acquire load synchronizes with. `complete_tx` is a
-//! `Release` RMW on the host (the copy it stands for was performed by the issuing thread).
+//! release sequence that every waiter's acquire load synchronizes with. `expect_tx` and
+//! `complete_tx` are `Relaxed` RMWs, as the `.relaxed` instructions are (PTX ISA
+//! §9.7.13.15.13-14: they order nothing); only the completion of a host async copy
+//! ([`Mbarrier::async_copy_complete_tx`], what the copy engine does after the copy's writes) is
+//! a `Release` RMW. The tx-count is checked against its range `[-(2^20-1), 2^20-1]` after every
+//! change (a panic on the host; on the device leaving it is undefined, a precondition).
 //!
 //! Under `--cfg loom` the word is a strong location of `ptx_sync::model` and every operation is a
 //! strong access at the scope it names (`arrive::<_, Cta>` at `.cta`, `try_wait::<_, Cluster>` at
@@ -123,6 +132,41 @@ impl<Tag> Token<Tag> {
     }
 }
 
+/// The state returned by `mbarrier.arrive.noComplete` / `mbarrier.arrive_drop.noComplete`
+/// ([`Mbarrier::arrive_no_complete`], [`Mbarrier::arrive_drop_no_complete`]): the only state on
+/// which `mbarrier.pending_count` is defined (PTX ISA §9.7.13.15.18), so
+/// [`Mbarrier::pending_count`] takes this type and not a [`Token`]. It is also a state of the
+/// phase it arrived in: [`token`](Self::token) gives the [`Token`] to wait on.
+#[must_use = "a no-complete state is only useful for pending_count or to wait on its phase"]
+pub struct NoCompleteToken<Tag = ()> {
+    state: u64,
+    _t: PhantomData<fn() -> Tag>,
+}
+impl<Tag> Clone for NoCompleteToken<Tag> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<Tag> Copy for NoCompleteToken<Tag> {}
+impl<Tag> core::fmt::Debug for NoCompleteToken<Tag> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "NoCompleteToken({:#x})", self.state)
+    }
+}
+impl<Tag> NoCompleteToken<Tag> {
+    /// The opaque 64-bit state.
+    pub const fn raw(self) -> u64 {
+        self.state
+    }
+    /// The same state as a [`Token`] of its phase, for `try_wait`/`test_wait`.
+    pub const fn token(self) -> Token<Tag> {
+        Token {
+            state: self.state,
+            _t: PhantomData,
+        }
+    }
+}
+
 /// A phase parity (`0` or `1`) for `try_wait.parity`: `try_wait_parity(p)` succeeds once the
 /// phase with parity `p` has completed (the current phase's parity differs from `p`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -151,14 +195,14 @@ impl Phase {
 // ---------------------------------------------------------------------------------------------
 
 instr! {
-    /// `mbarrier.init.shared::cta.b64 [a], count;` (PTX 7.8, sm_90; the `.shared::cta` spelling).
+    /// `mbarrier.init.shared::cta.b64 [a], count;` (PTX 7.8 for the `.shared::cta` spelling, sm_80).
     MbarrierInit = ("mbarrier.init.shared::cta.b64");
     fn exec(a: u32, n: u32) => m {
         asm!(concat!(m!(), " [{a}], {n};"), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
-    /// `mbarrier.inval.shared::cta.b64 [a];` (PTX 7.8, sm_90).
+    /// `mbarrier.inval.shared::cta.b64 [a];` (PTX 7.8, sm_80).
     MbarrierInval = ("mbarrier.inval.shared::cta.b64");
     fn exec(a: u32) => m {
         asm!(concat!(m!(), " [{a}];"), a = in(reg32) a, options(nostack, preserves_flags));
@@ -174,17 +218,40 @@ instr! {
     }
 }
 
+instr! {
+    /// `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 state, [a], count;` — `count`
+    /// arrivals that must not complete the phase (PTX ISA §9.7.13.15.15: `.noComplete` takes only
+    /// `{.release}{.cta}`, and the behaviour is undefined if the arrival completes the phase).
+    /// PTX 7.0 (`.release.cta`: 8.0, `::cta`: 7.8), sm_80.
+    MbarrierArriveNoComplete = ("mbarrier.arrive.noComplete.release.cta.shared::cta.b64");
+    fn exec(a: u32, n: u32) -> u64 => m {
+        let s: u64;
+        asm!(concat!(m!(), " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+        s
+    }
+}
+instr! {
+    /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;`
+    /// (PTX ISA §9.7.13.15.16). PTX 7.0 (`.release.cta`: 8.0), sm_80.
+    MbarrierArriveDropNoComplete = ("mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64");
+    fn exec(a: u32, n: u32) -> u64 => m {
+        let s: u64;
+        asm!(concat!(m!(), " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+        s
+    }
+}
+
 /// The arrive family at one (semantic, scope) on a local (`.shared::cta`) barrier:
 /// `mbarrier.arrive`, `mbarrier.arrive_drop`, `mbarrier.arrive.expect_tx`.
 ///
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}` for `{Self}` at `{Sc}`: an arrive takes Release or Relaxed, at Cta or Cluster",
+    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: an arrive takes Release or Relaxed, at Cta or Cluster",
     label = "an mbarrier arrive releases; it cannot acquire",
     note = "PTX ISA §9.7.13.15.15: `.sem = {{.release, .relaxed}}`, `.scope = {{.cta, .cluster}}`; acquire with `try_wait::<Acquire, _>` (seed §5.2)"
 )]
-pub unsafe trait ArriveInstr<Sc: Scope>: Sem {
+pub unsafe trait ArriveInstr<Sco: Scope>: Sem {
     /// `mbarrier.arrive.sem.scope.shared::cta.b64`
     const PTX: &'static str;
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64`
@@ -217,11 +284,11 @@ pub unsafe trait ArriveInstr<Sc: Scope>: Sem {
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}.shared::cluster` for `{Self}` at `{Sc}`: a remote arrive takes Release or Relaxed",
+    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}.shared::cluster` for `{Self}` at `{Sco}`: a remote arrive takes Release or Relaxed",
     label = "a remote arrive releases; it cannot acquire",
     note = "PTX ISA §9.7.13.15.15; seed §5.4: use `arrive::<Release, Cluster>()` on a peer CTA's barrier"
 )]
-pub unsafe trait RemoteArriveInstr<Sc: Scope>: Sem {
+pub unsafe trait RemoteArriveInstr<Sco: Scope>: Sem {
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64`
     const PTX: &'static str;
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64`
@@ -245,11 +312,11 @@ pub unsafe trait RemoteArriveInstr<Sc: Scope>: Sem {
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.try_wait{{.sem}}{{.scope}}` for `{Self}` at `{Sc}`: a wait takes Acquire or Relaxed, at Cta or Cluster",
+    message = "PTX has no `mbarrier.try_wait{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: a wait takes Acquire or Relaxed, at Cta or Cluster",
     label = "an mbarrier wait acquires; it cannot release",
     note = "PTX ISA §9.7.13.15.17: `.sem = {{.acquire, .relaxed}}`, `.scope = {{.cta, .cluster}}`; release with `arrive::<Release, _>` (seed §5.2)"
 )]
-pub unsafe trait WaitInstr<Sc: Scope>: Sem {
+pub unsafe trait WaitInstr<Sco: Scope>: Sem {
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64`
     const PTX_TRY: &'static str;
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64`
@@ -348,17 +415,17 @@ macro_rules! for_mbar_tx {
 pub(crate) use for_mbar_tx;
 
 macro_rules! arrive_leaf {
-    ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+    ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
         arrive_leaf! { @ (concat!("mbarrier.arrive", $st, $sct, ".shared::cta.b64"))
                          (concat!("mbarrier.arrive_drop", $st, $sct, ".shared::cta.b64"))
                          (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cta.b64"))
-                         $S $O $Sc }
+                         $S $O $Sco }
         arrive_leaf! { @r (concat!("mbarrier.arrive", $st, $sct, ".shared::cluster.b64"))
                           (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cluster.b64"))
-                          $S $O $Sc }
+                          $S $O $Sco }
     };
-    (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sc:ident) => {
-        unsafe impl ArriveInstr<$Sc> for $S {
+    (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
+        unsafe impl ArriveInstr<$Sco> for $S {
             const PTX: &'static str = $($a)*;
             const PTX_DROP: &'static str = $($d)*;
             const PTX_EXPECT_TX: &'static str = $($e)*;
@@ -394,8 +461,8 @@ macro_rules! arrive_leaf {
             }
         }
     };
-    (@r ($($a:tt)*) ($($e:tt)*) $S:ident $O:ident $Sc:ident) => {
-        unsafe impl RemoteArriveInstr<$Sc> for $S {
+    (@r ($($a:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
+        unsafe impl RemoteArriveInstr<$Sco> for $S {
             const PTX: &'static str = $($a)*;
             const PTX_EXPECT_TX: &'static str = $($e)*;
             #[cfg(not(target_arch = "nvptx64"))]
@@ -438,15 +505,15 @@ macro_rules! wait_asm {
 }
 
 macro_rules! wait_leaf {
-    ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+    ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
         wait_leaf! { @ (concat!("mbarrier.try_wait", $st, $sct, ".shared::cta.b64"))
                        (concat!("mbarrier.try_wait.parity", $st, $sct, ".shared::cta.b64"))
                        (concat!("mbarrier.test_wait", $st, $sct, ".shared::cta.b64"))
                        (concat!("mbarrier.test_wait.parity", $st, $sct, ".shared::cta.b64"))
-                       $S $O $Sc }
+                       $S $O $Sco }
     };
-    (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sc:ident) => {
-        unsafe impl WaitInstr<$Sc> for $S {
+    (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sco:ident) => {
+        unsafe impl WaitInstr<$Sco> for $S {
             const PTX_TRY: &'static str = $($t)*;
             const PTX_TRY_PARITY: &'static str = $($tp)*;
             const PTX_TEST: &'static str = $($x)*;
@@ -477,15 +544,15 @@ macro_rules! wait_leaf {
 for_mbar_wait! { wait_leaf }
 
 macro_rules! tx_leaf {
-    ($Sc:ident $sct:literal) => {
+    ($Sco:ident $sct:literal) => {
         tx_leaf! { @ (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cta.b64"))
                      (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cta.b64"))
                      (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cluster.b64"))
                      (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cluster.b64"))
-                     $Sc }
+                     $Sco }
     };
-    (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sc:ident) => {
-        unsafe impl TxInstr for $Sc {
+    (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sco:ident) => {
+        unsafe impl TxInstr for $Sco {
             const PTX_EXPECT: &'static str = $($e)*;
             const PTX_COMPLETE: &'static str = $($c)*;
             const PTX_EXPECT_CLUSTER: &'static str = $($ec)*;
@@ -545,6 +612,21 @@ mod host {
             | ((s.expected as u64 & M20) << 20)
             | (((s.tx as u32 as u64) & ((1 << 21) - 1)) << 40)
             | ((s.phase as u64 & 1) << 63)
+    }
+    /// The tx-count moved by `delta` bytes, checked against its range `[-(2^20-1), 2^20-1]`
+    /// (PTX ISA §9.7.13.15.1): outside it the device's behaviour is undefined, the host panics.
+    pub(super) fn add_tx(mut s: St, delta: i64) -> St {
+        let t = s.tx as i64 + delta;
+        assert!(
+            t.abs() <= super::MAX_COUNT as i64,
+            "mbarrier: tx-count {} + {} = {} leaves its range [-(2^20-1), 2^20-1] \
+             (PTX ISA §9.7.13.15.1)",
+            s.tx,
+            delta,
+            t
+        );
+        s.tx = t as i32;
+        s
     }
     /// Completes the phase if both counts are zero.
     pub(super) fn settle(mut s: St) -> St {
@@ -664,7 +746,7 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.init.shared::cta.b64 [a], count;` — expected arrivals `count` (1..2^20), phase 0,
     /// tx-count 0. A plain (non-releasing) write: publish it with `bar.sync` in one CTA, or with
     /// [`fence_mbarrier_init`](crate::proxy::fence_mbarrier_init) + a cluster barrier across CTAs
-    /// (seed §5.4). PTX 7.8, sm_90 (the `.shared::cta` spelling).
+    /// (seed §5.4). PTX 7.8 (the `.shared::cta` spelling), sm_80.
     #[inline(always)]
     pub fn init(&self, count: u32) {
         check_count(count);
@@ -685,7 +767,7 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// `mbarrier.inval.shared::cta.b64 [a];` — before the memory is reused for anything else.
-    /// PTX 7.8, sm_90.
+    /// PTX 7.8, sm_80.
     ///
     /// # Safety
     /// No thread may still use the barrier.
@@ -712,20 +794,20 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
-    /// (PTX 8.0), `Relaxed` (PTX 8.6)}, `Sc` ∈ {`Cta`, `Cluster`}; sm_90. Seed §5.3: the
+    /// (PTX 8.0), `Relaxed` (PTX 8.6, sm_90)}, `Sco` ∈ {`Cta`, `Cluster` (sm_90)}; sm_80. Seed §5.3: the
     /// consumer's arrive on `empty` releases its reads.
     #[inline(always)]
-    pub fn arrive<S: Sem, Sc: Scope>(&self) -> Token<Tag>
+    pub fn arrive<S: Sem, Sco: Scope>(&self) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive(self.a()) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= 1,
@@ -744,18 +826,18 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
     /// (1..2^20). PTX 8.0 (Release) / 8.6 (Relaxed), sm_90.
     #[inline(always)]
-    pub fn arrive_n<S: Sem, Sc: Scope>(&self, count: u32) -> Token<Tag>
+    pub fn arrive_n<S: Sem, Sco: Scope>(&self, count: u32) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         check_count(count);
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_n(self.a(), count) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_n(self.a(), count) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= count,
@@ -773,19 +855,19 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64 state, [a];` — arrives and lowers the
     /// expected count of the following phases by one (a thread leaving the protocol).
-    /// PTX 8.0 / 8.6, sm_90.
+    /// PTX 8.0 / 8.6; sm_80 (`Relaxed` or `Cluster`: sm_90).
     #[inline(always)]
-    pub fn arrive_drop<S: Sem, Sc: Scope>(&self) -> Token<Tag>
+    pub fn arrive_drop<S: Sem, Sco: Scope>(&self) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_drop(self.a()) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_drop(self.a()) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX_DROP,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX_DROP,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= 1 && s.expected >= 1,
@@ -802,28 +884,105 @@ impl<Tag> Mbarrier<Tag> {
         }
     }
 
+    /// `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 state, [a], count;` — `count`
+    /// arrivals (1..2^20) that do not complete the current phase; the returned state is the one
+    /// [`pending_count`](Self::pending_count) is defined on. PTX ISA §9.7.13.15.15; sm_80.
+    ///
+    /// # Safety
+    /// The arrivals must leave the phase incomplete: the current phase's pending arrival count
+    /// must exceed `count` (PTX ISA §9.7.13.15.15: "the behavior is undefined if the arrive
+    /// operation causes the phase to complete"). The host panics instead.
+    #[inline(always)]
+    pub unsafe fn arrive_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
+        check_count(count);
+        #[cfg(target_arch = "nvptx64")]
+        let state = MbarrierArriveNoComplete::exec(self.a(), count);
+        #[cfg(not(target_arch = "nvptx64"))]
+        let state = {
+            use crate::instr::Instr;
+            self.h_rmw(
+                Cta::LEVEL,
+                MbarrierArriveNoComplete::PTX,
+                Ordering::Release,
+                |mut s| {
+                    assert!(
+                        s.pending > count,
+                        "mbarrier: arrive.noComplete of {count} would complete the phase \
+                         (pending {}; PTX ISA §9.7.13.15.15: undefined)",
+                        s.pending
+                    );
+                    s.pending -= count;
+                    s
+                },
+            )
+        };
+        NoCompleteToken {
+            state,
+            _t: PhantomData,
+        }
+    }
+
+    /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;` —
+    /// `count` arrivals that do not complete the phase, and the expected count of the following
+    /// phases lowered by `count`. PTX ISA §9.7.13.15.16; sm_80.
+    ///
+    /// # Safety
+    /// As [`arrive_no_complete`](Self::arrive_no_complete): the current phase's pending count
+    /// must exceed `count` (and the expected count must be at least `count`).
+    #[inline(always)]
+    pub unsafe fn arrive_drop_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
+        check_count(count);
+        #[cfg(target_arch = "nvptx64")]
+        let state = MbarrierArriveDropNoComplete::exec(self.a(), count);
+        #[cfg(not(target_arch = "nvptx64"))]
+        let state = {
+            use crate::instr::Instr;
+            self.h_rmw(
+                Cta::LEVEL,
+                MbarrierArriveDropNoComplete::PTX,
+                Ordering::Release,
+                |mut s| {
+                    assert!(
+                        s.pending > count && s.expected >= count,
+                        "mbarrier: arrive_drop.noComplete of {count} would complete the phase \
+                         (pending {}, expected {}; PTX ISA §9.7.13.15.16: undefined)",
+                        s.pending,
+                        s.expected
+                    );
+                    s.pending -= count;
+                    s.expected -= count;
+                    s
+                },
+            )
+        };
+        NoCompleteToken {
+            state,
+            _t: PhantomData,
+        }
+    }
+
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
     /// tx-count by `tx` bytes (< 2^20), then arrives: the producer's arming of `full` before it
     /// issues TMA (seed §5.2). PTX 8.0 / 8.6, sm_90.
     #[inline(always)]
-    pub fn arrive_expect_tx<S: Sem, Sc: Scope>(&self, tx: u32) -> Token<Tag>
+    pub fn arrive_expect_tx<S: Sem, Sco: Scope>(&self, tx: u32) -> Token<Tag>
     where
-        S: ArriveInstr<Sc>,
+        S: ArriveInstr<Sco>,
     {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sc>>::arrive_expect_tx(self.a(), tx) };
+        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_expect_tx(self.a(), tx) };
         #[cfg(not(target_arch = "nvptx64"))]
         let state = self.h_rmw(
-            Sc::LEVEL,
-            <S as ArriveInstr<Sc>>::PTX_EXPECT_TX,
-            <S as ArriveInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as ArriveInstr<Sco>>::PTX_EXPECT_TX,
+            <S as ArriveInstr<Sco>>::HOST,
             |mut s| {
                 assert!(
                     s.pending >= 1,
                     "mbarrier: more arrivals than expected in this phase"
                 );
-                s.tx += tx as i32;
+                s = host::add_tx(s, tx as i64);
                 s.pending -= 1;
                 host::settle(s)
             },
@@ -837,30 +996,51 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
     /// arriving. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn expect_tx<Sc: TxInstr>(&self, tx: u32) {
+    pub fn expect_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::expect(self.a(), tx)
+            Sco::expect(self.a(), tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_rmw(Sc::LEVEL, Sc::PTX_EXPECT, Ordering::Relaxed, |mut s| {
-            s.tx += tx as i32;
-            s
+        self.h_rmw(Sco::LEVEL, Sco::PTX_EXPECT, Ordering::Relaxed, |s| {
+            host::add_tx(s, tx as i64)
         });
     }
 
-    /// `mbarrier.complete_tx.relaxed.scope.shared::cta.b64 [a], tx;` — lowers the tx-count as a
-    /// finished async copy does (seed §5.2). PTX 8.0, sm_90. Host: a `Release` RMW.
+    /// `mbarrier.complete_tx.relaxed.scope.shared::cta.b64 [a], tx;` — lowers the tx-count by
+    /// `tx` bytes. PTX 8.0, sm_90 (PTX ISA §9.7.13.15.14).
+    ///
+    /// The instruction is `.relaxed`: it orders **nothing** — a thread that writes data and then
+    /// executes `complete_tx` has not published the data to a waiter whose `try_wait` sees the
+    /// phase complete. Only the completion of an async copy (the copy engine's own
+    /// `.mbarrier::complete_tx::bytes`, seed §5.2) makes the copy's writes visible to the waiter.
+    /// Host and loom: a `Relaxed` RMW (the copy engine's completion is
+    /// [`async_copy_complete_tx`](Self::async_copy_complete_tx)).
+    ///
+    /// The tx-count must stay in `[-(2^20-1), 2^20-1]` (PTX ISA §9.7.13.15.1): on the device
+    /// leaving the range is undefined (a precondition of the protocol); the host and loom panic.
     #[inline(always)]
-    pub fn complete_tx<Sc: TxInstr>(&self, tx: u32) {
+    pub fn complete_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::complete(self.a(), tx)
+            Sco::complete(self.a(), tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_complete_tx_at(Sc::LEVEL, Sc::PTX_COMPLETE, tx);
+        self.h_complete_tx_at(Sco::LEVEL, Sco::PTX_COMPLETE, tx, Ordering::Relaxed);
+    }
+
+    /// Host and loom only: the completion of an async copy on this barrier — what the copy
+    /// engine does when a `cp.async.bulk{.tensor}` with `.mbarrier::complete_tx::bytes` has
+    /// written its `tx` bytes (seed §5.2). Unlike the `complete_tx` *instruction*
+    /// ([`complete_tx`](Self::complete_tx), `.relaxed`), it is ordered after the copy's writes:
+    /// a `Release` RMW (under loom at `.cluster` scope: the copy may have been issued from
+    /// another CTA of the cluster). Use it in a model of a TMA copy (the copy's writes, then this).
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub fn async_copy_complete_tx(&self, tx: u32) {
+        check_tx(tx);
+        self.h_complete_tx(tx)
     }
 
     /// The `complete_tx` of a host async copy (the copy's own `.mbarrier::complete_tx::bytes`):
@@ -868,15 +1048,17 @@ impl<Tag> Mbarrier<Tag> {
     /// cluster, seed §5.2).
     #[cfg(not(target_arch = "nvptx64"))]
     pub(crate) fn h_complete_tx(&self, tx: u32) {
-        self.h_complete_tx_at(1, "mbarrier::complete_tx::bytes (async copy)", tx)
+        self.h_complete_tx_at(
+            1,
+            "mbarrier::complete_tx::bytes (async copy)",
+            tx,
+            Ordering::Release,
+        )
     }
 
     #[cfg(not(target_arch = "nvptx64"))]
-    fn h_complete_tx_at(&self, lvl: u8, what: &'static str, tx: u32) {
-        self.h_rmw(lvl, what, Ordering::Release, |mut s| {
-            s.tx -= tx as i32;
-            host::settle(s)
-        });
+    fn h_complete_tx_at(&self, lvl: u8, what: &'static str, tx: u32, o: Ordering) {
+        self.h_rmw(lvl, what, o, |s| host::settle(host::add_tx(s, -(tx as i64))));
     }
 
     #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
@@ -893,19 +1075,19 @@ impl<Tag> Mbarrier<Tag> {
     /// `token` was taken in has completed; may suspend the thread for a system-dependent time.
     /// `S` ∈ {`Acquire` (PTX 8.0), `Relaxed` (8.6)}; sm_90. Seed §5.2.
     #[inline(always)]
-    pub fn try_wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>) -> bool
+    pub fn try_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait(self.a(), token.state)
+            <S as WaitInstr<Sco>>::try_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TRY,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TRY,
+            <S as WaitInstr<Sco>>::HOST,
             host::unpack(token.state).phase,
         )
     }
@@ -913,21 +1095,21 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
     /// hint in nanoseconds. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn try_wait_hint<S: Sem, Sc: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
+    pub fn try_wait_hint<S: Sem, Sco: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait_hint(self.a(), token.state, ns)
+            <S as WaitInstr<Sco>>::try_wait_hint(self.a(), token.state, ns)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
             self.h_phase_done(
-                Sc::LEVEL,
-                <S as WaitInstr<Sc>>::PTX_TRY,
-                <S as WaitInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as WaitInstr<Sco>>::PTX_TRY,
+                <S as WaitInstr<Sco>>::HOST,
                 host::unpack(token.state).phase,
             )
         }
@@ -936,19 +1118,19 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
     /// phase with parity `phase` has completed. PTX 8.0 / 8.6, sm_90.
     #[inline(always)]
-    pub fn try_wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase) -> bool
+    pub fn try_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait_parity(self.a(), phase.0)
+            <S as WaitInstr<Sco>>::try_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TRY_PARITY,
+            <S as WaitInstr<Sco>>::HOST,
             phase.0,
         )
     }
@@ -956,62 +1138,62 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
     /// suspend-time hint. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn try_wait_parity_hint<S: Sem, Sc: Scope>(&self, phase: Phase, ns: u32) -> bool
+    pub fn try_wait_parity_hint<S: Sem, Sco: Scope>(&self, phase: Phase, ns: u32) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::try_wait_parity_hint(self.a(), phase.0, ns)
+            <S as WaitInstr<Sco>>::try_wait_parity_hint(self.a(), phase.0, ns)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = ns;
             self.h_phase_done(
-                Sc::LEVEL,
-                <S as WaitInstr<Sc>>::PTX_TRY_PARITY,
-                <S as WaitInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as WaitInstr<Sco>>::PTX_TRY_PARITY,
+                <S as WaitInstr<Sco>>::HOST,
                 phase.0,
             )
         }
     }
 
     /// `mbarrier.test_wait.sem.scope.shared::cta.b64 p, [a], state;` — non-blocking test.
-    /// PTX 8.0, sm_90.
+    /// PTX 8.0; sm_80 (`Relaxed` or `Cluster`: sm_90).
     #[inline(always)]
-    pub fn test_wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>) -> bool
+    pub fn test_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::test_wait(self.a(), token.state)
+            <S as WaitInstr<Sco>>::test_wait(self.a(), token.state)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TEST,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TEST,
+            <S as WaitInstr<Sco>>::HOST,
             host::unpack(token.state).phase,
         )
     }
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
-    /// PTX 8.0, sm_90.
+    /// PTX 8.0 (`.parity`: 7.1); sm_80 (`Relaxed` or `Cluster`: sm_90).
     #[inline(always)]
-    pub fn test_wait_parity<S: Sem, Sc: Scope>(&self, phase: Phase) -> bool
+    pub fn test_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as WaitInstr<Sc>>::test_wait_parity(self.a(), phase.0)
+            <S as WaitInstr<Sco>>::test_wait_parity(self.a(), phase.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_phase_done(
-            Sc::LEVEL,
-            <S as WaitInstr<Sc>>::PTX_TEST_PARITY,
-            <S as WaitInstr<Sc>>::HOST,
+            Sco::LEVEL,
+            <S as WaitInstr<Sco>>::PTX_TEST_PARITY,
+            <S as WaitInstr<Sco>>::HOST,
             phase.0,
         )
     }
@@ -1019,30 +1201,39 @@ impl<Tag> Mbarrier<Tag> {
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
     /// ([`wait::spin_until`](crate::wait::spin_until)).
     #[inline(always)]
-    pub fn wait<S: Sem, Sc: Scope>(&self, token: Token<Tag>, budget: Budget) -> Result<u64, Timeout>
+    pub fn wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>, budget: Budget) -> Result<u64, Timeout>
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
-        spin_until(budget, || self.try_wait::<S, Sc>(token))
+        spin_until(budget, || self.try_wait::<S, Sco>(token))
     }
 
     /// Bounded wait on a parity: `try_wait.parity` until it succeeds or `budget` is spent.
     #[inline(always)]
-    pub fn wait_parity<S: Sem, Sc: Scope>(
+    pub fn wait_parity<S: Sem, Sco: Scope>(
         &self,
         phase: Phase,
         budget: Budget,
     ) -> Result<u64, Timeout>
     where
-        S: WaitInstr<Sc>,
+        S: WaitInstr<Sco>,
     {
-        spin_until(budget, || self.try_wait_parity::<S, Sc>(phase))
+        spin_until(budget, || self.try_wait_parity::<S, Sco>(phase))
     }
 
     /// `mbarrier.pending_count.b64 n, state;` — the pending arrival count captured in `token`.
-    /// PTX 7.0, sm_80.
+    /// PTX 7.0, sm_80. The instruction is defined only on a state returned by
+    /// `mbarrier.arrive.noComplete` / `arrive_drop.noComplete` (PTX ISA §9.7.13.15.18), so it
+    /// takes a [`NoCompleteToken`]; the [`Token`] of an ordinary arrive does not compile:
+    ///
+    /// ```compile_fail
+    /// use ptx_sync::{Mbarrier, Release, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(2);
+    /// let n = Mbarrier::pending_count(b.arrive::<Release, Cta>()); // undefined in PTX
+    /// ```
     #[inline(always)]
-    pub fn pending_count(token: Token<Tag>) -> u32 {
+    pub fn pending_count(token: NoCompleteToken<Tag>) -> u32 {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
             MbarrierPendingCount::exec(token.state)
@@ -1051,9 +1242,10 @@ impl<Tag> Mbarrier<Tag> {
         host::unpack(token.state).pending
     }
 
-    /// This barrier as seen through `.shared::cluster` from this CTA (no instruction).
+    /// This barrier as seen through `.shared::cluster` from this CTA (no instruction). The view
+    /// borrows the barrier: it cannot outlive it.
     #[inline(always)]
-    pub fn cluster_view(&self) -> RemoteMbarrier<Tag> {
+    pub fn cluster_view(&self) -> RemoteMbarrier<'_, Tag> {
         RemoteMbarrier {
             addr: self.shared_addr().to_cluster(),
             _t: PhantomData,
@@ -1061,9 +1253,11 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// The barrier at the same offset in the CTA of rank `cta` of this cluster:
-    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier.
+    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier. The view
+    /// borrows this barrier, so it cannot outlive it (a peer CTA's barrier at the same offset
+    /// is kept alive by the cluster protocol, seed §5.4).
     #[inline(always)]
-    pub fn remote(&self, cta: u32) -> RemoteMbarrier<Tag> {
+    pub fn remote(&self, cta: u32) -> RemoteMbarrier<'_, Tag> {
         RemoteMbarrier {
             addr: crate::cluster::mapa(self.shared_addr(), cta),
             _t: PhantomData,
@@ -1083,22 +1277,27 @@ impl<Tag> Mbarrier<Tag> {
 }
 
 /// An mbarrier addressed through `.shared::cluster` — possibly in a peer CTA (seed §5.4).
-pub struct RemoteMbarrier<Tag = ()> {
+///
+/// The lifetime `'a` is the borrow of the [`Mbarrier`] it was made from
+/// ([`Mbarrier::remote`], [`Mbarrier::cluster_view`]): the view cannot outlive the barrier
+/// (on the host it is a pointer to it).
+pub struct RemoteMbarrier<'a, Tag = ()> {
     addr: ClusterAddr,
-    _t: PhantomData<fn() -> Tag>,
+    _t: PhantomData<(fn() -> Tag, &'a Mbarrier<Tag>)>,
 }
-impl<Tag> Clone for RemoteMbarrier<Tag> {
+impl<Tag> Clone for RemoteMbarrier<'_, Tag> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<Tag> Copy for RemoteMbarrier<Tag> {}
+impl<Tag> Copy for RemoteMbarrier<'_, Tag> {}
 
-impl<Tag> RemoteMbarrier<Tag> {
+impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     /// A barrier at `.shared::cluster` address `addr`.
     ///
     /// # Safety
-    /// `addr` must be an initialized mbarrier in some CTA of this cluster.
+    /// `addr` must be an initialized mbarrier in some CTA of this cluster that stays valid for
+    /// `'a` (on the host: the address of a live `Mbarrier<Tag>`).
     pub unsafe fn from_addr(addr: ClusterAddr) -> Self {
         RemoteMbarrier {
             addr,
@@ -1109,8 +1308,10 @@ impl<Tag> RemoteMbarrier<Tag> {
     pub fn addr(self) -> ClusterAddr {
         self.addr
     }
+    /// Host: the barrier itself (the view was made from a live `&'a Mbarrier`, or promised by
+    /// `from_addr`'s contract).
     #[cfg(not(target_arch = "nvptx64"))]
-    fn local<'x>(self) -> &'x Mbarrier<Tag> {
+    pub(crate) fn local(self) -> &'a Mbarrier<Tag> {
         unsafe { &*(self.addr.0 as *const Mbarrier<Tag>) }
     }
 
@@ -1118,20 +1319,20 @@ impl<Tag> RemoteMbarrier<Tag> {
     /// Use `Cluster` scope for a barrier in a peer CTA: `.cta` is accepted by PTX but does not
     /// synchronize with the owner's waiter (seed §5.4). PTX 8.0 / 8.6, sm_90.
     #[inline(always)]
-    pub fn arrive<S: Sem, Sc: Scope>(self)
+    pub fn arrive<S: Sem, Sco: Scope>(self)
     where
-        S: RemoteArriveInstr<Sc>,
+        S: RemoteArriveInstr<Sco>,
     {
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as RemoteArriveInstr<Sc>>::arrive(self.addr.0)
+            <S as RemoteArriveInstr<Sco>>::arrive(self.addr.0)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = self.local().h_rmw(
-                Sc::LEVEL,
-                <S as RemoteArriveInstr<Sc>>::PTX,
-                <S as RemoteArriveInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as RemoteArriveInstr<Sco>>::PTX,
+                <S as RemoteArriveInstr<Sco>>::HOST,
                 |mut s| {
                     assert!(
                         s.pending >= 1,
@@ -1146,21 +1347,21 @@ impl<Tag> RemoteMbarrier<Tag> {
 
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a], count;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn arrive_n<S: Sem, Sc: Scope>(self, count: u32)
+    pub fn arrive_n<S: Sem, Sco: Scope>(self, count: u32)
     where
-        S: RemoteArriveInstr<Sc>,
+        S: RemoteArriveInstr<Sco>,
     {
         check_count(count);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as RemoteArriveInstr<Sc>>::arrive_n(self.addr.0, count)
+            <S as RemoteArriveInstr<Sco>>::arrive_n(self.addr.0, count)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = self.local().h_rmw(
-                Sc::LEVEL,
-                <S as RemoteArriveInstr<Sc>>::PTX,
-                <S as RemoteArriveInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as RemoteArriveInstr<Sco>>::PTX,
+                <S as RemoteArriveInstr<Sco>>::HOST,
                 |mut s| {
                     assert!(
                         s.pending >= count,
@@ -1175,23 +1376,23 @@ impl<Tag> RemoteMbarrier<Tag> {
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn arrive_expect_tx<S: Sem, Sc: Scope>(self, tx: u32)
+    pub fn arrive_expect_tx<S: Sem, Sco: Scope>(self, tx: u32)
     where
-        S: RemoteArriveInstr<Sc>,
+        S: RemoteArriveInstr<Sco>,
     {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            <S as RemoteArriveInstr<Sc>>::arrive_expect_tx(self.addr.0, tx)
+            <S as RemoteArriveInstr<Sco>>::arrive_expect_tx(self.addr.0, tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
             let _ = self.local().h_rmw(
-                Sc::LEVEL,
-                <S as RemoteArriveInstr<Sc>>::PTX_EXPECT_TX,
-                <S as RemoteArriveInstr<Sc>>::HOST,
+                Sco::LEVEL,
+                <S as RemoteArriveInstr<Sco>>::PTX_EXPECT_TX,
+                <S as RemoteArriveInstr<Sco>>::HOST,
                 |mut s| {
-                    s.tx += tx as i32;
+                    s = host::add_tx(s, tx as i64);
                     s.pending -= 1;
                     host::settle(s)
                 },
@@ -1201,26 +1402,26 @@ impl<Tag> RemoteMbarrier<Tag> {
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn expect_tx<Sc: TxInstr>(self, tx: u32) {
+    pub fn expect_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::expect_cluster(self.addr.0, tx)
+            Sco::expect_cluster(self.addr.0, tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.local().expect_tx::<Sc>(tx);
+        self.local().expect_tx::<Sco>(tx);
     }
 
     /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
     #[inline(always)]
-    pub fn complete_tx<Sc: TxInstr>(self, tx: u32) {
+    pub fn complete_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
         #[cfg(target_arch = "nvptx64")]
         unsafe {
-            Sc::complete_cluster(self.addr.0, tx)
+            Sco::complete_cluster(self.addr.0, tx)
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        self.local().complete_tx::<Sc>(tx);
+        self.local().complete_tx::<Sco>(tx);
     }
 }
 
@@ -1255,9 +1456,27 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx: MbarrierPendingCount::PTX,
         ..v
     });
+    f(Variant {
+        op: "arrive.noComplete",
+        sem: "Release",
+        scope: "Cta",
+        space: "Shared",
+        extra: "count",
+        ptx: MbarrierArriveNoComplete::PTX,
+        ..v
+    });
+    f(Variant {
+        op: "arrive_drop.noComplete",
+        sem: "Release",
+        scope: "Cta",
+        space: "Shared",
+        extra: "count",
+        ptx: MbarrierArriveDropNoComplete::PTX,
+        ..v
+    });
     macro_rules! arrive_v {
-        ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
-            let (sem, scope) = (stringify!($S), stringify!($Sc));
+        ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
+            let (sem, scope) = (stringify!($S), stringify!($Sco));
             let w = Variant {
                 sem,
                 scope,
@@ -1266,24 +1485,24 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             };
             f(Variant {
                 op: "arrive",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX,
                 ..w
             });
             f(Variant {
                 op: "arrive",
                 extra: "count",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX,
                 ..w
             });
             f(Variant {
                 op: "arrive_drop",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX_DROP,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX_DROP,
                 ..w
             });
             f(Variant {
                 op: "arrive.expect_tx",
                 extra: "tx",
-                ptx: <$S as ArriveInstr<$Sc>>::PTX_EXPECT_TX,
+                ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
                 ..w
             });
             let r = Variant {
@@ -1292,96 +1511,96 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             };
             f(Variant {
                 op: "arrive",
-                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX,
+                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
                 ..r
             });
             f(Variant {
                 op: "arrive",
                 extra: "count",
-                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX,
+                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
                 ..r
             });
             f(Variant {
                 op: "arrive.expect_tx",
                 extra: "tx",
-                ptx: <$S as RemoteArriveInstr<$Sc>>::PTX_EXPECT_TX,
+                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
                 ..r
             });
         };
     }
     for_mbar_arrive! { arrive_v }
     macro_rules! wait_v {
-        ($S:ident $st:literal $O:ident, $Sc:ident $sct:literal) => {
+        ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
             let w = Variant {
                 sem: stringify!($S),
-                scope: stringify!($Sc),
+                scope: stringify!($Sco),
                 space: "Shared",
                 ..v
             };
             f(Variant {
                 op: "try_wait",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
                 ..w
             });
             f(Variant {
                 op: "try_wait",
                 extra: "hint",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
                 extra: "hint",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TRY_PARITY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
                 ..w
             });
             f(Variant {
                 op: "test_wait",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TEST,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TEST,
                 ..w
             });
             f(Variant {
                 op: "test_wait.parity",
-                ptx: <$S as WaitInstr<$Sc>>::PTX_TEST_PARITY,
+                ptx: <$S as WaitInstr<$Sco>>::PTX_TEST_PARITY,
                 ..w
             });
         };
     }
     for_mbar_wait! { wait_v }
     macro_rules! tx_v {
-        ($Sc:ident $sct:literal) => {
+        ($Sco:ident $sct:literal) => {
             let w = Variant {
                 sem: "Relaxed",
-                scope: stringify!($Sc),
+                scope: stringify!($Sco),
                 ..v
             };
             f(Variant {
                 op: "expect_tx",
                 space: "Shared",
-                ptx: <$Sc as TxInstr>::PTX_EXPECT,
+                ptx: <$Sco as TxInstr>::PTX_EXPECT,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
                 space: "Shared",
-                ptx: <$Sc as TxInstr>::PTX_COMPLETE,
+                ptx: <$Sco as TxInstr>::PTX_COMPLETE,
                 ..w
             });
             f(Variant {
                 op: "expect_tx",
                 space: "SharedCluster",
-                ptx: <$Sc as TxInstr>::PTX_EXPECT_CLUSTER,
+                ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
                 space: "SharedCluster",
-                ptx: <$Sc as TxInstr>::PTX_COMPLETE_CLUSTER,
+                ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
                 ..w
             });
         };

@@ -134,17 +134,17 @@ impl PipelineScope for Cluster {
 }
 
 /// A `STAGES`-deep TMA pipeline over `full[STAGES]` and `empty[STAGES]` barriers in shared
-/// memory. `Sc = Cta`: producer and consumers in one CTA. `Sc = Cluster`: the leader CTA's
+/// memory. `Sco = Cta`: producer and consumers in one CTA. `Sco = Cluster`: the leader CTA's
 /// producer multicasts into every CTA; every CTA's consumers release the **leader's** `empty`.
-pub struct Pipeline<'a, const STAGES: usize, Sc: PipelineScope = Cta> {
+pub struct Pipeline<'a, const STAGES: usize, Sco: PipelineScope = Cta> {
     full: &'a [Mbarrier<Full>],
     empty: &'a [Mbarrier<Empty>],
     leader: u32,
     is_leader: bool,
-    _s: PhantomData<Sc>,
+    _s: PhantomData<Sco>,
 }
 
-impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
+impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// A pipeline over the first `STAGES` barriers of `full` and `empty` (panics if shorter).
     /// `leader` is the cluster rank owning the `empty` barriers that count (use 0 for `Cta`) and
     /// `is_leader` whether this CTA is it.
@@ -189,7 +189,7 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
     }
 
     /// **Producer, one elected thread.** Waits until stage `st.index()` is empty (the leader: on
-    /// its `empty` barrier, `.acquire` at scope `Sc`; another CTA of a cluster: until its own
+    /// its `empty` barrier, `.acquire` at scope `Sco`; another CTA of a cluster: until its own
     /// previous fill of the stage completed), then arms `full` with
     /// `mbarrier.arrive.expect_tx.release.cta` for `tx_bytes`. Returns the `full` barrier to pass
     /// to the TMA copy. Blocks (bounded by the budget `dl`, per wait).
@@ -202,7 +202,7 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
     ) -> Result<&'a Mbarrier<Full>, Timeout> {
         let i = st.index();
         if self.is_leader {
-            Sc::wait_empty(&self.empty[i], st.phase(), dl)?;
+            Sco::wait_empty(&self.empty[i], st.phase(), dl)?;
         } else {
             self.full[i].wait_parity::<Acquire, Cta>(st.phase(), dl)?;
         }
@@ -222,13 +222,13 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
 
     /// **Consumer, every consumer thread, after its last generic read of the stage.**
     /// `fence.proxy.async;` (the next write into the stage is TMA's, seed §5.3), then the release
-    /// arrive on `empty`: `mbarrier.arrive.release.cta.shared::cta.b64` (`Sc = Cta`) or
+    /// arrive on `empty`: `mbarrier.arrive.release.cta.shared::cta.b64` (`Sco = Cta`) or
     /// `mbarrier.arrive.release.cluster.shared::cluster.b64` on the leader's barrier
-    /// (`Sc = Cluster`, seed §5.4). Does not block.
+    /// (`Sco = Cluster`, seed §5.4). Does not block.
     #[inline(always)]
     pub fn consumer_release(&self, st: PipelineState<STAGES>) {
         fence_proxy_async::<Generic>();
-        Sc::release_empty(&self.empty[st.index()], self.leader);
+        Sco::release_empty(&self.empty[st.index()], self.leader);
     }
 
     /// **Producer, after its last `producer_acquire`.** Waits once more on every stage's `empty`
@@ -239,7 +239,7 @@ impl<'a, const STAGES: usize, Sc: PipelineScope> Pipeline<'a, STAGES, Sc> {
             return Ok(());
         }
         for _ in 0..STAGES {
-            Sc::wait_empty(&self.empty[st.index()], st.phase(), dl)?;
+            Sco::wait_empty(&self.empty[st.index()], st.phase(), dl)?;
             st.advance();
         }
         Ok(())

@@ -15,7 +15,7 @@
 //! | [`fence_proxy_async::<Shared>`](fence_proxy_async) | `fence.proxy.async.shared::cta;` | 8.0 / sm_90 |
 //! | [`fence_proxy_async::<SharedCluster>`](fence_proxy_async) | `fence.proxy.async.shared::cluster;` | 8.0 / sm_90 |
 //! | [`fence_proxy_tensormap_release`] | `fence.proxy.tensormap::generic.release.scope;` | 8.3 / sm_90 |
-//! | [`fence_proxy_tensormap_acquire`] | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
+//! | [`fence_proxy_tensormap_acquire`] (`unsafe`: `a` must be in `.global`) | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
 //! | [`fence_mbarrier_init`] | `fence.mbarrier_init.release.cluster;` | 8.0 / sm_90 |
 //!
 //! Host: there is one proxy, so `fence.proxy.async` is a compiler fence; the tensormap fences
@@ -102,12 +102,12 @@ macro_rules! proxy_async_leaf {
 for_proxy_async! { proxy_async_leaf }
 
 macro_rules! tensormap_leaf {
-    ($Sc:ident $sct:literal) => {
+    ($Sco:ident $sct:literal) => {
         tensormap_leaf! { @ (concat!("fence.proxy.tensormap::generic.release", $sct))
-                            (concat!("fence.proxy.tensormap::generic.acquire", $sct)) $Sc }
+                            (concat!("fence.proxy.tensormap::generic.acquire", $sct)) $Sco }
     };
-    (@ ($($r:tt)*) ($($a:tt)*) $Sc:ident) => {
-        unsafe impl TensormapFenceInstr for $Sc {
+    (@ ($($r:tt)*) ($($a:tt)*) $Sco:ident) => {
+        unsafe impl TensormapFenceInstr for $Sco {
             const PTX_RELEASE: &'static str = $($r)*;
             const PTX_ACQUIRE: &'static str = $($a)*;
             #[cfg(target_arch = "nvptx64")]
@@ -146,26 +146,34 @@ pub fn fence_proxy_async<Sp: ProxyAsyncInstr>() {
 }
 
 /// `fence.proxy.tensormap::generic.release.scope;` — after writing a tensor map with generic
-/// stores, before publishing it to TMA users at scope `Sc` (PTX 8.3, sm_90).
+/// stores, before publishing it to TMA users at scope `Sco` (PTX 8.3, sm_90).
 #[inline(always)]
-pub fn fence_proxy_tensormap_release<Sc: TensormapFenceInstr>() {
+pub fn fence_proxy_tensormap_release<Sco: TensormapFenceInstr>() {
     #[cfg(target_arch = "nvptx64")]
     unsafe {
-        Sc::release()
+        Sco::release()
     }
     #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     crate::backend::host_fence(core::sync::atomic::Ordering::Release);
     #[cfg(loom)]
-    crate::model::fence(crate::model::FenceKind::Release, Sc::LEVEL, Sc::PTX_RELEASE);
+    crate::model::fence(crate::model::FenceKind::Release, Sco::LEVEL, Sco::PTX_RELEASE);
 }
 
 /// `fence.proxy.tensormap::generic.acquire.scope [map], 128;` — before the first TMA use of a
-/// tensor map another thread modified with generic stores (PTX 8.3, sm_90).
+/// tensor map another thread modified with generic stores (PTX 8.3, sm_90; PTX ISA §9.7.13.4).
+///
+/// # Safety
+/// `map` must be the generic address of a 128-byte tensor map in the **`.global`** state space
+/// (a device allocation): the ISA defines the acquire form only on a `.global` address — a map
+/// in `.param` (a kernel parameter) or `.const`, or any other address, is undefined behaviour.
+/// A map passed as a kernel parameter needs no such fence (it is not modified by the kernel).
 #[inline(always)]
-pub fn fence_proxy_tensormap_acquire<Sc: TensormapFenceInstr>(map: *const crate::copy::TensorMap) {
+pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
+    map: *const crate::copy::TensorMap,
+) {
     #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        Sc::acquire(map as u64)
+    {
+        Sco::acquire(map as u64)
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
@@ -173,7 +181,7 @@ pub fn fence_proxy_tensormap_acquire<Sc: TensormapFenceInstr>(map: *const crate:
         #[cfg(not(loom))]
         crate::backend::host_fence(core::sync::atomic::Ordering::Acquire);
         #[cfg(loom)]
-        crate::model::fence(crate::model::FenceKind::Acquire, Sc::LEVEL, Sc::PTX_ACQUIRE);
+        crate::model::fence(crate::model::FenceKind::Acquire, Sco::LEVEL, Sco::PTX_ACQUIRE);
     }
 }
 
@@ -230,20 +238,20 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }
     for_proxy_async! { pa_v }
     macro_rules! tm_v {
-        ($Sc:ident $sct:literal) => {
+        ($Sco:ident $sct:literal) => {
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
                 sem: "Release",
-                scope: stringify!($Sc),
-                ptx: <$Sc as TensormapFenceInstr>::PTX_RELEASE,
+                scope: stringify!($Sco),
+                ptx: <$Sco as TensormapFenceInstr>::PTX_RELEASE,
                 ..v
             });
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
                 sem: "Acquire",
-                scope: stringify!($Sc),
+                scope: stringify!($Sco),
                 extra: "addr 128",
-                ptx: <$Sc as TensormapFenceInstr>::PTX_ACQUIRE,
+                ptx: <$Sco as TensormapFenceInstr>::PTX_ACQUIRE,
                 ..v
             });
         };

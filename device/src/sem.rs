@@ -122,7 +122,7 @@ sems! {
     /// `.acq_rel`: both halves (seed §3.4, §4.3).
     AcqRel ".acq_rel" [RmwSem = AcqRel, FenceSem = AcqRel]
     /// `.sc`: only on `fence` (PTX has no `ld.sc`/`st.sc`); orders all four pairs including W→R and
-    /// takes part in the Fence-SC order (PTX ISA §8.9.4; seed §2, §3.6). Host: `fence(SeqCst)`.
+    /// takes part in the Fence-SC order (PTX ISA §8.9.3; seed §2, §3.6). Host: `fence(SeqCst)`.
     Sc ".sc" [FenceSem = SeqCst]
 }
 

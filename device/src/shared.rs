@@ -145,8 +145,16 @@ pub trait SharedArray: Copy {
     }
     /// A shared reference to element `i`, for interior-mutable cells (mbarriers, strong flags);
     /// panics if `i >= LEN`.
+    ///
+    /// # Safety
+    /// The array's storage starts **uninitialised** (as `.shared` memory does, PTX ISA §5.1.5):
+    /// the element must be initialised before anything reads it through the reference — an
+    /// [`Mbarrier`](crate::Mbarrier) by [`init`](crate::Mbarrier::init) before any other
+    /// operation (an mbarrier operation on an uninitialised object is undefined, PTX ISA
+    /// §9.7.13.15), a [`Strong`](crate::Strong) by a store before any load or RMW — and the
+    /// initialisation must be ordered before the other threads' uses (`bar.sync`, seed §5.4).
     #[inline(always)]
-    fn get(self, i: usize) -> &'static Self::Elem
+    unsafe fn get(self, i: usize) -> &'static Self::Elem
     where
         Self::Elem: SharedCell,
     {
@@ -161,12 +169,14 @@ pub trait SharedArray: Copy {
 /// a PTX module symbol, so it must be unique in the kernel crate), and `NAME` is a unit value
 /// implementing [`SharedArray`](crate::shared::SharedArray). Host: a plain aligned static.
 /// The contents start uninitialized (as `.shared` does); hand out references only through
-/// [`SharedArray::get`](crate::shared::SharedArray::get) for [`SharedCell`] types.
+/// the `unsafe` [`SharedArray::get`](crate::shared::SharedArray::get) for [`SharedCell`] types
+/// (its contract: initialise before use).
 ///
 /// ```
 /// use ptx_sync::{shared_array, Mbarrier, shared::SharedArray};
 /// shared_array!(static BARS: [Mbarrier; 4], align 8);
-/// let b: &Mbarrier = BARS.get(2);
+/// // SAFETY: `init` is the first operation on the barrier.
+/// let b: &Mbarrier = unsafe { BARS.get(2) };
 /// b.init(1);
 /// assert_eq!(BARS.elem_addr(1).raw() - BARS.addr().raw(), 8);
 /// ```
@@ -229,7 +239,10 @@ pub fn dynamic_smem() -> SharedAddr {
 }
 
 /// The whole array as a slice, for [`SharedCell`] element types.
-pub fn shared_slice<A: SharedArray>(a: A) -> &'static [A::Elem]
+///
+/// # Safety
+/// As [`SharedArray::get`], for every element: each is initialised before it is read.
+pub unsafe fn shared_slice<A: SharedArray>(a: A) -> &'static [A::Elem]
 where
     A::Elem: SharedCell,
 {

@@ -53,48 +53,77 @@ pub fn clock64() -> u64 {
 }
 
 /// How long a wait may last before it reports [`Timeout`].
+///
+/// The fields are private and every constructor makes its limit at least 1, so that every
+/// budget bounds its spin (a budget with no limit at all would spin forever on the device,
+/// where the host's default iteration limit does not apply). A limit of 0 means "none" only for
+/// the *other* kinds of a budget made with one kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Device limit in nanoseconds of `%globaltimer` (0: none).
-    pub nanos: u64,
+    nanos: u64,
     /// Device limit in `%clock64` cycles (0: none).
-    pub cycles: u64,
+    cycles: u64,
     /// Limit in iterations (host always; device too when non-zero).
-    pub iterations: u64,
+    iterations: u64,
 }
 
 impl Budget {
-    /// At most `n` nanoseconds on the device; on the host, 1 000 000 iterations unless
-    /// [`or_iterations`](Self::or_iterations) says otherwise.
+    /// At most `n` nanoseconds on the device (`n = 0` is taken as 1); on the host, 1 000 000
+    /// iterations unless [`or_iterations`](Self::or_iterations) says otherwise.
     pub const fn nanos(n: u64) -> Self {
         Budget {
-            nanos: n,
+            nanos: at_least_1(n),
             cycles: 0,
             iterations: 0,
         }
     }
-    /// At most `n` SM cycles on the device (DeepEP's `NUM_TIMEOUT_CYCLES`).
+    /// At most `n` SM cycles on the device (DeepEP's `NUM_TIMEOUT_CYCLES`; `n = 0` is taken as 1).
     pub const fn cycles(n: u64) -> Self {
         Budget {
             nanos: 0,
-            cycles: n,
+            cycles: at_least_1(n),
             iterations: 0,
         }
     }
-    /// At most `n` iterations (everywhere).
+    /// At most `n` iterations (everywhere; `n = 0` is taken as 1).
     pub const fn iterations(n: u64) -> Self {
         Budget {
             nanos: 0,
             cycles: 0,
-            iterations: n,
+            iterations: at_least_1(n),
         }
     }
-    /// Adds an iteration limit to a time budget.
+    /// Adds an iteration limit to a time budget (`n = 0` is taken as 1).
     pub const fn or_iterations(self, n: u64) -> Self {
         Budget {
-            iterations: n,
+            iterations: at_least_1(n),
             ..self
         }
+    }
+    /// The device time limit in nanoseconds (0: none).
+    pub const fn nanos_limit(self) -> u64 {
+        self.nanos
+    }
+    /// The device limit in `%clock64` cycles (0: none).
+    pub const fn cycles_limit(self) -> u64 {
+        self.cycles
+    }
+    /// The iteration limit (0: none; on the host the default applies).
+    pub const fn iteration_limit(self) -> u64 {
+        self.iterations
+    }
+    /// Whether the budget bounds a device spin: always true for a constructed budget.
+    pub const fn is_bounded(self) -> bool {
+        self.nanos != 0 || self.cycles != 0 || self.iterations != 0
+    }
+}
+
+const fn at_least_1(n: u64) -> u64 {
+    if n == 0 {
+        1
+    } else {
+        n
     }
 }
 

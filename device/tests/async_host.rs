@@ -18,10 +18,9 @@ fn phase_completes_after_all_arrivals() {
     b.init(3);
     assert_eq!(b.host_state(), (0, 3, 3, 0));
     let t0 = b.arrive::<Release, Cta>();
-    assert_eq!(Mbarrier::pending_count(t0), 3, "state before the arrival");
+    assert_eq!(b.host_state(), (0, 2, 3, 0), "one arrival of three");
     assert!(!b.try_wait::<Acquire, Cta>(t0));
     let t1 = b.arrive_n::<Relaxed, Cta>(2);
-    assert_eq!(Mbarrier::pending_count(t1), 2);
     // phase 0 complete: the tokens of phase 0 succeed, parity 0 succeeds, parity 1 does not
     assert!(b.try_wait::<Acquire, Cta>(t0) && b.test_wait::<Acquire, Cta>(t1));
     assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
@@ -368,4 +367,128 @@ fn host_tensor_store_skips_out_of_bounds() {
     let mut want = vec![0u32; 24];
     want[16..24].copy_from_slice(&(1..=8).collect::<Vec<u32>>());
     assert_eq!(g, want);
+}
+
+/// `mbarrier.pending_count` on the state of `arrive.noComplete` (the only state it is defined
+/// on, PTX ISA §9.7.13.15.18): the state is the barrier's before the arrival (pending 5), the
+/// next one shows the 2 arrivals; `arrive_drop.noComplete` also lowers the expected count.
+#[test]
+fn pending_count_of_no_complete_states() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(5);
+    let s0 = unsafe { b.arrive_no_complete(2) };
+    assert_eq!(Mbarrier::pending_count(s0), 5);
+    let s1 = unsafe { b.arrive_drop_no_complete(1) };
+    assert_eq!(Mbarrier::pending_count(s1), 3);
+    assert_eq!(b.host_state(), (0, 2, 4, 0));
+    assert!(!b.try_wait::<Acquire, Cta>(s1.token()), "phase 0 still open");
+    let _ = b.arrive_n::<Release, Cta>(2);
+    assert!(b.try_wait::<Acquire, Cta>(s0.token()), "phase 0 complete");
+    assert_eq!(b.host_state(), (1, 4, 4, 0), "next phase expects 5 - 1 dropped");
+}
+
+/// A `.noComplete` arrival that would complete the phase is undefined on the device; the host
+/// refuses it.
+#[test]
+#[should_panic(expected = "would complete the phase")]
+fn no_complete_arrival_that_completes_panics() {
+    let b: Mbarrier = Mbarrier::new();
+    b.init(2);
+    let _ = unsafe { b.arrive_no_complete(2) };
+}
+
+/// The tx-count range is [-(2^20-1), 2^20-1] (PTX ISA §9.7.13.15.1): each operand is below
+/// 2^20 but the sum of two `expect_tx` leaves the range, which the host reports.
+#[test]
+fn tx_count_accumulating_past_its_range_panics() {
+    let max = ptx_sync::mbarrier::MAX_COUNT;
+    let b: Mbarrier = Mbarrier::new();
+    b.init(1);
+    b.expect_tx::<Cta>(max);
+    assert_eq!(b.host_state(), (0, 1, 1, max as i32), "2^20-1 is in range");
+    let r = std::panic::catch_unwind(|| b.expect_tx::<Cta>(1));
+    let msg = *r.expect_err("2^20 is out of range").downcast::<String>().unwrap();
+    assert!(msg.contains("leaves its range"), "{msg}");
+    let c: Mbarrier = Mbarrier::new();
+    c.init(1);
+    c.complete_tx::<Cta>(max);
+    assert_eq!(c.host_state(), (0, 1, 1, -(max as i32)));
+    let r = std::panic::catch_unwind(|| c.complete_tx::<Cta>(1));
+    assert!(r.is_err(), "-(2^20) is out of range");
+    let d: Mbarrier = Mbarrier::new();
+    d.init(2);
+    let _ = d.arrive_expect_tx::<Release, Cta>(max);
+    let r = std::panic::catch_unwind(|| d.arrive_expect_tx::<Release, Cta>(1));
+    assert!(r.is_err(), "arrive.expect_tx past the range");
+}
+
+/// The seed §5.1 shape on CPU threads, many rounds: each of two threads `bar.arrive`s twice per
+/// round on `bar` and then `bar.sync`s (six arrivals, three generations per round, so every
+/// interleaving of a round ends), and the rounds are kept in step by a second barrier (without
+/// it a thread two rounds ahead could pair its arrivals with its own sync, which hangs on the
+/// device too). An arrival of the next generation that lands right after the last arrival of
+/// this one must be counted: the host barrier used to reset its count after the last arrival's
+/// RMW and erased it, and a later `bar.sync` hung. A watchdog turns a hang into a failure.
+#[test]
+fn bar_arrivals_of_the_next_generation_are_counted() {
+    use std::sync::{mpsc, Arc};
+    const ROUNDS: usize = 5_000;
+    let bar = Arc::new(NamedBarrier::new(1, 2));
+    let step = Arc::new(NamedBarrier::new(2, 2));
+    let (tx, rx) = mpsc::channel();
+    for _ in 0..2 {
+        let (bar, step, tx) = (bar.clone(), step.clone(), tx.clone());
+        std::thread::spawn(move || {
+            for _ in 0..ROUNDS {
+                bar.arrive();
+                bar.arrive();
+                bar.sync();
+                step.sync();
+            }
+            tx.send(()).unwrap();
+        });
+    }
+    for _ in 0..2 {
+        rx.recv_timeout(std::time::Duration::from_secs(120))
+            .expect("a bar.sync never completed: an arrival was lost");
+    }
+}
+
+/// `cp.reduce.async.bulk .add` is an atomic reduction per element on the device; on the host
+/// four threads reducing into the same 64 elements lose nothing.
+#[test]
+fn bulk_reduce_from_threads_loses_nothing() {
+    use ptx_sync::copy::cp_reduce_async_bulk_add;
+    use std::sync::Arc;
+    #[repr(align(16))]
+    struct Buf([u32; 64]);
+    struct Dst(UnsafeCell<Buf>);
+    unsafe impl Sync for Dst {}
+    const ROUNDS: u32 = 20_000;
+    let dst = Arc::new(Dst(UnsafeCell::new(Buf([0; 64]))));
+    let start = Arc::new(std::sync::Barrier::new(4));
+    let hs: Vec<_> = (0..4u32)
+        .map(|t| {
+            let (dst, start) = (dst.clone(), start.clone());
+            std::thread::spawn(move || {
+                let src = Buf(core::array::from_fn(|i| i as u32 + t));
+                start.wait(); // all four reduce at the same time
+                for _ in 0..ROUNDS {
+                    unsafe {
+                        cp_reduce_async_bulk_add(
+                            dst.0.get() as *mut u32,
+                            to_shared(src.0.as_ptr()),
+                            256,
+                        )
+                    };
+                }
+            })
+        })
+        .collect();
+    hs.into_iter().for_each(|h| h.join().unwrap());
+    let got = unsafe { &(*dst.0.get()).0 };
+    for (i, &v) in got.iter().enumerate() {
+        // sum over t of (i + t) per round: 4 i + 6
+        assert_eq!(v, ROUNDS * (4 * i as u32 + 6), "element {i}");
+    }
 }

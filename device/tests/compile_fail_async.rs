@@ -2,8 +2,11 @@
 //! of another barrier type, a parity where a token is expected, `Acquire` on arrive, `Release` on
 //! a wait, scopes beyond `.cluster` on mbarrier operations, `cp.async.cg` of 4 bytes, the cluster
 //! barrier's semantics, waiting twice on one arrival, a 6-d tensor copy, a pipeline at `.gpu`
-//! scope. The expected messages are the `.stderr` files next to them (regenerate with
-//! `TRYBUILD=overwrite` after a deliberate change, and review).
+//! scope, `pending_count` on an ordinary arrive's token (defined only on a `.noComplete` state,
+//! PTX ISA §9.7.13.15.18), a `RemoteMbarrier` outliving its `Mbarrier`, `SharedArray::get` and
+//! `fence_proxy_tensormap_acquire` without `unsafe`. The expected messages are the `.stderr`
+//! files next to them (regenerate with `TRYBUILD=overwrite` after a deliberate change, and
+//! review).
 
 #[test]
 fn async_misuse_does_not_compile() {

@@ -109,3 +109,65 @@ fn barrier_handoff_on_threads() {
         }
     }
 }
+
+/// `atom.add.f32` flushes subnormal inputs and results to sign-preserving zero (PTX ISA
+/// §9.7.13.5); `atom.add.f64` does not. Expected values from IEEE bit patterns, computed here.
+#[test]
+fn f32_add_flushes_subnormals_like_the_device() {
+    let tiny = f32::from_bits(1); // smallest positive subnormal
+    let min_normal = f32::MIN_POSITIVE;
+    // subnormal operand: flushed, 1.0 + 0 = 1.0, and the old value is returned unchanged
+    let a = Strong::new(1.0f32);
+    assert_eq!(a.at::<Gpu>().fetch_add::<Relaxed>(tiny), 1.0);
+    assert_eq!(a.at::<Gpu>().load::<Relaxed>().to_bits(), 1.0f32.to_bits());
+    // subnormal stored value: flushed as an input, 0 + 0 = +0
+    let b = Strong::new(tiny);
+    b.at::<Gpu>().red_add::<Relaxed>(0.0);
+    assert_eq!(b.at::<Gpu>().load::<Relaxed>().to_bits(), 0);
+    // sign preserved: -tiny + -0 flushes to -0
+    let c = Strong::new(-tiny);
+    c.at::<Gpu>().red_add::<Relaxed>(-0.0);
+    assert_eq!(c.at::<Gpu>().load::<Relaxed>().to_bits(), 0x8000_0000);
+    // subnormal result of normal inputs: 1.5 * MIN_POSITIVE - MIN_POSITIVE = MIN_POSITIVE / 2
+    let d = Strong::new(f32::from_bits(min_normal.to_bits() + 0x0040_0000));
+    d.at::<Gpu>().red_add::<Relaxed>(-min_normal);
+    assert_eq!(d.at::<Gpu>().load::<Relaxed>().to_bits(), 0, "subnormal result flushed");
+    // f64 keeps subnormals
+    let e = Strong::new(0.0f64);
+    e.at::<Gpu>().red_add::<Relaxed>(f64::from_bits(1));
+    assert_eq!(e.at::<Gpu>().load::<Relaxed>().to_bits(), 1);
+}
+
+/// `Strong<u64>` (and the other 8-byte scalars) is 8-aligned on every target, also where `u64`
+/// is 4-aligned (32-bit x86): the checks are compile-time, and repeated here at run time.
+const _: () = assert!(std::mem::align_of::<Strong<u64>>() == 8);
+const _: () = assert!(std::mem::align_of::<Strong<i64>>() == 8);
+const _: () = assert!(std::mem::align_of::<Strong<f64>>() == 8);
+const _: () = assert!(std::mem::size_of::<Strong<u64>>() == 8);
+#[test]
+fn strong_is_aligned_to_its_size() {
+    #[repr(C)]
+    struct Packed(u32, Strong<u64>);
+    assert_eq!(std::mem::align_of::<Strong<u64>>(), 8);
+    assert_eq!(std::mem::align_of::<Strong<u32>>(), 4);
+    assert_eq!(std::mem::offset_of!(Packed, 1), 8, "the u64 location after a u32 is padded to 8");
+}
+
+/// Every budget bounds its spin: a zero limit is taken as 1 (an all-zero budget would never
+/// time out on the device), and a budget cannot be written with fields.
+#[test]
+fn zero_budgets_are_raised_to_one() {
+    use ptx_sync::wait::{spin_until, Budget, Timeout};
+    assert_eq!(Budget::nanos(0).nanos_limit(), 1);
+    assert_eq!(Budget::cycles(0).cycles_limit(), 1);
+    assert_eq!(Budget::iterations(0).iteration_limit(), 1);
+    assert_eq!(Budget::nanos(5).or_iterations(0).iteration_limit(), 1);
+    assert_eq!(Budget::nanos(5).nanos_limit(), 5);
+    for b in [Budget::nanos(0), Budget::cycles(0), Budget::iterations(0)] {
+        assert!(b.is_bounded(), "{b:?}");
+    }
+    assert_eq!(
+        spin_until(Budget::iterations(0), || false),
+        Err(Timeout { checks: 1 })
+    );
+}

@@ -17,7 +17,8 @@
 //!   `mbarrier.arrive.expect_tx{.sem}{.scope}{.space}.b64`, `mbarrier.arrive_drop{.sem}{.scope}{.shared{::cta}}.b64`,
 //!   `mbarrier.expect_tx{.sem}{.scope}{.space}.b64 [a], tx` and `complete_tx` (`.sem = {.relaxed}`),
 //!   `mbarrier.{test,try}_wait{.parity}{.sem}{.scope}{.shared{::cta}}.b64 p, [a], state|parity{, hint}`
-//!   (`.sem = {.acquire, .relaxed}`), `mbarrier.pending_count.b64 count, state`
+//!   (`.sem = {.acquire, .relaxed}`), `mbarrier.pending_count.b64 count, state`,
+//!   `mbarrier.{arrive,arrive_drop}.noComplete{.release}{.cta}{.shared{::cta}}.b64 state, [a], count`
 //! * §9.7.13.4  `fence.proxy.async{.global, .shared::cta, .shared::cluster}`,
 //!   `fence.proxy.tensormap::generic.{release,acquire}.scope`, `fence.mbarrier_init.release.cluster`
 //! * §9.7.9.25  `cp.async.{ca,cg}.shared{::cta}.global [d], [s], cp-size{, src-size}`,
@@ -248,7 +249,7 @@ fn row_counts_per_family() {
         ("mapa", 2),
         ("getctarank", 2),
         ("elect.sync", 1),
-        ("mbarrier", 3 + 4 * 7 + 4 * 6 + 2 * 4), // init/inval/pending; arrive x (sem,scope); waits; tx
+        ("mbarrier", 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4), // init/inval/pending; 2 noComplete; arrive x (sem,scope); waits; tx
         ("fence.proxy.async", 4),
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
@@ -295,6 +296,10 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
 fn forbidden_combinations_are_absent() {
     for v in rows() {
         match v.family {
+            // PTX ISA §9.7.13.15.15/16: `.noComplete{.release}{.cta}` only
+            "mbarrier" if v.op.ends_with(".noComplete") => {
+                assert!(v.sem == "Release" && v.scope == "Cta", "{v:?}")
+            }
             "mbarrier" if v.op.starts_with("arrive") => {
                 assert!(v.sem == "Release" || v.sem == "Relaxed", "{v:?}")
             }

@@ -373,6 +373,10 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("mbarrier", "init") => format!("{p} [%r1], %r3;"),
         ("mbarrier", "inval") => format!("{p} [%r1];"),
         ("mbarrier", "pending_count") => format!("{p} %r4, %rd3;"),
+        // `state, [addr], count` (PTX ISA §9.7.13.15.15/16: the count is required).
+        ("mbarrier", "arrive.noComplete" | "arrive_drop.noComplete") => {
+            format!("{p} %rd4, [%r1], %r3;")
+        }
         ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
             let n = if v.extra.is_empty() { "" } else { ", %r3" };
             // A remote arrive returns no state: the sink `_`, as the device crate writes it.
@@ -741,6 +745,14 @@ mod tests {
                 "hint"
             ),
             "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p2, [%r1], %r3, %r3;"
+        );
+        // mbarrier.arrive.noComplete{.release}{.cta}{.shared{::cta}}.b64 state, [addr], count;
+        assert_eq!(
+            t(
+                "mbarrier.arrive.noComplete.release.cta.shared::cta.b64",
+                "count"
+            ),
+            "mbarrier.arrive.noComplete.release.cta.shared::cta.b64 %rd4, [%r1], %r3;"
         );
         assert_eq!(
             t("cp.async.cg.shared::cta.global", "Cg:16:zfill"),

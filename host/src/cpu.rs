@@ -47,7 +47,7 @@ pub fn store_buffering(f: SbFence, rounds: u64) -> CpuCounts {
         for k in 0..n {
             // Rendezvous k: both threads have arrived 2(k+1) times in total. Bounded: after
             // many spins yield, after 50 ms give up on overlapping this round.
-            a.fetch_add::<Relaxed>(1);
+            let _ = a.fetch_add::<Relaxed>(1);
             let target = 2 * (k as u32 + 1);
             let t = Instant::now();
             let mut spins = 0u32;
@@ -101,7 +101,7 @@ pub fn counter(atomic: bool, rounds: u64) -> CpuCounts {
                 let a = c.at::<Gpu>();
                 for _ in 0..rounds {
                     if atomic {
-                        a.fetch_add::<Relaxed>(1);
+                        let _ = a.fetch_add::<Relaxed>(1);
                     } else {
                         let v = a.load::<Relaxed>();
                         a.store::<Relaxed>(v + 1);
@@ -142,7 +142,7 @@ pub fn handoff_4_4(rounds: u64) -> CpuCounts {
                 }
                 // SAFETY: ordered after P's write by the acquire of full.
                 let v = unsafe { data.read() };
-                count.at::<Gpu>().fetch_add::<Release>(1);
+                let _ = count.at::<Gpu>().fetch_add::<Release>(1);
                 Some(v)
             };
             let c1 = s.spawn(consumer);

@@ -9,6 +9,8 @@
 //! | §5.1 | `cp.async.wait_all` before `bar.arrive` | passes |
 //! | §5.2 | TMA (`cp.async.bulk`) with the §5.1 barrier (no wait exists) | caught: stale read (or data race on `data`) |
 //! | §5.2 | `full` is an mbarrier: `arrive.expect_tx`, TMA `complete_tx`, `try_wait` | passes |
+//! | §5.2 | P: `arrive.expect_tx`, writes the tile itself, `complete_tx` (`.relaxed`: orders nothing) | caught: data race on `data` (or stale read) |
+//! | §5.2 | P writes the tile itself, then `arrive.expect_tx` (`.release`), `complete_tx` | passes |
 //! | §5.3 | reuse: C's `ld`, then `arrive(empty)`; P's next TMA, no `fence.proxy.async` | caught: proxy race |
 //! | §5.3 | `fence.proxy.async` in C before its arrive | passes |
 //!
@@ -105,7 +107,7 @@ fn tma(mbarrier: bool) {
                 // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [data], [src], 4, [full]
                 e.issue(move || {
                     unsafe { dst.write(42) };
-                    f2.complete_tx::<Cta>(4);
+                    f2.async_copy_complete_tx(4); // the copy engine's completion
                 });
             } else {
                 let dst = d.clone();
@@ -145,6 +147,51 @@ fn s5_2_tma_with_mbarrier_complete_tx_passes() {
     tma(true);
 }
 
+/// §5.2 without a copy engine: P arms `full` (`mbarrier.arrive.expect_tx.release.cta`, 4
+/// bytes), writes the tile with an ordinary store and lowers the tx-count itself
+/// (`mbarrier.complete_tx.relaxed.cta`), which completes the phase; C waits with
+/// `try_wait.parity.acquire.cta` and reads. `complete_tx` is `.relaxed` (PTX ISA §9.7.13.15.14):
+/// it releases nothing, so the write after the release arrive races with the read. Written
+/// before the arrive, the tile is published by the arrive's release (the relaxed `complete_tx`
+/// RMW continues its release sequence).
+fn write_then_complete(write_before_arrive: bool) {
+    check(BOUND, move || {
+        let data = Arc::new(Data::new(0u32));
+        let full = Arc::new(init_mbarrier(1));
+        let (d, f) = (data.clone(), full.clone());
+        let p = spawn_in(0, 0, move || {
+            if write_before_arrive {
+                unsafe { d.write(42) };
+            }
+            let _ = f.arrive_expect_tx::<Release, Cta>(4);
+            if !write_before_arrive {
+                unsafe { d.write(42) };
+            }
+            f.complete_tx::<Cta>(4); // completes phase 0
+        });
+        let c = spawn_in(0, 0, move || {
+            wait_phase0(&full, "full never completes");
+            unsafe { data.read() }
+        });
+        p.join();
+        let v = c.join();
+        assert_eq!(v, 42, "C read the tile before P wrote it");
+    });
+}
+
+#[test]
+fn s5_2_write_then_relaxed_complete_tx_caught() {
+    assert_caught(
+        || write_then_complete(false),
+        &["data race on Data", "C read the tile before P wrote it"],
+    );
+}
+
+#[test]
+fn s5_2_write_then_release_arrive_then_complete_tx_passes() {
+    write_then_complete(true);
+}
+
 /// §5.3: the tile is reused. C reads tile 1 (generic proxy), arrives on `empty`; P waits on
 /// `empty` and TMAs tile 2 into the same shared memory (async proxy); C waits on `full` (phase 1)
 /// and reads tile 2. Tile 1 is in place before the threads start.
@@ -161,7 +208,7 @@ fn reuse(proxy_fence: bool) {
             let (dst, f2) = (t.clone(), f.clone());
             e.issue(move || {
                 unsafe { dst.write_async(2) };
-                f2.complete_tx::<Cta>(4);
+                f2.async_copy_complete_tx(4); // the copy engine's completion
             });
         });
         let c = spawn_in(0, 0, move || {

@@ -140,7 +140,7 @@ fn barrier(arrive: Arrive) {
             let count = s.count.at::<Gpu>();
             match arrive {
                 Arrive::AtomRelease => {
-                    count.fetch_add::<Release>(1);
+                    let _ = count.fetch_add::<Release>(1);
                 }
                 Arrive::RedRelease => count.red_add::<Release>(1),
                 Arrive::RedRelaxed => count.red_add::<Relaxed>(1),

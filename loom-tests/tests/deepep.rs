@@ -73,9 +73,9 @@ fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
     ep.entered.fetch_add(1, StdOrdering::SeqCst);
     for t in 0..RANKS {
         if v.sys {
-            ep.fifo[rank][t].at::<Sys>().fetch_add::<Relaxed>(TAG);
+            let _ = ep.fifo[rank][t].at::<Sys>().fetch_add::<Relaxed>(TAG);
         } else {
-            ep.fifo[rank][t].at::<Gpu>().fetch_add::<Relaxed>(TAG);
+            let _ = ep.fifo[rank][t].at::<Gpu>().fetch_add::<Relaxed>(TAG);
         }
     }
     if v.middle_fence {
@@ -86,9 +86,9 @@ fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
             break;
         }
         if v.sys {
-            ep.fifo[t][rank].at::<Sys>().fetch_sub::<Relaxed>(TAG);
+            let _ = ep.fifo[t][rank].at::<Sys>().fetch_sub::<Relaxed>(TAG);
         } else {
-            ep.fifo[t][rank].at::<Gpu>().fetch_sub::<Relaxed>(TAG);
+            let _ = ep.fifo[t][rank].at::<Gpu>().fetch_sub::<Relaxed>(TAG);
         }
     }
     let all_zero = || {

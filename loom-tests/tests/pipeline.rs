@@ -1,7 +1,7 @@
 //! The pipeline template (`ptx_sync::pipeline`, CUTLASS's `PipelineTmaAsync` shape; seed §5.2–5.3)
 //! model-checked from the library's own code: `Pipeline`, `PipelineState` and the host backend
 //! of `Mbarrier` (one strong location of `ptx_sync::model` under `--cfg loom`: `Release` RMW
-//! arrivals, `Acquire` `try_wait.parity` loads, a `Release` RMW for `complete_tx`, each at the
+//! arrivals, `Acquire` `try_wait.parity` loads, a `Release` RMW for the copy engine's completion, each at the
 //! scope the call names, so the scope check sees them). One producer (the elected TMA
 //! thread) and one or two consumer threads, all of one CTA, move 3 tiles through `STAGES` = 1 or
 //! 2 stages; each stage's buffer is a `Data<u32>`, so a consumer read that the protocol does not
@@ -31,8 +31,10 @@
 //! raw-pointer `memcpy` into plain memory and then calls the barrier's `complete_tx`: loom would
 //! not see its writes, so it cannot show a race on the stage. The producer therefore writes the
 //! tile itself into the stage's `Data<u32>` (a weak `st`, loom-tracked) right after
-//! `producer_acquire` and then calls `full.complete_tx::<Cta>(4)` — exactly what the host backend
-//! does, with the copy visible to the model. The copy is not asynchronous here (the separate
+//! `producer_acquire` and then calls `full.async_copy_complete_tx(4)` — the copy engine's
+//! completion, exactly what the host backend's bulk copy does, with the copy visible to the model
+//! (not the `mbarrier.complete_tx` *instruction*, which is `.relaxed` and publishes nothing:
+//! `async_copy.rs` shows a thread's write published by it is caught). The copy is not asynchronous here (the separate
 //! copy-engine thread of `async_copy.rs` adds a thread whose loom-mutex queue multiplies the
 //! schedules: that file needs bound 0 with three threads); the async-proxy side of §5.3
 //! (`fence.proxy.async`) is checked in `async_copy.rs`.
@@ -123,11 +125,11 @@ fn producer<const S: usize>(m: &Smem, bug: Bug) {
         // The TMA stand-in: the copy's writes, then its complete_tx on `full`.
         let full = full.unwrap();
         if bug == Bug::WriteAfterComplete {
-            full.complete_tx::<Cta>(TX);
+            full.async_copy_complete_tx(TX);
             unsafe { m.stage[st.index()].write(tile(t)) };
         } else {
             unsafe { m.stage[st.index()].write(tile(t)) };
-            full.complete_tx::<Cta>(TX);
+            full.async_copy_complete_tx(TX);
         }
         st.advance();
     }

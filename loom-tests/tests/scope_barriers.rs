@@ -18,6 +18,7 @@
 //! | `Pipeline<1, Cluster>`: leader A's producer multicasts 2 tiles into B; B's consumer releases A's `empty` remotely | A, B of one cluster | passes |
 //! | same, B's consumer reads the stage after `consumer_release` | A, B | caught: data race on the stage (`st`) |
 //! | `Pipeline<1, Cta>`, same threads (seed §5.4's bug: the `.cta` arrive on A's `empty` from B) | A, B | caught: not morally strong, naming `mbarrier.arrive.release.cta` from B |
+//! | two threads `bar.arrive` twice, then `bar.sync` (an arrival of the next generation right after the last one of this) | one CTA | passes (was a deadlock: the reset erased it) |
 //!
 //! Preemption bound: 2 for the two-thread programs, 1 for the pipeline (three threads).
 #![cfg(loom)]
@@ -198,26 +199,26 @@ fn tile(t: u32) -> u32 {
     100 + t
 }
 
-/// A two-CTA cluster pipeline (`Pipeline<1, Sc>`, CUTLASS's shape, seed §5.2–5.4): CTA A is the
+/// A two-CTA cluster pipeline (`Pipeline<1, Sco>`, CUTLASS's shape, seed §5.2–5.4): CTA A is the
 /// leader; its producer (the model's main thread) waits on A's `empty`, arms A's `full` and
-/// "multicasts" each tile into B's stage (the TMA stand-in: its write, then the `complete_tx` on
+/// "multicasts" each tile into B's stage (the TMA stand-in: its write, then the copy engine's completion (`async_copy_complete_tx`) on
 /// A's and on B's `full` — the latter performed in B, as the multicast does). B's producer arms B's
 /// `full`; B's consumer waits on B's `full`, reads the stage and releases the **leader's** `empty`
-/// (`Sc = Cluster`: `mbarrier.arrive.release.cluster.shared::cluster`; `Sc = Cta`: the `.cta`
+/// (`Sco = Cluster`: `mbarrier.arrive.release.cluster.shared::cluster`; `Sco = Cta`: the `.cta`
 /// arrive of seed §5.4's bug).
-fn cluster_pipeline<Sc: PipelineScope>(read_after_release: bool) {
+fn cluster_pipeline<Sco: PipelineScope>(read_after_release: bool) {
     check(1, move || {
         model::set_place(A);
         let a = Arc::new(smem());
         let b = Arc::new(smem());
         // mbarrier.init by one thread of each CTA, before the others start.
-        Pipeline::<1, Sc>::new(&a.full, &a.empty, 0, true).init(1, 1);
+        Pipeline::<1, Sco>::new(&a.full, &a.empty, 0, true).init(1, 1);
         model::as_place(B, || {
-            Pipeline::<1, Sc>::new(&b.full, &b.empty, 0, false).init(1, 1)
+            Pipeline::<1, Sco>::new(&b.full, &b.empty, 0, false).init(1, 1)
         });
         let (a1, b1) = (a.clone(), b.clone());
         let pb = spawn_at(B, move || {
-            let pipe = Pipeline::<1, Sc>::new(&b1.full, &a1.empty, 0, false);
+            let pipe = Pipeline::<1, Sco>::new(&b1.full, &a1.empty, 0, false);
             let mut st = PipelineState::<1>::producer_start();
             for _ in 0..TILES {
                 let _ = pipe
@@ -228,7 +229,7 @@ fn cluster_pipeline<Sc: PipelineScope>(read_after_release: bool) {
         });
         let (a2, b2) = (a.clone(), b.clone());
         let cb = spawn_at(B, move || {
-            let pipe = Pipeline::<1, Sc>::new(&b2.full, &a2.empty, 0, false);
+            let pipe = Pipeline::<1, Sco>::new(&b2.full, &a2.empty, 0, false);
             let mut st = PipelineState::<1>::consumer_start();
             for t in 0..TILES {
                 pipe.consumer_wait(st, BUDGET)
@@ -244,15 +245,15 @@ fn cluster_pipeline<Sc: PipelineScope>(read_after_release: bool) {
                 st.advance();
             }
         });
-        let pipe = Pipeline::<1, Sc>::new(&a.full, &a.empty, 0, true);
+        let pipe = Pipeline::<1, Sco>::new(&a.full, &a.empty, 0, true);
         let mut st = PipelineState::<1>::producer_start();
         for t in 0..TILES {
             let full = pipe
                 .producer_acquire(st, TX, BUDGET)
                 .expect("a budget never times out under loom");
             unsafe { b.stage[0].write(tile(t)) };
-            full.complete_tx::<Cta>(TX);
-            model::as_place(B, || b.full[0].complete_tx::<Cta>(TX));
+            full.async_copy_complete_tx(TX);
+            model::as_place(B, || b.full[0].async_copy_complete_tx(TX));
             st.advance();
         }
         pipe.producer_tail(st, BUDGET)
@@ -286,4 +287,28 @@ fn pipeline_cta_scope_across_ctas_caught() {
             "are not morally strong",
         ],
     );
+}
+
+/// Two threads of one CTA on a 2-thread `bar` each `bar.arrive` twice and then `bar.sync`: six
+/// arrivals, three generations, so every interleaving ends (an arrival after a generation's
+/// last one belongs to the next generation, PTX ISA §9.7.13.1). The host barrier used to reset
+/// its count after the last arrival's RMW, erasing an arrival of the next generation that landed
+/// in between (a non-waiting `bar.arrive`, the seed §5.1 producer): the last `bar.sync` then
+/// never completed — the model reports that as `deadlock: …`.
+#[test]
+fn bar_arrival_of_the_next_generation_is_not_lost() {
+    check(2, || {
+        model::set_place(A);
+        let bar = Arc::new(NamedBarrier::new(1, 2));
+        let b2 = bar.clone();
+        let t = spawn_at(A, move || {
+            b2.arrive();
+            b2.arrive();
+            b2.sync();
+        });
+        bar.arrive();
+        bar.arrive();
+        bar.sync();
+        t.join();
+    });
 }

@@ -55,7 +55,7 @@ impl Handoff {
         }
         // SAFETY: ordered after P's write by the acquire of full.
         let v = unsafe { self.data.read() };
-        self.count.at::<Gpu>().fetch_add::<Release>(1);
+        let _ = self.count.at::<Gpu>().fetch_add::<Release>(1);
         Some(v)
     }
 }

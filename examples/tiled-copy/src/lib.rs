@@ -255,10 +255,12 @@ pub mod kernel {
             copy.init();
         }
         // `barrier.sync 0` (no `.aligned`): LLVM may duplicate the call into the `t == 0`
-        // branch, and `.aligned` requires one instruction per warp (PTX ISA §9.7.13.1).
+        // branch, and `.aligned` requires all threads of the CTA to execute one and the same
+        // barrier instruction (PTX ISA §9.7.13.1).
         sync_threads_unaligned(); // publishes the inits to the CTA
         let r = if t == 0 {
             // The map was written by a host copy: acquire it for the tensormap proxy once.
+            // `tmap` is a device allocation (`.global`), as the acquire fence requires.
             fence_proxy_tensormap_acquire::<Gpu>(tmap);
             copy.produce(cta, ctas)
         } else if (32..32 + CONSUMERS).contains(&t) {

@@ -61,7 +61,7 @@ unsafe fn body<F: Fn()>(
         let deadline = Deadline::after(50_000_000);
         let mut k = 0u32;
         while done.load::<Relaxed>() == 0 && !deadline.expired() {
-            hot.fetch_add::<Relaxed>(1);
+            let _ = hot.fetch_add::<Relaxed>(1);
             for s in 0..stores {
                 AtomicRef::<u32, Gpu>::from_ptr(mine.add(s as usize)).store::<Weak>(k);
             }

@@ -53,34 +53,39 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
     m.init(*(out as *const u32) | 1);
     let r = m.remote(1);
     macro_rules! arrive {
-        ($($S:ident $Sc:ident),*) => {$(
-            let t = m.arrive::<$S, $Sc>(); keep(out, t.raw());
-            let t = m.arrive_n::<$S, $Sc>(2); keep(out, t.raw());
-            let t = m.arrive_drop::<$S, $Sc>(); keep(out, t.raw());
-            let t = m.arrive_expect_tx::<$S, $Sc>(64); keep(out, t.raw());
-            r.arrive::<$S, $Sc>();
-            r.arrive_n::<$S, $Sc>(2);
-            r.arrive_expect_tx::<$S, $Sc>(64);
+        ($($S:ident $Sco:ident),*) => {$(
+            let t = m.arrive::<$S, $Sco>(); keep(out, t.raw());
+            let t = m.arrive_n::<$S, $Sco>(2); keep(out, t.raw());
+            let t = m.arrive_drop::<$S, $Sco>(); keep(out, t.raw());
+            let t = m.arrive_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
+            r.arrive::<$S, $Sco>();
+            r.arrive_n::<$S, $Sco>(2);
+            r.arrive_expect_tx::<$S, $Sco>(64);
         )*};
     }
     arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
     let t = m.arrive::<Release, Cta>();
-    keep(out, Mbarrier::pending_count(t));
+    // pending_count is defined only on a noComplete state (PTX ISA §9.7.13.15.18); the
+    // kernel is assembled, never run, but its calls keep to the contracts all the same.
+    let nc = m.arrive_no_complete(1);
+    keep(out, Mbarrier::pending_count(nc));
+    let nc = m.arrive_drop_no_complete(1);
+    keep(out, Mbarrier::pending_count(nc));
     macro_rules! wait {
-        ($($S:ident $Sc:ident),*) => {$(
-            keep(out, m.try_wait::<$S, $Sc>(t));
-            keep(out, m.try_wait_hint::<$S, $Sc>(t, 1000));
-            keep(out, m.try_wait_parity::<$S, $Sc>(Phase::ONE));
-            keep(out, m.try_wait_parity_hint::<$S, $Sc>(Phase::ZERO, 1000));
-            keep(out, m.test_wait::<$S, $Sc>(t));
-            keep(out, m.test_wait_parity::<$S, $Sc>(Phase::ONE));
+        ($($S:ident $Sco:ident),*) => {$(
+            keep(out, m.try_wait::<$S, $Sco>(t));
+            keep(out, m.try_wait_hint::<$S, $Sco>(t, 1000));
+            keep(out, m.try_wait_parity::<$S, $Sco>(Phase::ONE));
+            keep(out, m.try_wait_parity_hint::<$S, $Sco>(Phase::ZERO, 1000));
+            keep(out, m.test_wait::<$S, $Sco>(t));
+            keep(out, m.test_wait_parity::<$S, $Sco>(Phase::ONE));
         )*};
     }
     wait!(Acquire Cta, Acquire Cluster, Relaxed Cta, Relaxed Cluster);
     macro_rules! tx {
-        ($($Sc:ident),*) => {$(
-            m.expect_tx::<$Sc>(128); m.complete_tx::<$Sc>(128);
-            r.expect_tx::<$Sc>(128); r.complete_tx::<$Sc>(128);
+        ($($Sco:ident),*) => {$(
+            m.expect_tx::<$Sco>(128); m.complete_tx::<$Sco>(128);
+            r.expect_tx::<$Sco>(128); r.complete_tx::<$Sco>(128);
         )*};
     }
     tx!(Cta, Cluster);
@@ -94,9 +99,10 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
     fence_proxy_async::<Global>();
     fence_proxy_async::<Shared>();
     fence_proxy_async::<SharedCluster>();
+    // `p` is a device allocation (`.global`), as the tensormap acquire fence requires.
     let map = p as *const TensorMap;
     macro_rules! tm {
-        ($($Sc:ident),*) => {$( fence_proxy_tensormap_release::<$Sc>(); fence_proxy_tensormap_acquire::<$Sc>(map); )*};
+        ($($Sco:ident),*) => {$( fence_proxy_tensormap_release::<$Sco>(); fence_proxy_tensormap_acquire::<$Sco>(map); )*};
     }
     tm!(Cta, Cluster, Gpu, Sys);
     fence_mbarrier_init();
@@ -125,7 +131,8 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_bulk_g2s(s, g, 256, m);
     cp_async_bulk_g2s_multicast(s, g, 256, m, 0b11);
     cp_async_bulk_s2g(p as *mut u8, s, 256);
-    cp_async_bulk_s2c(s.to_cluster(), s, 256, m.remote(1));
+    // the destination is a peer CTA (rank 1), as the ISA requires of this copy
+    cp_async_bulk_s2c(mapa(s, 1), s, 256, m.remote(1));
     cp_async_bulk_commit_group();
     cp_async_bulk_wait_group::<0>();
     cp_async_bulk_wait_group_read::<1>();

@@ -55,12 +55,12 @@ pub unsafe extern "ptx-kernel" fn deepep_barrier(
     let row = |k: u32| rows.add((inst as usize * r + k as usize) * r);
     let res = AtomicRef::<u32, Cta>::from_ptr(out.add(inst as usize * r + rank as usize));
     if t == 0 {
-        res.fetch_or::<Relaxed>(1 << 31);
+        let _ = res.fetch_or::<Relaxed>(1 << 31);
     }
     if t < n_ranks {
-        AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize)).fetch_add::<Relaxed>(TAG);
+        let _ = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize)).fetch_add::<Relaxed>(TAG);
         fence::<AcqRel, Sys>();
-        AtomicRef::<i32, Sys>::from_ptr(row(t).add(rank as usize)).fetch_sub::<Relaxed>(TAG);
+        let _ = AtomicRef::<i32, Sys>::from_ptr(row(t).add(rank as usize)).fetch_sub::<Relaxed>(TAG);
         // timeout_check: ld.volatile spin on this rank's row, bounded.
         let mine = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize));
         let d = Deadline::after(budget_ns);
@@ -69,7 +69,7 @@ pub unsafe extern "ptx-kernel" fn deepep_barrier(
                 break;
             }
             if d.expired() {
-                res.fetch_or::<Relaxed>(1 << t);
+                let _ = res.fetch_or::<Relaxed>(1 << t);
                 break;
             }
         }

@@ -108,7 +108,7 @@ impl Inst {
             }
             if self.deadline.expired() {
                 let t = unsafe { AtomicRef::<u32, Gpu>::from_ptr(self.out.add(3)) };
-                t.fetch_or::<Relaxed>(1 << role);
+                let _ = t.fetch_or::<Relaxed>(1 << role);
                 return false;
             }
         }
@@ -177,7 +177,7 @@ unsafe fn harness(
         }
     }
     let arrived = AtomicRef::<u32, Gpu>::from_ptr(sync.add(SYNC_HEAD + inst as usize));
-    arrived.fetch_add::<Relaxed>(1);
+    let _ = arrived.fetch_add::<Relaxed>(1);
     while !late && arrived.load::<Relaxed>() < roles {
         if i.deadline.expired() {
             late = true;
@@ -188,7 +188,7 @@ unsafe fn harness(
     }
     let i = Inst { deadline: Deadline::after(budget_ns), ..i };
     body(role, &i);
-    finished.fetch_add::<Relaxed>(1);
+    let _ = finished.fetch_add::<Relaxed>(1);
 }
 
 /// Stress thread: stores and loads at random words of `scratch` (MC Mutants' store–load
@@ -211,7 +211,7 @@ unsafe fn stress(
 ) {
     if words < 2 || stride < 2 || iters < PRESTRESS {
         // No stress to speak of: never hold the testers back.
-        quorum.fetch_sub::<Relaxed>(1);
+        let _ = quorum.fetch_sub::<Relaxed>(1);
         return;
     }
     let avoid = |w: u32| if w % stride == 0 { w + 1 } else { w };
@@ -222,7 +222,7 @@ unsafe fn stress(
                 return;
             }
             if d.expired() {
-                stopped.fetch_add::<Relaxed>(1);
+                let _ = stopped.fetch_add::<Relaxed>(1);
                 return;
             }
         }
@@ -234,7 +234,7 @@ unsafe fn stress(
         let _ = core::ptr::read_volatile(scratch.add(avoid((h >> 7) % words) as usize));
         k += 1;
         if k == PRESTRESS {
-            quorum.fetch_sub::<Relaxed>(1);
+            let _ = quorum.fetch_sub::<Relaxed>(1);
         }
     }
 }

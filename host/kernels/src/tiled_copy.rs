@@ -108,16 +108,16 @@ unsafe fn store_tile(i: usize, c: u32, tx: u32, ty: u32, row0: u32, row1: u32, o
 }
 
 #[inline(always)]
-unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32) {
+unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32) {
     let t = sreg(0);
-    let cluster = Sc::LEVEL == Cluster::LEVEL;
+    let cluster = Sco::LEVEL == Cluster::LEVEL;
     let (rank, first, step) = if cluster {
         (cluster_ctarank(), clusterid_x(), nclusterid_x())
     } else {
         (0, sreg(1), sreg(2))
     };
     let is_leader = rank == 0;
-    let pipe = Pipeline::<STAGES, Sc>::new(shared_slice(TC_FULL), shared_slice(TC_EMPTY), 0, is_leader);
+    let pipe = Pipeline::<STAGES, Sco>::new(shared_slice(TC_FULL), shared_slice(TC_EMPTY), 0, is_leader);
     let cb = ClusterBarrier::new(0);
     if t == 0 {
         pipe.init(1, if cluster { 2 * CONSUMERS } else { CONSUMERS });
@@ -137,10 +137,12 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
         cb.wait::<Acquire, Unaligned>(a);
     } else {
         // `barrier.sync 0` (no `.aligned`): LLVM duplicates this barrier into the `t == 0`
-        // branch as well (PTX ISA §9.7.13.1: `.aligned` requires one instruction per warp).
+        // branch as well (PTX ISA §9.7.13.1: `.aligned` requires all threads of the CTA to
+        // execute the same barrier instruction).
         sync_threads_unaligned();
     }
     if t == 0 {
+        // `tmap` is a device allocation (`.global`), as the acquire fence requires.
         fence_proxy_tensormap_acquire::<Gpu>(tmap);
     }
     let tiles_x = width.div_ceil(TILE_W);
@@ -192,11 +194,11 @@ unsafe fn tiled_copy<const STAGES: usize, Sc: PipelineScope>(tmap: &TensorMap, o
 }
 
 macro_rules! tiled_kernels {
-    ($($name:ident $n:literal $Sc:ident;)*) => {$(
-        #[doc = concat!("Tiled copy, ", stringify!($n), " stage(s), scope `", stringify!($Sc), "` (see the module docs for the launch).")]
+    ($($name:ident $n:literal $Sco:ident;)*) => {$(
+        #[doc = concat!("Tiled copy, ", stringify!($n), " stage(s), scope `", stringify!($Sco), "` (see the module docs for the launch).")]
         #[no_mangle]
         pub unsafe extern "ptx-kernel" fn $name(tmap: *const TensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32) {
-            tiled_copy::<$n, $Sc>(&*tmap, out, width, height, status)
+            tiled_copy::<$n, $Sco>(&*tmap, out, width, height, status)
         }
     )*};
 }
