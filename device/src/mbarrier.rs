@@ -1058,7 +1058,9 @@ impl<Tag> Mbarrier<Tag> {
 
     #[cfg(not(target_arch = "nvptx64"))]
     fn h_complete_tx_at(&self, lvl: u8, what: &'static str, tx: u32, o: Ordering) {
-        self.h_rmw(lvl, what, o, |s| host::settle(host::add_tx(s, -(tx as i64))));
+        self.h_rmw(lvl, what, o, |s| {
+            host::settle(host::add_tx(s, -(tx as i64)))
+        });
     }
 
     #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
@@ -1201,7 +1203,11 @@ impl<Tag> Mbarrier<Tag> {
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
     /// ([`wait::spin_until`](crate::wait::spin_until)).
     #[inline(always)]
-    pub fn wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>, budget: Budget) -> Result<u64, Timeout>
+    pub fn wait<S: Sem, Sco: Scope>(
+        &self,
+        token: Token<Tag>,
+        budget: Budget,
+    ) -> Result<u64, Timeout>
     where
         S: WaitInstr<Sco>,
     {

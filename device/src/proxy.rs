@@ -156,7 +156,11 @@ pub fn fence_proxy_tensormap_release<Sco: TensormapFenceInstr>() {
     #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
     crate::backend::host_fence(core::sync::atomic::Ordering::Release);
     #[cfg(loom)]
-    crate::model::fence(crate::model::FenceKind::Release, Sco::LEVEL, Sco::PTX_RELEASE);
+    crate::model::fence(
+        crate::model::FenceKind::Release,
+        Sco::LEVEL,
+        Sco::PTX_RELEASE,
+    );
 }
 
 /// `fence.proxy.tensormap::generic.acquire.scope [map], 128;` — before the first TMA use of a
@@ -181,7 +185,11 @@ pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
         #[cfg(not(loom))]
         crate::backend::host_fence(core::sync::atomic::Ordering::Acquire);
         #[cfg(loom)]
-        crate::model::fence(crate::model::FenceKind::Acquire, Sco::LEVEL, Sco::PTX_ACQUIRE);
+        crate::model::fence(
+            crate::model::FenceKind::Acquire,
+            Sco::LEVEL,
+            Sco::PTX_ACQUIRE,
+        );
     }
 }
 

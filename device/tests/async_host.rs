@@ -381,10 +381,17 @@ fn pending_count_of_no_complete_states() {
     let s1 = unsafe { b.arrive_drop_no_complete(1) };
     assert_eq!(Mbarrier::pending_count(s1), 3);
     assert_eq!(b.host_state(), (0, 2, 4, 0));
-    assert!(!b.try_wait::<Acquire, Cta>(s1.token()), "phase 0 still open");
+    assert!(
+        !b.try_wait::<Acquire, Cta>(s1.token()),
+        "phase 0 still open"
+    );
     let _ = b.arrive_n::<Release, Cta>(2);
     assert!(b.try_wait::<Acquire, Cta>(s0.token()), "phase 0 complete");
-    assert_eq!(b.host_state(), (1, 4, 4, 0), "next phase expects 5 - 1 dropped");
+    assert_eq!(
+        b.host_state(),
+        (1, 4, 4, 0),
+        "next phase expects 5 - 1 dropped"
+    );
 }
 
 /// A `.noComplete` arrival that would complete the phase is undefined on the device; the host
@@ -407,7 +414,10 @@ fn tx_count_accumulating_past_its_range_panics() {
     b.expect_tx::<Cta>(max);
     assert_eq!(b.host_state(), (0, 1, 1, max as i32), "2^20-1 is in range");
     let r = std::panic::catch_unwind(|| b.expect_tx::<Cta>(1));
-    let msg = *r.expect_err("2^20 is out of range").downcast::<String>().unwrap();
+    let msg = *r
+        .expect_err("2^20 is out of range")
+        .downcast::<String>()
+        .unwrap();
     assert!(msg.contains("leaves its range"), "{msg}");
     let c: Mbarrier = Mbarrier::new();
     c.init(1);

@@ -131,7 +131,11 @@ fn f32_add_flushes_subnormals_like_the_device() {
     // subnormal result of normal inputs: 1.5 * MIN_POSITIVE - MIN_POSITIVE = MIN_POSITIVE / 2
     let d = Strong::new(f32::from_bits(min_normal.to_bits() + 0x0040_0000));
     d.at::<Gpu>().red_add::<Relaxed>(-min_normal);
-    assert_eq!(d.at::<Gpu>().load::<Relaxed>().to_bits(), 0, "subnormal result flushed");
+    assert_eq!(
+        d.at::<Gpu>().load::<Relaxed>().to_bits(),
+        0,
+        "subnormal result flushed"
+    );
     // f64 keeps subnormals
     let e = Strong::new(0.0f64);
     e.at::<Gpu>().red_add::<Relaxed>(f64::from_bits(1));
@@ -150,7 +154,11 @@ fn strong_is_aligned_to_its_size() {
     struct Packed(u32, Strong<u64>);
     assert_eq!(std::mem::align_of::<Strong<u64>>(), 8);
     assert_eq!(std::mem::align_of::<Strong<u32>>(), 4);
-    assert_eq!(std::mem::offset_of!(Packed, 1), 8, "the u64 location after a u32 is padded to 8");
+    assert_eq!(
+        std::mem::offset_of!(Packed, 1),
+        8,
+        "the u64 location after a u32 is padded to 8"
+    );
 }
 
 /// Every budget bounds its spin: a zero limit is taken as 1 (an all-zero budget would never

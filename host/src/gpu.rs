@@ -462,7 +462,8 @@ impl Gpu {
     /// Loads a PTX module of its own (JIT-compiled by the driver, `cuModuleLoadDataEx` with an
     /// error-log buffer: a JIT failure says why in one line).
     pub fn load_ptx(&self, what: &str, ptx: &str) -> Result<Module, GpuError> {
-        let c = CString::new(ptx).map_err(|_| GpuError::Invalid(format!("{what}: PTX with a NUL byte")))?;
+        let c = CString::new(ptx)
+            .map_err(|_| GpuError::Invalid(format!("{what}: PTX with a NUL byte")))?;
         let m = load_module(c.as_ptr() as *const c_void).map_err(|e| GpuError::Driver {
             what: format!("cuModuleLoadDataEx (JIT of {what})"),
             err: e,
@@ -578,7 +579,17 @@ impl Gpu {
                 err: format!("cannot set {smem} B of shared memory: {}", derr(e)),
             })?;
         }
-        self.launch_raw(program, name, f, grid, block, smem, cluster, &bytemuck::bytes_of(p)[..want], timed)
+        self.launch_raw(
+            program,
+            name,
+            f,
+            grid,
+            block,
+            smem,
+            cluster,
+            &bytemuck::bytes_of(p)[..want],
+            timed,
+        )
     }
 
     /// Launches function `f` (named `name` in messages) with the parameter buffer `params` as

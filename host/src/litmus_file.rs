@@ -73,23 +73,45 @@ pub struct Prepared {
 /// read or has a syntax error, 1 for a test that cannot run on hardware or that the model does
 /// not express or cannot decide.
 pub fn prepare(path: &str) -> Result<Prepared, (u8, String)> {
-    let text = std::fs::read_to_string(path).map_err(|e| (2, format!("cannot read {path}: {e}")))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| (2, format!("cannot read {path}: {e}")))?;
     let test = ptx_sync_model::parse(&text, path).map_err(|e| {
         // A syntax error is bad input (2); a construct the model does not express cannot run
         // next to the model either (1).
-        let code = if e.kind == ptx_sync_model::ErrorKind::Parse { 2 } else { 1 };
+        let code = if e.kind == ptx_sync_model::ErrorKind::Parse {
+            2
+        } else {
+            1
+        };
         (code, one_line(&format!("{e}")))
     })?;
     // The kernel is generated from the parsed test alone, before the model is asked.
     let kernel = lp::generate(&test).map_err(|w| (1, format!("{path}: unsupported: {w}")))?;
-    let outcome = ptx_sync_model::check(&text, path)
-        .map_err(|e| (1, format!("{path}: the model cannot decide it: {}", one_line(&format!("{e}")))))?;
+    let outcome = ptx_sync_model::check(&text, path).map_err(|e| {
+        (
+            1,
+            format!(
+                "{path}: the model cannot decide it: {}",
+                one_line(&format!("{e}"))
+            ),
+        )
+    })?;
     let (races, cut) = (outcome.found.races.len(), outcome.found.cut);
-    Ok(Prepared { test, kernel, allowed: outcome.found.states, races, cut })
+    Ok(Prepared {
+        test,
+        kernel,
+        allowed: outcome.found.states,
+        races,
+        cut,
+    })
 }
 
 fn one_line(s: &str) -> String {
-    s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The result of a run.
@@ -109,17 +131,27 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
     let t0 = Instant::now();
     let name = p.test.name.as_str();
     let lay = &p.kernel.layout;
-    let module = gpu.load_ptx(&format!("the PTX generated from {}", p.test.file), &p.kernel.ptx)?;
+    let module = gpu.load_ptx(
+        &format!("the PTX generated from {}", p.test.file),
+        &p.kernel.ptx,
+    )?;
     let f = module.function(lp::ENTRY)?;
     let tpb = 32 * lay.warps;
     let cl = lay.cluster.unwrap_or(1);
     let resident = gpu.resident_blocks(f, tpb, 0)?.min(4096);
     let total_units = (resident / cl).max(lay.units);
     let instances = (((total_units as f64 * cfg.tester_share) as u32) / lay.units).max(1);
-    let stress_units = if cfg.stress { total_units.saturating_sub(instances * lay.units) } else { 0 };
+    let stress_units = if cfg.stress {
+        total_units.saturating_sub(instances * lay.units)
+    } else {
+        0
+    };
     let n_units = instances * lay.units + stress_units;
     let grid = n_units * cl;
-    let launches = cfg.launches.unwrap_or_else(|| DEFAULT_ROUNDS.div_ceil(instances as u64)).max(1);
+    let launches = cfg
+        .launches
+        .unwrap_or_else(|| DEFAULT_ROUNDS.div_ceil(instances as u64))
+        .max(1);
     let nloc = lay.init.len().max(1) as u32;
     let mem_words = instances * nloc * lp::LINE_WORDS;
     let ow = lay.out_words;
@@ -130,7 +162,8 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
     let sync_b = gpu.alloc((lp::SYNC_HEAD + instances as usize) * 4)?;
     let mut init = vec![0u32; mem_words as usize];
     for line in 0..(instances * nloc) as usize {
-        init[line * lp::LINE_WORDS as usize] = lay.init.get(line % nloc as usize).copied().unwrap_or(0) as u32;
+        init[line * lp::LINE_WORDS as usize] =
+            lay.init.get(line % nloc as usize).copied().unwrap_or(0) as u32;
     }
     let mut rng = Rng::new(cfg.seed ^ fxhash(name));
     let mut hist: BTreeMap<Obs, u64> = BTreeMap::new();
@@ -138,7 +171,11 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
     let mut mem = vec![0u32; mem_words as usize];
     let mut sync = vec![0u32; lp::SYNC_HEAD];
     let (mut start_timeouts, mut stress_stops) = (0u64, 0u64);
-    let all_done: u32 = if lay.n_threads >= 32 { u32::MAX } else { (1u32 << lay.n_threads) - 1 };
+    let all_done: u32 = if lay.n_threads >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << lay.n_threads) - 1
+    };
     let mut prog = Progress::new(launches, name, cfg.progress);
     for l in 0..launches {
         let mut units: Vec<u32> = (0..instances * lay.units).collect();
@@ -186,9 +223,13 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
         start_timeouts += sync[2] as u64;
         stress_stops += sync[3] as u64;
         for (i, rec) in out.chunks_exact(ow).enumerate() {
-            let o = classify(&p.test, lay, rec, |ph| {
-                mem[((locs[i] * nloc + ph as u32) * lp::LINE_WORDS) as usize]
-            }, all_done);
+            let o = classify(
+                &p.test,
+                lay,
+                rec,
+                |ph| mem[((locs[i] * nloc + ph as u32) * lp::LINE_WORDS) as usize],
+                all_done,
+            );
             *hist.entry(o).or_insert(0) += 1;
         }
         prog.set(l + 1);
@@ -209,7 +250,13 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
 
 /// One instance's record (and its final memory) as an observation. Values are the 32-bit words
 /// read as signed (`.u32` registers; the model's values are small integers).
-pub fn classify(t: &Test, lay: &lp::Layout, rec: &[u32], mem: impl Fn(usize) -> u32, all_done: u32) -> Obs {
+pub fn classify(
+    t: &Test,
+    lay: &lp::Layout,
+    rec: &[u32],
+    mem: impl Fn(usize) -> u32,
+    all_done: u32,
+) -> Obs {
     if rec[1] != 0 {
         return Obs::Timeout;
     }
@@ -221,7 +268,11 @@ pub fn classify(t: &Test, lay: &lp::Layout, rec: &[u32], mem: impl Fn(usize) -> 
             .iter()
             .map(|term| match term {
                 Term::Reg(th, r) => {
-                    let k = lay.reg_terms.iter().position(|x| *x == (*th, *r)).expect("observed register");
+                    let k = lay
+                        .reg_terms
+                        .iter()
+                        .position(|x| *x == (*th, *r))
+                        .expect("observed register");
                     rec[lp::OUT_HEAD + k] as i32 as i64
                 }
                 Term::Loc(ph) => mem(*ph) as i32 as i64,
@@ -255,8 +306,17 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
         p.kernel.layout.cluster.map(|c| format!(", clusters of {c}")).unwrap_or_default(),
         if cfg.stress { "on" } else { "off" },
     ));
-    let states: Vec<(&Vec<i64>, u64)> =
-        r.hist.iter().filter_map(|(o, n)| if let Obs::State(v) = o { Some((v, *n)) } else { None }).collect();
+    let states: Vec<(&Vec<i64>, u64)> = r
+        .hist
+        .iter()
+        .filter_map(|(o, n)| {
+            if let Obs::State(v) = o {
+                Some((v, *n))
+            } else {
+                None
+            }
+        })
+        .collect();
     s.push_str(&format!("States {}\n", states.len()));
     let mut forbidden = 0u64;
     for (v, n) in &states {
@@ -264,10 +324,23 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
         if !ok {
             forbidden += n;
         }
-        s.push_str(&format!("{n:>10} {:<9} {}\n", if ok { "allowed" } else { "FORBIDDEN" }, state_text(t, v)));
+        s.push_str(&format!(
+            "{n:>10} {:<9} {}\n",
+            if ok { "allowed" } else { "FORBIDDEN" },
+            state_text(t, v)
+        ));
     }
-    for v in p.allowed.keys().filter(|v| !states.iter().any(|(w, _)| w == v)) {
-        s.push_str(&format!("{:>10} {:<9} {}  (allowed, not seen)\n", 0, "allowed", state_text(t, v)));
+    for v in p
+        .allowed
+        .keys()
+        .filter(|v| !states.iter().any(|(w, _)| w == v))
+    {
+        s.push_str(&format!(
+            "{:>10} {:<9} {}  (allowed, not seen)\n",
+            0,
+            "allowed",
+            state_text(t, v)
+        ));
     }
     let tmo = r.hist.get(&Obs::Timeout).copied().unwrap_or(0);
     let inc = r.hist.get(&Obs::Incomplete).copied().unwrap_or(0);
@@ -295,7 +368,10 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
             "Result: VIOLATION: the GPU showed {forbidden} round(s) in state(s) the PTX model forbids (a model or hardware violation)\n"
         ));
     } else {
-        s.push_str(&format!("Result: ok: every state seen is allowed by the model ({:.1} s)\n", r.seconds));
+        s.push_str(&format!(
+            "Result: ok: every state seen is allowed by the model ({:.1} s)\n",
+            r.seconds
+        ));
     }
     (s, forbidden > 0)
 }
@@ -334,13 +410,25 @@ mod tests {
         let t = ptx_sync_model::parse(text, "mp.litmus").unwrap();
         let k = lp::generate(&t).unwrap();
         let sizes = crate::gpu::ptx_param_sizes(&k.ptx, lp::ENTRY).unwrap();
-        assert_eq!(crate::gpu::param_buffer_size(&sizes), std::mem::size_of::<FileParams>());
+        assert_eq!(
+            crate::gpu::param_buffer_size(&sizes),
+            std::mem::size_of::<FileParams>()
+        );
         assert_eq!(sizes.len(), lp::PARAMS.len());
         // Classification: done mask, timeout, registers, memory.
         let all = 0b11;
-        assert_eq!(classify(&t, &k.layout, &[3, 0, 1, 42], |_| 0, all), Obs::State(vec![1, 42]));
-        assert_eq!(classify(&t, &k.layout, &[3, 2, 1, 42], |_| 0, all), Obs::Timeout);
-        assert_eq!(classify(&t, &k.layout, &[1, 0, 1, 42], |_| 0, all), Obs::Incomplete);
+        assert_eq!(
+            classify(&t, &k.layout, &[3, 0, 1, 42], |_| 0, all),
+            Obs::State(vec![1, 42])
+        );
+        assert_eq!(
+            classify(&t, &k.layout, &[3, 2, 1, 42], |_| 0, all),
+            Obs::Timeout
+        );
+        assert_eq!(
+            classify(&t, &k.layout, &[1, 0, 1, 42], |_| 0, all),
+            Obs::Incomplete
+        );
         assert!(is_file_arg("x/y.litmus") && !is_file_arg("sb_sc"));
     }
 }

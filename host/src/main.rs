@@ -243,7 +243,9 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
 /// an unsupported test 1, before any driver call), then run on the GPU.
 fn run_file(path: &str, o: &RunOpts) -> ExitCode {
     if o.sweep || o.svg.is_some() {
-        eprintln!("ptx-sync: --sweep and --svg are for the built-in programs, not for litmus files");
+        eprintln!(
+            "ptx-sync: --sweep and --svg are for the built-in programs, not for litmus files"
+        );
         return ExitCode::from(2);
     }
     let prep = match litmus_file::prepare(path) {
@@ -269,7 +271,10 @@ fn run_file(path: &str, o: &RunOpts) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let dev = format!("{} (sm_{}{})", g.info.name, g.info.compute_capability.0, g.info.compute_capability.1);
+    let dev = format!(
+        "{} (sm_{}{})",
+        g.info.name, g.info.compute_capability.0, g.info.compute_capability.1
+    );
     let (text, violated) = litmus_file::render(&prep, &r, &dev, &cfg);
     print!("{text}");
     if let Some(p) = &o.json {

@@ -75,7 +75,10 @@ fn argument_errors_are_clear_and_exit_2() {
 #[test]
 fn gpu_commands_without_a_driver_say_so_in_one_line() {
     let gpu_machine = driver_present();
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../model/litmus/fence/MP+membar.gl.litmus");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../model/litmus/fence/MP+membar.gl.litmus"
+    );
     for args in [
         &["devices"][..],
         &["litmus", file, "--iters", "1"],

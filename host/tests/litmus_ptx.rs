@@ -28,13 +28,20 @@ fn every_supported_corpus_file_assembles_with_ptxas() {
         let t = ptx_sync_model::parse(&text, &name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         match litmus_ptx::generate(&t) {
             Err(why) => {
-                assert!(!why.trim().is_empty(), "{name}: unsupported without a reason");
+                assert!(
+                    !why.trim().is_empty(),
+                    "{name}: unsupported without a reason"
+                );
                 unsupported.push(format!("{name}: {why}"));
             }
             Ok(k) => {
                 assert!(k.ptx.contains(".version 8.6\n.target sm_90\n"), "{name}");
                 assert_eq!(k.ptx.matches(".entry ").count(), 1, "{name}");
-                assert_eq!(k.ptx.contains(".explicitcluster"), k.layout.cluster.is_some(), "{name}");
+                assert_eq!(
+                    k.ptx.contains(".explicitcluster"),
+                    k.layout.cluster.is_some(),
+                    "{name}"
+                );
                 let stem = f.file_stem().unwrap().to_string_lossy().to_string();
                 let src = dir.join(format!("{stem}.ptx"));
                 std::fs::write(&src, &k.ptx).unwrap();
@@ -48,22 +55,46 @@ fn every_supported_corpus_file_assembles_with_ptxas() {
                 if o.status.success() {
                     ok.push(name);
                 } else {
-                    failed.push(format!("{name} ({}): {}", src.display(), String::from_utf8_lossy(&o.stderr)));
+                    failed.push(format!(
+                        "{name} ({}): {}",
+                        src.display(),
+                        String::from_utf8_lossy(&o.stderr)
+                    ));
                 }
             }
         }
     }
-    eprintln!("{} of {} corpus files run on hardware; not supported:", ok.len(), files.len());
+    eprintln!(
+        "{} of {} corpus files run on hardware; not supported:",
+        ok.len(),
+        files.len()
+    );
     for u in &unsupported {
         eprintln!("  {u}");
     }
-    assert!(failed.is_empty(), "ptxas rejected {} generated modules:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "ptxas rejected {} generated modules:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
     assert_eq!(ok.len() + unsupported.len(), files.len());
-    assert!(ok.len() >= 185, "only {} of {} files supported (189 when written)", ok.len(), files.len());
+    assert!(
+        ok.len() >= 185,
+        "only {} of {} files supported (189 when written)",
+        ok.len(),
+        files.len()
+    );
     // The directories the brief names run almost entirely.
     for d in ["isa", "scope", "fence", "atomics", "seed", "barrier"] {
-        let n = files.iter().filter(|f| f.parent().unwrap().ends_with(d)).count();
-        let s = ok.iter().filter(|f| Path::new(f).parent().unwrap().ends_with(d)).count();
+        let n = files
+            .iter()
+            .filter(|f| f.parent().unwrap().ends_with(d))
+            .count();
+        let s = ok
+            .iter()
+            .filter(|f| Path::new(f).parent().unwrap().ends_with(d))
+            .count();
         assert!(2 * s >= n, "{d}/: only {s} of {n} supported");
     }
 }
