@@ -1,4 +1,4 @@
-//! `ptx-sync tour` (`cargo xtask tour`): the seed article §1–§5, step by step — the program broken
+//! `ptx-sync tour` (`cargo xtask tour`): the seed article §1–§6, step by step — the program broken
 //! and fixed, the PTX the library emits for the lines that matter, the SASS ptxas makes of the
 //! kernels, and the outcomes: measured on the GPU when there is one, else the CPU analogue on real
 //! threads or the loom test that checks it.
@@ -335,7 +335,66 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
             }
         }
     }
+    model_section();
     finish(t0, violated, false)
+}
+
+/// Seed programs as litmus files, embedded at build time, decided by the PTX axioms.
+const MODEL_FILES: &[(&str, &str)] = &[
+    (
+        "§2.4 R→W (load buffering: loom cannot show it)",
+        include_str!("../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
+    ),
+    (
+        "§2.4 fixed with fence.sc.gpu",
+        include_str!("../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
+    ),
+    (
+        "§3.4 without C2's release (C2 may read 43)",
+        include_str!("../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"),
+    ),
+    (
+        "§3.5 footnote 15: .cta release/acquire across CTAs",
+        include_str!("../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"),
+    ),
+    (
+        "§3.6 store buffering with fence.acq_rel",
+        include_str!("../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
+    ),
+    (
+        "§3.6 store buffering with fence.sc",
+        include_str!("../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
+    ),
+    (
+        "§4.5 red; fence.acquire is not an acquire pattern",
+        include_str!("../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"),
+    ),
+];
+
+/// §6: the vocabulary of PTX ISA chapter 8, executable (`ptx-sync check`).
+fn model_section() {
+    let title = "§6 The PTX memory model: the axioms of PTX ISA §8.10 decide";
+    println!("\n{}\n{}", title, "-".repeat(title.chars().count()));
+    println!(
+        "  `ptx-sync check FILE.litmus` enumerates every candidate execution and keeps those the"
+    );
+    println!("  axioms allow (no GPU needed); the corpus is model/litmus/ (230 tests).");
+    for (what, text) in MODEL_FILES {
+        match ptx_sync_model::check(text, what) {
+            Ok(o) => {
+                let race = if o.racy() {
+                    " (a data race in some execution)"
+                } else {
+                    ""
+                };
+                println!(
+                    "  {what}: {} → {}{race}",
+                    o.test.condition_text, o.observation
+                );
+            }
+            Err(e) => println!("  {what}: {e}"),
+        }
+    }
 }
 
 fn finish(t0: Instant, violated: bool, faulted: bool) -> ExitCode {
