@@ -527,7 +527,7 @@ impl KernelCrate {
                 ),
             ));
         }
-        Ok(m)
+        Ok(std::fs::canonicalize(&m).unwrap_or(m))
     }
 
     /// The nested cargo; returns its stderr on success.
