@@ -674,9 +674,11 @@ fn rustup(toolchain: &str, program: &str) -> Command {
     cmd
 }
 
-/// Nightly present, with `rust-src`, knowing the nvptx64 target.
+/// Nightly present (never installed behind the caller's back), with `rust-src`, knowing the
+/// nvptx64 target.
 fn check_toolchain(toolchain: &str) -> Result<(), Error> {
     let o = rustup(toolchain, "rustc")
+        .env("RUSTUP_AUTO_INSTALL", "0")
         .args(["--print", "sysroot"])
         .output()
         .map_err(|e| {
@@ -694,12 +696,30 @@ fn check_toolchain(toolchain: &str) -> Result<(), Error> {
         return Err(Error::new(
             ErrorKind::Toolchain,
             format!(
-                "no `{toolchain}` toolchain (the nvptx64 build needs -Zbuild-std): {install}\n{}",
-                String::from_utf8_lossy(&o.stderr).trim()
+                "no `{toolchain}` toolchain (the nvptx64 build needs a nightly for -Zbuild-std): {install}\n{}",
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join("\n")
             ),
         ));
     }
     let sysroot = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+    let v = rustup(toolchain, "rustc")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    if !(v.contains("-nightly") || v.contains("-dev")) {
+        return Err(Error::new(
+            ErrorKind::Toolchain,
+            format!(
+                "the `{toolchain}` toolchain is not a nightly ({}), and the nvptx64 build needs -Zbuild-std=core: {INSTALL_NIGHTLY}, then .toolchain(\"nightly\") (the default)",
+                v.trim()
+            ),
+        ));
+    }
     if !sysroot
         .join("lib/rustlib/src/rust/library/core/Cargo.toml")
         .exists()

@@ -201,3 +201,31 @@ fn a_ptxas_error_carries_ptxas_message() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_missing_or_stable_toolchain_names_the_install_command() {
+    let dir = user_crate("tc", r#"["cdylib"]"#);
+    let e = KernelCrate::new(&dir)
+        .toolchain("nightly-1999-01-01")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Toolchain, "{e}");
+    assert!(
+        e.message
+            .contains("rustup toolchain install nightly-1999-01-01 --component rust-src"),
+        "{e}"
+    );
+    // A stable toolchain cannot -Zbuild-std: the message says to install and use nightly
+    // (or, where there is no stable, to install that).
+    let e = KernelCrate::new(&dir)
+        .toolchain("stable")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Toolchain, "{e}");
+    assert!(
+        e.message.contains("is not a nightly") || e.message.contains("no `stable` toolchain"),
+        "{e}"
+    );
+    assert!(e.message.contains(ptx_sync_build::INSTALL_NIGHTLY), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
