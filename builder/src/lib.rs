@@ -319,7 +319,8 @@ impl KernelCrate {
     }
 
     /// Whether to print `cargo:rerun-if-changed` for the kernel crate's `src/`, `Cargo.toml`,
-    /// `Cargo.lock` and `build.rs` (default: when `OUT_DIR` is set, i.e. in a build script).
+    /// `Cargo.lock` and `build.rs`, and for the `src/` and `Cargo.toml` of its direct path
+    /// dependencies (default: when `OUT_DIR` is set, i.e. in a build script).
     ///
     /// ```no_run
     /// # fn main() -> Result<(), ptx_sync_build::Error> {
@@ -387,19 +388,25 @@ impl KernelCrate {
         let emit_rerun = self
             .rerun_if_changed
             .unwrap_or_else(|| std::env::var_os("OUT_DIR").is_some());
+        check_toolchain(&self.toolchain)?;
+        let meta = metadata(&self.toolchain, &manifest)?;
         if emit_rerun {
-            for p in ["src", "Cargo.toml", "Cargo.lock", "build.rs"] {
-                let p = krate_dir.join(p);
-                if p.exists() {
-                    println!("cargo:rerun-if-changed={}", p.display());
+            for (i, dir) in std::iter::once(&krate_dir)
+                .chain(&meta.path_deps)
+                .enumerate()
+            {
+                let own: &[&str] = &["src", "Cargo.toml", "Cargo.lock", "build.rs"];
+                for p in if i == 0 { own } else { &own[..2] } {
+                    let p = dir.join(p);
+                    if p.exists() {
+                        println!("cargo:rerun-if-changed={}", p.display());
+                    }
                 }
             }
             for v in ["PTX_SYNC_PTXAS", "PTX_SYNC_TOOLS"] {
                 println!("cargo:rerun-if-env-changed={v}");
             }
         }
-        check_toolchain(&self.toolchain)?;
-        let meta = metadata(&self.toolchain, &manifest)?;
         let name = self.name.clone().unwrap_or_else(|| meta.lib_name.clone());
         if name.is_empty() || name.contains(['/', '\\']) {
             return Err(Error::new(
@@ -749,6 +756,8 @@ fn check_toolchain(toolchain: &str) -> Result<(), Error> {
 }
 
 struct Meta {
+    /// The directories of the crate's direct path dependencies (e.g. `ptx-sync`'s `device/`).
+    path_deps: Vec<PathBuf>,
     lib_name: String,
     lib_src: PathBuf,
     target_dir: PathBuf,
@@ -832,7 +841,14 @@ fn metadata(toolchain: &str, manifest: &Path) -> Result<Meta, Error> {
             ),
         ));
     }
+    let path_deps = pkg["dependencies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["path"].as_str().map(PathBuf::from))
+        .collect();
     Ok(Meta {
+        path_deps,
         lib_name: lib["name"].as_str().unwrap_or("kernels").replace('-', "_"),
         lib_src: PathBuf::from(lib["src_path"].as_str().unwrap_or_default()),
         target_dir: PathBuf::from(v["target_directory"].as_str().unwrap_or("target")),

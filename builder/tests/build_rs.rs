@@ -112,10 +112,12 @@ fn main() {
         .collect();
     let src = format!("cargo:rerun-if-changed={}", k.join("src").display());
     let toml = format!("cargo:rerun-if-changed={}", k.join("Cargo.toml").display());
+    // …and those of its path dependency, ptx-sync.
+    let dep = format!("cargo:rerun-if-changed={}", device.join("src").display());
     assert!(
         outputs
             .iter()
-            .any(|o| o.contains(&src) && o.contains(&toml)),
-        "want `{src}` and `{toml}` in {outputs:?}"
+            .any(|o| o.contains(&src) && o.contains(&toml) && o.contains(&dep)),
+        "want `{src}`, `{toml}` and `{dep}` in {outputs:?}"
     );
 }
