@@ -425,10 +425,16 @@ impl KernelCrate {
                 None => meta.target_dir.join("ptx"),
             },
         };
-        // One emit path per configuration: cargo does not re-run rustc for a fresh unit, so a
-        // shared path could keep another configuration's output.
+        // One emit path per crate and configuration: cargo does not re-run rustc for a fresh
+        // unit, so a shared path could keep another crate's or configuration's output.
+        let crate_hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            manifest.hash(&mut h);
+            h.finish()
+        };
         let mut tag = format!(
-            "{name}.{}.{}",
+            "{name}.{crate_hash:016x}.{}.{}",
             self.arch,
             flags[1].trim_start_matches("-Ctarget-feature=+")
         );
