@@ -5,6 +5,7 @@
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
 mod args;
+mod build_cmd;
 mod copy;
 mod cpu;
 mod gpu;
@@ -128,6 +129,8 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
     },
+    /// Build a kernel crate for nvptx64 to PTX and cubin (the `ptx-sync-build` helper).
+    Build(build_cmd::BuildArgs),
     /// The GPU fence-cost benchmark.
     Bench {
         /// Write the results as JSON to FILE.
@@ -404,6 +407,7 @@ fn main() -> ExitCode {
         }
         Cmd::Tour { no_gpu, iters } => tour::run(no_gpu, iters),
         Cmd::Bench { json } => bench(json.as_ref()),
+        Cmd::Build(a) => build_cmd::run(&a),
         Cmd::Check {
             paths,
             json,

@@ -145,43 +145,32 @@ fn tool_env(cmd: &mut Command) -> &mut Command {
     cmd.env("PTX_SYNC_PTX_DIR", ptx_dir())
 }
 
-/// Builds the kernel crate once with the given features into `target/ptx/<name>.ptx`.
+/// Builds the kernel crate once with the given features into `target/ptx/<name>.ptx`, through
+/// `ptx-sync-build` (the one place that knows the nightly flags: `-Zbuild-std=core`, the nvptx64
+/// target, `-Ctarget-cpu`, `+ptx86`, fat LTO, `panic = "abort"`, `-Zno-link --emit=asm`).
 fn build_kernels(name: &str, features: &str) -> PathBuf {
-    let out = ptx_dir().join(format!("{name}.ptx"));
-    std::fs::create_dir_all(ptx_dir()).unwrap();
-    let mut cmd = Command::new("rustup");
-    cmd.args(["run", "nightly", "cargo", "rustc", "--release", "--quiet"])
-        .arg("--manifest-path")
-        .arg(root().join("host/kernels/Cargo.toml"))
-        .args(["--target", "nvptx64-nvidia-cuda", "-Zbuild-std=core"])
-        .arg("--target-dir")
-        .arg(root().join("target/nvptx"));
+    let mut k = ptx_sync_build::KernelCrate::new(root().join("host/kernels"))
+        .arch(SM)
+        .ptx_version(86)
+        .name(name)
+        .out_dir(ptx_dir())
+        .target_dir(root().join("target/nvptx"))
+        // assemble() runs ptxas itself (its advisories, the SASS dump, the sm_90a cubin).
+        .ptxas(ptx_sync_build::Ptxas::Skip)
+        .rerun_if_changed(false);
     if !features.is_empty() {
-        cmd.args(["--features", features]);
+        k = k.features(features.split(','));
     }
-    cmd.arg("--")
-        .arg("-Zno-link")
-        .arg(format!("--emit=asm={}", out.display()));
-    // A clean environment for the nightly build: nothing of the outer cargo's settings.
-    for v in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "RUSTC",
-        "RUSTC_WRAPPER",
-        "RUSTDOCFLAGS",
-        "CARGO_TARGET_DIR",
-        "CARGO_BUILD_TARGET",
-        "RUSTUP_TOOLCHAIN",
-        "CARGO",
-    ] {
-        cmd.env_remove(v);
+    match k.build() {
+        Ok(a) => {
+            eprint!("{}", a.log);
+            a.ptx
+        }
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            exit(1)
+        }
     }
-    cmd.env(
-        "CARGO_ENCODED_RUSTFLAGS",
-        "-Ctarget-cpu=sm_90\x1f-Ctarget-feature=+ptx86",
-    );
-    run(&mut cmd);
-    out
 }
 
 /// ptxas → cubin, cuobjdump → SASS. Fails on any ptxas error.

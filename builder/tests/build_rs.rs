@@ -1,0 +1,123 @@
+//! The three-line `build.rs` of `builder/README.md` in a user's host crate: `cargo build` runs
+//! it, the nested nightly build gets none of the outer build's settings (here `RUSTFLAGS=
+//! -Dwarnings`, which would turn rustc's `+ptx86` note into an error), the PTX lands in
+//! `OUT_DIR` for `include_str!`, and `cargo:rerun-if-changed` names the kernel crate.
+//! Fixed paths under `target/` so that the outer build's dependencies and the kernel crate's
+//! `core` stay built between runs; the kernel source is rewritten each run, so the build script
+//! runs each time.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn a_build_script_builds_the_kernels_into_out_dir() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/build-rs-test");
+    let device = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../device")
+        .canonicalize()
+        .unwrap();
+    let builder = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap();
+    std::fs::create_dir_all(&root).unwrap();
+    let root = root.canonicalize().unwrap();
+    let (k, app) = (root.join("kernels"), root.join("app"));
+    std::fs::create_dir_all(k.join("src")).unwrap();
+    std::fs::create_dir_all(app.join("src")).unwrap();
+    let w = |p: &Path, s: String| std::fs::write(p, s).unwrap();
+    w(
+        &k.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"my-kernels\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [lib]\ncrate-type = [\"cdylib\", \"rlib\"]\n\n\
+             [dependencies]\nptx-sync = {{ path = \"{}\" }}\n\n[workspace]\n",
+            device.display()
+        ),
+    );
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    w(
+        &k.join("src/lib.rs"),
+        format!(
+            r#"//! run {stamp}
+#![no_std]
+#![feature(abi_ptx, asm_experimental_arch)]
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {{
+    unsafe {{ core::arch::asm!("trap;", options(noreturn)) }}
+}}
+
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn from_build_rs(out: *mut u32) {{
+    *out = 1;
+    ptx_sync::fence::<ptx_sync::Release, ptx_sync::Gpu>();
+}}
+"#
+        ),
+    );
+    w(
+        &app.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [build-dependencies]\nptx-sync-build = {{ path = \"{}\" }}\n\n[workspace]\n",
+            builder.display()
+        ),
+    );
+    w(
+        &app.join("build.rs"),
+        r#"fn main() -> Result<(), ptx_sync_build::Error> {
+    ptx_sync_build::KernelCrate::new("../kernels").arch("sm_90a").build().map(|_| ())
+}
+"#
+        .into(),
+    );
+    w(
+        &app.join("src/main.rs"),
+        r#"const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/my_kernels.ptx"));
+fn main() {
+    print!("{PTX}");
+}
+"#
+        .into(),
+    );
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let o = Command::new(cargo)
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(app.join("Cargo.toml"))
+        .env("RUSTFLAGS", "-Dwarnings")
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "cargo run of the app failed (install: `{}`):\n{stderr}",
+        ptx_sync_build::INSTALL_NIGHTLY
+    );
+    let ptx = String::from_utf8_lossy(&o.stdout);
+    assert!(ptx.contains(".entry from_build_rs"), "{ptx}");
+    assert!(ptx.contains("fence.release.gpu"), "{ptx}");
+    assert!(ptx.contains(".target sm_90a"), "{ptx}");
+
+    // The build script's output names the kernel crate's sources and manifest.
+    let build = app.join("target/debug/build");
+    let outputs: Vec<String> = std::fs::read_dir(&build)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("app-"))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("output")).ok())
+        .collect();
+    let src = format!("cargo:rerun-if-changed={}", k.join("src").display());
+    let toml = format!("cargo:rerun-if-changed={}", k.join("Cargo.toml").display());
+    // …and those of its path dependency, ptx-sync.
+    let dep = format!("cargo:rerun-if-changed={}", device.join("src").display());
+    assert!(
+        outputs
+            .iter()
+            .any(|o| o.contains(&src) && o.contains(&toml) && o.contains(&dep)),
+        "want `{src}`, `{toml}` and `{dep}` in {outputs:?}"
+    );
+}

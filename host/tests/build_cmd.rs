@@ -1,0 +1,121 @@
+//! `ptx-sync build`: a kernel crate generated outside the workspace, built to PTX and cubin by the
+//! CLI, which prints the two paths; a wrong `--arch` is a one-line argument error (exit 2).
+//! Needs the nightly toolchain with rust-src and ptxas (`cargo xtask setup`); without them the
+//! test fails with the command that installs them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn user_crate(tag: &str) -> PathBuf {
+    let device = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../device")
+        .canonicalize()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("ptx-sync-cli-build-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"cli-kernels\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [lib]\ncrate-type = [\"cdylib\", \"rlib\"]\n\n\
+             [dependencies]\nptx-sync = {{ path = \"{}\" }}\n\n[workspace]\n",
+            device.display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        r#"#![no_std]
+#![feature(abi_ptx, asm_experimental_arch)]
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    unsafe { core::arch::asm!("trap;", options(noreturn)) }
+}
+
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cli_fence(out: *mut u32) {
+    *out = 1;
+    ptx_sync::fence::<ptx_sync::Sc, ptx_sync::Gpu>();
+}
+"#,
+    )
+    .unwrap();
+    dir
+}
+
+fn ptx_sync() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptx-sync"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+#[test]
+fn build_prints_the_ptx_and_cubin_paths() {
+    let dir = user_crate("ok");
+    let out = dir.join("out");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let o = ptx_sync()
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .args(["--arch", "sm_90a", "--out"])
+        .arg(&out)
+        .arg("--target-dir")
+        .arg(&target)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "ptx-sync build failed (install: `{}`; ptxas: {}):\n{stderr}",
+        ptx_sync_build::INSTALL_NIGHTLY,
+        ptx_sync_build::INSTALL_PTXAS
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let ptx = out.join("cli_kernels.ptx");
+    let cubin = out.join("cli_kernels.cubin");
+    assert_eq!(
+        lines,
+        [ptx.to_str().unwrap(), cubin.to_str().unwrap()],
+        "stderr: {stderr}"
+    );
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    assert!(
+        text.contains(".entry cli_fence") && text.contains("fence.sc.gpu"),
+        "{text}"
+    );
+    assert!(std::fs::read(&cubin).unwrap().starts_with(b"\x7fELF"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn build_with_a_wrong_arch_is_an_argument_error() {
+    let o = ptx_sync()
+        .args(["build", "--arch", "sm_10"])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("unsupported arch `sm_10`") && e.contains("sm_90a"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+}
+
+#[test]
+fn build_without_a_crate_says_where_it_looked() {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-cli-none-{}", std::process::id()));
+    let o = ptx_sync()
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("no kernel crate at"), "{e}");
+}
