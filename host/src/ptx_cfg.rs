@@ -127,8 +127,12 @@ fn is_ident(s: &str) -> bool {
 /// The function name of a header (`.visible .entry k(`, `.func (.param .b32 r) f(`).
 fn header_name(header: &str) -> Option<(String, bool)> {
     let toks: Vec<&str> = header.split_whitespace().collect();
-    let entry = toks.iter().any(|t| *t == ".entry" || t.starts_with(".entry("));
-    let func = toks.iter().any(|t| *t == ".func" || t.starts_with(".func("));
+    let entry = toks
+        .iter()
+        .any(|t| *t == ".entry" || t.starts_with(".entry("));
+    let func = toks
+        .iter()
+        .any(|t| *t == ".func" || t.starts_with(".func("));
     if !entry && !func {
         return None;
     }
@@ -265,7 +269,9 @@ fn split_args(s: &str) -> Vec<String> {
 }
 
 /// (predicate, opcode, operands) of a statement.
-fn parse_ins(s: &str) -> (Option<String>, String, Vec<String>) {
+type Parsed = (Option<String>, String, Vec<String>);
+
+fn parse_ins(s: &str) -> Parsed {
     let s = s.trim();
     let (pred, rest) = match s.strip_prefix('@') {
         Some(p) => {
@@ -305,7 +311,7 @@ fn build(name: String, entry: bool, line: usize, sts: &[St]) -> Func {
         }
         scopes_at.push(scope.clone());
     }
-    let parsed: Vec<Option<(Option<String>, String, Vec<String>)>> = sts
+    let parsed: Vec<Option<Parsed>> = sts
         .iter()
         .map(|s| match s {
             St::Ins(t, _) => Some(parse_ins(t)),
@@ -456,7 +462,10 @@ impl Func {
 
     /// The instructions of block `b`, in order.
     pub fn block_ins(&self, b: usize) -> impl Iterator<Item = (usize, &Ins)> {
-        self.ins.iter().enumerate().filter(move |(_, i)| i.block == b)
+        self.ins
+            .iter()
+            .enumerate()
+            .filter(move |(_, i)| i.block == b)
     }
 }
 
@@ -498,8 +507,14 @@ mod tests {
         let ptx = ".version 8.6\n.target sm_90\n// a comment { ; }\n.extern .func ext(.param .b32 a);\n.func (.param .b32 r) f(.param .b32 a)\n{\n\tret;\n}\n.visible .entry k(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\nL1:\n  ld.relaxed.gpu.u32 %r1, [%rd1+4];\n  @%p1 bra L1;\n  ret;\n}\n";
         let fs = functions(ptx);
         assert_eq!(fs.len(), 2);
-        assert_eq!((fs[0].name.as_str(), fs[0].entry, fs[0].line), ("f", false, 5));
-        assert_eq!((fs[1].name.as_str(), fs[1].entry, fs[1].line), ("k", true, 9));
+        assert_eq!(
+            (fs[0].name.as_str(), fs[0].entry, fs[0].line),
+            ("f", false, 5)
+        );
+        assert_eq!(
+            (fs[1].name.as_str(), fs[1].entry, fs[1].line),
+            ("k", true, 9)
+        );
         let k = &fs[1];
         assert_eq!(k.ins[0].line, 15);
         assert_eq!(k.ins[0].args, ["%r1", "[%rd1+4]"]);
