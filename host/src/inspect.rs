@@ -642,6 +642,19 @@ fn root(f: &Func, addr: &str) -> String {
     cur
 }
 
+/// Whether `cp.async.bulk[.tensor.Nd].<dst>.<src>…` writes shared memory: its first state space
+/// (the destination) is `.shared::cluster` or `.shared::cta`.
+fn tma_into_shared(toks: &[&str]) -> bool {
+    toks.len() > 3
+        && toks[..3] == ["cp", "async", "bulk"]
+        && toks
+            .iter()
+            .skip(3)
+            .find(|t| t.starts_with("shared::") || **t == "global")
+            .is_some_and(|t| t.starts_with("shared::"))
+        && !toks.contains(&"prefetch")
+}
+
 fn lint_tma_after_generic_load(f: &Func, out: &mut Vec<Lint>) {
     let preds = f.preds();
     // Straight-line runs: a block continues the previous run when its only predecessor is it.
@@ -663,15 +676,7 @@ fn lint_tma_after_generic_load(f: &Func, out: &mut Vec<Lint>) {
                 if let Some(a) = i.args.get(1) {
                     pending.push((root(f, a), i));
                 }
-            } else if i.op.starts_with("cp.async.bulk")
-                && (toks.get(3) == Some(&"shared::cluster") || toks.get(3) == Some(&"shared::cta"))
-                || i.op.starts_with("cp.async.bulk.tensor")
-                    && toks
-                        .iter()
-                        .skip(3)
-                        .take(2)
-                        .any(|t| t.starts_with("shared::"))
-            {
+            } else if tma_into_shared(&toks) {
                 if let Some(dst) = i.args.first() {
                     let r = root(f, dst);
                     if let Some((_, ld)) = pending.iter().find(|(p, _)| *p == r) {
@@ -1188,5 +1193,20 @@ mod tests {
         );
         assert!(cost_row("mbarrier.arrive.shared.b64").is_none());
         assert_eq!(target_arch(".version 8.6\n.target sm_90a // x\n"), "sm_90a");
+        let t = |op: &str| tma_into_shared(&op.split('.').collect::<Vec<_>>());
+        assert!(t(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ));
+        assert!(t(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        ));
+        assert!(t(
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+        ));
+        assert!(!t("cp.async.bulk.global.shared::cta.bulk_group"));
+        assert!(!t(
+            "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group"
+        ));
+        assert!(!t("cp.async.bulk.prefetch.L2.global"));
     }
 }

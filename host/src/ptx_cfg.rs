@@ -205,13 +205,16 @@ pub fn functions(ptx: &str) -> Vec<Func> {
             }
             continue;
         }
+        // `{`/`}` open and close a scope only between statements: inside one they are a vector
+        // operand (`{%r1, %r2}`).
+        let between = stmt.trim().is_empty();
         match c {
-            '{' => {
+            '{' if between => {
                 sts.push(St::Open);
                 depth += 1;
                 stmt.clear();
             }
-            '}' => {
+            '}' if between => {
                 depth -= 1;
                 stmt.clear();
                 if depth == 0 {
@@ -504,7 +507,7 @@ mod tests {
 
     #[test]
     fn functions_lines_and_func_headers() {
-        let ptx = ".version 8.6\n.target sm_90\n// a comment { ; }\n.extern .func ext(.param .b32 a);\n.func (.param .b32 r) f(.param .b32 a)\n{\n\tret;\n}\n.visible .entry k(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\nL1:\n  ld.relaxed.gpu.u32 %r1, [%rd1+4];\n  @%p1 bra L1;\n  ret;\n}\n";
+        let ptx = ".version 8.6\n.target sm_90\n// a comment { ; }\n.extern .func ext(.param .b32 a);\n.func (.param .b32 r) f(.param .b32 a)\n{\n\tret;\n}\n.visible .entry k(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\nL1:\n  ld.relaxed.gpu.u32 %r1, [%rd1+4];\n  @%p1 bra L1;\n  mov.b64 %rd2, {%r1, %r2};\n  { .reg .b32 t; }\n  ret;\n}\n";
         let fs = functions(ptx);
         assert_eq!(fs.len(), 2);
         assert_eq!(
@@ -520,5 +523,8 @@ mod tests {
         assert_eq!(k.ins[0].args, ["%r1", "[%rd1+4]"]);
         assert_eq!(k.ins[1].pred.as_deref(), Some("%p1"));
         assert!(k.blocks[k.ins[1].block].succ.contains(&k.ins[0].block));
+        // A vector operand is no scope.
+        assert_eq!(k.ins[2].args, ["%rd2", "{%r1, %r2}"]);
+        assert_eq!(k.ins.last().unwrap().op, "ret");
     }
 }
