@@ -240,6 +240,15 @@ pub fn meaning(op: &str) -> Option<Meaning> {
             } else {
                 "-"
             };
+            let anchors: &'static [&'static str] = if op.contains("wait") {
+                &["SYNCS.PHASECHK"]
+            } else if op.contains("arrive") || op.contains("expect_tx") {
+                &["SYNCS.ARRIVE"]
+            } else if op.contains("init") {
+                &["SYNCS.EXCH"]
+            } else {
+                &["SYNCS"]
+            };
             m(
                 "mbarrier",
                 sem_of(sem_default),
@@ -249,7 +258,7 @@ pub fn meaning(op: &str) -> Option<Meaning> {
                 } else {
                     "§5.2"
                 },
-                &["SYNCS"],
+                anchors,
             )
         }
         "cp" if toks.get(1) == Some(&"async") => {
@@ -366,7 +375,10 @@ pub fn cost_row(op: &str) -> Option<(String, String)> {
     let head = op.split('.').next()?;
     let key = match head {
         "ld" | "st" | "atom" | "red" => {
-            if !SCOPES.contains(&m.scope.as_str()) {
+            // The table has u32 accesses and `add` atomics only.
+            if !SCOPES.contains(&m.scope.as_str())
+                || (head == "atom" || head == "red") && !op.split('.').any(|t| t == "add")
+            {
                 return None;
             }
             let tail = if head == "ld" || head == "st" {
@@ -1188,9 +1200,11 @@ mod tests {
             "MEMBAR.ALL.CTA ST.E.STRONG.SM"
         );
         assert_eq!(
-            cost_row("atom.acq_rel.gpu.global.cas.b32").unwrap().0,
+            cost_row("atom.acq_rel.gpu.global.add.s32").unwrap().0,
             "atom.acq_rel.gpu.add.u32"
         );
+        assert!(cost_row("atom.acq_rel.gpu.global.cas.b32").is_none());
+        assert!(cost_row("red.relaxed.gpu.or.b32").is_none());
         assert!(cost_row("mbarrier.arrive.shared.b64").is_none());
         assert_eq!(target_arch(".version 8.6\n.target sm_90a // x\n"), "sm_90a");
         let t = |op: &str| tma_into_shared(&op.split('.').collect::<Vec<_>>());
