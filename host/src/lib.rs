@@ -3,10 +3,16 @@
 //! * [`sass`] — ptxas/cuobjdump runner and SASS parsing by function.
 //! * [`costs`] — the SASS cost table of every fence and ordered atomic (`ptx-sync show --costs`).
 //! * [`litmus_ptx`] — a PTX kernel from a litmus file (`ptx-sync litmus FILE.litmus`).
+//! * [`ptx_cfg`] — the control-flow graph of PTX functions; `.aligned` barriers reached from two
+//!   paths.
+//! * [`inspect`] — `ptx-sync show --ptx FILE`: the sync instructions of any PTX or cubin, with
+//!   their SASS, cost rows and lints.
 //! * [`fencebench`] — the GPU fence-cost benchmark driver (`ptx-sync bench`), behind a small
 //!   launcher trait so that it needs no GPU crate itself.
 
 pub mod costs;
 pub mod fencebench;
+pub mod inspect;
 pub mod litmus_ptx;
+pub mod ptx_cfg;
 pub mod sass;

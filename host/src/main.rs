@@ -106,6 +106,10 @@ enum Cmd {
         /// The SASS cost table of every fence and ordered atomic instead.
         #[arg(long)]
         costs: bool,
+        /// Inspect FILE.ptx or FILE.cubin instead (FILTER: one function): its sync instructions,
+        /// their SASS and cost rows, and lints.
+        #[arg(long, value_name = "FILE", conflicts_with = "costs")]
+        ptx: Option<PathBuf>,
     },
     /// Walk through the seed §1–§5: programs, PTX, SASS, outcomes.
     Tour {
@@ -380,7 +384,13 @@ fn main() -> ExitCode {
             stages,
             json,
         } => copy::command(bytes, stages, json.as_ref()),
-        Cmd::Show { filter, costs } => {
+        Cmd::Show { filter, costs, ptx } => {
+            if let Some(p) = ptx {
+                return ExitCode::from(ptx_sync_host::inspect::command(
+                    &p,
+                    filter.first().map(String::as_str),
+                ));
+            }
             let tools = ptx_sync_host::sass::find_tools();
             if costs {
                 let t = match tools {
