@@ -503,6 +503,16 @@ fn guard(o: &mut String, k: usize) {
     );
 }
 
+/// The `.sem.scope` of an `ld`/`st` as the file wrote it (`.volatile` and `.weak` kept).
+fn ldst_qualifiers(sem: Sem, sc: Option<Scope>, op: &str) -> String {
+    match sem {
+        Sem::Weak | Sem::Relaxed if op.contains(".volatile") => ".volatile".to_string(),
+        Sem::Weak if op.contains(".weak") => ".weak".to_string(),
+        Sem::Weak => String::new(),
+        s => format!(".{s}.{}", scope(sc.unwrap_or(Scope::Sys))),
+    }
+}
+
 fn bcast(o: &mut String, r: &str) {
     let _ = writeln!(o, "\tshfl.sync.idx.b32 {r}, {r}, 0, 31, 0xffffffff;");
 }
@@ -523,13 +533,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
             addr,
             ..
         } => {
-            let q = match sem {
-                Sem::Weak if op.contains(".volatile") => ".volatile".to_string(),
-                Sem::Relaxed if op.contains(".volatile") => ".volatile".to_string(),
-                Sem::Weak if op.contains(".weak") => ".weak".to_string(),
-                Sem::Weak => String::new(),
-                s => format!(".{s}.{}", scope(sc.unwrap_or(Scope::Sys))),
-            };
+            let q = ldst_qualifiers(*sem, *sc, &op);
             let d = format!("%t{k}_r{dst}");
             let _ = writeln!(o, "\t@%p_l0 ld{q}{global}.u32 {d}, [%{sp}{}];", addr.phys);
             bcast(o, &d);
@@ -541,13 +545,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
             val: v,
             ..
         } => {
-            let q = match sem {
-                Sem::Weak if op.contains(".volatile") => ".volatile".to_string(),
-                Sem::Relaxed if op.contains(".volatile") => ".volatile".to_string(),
-                Sem::Weak if op.contains(".weak") => ".weak".to_string(),
-                Sem::Weak => String::new(),
-                s => format!(".{s}.{}", scope(sc.unwrap_or(Scope::Sys))),
-            };
+            let q = ldst_qualifiers(*sem, *sc, &op);
             let r = reg(o, k, v, "%w30");
             let _ = writeln!(o, "\t@%p_l0 st{q}{global}.u32 [%{sp}{}], {r};", addr.phys);
         }

@@ -199,19 +199,26 @@ fn write_out(path: &PathBuf, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+impl RunOpts {
+    /// The runner configuration these options ask for.
+    fn cfg(&self) -> runner::RunCfg {
+        runner::RunCfg {
+            launches: self.iters,
+            stress: !self.no_stress,
+            budget: Duration::from_micros(self.budget_us),
+            seed: self.seed,
+            progress: !self.quiet,
+            ..Default::default()
+        }
+    }
+}
+
 fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode {
     let g = match gpu::Gpu::open() {
         Ok(g) => g,
         Err(e) => return fail(e),
     };
-    let cfg = runner::RunCfg {
-        launches: o.iters,
-        stress: !o.no_stress,
-        budget: Duration::from_micros(o.budget_us),
-        seed: o.seed,
-        progress: !o.quiet,
-        ..Default::default()
-    };
+    let cfg = o.cfg();
     let mut reports = Vec::new();
     for p in list {
         match runner::run_points(&g, p, &cfg, o.sweep) {
@@ -266,14 +273,7 @@ fn run_file(path: &str, o: &RunOpts) -> ExitCode {
         Ok(g) => g,
         Err(e) => return fail(e),
     };
-    let cfg = runner::RunCfg {
-        launches: o.iters,
-        stress: !o.no_stress,
-        budget: Duration::from_micros(o.budget_us),
-        seed: o.seed,
-        progress: !o.quiet,
-        ..Default::default()
-    };
+    let cfg = o.cfg();
     let r = match litmus_file::run(&g, &prep, &cfg) {
         Ok(r) => r,
         Err(e) => return fail(e),

@@ -167,6 +167,15 @@ impl Run {
             .map(|c| c.num("bytes"))
             .unwrap_or_else(|| panic!("{ptr:#x} is not a cuMemAlloc_v2 pointer"))
     }
+    /// Asserts that stdout contains `needle` (prints all of it otherwise).
+    fn expect(&self, needle: &str) {
+        assert!(
+            self.out.contains(needle),
+            "missing `{needle}` in:\n{}",
+            self.out
+        );
+    }
+
     fn one_line_error(&self, code: i32, needle: &str) {
         assert_eq!(self.code, Some(code), "stderr:\n{}", self.err);
         let lines: Vec<&str> = self.err.lines().collect();
@@ -415,11 +424,7 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
     // The timeout counters are read back after each launch and summed.
     assert_eq!(v[0]["start_barrier_timeouts"], 2 * 3);
     assert_eq!(v[0]["stress_timeouts"], 2 * 5);
-    assert!(
-        r.out.contains("start barriers timed out for 6 tester(s)"),
-        "{}",
-        r.out
-    );
+    r.expect("start barriers timed out for 6 tester(s)");
     // Testers: 2 roles × instances threads in CTAs without stress; stress: whole CTAs.
     for l in &ls {
         let p = decode(l);
@@ -502,17 +507,8 @@ fn litmus_sweep_and_calibration() {
         &["litmus", "sb_plain", "--iters", "1", "--quiet"],
         &[("CUDA_STUB_LITMUS_OUT", "1,1,0,0")],
     );
-    assert!(
-        r.out
-            .contains("calibration: sb_plain (SB without fences) showed no weak outcome in"),
-        "{}",
-        r.out
-    );
-    assert!(
-        r.out.contains("the stress is ineffective here"),
-        "{}",
-        r.out
-    );
+    r.expect("calibration: sb_plain (SB without fences) showed no weak outcome in");
+    r.expect("the stress is ineffective here");
 }
 
 /// The once-form of MP: word 1 is the flag as C read it; a stale read with the flag set is a
@@ -540,11 +536,7 @@ fn mp_once_reads_flag_and_data_back() {
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(
-        r.out.contains("full=0 (read before P's store), data=0"),
-        "{}",
-        r.out
-    );
+    r.expect("full=0 (read before P's store), data=0");
     assert_eq!(r.launches()[0].get("fn"), "litmus_mp_rel_acq_once");
 }
 
@@ -558,7 +550,7 @@ fn litmus_outcomes_decide_the_exit_code() {
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
     );
     assert_eq!(r.code, Some(3), "{}", r.err);
-    assert!(r.out.contains("r1=0 r2=0"), "{}", r.out);
+    r.expect("r1=0 r2=0");
     assert!(
         r.err
             .contains("a correct program showed a forbidden outcome"),
@@ -573,11 +565,7 @@ fn litmus_outcomes_decide_the_exit_code() {
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,2")],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(
-        r.out.contains("timeout: C never saw full == 1"),
-        "{}",
-        r.out
-    );
+    r.expect("timeout: C never saw full == 1");
     assert!(!r.out.contains("data=0"), "{}", r.out);
 }
 
@@ -609,11 +597,7 @@ fn handoff_runs_every_program_of_its_version() {
             "6 variables per instance"
         );
     }
-    assert!(
-        r.out.contains("value1=42 value2=42, P wrote 43"),
-        "{}",
-        r.out
-    );
+    r.expect("value1=42 value2=42, P wrote 43");
 }
 
 /// `copy`: the tensor map's arguments, the launch, the read-back check, and the timing window —
@@ -717,11 +701,7 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
     assert!(
         (v["pipeline_share_of_h200_peak"].as_f64().unwrap() - gbps * 1e9 / 4.8e12).abs() < 1e-12
     );
-    assert!(
-        r.out.contains("pipeline / cuMemcpyDtoD: 0.500"),
-        "{}",
-        r.out
-    );
+    r.expect("pipeline / cuMemcpyDtoD: 0.500");
 
     // A corrupted byte in the copy is found: exit 3, one line.
     let r = run(
@@ -731,11 +711,7 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
         &[("CUDA_STUB_CORRUPT", "1")],
     );
     r.one_line_error(3, "differs from its source in 1 byte(s)");
-    assert!(
-        r.out.contains("1 byte(s) differ, first at offset 349525"),
-        "{}",
-        r.out
-    );
+    r.expect("1 byte(s) differ, first at offset 349525");
 }
 
 #[test]
@@ -1419,13 +1395,9 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
         &ok,
     );
     assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
-    assert!(r.out.contains("Test MP+rel-acq-file"), "{}", r.out);
-    assert!(
-        r.out.contains("allowed   x=42; 1:r0=1; 1:r1=42;"),
-        "{}",
-        r.out
-    );
-    assert!(r.out.contains("Result: ok"), "{}", r.out);
+    r.expect("Test MP+rel-acq-file");
+    r.expect("allowed   x=42; 1:r0=1; 1:r1=42;");
+    r.expect("Result: ok");
     // The module: the embedded cubin, then the generated PTX with the JIT error log.
     let loads = r.calls("cuModuleLoadDataEx");
     assert!(
@@ -1494,12 +1466,8 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
         ],
     );
     assert_eq!(r.code, Some(3), "{}\n{}", r.out, r.err);
-    assert!(
-        r.out.contains("FORBIDDEN x=42; 1:r0=1; 1:r1=0;"),
-        "{}",
-        r.out
-    );
-    assert!(r.out.contains("VIOLATION"), "{}", r.out);
+    r.expect("FORBIDDEN x=42; 1:r0=1; 1:r1=0;");
+    r.expect("VIOLATION");
     r.one_line_error(3, "a state the PTX model forbids");
     // Forbidden through final memory: x = 7 can never be x's last value.
     let r = run(
@@ -1512,7 +1480,7 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
         ],
     );
     assert_eq!(r.code, Some(3), "{}", r.out);
-    assert!(r.out.contains("FORBIDDEN x=7;"), "{}", r.out);
+    r.expect("FORBIDDEN x=7;");
     // Timeouts are their own outcome, never a state.
     let r = run(
         "full",
@@ -1524,8 +1492,8 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
         ],
     );
     assert_eq!(r.code, Some(0), "{}", r.out);
-    assert!(r.out.contains("Timeouts 33,"), "{}", r.out);
-    assert!(r.out.contains("States 0"), "{}", r.out);
+    r.expect("Timeouts 33,");
+    r.expect("States 0");
 }
 
 /// Placement: two litmus threads of one CTA are two warps of one block; a test that names a
