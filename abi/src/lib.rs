@@ -167,12 +167,13 @@ macro_rules! __kernel_ty {
 /// reorder, until it has none); `bytemuck::Pod` with the `bytemuck` feature; and with
 /// `as KernelType`, on `nvptx64` only, `type KernelType = unsafe extern "ptx-kernel" fn(DeviceType, ...)`.
 ///
-/// A field whose name starts with `_` is trailing padding: the host check lets it go beyond the
-/// kernel's parameter list (it is not passed).
+/// A field whose name starts with `_` is explicit padding (bytes of the parameter buffer that no
+/// `.param` covers): the host check skips it. The `as KernelType` alias lists every field, so a
+/// struct with `_` fields declares no alias.
 ///
 /// ```
 /// ptx_sync_abi::kernel_params! {
-///     pub struct CopyParams as CopyKernel { pub src: *const u32, pub dst: *mut u32, pub n: u32, pub _pad: u32 }
+///     pub struct CopyParams { pub src: *const u32, pub dst: *mut u32, pub n: u32, pub _pad: u32 }
 /// }
 /// assert_eq!(core::mem::size_of::<CopyParams>(), 24);
 /// ```

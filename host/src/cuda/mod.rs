@@ -1403,8 +1403,8 @@ impl fmt::Display for ParamMismatch {
 
 impl std::error::Error for ParamMismatch {}
 
-/// Compares `P`'s fields one by one with `list` (offset and size of field `i` against parameter
-/// `i`); fields named `_…` after the last parameter are trailing padding. Returns the number of
+/// Compares `P`'s fields one by one with `list` (offset and size of the `i`-th field against
+/// parameter `i`); fields named `_…` are explicit padding and skipped. Returns the number of
 /// bytes to pass (the end of the last parameter).
 ///
 /// ```
@@ -1422,29 +1422,32 @@ pub fn check_params<P: KernelParams>(
         params: std::any::type_name::<P>(),
         detail,
     };
-    for (i, f) in P::FIELDS.iter().enumerate() {
+    // Fields named `_...` are explicit padding (kernel_params! forbids implicit padding): they
+    // are bytes of the buffer, not parameters.
+    let fields: Vec<&Field> = P::FIELDS
+        .iter()
+        .filter(|f| !f.name.starts_with('_'))
+        .collect();
+    for (i, f) in fields.iter().enumerate() {
         match list.get(i) {
             Some(p) if p.offset == f.offset && p.size == f.size => {}
-            Some(p) => {
-                return Err(err(format!(
-                    "field `{}` (#{i}: offset {}, {} bytes) differs from .param #{i} (offset {}, {} bytes)",
-                    f.name, f.offset, f.size, p.offset, p.size
-                )))
-            }
-            None if f.name.starts_with('_') => {}
+            Some(p) => return Err(err(format!(
+                "field `{}` (offset {}, {} bytes) differs from .param #{i} (offset {}, {} bytes)",
+                f.name, f.offset, f.size, p.offset, p.size
+            ))),
             None => {
                 return Err(err(format!(
-                    "field `{}` (#{i}) has no .param: the kernel takes {} parameter(s)",
+                    "field `{}` has no .param: the kernel takes {} parameter(s)",
                     f.name,
                     list.len()
                 )))
             }
         }
     }
-    if let Some(p) = list.get(P::FIELDS.len()) {
+    if let Some(p) = list.get(fields.len()) {
         return Err(err(format!(
-            "has {} field(s); the kernel's .param #{} (offset {}, {} bytes) has no field",
-            P::FIELDS.len(),
+            "has {} parameter field(s); the kernel's .param #{} (offset {}, {} bytes) has no field",
+            fields.len(),
             p.index,
             p.offset,
             p.size
@@ -1484,9 +1487,7 @@ mod tests {
         assert_eq!(check_params::<Two>("k", &k), Ok(12));
         let e = check_params::<Swapped>("k", &k).unwrap_err().to_string();
         assert!(
-            e.contains(
-                "field `n` (#0: offset 0, 4 bytes) differs from .param #0 (offset 0, 8 bytes)"
-            ),
+            e.contains("field `n` (offset 0, 4 bytes) differs from .param #0 (offset 0, 8 bytes)"),
             "{e}"
         );
         let e = check_params::<Short>("k", &k).unwrap_err().to_string();
@@ -1495,7 +1496,7 @@ mod tests {
             "{e}"
         );
         let e = check_params::<Wide>("k", &k).unwrap_err().to_string();
-        assert!(e.contains("field `n` (#1: offset 8, 8 bytes)"), "{e}");
+        assert!(e.contains("field `n` (offset 8, 8 bytes)"), "{e}");
         let e = check_params::<Two>("t", &t).unwrap_err().to_string();
         assert!(e.contains("field `a`"), "{e}");
     }
