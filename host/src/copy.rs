@@ -310,19 +310,8 @@ pub fn diff(a: &[u8], b: &[u8]) -> (u64, Option<u64>) {
 }
 
 /// The tiled-copy kernels' parameters (`host/kernels/src/tiled_copy.rs`): `(tmap: *const
-/// CUtensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32)`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TiledParams {
-    pub tmap: u64,
-    pub out: u64,
-    pub width: u32,
-    pub height: u32,
-    pub status: u64,
-}
-// SAFETY: repr(C), 8 + 8 + 4 + 4 + 8 = 32 bytes, no padding.
-unsafe impl bytemuck::Zeroable for TiledParams {}
-unsafe impl bytemuck::Pod for TiledParams {}
+/// CUtensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32)`, from `ptx-sync-abi`.
+pub use ptx_sync_abi::TiledParams;
 
 /// Tile of the kernel: 64 × 32 `u32` (8 KiB).
 pub const TILE_W: u32 = 64;

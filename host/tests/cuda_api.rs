@@ -118,7 +118,7 @@ impl Run {
 fn run(tag: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
     std::fs::create_dir_all(&dir).unwrap();
-    let ptx = dir.join("user.ptx");
+    let ptx = dir.join(format!("{tag}.ptx"));
     std::fs::write(&ptx, USER_PTX).unwrap();
     let log = dir.join(format!("{tag}.log"));
     let _ = std::fs::remove_file(&log);

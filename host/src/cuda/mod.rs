@@ -155,8 +155,18 @@ impl From<ParamMismatch> for CudaError {
     }
 }
 
-/// The driver's name and description of an error, one line.
-pub(crate) fn derr(e: result::DriverError) -> String {
+/// The driver's name and description of an error, one line: `CUDA_ERROR_X (description)`.
+///
+/// ```no_run
+/// use ptx_sync_host::cuda::{driver_error_text, sys};
+/// let e = cudarc::driver::result::DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+/// assert!(driver_error_text(e).starts_with("CUDA_ERROR_INVALID_VALUE"));
+/// ```
+pub fn driver_error_text(e: result::DriverError) -> String {
+    derr(e)
+}
+
+fn derr(e: result::DriverError) -> String {
     let name = e
         .error_name()
         .map(|s| s.to_string_lossy().into_owned())
@@ -425,7 +435,17 @@ fn attr(d: sys::CUdevice, a: sys::CUdevice_attribute) -> Result<i32, CudaError> 
 }
 
 /// The description of device `d` (ordinal `ordinal`), after `cuInit`.
-pub(crate) fn device_info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, CudaError> {
+///
+/// ```no_run
+/// use ptx_sync_host::cuda::{device_info, sys};
+/// let _n = ptx_sync_host::cuda::device_count()?;
+/// let mut d: sys::CUdevice = 0;
+/// // SAFETY: after cuInit (device_count), a valid out pointer.
+/// unsafe { sys::cuDeviceGet(&mut d, 0) }.result().unwrap();
+/// println!("{}", device_info(0, d)?.name);
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
+pub fn device_info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, CudaError> {
     use sys::CUdevice_attribute::*;
     Ok(DeviceInfo {
         ordinal,
@@ -1216,44 +1236,57 @@ impl Kernel<'_> {
         cfg: &LaunchConfig,
         params: &[u8],
     ) -> Result<(), CudaError> {
-        // SAFETY: forwarded contract.
-        unsafe { launch_function(self.f, &self.name, cfg, params) }
+        // SAFETY: forwarded contract; the shared-memory limit is raised first.
+        unsafe {
+            set_max_dyn_smem(self.f, &self.name, cfg.dyn_smem)?;
+            launch_function(self.f, &self.name, cfg, params)
+        }
     }
 }
 
-/// `cuLaunchKernelEx` of function `f` (named `name` in errors) with the parameter buffer
-/// `params` (`CU_LAUNCH_PARAM_BUFFER_POINTER`/`_SIZE`), the cluster and PDL attributes of `cfg`,
-/// and the max-dynamic-shared-memory attribute set first when `cfg.dyn_smem` > 48 KiB.
+/// Sets `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` of `f` to `bytes` when `bytes` is above
+/// the 48 KiB every kernel may use without it (CUDA driver API, `cuFuncSetAttribute`); nothing
+/// otherwise. Errors name `name`.
 ///
 /// # Safety
-/// As [`Kernel::launch_unchecked`]; `f` is a valid function of the current context.
+/// `f` is a valid function of the current context.
+pub unsafe fn set_max_dyn_smem(
+    f: sys::CUfunction,
+    name: &str,
+    bytes: u32,
+) -> Result<(), CudaError> {
+    if bytes <= 48 * 1024 {
+        return Ok(());
+    }
+    // SAFETY: f is valid (the caller's contract).
+    unsafe {
+        sys::cuFuncSetAttribute(
+            f,
+            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        )
+    }
+    .result()
+    .map_err(|e| CudaError::Launch {
+        kernel: name.into(),
+        err: format!("cannot set {bytes} B of shared memory: {}", derr(e)),
+    })
+}
+
+/// `cuLaunchKernelEx` of function `f` (named `name` in errors) with the parameter buffer
+/// `params` (`CU_LAUNCH_PARAM_BUFFER_POINTER`/`_SIZE`) and the cluster and PDL attributes of
+/// `cfg`. Sets no function attribute: [`Kernel::launch_unchecked`] calls [`set_max_dyn_smem`]
+/// first.
+///
+/// # Safety
+/// As [`Kernel::launch_unchecked`]; `f` is a valid function of the current context, and its
+/// dynamic shared memory limit admits `cfg.dyn_smem`.
 pub unsafe fn launch_function(
     f: sys::CUfunction,
     name: &str,
     cfg: &LaunchConfig,
     params: &[u8],
 ) -> Result<(), CudaError> {
-    let launch_err = |what: String, e: result::DriverError| CudaError::Launch {
-        kernel: name.into(),
-        err: format!("{what}: {}", derr(e)),
-    };
-    if cfg.dyn_smem > 48 * 1024 {
-        // SAFETY: f is valid.
-        unsafe {
-            sys::cuFuncSetAttribute(
-                f,
-                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                cfg.dyn_smem as i32,
-            )
-        }
-        .result()
-        .map_err(|e| {
-            launch_err(
-                format!("cannot set {} B of dynamic shared memory", cfg.dyn_smem),
-                e,
-            )
-        })?;
-    }
     let mut buf: Vec<u8> = params.to_vec();
     let mut size: usize = buf.len();
     let mut extra: [*mut c_void; 5] = [
@@ -1294,7 +1327,10 @@ pub unsafe fn launch_function(
     // SAFETY: the caller's contract; `extra` is terminated and its buffers outlive the call.
     unsafe { sys::cuLaunchKernelEx(&lc, f, std::ptr::null_mut(), extra.as_mut_ptr()) }
         .result()
-        .map_err(|e| launch_err(format!("launch of {name}"), e))
+        .map_err(|e| CudaError::Launch {
+            kernel: name.into(),
+            err: format!("launch of {name}: {}", derr(e)),
+        })
 }
 
 // ---- the parameter check ---------------------------------------------------------------------
@@ -1431,10 +1467,12 @@ pub fn check_params<P: KernelParams>(
     for (i, f) in fields.iter().enumerate() {
         match list.get(i) {
             Some(p) if p.offset == f.offset && p.size == f.size => {}
-            Some(p) => return Err(err(format!(
+            Some(p) => {
+                return Err(err(format!(
                 "field `{}` (offset {}, {} bytes) differs from .param #{i} (offset {}, {} bytes)",
                 f.name, f.offset, f.size, p.offset, p.size
-            ))),
+            )))
+            }
             None => {
                 return Err(err(format!(
                     "field `{}` has no .param: the kernel takes {} parameter(s)",
