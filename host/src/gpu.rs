@@ -538,12 +538,15 @@ impl Gpu {
 
     /// Waits for the device, with the host-side hang limit.
     pub fn wait(&self, program: &str) -> Result<(), GpuError> {
-        cuda::wait_stream(std::ptr::null_mut(), self.hang_limit, program).map_err(|e| match e {
-            cuda::CudaError::Hung { secs } => GpuError::Hung {
-                program: program.into(),
-                secs,
-            },
-            e => e.into(),
+        // SAFETY: the null stream of the current context.
+        unsafe { cuda::wait_stream(std::ptr::null_mut(), self.hang_limit, program) }.map_err(|e| {
+            match e {
+                cuda::CudaError::Hung { secs } => GpuError::Hung {
+                    program: program.into(),
+                    secs,
+                },
+                e => e.into(),
+            }
         })
     }
 

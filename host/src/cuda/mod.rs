@@ -680,7 +680,8 @@ impl Device {
     /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
     /// ```
     pub fn synchronize(&self) -> Result<(), CudaError> {
-        wait_stream(std::ptr::null_mut(), self.hang_limit, "(the last launch)")
+        // SAFETY: the null stream; this device's context is current.
+        unsafe { wait_stream(std::ptr::null_mut(), self.hang_limit, "(the last launch)") }
     }
 }
 
@@ -715,10 +716,24 @@ pub fn hung() -> bool {
 /// # Errors
 /// [`CudaError::Hung`] past `limit` (and [`hung`] is then true), [`CudaError::Launch`] with a
 /// hint for a trap, fault or watchdog.
-pub fn wait_stream(stream: sys::CUstream, limit: Duration, kernel: &str) -> Result<(), CudaError> {
+///
+/// # Safety
+/// `stream` is null (the default stream) or a live stream of the current context.
+///
+/// ```no_run
+/// let _dev = ptx_sync_host::cuda::Device::open(0)?;
+/// // SAFETY: the null stream of the current context.
+/// unsafe { ptx_sync_host::cuda::wait_stream(std::ptr::null_mut(), std::time::Duration::from_secs(5), "k")? };
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
+pub unsafe fn wait_stream(
+    stream: sys::CUstream,
+    limit: Duration,
+    kernel: &str,
+) -> Result<(), CudaError> {
     let start = Instant::now();
     loop {
-        // SAFETY: a stream of the current context (or the null stream).
+        // SAFETY: the caller's contract.
         let r = unsafe { sys::cuStreamQuery(stream) };
         match r {
             sys::CUresult::CUDA_SUCCESS => return Ok(()),
