@@ -4,6 +4,12 @@
 //! tests read SASS through it.
 
 /// One SASS instruction.
+///
+/// ```
+/// let i = ptx_sync_build::sass::parse_instr("        /*0010*/   @P0 ATOM.E.ADD.STRONG.GPU PT, RZ, [R2.64], R5 ;").unwrap();
+/// assert_eq!((i.offset, i.pred.as_deref(), i.opcode.as_str()), (0x10, Some("P0"), "ATOM.E.ADD.STRONG.GPU"));
+/// assert_eq!(i.text, "ATOM.E.ADD.STRONG.GPU PT, RZ, [R2.64], R5");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instr {
     /// Byte offset in the function (`/*0050*/` → 0x50).
@@ -17,6 +23,11 @@ pub struct Instr {
 }
 
 /// One function (kernel) of a SASS dump.
+///
+/// ```
+/// let f = &ptx_sync_build::sass::parse_functions("\t\tFunction : k\n        /*0000*/   EXIT ;\n")[0];
+/// assert_eq!((f.name.as_str(), f.instrs.len()), ("k", 1));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
     /// The symbol name from `Function : name`.
@@ -27,6 +38,11 @@ pub struct Function {
 
 impl Function {
     /// The opcodes in order, without the `NOP` padding.
+    ///
+    /// ```
+    /// let f = &ptx_sync_build::sass::parse_functions("Function : k\n /*0000*/ EXIT ;\n /*0010*/ NOP;\n")[0];
+    /// assert_eq!(f.opcodes(), ["EXIT"]);
+    /// ```
     pub fn opcodes(&self) -> Vec<&str> {
         self.instrs
             .iter()
@@ -80,6 +96,12 @@ pub fn parse_instr(line: &str) -> Option<Instr> {
 }
 
 /// Splits a `cuobjdump -sass` dump into its functions, in the order the dump lists them.
+///
+/// ```
+/// let fs = ptx_sync_build::sass::parse_functions("Function : b\n /*0000*/ EXIT ;\nFunction : a\n /*0000*/ RET.REL.NODEC R20 0x0 ;\n");
+/// assert_eq!(fs.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["b", "a"]);
+/// assert_eq!(fs[1].instrs[0].opcode, "RET.REL.NODEC");
+/// ```
 pub fn parse_functions(sass: &str) -> Vec<Function> {
     let mut out: Vec<Function> = Vec::new();
     for line in sass.lines() {

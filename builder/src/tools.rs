@@ -11,6 +11,10 @@
 use std::path::{Path, PathBuf};
 
 /// Where `pip install nvidia-cuda-nvcc` puts the tools inside a venv's `lib/python3.X`.
+///
+/// ```
+/// assert!(ptx_sync_build::tools::VENV_BIN.ends_with("cu13/bin"));
+/// ```
 pub const VENV_BIN: &str = "site-packages/nvidia/cu13/bin";
 
 /// The tool directory of the venv `venv` (a `.venv` folder): the `lib/python3*/` with `ptxas`

@@ -44,6 +44,12 @@
 //! # Ok::<(), ptx_sync_host::cuda::CudaError>(())
 //! ```
 
+/// Tiled tensor maps (`cuTensorMapEncodeTiled`), validated first.
+///
+/// ```
+/// use ptx_sync_host::cuda::tensor_map::{Elem, TiledMap};
+/// assert!(TiledMap::dense_2d(Elem::U32, 0x1000, 64, 64, 8, 16).validate().is_ok());
+/// ```
 pub mod tensor_map;
 
 pub use cudarc::driver::sys;
@@ -368,6 +374,15 @@ pub fn check_ptx_version(ptx: &str, driver: i32) -> Result<(), CudaError> {
 ///
 /// # Safety
 /// `image` points to a cubin, or to NUL-terminated PTX; a context is current.
+///
+/// ```no_run
+/// let _dev = ptx_sync_host::cuda::Device::open(0)?;
+/// let ptx = c".version 8.6\n.target sm_90\n.address_size 64\n";
+/// // SAFETY: NUL-terminated PTX, the device's context is current.
+/// let m = unsafe { ptx_sync_host::cuda::load_module_raw(ptx.as_ptr().cast()) };
+/// assert!(m.is_ok());
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
 pub unsafe fn load_module_raw(image: *const c_void) -> Result<sys::CUmodule, String> {
     let mut log = vec![0u8; 8192];
     let mut opts = [
@@ -1079,10 +1094,13 @@ pub struct LaunchConfig {
     /// Dynamic shared memory in bytes (`sharedMemBytes`; above 48 KiB the launch sets
     /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` first).
     pub dyn_smem: u32,
-    /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`: this kernel may start before the
-    /// previous kernel of the stream has finished; it must execute `griddepcontrol.wait` before
-    /// reading what that kernel wrote, and the previous kernel's `griddepcontrol.launch_dependents`
-    /// lets it start early (PTX ISA §9.7.13.13, sm_90).
+    /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION` (programmatic dependent launch,
+    /// sm_90): this kernel may start before the previous kernel of the stream has finished, once
+    /// every CTA of that kernel has executed `griddepcontrol.launch_dependents` or exited. That
+    /// instruction orders no memory: this kernel must execute `griddepcontrol.wait` (which waits
+    /// for the prerequisite grids to complete and their memory operations to be visible) before
+    /// it reads what the previous kernel wrote (PTX ISA, "Parallel Synchronization and
+    /// Communication Instructions: griddepcontrol"; CUDA driver API, `CUlaunchAttributeID`).
     pub pdl: bool,
     /// The stream (null: the default stream).
     pub stream: sys::CUstream,
@@ -1265,6 +1283,15 @@ impl Kernel<'_> {
 ///
 /// # Safety
 /// `f` is a valid function of the current context.
+///
+/// ```no_run
+/// # let dev = ptx_sync_host::cuda::Device::open(0)?;
+/// # let m = dev.load_ptx("")?;
+/// let k = m.kernel("big_smem")?;
+/// // SAFETY: a function of the current context.
+/// unsafe { ptx_sync_host::cuda::set_max_dyn_smem(k.raw(), k.name(), 128 * 1024)? };
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
 pub unsafe fn set_max_dyn_smem(
     f: sys::CUfunction,
     name: &str,
@@ -1296,6 +1323,16 @@ pub unsafe fn set_max_dyn_smem(
 /// # Safety
 /// As [`Kernel::launch_unchecked`]; `f` is a valid function of the current context, and its
 /// dynamic shared memory limit admits `cfg.dyn_smem`.
+///
+/// ```no_run
+/// use ptx_sync_host::cuda::{launch_function, LaunchConfig};
+/// # let dev = ptx_sync_host::cuda::Device::open(0)?;
+/// # let m = dev.load_ptx("")?;
+/// let k = m.kernel("k")?;
+/// // SAFETY: `k` takes one u32 and ignores it; no dynamic shared memory.
+/// unsafe { launch_function(k.raw(), k.name(), &LaunchConfig::new(1, 32), &0u32.to_le_bytes())? };
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
 pub unsafe fn launch_function(
     f: sys::CUfunction,
     name: &str,
