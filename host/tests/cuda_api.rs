@@ -24,26 +24,35 @@ const USER_PTX: &str = "//\n// user kernels\n//\n.version 8.6\n.target sm_90\n.a
 .visible .entry swapped(\n\t.param .u32 swapped_param_0,\n\t.param .u64 .ptr .align 1 swapped_param_1,\n\t.param .u64 .ptr .align 1 swapped_param_2\n)\n{\n\tret;\n}\n\n\
 .visible .entry short(\n\t.param .u64 .ptr .align 1 short_param_0,\n\t.param .u32 short_param_1\n)\n{\n\tret;\n}\n";
 
+/// The stub, built once per variant (`-D` flags) into the test's tmp dir.
+fn stub_variant(variant: &str, flags: &[&str]) -> PathBuf {
+    static DIRS: OnceLock<std::sync::Mutex<BTreeMap<String, PathBuf>>> = OnceLock::new();
+    let mut m = DIRS.get_or_init(Default::default).lock().unwrap();
+    if let Some(d) = m.get(variant) {
+        return d.clone();
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cuda-api-stub-{variant}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stub/libcuda_stub.c");
+    let o = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+        .args(flags)
+        .arg("-o")
+        .arg(dir.join("libcuda.so"))
+        .arg(&src)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cc to build the driver stub: {e}"));
+    assert!(
+        o.status.success(),
+        "cc: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    m.insert(variant.into(), dir.clone());
+    dir
+}
+
 fn stub() -> PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-stub");
-        std::fs::create_dir_all(&dir).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stub/libcuda_stub.c");
-        let o = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
-            .arg(dir.join("libcuda.so"))
-            .arg(&src)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run cc to build the driver stub: {e}"));
-        assert!(
-            o.status.success(),
-            "cc: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        dir
-    })
-    .clone()
+    stub_variant("full", &[])
 }
 
 /// The example binary: built by `cargo test` with the workspace; built here if this test runs
@@ -318,6 +327,29 @@ fn jit_errors_old_drivers_and_launch_failures_are_one_line() {
     let r = run("trap", &[], &[("CUDA_STUB_LAUNCH_ERROR", "715")]);
     assert_eq!(r.code, Some(1));
     assert!(r.err.contains("kernel user_kernel failed on the GPU: launch of user_kernel: CUDA_ERROR_ILLEGAL_INSTRUCTION"), "{}", r.err);
+}
+
+#[test]
+fn a_driver_library_without_an_entry_point_is_an_error_value() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = dir.join("no-cuinit.ptx");
+    std::fs::write(&ptx, USER_PTX).unwrap();
+    let o = Command::new(example())
+        .arg(&ptx)
+        .env(
+            "LD_LIBRARY_PATH",
+            stub_variant("no-cuinit", &["-DSTUB_NO_CUINIT"]),
+        )
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.trim(),
+        "launch_user_kernel: unusable CUDA driver: the libcuda.so found lacks `cuInit`: not an \
+         NVIDIA CUDA 12+ driver library (check LD_LIBRARY_PATH)"
+    );
 }
 
 #[test]
