@@ -270,8 +270,9 @@ fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
 /// An open device with the kernels module loaded.
 pub struct Gpu {
     pub info: DeviceInfo,
-    dev: sys::CUdevice,
     module: sys::CUmodule,
+    /// Declared after `module`: dropped (context released) after the module is unloaded.
+    device: cuda::Device,
     /// What the module was loaded from: `"cubin (sm_90a)"` or `"PTX (JIT)"`.
     pub loaded_from: &'static str,
     /// `cuDriverGetVersion`.
@@ -305,17 +306,10 @@ impl Gpu {
                 )));
             }
         }
-        let n = drv("cuDeviceGetCount", result::device::get_count())?;
-        if n == 0 {
-            return Err(GpuError::NoDevice("the driver reports 0 devices".into()));
-        }
-        let dev = drv("cuDeviceGet", result::device::get(0))?;
-        let info = info(0, dev)?;
-        // SAFETY: dev is valid; the primary context is released in Drop.
-        unsafe {
-            let ctx = drv("cuDevicePrimaryCtxRetain", result::primary_ctx::retain(dev))?;
-            drv("cuCtxSetCurrent", result::ctx::set_current(ctx))?;
-        }
+        // The device and its primary context: the library's `cuda::Device` (released on drop,
+        // after the module).
+        let device = cuda::Device::open(0)?;
+        let info = device.info().clone();
         let mut loaded = "PTX (JIT)";
         let mut module = None;
         let mut cubin_err = String::new();
@@ -342,8 +336,8 @@ impl Gpu {
         };
         Ok(Gpu {
             info,
-            dev,
             module,
+            device,
             loaded_from: loaded,
             driver_version: version,
             hang_limit: Duration::from_secs(60),
@@ -591,7 +585,7 @@ impl Gpu {
     /// The raw device handle (for tensor-map encoding and attributes).
     #[allow(dead_code)] // used by the tiled-copy run
     pub fn device(&self) -> sys::CUdevice {
-        self.dev
+        self.device.raw()
     }
 }
 
@@ -600,10 +594,10 @@ impl Drop for Gpu {
         if hung() {
             return; // would block on the stuck kernel (see HUNG)
         }
-        // SAFETY: the module and the primary context were created in `open`.
+        // SAFETY: the module was loaded in `open`; the context is released by `device`'s drop,
+        // which runs after this.
         unsafe {
             let _ = result::module::unload(self.module);
-            let _ = result::primary_ctx::release(self.dev);
         }
     }
 }
