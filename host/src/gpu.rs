@@ -779,6 +779,29 @@ mod tests {
         assert!(entries > 50, "only {entries} kernels in the embedded PTX");
     }
 
+    /// The bundled kernels' structs (`ptx-sync-abi`) against the embedded PTX, field by field:
+    /// the right struct passes, a wrong one is refused naming the field or parameter.
+    #[test]
+    fn bundled_params_are_checked_field_by_field() {
+        use ptx_sync_abi::{DeepepParams, LitmusParams, S5Params};
+        assert_eq!(check_params::<DeepepParams>("deepep_barrier"), Ok(48));
+        let e = check_params::<S5Params>("deepep_barrier").unwrap_err();
+        assert!(
+            e.contains("has 3 parameter field(s); the kernel's .param #3 (offset 24, 8 bytes) has no field"),
+            "{e}"
+        );
+        let e = check_params::<LitmusParams>("deepep_barrier").unwrap_err();
+        assert!(
+            e.contains(
+                "field `sync` (offset 40, 8 bytes) differs from .param #5 (offset 40, 4 bytes)"
+            ),
+            "{e}"
+        );
+        assert!(check_params::<S5Params>("no_such_kernel")
+            .unwrap_err()
+            .contains("not in the embedded PTX"));
+    }
+
     #[test]
     fn spreads() {
         let s = Spread::of(&[3.0, 1.0, 2.0, 10.0]).unwrap();
