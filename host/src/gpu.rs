@@ -367,12 +367,11 @@ impl Gpu {
 
     /// Device memory of `bytes` bytes, zeroed.
     pub fn alloc(&self, bytes: usize) -> Result<DevBuf, GpuError> {
-        let bytes = bytes.max(4);
-        // SAFETY: plain allocation; freed in Drop.
-        let ptr = drv("cuMemAlloc", unsafe { result::malloc_sync(bytes) })?;
-        let b = DevBuf { ptr, bytes };
-        b.fill_u32(0)?;
-        Ok(b)
+        let buf = self.device.alloc(bytes)?;
+        Ok(DevBuf {
+            ptr: buf.ptr(),
+            buf,
+        })
     }
 
     /// Device memory holding `data`.
@@ -630,53 +629,25 @@ impl Drop for Module {
     }
 }
 
-/// A device allocation, freed on drop.
+/// A device allocation, freed on drop: the library's `cuda::DevBuf`, with its address as a field
+/// for the runners.
 pub struct DevBuf {
     pub ptr: sys::CUdeviceptr,
-    pub bytes: usize,
+    buf: cuda::DevBuf,
 }
 
 impl DevBuf {
-    /// Copies `data` to the start of the buffer.
+    /// Copies `data` to the start of the buffer (an error if larger).
     pub fn write<T: Pod>(&self, data: &[T]) -> Result<(), GpuError> {
-        assert!(
-            std::mem::size_of_val(data) <= self.bytes,
-            "upload larger than the buffer"
-        );
-        // SAFETY: in bounds (asserted).
-        drv("cuMemcpyHtoD", unsafe {
-            result::memcpy_htod_sync(self.ptr, data)
-        })
+        Ok(self.buf.write(data)?)
     }
-    /// Copies the start of the buffer into `out`.
+    /// Copies the start of the buffer into `out` (an error if larger).
     pub fn read<T: Pod>(&self, out: &mut [T]) -> Result<(), GpuError> {
-        assert!(
-            std::mem::size_of_val(out) <= self.bytes,
-            "download larger than the buffer"
-        );
-        // SAFETY: in bounds (asserted).
-        drv("cuMemcpyDtoH", unsafe {
-            result::memcpy_dtoh_sync(out, self.ptr)
-        })
+        Ok(self.buf.read(out)?)
     }
     /// Fills the buffer with the 32-bit pattern `v`.
     pub fn fill_u32(&self, v: u32) -> Result<(), GpuError> {
-        // SAFETY: the whole buffer, in 4-byte words.
-        drv("cuMemsetD32", unsafe {
-            sys::cuMemsetD32_v2(self.ptr, v, self.bytes / 4).result()
-        })
-    }
-}
-
-impl Drop for DevBuf {
-    fn drop(&mut self) {
-        if hung() {
-            return; // cuMemFree would wait for the stuck kernel (see HUNG)
-        }
-        // SAFETY: allocated by cuMemAlloc.
-        unsafe {
-            let _ = result::free_sync(self.ptr);
-        }
+        Ok(self.buf.fill_u32(v)?)
     }
 }
 
