@@ -50,6 +50,7 @@
 
 use core::marker::PhantomData;
 
+use crate::sem::tok;
 use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
     Scope, Sealed, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
@@ -240,10 +241,10 @@ pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
 /// operand). Generic pointers are used as they are; the others convert with `cvta.to.<space>`.
 macro_rules! for_spaces {
     ($leaf:ident [$($a:tt)*]) => {
-        $leaf! { $($a)* Generic "" ("" "{p}" ()) }
-        $leaf! { $($a)* Global ".global" ("cvta.to.global.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
-        $leaf! { $($a)* Shared ".shared::cta" ("cvta.to.shared::cta.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
-        $leaf! { $($a)* SharedCluster ".shared::cluster" ("cvta.to.shared::cluster.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* Generic ([""] "{p}" ()) }
+        $leaf! { $($a)* Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {a}, {p};\n\t"] "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* Shared (["cvta.to", $crate::sem::tok!(Shared), ".u64 {a}, {p};\n\t"] "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* SharedCluster (["cvta.to", $crate::sem::tok!(SharedCluster), ".u64 {a}, {p};\n\t"] "{a}" (a = out(reg64) _,)) }
     };
 }
 #[allow(unused_imports)]
@@ -252,10 +253,10 @@ pub(crate) use for_spaces;
 /// Scopes: `[generic params] type token`.
 macro_rules! for_scopes {
     ($leaf:ident [$($a:tt)*]) => {
-        for_spaces! { $leaf [$($a)* [] Cta ".cta";] }
-        for_spaces! { $leaf [$($a)* [] Cluster ".cluster";] }
-        for_spaces! { $leaf [$($a)* [] Gpu ".gpu";] }
-        for_spaces! { $leaf [$($a)* [] Sys ".sys";] }
+        for_spaces! { $leaf [$($a)* [] Cta;] }
+        for_spaces! { $leaf [$($a)* [] Cluster;] }
+        for_spaces! { $leaf [$($a)* [] Gpu;] }
+        for_spaces! { $leaf [$($a)* [] Sys;] }
     };
 }
 #[allow(unused_imports)]
@@ -263,11 +264,11 @@ pub(crate) use for_scopes;
 
 /// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sco`.
 macro_rules! for_ldst_sems {
-    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_spaces! { $leaf [$($a)* Weak ""; [Sco: Scope] Sco "";] }
-        for_spaces! { $leaf [$($a)* Volatile ".volatile"; [Sco: Scope] Sco "";] }
-        for_scopes! { $leaf [$($a)* $S3 $t3;] }
-        for_scopes! { $leaf [$($a)* $S4 $t4;] }
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        for_spaces! { $leaf [$($a)* Weak; [Sco: Scope] Sco;] }
+        for_spaces! { $leaf [$($a)* Volatile; [Sco: Scope] Sco;] }
+        for_scopes! { $leaf [$($a)* $S3;] }
+        for_scopes! { $leaf [$($a)* $S4;] }
     };
 }
 #[allow(unused_imports)]
@@ -275,10 +276,10 @@ pub(crate) use for_ldst_sems;
 
 macro_rules! for_rmw_sems {
     ($leaf:ident [$($a:tt)*]) => {
-        for_scopes! { $leaf [$($a)* Relaxed ".relaxed";] }
-        for_scopes! { $leaf [$($a)* Acquire ".acquire";] }
-        for_scopes! { $leaf [$($a)* Release ".release";] }
-        for_scopes! { $leaf [$($a)* AcqRel ".acq_rel";] }
+        for_scopes! { $leaf [$($a)* Relaxed;] }
+        for_scopes! { $leaf [$($a)* Acquire;] }
+        for_scopes! { $leaf [$($a)* Release;] }
+        for_scopes! { $leaf [$($a)* AcqRel;] }
     };
 }
 #[allow(unused_imports)]
@@ -286,8 +287,8 @@ pub(crate) use for_rmw_sems;
 
 macro_rules! for_red_sems {
     ($leaf:ident [$($a:tt)*]) => {
-        for_scopes! { $leaf [$($a)* Relaxed ".relaxed";] }
-        for_scopes! { $leaf [$($a)* Release ".release";] }
+        for_scopes! { $leaf [$($a)* Relaxed;] }
+        for_scopes! { $leaf [$($a)* Release;] }
     };
 }
 #[allow(unused_imports)]
@@ -296,12 +297,12 @@ pub(crate) use for_red_sems;
 /// Types for `ld`/`st`: Rust type, PTX type token, register class.
 macro_rules! for_ldst_types {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 "u32" reg32;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [i32 "s32" reg32;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [u64 "u64" reg64;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [i64 "s64" reg64;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [f32 "f32" reg32;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [f64 "f64" reg64;] Acquire ".acquire", Release ".release" }
+        $sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
+        $sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
+        $sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
+        $sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
+        $sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
+        $sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
     };
 }
 #[allow(unused_imports)]
@@ -401,8 +402,8 @@ pub(crate) use for_cas_rows;
 
 /// `st` takes Release where `ld` takes Acquire: same walk, other strong semantic.
 macro_rules! for_ldst_sems_st {
-    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S4 $t4 }
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        for_ldst_sems! { $leaf [$($a)*] Relaxed, $S4 }
     };
 }
 #[allow(unused_imports)]
@@ -410,8 +411,8 @@ pub(crate) use for_ldst_sems_st;
 
 /// `ld` walks Relaxed and Acquire.
 macro_rules! for_ldst_sems_ld {
-    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S3 $t3 }
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        for_ldst_sems! { $leaf [$($a)*] Relaxed, $S3 }
     };
 }
 #[allow(unused_imports)]
@@ -419,14 +420,24 @@ pub(crate) use for_ldst_sems_ld;
 
 // ----- leaves that implement the instruction traits -----
 
+/// The scope token of a row: none where the row is generic in the scope (`Weak`, `Volatile`).
+macro_rules! sco_tok {
+    ([] $Sco:ident) => {
+        tok!($Sco)
+    };
+    ([$($g:tt)+] $Sco:ident) => {
+        ""
+    };
+}
+
 macro_rules! ld_leaf {
-    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-     $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        ld_leaf! { @ (concat!("ld", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ($pre $addr ($($x)*)) }
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+        ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] $addr ($($x)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
@@ -435,21 +446,21 @@ macro_rules! ld_leaf {
                 let v: $t;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
-                asm!(concat!($pre, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
+                asm!(concat!($($pre)*, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
                      p = in(reg64) p, $($x)* options(pure, readonly, nostack, preserves_flags));
                 v
             }
         }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
                 let v: $t;
-                asm!(concat!($pre, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
+                asm!(concat!($($pre)*, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
                      p = in(reg64) p, $($x)* options(nostack, preserves_flags));
                 v
             }
@@ -458,19 +469,19 @@ macro_rules! ld_leaf {
 }
 
 macro_rules! st_leaf {
-    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-     $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        st_leaf! { @ (concat!("st", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ($pre $addr ($($x)*)) }
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+        st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] $addr ($($x)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($pre, $($mn)*, " [", $addr, "], {v};"), v = in($reg) v,
+                asm!(concat!($($pre)*, $($mn)*, " [", $addr, "], {v};"), v = in($reg) v,
                      p = in(reg64) p, $($x)* options(nostack, preserves_flags));
             }
         }
@@ -478,20 +489,20 @@ macro_rules! st_leaf {
 }
 
 macro_rules! atom_leaf {
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        atom_leaf! { @ (concat!("atom", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                     ($pre $addr ($($x)*)) }
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+        atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
+                     ([$($pre)*] $addr ($($x)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self {
                 let d: $t;
-                asm!(concat!($pre, $($mn)*, " {d}, [", $addr, "], {b};"), d = out($reg) d,
+                asm!(concat!($($pre)*, $($mn)*, " {d}, [", $addr, "], {b};"), d = out($reg) d,
                      p = in(reg64) p, b = in($reg) b, $($x)* options(nostack, preserves_flags));
                 d
             }
@@ -500,20 +511,20 @@ macro_rules! atom_leaf {
 }
 
 macro_rules! cas_leaf {
-    ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
-     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        cas_leaf! { @ (concat!("atom", $st, $sct, $spt, ".cas.", $tt)) $t $reg $S $Sco $Sp
-                    ($pre $addr ($($x)*)) }
+    ($t:ident $reg:ident $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+        cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
+                    ([$($pre)*] $addr ($($x)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
         unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
                 let d: $t;
-                asm!(concat!($pre, $($mn)*, " {d}, [", $addr, "], {b}, {c};"), d = out($reg) d,
+                asm!(concat!($($pre)*, $($mn)*, " {d}, [", $addr, "], {b}, {c};"), d = out($reg) d,
                      p = in(reg64) p, b = in($reg) cmp, c = in($reg) new, $($x)*
                      options(nostack, preserves_flags));
                 d
@@ -523,19 +534,19 @@ macro_rules! cas_leaf {
 }
 
 macro_rules! red_leaf {
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        red_leaf! { @ (concat!("red", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                    ($pre $addr ($($x)*)) }
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+        red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
+                    ([$($pre)*] $addr ($($x)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
         unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) {
-                asm!(concat!($pre, $($mn)*, " [", $addr, "], {b};"), p = in(reg64) p,
+                asm!(concat!($($pre)*, $($mn)*, " [", $addr, "], {b};"), p = in(reg64) p,
                      b = in($reg) b, $($x)* options(nostack, preserves_flags));
             }
         }

@@ -42,6 +42,7 @@
 //! ```
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -60,10 +61,10 @@ crate::sem::token_markers! {
     Alignment;
     /// `.aligned`: every thread of the CTA executes this same barrier instruction (PTX ISA
     /// §9.7.13.1; for `barrier.cluster`, every thread of the cluster, §9.7.13.3).
-    Aligned ".aligned"
+    Aligned
     /// No `.aligned`: the threads of the CTA may reach the barrier at different barrier
     /// instructions.
-    Unaligned ""
+    Unaligned
 }
 
 instr! {
@@ -463,20 +464,20 @@ pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
 /// Cluster barrier rows: `$leaf!{ Trait "arrive"|"wait", Sem ".tok", Align ".aligned"|"" }`.
 macro_rules! for_cluster_bar {
     ($leaf:ident) => {
-        $leaf! { ClusterArriveInstr "arrive", Release ".release", Aligned ".aligned" }
-        $leaf! { ClusterArriveInstr "arrive", Release ".release", Unaligned "" }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed ".relaxed", Aligned ".aligned" }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed ".relaxed", Unaligned "" }
-        $leaf! { ClusterWaitInstr "wait", Acquire ".acquire", Aligned ".aligned" }
-        $leaf! { ClusterWaitInstr "wait", Acquire ".acquire", Unaligned "" }
+        $leaf! { ClusterArriveInstr "arrive", Release, Aligned }
+        $leaf! { ClusterArriveInstr "arrive", Release, Unaligned }
+        $leaf! { ClusterArriveInstr "arrive", Relaxed, Aligned }
+        $leaf! { ClusterArriveInstr "arrive", Relaxed, Unaligned }
+        $leaf! { ClusterWaitInstr "wait", Acquire, Aligned }
+        $leaf! { ClusterWaitInstr "wait", Acquire, Unaligned }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_cluster_bar;
 
 macro_rules! cluster_bar_leaf {
-    ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
-        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, $st, $at)) $Tr $S $A }
+    ($Tr:ident $op:literal, $S:ident, $A:ident) => {
+        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, tok!($S), tok!($A))) $Tr $S $A }
     };
     (@ ($($mn:tt)*) $Tr:ident $S:ident $A:ident) => {
         unsafe impl $Tr<$A> for $S {
@@ -655,7 +656,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..v
     });
     macro_rules! cb_v {
-        ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
+        ($Tr:ident $op:literal, $S:ident, $A:ident) => {
             f(Variant {
                 family: "barrier.cluster",
                 op: $op,

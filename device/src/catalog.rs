@@ -80,39 +80,39 @@ mod walk {
 
     pub fn all(f: &mut dyn FnMut(Variant)) {
         macro_rules! ld_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-             $Sp:ident $spt:literal $rest:tt) => {
+            ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+             $Sp:ident $rest:tt) => {
                 f(v!("ld", "", $t, $S, [$($g)*] $Sco, $Sp,
                      <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX));
             };
         }
         macro_rules! st_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-             $Sp:ident $spt:literal $rest:tt) => {
+            ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+             $Sp:ident $rest:tt) => {
                 f(v!("st", "", $t, $S, [$($g)*] $Sco, $Sp,
                      <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX));
             };
         }
         macro_rules! atom_v {
-            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
+            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+             [] $Sco:ident; $Sp:ident $rest:tt) => {
                 f(v!("atom", $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX));
             };
         }
         macro_rules! cas_v {
-            ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
-             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
+            ($t:ident $reg:ident $tt:literal; $S:ident;
+             [] $Sco:ident; $Sp:ident $rest:tt) => {
                 f(v!("atom", "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX));
             };
         }
         macro_rules! red_v {
-            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
+            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+             [] $Sco:ident; $Sp:ident $rest:tt) => {
                 f(v!("red", $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX));
             };
         }
         macro_rules! fence_v {
-            ($S:ident $st:literal, $Sco:ident $sct:literal) => {
+            ($S:ident, $Sco:ident) => {
                 f(Variant {
                     family: "fence",
                     op: "",

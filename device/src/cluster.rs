@@ -25,6 +25,7 @@
 //! ```
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -88,7 +89,7 @@ sregs! {
 
 instr! {
     /// `mapa.shared::cluster.u32 d, a, rank;` (PTX 7.8, sm_90).
-    MapaShared = ("mapa.shared::cluster.u32");
+    MapaShared = ("mapa", tok!(SharedCluster), ".u32");
     fn exec(a: u32, r: u32) -> u32 => m {
         let d: u32;
         asm!(concat!(m!(), " {d}, {a}, {r};"), d = out(reg32) d, a = in(reg32) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
@@ -106,7 +107,7 @@ instr! {
 }
 instr! {
     /// `getctarank.shared::cluster.u32 d, a;` (PTX 7.8, sm_90).
-    GetctarankShared = ("getctarank.shared::cluster.u32");
+    GetctarankShared = ("getctarank", tok!(SharedCluster), ".u32");
     fn exec(a: u32) -> u32 => m {
         let d: u32;
         asm!(concat!(m!(), " {d}, {a};"), d = out(reg32) d, a = in(reg32) a, options(pure, nomem, nostack, preserves_flags));

@@ -24,6 +24,7 @@
 //! ptx_sync::fence::<ptx_sync::Relaxed, ptx_sync::Gpu>();
 //! ```
 
+use crate::sem::tok;
 use crate::sem::{AcqRel, Acquire, Cluster, Cta, FenceSem, Gpu, Release, Sc, Scope, Sys};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -46,8 +47,8 @@ pub unsafe trait FenceInstr<Sco: Scope>: FenceSem {
 }
 
 macro_rules! fence_leaf {
-    ($S:ident $st:literal, $Sco:ident $sct:literal) => {
-        fence_leaf! { @ (concat!("fence", $st, $sct)) $S $Sco }
+    ($S:ident, $Sco:ident) => {
+        fence_leaf! { @ (concat!("fence", tok!($S), tok!($Sco))) $S $Sco }
     };
     (@ ($($mn:tt)*) $S:ident $Sco:ident) => {
         unsafe impl FenceInstr<$Sco> for $S {
@@ -61,19 +62,19 @@ macro_rules! fence_leaf {
     };
 }
 
-/// Every (sem, scope) pair of the fence table; `$leaf!{Sem ".tok", Scope ".tok"}` per pair.
+/// Every (sem, scope) pair of the fence table; `$leaf!{Sem, Scope}` per pair.
 macro_rules! for_fences {
     ($leaf:ident) => {
-        for_fences! { @s $leaf Sc ".sc" }
-        for_fences! { @s $leaf AcqRel ".acq_rel" }
-        for_fences! { @s $leaf Acquire ".acquire" }
-        for_fences! { @s $leaf Release ".release" }
+        for_fences! { @s $leaf Sc }
+        for_fences! { @s $leaf AcqRel }
+        for_fences! { @s $leaf Acquire }
+        for_fences! { @s $leaf Release }
     };
-    (@s $leaf:ident $S:ident $st:literal) => {
-        $leaf! { $S $st, Cta ".cta" }
-        $leaf! { $S $st, Cluster ".cluster" }
-        $leaf! { $S $st, Gpu ".gpu" }
-        $leaf! { $S $st, Sys ".sys" }
+    (@s $leaf:ident $S:ident) => {
+        $leaf! { $S, Cta }
+        $leaf! { $S, Cluster }
+        $leaf! { $S, Gpu }
+        $leaf! { $S, Sys }
     };
 }
 #[allow(unused_imports)]

@@ -29,6 +29,7 @@
 //! ```
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::sem::{Cluster, Cta, Generic, Global, Gpu, Scope, Shared, SharedCluster, Space, Sys};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -68,10 +69,10 @@ pub unsafe trait TensormapFenceInstr: Scope {
 
 macro_rules! for_proxy_async {
     ($leaf:ident) => {
-        $leaf! { Generic "" }
-        $leaf! { Global ".global" }
-        $leaf! { Shared ".shared::cta" }
-        $leaf! { SharedCluster ".shared::cluster" }
+        $leaf! { Generic }
+        $leaf! { Global }
+        $leaf! { Shared }
+        $leaf! { SharedCluster }
     };
 }
 #[allow(unused_imports)]
@@ -79,17 +80,17 @@ pub(crate) use for_proxy_async;
 
 macro_rules! for_tensormap_fence {
     ($leaf:ident) => {
-        $leaf! { Cta ".cta" }
-        $leaf! { Cluster ".cluster" }
-        $leaf! { Gpu ".gpu" }
-        $leaf! { Sys ".sys" }
+        $leaf! { Cta }
+        $leaf! { Cluster }
+        $leaf! { Gpu }
+        $leaf! { Sys }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_tensormap_fence;
 
 macro_rules! proxy_async_leaf {
-    ($Sp:ident $spt:literal) => { proxy_async_leaf! { @ (concat!("fence.proxy.async", $spt)) $Sp } };
+    ($Sp:ident) => { proxy_async_leaf! { @ (concat!("fence.proxy.async", tok!($Sp))) $Sp } };
     (@ ($($mn:tt)*) $Sp:ident) => {
         unsafe impl ProxyAsyncInstr for $Sp {
             const PTX: &'static str = $($mn)*;
@@ -102,9 +103,9 @@ macro_rules! proxy_async_leaf {
 for_proxy_async! { proxy_async_leaf }
 
 macro_rules! tensormap_leaf {
-    ($Sco:ident $sct:literal) => {
-        tensormap_leaf! { @ (concat!("fence.proxy.tensormap::generic.release", $sct))
-                            (concat!("fence.proxy.tensormap::generic.acquire", $sct)) $Sco }
+    ($Sco:ident) => {
+        tensormap_leaf! { @ (concat!("fence.proxy.tensormap::generic", tok!(Release), tok!($Sco)))
+                            (concat!("fence.proxy.tensormap::generic", tok!(Acquire), tok!($Sco))) $Sco }
     };
     (@ ($($r:tt)*) ($($a:tt)*) $Sco:ident) => {
         unsafe impl TensormapFenceInstr for $Sco {
@@ -126,7 +127,7 @@ for_tensormap_fence! { tensormap_leaf }
 instr! {
     /// `fence.mbarrier_init.release.cluster;` — releases this thread's prior `mbarrier.init`s to
     /// the cluster (PTX 8.0, sm_90). Seed §5.4.
-    FenceMbarrierInit = ("fence.mbarrier_init.release.cluster");
+    FenceMbarrierInit = ("fence.mbarrier_init", tok!(Release), tok!(Cluster));
     fn exec() => m {
         asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
     }
@@ -209,7 +210,7 @@ pub fn fence_mbarrier_init() {
     crate::model::fence(
         crate::model::FenceKind::Release,
         1,
-        "fence.mbarrier_init.release.cluster",
+        <FenceMbarrierInit as crate::instr::Instr>::PTX,
     );
 }
 
@@ -235,7 +236,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::instr::Instr;
     let v = Variant::EMPTY;
     macro_rules! pa_v {
-        ($Sp:ident $spt:literal) => {
+        ($Sp:ident) => {
             f(Variant {
                 family: "fence.proxy.async",
                 space: stringify!($Sp),
@@ -246,7 +247,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }
     for_proxy_async! { pa_v }
     macro_rules! tm_v {
-        ($Sco:ident $sct:literal) => {
+        ($Sco:ident) => {
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
                 sem: "Release",
