@@ -237,18 +237,43 @@ pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
 // macros build the mnemonic once (`$mn`) and use it for both `PTX` and `asm!`.
 // ---------------------------------------------------------------------------------------------
 
-/// Spaces: name, token, and how the asm reaches the address (prefix, address operand, extra
-/// operand). Generic pointers are used as they are; the others convert with `cvta.to.<space>`.
+/// Spaces: name, and how the asm reaches the address `{p}`: a prefix and the direction of the
+/// `p` operand. Generic pointers are used as they are (`in`); the others convert in place with
+/// `cvta.to.<space>.u64 {p}, {p}` (`inout … => _`), so every operand template names the address
+/// `{p}` whatever the space.
 macro_rules! for_spaces {
     ($leaf:ident [$($a:tt)*]) => {
-        $leaf! { $($a)* Generic ([""] "{p}" ()) }
-        $leaf! { $($a)* Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {a}, {p};\n\t"] "{a}" (a = out(reg64) _,)) }
-        $leaf! { $($a)* Shared (["cvta.to", $crate::sem::tok!(Shared), ".u64 {a}, {p};\n\t"] "{a}" (a = out(reg64) _,)) }
-        $leaf! { $($a)* SharedCluster (["cvta.to", $crate::sem::tok!(SharedCluster), ".u64 {a}, {p};\n\t"] "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* Generic ([""] (in)) }
+        $leaf! { $($a)* Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
+        $leaf! { $($a)* Shared (["cvta.to", $crate::sem::tok!(Shared), ".u64 {p}, {p};\n\t"] (inout => _)) }
+        $leaf! { $($a)* SharedCluster (["cvta.to", $crate::sem::tok!(SharedCluster), ".u64 {p}, {p};\n\t"] (inout => _)) }
+    };
+}
+
+/// The operand templates of the families, after the mnemonic: the text the `asm!` pastes and the
+/// catalog row carries (`Variant::operands`), so that `ptx-sync show` assembles the operands the
+/// code users call has. `{p}` the address, `{v}` a loaded/stored value, `{d}` an atom's old
+/// value, `{b}`/`{c}` its operands.
+macro_rules! ops {
+    (ld) => {
+        " {v}, [{p}]"
+    };
+    (st) => {
+        " [{p}], {v}"
+    };
+    (atom) => {
+        " {d}, [{p}], {b}"
+    };
+    (cas) => {
+        " {d}, [{p}], {b}, {c}"
+    };
+    (red) => {
+        " [{p}], {b}"
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_spaces;
+pub(crate) use ops;
 
 /// Scopes: `[generic params] type token`.
 macro_rules! for_scopes {
@@ -432,12 +457,12 @@ macro_rules! sco_tok {
 
 macro_rules! ld_leaf {
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] $addr ($($x)*)) }
+                   ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
@@ -446,22 +471,22 @@ macro_rules! ld_leaf {
                 let v: $t;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
-                asm!(concat!($($pre)*, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
-                     p = in(reg64) p, $($x)* options(pure, readonly, nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
                 v
             }
         }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
                 let v: $t;
-                asm!(concat!($($pre)*, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
-                     p = in(reg64) p, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 v
             }
         }
@@ -470,19 +495,19 @@ macro_rules! ld_leaf {
 
 macro_rules! st_leaf {
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] $addr ($($x)*)) }
+                   ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, $($mn)*, " [", $addr, "], {v};"), v = in($reg) v,
-                     p = in(reg64) p, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }
     };
@@ -490,20 +515,20 @@ macro_rules! st_leaf {
 
 macro_rules! atom_leaf {
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                     ([$($pre)*] $addr ($($x)*)) }
+                     ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self {
                 let d: $t;
-                asm!(concat!($($pre)*, $($mn)*, " {d}, [", $addr, "], {b};"), d = out($reg) d,
-                     p = in(reg64) p, b = in($reg) b, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) b, options(nostack, preserves_flags));
                 d
             }
         }
@@ -512,20 +537,20 @@ macro_rules! atom_leaf {
 
 macro_rules! cas_leaf {
     ($t:ident $reg:ident $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
-                    ([$($pre)*] $addr ($($x)*)) }
+                    ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
                 let d: $t;
-                asm!(concat!($($pre)*, $($mn)*, " {d}, [", $addr, "], {b}, {c};"), d = out($reg) d,
-                     p = in(reg64) p, b = in($reg) cmp, c = in($reg) new, $($x)*
+                asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp, c = in($reg) new,
                      options(nostack, preserves_flags));
                 d
             }
@@ -535,19 +560,19 @@ macro_rules! cas_leaf {
 
 macro_rules! red_leaf {
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                    ([$($pre)*] $addr ($($x)*)) }
+                    ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) {
-                asm!(concat!($($pre)*, $($mn)*, " [", $addr, "], {b};"), p = in(reg64) p,
-                     b = in($reg) b, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
+                     b = in($reg) b, options(nostack, preserves_flags));
             }
         }
     };

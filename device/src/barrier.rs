@@ -590,7 +590,8 @@ impl ClusterBarrier {
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant {
         family: "bar",
@@ -603,13 +604,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     });
     f(Variant {
         op: "sync",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarSync::PTX,
         ..v
     });
     f(Variant {
         op: "arrive",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarArrive::PTX,
         ..v
     });
@@ -624,34 +625,34 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     });
     f(Variant {
         op: "sync",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarrierSync::PTX,
         ..u
     });
     f(Variant {
         op: "arrive",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarrierArrive::PTX,
         ..u
     });
     f(Variant {
         op: "red.popc",
         ty: "u32",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarRedPopc::PTX,
         ..v
     });
     f(Variant {
         op: "red.and",
         ty: "pred",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarRedAnd::PTX,
         ..v
     });
     f(Variant {
         op: "red.or",
         ty: "pred",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarRedOr::PTX,
         ..v
     });
@@ -660,8 +661,11 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(Variant {
                 family: "barrier.cluster",
                 op: $op,
-                sem: stringify!($S),
-                extra: stringify!($A),
+                sem: M::$S,
+                form: Form {
+                    align: M::$A,
+                    ..Form::NONE
+                },
                 ptx: <$S as $Tr<$A>>::PTX,
                 ..v
             });

@@ -217,7 +217,8 @@ pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant::EMPTY;
     // The special registers (`SREGS`) are read with `mov.u32`: not instruction variants, so
@@ -225,28 +226,28 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         family: "mapa",
         ty: "u32",
-        space: "SharedCluster",
+        space: M::SharedCluster,
         ptx: MapaShared::PTX,
         ..v
     });
     f(Variant {
         family: "mapa",
         ty: "u64",
-        space: "Generic",
+        space: M::Generic,
         ptx: MapaGeneric::PTX,
         ..v
     });
     f(Variant {
         family: "getctarank",
         ty: "u32",
-        space: "SharedCluster",
+        space: M::SharedCluster,
         ptx: GetctarankShared::PTX,
         ..v
     });
     f(Variant {
         family: "getctarank",
         ty: "u64",
-        space: "Generic",
+        space: M::Generic,
         ptx: GetctarankGeneric::PTX,
         ..v
     });

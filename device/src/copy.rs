@@ -874,7 +874,8 @@ pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, co
 /// `completion=<Mbarrier|BulkGroup>`, `multicast`, `dim=<n>`, or `<CacheOp>:<bytes>[:zfill]`.
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant {
         family: "cp.async",
@@ -883,14 +884,23 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     macro_rules! cpa_v {
         ($C:ident, $n:literal) => {
             f(Variant {
-                space: "Shared",
-                extra: concat!(stringify!($C), ":", $n),
+                space: M::Shared,
+                form: Form {
+                    cache: M::$C,
+                    bytes: $n,
+                    ..Form::NONE
+                },
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
                 ..v
             });
             f(Variant {
-                space: "Shared",
-                extra: concat!(stringify!($C), ":", $n, ":zfill"),
+                space: M::Shared,
+                form: Form {
+                    cache: M::$C,
+                    bytes: $n,
+                    zfill: true,
+                    ..Form::NONE
+                },
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
                 ..v
             });
@@ -915,14 +925,14 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "mbarrier.arrive",
         ty: "b64",
-        space: "Shared",
+        space: M::Shared,
         ptx: CpAsyncMbarrierArrive::PTX,
         ..v
     });
     f(Variant {
         op: "mbarrier.arrive.noinc",
         ty: "b64",
-        space: "Shared",
+        space: M::Shared,
         ptx: CpAsyncMbarrierArriveNoinc::PTX,
         ..v
     });
@@ -931,26 +941,43 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..v
     };
     f(Variant {
-        space: "SharedCluster",
-        extra: "src=Global completion=Mbarrier",
+        space: M::SharedCluster,
+        form: Form {
+            src: M::Global,
+            completion: Completion::Mbarrier,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkG2S::PTX,
         ..b
     });
     f(Variant {
-        space: "SharedCluster",
-        extra: "src=Global completion=Mbarrier multicast",
+        space: M::SharedCluster,
+        form: Form {
+            src: M::Global,
+            completion: Completion::Mbarrier,
+            multicast: true,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkG2SMulticast::PTX,
         ..b
     });
     f(Variant {
-        space: "Global",
-        extra: "src=Shared completion=BulkGroup",
+        space: M::Global,
+        form: Form {
+            src: M::Shared,
+            completion: Completion::BulkGroup,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkS2G::PTX,
         ..b
     });
     f(Variant {
-        space: "SharedCluster",
-        extra: "src=Shared completion=Mbarrier",
+        space: M::SharedCluster,
+        form: Form {
+            src: M::Shared,
+            completion: Completion::Mbarrier,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkS2C::PTX,
         ..b
     });
@@ -971,7 +998,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     });
     f(Variant {
         op: "prefetch.L2",
-        space: "Global",
+        space: M::Global,
         ptx: CpAsyncBulkPrefetch::PTX,
         ..b
     });
@@ -981,8 +1008,12 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 family: "cp.reduce.async.bulk",
                 op: "add",
                 ty: stringify!($t),
-                space: "Global",
-                extra: "src=Shared completion=BulkGroup",
+                space: M::Global,
+                form: Form {
+                    src: M::Shared,
+                    completion: Completion::BulkGroup,
+                    ..Form::NONE
+                },
                 ptx: <$t as BulkReduceAddInstr>::PTX,
                 ..v
             });
@@ -993,30 +1024,33 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {
                 family: "cp.async.bulk.tensor",
-                extra: concat!("dim=", $n),
+                form: Form {
+                    dim: $n,
+                    ..Form::NONE
+                },
                 ..v
             };
             f(Variant {
                 op: "load",
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
                 ..t
             });
             f(Variant {
                 op: "load.multicast",
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
                 ..t
             });
             f(Variant {
                 op: "store",
-                space: "Global",
+                space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
                 ..t
             });
             f(Variant {
                 op: "prefetch",
-                space: "Global",
+                space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
                 ..t
             });

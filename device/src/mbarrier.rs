@@ -1438,7 +1438,8 @@ fn _markers(_: (Acquire, Release, Relaxed, Cta, Cluster)) {}
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant {
         family: "mbarrier",
@@ -1447,14 +1448,14 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     };
     f(Variant {
         op: "init",
-        space: "Shared",
-        extra: "count",
+        space: M::Shared,
+        form: Form::COUNT,
         ptx: MbarrierInit::PTX,
         ..v
     });
     f(Variant {
         op: "inval",
-        space: "Shared",
+        space: M::Shared,
         ptx: MbarrierInval::PTX,
         ..v
     });
@@ -1465,29 +1466,29 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     });
     f(Variant {
         op: "arrive.noComplete",
-        sem: "Release",
-        scope: "Cta",
-        space: "Shared",
-        extra: "count",
+        sem: M::Release,
+        scope: M::Cta,
+        space: M::Shared,
+        form: Form::COUNT,
         ptx: MbarrierArriveNoComplete::PTX,
         ..v
     });
     f(Variant {
         op: "arrive_drop.noComplete",
-        sem: "Release",
-        scope: "Cta",
-        space: "Shared",
-        extra: "count",
+        sem: M::Release,
+        scope: M::Cta,
+        space: M::Shared,
+        form: Form::COUNT,
         ptx: MbarrierArriveDropNoComplete::PTX,
         ..v
     });
     macro_rules! arrive_v {
         ($S:ident $O:ident, $Sco:ident) => {
-            let (sem, scope) = (stringify!($S), stringify!($Sco));
+            let (sem, scope) = (M::$S, M::$Sco);
             let w = Variant {
                 sem,
                 scope,
-                space: "Shared",
+                space: M::Shared,
                 ..v
             };
             f(Variant {
@@ -1497,7 +1498,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             });
             f(Variant {
                 op: "arrive",
-                extra: "count",
+                form: Form::COUNT,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
                 ..w
             });
@@ -1508,12 +1509,12 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             });
             f(Variant {
                 op: "arrive.expect_tx",
-                extra: "tx",
+                form: Form::TX,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
                 ..w
             });
             let r = Variant {
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ..w
             };
             f(Variant {
@@ -1523,13 +1524,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             });
             f(Variant {
                 op: "arrive",
-                extra: "count",
+                form: Form::COUNT,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
                 ..r
             });
             f(Variant {
                 op: "arrive.expect_tx",
-                extra: "tx",
+                form: Form::TX,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
                 ..r
             });
@@ -1539,9 +1540,9 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     macro_rules! wait_v {
         ($S:ident $O:ident, $Sco:ident) => {
             let w = Variant {
-                sem: stringify!($S),
-                scope: stringify!($Sco),
-                space: "Shared",
+                sem: M::$S,
+                scope: M::$Sco,
+                space: M::Shared,
                 ..v
             };
             f(Variant {
@@ -1551,7 +1552,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             });
             f(Variant {
                 op: "try_wait",
-                extra: "hint",
+                form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
                 ..w
             });
@@ -1562,7 +1563,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             });
             f(Variant {
                 op: "try_wait.parity",
-                extra: "hint",
+                form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
                 ..w
             });
@@ -1582,31 +1583,31 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     macro_rules! tx_v {
         ($Sco:ident) => {
             let w = Variant {
-                sem: "Relaxed",
-                scope: stringify!($Sco),
+                sem: M::Relaxed,
+                scope: M::$Sco,
                 ..v
             };
             f(Variant {
                 op: "expect_tx",
-                space: "Shared",
+                space: M::Shared,
                 ptx: <$Sco as TxInstr>::PTX_EXPECT,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
-                space: "Shared",
+                space: M::Shared,
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE,
                 ..w
             });
             f(Variant {
                 op: "expect_tx",
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
                 ..w
             });

@@ -232,14 +232,15 @@ fn _markers(
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant::EMPTY;
     macro_rules! pa_v {
         ($Sp:ident) => {
             f(Variant {
                 family: "fence.proxy.async",
-                space: stringify!($Sp),
+                space: M::$Sp,
                 ptx: <$Sp as ProxyAsyncInstr>::PTX,
                 ..v
             });
@@ -250,16 +251,19 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($Sco:ident) => {
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
-                sem: "Release",
-                scope: stringify!($Sco),
+                sem: M::Release,
+                scope: M::$Sco,
                 ptx: <$Sco as TensormapFenceInstr>::PTX_RELEASE,
                 ..v
             });
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
-                sem: "Acquire",
-                scope: stringify!($Sco),
-                extra: "addr 128",
+                sem: M::Acquire,
+                scope: M::$Sco,
+                form: Form {
+                    addr128: true,
+                    ..Form::NONE
+                },
                 ptx: <$Sco as TensormapFenceInstr>::PTX_ACQUIRE,
                 ..v
             });
@@ -268,8 +272,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     for_tensormap_fence! { tm_v }
     f(Variant {
         family: "fence.mbarrier_init",
-        sem: "Release",
-        scope: "Cluster",
+        sem: M::Release,
+        scope: M::Cluster,
         ptx: FenceMbarrierInit::PTX,
         ..v
     });
