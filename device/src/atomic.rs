@@ -241,12 +241,43 @@ pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
 /// `p` operand. Generic pointers are used as they are (`in`); the others convert in place with
 /// `cvta.to.<space>.u64 {p}, {p}` (`inout … => _`), so every operand template names the address
 /// `{p}` whatever the space.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_spaces {
     ($leaf:ident [$($a:tt)*]) => {
         $leaf! { $($a)* Generic ([""] (in)) }
         $leaf! { $($a)* Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
         $leaf! { $($a)* Shared (["cvta.to", $crate::sem::tok!(Shared), ".u64 {p}, {p};\n\t"] (inout => _)) }
         $leaf! { $($a)* SharedCluster (["cvta.to", $crate::sem::tok!(SharedCluster), ".u64 {p}, {p};\n\t"] (inout => _)) }
+    };
+}
+
+/// The row list of one access family, for code outside the tables (the catalog walk, the
+/// catalog kernels of `host/kernels`): `ptx_sync::access_rows!(ld leaf)` calls `leaf!` once per
+/// row with the row's tokens — `ld`/`st`: `T "ty" reg; Sem; [generic params] Scope; Space (asm)`
+/// (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows); `atom`/`red`:
+/// `T reg Op "op" "ty"; Sem; [] Scope; Space (asm)`; `cas`: `T reg "ty"; Sem; [] Scope; Space
+/// (asm)`; `fence`: `Sem, Scope`. The `(asm)` group is the table's own and may be ignored.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! access_rows {
+    (ld $leaf:ident) => {
+        $crate::for_ldst_types! { $leaf for_ldst_sems_ld }
+    };
+    (st $leaf:ident) => {
+        $crate::for_ldst_types! { $leaf for_ldst_sems_st }
+    };
+    (atom $leaf:ident) => {
+        $crate::for_atom_rows! { $leaf for_rmw_sems }
+    };
+    (cas $leaf:ident) => {
+        $crate::for_cas_rows! { $leaf for_rmw_sems }
+    };
+    (red $leaf:ident) => {
+        $crate::for_red_rows! { $leaf for_red_sems }
+    };
+    (fence $leaf:ident) => {
+        $crate::for_fences! { $leaf }
     };
 }
 
@@ -272,176 +303,175 @@ macro_rules! ops {
     };
 }
 #[allow(unused_imports)]
-pub(crate) use for_spaces;
 pub(crate) use ops;
 
 /// Scopes: `[generic params] type token`.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_scopes {
     ($leaf:ident [$($a:tt)*]) => {
-        for_spaces! { $leaf [$($a)* [] Cta;] }
-        for_spaces! { $leaf [$($a)* [] Cluster;] }
-        for_spaces! { $leaf [$($a)* [] Gpu;] }
-        for_spaces! { $leaf [$($a)* [] Sys;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Cta;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Cluster;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Gpu;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Sys;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_scopes;
 
 /// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sco`.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_sems {
     ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
-        for_spaces! { $leaf [$($a)* Weak; [Sco: Scope] Sco;] }
-        for_spaces! { $leaf [$($a)* Volatile; [Sco: Scope] Sco;] }
-        for_scopes! { $leaf [$($a)* $S3;] }
-        for_scopes! { $leaf [$($a)* $S4;] }
+        $crate::for_spaces! { $leaf [$($a)* Weak; [Sco: Scope] Sco;] }
+        $crate::for_spaces! { $leaf [$($a)* Volatile; [Sco: Scope] Sco;] }
+        $crate::for_scopes! { $leaf [$($a)* $S3;] }
+        $crate::for_scopes! { $leaf [$($a)* $S4;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_sems;
 
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_rmw_sems {
     ($leaf:ident [$($a:tt)*]) => {
-        for_scopes! { $leaf [$($a)* Relaxed;] }
-        for_scopes! { $leaf [$($a)* Acquire;] }
-        for_scopes! { $leaf [$($a)* Release;] }
-        for_scopes! { $leaf [$($a)* AcqRel;] }
+        $crate::for_scopes! { $leaf [$($a)* Relaxed;] }
+        $crate::for_scopes! { $leaf [$($a)* Acquire;] }
+        $crate::for_scopes! { $leaf [$($a)* Release;] }
+        $crate::for_scopes! { $leaf [$($a)* AcqRel;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_rmw_sems;
 
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_red_sems {
     ($leaf:ident [$($a:tt)*]) => {
-        for_scopes! { $leaf [$($a)* Relaxed;] }
-        for_scopes! { $leaf [$($a)* Release;] }
+        $crate::for_scopes! { $leaf [$($a)* Relaxed;] }
+        $crate::for_scopes! { $leaf [$($a)* Release;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_red_sems;
 
 /// Types for `ld`/`st`: Rust type, PTX type token, register class.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_types {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
-        $sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
-        $sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
-        $sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
-        $sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
-        $sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_types;
 
 /// `(type, op)` rows of `atom` (PTX ISA §9.7.13.5 type restrictions, checked by ptxas).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_atom_rows {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 reg32 Add "add" "u32";] }
-        $sems! { $leaf [u32 reg32 Min "min" "u32";] }
-        $sems! { $leaf [u32 reg32 Max "max" "u32";] }
-        $sems! { $leaf [u32 reg32 And "and" "b32";] }
-        $sems! { $leaf [u32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [u32 reg32 Exch "exch" "b32";] }
-        $sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
-        $sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
-        $sems! { $leaf [i32 reg32 Add "add" "s32";] }
-        $sems! { $leaf [i32 reg32 Min "min" "s32";] }
-        $sems! { $leaf [i32 reg32 Max "max" "s32";] }
-        $sems! { $leaf [i32 reg32 And "and" "b32";] }
-        $sems! { $leaf [i32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [i32 reg32 Exch "exch" "b32";] }
-        $sems! { $leaf [u64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [u64 reg64 Min "min" "u64";] }
-        $sems! { $leaf [u64 reg64 Max "max" "u64";] }
-        $sems! { $leaf [u64 reg64 And "and" "b64";] }
-        $sems! { $leaf [u64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [u64 reg64 Exch "exch" "b64";] }
-        $sems! { $leaf [i64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [i64 reg64 Min "min" "s64";] }
-        $sems! { $leaf [i64 reg64 Max "max" "s64";] }
-        $sems! { $leaf [i64 reg64 And "and" "b64";] }
-        $sems! { $leaf [i64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [i64 reg64 Exch "exch" "b64";] }
-        $sems! { $leaf [f32 reg32 Add "add" "f32";] }
-        $sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
-        $sems! { $leaf [f64 reg64 Add "add" "f64";] }
-        $sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $crate::$sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_atom_rows;
 
 /// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_red_rows {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 reg32 Add "add" "u32";] }
-        $sems! { $leaf [u32 reg32 Min "min" "u32";] }
-        $sems! { $leaf [u32 reg32 Max "max" "u32";] }
-        $sems! { $leaf [u32 reg32 And "and" "b32";] }
-        $sems! { $leaf [u32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
-        $sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
-        $sems! { $leaf [i32 reg32 Add "add" "s32";] }
-        $sems! { $leaf [i32 reg32 Min "min" "s32";] }
-        $sems! { $leaf [i32 reg32 Max "max" "s32";] }
-        $sems! { $leaf [i32 reg32 And "and" "b32";] }
-        $sems! { $leaf [i32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [u64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [u64 reg64 Min "min" "u64";] }
-        $sems! { $leaf [u64 reg64 Max "max" "u64";] }
-        $sems! { $leaf [u64 reg64 And "and" "b64";] }
-        $sems! { $leaf [u64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [i64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [i64 reg64 Min "min" "s64";] }
-        $sems! { $leaf [i64 reg64 Max "max" "s64";] }
-        $sems! { $leaf [i64 reg64 And "and" "b64";] }
-        $sems! { $leaf [i64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [f32 reg32 Add "add" "f32";] }
-        $sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_red_rows;
 
 /// `cas` rows: every scalar, compared bitwise.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_cas_rows {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 reg32 "b32";] }
-        $sems! { $leaf [i32 reg32 "b32";] }
-        $sems! { $leaf [u64 reg64 "b64";] }
-        $sems! { $leaf [i64 reg64 "b64";] }
-        $sems! { $leaf [f32 reg32 "b32";] }
-        $sems! { $leaf [f64 reg64 "b64";] }
+        $crate::$sems! { $leaf [u32 reg32 "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 "b32";] }
+        $crate::$sems! { $leaf [f64 reg64 "b64";] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_cas_rows;
 
 /// `st` takes Release where `ld` takes Acquire: same walk, other strong semantic.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_sems_st {
     ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
-        for_ldst_sems! { $leaf [$($a)*] Relaxed, $S4 }
+        $crate::for_ldst_sems! { $leaf [$($a)*] Relaxed, $S4 }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_sems_st;
 
 /// `ld` walks Relaxed and Acquire.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_sems_ld {
     ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
-        for_ldst_sems! { $leaf [$($a)*] Relaxed, $S3 }
+        $crate::for_ldst_sems! { $leaf [$($a)*] Relaxed, $S3 }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_sems_ld;
 
 // ----- leaves that implement the instruction traits -----
 
@@ -578,11 +608,11 @@ macro_rules! red_leaf {
     };
 }
 
-for_ldst_types! { ld_leaf for_ldst_sems_ld }
-for_ldst_types! { st_leaf for_ldst_sems_st }
-for_atom_rows! { atom_leaf for_rmw_sems }
-for_cas_rows! { cas_leaf for_rmw_sems }
-for_red_rows! { red_leaf for_red_sems }
+access_rows! { ld ld_leaf }
+access_rows! { st st_leaf }
+access_rows! { atom atom_leaf }
+access_rows! { cas cas_leaf }
+access_rows! { red red_leaf }
 
 // ---------------------------------------------------------------------------------------------
 // Cells: how memory is declared.

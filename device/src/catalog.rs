@@ -284,13 +284,8 @@ pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marke
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
     use super::{access_floor, Form, Marker, Variant};
-    #[allow(unused_imports)]
-    use crate::atomic::{
-        for_atom_rows, for_cas_rows, for_ldst_sems, for_ldst_sems_ld, for_ldst_sems_st,
-        for_ldst_types, for_red_rows, for_red_sems, for_rmw_sems, for_scopes, for_spaces, op, ops,
-        AtomInstr, CasInstr, LdInstr, RedInstr, StInstr,
-    };
-    use crate::fence::{for_fences, FenceInstr};
+    use crate::atomic::{op, ops, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+    use crate::fence::FenceInstr;
     use crate::sem::*;
 
     macro_rules! scope_of {
@@ -431,12 +426,12 @@ mod walk {
                 });
             }};
         }
-        for_ldst_types! { ld_v for_ldst_sems_ld }
-        for_ldst_types! { st_v for_ldst_sems_st }
-        for_atom_rows! { atom_v for_rmw_sems }
-        for_cas_rows! { cas_v for_rmw_sems }
-        for_red_rows! { red_v for_red_sems }
-        for_fences! { fence_v }
+        crate::access_rows! { ld ld_v }
+        crate::access_rows! { st st_v }
+        crate::access_rows! { atom atom_v }
+        crate::access_rows! { cas cas_v }
+        crate::access_rows! { red red_v }
+        crate::access_rows! { fence fence_v }
         let mut fill = |mut v: Variant| {
             if v.sm == 0 {
                 let (sm, ptx_isa, isa, seed) = super::async_floor(&v);

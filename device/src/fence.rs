@@ -63,12 +63,14 @@ macro_rules! fence_leaf {
 }
 
 /// Every (sem, scope) pair of the fence table; `$leaf!{Sem, Scope}` per pair.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_fences {
     ($leaf:ident) => {
-        for_fences! { @s $leaf Sc }
-        for_fences! { @s $leaf AcqRel }
-        for_fences! { @s $leaf Acquire }
-        for_fences! { @s $leaf Release }
+        $crate::for_fences! { @s $leaf Sc }
+        $crate::for_fences! { @s $leaf AcqRel }
+        $crate::for_fences! { @s $leaf Acquire }
+        $crate::for_fences! { @s $leaf Release }
     };
     (@s $leaf:ident $S:ident) => {
         $leaf! { $S, Cta }
@@ -77,10 +79,8 @@ macro_rules! for_fences {
         $leaf! { $S, Sys }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_fences;
 
-for_fences! { fence_leaf }
+crate::access_rows! { fence fence_leaf }
 
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
 /// scope `Sco`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
