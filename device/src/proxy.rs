@@ -124,13 +124,128 @@ macro_rules! tensormap_leaf {
 }
 for_tensormap_fence! { tensormap_leaf }
 
-instr! {
-    /// `fence.mbarrier_init.release.cluster;` — releases this thread's prior `mbarrier.init`s to
-    /// the cluster (PTX 8.0, sm_90). Seed §5.4.
-    FenceMbarrierInit = ("fence.mbarrier_init", tok!(Release), tok!(Cluster));
-    fn exec() => m {
-        asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
-    }
+/// The table of fences without type parameters. One row per instruction:
+///
+/// ```text
+/// /// doc
+/// rust_fn: Marker = "mnemonic head" Sem Scope, host H, sm N, ptx X.Y, isa "§", seed "§";
+/// ```
+///
+/// The mnemonic is the head followed by the tokens of `Sem` and `Scope` (each may be `None`).
+/// `host` is what the host and loom backends do: `Release`/`Acquire`/`AcqRel` — a fence of that
+/// ordering (under loom, of `ptx_sync::model` at the row's scope); `None` — a compiler fence (the
+/// host has one proxy and no virtual aliases). From each row: the marker `Marker: Instr`, the
+/// `pub fn rust_fn()` whose `asm!` pastes the mnemonic, the catalog row (operands, call path,
+/// floors, sections) and an entry of the exported list `ptx_sync::plain_fence_rows!(leaf)`
+/// (`leaf!(rust_fn)` per row), which the catalog kernels instantiate.
+macro_rules! plain_fences {
+    (($d:tt) $( $(#[$m:meta])* $f:ident: $Name:ident = $head:literal $S:ident $Sco:ident,
+       host $H:ident, sm $sm:literal, ptx $ptx:literal, isa $isa:literal, seed $seed:literal; )*) => {
+        $(
+            instr! {
+                #[doc = concat!("The marker of `", $head, opt_tok!($S), opt_tok!($Sco), ";` (see [`", stringify!($f), "`]).")]
+                $Name = ($head, opt_tok!($S), opt_tok!($Sco));
+                fn exec() => m {
+                    asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
+                }
+            }
+            $(#[$m])*
+            ///
+            #[doc = concat!("Emits `", $head, opt_tok!($S), opt_tok!($Sco), ";` — sm_", $sm, ", PTX ",
+                            stringify!($ptx), "; PTX ISA §", $isa, ", seed §", $seed, ".")]
+            #[doc = concat!("Host: ", host_doc!($H), ".")]
+            ///
+            /// ```
+            #[doc = concat!("ptx_sync::proxy::", stringify!($f), "();")]
+            #[doc = concat!("assert_eq!(<ptx_sync::proxy::", stringify!($Name),
+                            " as ptx_sync::instr::Instr>::PTX, \"", $head, opt_tok!($S), opt_tok!($Sco), "\");")]
+            /// ```
+            #[inline(always)]
+            pub fn $f() {
+                #[cfg(target_arch = "nvptx64")]
+                unsafe {
+                    $Name::exec()
+                }
+                #[cfg(not(target_arch = "nvptx64"))]
+                host_fence!($H $Sco <$Name as crate::instr::Instr>::PTX);
+            }
+        )*
+
+        /// The catalog rows of the plain fences.
+        #[cfg(not(target_arch = "nvptx64"))]
+        const PLAIN_FENCE_ROWS: &[crate::catalog::Variant] = &[$(
+            crate::catalog::Variant {
+                family: $head,
+                sem: crate::catalog::Marker::$S,
+                scope: crate::catalog::Marker::$Sco,
+                ptx: <$Name as crate::instr::Instr>::PTX,
+                operands: Some(""),
+                rust: concat!("proxy::", stringify!($f), "()"),
+                sm: $sm,
+                ptx_isa: ($ptx * 10.0 + 0.5) as u16,
+                isa: $isa,
+                seed: $seed,
+                ..crate::catalog::Variant::EMPTY
+            }
+        ),*];
+
+        /// The row list of the plain fences: `plain_fence_rows!(leaf)` calls `leaf!(rust_fn)` per
+        /// row (`leaf!(fence_mbarrier_init)`), so that code outside the table instantiates each.
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! plain_fence_rows {
+            ($d leaf:ident) => { $( $d leaf!($f); )* };
+        }
+    };
+}
+
+/// A marker's token, `""` for `None`.
+macro_rules! opt_tok {
+    (None) => {
+        ""
+    };
+    ($m:ident) => {
+        tok!($m)
+    };
+}
+
+macro_rules! host_doc {
+    (None) => {
+        "a compiler fence (one proxy, no virtual aliases on the CPU)"
+    };
+    ($H:ident) => {
+        concat!(
+            "`fence(",
+            stringify!($H),
+            ")`; under `--cfg loom` a ",
+            stringify!($H),
+            " fence of `ptx_sync::model` at the row's scope"
+        )
+    };
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+macro_rules! host_fence {
+    (None $Sco:ident $ptx:expr) => {{
+        let _ = $ptx;
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }};
+    ($H:ident $Sco:ident $ptx:expr) => {{
+        #[cfg(not(loom))]
+        crate::backend::host_fence(core::sync::atomic::Ordering::$H);
+        #[cfg(loom)]
+        crate::model::fence(crate::model::FenceKind::$H, <$Sco as Scope>::LEVEL, $ptx);
+    }};
+}
+
+plain_fences! { ($)
+    /// Releases this thread's prior `mbarrier.init`s to the cluster: seed §5.4's init
+    /// publication — `init` by one thread, this fence, then every thread
+    /// `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait`. Under `--cfg loom`: a release
+    /// fence at `.cluster` scope of `ptx_sync::model` (it orders the thread's earlier
+    /// `mbarrier.init`s for the cluster's threads that acquire after it).
+    fence_mbarrier_init: FenceMbarrierInit = "fence.mbarrier_init" Release Cluster,
+        host Release, sm 90, ptx 8.0, isa "9.7.13.4", seed "5.4";
 }
 
 /// `fence.proxy.async{.space};` — orders this thread's generic-proxy accesses to `Sp` before its
@@ -194,26 +309,6 @@ pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
     }
 }
 
-/// `fence.mbarrier_init.release.cluster;` — seed §5.4's init publication: `init` by one thread,
-/// this fence, then every thread `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait`.
-/// Under `--cfg loom`: a release fence at `.cluster` scope of `ptx_sync::model` (it orders the
-/// thread's earlier `mbarrier.init`s for the cluster's threads that acquire after it).
-#[inline(always)]
-pub fn fence_mbarrier_init() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        FenceMbarrierInit::exec()
-    }
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    crate::backend::host_fence(core::sync::atomic::Ordering::Release);
-    #[cfg(loom)]
-    crate::model::fence(
-        crate::model::FenceKind::Release,
-        1,
-        <FenceMbarrierInit as crate::instr::Instr>::PTX,
-    );
-}
-
 #[allow(unused)]
 fn _markers(
     _: (
@@ -234,7 +329,6 @@ fn _markers(
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     #[allow(unused_imports)]
     use crate::catalog::{Completion, Form, Marker as M, Variant};
-    use crate::instr::Instr;
     let v = Variant::EMPTY;
     macro_rules! pa_v {
         ($Sp:ident) => {
@@ -270,11 +364,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         };
     }
     for_tensormap_fence! { tm_v }
-    f(Variant {
-        family: "fence.mbarrier_init",
-        sem: M::Release,
-        scope: M::Cluster,
-        ptx: FenceMbarrierInit::PTX,
-        ..v
-    });
+    for r in PLAIN_FENCE_ROWS {
+        f(*r);
+    }
 }

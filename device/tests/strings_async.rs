@@ -356,3 +356,16 @@ fn singleton_instructions() {
     );
     assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
 }
+
+/// Every catalog row is checked against a grammar: the async families here, the access families
+/// (`ld`, `st`, `atom`, `red`, `fence`) in `strings.rs`. A new family needs its expected
+/// spelling written before its rows pass.
+#[test]
+fn every_catalog_row_has_an_expected_spelling() {
+    for_each_variant(|v| {
+        assert!(
+            ASYNC.contains(&v.family) || ["ld", "st", "atom", "red", "fence"].contains(&v.family),
+            "{v:?}: no expected spelling in tests/strings*.rs"
+        )
+    });
+}

@@ -261,7 +261,7 @@ impl ShownSass {
 }
 
 /// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 14] = [
+pub const ASYNC_FAMILIES: [&str; 13] = [
     "bar",
     "barrier",
     "barrier.cluster",
@@ -271,7 +271,6 @@ pub const ASYNC_FAMILIES: [&str; 14] = [
     "mbarrier",
     "fence.proxy.async",
     "fence.proxy.tensormap::generic",
-    "fence.mbarrier_init",
     "cp.async",
     "cp.async.bulk",
     "cp.reduce.async.bulk",
@@ -378,7 +377,7 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("bar" | "barrier", "sync" | "arrive") => format!("{p} 1, 64;"),
         ("bar", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
         ("bar", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
-        ("barrier.cluster" | "fence.proxy.async" | "fence.mbarrier_init", _) => format!("{p};"),
+        ("barrier.cluster" | "fence.proxy.async", _) => format!("{p};"),
         ("fence.proxy.tensormap::generic", _) if v.sem == "Acquire" => format!("{p} [%rd1], 128;"),
         ("fence.proxy.tensormap::generic", _) => format!("{p};"),
         ("mapa", _) if v.ty == "u32" => format!("{p} %r4, %r1, %r3;"),
@@ -458,8 +457,19 @@ enum Baseline {
 
 /// The entry body of a row for `show` and its baseline; `Err` says why the row is not wrapped.
 fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
-    if ASYNC_FAMILIES.contains(&v.family) {
-        let i = async_template(v)?;
+    // A row outside the access families whose table carries its operands, none of them a
+    // register (a plain fence): the row's own text, on the async wiring.
+    let own = match v.operands {
+        Some(ops) if !FAMILIES.contains(&v.family) && !ops.contains('{') => {
+            Some(format!("{}{ops};", v.ptx))
+        }
+        _ => None,
+    };
+    if own.is_some() || ASYNC_FAMILIES.contains(&v.family) {
+        let i = match own {
+            Some(i) => i,
+            None => async_template(v)?,
+        };
         let body = format!("{ASYNC_WIRING}\t{i}\n{}", async_sinks(&i));
         return Ok((body, Baseline::Body(async_baseline(&i))));
     }
@@ -713,6 +723,11 @@ mod tests {
         let rows = async_rows();
         assert!(rows.len() > 100, "{}", rows.len());
         for v in &rows {
+            if v.operands.is_some() {
+                // The row's own operands: wrapped without a template.
+                assert!(show_body(v).is_ok(), "{}", v.ptx);
+                continue;
+            }
             assert!(
                 ASYNC_FAMILIES.contains(&v.family),
                 "family {} has no async wiring",
