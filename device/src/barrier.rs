@@ -440,6 +440,10 @@ pub fn sync_threads_unaligned() {
 pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
     /// e.g. `"barrier.cluster.arrive.relaxed.aligned"`.
     const PTX: &'static str;
+    /// The host ordering of the row's semantic.
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec();
@@ -456,6 +460,10 @@ pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
 pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
     /// e.g. `"barrier.cluster.wait.acquire.aligned"`.
     const PTX: &'static str;
+    /// The host ordering of the row's semantic.
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec();
@@ -482,6 +490,8 @@ macro_rules! cluster_bar_leaf {
     (@ ($($mn:tt)*) $Tr:ident $S:ident $A:ident) => {
         unsafe impl $Tr<$A> for $S {
             const PTX: &'static str = $($mn)*;
+            #[cfg(not(target_arch = "nvptx64"))]
+            const HOST: Ordering = Ordering::$S;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec() {
@@ -549,11 +559,7 @@ impl ClusterBarrier {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let o = if S::NAME == "Relaxed" {
-                Ordering::Relaxed
-            } else {
-                Ordering::Release
-            };
+            let o = <S as ClusterArriveInstr<A>>::HOST;
             let gen = (self.arrived.fetch_add(1, o) / self.count as u64) as u32;
             ClusterArrival { gen }
         }

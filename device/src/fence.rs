@@ -91,26 +91,8 @@ pub fn fence<S: FenceSem, Sco: Scope>()
 where
     S: FenceInstr<Sco>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        <S as FenceInstr<Sco>>::exec()
-    }
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    {
-        crate::backend::host_fence(<S as FenceSem>::HOST)
-    }
-    #[cfg(loom)]
-    {
-        use crate::model::FenceKind as K;
-        use core::sync::atomic::Ordering as O;
-        let kind = match <S as FenceSem>::HOST {
-            O::SeqCst => K::Sc,
-            O::AcqRel => K::AcqRel,
-            O::Acquire => K::Acquire,
-            _ => K::Release,
-        };
-        crate::model::fence(kind, Sco::LEVEL, <S as FenceInstr<Sco>>::PTX)
-    }
+    use crate::atomic::Backend as _;
+    crate::atomic::Active::fence::<S, Sco>()
 }
 
 #[allow(unused)]

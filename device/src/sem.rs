@@ -94,6 +94,25 @@ pub trait Sem: Sealed + Copy + Default + 'static {
     const PTX: &'static str;
     /// The marker's name, as written in Rust (`"Acquire"`).
     const NAME: &'static str;
+    /// The scope level the scope model (`ptx_sync::model`, `--cfg loom`) gives an access with
+    /// this semantic whatever its scope parameter: `Some(-1)` for [`Weak`] (not strong, no
+    /// scope), `Some(3)` for [`Volatile`] (`.relaxed.sys`, PTX ISA §8.4), `None` for the others
+    /// (the access's own scope). A typed property, so no decision compares marker names.
+    #[doc(hidden)]
+    const FIXED_LEVEL: Option<i8>;
+}
+
+/// [`Sem::FIXED_LEVEL`] of each semantic.
+macro_rules! fixed_level {
+    (Weak) => {
+        Some(-1)
+    };
+    (Volatile) => {
+        Some(3)
+    };
+    ($other:ident) => {
+        None
+    };
 }
 
 /// A semantic accepted by `ld` (PTX ISA §9.7.9.8): `Weak`, `Volatile`, `Relaxed`, `Acquire`.
@@ -164,6 +183,7 @@ macro_rules! sems {
         impl Sem for $name {
             const PTX: &'static str = tok!($name);
             const NAME: &'static str = stringify!($name);
+            const FIXED_LEVEL: Option<i8> = fixed_level!($name);
         }
         $( impl $cat for $name { const HOST: O = O::$ord; } )*
     )*};
