@@ -14,6 +14,7 @@
 //! * **One row per instruction.** Each family's rows (`for_atom_rows!`, `for_fences!`,
 //!   `instr!`, …) pass their markers to a leaf macro that writes the trait impl and its `asm!`
 //!   from the same concatenation; the catalog ([`crate::catalog`]) walks the same rows.
+//!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
 //! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
 //! into the `asm!` template of the struct's hidden `exec` functions. Instructions with type
