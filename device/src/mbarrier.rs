@@ -1448,6 +1448,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     };
     f(Variant {
         op: "init",
+        rust: "Mbarrier::init",
         space: M::Shared,
         form: Form::COUNT,
         ptx: MbarrierInit::PTX,
@@ -1455,17 +1456,20 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     });
     f(Variant {
         op: "inval",
+        rust: "Mbarrier::inval",
         space: M::Shared,
         ptx: MbarrierInval::PTX,
         ..v
     });
     f(Variant {
         op: "pending_count",
+        rust: "Mbarrier::pending_count",
         ptx: MbarrierPendingCount::PTX,
         ..v
     });
     f(Variant {
         op: "arrive.noComplete",
+        rust: "Mbarrier::arrive_no_complete",
         sem: M::Release,
         scope: M::Cta,
         space: M::Shared,
@@ -1475,6 +1479,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     });
     f(Variant {
         op: "arrive_drop.noComplete",
+        rust: "Mbarrier::arrive_drop_no_complete",
         sem: M::Release,
         scope: M::Cta,
         space: M::Shared,
@@ -1494,23 +1499,51 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(Variant {
                 op: "arrive",
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "Mbarrier::arrive::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "arrive",
                 form: Form::COUNT,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "Mbarrier::arrive_n::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "arrive_drop",
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_DROP,
+                rust: concat!(
+                    "Mbarrier::arrive_drop::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "arrive.expect_tx",
                 form: Form::TX,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
+                rust: concat!(
+                    "Mbarrier::arrive_expect_tx::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             let r = Variant {
@@ -1520,18 +1553,39 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(Variant {
                 op: "arrive",
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "RemoteMbarrier::arrive::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..r
             });
             f(Variant {
                 op: "arrive",
                 form: Form::COUNT,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "RemoteMbarrier::arrive_n::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..r
             });
             f(Variant {
                 op: "arrive.expect_tx",
                 form: Form::TX,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
+                rust: concat!(
+                    "RemoteMbarrier::arrive_expect_tx::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..r
             });
         };
@@ -1548,33 +1602,75 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(Variant {
                 op: "try_wait",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
+                rust: concat!(
+                    "Mbarrier::try_wait::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "try_wait",
                 form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
+                rust: concat!(
+                    "Mbarrier::try_wait_hint::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
+                rust: concat!(
+                    "Mbarrier::try_wait_parity::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
                 form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
+                rust: concat!(
+                    "Mbarrier::try_wait_parity_hint::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "test_wait",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TEST,
+                rust: concat!(
+                    "Mbarrier::test_wait::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "test_wait.parity",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TEST_PARITY,
+                rust: concat!(
+                    "Mbarrier::test_wait_parity::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
         };
@@ -1590,24 +1686,28 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(Variant {
                 op: "expect_tx",
                 space: M::Shared,
+                rust: concat!("Mbarrier::expect_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_EXPECT,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
                 space: M::Shared,
+                rust: concat!("Mbarrier::complete_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE,
                 ..w
             });
             f(Variant {
                 op: "expect_tx",
                 space: M::SharedCluster,
+                rust: concat!("RemoteMbarrier::expect_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
                 space: M::SharedCluster,
+                rust: concat!("RemoteMbarrier::complete_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
                 ..w
             });

@@ -369,3 +369,26 @@ fn every_catalog_row_has_an_expected_spelling() {
         )
     });
 }
+
+/// Every mbarrier row names the Rust call that emits it: the local barrier's methods for
+/// `.shared::cta` (and the address-less `pending_count`), `RemoteMbarrier`'s for
+/// `.shared::cluster`, with the row's semantic and scope as type arguments.
+#[test]
+fn mbarrier_rows_carry_their_call_path() {
+    for v in rows().into_iter().filter(|v| v.family == "mbarrier") {
+        let owner = if v.space == "SharedCluster" {
+            "RemoteMbarrier::"
+        } else {
+            "Mbarrier::"
+        };
+        assert!(v.rust.starts_with(owner), "{v:?}");
+        if !v.scope.is_empty() && !v.op.contains("noComplete") {
+            let args = if v.op == "expect_tx" || v.op == "complete_tx" {
+                format!("::<{}>", v.scope)
+            } else {
+                format!("::<{}, {}>", v.sem, v.scope)
+            };
+            assert!(v.rust.ends_with(&args), "{v:?}");
+        }
+    }
+}
