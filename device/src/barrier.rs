@@ -606,18 +606,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "sync",
         ptx: BarSync::PTX,
+        rust: "sync_threads()",
         ..v
     });
     f(Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarSync::PTX,
+        rust: "NamedBarrier::sync",
         ..v
     });
     f(Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarArrive::PTX,
+        rust: "NamedBarrier::arrive",
         ..v
     });
     let u = Variant {
@@ -627,18 +630,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "sync",
         ptx: BarrierSync::PTX,
+        rust: "sync_threads_unaligned()",
         ..u
     });
     f(Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarrierSync::PTX,
+        rust: "NamedBarrier::sync_unaligned",
         ..u
     });
     f(Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarrierArrive::PTX,
+        rust: "NamedBarrier::arrive_unaligned",
         ..u
     });
     f(Variant {
@@ -646,6 +652,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "u32",
         form: Form::COUNT,
         ptx: BarRedPopc::PTX,
+        rust: "NamedBarrier::red_popc",
         ..v
     });
     f(Variant {
@@ -653,6 +660,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedAnd::PTX,
+        rust: "NamedBarrier::red_and",
         ..v
     });
     f(Variant {
@@ -660,6 +668,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedOr::PTX,
+        rust: "NamedBarrier::red_or",
         ..v
     });
     macro_rules! cb_v {
@@ -673,6 +682,15 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ..Form::NONE
                 },
                 ptx: <$S as $Tr<$A>>::PTX,
+                rust: concat!(
+                    "ClusterBarrier::",
+                    $op,
+                    "::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($A),
+                    ">"
+                ),
                 ..v
             });
         };

@@ -228,6 +228,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "u32",
         space: M::SharedCluster,
         ptx: MapaShared::PTX,
+        rust: "mapa",
         ..v
     });
     f(Variant {
@@ -235,6 +236,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "u64",
         space: M::Generic,
         ptx: MapaGeneric::PTX,
+        rust: "mapa_generic",
         ..v
     });
     f(Variant {
@@ -242,6 +244,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "u32",
         space: M::SharedCluster,
         ptx: GetctarankShared::PTX,
+        rust: "getctarank",
         ..v
     });
     f(Variant {
@@ -249,11 +252,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "u64",
         space: M::Generic,
         ptx: GetctarankGeneric::PTX,
+        rust: "getctarank_generic",
         ..v
     });
     f(Variant {
         family: "elect.sync",
         ptx: ElectSync::PTX,
+        rust: "elect_sync",
         ..v
     });
 }

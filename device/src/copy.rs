@@ -891,6 +891,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ..Form::NONE
                 },
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
+                rust: concat!("cp_async::<", stringify!($C), ", ", $n, ">"),
                 ..v
             });
             f(Variant {
@@ -902,6 +903,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ..Form::NONE
                 },
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
+                rust: concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">"),
                 ..v
             });
         };
@@ -910,16 +912,19 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "commit_group",
         ptx: CpAsyncCommitGroup::PTX,
+        rust: "cp_async_commit_group",
         ..v
     });
     f(Variant {
         op: "wait_group",
         ptx: CpAsyncWaitGroup::PTX,
+        rust: "cp_async_wait_group::<N>",
         ..v
     });
     f(Variant {
         op: "wait_all",
         ptx: CpAsyncWaitAll::PTX,
+        rust: "cp_async_wait_all",
         ..v
     });
     f(Variant {
@@ -927,6 +932,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "b64",
         space: M::Shared,
         ptx: CpAsyncMbarrierArrive::PTX,
+        rust: "cp_async_mbarrier_arrive",
         ..v
     });
     f(Variant {
@@ -934,6 +940,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "b64",
         space: M::Shared,
         ptx: CpAsyncMbarrierArriveNoinc::PTX,
+        rust: "cp_async_mbarrier_arrive_noinc",
         ..v
     });
     let b = Variant {
@@ -948,6 +955,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             ..Form::NONE
         },
         ptx: CpAsyncBulkG2S::PTX,
+        rust: "cp_async_bulk_g2s",
         ..b
     });
     f(Variant {
@@ -959,6 +967,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             ..Form::NONE
         },
         ptx: CpAsyncBulkG2SMulticast::PTX,
+        rust: "cp_async_bulk_g2s_multicast",
         ..b
     });
     f(Variant {
@@ -969,6 +978,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             ..Form::NONE
         },
         ptx: CpAsyncBulkS2G::PTX,
+        rust: "cp_async_bulk_s2g",
         ..b
     });
     f(Variant {
@@ -979,27 +989,32 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             ..Form::NONE
         },
         ptx: CpAsyncBulkS2C::PTX,
+        rust: "cp_async_bulk_s2c",
         ..b
     });
     f(Variant {
         op: "commit_group",
         ptx: CpAsyncBulkCommitGroup::PTX,
+        rust: "cp_async_bulk_commit_group",
         ..b
     });
     f(Variant {
         op: "wait_group",
         ptx: CpAsyncBulkWaitGroup::PTX,
+        rust: "cp_async_bulk_wait_group::<N>",
         ..b
     });
     f(Variant {
         op: "wait_group.read",
         ptx: CpAsyncBulkWaitGroupRead::PTX,
+        rust: "cp_async_bulk_wait_group_read::<N>",
         ..b
     });
     f(Variant {
         op: "prefetch.L2",
         space: M::Global,
         ptx: CpAsyncBulkPrefetch::PTX,
+        rust: "cp_async_bulk_prefetch",
         ..b
     });
     macro_rules! red_v {
@@ -1015,6 +1030,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ..Form::NONE
                 },
                 ptx: <$t as BulkReduceAddInstr>::PTX,
+                rust: concat!("cp_reduce_async_bulk_add::<", stringify!($t), ">"),
                 ..v
             });
         };
@@ -1034,24 +1050,28 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 op: "load",
                 space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
+                rust: concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>"),
                 ..t
             });
             f(Variant {
                 op: "load.multicast",
                 space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
+                rust: concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>"),
                 ..t
             });
             f(Variant {
                 op: "store",
                 space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
+                rust: concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>"),
                 ..t
             });
             f(Variant {
                 op: "prefetch",
                 space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
+                rust: concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>"),
                 ..t
             });
         };

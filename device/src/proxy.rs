@@ -336,6 +336,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 family: "fence.proxy.async",
                 space: M::$Sp,
                 ptx: <$Sp as ProxyAsyncInstr>::PTX,
+                rust: concat!("fence_proxy_async::<", stringify!($Sp), ">()"),
                 ..v
             });
         };
@@ -348,6 +349,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 sem: M::Release,
                 scope: M::$Sco,
                 ptx: <$Sco as TensormapFenceInstr>::PTX_RELEASE,
+                rust: concat!("fence_proxy_tensormap_release::<", stringify!($Sco), ">()"),
                 ..v
             });
             f(Variant {
@@ -359,6 +361,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ..Form::NONE
                 },
                 ptx: <$Sco as TensormapFenceInstr>::PTX_ACQUIRE,
+                rust: concat!("fence_proxy_tensormap_acquire::<", stringify!($Sco), ">"),
                 ..v
             });
         };

@@ -370,6 +370,17 @@ fn every_catalog_row_has_an_expected_spelling() {
     });
 }
 
+/// Every async row names the Rust call that emits it (what `ptx-sync show` prints).
+#[test]
+fn every_async_row_names_its_call() {
+    let missing: Vec<String> = rows()
+        .iter()
+        .filter(|v| v.rust.is_empty())
+        .map(|v| format!("{v:?}"))
+        .collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
 /// Every mbarrier row names the Rust call that emits it: the local barrier's methods for
 /// `.shared::cta` (and the address-less `pending_count`), `RemoteMbarrier`'s for
 /// `.shared::cluster`, with the row's semantic and scope as type arguments.
