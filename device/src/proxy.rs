@@ -17,6 +17,7 @@
 //! | [`fence_proxy_tensormap_release`] | `fence.proxy.tensormap::generic.release.scope;` | 8.3 / sm_90 |
 //! | [`fence_proxy_tensormap_acquire`] (`unsafe`: `a` must be in `.global`) | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
 //! | [`fence_mbarrier_init`] | `fence.mbarrier_init.release.cluster;` | 8.0 / sm_90 |
+//! | [`fence_proxy_alias`] | `fence.proxy.alias;` | 7.5 / sm_70 |
 //!
 //! Host: there is one proxy, so `fence.proxy.async` is a compiler fence; the tensormap fences
 //! are `fence(Release)` / `fence(Acquire)` and `fence.mbarrier_init` is `fence(Release)`.
@@ -246,6 +247,11 @@ plain_fences! { ($)
     /// `mbarrier.init`s for the cluster's threads that acquire after it).
     fence_mbarrier_init: FenceMbarrierInit = "fence.mbarrier_init" Release Cluster,
         host Release, sm 90, ptx 8.0, isa "9.7.13.4", seed "5.4";
+    /// Orders this thread's memory accesses made through different virtual addresses that map
+    /// the same physical memory (virtual aliases, PTX ISA §8.6: accesses through aliases are not
+    /// ordered by the memory model's generic-proxy rules without this fence).
+    fence_proxy_alias: FenceProxyAlias = "fence.proxy.alias" None None,
+        host None, sm 70, ptx 7.5, isa "9.7.13.4", seed "5.3";
 }
 
 /// `fence.proxy.async{.space};` — orders this thread's generic-proxy accesses to `Sp` before its

@@ -118,6 +118,11 @@ fn expected(v: &Variant) -> String {
         "fence.proxy.tensormap::generic" | "fence.mbarrier_init" => {
             format!("{}{}{}", v.family, sem(v.sem), scope(v.scope))
         }
+        // §9.7.13.4 `fence.proxy.proxykind;`, `.proxykind = { .alias, ... }`: no sem, no scope.
+        "fence.proxy.alias" => {
+            assert!(v.sem.is_empty() && v.scope.is_empty(), "{v:?}");
+            "fence.proxy.alias".into()
+        }
         "cp.async" if v.op.is_empty() => {
             let cache = match v.form.cache {
                 Marker::Ca => ".ca",
@@ -196,6 +201,7 @@ const ASYNC: &[&str] = &[
     "fence.proxy.async",
     "fence.proxy.tensormap::generic",
     "fence.mbarrier_init",
+    "fence.proxy.alias",
     "cp.async",
     "cp.async.bulk",
     "cp.reduce.async.bulk",
@@ -245,6 +251,7 @@ fn row_counts_per_family() {
         ("fence.proxy.async", 4),
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
+        ("fence.proxy.alias", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4),
         ("cp.reduce.async.bulk", 5),
