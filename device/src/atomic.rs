@@ -50,6 +50,7 @@
 
 use core::marker::PhantomData;
 
+use crate::sem::tok;
 use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
     Scope, Sealed, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
@@ -236,197 +237,262 @@ pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
 // macros build the mnemonic once (`$mn`) and use it for both `PTX` and `asm!`.
 // ---------------------------------------------------------------------------------------------
 
-/// Spaces: name, token, and how the asm reaches the address (prefix, address operand, extra
-/// operand). Generic pointers are used as they are; the others convert with `cvta.to.<space>`.
+/// Spaces: name, and how the asm reaches the address `{p}`: a prefix and the direction of the
+/// `p` operand. Generic pointers are used as they are (`in`); the others convert in place with
+/// `cvta.to.<space>.u64 {p}, {p}` (`inout … => _`), so every operand template names the address
+/// `{p}` whatever the space.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_spaces {
     ($leaf:ident [$($a:tt)*]) => {
-        $leaf! { $($a)* Generic "" ("" "{p}" ()) }
-        $leaf! { $($a)* Global ".global" ("cvta.to.global.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
-        $leaf! { $($a)* Shared ".shared::cta" ("cvta.to.shared::cta.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
-        $leaf! { $($a)* SharedCluster ".shared::cluster" ("cvta.to.shared::cluster.u64 {a}, {p};\n\t" "{a}" (a = out(reg64) _,)) }
+        $leaf! { $($a)* Generic ([""] (in)) }
+        $leaf! { $($a)* Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
+        $leaf! { $($a)* Shared (["cvta.to", $crate::sem::tok!(Shared), ".u64 {p}, {p};\n\t"] (inout => _)) }
+        $leaf! { $($a)* SharedCluster (["cvta.to", $crate::sem::tok!(SharedCluster), ".u64 {p}, {p};\n\t"] (inout => _)) }
+    };
+}
+
+/// The row list of one access family, for code outside the tables (the catalog walk, the
+/// catalog kernels of `host/kernels`): `ptx_sync::access_rows!(ld leaf)` calls `leaf!` once per
+/// row with the row's tokens — `ld`/`st`: `T "ty" reg; Sem; [generic params] Scope; Space (asm)`
+/// (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows); `atom`/`red`:
+/// `T reg Op "op" "ty"; Sem; [] Scope; Space (asm)`; `cas`: `T reg "ty"; Sem; [] Scope; Space
+/// (asm)`; `fence`: `Sem, Scope`. The `(asm)` group is the table's own and may be ignored.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! access_rows {
+    (ld $leaf:ident) => {
+        $crate::for_ldst_types! { $leaf for_ldst_sems_ld }
+    };
+    (st $leaf:ident) => {
+        $crate::for_ldst_types! { $leaf for_ldst_sems_st }
+    };
+    (atom $leaf:ident) => {
+        $crate::for_atom_rows! { $leaf for_rmw_sems }
+    };
+    (cas $leaf:ident) => {
+        $crate::for_cas_rows! { $leaf for_rmw_sems }
+    };
+    (red $leaf:ident) => {
+        $crate::for_red_rows! { $leaf for_red_sems }
+    };
+    (fence $leaf:ident) => {
+        $crate::for_fences! { $leaf }
+    };
+}
+
+/// The operand templates of the families, after the mnemonic: the text the `asm!` pastes and the
+/// catalog row carries (`Variant::operands`), so that `ptx-sync show` assembles the operands the
+/// code users call has. `{p}` the address, `{v}` a loaded/stored value, `{d}` an atom's old
+/// value, `{b}`/`{c}` its operands.
+macro_rules! ops {
+    (ld) => {
+        " {v}, [{p}]"
+    };
+    (st) => {
+        " [{p}], {v}"
+    };
+    (atom) => {
+        " {d}, [{p}], {b}"
+    };
+    (cas) => {
+        " {d}, [{p}], {b}, {c}"
+    };
+    (red) => {
+        " [{p}], {b}"
     };
 }
 #[allow(unused_imports)]
-pub(crate) use for_spaces;
+pub(crate) use ops;
 
 /// Scopes: `[generic params] type token`.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_scopes {
     ($leaf:ident [$($a:tt)*]) => {
-        for_spaces! { $leaf [$($a)* [] Cta ".cta";] }
-        for_spaces! { $leaf [$($a)* [] Cluster ".cluster";] }
-        for_spaces! { $leaf [$($a)* [] Gpu ".gpu";] }
-        for_spaces! { $leaf [$($a)* [] Sys ".sys";] }
+        $crate::for_spaces! { $leaf [$($a)* [] Cta;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Cluster;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Gpu;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Sys;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_scopes;
 
 /// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sco`.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_sems {
-    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_spaces! { $leaf [$($a)* Weak ""; [Sco: Scope] Sco "";] }
-        for_spaces! { $leaf [$($a)* Volatile ".volatile"; [Sco: Scope] Sco "";] }
-        for_scopes! { $leaf [$($a)* $S3 $t3;] }
-        for_scopes! { $leaf [$($a)* $S4 $t4;] }
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        $crate::for_spaces! { $leaf [$($a)* Weak; [Sco: Scope] Sco;] }
+        $crate::for_spaces! { $leaf [$($a)* Volatile; [Sco: Scope] Sco;] }
+        $crate::for_scopes! { $leaf [$($a)* $S3;] }
+        $crate::for_scopes! { $leaf [$($a)* $S4;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_sems;
 
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_rmw_sems {
     ($leaf:ident [$($a:tt)*]) => {
-        for_scopes! { $leaf [$($a)* Relaxed ".relaxed";] }
-        for_scopes! { $leaf [$($a)* Acquire ".acquire";] }
-        for_scopes! { $leaf [$($a)* Release ".release";] }
-        for_scopes! { $leaf [$($a)* AcqRel ".acq_rel";] }
+        $crate::for_scopes! { $leaf [$($a)* Relaxed;] }
+        $crate::for_scopes! { $leaf [$($a)* Acquire;] }
+        $crate::for_scopes! { $leaf [$($a)* Release;] }
+        $crate::for_scopes! { $leaf [$($a)* AcqRel;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_rmw_sems;
 
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_red_sems {
     ($leaf:ident [$($a:tt)*]) => {
-        for_scopes! { $leaf [$($a)* Relaxed ".relaxed";] }
-        for_scopes! { $leaf [$($a)* Release ".release";] }
+        $crate::for_scopes! { $leaf [$($a)* Relaxed;] }
+        $crate::for_scopes! { $leaf [$($a)* Release;] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_red_sems;
 
 /// Types for `ld`/`st`: Rust type, PTX type token, register class.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_types {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 "u32" reg32;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [i32 "s32" reg32;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [u64 "u64" reg64;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [i64 "s64" reg64;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [f32 "f32" reg32;] Acquire ".acquire", Release ".release" }
-        $sems! { $leaf [f64 "f64" reg64;] Acquire ".acquire", Release ".release" }
+        $crate::$sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_types;
 
 /// `(type, op)` rows of `atom` (PTX ISA §9.7.13.5 type restrictions, checked by ptxas).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_atom_rows {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 reg32 Add "add" "u32";] }
-        $sems! { $leaf [u32 reg32 Min "min" "u32";] }
-        $sems! { $leaf [u32 reg32 Max "max" "u32";] }
-        $sems! { $leaf [u32 reg32 And "and" "b32";] }
-        $sems! { $leaf [u32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [u32 reg32 Exch "exch" "b32";] }
-        $sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
-        $sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
-        $sems! { $leaf [i32 reg32 Add "add" "s32";] }
-        $sems! { $leaf [i32 reg32 Min "min" "s32";] }
-        $sems! { $leaf [i32 reg32 Max "max" "s32";] }
-        $sems! { $leaf [i32 reg32 And "and" "b32";] }
-        $sems! { $leaf [i32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [i32 reg32 Exch "exch" "b32";] }
-        $sems! { $leaf [u64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [u64 reg64 Min "min" "u64";] }
-        $sems! { $leaf [u64 reg64 Max "max" "u64";] }
-        $sems! { $leaf [u64 reg64 And "and" "b64";] }
-        $sems! { $leaf [u64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [u64 reg64 Exch "exch" "b64";] }
-        $sems! { $leaf [i64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [i64 reg64 Min "min" "s64";] }
-        $sems! { $leaf [i64 reg64 Max "max" "s64";] }
-        $sems! { $leaf [i64 reg64 And "and" "b64";] }
-        $sems! { $leaf [i64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [i64 reg64 Exch "exch" "b64";] }
-        $sems! { $leaf [f32 reg32 Add "add" "f32";] }
-        $sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
-        $sems! { $leaf [f64 reg64 Add "add" "f64";] }
-        $sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $crate::$sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_atom_rows;
 
 /// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_red_rows {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 reg32 Add "add" "u32";] }
-        $sems! { $leaf [u32 reg32 Min "min" "u32";] }
-        $sems! { $leaf [u32 reg32 Max "max" "u32";] }
-        $sems! { $leaf [u32 reg32 And "and" "b32";] }
-        $sems! { $leaf [u32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
-        $sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
-        $sems! { $leaf [i32 reg32 Add "add" "s32";] }
-        $sems! { $leaf [i32 reg32 Min "min" "s32";] }
-        $sems! { $leaf [i32 reg32 Max "max" "s32";] }
-        $sems! { $leaf [i32 reg32 And "and" "b32";] }
-        $sems! { $leaf [i32 reg32 Or "or" "b32";] }
-        $sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
-        $sems! { $leaf [u64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [u64 reg64 Min "min" "u64";] }
-        $sems! { $leaf [u64 reg64 Max "max" "u64";] }
-        $sems! { $leaf [u64 reg64 And "and" "b64";] }
-        $sems! { $leaf [u64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [i64 reg64 Add "add" "u64";] }
-        $sems! { $leaf [i64 reg64 Min "min" "s64";] }
-        $sems! { $leaf [i64 reg64 Max "max" "s64";] }
-        $sems! { $leaf [i64 reg64 And "and" "b64";] }
-        $sems! { $leaf [i64 reg64 Or "or" "b64";] }
-        $sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
-        $sems! { $leaf [f32 reg32 Add "add" "f32";] }
-        $sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_red_rows;
 
 /// `cas` rows: every scalar, compared bitwise.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_cas_rows {
     ($leaf:ident $sems:ident) => {
-        $sems! { $leaf [u32 reg32 "b32";] }
-        $sems! { $leaf [i32 reg32 "b32";] }
-        $sems! { $leaf [u64 reg64 "b64";] }
-        $sems! { $leaf [i64 reg64 "b64";] }
-        $sems! { $leaf [f32 reg32 "b32";] }
-        $sems! { $leaf [f64 reg64 "b64";] }
+        $crate::$sems! { $leaf [u32 reg32 "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 "b32";] }
+        $crate::$sems! { $leaf [f64 reg64 "b64";] }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_cas_rows;
 
 /// `st` takes Release where `ld` takes Acquire: same walk, other strong semantic.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_sems_st {
-    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S4 $t4 }
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        $crate::for_ldst_sems! { $leaf [$($a)*] Relaxed, $S4 }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_sems_st;
 
 /// `ld` walks Relaxed and Acquire.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_ldst_sems_ld {
-    ($leaf:ident [$($a:tt)*] $S3:ident $t3:literal, $S4:ident $t4:literal) => {
-        for_ldst_sems! { $leaf [$($a)*] Relaxed ".relaxed", $S3 $t3 }
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        $crate::for_ldst_sems! { $leaf [$($a)*] Relaxed, $S3 }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_ldst_sems_ld;
 
 // ----- leaves that implement the instruction traits -----
 
+/// The scope token of a row: none where the row is generic in the scope (`Weak`, `Volatile`).
+macro_rules! sco_tok {
+    ([] $Sco:ident) => {
+        tok!($Sco)
+    };
+    ([$($g:tt)+] $Sco:ident) => {
+        ""
+    };
+}
+
 macro_rules! ld_leaf {
-    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-     $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        ld_leaf! { @ (concat!("ld", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ($pre $addr ($($x)*)) }
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
@@ -435,22 +501,22 @@ macro_rules! ld_leaf {
                 let v: $t;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
-                asm!(concat!($pre, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
-                     p = in(reg64) p, $($x)* options(pure, readonly, nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
                 v
             }
         }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
                 let v: $t;
-                asm!(concat!($pre, $($mn)*, " {v}, [", $addr, "];"), v = out($reg) v,
-                     p = in(reg64) p, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 v
             }
         }
@@ -458,41 +524,41 @@ macro_rules! ld_leaf {
 }
 
 macro_rules! st_leaf {
-    ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-     $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        st_leaf! { @ (concat!("st", $st, $sct, $spt, ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ($pre $addr ($($x)*)) }
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($pre, $($mn)*, " [", $addr, "], {v};"), v = in($reg) v,
-                     p = in(reg64) p, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }
     };
 }
 
 macro_rules! atom_leaf {
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        atom_leaf! { @ (concat!("atom", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                     ($pre $addr ($($x)*)) }
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
+                     ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self {
                 let d: $t;
-                asm!(concat!($pre, $($mn)*, " {d}, [", $addr, "], {b};"), d = out($reg) d,
-                     p = in(reg64) p, b = in($reg) b, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) b, options(nostack, preserves_flags));
                 d
             }
         }
@@ -500,21 +566,21 @@ macro_rules! atom_leaf {
 }
 
 macro_rules! cas_leaf {
-    ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
-     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        cas_leaf! { @ (concat!("atom", $st, $sct, $spt, ".cas.", $tt)) $t $reg $S $Sco $Sp
-                    ($pre $addr ($($x)*)) }
+    ($t:ident $reg:ident $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
+                    ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
                 let d: $t;
-                asm!(concat!($pre, $($mn)*, " {d}, [", $addr, "], {b}, {c};"), d = out($reg) d,
-                     p = in(reg64) p, b = in($reg) cmp, c = in($reg) new, $($x)*
+                asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp, c = in($reg) new,
                      options(nostack, preserves_flags));
                 d
             }
@@ -523,30 +589,30 @@ macro_rules! cas_leaf {
 }
 
 macro_rules! red_leaf {
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-     [] $Sco:ident $sct:literal; $Sp:ident $spt:literal ($pre:literal $addr:literal ($($x:tt)*))) => {
-        red_leaf! { @ (concat!("red", $st, $sct, $spt, ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                    ($pre $addr ($($x)*)) }
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
+                    ([$($pre)*] ($dir $($tail)*)) }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ($pre:literal $addr:literal ($($x:tt)*))) => {
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) {
-                asm!(concat!($pre, $($mn)*, " [", $addr, "], {b};"), p = in(reg64) p,
-                     b = in($reg) b, $($x)* options(nostack, preserves_flags));
+                asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
+                     b = in($reg) b, options(nostack, preserves_flags));
             }
         }
     };
 }
 
-for_ldst_types! { ld_leaf for_ldst_sems_ld }
-for_ldst_types! { st_leaf for_ldst_sems_st }
-for_atom_rows! { atom_leaf for_rmw_sems }
-for_cas_rows! { cas_leaf for_rmw_sems }
-for_red_rows! { red_leaf for_red_sems }
+access_rows! { ld ld_leaf }
+access_rows! { st st_leaf }
+access_rows! { atom atom_leaf }
+access_rows! { cas cas_leaf }
+access_rows! { red red_leaf }
 
 // ---------------------------------------------------------------------------------------------
 // Cells: how memory is declared.
@@ -708,10 +774,201 @@ impl<T: Copy> Data<T> {
 // AtomicRef
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// The backend seam: what an access does on each target. [`AtomicRef`]'s methods carry no `#[cfg]`;
+// they call `Active`, the one backend chosen below (nvptx64: inline PTX from the table; host:
+// `core::sync::atomic`; `--cfg loom`: loom atomics through the scope model `crate::model`).
+// ---------------------------------------------------------------------------------------------
+
+/// How an [`AtomicRef`] holds its location: a generic pointer (device and host), or the
+/// [`Strong`] itself under loom (whose history the scope model keeps).
 #[cfg(not(loom))]
 type Loc<'a, T> = (*mut T, PhantomData<&'a T>);
 #[cfg(loom)]
 type Loc<'a, T> = &'a Strong<T>;
+
+/// The operations of the access family and of `fence`, one implementation per backend.
+pub(crate) trait Backend {
+    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>();
+    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T;
+    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T);
+    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) -> T;
+    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    );
+    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        current: T,
+        new: T,
+    ) -> Result<T, T>;
+}
+
+/// The backend of this build — the one place the target is chosen.
+#[cfg(target_arch = "nvptx64")]
+pub(crate) type Active = Nvptx;
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+pub(crate) type Active = Host;
+#[cfg(loom)]
+pub(crate) type Active = Loom;
+
+/// nvptx64: the table's inline PTX.
+#[cfg(target_arch = "nvptx64")]
+pub(crate) struct Nvptx;
+#[cfg(target_arch = "nvptx64")]
+impl Backend for Nvptx {
+    #[inline(always)]
+    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
+        S::exec()
+    }
+    #[inline(always)]
+    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
+        // SAFETY: the constructor's contract (valid, aligned, in `Sp`).
+        unsafe { T::ld(l.0) }
+    }
+    #[inline(always)]
+    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
+        unsafe { T::st(l.0, v) }
+    }
+    #[inline(always)]
+    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) -> T {
+        unsafe { T::atom(l.0, b) }
+    }
+    #[inline(always)]
+    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) {
+        unsafe { T::red(l.0, b) }
+    }
+    #[inline(always)]
+    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        current: T,
+        new: T,
+    ) -> Result<T, T> {
+        let old = unsafe { T::cas(l.0, current, new) };
+        if old.bits_eq(current) {
+            Ok(old)
+        } else {
+            Err(old)
+        }
+    }
+}
+
+/// Host: `core::sync::atomic` with the semantic's ordering (scope and space erased).
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+pub(crate) struct Host;
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+impl Host {
+    #[inline(always)]
+    fn at<T: Scalar>(l: Loc<'_, T>) -> &'_ <T as ScalarHost>::Atomic {
+        // SAFETY: the constructor's contract.
+        unsafe { T::atomic_from_ptr(l.0) }
+    }
+}
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+impl Backend for Host {
+    #[inline(always)]
+    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
+        crate::backend::host_fence(<S as crate::sem::FenceSem>::HOST)
+    }
+    #[inline(always)]
+    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
+        T::h_load(Host::at(l), S::HOST)
+    }
+    #[inline(always)]
+    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
+        T::h_store(Host::at(l), v, S::HOST)
+    }
+    #[inline(always)]
+    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) -> T {
+        T::h_rmw(Host::at(l), O::KIND, b, S::HOST)
+    }
+    #[inline(always)]
+    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) {
+        let _ = T::h_rmw(Host::at(l), O::KIND, b, S::HOST);
+    }
+    #[inline(always)]
+    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        current: T,
+        new: T,
+    ) -> Result<T, T> {
+        T::h_cas(Host::at(l), current, new, S::HOST)
+    }
+}
+
+/// `--cfg loom`: the scope model; every access reports its effective scope and its PTX.
+#[cfg(loom)]
+pub(crate) struct Loom;
+#[cfg(loom)]
+impl Backend for Loom {
+    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
+        use crate::model::FenceKind as K;
+        use core::sync::atomic::Ordering as O;
+        let kind = match <S as crate::sem::FenceSem>::HOST {
+            O::SeqCst => K::Sc,
+            O::AcqRel => K::AcqRel,
+            O::Acquire => K::Acquire,
+            _ => K::Release,
+        };
+        crate::model::fence(kind, Sco::LEVEL, <S as crate::fence::FenceInstr<Sco>>::PTX)
+    }
+    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        l.m.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
+    }
+    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        l.m.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
+    }
+    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) -> T {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        let ptx = <T as AtomInstr<O, S, Sco, Sp>>::PTX;
+        l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
+    }
+    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        let ptx = <T as RedInstr<O, S, Sco, Sp>>::PTX;
+        let _ =
+            l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
+    }
+    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        current: T,
+        new: T,
+    ) -> Result<T, T> {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        l.m.cas(
+            lvl,
+            S::HOST,
+            crate::backend::cas_failure(S::HOST),
+            <T as CasInstr<S, Sco, Sp>>::PTX,
+            current,
+            new,
+            |a, b| a.bits_eq(b),
+        )
+    }
+}
 
 /// A strong location seen at scope `Sco` through state space `Sp` — the PTX analogue of
 /// `cuda::atomic_ref<T, Scope>`. The semantic is a type parameter of each call
@@ -795,19 +1052,6 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.loc.0
     }
 
-    #[cfg(all(not(loom), not(target_arch = "nvptx64")))]
-    #[inline(always)]
-    fn host(&self) -> &'a <T as ScalarHost>::Atomic {
-        // SAFETY: the constructor's contract.
-        unsafe { T::atomic_from_ptr(self.loc.0) }
-    }
-
-    #[cfg(target_arch = "nvptx64")]
-    #[inline(always)]
-    fn ptr(&self) -> *mut T {
-        self.loc.0
-    }
-
     /// `ld{.sem}{.scope}{.space}.type` — a load with semantic `S` ∈ {`Weak`, `Volatile`,
     /// `Relaxed`, `Acquire`}. A spin on a flag must use a strong semantic (seed §3.5: a `Weak`
     /// spin loop is deleted). `load::<Release>()`, `load::<AcqRel>()` and `load::<Sco>()` do not
@@ -817,22 +1061,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     where
         T: LdInstr<S, Sco, Sp>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <T as LdInstr<S, Sco, Sp>>::ld(self.ptr())
-        }
-        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-        {
-            T::h_load(self.host(), S::HOST)
-        }
-        #[cfg(loom)]
-        {
-            self.loc.m.load(
-                crate::model::effective_level(S::NAME, Sco::LEVEL),
-                S::HOST,
-                <T as LdInstr<S, Sco, Sp>>::PTX,
-            )
-        }
+        Active::load::<T, S, Sco, Sp>(self.loc)
     }
 
     /// `st{.sem}{.scope}{.space}.type` — a store with `S` ∈ {`Weak`, `Volatile`, `Relaxed`,
@@ -842,23 +1071,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     where
         T: StInstr<S, Sco, Sp>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <T as StInstr<S, Sco, Sp>>::st(self.ptr(), v)
-        }
-        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-        {
-            T::h_store(self.host(), v, S::HOST)
-        }
-        #[cfg(loom)]
-        {
-            self.loc.m.store(
-                v,
-                crate::model::effective_level(S::NAME, Sco::LEVEL),
-                S::HOST,
-                <T as StInstr<S, Sco, Sp>>::PTX,
-            )
-        }
+        Active::store::<T, S, Sco, Sp>(self.loc, v)
     }
 
     #[inline(always)]
@@ -866,23 +1079,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     where
         T: AtomInstr<O, S, Sco, Sp>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <T as AtomInstr<O, S, Sco, Sp>>::atom(self.ptr(), b)
-        }
-        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-        {
-            T::h_rmw(self.host(), O::KIND, b, S::HOST)
-        }
-        #[cfg(loom)]
-        {
-            self.loc.m.rmw(
-                crate::model::effective_level(S::NAME, Sco::LEVEL),
-                S::HOST,
-                <T as AtomInstr<O, S, Sco, Sp>>::PTX,
-                |old| T::h_apply(O::KIND, old, b),
-            )
-        }
+        Active::atom::<T, O, S, Sco, Sp>(self.loc, b)
     }
 
     #[inline(always)]
@@ -890,23 +1087,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     where
         T: RedInstr<O, S, Sco, Sp>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <T as RedInstr<O, S, Sco, Sp>>::red(self.ptr(), b)
-        }
-        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-        {
-            let _ = T::h_rmw(self.host(), O::KIND, b, S::HOST);
-        }
-        #[cfg(loom)]
-        {
-            let _ = self.loc.m.rmw(
-                crate::model::effective_level(S::NAME, Sco::LEVEL),
-                S::HOST,
-                <T as RedInstr<O, S, Sco, Sp>>::PTX,
-                |old| T::h_apply(O::KIND, old, b),
-            );
-        }
+        Active::red::<T, O, S, Sco, Sp>(self.loc, b)
     }
 
     /// `atom{.sem}{.scope}{.space}.add.type` — returns the old value. Atomicity holds only
@@ -1018,31 +1199,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     where
         T: CasInstr<S, Sco, Sp>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let old = unsafe { <T as CasInstr<S, Sco, Sp>>::cas(self.ptr(), current, new) };
-            if old.bits_eq(current) {
-                Ok(old)
-            } else {
-                Err(old)
-            }
-        }
-        #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-        {
-            T::h_cas(self.host(), current, new, S::HOST)
-        }
-        #[cfg(loom)]
-        {
-            self.loc.m.cas(
-                crate::model::effective_level(S::NAME, Sco::LEVEL),
-                S::HOST,
-                crate::backend::cas_failure(S::HOST),
-                <T as CasInstr<S, Sco, Sp>>::PTX,
-                current,
-                new,
-                |a, b| a.bits_eq(b),
-            )
-        }
+        Active::cas::<T, S, Sco, Sp>(self.loc, current, new)
     }
 
     /// `red{.sem}{.scope}{.space}.add.type` — no result, `S` ∈ {`Relaxed`, `Release`}. SASS

@@ -42,6 +42,7 @@
 //! ```
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -60,10 +61,10 @@ crate::sem::token_markers! {
     Alignment;
     /// `.aligned`: every thread of the CTA executes this same barrier instruction (PTX ISA
     /// §9.7.13.1; for `barrier.cluster`, every thread of the cluster, §9.7.13.3).
-    Aligned ".aligned"
+    Aligned
     /// No `.aligned`: the threads of the CTA may reach the barrier at different barrier
     /// instructions.
-    Unaligned ""
+    Unaligned
 }
 
 instr! {
@@ -439,6 +440,10 @@ pub fn sync_threads_unaligned() {
 pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
     /// e.g. `"barrier.cluster.arrive.relaxed.aligned"`.
     const PTX: &'static str;
+    /// The host ordering of the row's semantic.
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec();
@@ -455,6 +460,10 @@ pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
 pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
     /// e.g. `"barrier.cluster.wait.acquire.aligned"`.
     const PTX: &'static str;
+    /// The host ordering of the row's semantic.
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    const HOST: Ordering;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec();
@@ -463,24 +472,26 @@ pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
 /// Cluster barrier rows: `$leaf!{ Trait "arrive"|"wait", Sem ".tok", Align ".aligned"|"" }`.
 macro_rules! for_cluster_bar {
     ($leaf:ident) => {
-        $leaf! { ClusterArriveInstr "arrive", Release ".release", Aligned ".aligned" }
-        $leaf! { ClusterArriveInstr "arrive", Release ".release", Unaligned "" }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed ".relaxed", Aligned ".aligned" }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed ".relaxed", Unaligned "" }
-        $leaf! { ClusterWaitInstr "wait", Acquire ".acquire", Aligned ".aligned" }
-        $leaf! { ClusterWaitInstr "wait", Acquire ".acquire", Unaligned "" }
+        $leaf! { ClusterArriveInstr "arrive", Release, Aligned }
+        $leaf! { ClusterArriveInstr "arrive", Release, Unaligned }
+        $leaf! { ClusterArriveInstr "arrive", Relaxed, Aligned }
+        $leaf! { ClusterArriveInstr "arrive", Relaxed, Unaligned }
+        $leaf! { ClusterWaitInstr "wait", Acquire, Aligned }
+        $leaf! { ClusterWaitInstr "wait", Acquire, Unaligned }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_cluster_bar;
 
 macro_rules! cluster_bar_leaf {
-    ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
-        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, $st, $at)) $Tr $S $A }
+    ($Tr:ident $op:literal, $S:ident, $A:ident) => {
+        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, tok!($S), tok!($A))) $Tr $S $A }
     };
     (@ ($($mn:tt)*) $Tr:ident $S:ident $A:ident) => {
         unsafe impl $Tr<$A> for $S {
             const PTX: &'static str = $($mn)*;
+            #[cfg(not(target_arch = "nvptx64"))]
+            const HOST: Ordering = Ordering::$S;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec() {
@@ -548,11 +559,7 @@ impl ClusterBarrier {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            let o = if S::NAME == "Relaxed" {
-                Ordering::Relaxed
-            } else {
-                Ordering::Release
-            };
+            let o = <S as ClusterArriveInstr<A>>::HOST;
             let gen = (self.arrived.fetch_add(1, o) / self.count as u64) as u32;
             ClusterArrival { gen }
         }
@@ -589,7 +596,8 @@ impl ClusterBarrier {
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant {
         family: "bar",
@@ -598,18 +606,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "sync",
         ptx: BarSync::PTX,
+        rust: "sync_threads()",
         ..v
     });
     f(Variant {
         op: "sync",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarSync::PTX,
+        rust: "NamedBarrier::sync",
         ..v
     });
     f(Variant {
         op: "arrive",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarArrive::PTX,
+        rust: "NamedBarrier::arrive",
         ..v
     });
     let u = Variant {
@@ -619,49 +630,67 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "sync",
         ptx: BarrierSync::PTX,
+        rust: "sync_threads_unaligned()",
         ..u
     });
     f(Variant {
         op: "sync",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarrierSync::PTX,
+        rust: "NamedBarrier::sync_unaligned",
         ..u
     });
     f(Variant {
         op: "arrive",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarrierArrive::PTX,
+        rust: "NamedBarrier::arrive_unaligned",
         ..u
     });
     f(Variant {
         op: "red.popc",
         ty: "u32",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarRedPopc::PTX,
+        rust: "NamedBarrier::red_popc",
         ..v
     });
     f(Variant {
         op: "red.and",
         ty: "pred",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarRedAnd::PTX,
+        rust: "NamedBarrier::red_and",
         ..v
     });
     f(Variant {
         op: "red.or",
         ty: "pred",
-        extra: "count",
+        form: Form::COUNT,
         ptx: BarRedOr::PTX,
+        rust: "NamedBarrier::red_or",
         ..v
     });
     macro_rules! cb_v {
-        ($Tr:ident $op:literal, $S:ident $st:literal, $A:ident $at:literal) => {
+        ($Tr:ident $op:literal, $S:ident, $A:ident) => {
             f(Variant {
                 family: "barrier.cluster",
                 op: $op,
-                sem: stringify!($S),
-                extra: stringify!($A),
+                sem: M::$S,
+                form: Form {
+                    align: M::$A,
+                    ..Form::NONE
+                },
                 ptx: <$S as $Tr<$A>>::PTX,
+                rust: concat!(
+                    "ClusterBarrier::",
+                    $op,
+                    "::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($A),
+                    ">"
+                ),
                 ..v
             });
         };

@@ -4,27 +4,233 @@
 //! string composed independently from the PTX ISA grammar, and check that a Rust-built kernel
 //! instantiating every row contains each `ptx` text and assembles with ptxas.
 
-/// One instruction variant. Fields hold the *Rust* names of the type parameters (`"Acquire"`,
-/// `"Gpu"`, `"Global"`), so that a consumer can rebuild the PTX from its own token table; `""`
-/// where a dimension does not apply (e.g. the scope of a weak load).
+/// A marker type, named in a catalog row: a semantic, scope, state space or modifier marker of
+/// [`crate::sem`] (and `.aligned`, `.ca`/`.cg`), or [`Marker::None`] where the dimension does
+/// not apply (the scope of a weak load). Compares equal to its Rust name (`Marker::Acquire ==
+/// "Acquire"`, `Marker::None == ""`) and displays as it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[allow(missing_docs)]
+pub enum Marker {
+    /// The dimension does not apply to the row.
+    #[default]
+    None,
+    Weak,
+    Volatile,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    Sc,
+    Cta,
+    Cluster,
+    Gpu,
+    Sys,
+    Generic,
+    Global,
+    Shared,
+    SharedCluster,
+    Aligned,
+    Unaligned,
+    Ca,
+    Cg,
+}
+
+macro_rules! marker_table {
+    ($($m:ident)*) => {
+        impl Marker {
+            /// The Rust name of the marker (`"Acquire"`; `""` for [`Marker::None`]).
+            pub const fn name(self) -> &'static str {
+                match self { Marker::None => "", $(Marker::$m => stringify!($m),)* }
+            }
+            /// The marker's PTX token, from the one token table (`".acquire"`; `""` for
+            /// [`Marker::None`] and the token-less markers).
+            pub const fn ptx(self) -> &'static str {
+                match self { Marker::None => "", $(Marker::$m => crate::sem::tok!($m),)* }
+            }
+        }
+    };
+}
+marker_table! { Weak Volatile Relaxed Acquire Release AcqRel Sc Cta Cluster Gpu Sys Generic Global
+Shared SharedCluster Aligned Unaligned Ca Cg }
+
+impl Marker {
+    /// `true` for [`Marker::None`].
+    pub const fn is_empty(self) -> bool {
+        matches!(self, Marker::None)
+    }
+}
+
+impl core::fmt::Display for Marker {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl PartialEq<&str> for Marker {
+    fn eq(&self, o: &&str) -> bool {
+        self.name() == *o
+    }
+}
+
+/// How an async copy signals completion (`cp.async.bulk*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Completion {
+    /// Not a bulk copy.
+    #[default]
+    None,
+    /// `.mbarrier::complete_tx::bytes`: on an mbarrier's tx-count.
+    Mbarrier,
+    /// `.bulk_group`: waited for with `cp.async.bulk.wait_group`.
+    BulkGroup,
+}
+
+/// The modifiers and operand forms of a row beyond sem/scope/space — typed (no string schema).
+/// [`Form::NONE`] for most rows; `Display` writes the short form `ptx-sync show` prints (`count`,
+/// `Ca:16:zfill`, `src=Global completion=Mbarrier multicast`, `dim=3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Form {
+    /// An explicit thread-count operand (`bar.sync id, n`, `mbarrier.init`, `arrive` with a count).
+    pub count: bool,
+    /// A tx-count operand (`mbarrier.arrive.expect_tx`).
+    pub tx: bool,
+    /// A suspend-time hint operand (`mbarrier.try_wait … , hint`).
+    pub hint: bool,
+    /// `barrier.cluster`: [`Marker::Aligned`] or [`Marker::Unaligned`].
+    pub align: Marker,
+    /// `cp.async`: [`Marker::Ca`] or [`Marker::Cg`], with the copy size in bytes.
+    pub cache: Marker,
+    /// `cp.async`: the copy size in bytes (4, 8, 16).
+    pub bytes: u8,
+    /// `cp.async`: the `src-size` operand (zero fill).
+    pub zfill: bool,
+    /// Bulk copies: the source state space.
+    pub src: Marker,
+    /// Bulk copies: how completion is signalled.
+    pub completion: Completion,
+    /// `.multicast::cluster` (with a CTA-mask operand).
+    pub multicast: bool,
+    /// Tensor copies: the rank (1–5).
+    pub dim: u8,
+    /// `fence.proxy.tensormap::generic.acquire`: the `[addr], 128` operands.
+    pub addr128: bool,
+}
+
+impl Form {
+    /// No modifier.
+    pub const NONE: Form = Form {
+        count: false,
+        tx: false,
+        hint: false,
+        align: Marker::None,
+        cache: Marker::None,
+        bytes: 0,
+        zfill: false,
+        src: Marker::None,
+        completion: Completion::None,
+        multicast: false,
+        dim: 0,
+        addr128: false,
+    };
+    /// With a count operand.
+    pub const COUNT: Form = Form {
+        count: true,
+        ..Form::NONE
+    };
+    /// With a tx-count operand.
+    pub const TX: Form = Form {
+        tx: true,
+        ..Form::NONE
+    };
+    /// With a hint operand.
+    pub const HINT: Form = Form {
+        hint: true,
+        ..Form::NONE
+    };
+    /// `true` when no modifier is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Form::NONE
+    }
+}
+
+impl core::fmt::Display for Form {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut sep = "";
+        let mut w = |f: &mut core::fmt::Formatter<'_>, a: core::fmt::Arguments<'_>| {
+            let r = write!(f, "{sep}{a}");
+            sep = " ";
+            r
+        };
+        if self.count {
+            w(f, format_args!("count"))?;
+        }
+        if self.tx {
+            w(f, format_args!("tx"))?;
+        }
+        if self.hint {
+            w(f, format_args!("hint"))?;
+        }
+        if !self.align.is_empty() {
+            w(f, format_args!("{}", self.align))?;
+        }
+        if !self.cache.is_empty() {
+            let z = if self.zfill { ":zfill" } else { "" };
+            w(f, format_args!("{}:{}{z}", self.cache, self.bytes))?;
+        }
+        if !self.src.is_empty() {
+            w(f, format_args!("src={}", self.src))?;
+        }
+        match self.completion {
+            Completion::None => {}
+            Completion::Mbarrier => w(f, format_args!("completion=Mbarrier"))?,
+            Completion::BulkGroup => w(f, format_args!("completion=BulkGroup"))?,
+        }
+        if self.multicast {
+            w(f, format_args!("multicast"))?;
+        }
+        if self.dim != 0 {
+            w(f, format_args!("dim={}", self.dim))?;
+        }
+        if self.addr128 {
+            w(f, format_args!("addr 128"))?;
+        }
+        Ok(())
+    }
+}
+
+/// One instruction variant: a row of an instruction table, as data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
-    /// Instruction family: `"ld"`, `"st"`, `"atom"`, `"red"`, `"fence"`, ...
+    /// Instruction family: `"ld"`, `"st"`, `"atom"`, `"red"`, `"fence"`, `"mbarrier"`, ...
     pub family: &'static str,
     /// The operation within the family (`"add"`, `"cas"`; `""` for ld/st/fence).
     pub op: &'static str,
-    /// The Rust scalar type (`"u32"`), or `""`.
+    /// The Rust scalar type (`"u32"`), or the operand type of an async row (`"b64"`), or `""`.
     pub ty: &'static str,
-    /// The semantic marker (`"Acquire"`), or `""`.
-    pub sem: &'static str,
-    /// The scope marker (`"Gpu"`), or `""`.
-    pub scope: &'static str,
-    /// The state-space marker (`"Generic"`), or `""`.
-    pub space: &'static str,
-    /// Further modifiers in Rust terms, for families beyond ld/st/atom/red/fence (`""` here).
-    pub extra: &'static str,
+    /// The semantic marker, or [`Marker::None`].
+    pub sem: Marker,
+    /// The scope marker, or [`Marker::None`] (a weak access, a row without scope).
+    pub scope: Marker,
+    /// The state-space marker, or [`Marker::None`].
+    pub space: Marker,
+    /// Modifiers and operand forms beyond sem/scope/space.
+    pub form: Form,
     /// The exact PTX mnemonic (what the `asm!` emits, without operands).
     pub ptx: &'static str,
+    /// The operand template the `asm!` pastes after the mnemonic (`" {v}, [{p}]"`), where the
+    /// row's table carries it; `None` where the operands are still described by the consumer
+    /// (`ptx-sync-host`'s `costs::async_template`).
+    pub operands: Option<&'static str>,
+    /// The Rust call that emits the row (`"AtomicRef::<u32, Gpu, Global>::fetch_add::<AcqRel>"`);
+    /// `""` where the table does not record it yet.
+    pub rust: &'static str,
+    /// The SM floor (`90` = sm_90).
+    pub sm: u16,
+    /// The PTX ISA version floor, times ten (`86` = PTX 8.6).
+    pub ptx_isa: u16,
+    /// The PTX ISA section that defines the instruction (`"9.7.13.5"`).
+    pub isa: &'static str,
+    /// The seed article section the instruction serves (`"4.3"`).
+    pub seed: &'static str,
 }
 
 impl Variant {
@@ -33,24 +239,53 @@ impl Variant {
         family: "",
         op: "",
         ty: "",
-        sem: "",
-        scope: "",
-        space: "",
-        extra: "",
+        sem: Marker::None,
+        scope: Marker::None,
+        space: Marker::None,
+        form: Form::NONE,
         ptx: "",
+        operands: None,
+        rust: "",
+        sm: 0,
+        ptx_isa: 0,
+        isa: "",
+        seed: "",
     };
+}
+
+/// The floors of an `ld`/`st`/`atom`/`red`/`fence` row: sm_70 / PTX 6.0 for the scoped forms
+/// (sm_20 / 2.0 for weak and volatile accesses), sm_90 / 7.8 with `.cluster` or
+/// `.shared::cluster`, PTX 7.8 for the `.shared::cta` spelling, sm_90 / 8.6 for
+/// `fence.acquire`/`fence.release`.
+pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marker) -> (u16, u16) {
+    let (mut sm, mut ptx) = match sem {
+        Marker::Weak | Marker::Volatile => (20, 20),
+        _ => (70, 60),
+    };
+    let is_fence = family.len() == 5; // "fence" among ld/st/atom/red/fence
+    if is_fence && matches!(sem, Marker::Acquire | Marker::Release) {
+        sm = 90;
+        ptx = 86;
+    }
+    if matches!(scope, Marker::Cluster) || matches!(space, Marker::SharedCluster) {
+        if sm < 90 {
+            sm = 90;
+        }
+        if ptx < 78 {
+            ptx = 78;
+        }
+    }
+    if matches!(space, Marker::Shared) && ptx < 78 {
+        ptx = 78;
+    }
+    (sm, ptx)
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
-    use super::Variant;
-    #[allow(unused_imports)]
-    use crate::atomic::{
-        for_atom_rows, for_cas_rows, for_ldst_sems, for_ldst_sems_ld, for_ldst_sems_st,
-        for_ldst_types, for_red_rows, for_red_sems, for_rmw_sems, for_scopes, for_spaces, op,
-        AtomInstr, CasInstr, LdInstr, RedInstr, StInstr,
-    };
-    use crate::fence::{for_fences, FenceInstr};
+    use super::{access_floor, Form, Marker, Variant};
+    use crate::atomic::{op, ops, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+    use crate::fence::FenceInstr;
     use crate::sem::*;
 
     macro_rules! scope_of {
@@ -61,80 +296,196 @@ mod walk {
             Gpu
         };
     }
-    macro_rules! scope_name {
+    macro_rules! scope_marker {
+        ([] $Sco:ident) => {
+            Marker::$Sco
+        };
+        ([$($g:tt)+] $Sco:ident) => {
+            Marker::None
+        };
+    }
+    macro_rules! scope_rust {
         ([] $Sco:ident) => {
             stringify!($Sco)
         };
         ([$($g:tt)+] $Sco:ident) => {
-            ""
+            "_"
+        };
+    }
+    /// The public method of an `atom`/`red` op (`Exch` is `swap`; PTX has no `atom.sub`).
+    macro_rules! method {
+        (atom Exch $ot:literal) => {
+            "swap"
+        };
+        (atom $O:ident $ot:literal) => {
+            concat!("fetch_", $ot)
+        };
+        (red $O:ident $ot:literal) => {
+            concat!("red_", $ot)
+        };
+    }
+    /// (ISA section, seed section) of each family.
+    macro_rules! sections {
+        (ld) => {
+            ("9.7.9.8", "3.5")
+        };
+        (st) => {
+            ("9.7.9.10", "3.5")
+        };
+        (atom) => {
+            ("9.7.13.5", "4.3")
+        };
+        (red) => {
+            ("9.7.13.6", "4.5")
+        };
+        (fence) => {
+            ("9.7.13.4", "3.6")
         };
     }
     macro_rules! v {
-        ($fam:literal, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr) => {
+        ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
+         $ops:expr, $method:expr) => {{
+            let (sem, scope, space) = (Marker::$S, scope_marker!([$($g)*] $Sco), Marker::$Sp);
+            let (sm, ptx_isa) = access_floor(stringify!($fam), sem, scope, space);
+            let (isa, seed) = sections!($fam);
             Variant {
-                family: $fam, op: $op, ty: stringify!($ty), sem: stringify!($S),
-                scope: scope_name!([$($g)*] $Sco), space: stringify!($Sp), extra: "", ptx: $ptx,
+                family: stringify!($fam),
+                op: $op,
+                ty: stringify!($ty),
+                sem,
+                scope,
+                space,
+                form: Form::NONE,
+                ptx: $ptx,
+                operands: Some($ops),
+                rust: concat!(
+                    "AtomicRef::<", stringify!($ty), ", ", scope_rust!([$($g)*] $Sco), ", ",
+                    stringify!($Sp), ">::", $method, "::<", stringify!($S), ">"
+                ),
+                sm,
+                ptx_isa,
+                isa,
+                seed,
             }
-        };
+        }};
     }
 
     pub fn all(f: &mut dyn FnMut(Variant)) {
         macro_rules! ld_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-             $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("ld", "", $t, $S, [$($g)*] $Sco, $Sp,
-                     <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX));
+            ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+             $Sp:ident $rest:tt) => {
+                f(v!(ld, "", $t, $S, [$($g)*] $Sco, $Sp,
+                     <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ops!(ld), "load"));
             };
         }
         macro_rules! st_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident $st:literal; [$($g:tt)*] $Sco:ident $sct:literal;
-             $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("st", "", $t, $S, [$($g)*] $Sco, $Sp,
-                     <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX));
+            ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+             $Sp:ident $rest:tt) => {
+                f(v!(st, "", $t, $S, [$($g)*] $Sco, $Sp,
+                     <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ops!(st), "store"));
             };
         }
         macro_rules! atom_v {
-            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("atom", $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX));
+            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+             [] $Sco:ident; $Sp:ident $rest:tt) => {
+                f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
+                     ops!(atom), method!(atom $O $ot)));
             };
         }
         macro_rules! cas_v {
-            ($t:ident $reg:ident $tt:literal; $S:ident $st:literal;
-             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("atom", "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX));
+            ($t:ident $reg:ident $tt:literal; $S:ident;
+             [] $Sco:ident; $Sp:ident $rest:tt) => {
+                f(v!(atom, "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX,
+                     ops!(cas), "compare_exchange"));
             };
         }
         macro_rules! red_v {
-            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident $st:literal;
-             [] $Sco:ident $sct:literal; $Sp:ident $spt:literal $rest:tt) => {
-                f(v!("red", $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX));
+            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+             [] $Sco:ident; $Sp:ident $rest:tt) => {
+                f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
+                     ops!(red), method!(red $O $ot)));
             };
         }
         macro_rules! fence_v {
-            ($S:ident $st:literal, $Sco:ident $sct:literal) => {
+            ($S:ident, $Sco:ident) => {{
+                let (sem, scope) = (Marker::$S, Marker::$Sco);
+                let (sm, ptx_isa) = access_floor("fence", sem, scope, Marker::None);
+                let (isa, seed) = sections!(fence);
                 f(Variant {
                     family: "fence",
-                    op: "",
-                    ty: "",
-                    sem: stringify!($S),
-                    scope: stringify!($Sco),
-                    space: "",
-                    extra: "",
+                    sem,
+                    scope,
                     ptx: <$S as FenceInstr<$Sco>>::PTX,
+                    operands: Some(""),
+                    rust: concat!("fence::<", stringify!($S), ", ", stringify!($Sco), ">()"),
+                    sm,
+                    ptx_isa,
+                    isa,
+                    seed,
+                    ..Variant::EMPTY
                 });
-            };
+            }};
         }
-        for_ldst_types! { ld_v for_ldst_sems_ld }
-        for_ldst_types! { st_v for_ldst_sems_st }
-        for_atom_rows! { atom_v for_rmw_sems }
-        for_cas_rows! { cas_v for_rmw_sems }
-        for_red_rows! { red_v for_red_sems }
-        for_fences! { fence_v }
+        crate::access_rows! { ld ld_v }
+        crate::access_rows! { st st_v }
+        crate::access_rows! { atom atom_v }
+        crate::access_rows! { cas cas_v }
+        crate::access_rows! { red red_v }
+        crate::access_rows! { fence fence_v }
+        let mut fill = |mut v: Variant| {
+            if v.sm == 0 {
+                let (sm, ptx_isa, isa, seed) = super::async_floor(&v);
+                (v.sm, v.ptx_isa, v.isa, v.seed) = (sm, ptx_isa, isa, seed);
+            }
+            f(v)
+        };
         for ext in crate::catalog::EXTENSIONS {
-            ext(f);
+            ext(&mut fill);
         }
     }
+}
+
+/// (SM, PTX ISA×10, ISA section, seed section) of an async-family row that does not set them
+/// (the crate-level table of `lib.rs`).
+#[cfg(not(target_arch = "nvptx64"))]
+fn async_floor(v: &Variant) -> (u16, u16, &'static str, &'static str) {
+    let max = |(a, b): (u16, u16), (c, d): (u16, u16)| (a.max(c), b.max(d));
+    let (sm, ptx, isa, seed) = match v.family {
+        "bar" => (20, 20, "9.7.13.1", "5.1"),
+        "barrier" => (30, 60, "9.7.13.1", "5.1"),
+        "barrier.cluster" => (90, 78, "9.7.13.3", "5.4"),
+        "mapa" => (90, 78, "9.7.9.22", "5.4"),
+        "getctarank" => (90, 78, "9.7.9.23", "5.4"),
+        "elect.sync" => (90, 80, "9.7.12.16", "5.4"),
+        "mbarrier" => {
+            // sm_80 / 7.8 (the `.shared::cta` spelling); `.release`/`.acquire` 8.0; sm_90 for a
+            // count on arrive, expect_tx, complete_tx, try_wait and `.cluster`; `.relaxed` 8.6.
+            let mut f = (80, 78);
+            if matches!(v.sem, Marker::Release | Marker::Acquire) {
+                f = max(f, (80, 80));
+            }
+            let sm90 = matches!(v.scope, Marker::Cluster)
+                || matches!(v.space, Marker::SharedCluster)
+                || v.op.contains("try_wait")
+                || v.op.contains("_tx")
+                || (v.op == "arrive" && v.form.count);
+            if sm90 {
+                f = max(f, (90, 80));
+            }
+            if matches!(v.sem, Marker::Relaxed) && !v.op.contains("_tx") {
+                f = max(f, (90, 86));
+            }
+            (f.0, f.1, "9.7.13.15", "5.2")
+        }
+        "fence.proxy.async" => (90, 80, "9.7.13.4", "5.3"),
+        "fence.proxy.tensormap::generic" => (90, 83, "9.7.13.4", "5.2"),
+        "fence.mbarrier_init" => (90, 80, "9.7.13.4", "5.4"),
+        "cp.async" => (80, 70, "9.7.9.25", "5.1"),
+        "cp.async.bulk" | "cp.reduce.async.bulk" => (90, 80, "9.7.9.25.4", "5.2"),
+        "cp.async.bulk.tensor" => (90, 80, "9.7.9.25.5", "5.2"),
+        _ => (0, 0, "", ""),
+    };
+    (sm, ptx, isa, seed)
 }
 
 /// Calls `f` once for every instruction variant of the crate, in the seed's order

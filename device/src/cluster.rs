@@ -25,6 +25,7 @@
 //! ```
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -88,7 +89,7 @@ sregs! {
 
 instr! {
     /// `mapa.shared::cluster.u32 d, a, rank;` (PTX 7.8, sm_90).
-    MapaShared = ("mapa.shared::cluster.u32");
+    MapaShared = ("mapa", tok!(SharedCluster), ".u32");
     fn exec(a: u32, r: u32) -> u32 => m {
         let d: u32;
         asm!(concat!(m!(), " {d}, {a}, {r};"), d = out(reg32) d, a = in(reg32) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
@@ -106,7 +107,7 @@ instr! {
 }
 instr! {
     /// `getctarank.shared::cluster.u32 d, a;` (PTX 7.8, sm_90).
-    GetctarankShared = ("getctarank.shared::cluster.u32");
+    GetctarankShared = ("getctarank", tok!(SharedCluster), ".u32");
     fn exec(a: u32) -> u32 => m {
         let d: u32;
         asm!(concat!(m!(), " {d}, {a};"), d = out(reg32) d, a = in(reg32) a, options(pure, nomem, nostack, preserves_flags));
@@ -216,7 +217,8 @@ pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant::EMPTY;
     // The special registers (`SREGS`) are read with `mov.u32`: not instruction variants, so
@@ -224,34 +226,39 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         family: "mapa",
         ty: "u32",
-        space: "SharedCluster",
+        space: M::SharedCluster,
         ptx: MapaShared::PTX,
+        rust: "mapa",
         ..v
     });
     f(Variant {
         family: "mapa",
         ty: "u64",
-        space: "Generic",
+        space: M::Generic,
         ptx: MapaGeneric::PTX,
+        rust: "mapa_generic",
         ..v
     });
     f(Variant {
         family: "getctarank",
         ty: "u32",
-        space: "SharedCluster",
+        space: M::SharedCluster,
         ptx: GetctarankShared::PTX,
+        rust: "getctarank",
         ..v
     });
     f(Variant {
         family: "getctarank",
         ty: "u64",
-        space: "Generic",
+        space: M::Generic,
         ptx: GetctarankGeneric::PTX,
+        rust: "getctarank_generic",
         ..v
     });
     f(Variant {
         family: "elect.sync",
         ptx: ElectSync::PTX,
+        rust: "elect_sync",
         ..v
     });
 }

@@ -69,6 +69,7 @@
 
 use crate::instr::instr;
 use crate::mbarrier::{Mbarrier, RemoteMbarrier};
+use crate::sem::tok;
 use crate::sem::Sealed;
 use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
@@ -96,9 +97,9 @@ pub trait CacheOp: Sealed + Copy + Default + 'static {
 crate::sem::token_markers! {
     CacheOp;
     /// `.ca`: cache at all levels (4, 8 or 16 bytes).
-    Ca ".ca"
+    Ca
     /// `.cg`: cache in L2 only (16 bytes).
-    Cg ".cg"
+    Cg
 }
 
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES{, src_size};`
@@ -122,18 +123,18 @@ pub unsafe trait CpAsyncInstr<const BYTES: usize>: CacheOp {
 
 macro_rules! for_cp_async {
     ($leaf:ident) => {
-        $leaf! { Ca ".ca", 4 }
-        $leaf! { Ca ".ca", 8 }
-        $leaf! { Ca ".ca", 16 }
-        $leaf! { Cg ".cg", 16 }
+        $leaf! { Ca, 4 }
+        $leaf! { Ca, 8 }
+        $leaf! { Ca, 16 }
+        $leaf! { Cg, 16 }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_cp_async;
 
 macro_rules! cp_async_leaf {
-    ($C:ident $ct:literal, $n:literal) => {
-        cp_async_leaf! { @ (concat!("cp.async", $ct, ".shared::cta.global")) $C $n }
+    ($C:ident, $n:literal) => {
+        cp_async_leaf! { @ (concat!("cp.async", tok!($C), tok!(Shared), tok!(Global))) $C $n }
     };
     (@ ($($mn:tt)*) $C:ident $n:literal) => {
         unsafe impl CpAsyncInstr<$n> for $C {
@@ -141,13 +142,13 @@ macro_rules! cp_async_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec(d: u32, s: u64) {
-                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ";\n\t}}"),
+                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ";\n\t}}"),
                      d = in(reg32) d, s = in(reg64) s, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec_zfill(d: u32, s: u64, z: u32) {
-                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ", {z};\n\t}}"),
+                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ", {z};\n\t}}"),
                      d = in(reg32) d, s = in(reg64) s, z = in(reg32) z, options(nostack, preserves_flags));
             }
         }
@@ -172,44 +173,44 @@ instr! {
 }
 instr! {
     /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
-    CpAsyncMbarrierArrive = ("cp.async.mbarrier.arrive.shared::cta.b64");
+    CpAsyncMbarrierArrive = ("cp.async.mbarrier.arrive", tok!(Shared), ".b64");
     fn exec(b: u32) => m { asm!(concat!(m!(), " [{b}];"), b = in(reg32) b, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
-    CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc.shared::cta.b64");
+    CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc", tok!(Shared), ".b64");
     fn exec(b: u32) => m { asm!(concat!(m!(), " [{b}];"), b = in(reg32) b, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];`
     /// (PTX 8.0, sm_90).
-    CpAsyncBulkG2S = ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes");
+    CpAsyncBulkG2S = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
     fn exec(d: u32, s: u64, n: u32, b: u32) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}];\n\t}}"),
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}];\n\t}}"),
              d = in(reg32) d, s = in(reg64) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
     /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90; sm_90a advised).
-    CpAsyncBulkG2SMulticast = ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster");
+    CpAsyncBulkG2SMulticast = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
     fn exec(d: u32, s: u64, n: u32, b: u32, mask: u16) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}], {k};\n\t}}"),
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}], {k};\n\t}}"),
              d = in(reg32) d, s = in(reg64) s, n = in(reg32) n, b = in(reg32) b, k = in(reg16) mask, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` (PTX 8.0, sm_90).
-    CpAsyncBulkS2G = ("cp.async.bulk.global.shared::cta.bulk_group");
+    CpAsyncBulkS2G = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
     fn exec(d: u64, s: u32, n: u32) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {d};\n\t", m!(), " [g], [{s}], {n};\n\t}}"),
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {d};\n\t", m!(), " [g], [{s}], {n};\n\t}}"),
              d = in(reg64) d, s = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];`
     /// (PTX 8.0, sm_90).
-    CpAsyncBulkS2C = ("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes");
+    CpAsyncBulkS2C = ("cp.async.bulk", tok!(SharedCluster), tok!(Shared), ".mbarrier::complete_tx::bytes");
     fn exec(d: u32, s: u32, n: u32, b: u32) => m {
         asm!(concat!(m!(), " [{d}], [{s}], {n}, [{b}];"),
              d = in(reg32) d, s = in(reg32) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
@@ -232,9 +233,9 @@ instr! {
 }
 instr! {
     /// `cp.async.bulk.prefetch.L2.global [s], n;` (PTX 8.0, sm_90).
-    CpAsyncBulkPrefetch = ("cp.async.bulk.prefetch.L2.global");
+    CpAsyncBulkPrefetch = ("cp.async.bulk.prefetch.L2", tok!(Global));
     fn exec(s: u64, n: u32) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {s};\n\t", m!(), " [g], {n};\n\t}}"),
+        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", m!(), " [g], {n};\n\t}}"),
              s = in(reg64) s, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
@@ -278,7 +279,7 @@ macro_rules! for_bulk_reduce {
 pub(crate) use for_bulk_reduce;
 macro_rules! bulk_reduce_leaf {
     ($t:ident $tt:literal) => {
-        bulk_reduce_leaf! { @ (concat!("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.", $tt)) $t }
+        bulk_reduce_leaf! { @ (concat!("cp.reduce.async.bulk", tok!(Global), tok!(Shared), ".bulk_group.add.", $tt)) $t }
     };
     (@ ($($mn:tt)*) $t:ident) => {
         unsafe impl BulkReduceAddInstr for $t {
@@ -291,7 +292,7 @@ macro_rules! bulk_reduce_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec(d: u64, s: u32, n: u32) {
-                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, {d};\n\t", $($mn)*, " [g], [{s}], {n};\n\t}}"),
+                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {d};\n\t", $($mn)*, " [g], [{s}], {n};\n\t}}"),
                      d = in(reg64) d, s = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
             }
         }
@@ -362,10 +363,10 @@ pub(crate) use for_tensor_dims;
 
 macro_rules! tensor_leaf {
     ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
-        tensor_leaf! { @ (concat!("cp.async.bulk.tensor.", $d, "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"))
-                         (concat!("cp.async.bulk.tensor.", $d, "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"))
-                         (concat!("cp.async.bulk.tensor.", $d, "d.global.shared::cta.tile.bulk_group"))
-                         (concat!("cp.async.bulk.prefetch.tensor.", $d, "d.L2.global.tile"))
+        tensor_leaf! { @ (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes"))
+                         (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster"))
+                         (concat!("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group"))
+                         (concat!("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile"))
                          $n $cs [$($c $i),*] }
     };
     (@ ($($l:tt)*) ($($lm:tt)*) ($($s:tt)*) ($($p:tt)*) $n:literal $cs:literal [$($c:ident $i:literal),*]) => {
@@ -873,24 +874,36 @@ pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, co
 /// `completion=<Mbarrier|BulkGroup>`, `multicast`, `dim=<n>`, or `<CacheOp>:<bytes>[:zfill]`.
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant {
         family: "cp.async",
         ..Variant::EMPTY
     };
     macro_rules! cpa_v {
-        ($C:ident $ct:literal, $n:literal) => {
+        ($C:ident, $n:literal) => {
             f(Variant {
-                space: "Shared",
-                extra: concat!(stringify!($C), ":", $n),
+                space: M::Shared,
+                form: Form {
+                    cache: M::$C,
+                    bytes: $n,
+                    ..Form::NONE
+                },
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
+                rust: concat!("cp_async::<", stringify!($C), ", ", $n, ">"),
                 ..v
             });
             f(Variant {
-                space: "Shared",
-                extra: concat!(stringify!($C), ":", $n, ":zfill"),
+                space: M::Shared,
+                form: Form {
+                    cache: M::$C,
+                    bytes: $n,
+                    zfill: true,
+                    ..Form::NONE
+                },
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
+                rust: concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">"),
                 ..v
             });
         };
@@ -899,30 +912,35 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(Variant {
         op: "commit_group",
         ptx: CpAsyncCommitGroup::PTX,
+        rust: "cp_async_commit_group",
         ..v
     });
     f(Variant {
         op: "wait_group",
         ptx: CpAsyncWaitGroup::PTX,
+        rust: "cp_async_wait_group::<N>",
         ..v
     });
     f(Variant {
         op: "wait_all",
         ptx: CpAsyncWaitAll::PTX,
+        rust: "cp_async_wait_all",
         ..v
     });
     f(Variant {
         op: "mbarrier.arrive",
         ty: "b64",
-        space: "Shared",
+        space: M::Shared,
         ptx: CpAsyncMbarrierArrive::PTX,
+        rust: "cp_async_mbarrier_arrive",
         ..v
     });
     f(Variant {
         op: "mbarrier.arrive.noinc",
         ty: "b64",
-        space: "Shared",
+        space: M::Shared,
         ptx: CpAsyncMbarrierArriveNoinc::PTX,
+        rust: "cp_async_mbarrier_arrive_noinc",
         ..v
     });
     let b = Variant {
@@ -930,48 +948,73 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..v
     };
     f(Variant {
-        space: "SharedCluster",
-        extra: "src=Global completion=Mbarrier",
+        space: M::SharedCluster,
+        form: Form {
+            src: M::Global,
+            completion: Completion::Mbarrier,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkG2S::PTX,
+        rust: "cp_async_bulk_g2s",
         ..b
     });
     f(Variant {
-        space: "SharedCluster",
-        extra: "src=Global completion=Mbarrier multicast",
+        space: M::SharedCluster,
+        form: Form {
+            src: M::Global,
+            completion: Completion::Mbarrier,
+            multicast: true,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkG2SMulticast::PTX,
+        rust: "cp_async_bulk_g2s_multicast",
         ..b
     });
     f(Variant {
-        space: "Global",
-        extra: "src=Shared completion=BulkGroup",
+        space: M::Global,
+        form: Form {
+            src: M::Shared,
+            completion: Completion::BulkGroup,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkS2G::PTX,
+        rust: "cp_async_bulk_s2g",
         ..b
     });
     f(Variant {
-        space: "SharedCluster",
-        extra: "src=Shared completion=Mbarrier",
+        space: M::SharedCluster,
+        form: Form {
+            src: M::Shared,
+            completion: Completion::Mbarrier,
+            ..Form::NONE
+        },
         ptx: CpAsyncBulkS2C::PTX,
+        rust: "cp_async_bulk_s2c",
         ..b
     });
     f(Variant {
         op: "commit_group",
         ptx: CpAsyncBulkCommitGroup::PTX,
+        rust: "cp_async_bulk_commit_group",
         ..b
     });
     f(Variant {
         op: "wait_group",
         ptx: CpAsyncBulkWaitGroup::PTX,
+        rust: "cp_async_bulk_wait_group::<N>",
         ..b
     });
     f(Variant {
         op: "wait_group.read",
         ptx: CpAsyncBulkWaitGroupRead::PTX,
+        rust: "cp_async_bulk_wait_group_read::<N>",
         ..b
     });
     f(Variant {
         op: "prefetch.L2",
-        space: "Global",
+        space: M::Global,
         ptx: CpAsyncBulkPrefetch::PTX,
+        rust: "cp_async_bulk_prefetch",
         ..b
     });
     macro_rules! red_v {
@@ -980,9 +1023,14 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 family: "cp.reduce.async.bulk",
                 op: "add",
                 ty: stringify!($t),
-                space: "Global",
-                extra: "src=Shared completion=BulkGroup",
+                space: M::Global,
+                form: Form {
+                    src: M::Shared,
+                    completion: Completion::BulkGroup,
+                    ..Form::NONE
+                },
                 ptx: <$t as BulkReduceAddInstr>::PTX,
+                rust: concat!("cp_reduce_async_bulk_add::<", stringify!($t), ">"),
                 ..v
             });
         };
@@ -992,31 +1040,38 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {
                 family: "cp.async.bulk.tensor",
-                extra: concat!("dim=", $n),
+                form: Form {
+                    dim: $n,
+                    ..Form::NONE
+                },
                 ..v
             };
             f(Variant {
                 op: "load",
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
+                rust: concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>"),
                 ..t
             });
             f(Variant {
                 op: "load.multicast",
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
+                rust: concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>"),
                 ..t
             });
             f(Variant {
                 op: "store",
-                space: "Global",
+                space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
+                rust: concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>"),
                 ..t
             });
             f(Variant {
                 op: "prefetch",
-                space: "Global",
+                space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
+                rust: concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>"),
                 ..t
             });
         };

@@ -24,6 +24,7 @@
 //! ptx_sync::fence::<ptx_sync::Relaxed, ptx_sync::Gpu>();
 //! ```
 
+use crate::sem::tok;
 use crate::sem::{AcqRel, Acquire, Cluster, Cta, FenceSem, Gpu, Release, Sc, Scope, Sys};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -46,8 +47,8 @@ pub unsafe trait FenceInstr<Sco: Scope>: FenceSem {
 }
 
 macro_rules! fence_leaf {
-    ($S:ident $st:literal, $Sco:ident $sct:literal) => {
-        fence_leaf! { @ (concat!("fence", $st, $sct)) $S $Sco }
+    ($S:ident, $Sco:ident) => {
+        fence_leaf! { @ (concat!("fence", tok!($S), tok!($Sco))) $S $Sco }
     };
     (@ ($($mn:tt)*) $S:ident $Sco:ident) => {
         unsafe impl FenceInstr<$Sco> for $S {
@@ -61,25 +62,25 @@ macro_rules! fence_leaf {
     };
 }
 
-/// Every (sem, scope) pair of the fence table; `$leaf!{Sem ".tok", Scope ".tok"}` per pair.
+/// Every (sem, scope) pair of the fence table; `$leaf!{Sem, Scope}` per pair.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! for_fences {
     ($leaf:ident) => {
-        for_fences! { @s $leaf Sc ".sc" }
-        for_fences! { @s $leaf AcqRel ".acq_rel" }
-        for_fences! { @s $leaf Acquire ".acquire" }
-        for_fences! { @s $leaf Release ".release" }
+        $crate::for_fences! { @s $leaf Sc }
+        $crate::for_fences! { @s $leaf AcqRel }
+        $crate::for_fences! { @s $leaf Acquire }
+        $crate::for_fences! { @s $leaf Release }
     };
-    (@s $leaf:ident $S:ident $st:literal) => {
-        $leaf! { $S $st, Cta ".cta" }
-        $leaf! { $S $st, Cluster ".cluster" }
-        $leaf! { $S $st, Gpu ".gpu" }
-        $leaf! { $S $st, Sys ".sys" }
+    (@s $leaf:ident $S:ident) => {
+        $leaf! { $S, Cta }
+        $leaf! { $S, Cluster }
+        $leaf! { $S, Gpu }
+        $leaf! { $S, Sys }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_fences;
 
-for_fences! { fence_leaf }
+crate::access_rows! { fence fence_leaf }
 
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
 /// scope `Sco`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
@@ -90,26 +91,8 @@ pub fn fence<S: FenceSem, Sco: Scope>()
 where
     S: FenceInstr<Sco>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        <S as FenceInstr<Sco>>::exec()
-    }
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    {
-        crate::backend::host_fence(<S as FenceSem>::HOST)
-    }
-    #[cfg(loom)]
-    {
-        use crate::model::FenceKind as K;
-        use core::sync::atomic::Ordering as O;
-        let kind = match <S as FenceSem>::HOST {
-            O::SeqCst => K::Sc,
-            O::AcqRel => K::AcqRel,
-            O::Acquire => K::Acquire,
-            _ => K::Release,
-        };
-        crate::model::fence(kind, Sco::LEVEL, <S as FenceInstr<Sco>>::PTX)
-    }
+    use crate::atomic::Backend as _;
+    crate::atomic::Active::fence::<S, Sco>()
 }
 
 #[allow(unused)]

@@ -1,5 +1,20 @@
 //! The one-text rule for the async modules ([`barrier`](crate::barrier) … [`pipeline`](crate::pipeline)).
 //!
+//! # How the instruction tables are built (issue #9)
+//!
+//! The tables are `macro_rules!` tables, no build script and no proc macro (nothing to install,
+//! nothing generated on disk that could drift). Two layers:
+//!
+//! * **Tokens once.** Every modifier token (`.acquire`, `.gpu`, `.shared::cta`, `.aligned`, …)
+//!   is spelled in exactly one place, the `tok!` table of [`sem`](crate::sem). The marker types'
+//!   `PTX` constants are `tok!(Name)`, and each family composes its mnemonic with
+//!   `concat!("ld", tok!($S), tok!($Sco), tok!($Sp), ".", type)`. `asm!` needs a literal template
+//!   and `concat!` cannot read a `const`, so the token table is a macro that both the constants
+//!   and the templates expand.
+//! * **One row per instruction.** Each family's rows (`for_atom_rows!`, `for_fences!`,
+//!   `instr!`, …) pass their markers to a leaf macro that writes the trait impl and its `asm!`
+//!   from the same concatenation; the catalog ([`crate::catalog`]) walks the same rows.
+//!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
 //! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
 //! into the `asm!` template of the struct's hidden `exec` functions. Instructions with type

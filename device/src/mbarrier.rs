@@ -74,6 +74,7 @@
 use core::marker::PhantomData;
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::sem::{Acquire, Cluster, Cta, Relaxed, Release, Scope, Sem};
 use crate::shared::{to_shared, ClusterAddr, SharedAddr};
 use crate::wait::{spin_until, Budget, Timeout};
@@ -196,14 +197,14 @@ impl Phase {
 
 instr! {
     /// `mbarrier.init.shared::cta.b64 [a], count;` (PTX 7.8 for the `.shared::cta` spelling, sm_80).
-    MbarrierInit = ("mbarrier.init.shared::cta.b64");
+    MbarrierInit = ("mbarrier.init", tok!(Shared), ".b64");
     fn exec(a: u32, n: u32) => m {
         asm!(concat!(m!(), " [{a}], {n};"), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `mbarrier.inval.shared::cta.b64 [a];` (PTX 7.8, sm_80).
-    MbarrierInval = ("mbarrier.inval.shared::cta.b64");
+    MbarrierInval = ("mbarrier.inval", tok!(Shared), ".b64");
     fn exec(a: u32) => m {
         asm!(concat!(m!(), " [{a}];"), a = in(reg32) a, options(nostack, preserves_flags));
     }
@@ -223,7 +224,7 @@ instr! {
     /// arrivals that must not complete the phase (PTX ISA §9.7.13.15.15: `.noComplete` takes only
     /// `{.release}{.cta}`, and the behaviour is undefined if the arrival completes the phase).
     /// PTX 7.0 (`.release.cta`: 8.0, `::cta`: 7.8), sm_80.
-    MbarrierArriveNoComplete = ("mbarrier.arrive.noComplete.release.cta.shared::cta.b64");
+    MbarrierArriveNoComplete = ("mbarrier.arrive.noComplete", tok!(Release), tok!(Cta), tok!(Shared), ".b64");
     fn exec(a: u32, n: u32) -> u64 => m {
         let s: u64;
         asm!(concat!(m!(), " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
@@ -233,7 +234,7 @@ instr! {
 instr! {
     /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;`
     /// (PTX ISA §9.7.13.15.16). PTX 7.0 (`.release.cta`: 8.0), sm_80.
-    MbarrierArriveDropNoComplete = ("mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64");
+    MbarrierArriveDropNoComplete = ("mbarrier.arrive_drop.noComplete", tok!(Release), tok!(Cta), tok!(Shared), ".b64");
     fn exec(a: u32, n: u32) -> u64 => m {
         let s: u64;
         asm!(concat!(m!(), " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
@@ -383,10 +384,10 @@ pub unsafe trait TxInstr: Scope {
 /// Arrive rows: (semantic, host ordering) × scope.
 macro_rules! for_mbar_arrive {
     ($leaf:ident) => {
-        $leaf! { Release ".release" Release, Cta ".cta" }
-        $leaf! { Release ".release" Release, Cluster ".cluster" }
-        $leaf! { Relaxed ".relaxed" Relaxed, Cta ".cta" }
-        $leaf! { Relaxed ".relaxed" Relaxed, Cluster ".cluster" }
+        $leaf! { Release Release, Cta }
+        $leaf! { Release Release, Cluster }
+        $leaf! { Relaxed Relaxed, Cta }
+        $leaf! { Relaxed Relaxed, Cluster }
     };
 }
 #[allow(unused_imports)]
@@ -395,10 +396,10 @@ pub(crate) use for_mbar_arrive;
 /// Wait rows: (semantic, host ordering) × scope.
 macro_rules! for_mbar_wait {
     ($leaf:ident) => {
-        $leaf! { Acquire ".acquire" Acquire, Cta ".cta" }
-        $leaf! { Acquire ".acquire" Acquire, Cluster ".cluster" }
-        $leaf! { Relaxed ".relaxed" Relaxed, Cta ".cta" }
-        $leaf! { Relaxed ".relaxed" Relaxed, Cluster ".cluster" }
+        $leaf! { Acquire Acquire, Cta }
+        $leaf! { Acquire Acquire, Cluster }
+        $leaf! { Relaxed Relaxed, Cta }
+        $leaf! { Relaxed Relaxed, Cluster }
     };
 }
 #[allow(unused_imports)]
@@ -407,21 +408,21 @@ pub(crate) use for_mbar_wait;
 /// tx rows: scope.
 macro_rules! for_mbar_tx {
     ($leaf:ident) => {
-        $leaf! { Cta ".cta" }
-        $leaf! { Cluster ".cluster" }
+        $leaf! { Cta }
+        $leaf! { Cluster }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_mbar_tx;
 
 macro_rules! arrive_leaf {
-    ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
-        arrive_leaf! { @ (concat!("mbarrier.arrive", $st, $sct, ".shared::cta.b64"))
-                         (concat!("mbarrier.arrive_drop", $st, $sct, ".shared::cta.b64"))
-                         (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cta.b64"))
+    ($S:ident $O:ident, $Sco:ident) => {
+        arrive_leaf! { @ (concat!("mbarrier.arrive", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
+                         (concat!("mbarrier.arrive_drop", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
+                         (concat!("mbarrier.arrive.expect_tx", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
                          $S $O $Sco }
-        arrive_leaf! { @r (concat!("mbarrier.arrive", $st, $sct, ".shared::cluster.b64"))
-                          (concat!("mbarrier.arrive.expect_tx", $st, $sct, ".shared::cluster.b64"))
+        arrive_leaf! { @r (concat!("mbarrier.arrive", tok!($S), tok!($Sco), tok!(SharedCluster), ".b64"))
+                          (concat!("mbarrier.arrive.expect_tx", tok!($S), tok!($Sco), tok!(SharedCluster), ".b64"))
                           $S $O $Sco }
     };
     (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
@@ -505,11 +506,11 @@ macro_rules! wait_asm {
 }
 
 macro_rules! wait_leaf {
-    ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
-        wait_leaf! { @ (concat!("mbarrier.try_wait", $st, $sct, ".shared::cta.b64"))
-                       (concat!("mbarrier.try_wait.parity", $st, $sct, ".shared::cta.b64"))
-                       (concat!("mbarrier.test_wait", $st, $sct, ".shared::cta.b64"))
-                       (concat!("mbarrier.test_wait.parity", $st, $sct, ".shared::cta.b64"))
+    ($S:ident $O:ident, $Sco:ident) => {
+        wait_leaf! { @ (concat!("mbarrier.try_wait", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
+                       (concat!("mbarrier.try_wait.parity", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
+                       (concat!("mbarrier.test_wait", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
+                       (concat!("mbarrier.test_wait.parity", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
                        $S $O $Sco }
     };
     (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sco:ident) => {
@@ -544,11 +545,11 @@ macro_rules! wait_leaf {
 for_mbar_wait! { wait_leaf }
 
 macro_rules! tx_leaf {
-    ($Sco:ident $sct:literal) => {
-        tx_leaf! { @ (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cta.b64"))
-                     (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cta.b64"))
-                     (concat!("mbarrier.expect_tx.relaxed", $sct, ".shared::cluster.b64"))
-                     (concat!("mbarrier.complete_tx.relaxed", $sct, ".shared::cluster.b64"))
+    ($Sco:ident) => {
+        tx_leaf! { @ (concat!("mbarrier.expect_tx", tok!(Relaxed), tok!($Sco), tok!(Shared), ".b64"))
+                     (concat!("mbarrier.complete_tx", tok!(Relaxed), tok!($Sco), tok!(Shared), ".b64"))
+                     (concat!("mbarrier.expect_tx", tok!(Relaxed), tok!($Sco), tok!(SharedCluster), ".b64"))
+                     (concat!("mbarrier.complete_tx", tok!(Relaxed), tok!($Sco), tok!(SharedCluster), ".b64"))
                      $Sco }
     };
     (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sco:ident) => {
@@ -756,7 +757,7 @@ impl<Tag> Mbarrier<Tag> {
         }
         #[cfg(not(target_arch = "nvptx64"))]
         self.h_store(
-            "mbarrier.init.shared::cta.b64",
+            <MbarrierInit as crate::instr::Instr>::PTX,
             host::pack(host::St {
                 pending: count,
                 expected: count,
@@ -776,7 +777,7 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(target_arch = "nvptx64")]
         MbarrierInval::exec(self.a());
         #[cfg(not(target_arch = "nvptx64"))]
-        self.h_store("mbarrier.inval.shared::cta.b64", 0);
+        self.h_store(<MbarrierInval as crate::instr::Instr>::PTX, 0);
     }
 
     /// `init`/`inval` on the host: a relaxed store; under loom a strong store at `.cta` (the
@@ -1437,7 +1438,8 @@ fn _markers(_: (Acquire, Release, Relaxed, Cta, Cluster)) {}
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     let v = Variant {
         family: "mbarrier",
@@ -1446,166 +1448,266 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     };
     f(Variant {
         op: "init",
-        space: "Shared",
-        extra: "count",
+        rust: "Mbarrier::init",
+        space: M::Shared,
+        form: Form::COUNT,
         ptx: MbarrierInit::PTX,
         ..v
     });
     f(Variant {
         op: "inval",
-        space: "Shared",
+        rust: "Mbarrier::inval",
+        space: M::Shared,
         ptx: MbarrierInval::PTX,
         ..v
     });
     f(Variant {
         op: "pending_count",
+        rust: "Mbarrier::pending_count",
         ptx: MbarrierPendingCount::PTX,
         ..v
     });
     f(Variant {
         op: "arrive.noComplete",
-        sem: "Release",
-        scope: "Cta",
-        space: "Shared",
-        extra: "count",
+        rust: "Mbarrier::arrive_no_complete",
+        sem: M::Release,
+        scope: M::Cta,
+        space: M::Shared,
+        form: Form::COUNT,
         ptx: MbarrierArriveNoComplete::PTX,
         ..v
     });
     f(Variant {
         op: "arrive_drop.noComplete",
-        sem: "Release",
-        scope: "Cta",
-        space: "Shared",
-        extra: "count",
+        rust: "Mbarrier::arrive_drop_no_complete",
+        sem: M::Release,
+        scope: M::Cta,
+        space: M::Shared,
+        form: Form::COUNT,
         ptx: MbarrierArriveDropNoComplete::PTX,
         ..v
     });
     macro_rules! arrive_v {
-        ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
-            let (sem, scope) = (stringify!($S), stringify!($Sco));
+        ($S:ident $O:ident, $Sco:ident) => {
+            let (sem, scope) = (M::$S, M::$Sco);
             let w = Variant {
                 sem,
                 scope,
-                space: "Shared",
+                space: M::Shared,
                 ..v
             };
             f(Variant {
                 op: "arrive",
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "Mbarrier::arrive::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "arrive",
-                extra: "count",
+                form: Form::COUNT,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "Mbarrier::arrive_n::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "arrive_drop",
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_DROP,
+                rust: concat!(
+                    "Mbarrier::arrive_drop::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "arrive.expect_tx",
-                extra: "tx",
+                form: Form::TX,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
+                rust: concat!(
+                    "Mbarrier::arrive_expect_tx::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             let r = Variant {
-                space: "SharedCluster",
+                space: M::SharedCluster,
                 ..w
             };
             f(Variant {
                 op: "arrive",
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "RemoteMbarrier::arrive::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..r
             });
             f(Variant {
                 op: "arrive",
-                extra: "count",
+                form: Form::COUNT,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
+                rust: concat!(
+                    "RemoteMbarrier::arrive_n::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..r
             });
             f(Variant {
                 op: "arrive.expect_tx",
-                extra: "tx",
+                form: Form::TX,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
+                rust: concat!(
+                    "RemoteMbarrier::arrive_expect_tx::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..r
             });
         };
     }
     for_mbar_arrive! { arrive_v }
     macro_rules! wait_v {
-        ($S:ident $st:literal $O:ident, $Sco:ident $sct:literal) => {
+        ($S:ident $O:ident, $Sco:ident) => {
             let w = Variant {
-                sem: stringify!($S),
-                scope: stringify!($Sco),
-                space: "Shared",
+                sem: M::$S,
+                scope: M::$Sco,
+                space: M::Shared,
                 ..v
             };
             f(Variant {
                 op: "try_wait",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
+                rust: concat!(
+                    "Mbarrier::try_wait::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "try_wait",
-                extra: "hint",
+                form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
+                rust: concat!(
+                    "Mbarrier::try_wait_hint::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
+                rust: concat!(
+                    "Mbarrier::try_wait_parity::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "try_wait.parity",
-                extra: "hint",
+                form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
+                rust: concat!(
+                    "Mbarrier::try_wait_parity_hint::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "test_wait",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TEST,
+                rust: concat!(
+                    "Mbarrier::test_wait::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
             f(Variant {
                 op: "test_wait.parity",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TEST_PARITY,
+                rust: concat!(
+                    "Mbarrier::test_wait_parity::<",
+                    stringify!($S),
+                    ", ",
+                    stringify!($Sco),
+                    ">"
+                ),
                 ..w
             });
         };
     }
     for_mbar_wait! { wait_v }
     macro_rules! tx_v {
-        ($Sco:ident $sct:literal) => {
+        ($Sco:ident) => {
             let w = Variant {
-                sem: "Relaxed",
-                scope: stringify!($Sco),
+                sem: M::Relaxed,
+                scope: M::$Sco,
                 ..v
             };
             f(Variant {
                 op: "expect_tx",
-                space: "Shared",
+                space: M::Shared,
+                rust: concat!("Mbarrier::expect_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_EXPECT,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
-                space: "Shared",
+                space: M::Shared,
+                rust: concat!("Mbarrier::complete_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE,
                 ..w
             });
             f(Variant {
                 op: "expect_tx",
-                space: "SharedCluster",
+                space: M::SharedCluster,
+                rust: concat!("RemoteMbarrier::expect_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
                 ..w
             });
             f(Variant {
                 op: "complete_tx",
-                space: "SharedCluster",
+                space: M::SharedCluster,
+                rust: concat!("RemoteMbarrier::complete_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
                 ..w
             });

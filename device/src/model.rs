@@ -295,12 +295,8 @@ fn dist(a: Who, b: Who) -> u8 {
 /// Effective scope rank of an access: `Weak` → none (-1), `Volatile` → `.sys` (3), otherwise the
 /// scope's `LEVEL`.
 #[doc(hidden)]
-pub fn effective_level(sem_name: &str, scope_level: u8) -> i8 {
-    match sem_name {
-        "Weak" => -1,
-        "Volatile" => 3,
-        _ => scope_level as i8,
-    }
+pub fn effective_level(fixed: Option<i8>, scope_level: u8) -> i8 {
+    fixed.unwrap_or(scope_level as i8)
 }
 
 fn place_text(p: Option<Place>) -> String {

@@ -17,6 +17,7 @@
 //! | [`fence_proxy_tensormap_release`] | `fence.proxy.tensormap::generic.release.scope;` | 8.3 / sm_90 |
 //! | [`fence_proxy_tensormap_acquire`] (`unsafe`: `a` must be in `.global`) | `fence.proxy.tensormap::generic.acquire.scope [a], 128;` | 8.3 / sm_90 |
 //! | [`fence_mbarrier_init`] | `fence.mbarrier_init.release.cluster;` | 8.0 / sm_90 |
+//! | [`fence_proxy_alias`] | `fence.proxy.alias;` | 7.5 / sm_70 |
 //!
 //! Host: there is one proxy, so `fence.proxy.async` is a compiler fence; the tensormap fences
 //! are `fence(Release)` / `fence(Acquire)` and `fence.mbarrier_init` is `fence(Release)`.
@@ -29,6 +30,7 @@
 //! ```
 
 use crate::instr::instr;
+use crate::sem::tok;
 use crate::sem::{Cluster, Cta, Generic, Global, Gpu, Scope, Shared, SharedCluster, Space, Sys};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -68,10 +70,10 @@ pub unsafe trait TensormapFenceInstr: Scope {
 
 macro_rules! for_proxy_async {
     ($leaf:ident) => {
-        $leaf! { Generic "" }
-        $leaf! { Global ".global" }
-        $leaf! { Shared ".shared::cta" }
-        $leaf! { SharedCluster ".shared::cluster" }
+        $leaf! { Generic }
+        $leaf! { Global }
+        $leaf! { Shared }
+        $leaf! { SharedCluster }
     };
 }
 #[allow(unused_imports)]
@@ -79,17 +81,17 @@ pub(crate) use for_proxy_async;
 
 macro_rules! for_tensormap_fence {
     ($leaf:ident) => {
-        $leaf! { Cta ".cta" }
-        $leaf! { Cluster ".cluster" }
-        $leaf! { Gpu ".gpu" }
-        $leaf! { Sys ".sys" }
+        $leaf! { Cta }
+        $leaf! { Cluster }
+        $leaf! { Gpu }
+        $leaf! { Sys }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_tensormap_fence;
 
 macro_rules! proxy_async_leaf {
-    ($Sp:ident $spt:literal) => { proxy_async_leaf! { @ (concat!("fence.proxy.async", $spt)) $Sp } };
+    ($Sp:ident) => { proxy_async_leaf! { @ (concat!("fence.proxy.async", tok!($Sp))) $Sp } };
     (@ ($($mn:tt)*) $Sp:ident) => {
         unsafe impl ProxyAsyncInstr for $Sp {
             const PTX: &'static str = $($mn)*;
@@ -102,9 +104,9 @@ macro_rules! proxy_async_leaf {
 for_proxy_async! { proxy_async_leaf }
 
 macro_rules! tensormap_leaf {
-    ($Sco:ident $sct:literal) => {
-        tensormap_leaf! { @ (concat!("fence.proxy.tensormap::generic.release", $sct))
-                            (concat!("fence.proxy.tensormap::generic.acquire", $sct)) $Sco }
+    ($Sco:ident) => {
+        tensormap_leaf! { @ (concat!("fence.proxy.tensormap::generic", tok!(Release), tok!($Sco)))
+                            (concat!("fence.proxy.tensormap::generic", tok!(Acquire), tok!($Sco))) $Sco }
     };
     (@ ($($r:tt)*) ($($a:tt)*) $Sco:ident) => {
         unsafe impl TensormapFenceInstr for $Sco {
@@ -123,13 +125,133 @@ macro_rules! tensormap_leaf {
 }
 for_tensormap_fence! { tensormap_leaf }
 
-instr! {
-    /// `fence.mbarrier_init.release.cluster;` — releases this thread's prior `mbarrier.init`s to
-    /// the cluster (PTX 8.0, sm_90). Seed §5.4.
-    FenceMbarrierInit = ("fence.mbarrier_init.release.cluster");
-    fn exec() => m {
-        asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
-    }
+/// The table of fences without type parameters. One row per instruction:
+///
+/// ```text
+/// /// doc
+/// rust_fn: Marker = "mnemonic head" Sem Scope, host H, sm N, ptx X.Y, isa "§", seed "§";
+/// ```
+///
+/// The mnemonic is the head followed by the tokens of `Sem` and `Scope` (each may be `None`).
+/// `host` is what the host and loom backends do: `Release`/`Acquire`/`AcqRel` — a fence of that
+/// ordering (under loom, of `ptx_sync::model` at the row's scope); `None` — a compiler fence (the
+/// host has one proxy and no virtual aliases). From each row: the marker `Marker: Instr`, the
+/// `pub fn rust_fn()` whose `asm!` pastes the mnemonic, the catalog row (operands, call path,
+/// floors, sections) and an entry of the exported list `ptx_sync::plain_fence_rows!(leaf)`
+/// (`leaf!(rust_fn)` per row), which the catalog kernels instantiate.
+macro_rules! plain_fences {
+    (($d:tt) $( $(#[$m:meta])* $f:ident: $Name:ident = $head:literal $S:ident $Sco:ident,
+       host $H:ident, sm $sm:literal, ptx $ptx:literal, isa $isa:literal, seed $seed:literal; )*) => {
+        $(
+            instr! {
+                #[doc = concat!("The marker of `", $head, opt_tok!($S), opt_tok!($Sco), ";` (see [`", stringify!($f), "`]).")]
+                $Name = ($head, opt_tok!($S), opt_tok!($Sco));
+                fn exec() => m {
+                    asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
+                }
+            }
+            $(#[$m])*
+            ///
+            #[doc = concat!("Emits `", $head, opt_tok!($S), opt_tok!($Sco), ";` — sm_", $sm, ", PTX ",
+                            stringify!($ptx), "; PTX ISA §", $isa, ", seed §", $seed, ".")]
+            #[doc = concat!("Host: ", host_doc!($H), ".")]
+            ///
+            /// ```
+            #[doc = concat!("ptx_sync::proxy::", stringify!($f), "();")]
+            #[doc = concat!("assert_eq!(<ptx_sync::proxy::", stringify!($Name),
+                            " as ptx_sync::instr::Instr>::PTX, \"", $head, opt_tok!($S), opt_tok!($Sco), "\");")]
+            /// ```
+            #[inline(always)]
+            pub fn $f() {
+                #[cfg(target_arch = "nvptx64")]
+                unsafe {
+                    $Name::exec()
+                }
+                #[cfg(not(target_arch = "nvptx64"))]
+                host_fence!($H $Sco <$Name as crate::instr::Instr>::PTX);
+            }
+        )*
+
+        /// The catalog rows of the plain fences.
+        #[cfg(not(target_arch = "nvptx64"))]
+        const PLAIN_FENCE_ROWS: &[crate::catalog::Variant] = &[$(
+            crate::catalog::Variant {
+                family: $head,
+                sem: crate::catalog::Marker::$S,
+                scope: crate::catalog::Marker::$Sco,
+                ptx: <$Name as crate::instr::Instr>::PTX,
+                operands: Some(""),
+                rust: concat!("proxy::", stringify!($f), "()"),
+                sm: $sm,
+                ptx_isa: ($ptx * 10.0 + 0.5) as u16,
+                isa: $isa,
+                seed: $seed,
+                ..crate::catalog::Variant::EMPTY
+            }
+        ),*];
+
+        /// The row list of the plain fences: `plain_fence_rows!(leaf)` calls `leaf!(rust_fn)` per
+        /// row (`leaf!(fence_mbarrier_init)`), so that code outside the table instantiates each.
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! plain_fence_rows {
+            ($d leaf:ident) => { $( $d leaf!($f); )* };
+        }
+    };
+}
+
+/// A marker's token, `""` for `None`.
+macro_rules! opt_tok {
+    (None) => {
+        ""
+    };
+    ($m:ident) => {
+        tok!($m)
+    };
+}
+
+macro_rules! host_doc {
+    (None) => {
+        "a compiler fence (one proxy, no virtual aliases on the CPU)"
+    };
+    ($H:ident) => {
+        concat!(
+            "`fence(",
+            stringify!($H),
+            ")`; under `--cfg loom` a ",
+            stringify!($H),
+            " fence of `ptx_sync::model` at the row's scope"
+        )
+    };
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+macro_rules! host_fence {
+    (None $Sco:ident $ptx:expr) => {{
+        let _ = $ptx;
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }};
+    ($H:ident $Sco:ident $ptx:expr) => {{
+        #[cfg(not(loom))]
+        crate::backend::host_fence(core::sync::atomic::Ordering::$H);
+        #[cfg(loom)]
+        crate::model::fence(crate::model::FenceKind::$H, <$Sco as Scope>::LEVEL, $ptx);
+    }};
+}
+
+plain_fences! { ($)
+    /// Releases this thread's prior `mbarrier.init`s to the cluster: seed §5.4's init
+    /// publication — `init` by one thread, this fence, then every thread
+    /// `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait`. Under `--cfg loom`: a release
+    /// fence at `.cluster` scope of `ptx_sync::model` (it orders the thread's earlier
+    /// `mbarrier.init`s for the cluster's threads that acquire after it).
+    fence_mbarrier_init: FenceMbarrierInit = "fence.mbarrier_init" Release Cluster,
+        host Release, sm 90, ptx 8.0, isa "9.7.13.4", seed "5.4";
+    /// Orders this thread's memory accesses made through different virtual addresses that map
+    /// the same physical memory (virtual aliases, PTX ISA §8.6: accesses through aliases are not
+    /// ordered by the memory model's generic-proxy rules without this fence).
+    fence_proxy_alias: FenceProxyAlias = "fence.proxy.alias" None None,
+        host None, sm 70, ptx 7.5, isa "9.7.13.4", seed "5.3";
 }
 
 /// `fence.proxy.async{.space};` — orders this thread's generic-proxy accesses to `Sp` before its
@@ -193,26 +315,6 @@ pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
     }
 }
 
-/// `fence.mbarrier_init.release.cluster;` — seed §5.4's init publication: `init` by one thread,
-/// this fence, then every thread `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait`.
-/// Under `--cfg loom`: a release fence at `.cluster` scope of `ptx_sync::model` (it orders the
-/// thread's earlier `mbarrier.init`s for the cluster's threads that acquire after it).
-#[inline(always)]
-pub fn fence_mbarrier_init() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        FenceMbarrierInit::exec()
-    }
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    crate::backend::host_fence(core::sync::atomic::Ordering::Release);
-    #[cfg(loom)]
-    crate::model::fence(
-        crate::model::FenceKind::Release,
-        1,
-        "fence.mbarrier_init.release.cluster",
-    );
-}
-
 #[allow(unused)]
 fn _markers(
     _: (
@@ -231,45 +333,47 @@ fn _markers(
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::Variant;
-    use crate::instr::Instr;
+    #[allow(unused_imports)]
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
     let v = Variant::EMPTY;
     macro_rules! pa_v {
-        ($Sp:ident $spt:literal) => {
+        ($Sp:ident) => {
             f(Variant {
                 family: "fence.proxy.async",
-                space: stringify!($Sp),
+                space: M::$Sp,
                 ptx: <$Sp as ProxyAsyncInstr>::PTX,
+                rust: concat!("fence_proxy_async::<", stringify!($Sp), ">()"),
                 ..v
             });
         };
     }
     for_proxy_async! { pa_v }
     macro_rules! tm_v {
-        ($Sco:ident $sct:literal) => {
+        ($Sco:ident) => {
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
-                sem: "Release",
-                scope: stringify!($Sco),
+                sem: M::Release,
+                scope: M::$Sco,
                 ptx: <$Sco as TensormapFenceInstr>::PTX_RELEASE,
+                rust: concat!("fence_proxy_tensormap_release::<", stringify!($Sco), ">()"),
                 ..v
             });
             f(Variant {
                 family: "fence.proxy.tensormap::generic",
-                sem: "Acquire",
-                scope: stringify!($Sco),
-                extra: "addr 128",
+                sem: M::Acquire,
+                scope: M::$Sco,
+                form: Form {
+                    addr128: true,
+                    ..Form::NONE
+                },
                 ptx: <$Sco as TensormapFenceInstr>::PTX_ACQUIRE,
+                rust: concat!("fence_proxy_tensormap_acquire::<", stringify!($Sco), ">"),
                 ..v
             });
         };
     }
     for_tensormap_fence! { tm_v }
-    f(Variant {
-        family: "fence.mbarrier_init",
-        sem: "Release",
-        scope: "Cluster",
-        ptx: FenceMbarrierInit::PTX,
-        ..v
-    });
+    for r in PLAIN_FENCE_ROWS {
+        f(*r);
+    }
 }

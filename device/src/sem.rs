@@ -18,6 +18,71 @@
 //! A "–" does not compile: `load::<Release>()` is rejected because PTX has no `ld.release`
 //! (and no `ld.sc`, `st.sc`: seed §4.6); `red` has only `.relaxed`/`.release` (seed §4.5).
 
+/// The PTX spelling of every marker type — the one place a token such as `.acquire`, `.gpu` or
+/// `.shared::cta` is written. `tok!(Acquire)` expands to the literal `".acquire"`; the markers'
+/// `PTX` constants and every family's `asm!` template (`concat!("ld", tok!(Acquire), ...)`) are
+/// built from it, so a token cannot be spelled two ways (issue #9 item 1).
+macro_rules! tok {
+    (Weak) => {
+        ""
+    };
+    (Volatile) => {
+        ".volatile"
+    };
+    (Relaxed) => {
+        ".relaxed"
+    };
+    (Acquire) => {
+        ".acquire"
+    };
+    (Release) => {
+        ".release"
+    };
+    (AcqRel) => {
+        ".acq_rel"
+    };
+    (Sc) => {
+        ".sc"
+    };
+    (Cta) => {
+        ".cta"
+    };
+    (Cluster) => {
+        ".cluster"
+    };
+    (Gpu) => {
+        ".gpu"
+    };
+    (Sys) => {
+        ".sys"
+    };
+    (Generic) => {
+        ""
+    };
+    (Global) => {
+        ".global"
+    };
+    (Shared) => {
+        ".shared::cta"
+    };
+    (SharedCluster) => {
+        ".shared::cluster"
+    };
+    (Aligned) => {
+        ".aligned"
+    };
+    (Unaligned) => {
+        ""
+    };
+    (Ca) => {
+        ".ca"
+    };
+    (Cg) => {
+        ".cg"
+    };
+}
+pub(crate) use tok;
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -29,6 +94,25 @@ pub trait Sem: Sealed + Copy + Default + 'static {
     const PTX: &'static str;
     /// The marker's name, as written in Rust (`"Acquire"`).
     const NAME: &'static str;
+    /// The scope level the scope model (`ptx_sync::model`, `--cfg loom`) gives an access with
+    /// this semantic whatever its scope parameter: `Some(-1)` for [`Weak`] (not strong, no
+    /// scope), `Some(3)` for [`Volatile`] (`.relaxed.sys`, PTX ISA §8.4), `None` for the others
+    /// (the access's own scope). A typed property, so no decision compares marker names.
+    #[doc(hidden)]
+    const FIXED_LEVEL: Option<i8>;
+}
+
+/// [`Sem::FIXED_LEVEL`] of each semantic.
+macro_rules! fixed_level {
+    (Weak) => {
+        Some(-1)
+    };
+    (Volatile) => {
+        Some(3)
+    };
+    ($other:ident) => {
+        None
+    };
 }
 
 /// A semantic accepted by `ld` (PTX ISA §9.7.9.8): `Weak`, `Volatile`, `Relaxed`, `Acquire`.
@@ -91,14 +175,15 @@ pub trait FenceSem: Sem {
 use core::sync::atomic::Ordering as O;
 
 macro_rules! sems {
-    ($( $(#[$m:meta])* $name:ident $tok:literal [$($cat:ident = $ord:ident),*] )*) => {$(
+    ($( $(#[$m:meta])* $name:ident [$($cat:ident = $ord:ident),*] )*) => {$(
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
         impl Sealed for $name {}
         impl Sem for $name {
-            const PTX: &'static str = $tok;
+            const PTX: &'static str = tok!($name);
             const NAME: &'static str = stringify!($name);
+            const FIXED_LEVEL: Option<i8> = fixed_level!($name);
         }
         $( impl $cat for $name { const HOST: O = O::$ord; } )*
     )*};
@@ -108,22 +193,22 @@ sems! {
     /// Weak (ordinary) access: plain `ld`/`st`, no `.sem`, no `.scope` (PTX ISA §8.4; seed §3.1
     /// "ordinary" access). A weak access never communicates: a spin loop on it may be deleted by
     /// ptxas (seed §3.5). On the host it is a relaxed access (a race on it is not UB there).
-    Weak "" [LoadSem = Relaxed, StoreSem = Relaxed]
+    Weak [LoadSem = Relaxed, StoreSem = Relaxed]
     /// Legacy `.volatile`: strong, treated as `.relaxed.sys` by the memory model (PTX ISA §8.4),
     /// no scope token. DeepEP's `ld_volatile_global` spins with it (seed 004).
-    Volatile ".volatile" [LoadSem = Relaxed, StoreSem = Relaxed]
+    Volatile [LoadSem = Relaxed, StoreSem = Relaxed]
     /// `.relaxed`: strong but not synchronizing (PTX ISA §8.4; seed §3.5, §4.1). `atom` without a
     /// `.sem` means this.
-    Relaxed ".relaxed" [LoadSem = Relaxed, StoreSem = Relaxed, RmwSem = Relaxed, RedSem = Relaxed]
+    Relaxed [LoadSem = Relaxed, StoreSem = Relaxed, RmwSem = Relaxed, RedSem = Relaxed]
     /// `.acquire`: the acquire half of a synchronization (PTX ISA §8.8 acquire pattern; seed §3.3).
-    Acquire ".acquire" [LoadSem = Acquire, RmwSem = Acquire, FenceSem = Acquire]
+    Acquire [LoadSem = Acquire, RmwSem = Acquire, FenceSem = Acquire]
     /// `.release`: the release half of a synchronization (PTX ISA §8.8 release pattern; seed §3.2).
-    Release ".release" [StoreSem = Release, RmwSem = Release, RedSem = Release, FenceSem = Release]
+    Release [StoreSem = Release, RmwSem = Release, RedSem = Release, FenceSem = Release]
     /// `.acq_rel`: both halves (seed §3.4, §4.3).
-    AcqRel ".acq_rel" [RmwSem = AcqRel, FenceSem = AcqRel]
+    AcqRel [RmwSem = AcqRel, FenceSem = AcqRel]
     /// `.sc`: only on `fence` (PTX has no `ld.sc`/`st.sc`); orders all four pairs including W→R and
     /// takes part in the Fence-SC order (PTX ISA §8.9.3; seed §2, §3.6). Host: `fence(SeqCst)`.
-    Sc ".sc" [FenceSem = SeqCst]
+    Sc [FenceSem = SeqCst]
 }
 
 /// A scope: the set of threads an operation may communicate with directly (PTX ISA §8.5;
@@ -139,13 +224,13 @@ pub trait Scope: Sealed + Copy + Default + 'static {
 }
 
 macro_rules! scopes {
-    ($( $(#[$m:meta])* $name:ident $tok:literal $lvl:literal )*) => {$(
+    ($( $(#[$m:meta])* $name:ident $lvl:literal )*) => {$(
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
         impl Sealed for $name {}
         impl Scope for $name {
-            const PTX: &'static str = $tok;
+            const PTX: &'static str = tok!($name);
             const NAME: &'static str = stringify!($name);
             const LEVEL: u8 = $lvl;
         }
@@ -154,13 +239,13 @@ macro_rules! scopes {
 
 scopes! {
     /// `.cta`: threads of the same CTA (thread block).
-    Cta ".cta" 0
+    Cta 0
     /// `.cluster`: threads of the same cluster (sm_90).
-    Cluster ".cluster" 1
+    Cluster 1
     /// `.gpu`: threads of the same GPU.
-    Gpu ".gpu" 2
+    Gpu 2
     /// `.sys`: all threads of the program, on every GPU and the CPU.
-    Sys ".sys" 3
+    Sys 3
 }
 
 /// A state space for addressing (PTX ISA §5.1). Pointers are always passed as *generic*
@@ -174,17 +259,17 @@ pub trait Space: Sealed + Copy + Default + 'static {
     const NAME: &'static str;
 }
 
-/// Unit marker types carrying a PTX token: `token_markers! { Trait; /// doc  Name ".tok" ... }`
-/// defines each `Name` (sealed) with `Trait::PTX = ".tok"` and `Trait::NAME = "Name"`. Used for
+/// Unit marker types carrying a PTX token: `token_markers! { Trait; /// doc  Name ... }`
+/// defines each `Name` (sealed) with `Trait::PTX = tok!(Name)` and `Trait::NAME = "Name"`. Used for
 /// spaces here and for the modifiers of the async families (`.aligned`, `.ca`/`.cg`).
 macro_rules! token_markers {
-    ($Trait:ident; $( $(#[$m:meta])* $name:ident $tok:literal )*) => {$(
+    ($Trait:ident; $( $(#[$m:meta])* $name:ident )*) => {$(
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
         impl $crate::sem::Sealed for $name {}
         impl $Trait for $name {
-            const PTX: &'static str = $tok;
+            const PTX: &'static str = $crate::sem::tok!($name);
             const NAME: &'static str = stringify!($name);
         }
     )*};
@@ -194,12 +279,12 @@ pub(crate) use token_markers;
 token_markers! {
     Space;
     /// Generic addressing: no space token; the hardware resolves the window (what CCCL emits).
-    Generic ""
+    Generic
     /// `.global`, reached with `cvta.to.global.u64` from a generic pointer.
-    Global ".global"
+    Global
     /// `.shared::cta` (the executing CTA's shared memory), via `cvta.to.shared::cta.u64`.
-    Shared ".shared::cta"
+    Shared
     /// `.shared::cluster` (any CTA's shared memory in the cluster; sm_90), via
     /// `cvta.to.shared::cluster.u64`.
-    SharedCluster ".shared::cluster"
+    SharedCluster
 }

@@ -178,7 +178,14 @@ fn every_mnemonic_matches_the_ptx_grammar() {
     let exp = expected();
     let mut bad = Vec::new();
     for v in catalog() {
-        let k = key(v.family, v.op, v.ty, v.sem, v.scope, v.space);
+        let k = key(
+            v.family,
+            v.op,
+            v.ty,
+            v.sem.name(),
+            v.scope.name(),
+            v.space.name(),
+        );
         match exp.get(&k) {
             Some(e) if e == v.ptx => {}
             Some(e) => bad.push(format!("{k:?}: emits `{}`, grammar says `{e}`", v.ptx)),
@@ -198,7 +205,16 @@ fn catalog_is_exactly_the_legal_set() {
     let exp: BTreeSet<Key> = expected().into_keys().collect();
     let got: Vec<Key> = catalog()
         .iter()
-        .map(|v| key(v.family, v.op, v.ty, v.sem, v.scope, v.space))
+        .map(|v| {
+            key(
+                v.family,
+                v.op,
+                v.ty,
+                v.sem.name(),
+                v.scope.name(),
+                v.space.name(),
+            )
+        })
         .collect();
     let got_set: BTreeSet<Key> = got.iter().cloned().collect();
     assert_eq!(got.len(), got_set.len(), "duplicate catalog rows");
@@ -264,4 +280,105 @@ fn seed_spellings() {
         <u32 as LdInstr<Weak, Cta, Generic>>::PTX,
         <u32 as LdInstr<Weak, Sys, Generic>>::PTX
     );
+}
+
+/// The operand order of each family, from the PTX ISA grammar (§9.7.9.8 `ld d, [a]`, §9.7.9.10
+/// `st [a], b`, §9.7.13.5 `atom d, [a], b` / `atom.cas d, [a], b, c`, §9.7.13.6 `red [a], b`,
+/// §9.7.13.4 `fence` without operands), with every register written `%r`.
+fn operand_shape(family: &str, op: &str) -> &'static str {
+    match (family, op) {
+        ("ld", _) => " %r, [%r]",
+        ("st", _) => " [%r], %r",
+        ("atom", "cas") => " %r, [%r], %r, %r",
+        ("atom", _) => " %r, [%r], %r",
+        ("red", _) => " [%r], %r",
+        ("fence", _) => "",
+        (f, _) => panic!("no grammar for {f}"),
+    }
+}
+
+/// Each row carries the operands its `asm!` pastes: replacing the table's placeholders (`{x}`)
+/// by a register gives the grammar's operand order.
+#[test]
+fn every_row_carries_the_grammar_operands() {
+    let mut bad = Vec::new();
+    for v in catalog() {
+        let Some(ops) = v.operands else {
+            bad.push(format!("{}: no operands", v.ptx));
+            continue;
+        };
+        let mut shape = String::new();
+        let mut in_ph = false;
+        for c in ops.chars() {
+            match (c, in_ph) {
+                ('{', false) => in_ph = true,
+                ('}', true) => {
+                    in_ph = false;
+                    shape.push_str("%r");
+                }
+                (_, true) => {}
+                (c, false) => shape.push(c),
+            }
+        }
+        if shape != operand_shape(v.family, v.op) {
+            bad.push(format!("{}: operands `{ops}`", v.ptx));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Each row names the Rust call that emits it, and its floors follow the ISA's version notes.
+#[test]
+fn rows_carry_call_path_floors_and_sections() {
+    let rows = catalog();
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let r = find("atom.acq_rel.gpu.global.add.u32");
+    assert_eq!(r.rust, "AtomicRef::<u32, Gpu, Global>::fetch_add::<AcqRel>");
+    assert_eq!((r.sm, r.ptx_isa, r.isa), (70, 60, "9.7.13.5"));
+    assert_eq!(find("ld.relaxed.cta.shared::cta.u32").ptx_isa, 78);
+    assert_eq!(
+        find("atom.relaxed.gpu.exch.b32").rust,
+        "AtomicRef::<u32, Gpu, Generic>::swap::<Relaxed>"
+    );
+    assert_eq!(
+        find("atom.relaxed.sys.cas.b64").rust,
+        "AtomicRef::<u64, Sys, Generic>::compare_exchange::<Relaxed>"
+    );
+    assert_eq!(
+        find("ld.volatile.global.s32").rust,
+        "AtomicRef::<i32, _, Global>::load::<Volatile>"
+    );
+    assert_eq!(
+        find("red.release.gpu.add.u32").rust,
+        "AtomicRef::<u32, Gpu, Generic>::red_add::<Release>"
+    );
+    let f = find("fence.acquire.gpu");
+    assert_eq!(
+        (f.rust, f.sm, f.ptx_isa),
+        ("fence::<Acquire, Gpu>()", 90, 86)
+    );
+    let f = find("fence.sc.gpu");
+    assert_eq!((f.sm, f.ptx_isa, f.isa), (70, 60, "9.7.13.4"));
+    let c = find("ld.acquire.cluster.u32");
+    assert_eq!((c.sm, c.ptx_isa), (90, 78));
+    for v in &rows {
+        assert!(!v.isa.is_empty() && !v.seed.is_empty(), "{v:?}");
+        if v.family == "fence" {
+            assert_eq!(
+                v.rust,
+                format!("fence::<{}, {}>()", v.sem, v.scope),
+                "{v:?}"
+            );
+        } else {
+            assert!(
+                v.rust.starts_with(&format!("AtomicRef::<{}, ", v.ty)),
+                "{v:?}"
+            );
+            assert!(v.rust.ends_with(&format!("::<{}>", v.sem)), "{v:?}");
+        }
+    }
 }

@@ -30,11 +30,11 @@
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
 //!   `cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}`
 
-use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync::catalog::{for_each_variant, Completion, Marker, Variant};
 use std::collections::BTreeMap;
 
-fn sem(s: &str) -> &'static str {
-    match s {
+fn sem(s: Marker) -> &'static str {
+    match s.name() {
         "" => "",
         "Release" => ".release",
         "Relaxed" => ".relaxed",
@@ -42,8 +42,8 @@ fn sem(s: &str) -> &'static str {
         other => panic!("sem {other} is not allowed in the async families"),
     }
 }
-fn scope(s: &str) -> &'static str {
-    match s {
+fn scope(s: Marker) -> &'static str {
+    match s.name() {
         "" => "",
         "Cta" => ".cta",
         "Cluster" => ".cluster",
@@ -52,8 +52,8 @@ fn scope(s: &str) -> &'static str {
         other => panic!("unknown scope {other}"),
     }
 }
-fn space(s: &str) -> &'static str {
-    match s {
+fn space(s: Marker) -> &'static str {
+    match s.name() {
         "" | "Generic" => "",
         "Global" => ".global",
         "Shared" => ".shared::cta",
@@ -61,11 +61,11 @@ fn space(s: &str) -> &'static str {
         other => panic!("unknown space {other}"),
     }
 }
-fn completion(s: &str) -> &'static str {
+fn completion(s: Completion) -> &'static str {
     match s {
-        "Mbarrier" => ".mbarrier::complete_tx::bytes",
-        "BulkGroup" => ".bulk_group",
-        other => panic!("unknown completion {other}"),
+        Completion::Mbarrier => ".mbarrier::complete_tx::bytes",
+        Completion::BulkGroup => ".bulk_group",
+        other => panic!("unknown completion {other:?}"),
     }
 }
 fn reduce_type(t: &str) -> &'static str {
@@ -77,15 +77,6 @@ fn reduce_type(t: &str) -> &'static str {
         "f64" => ".f64",
         other => panic!("no bulk add for {other}"),
     }
-}
-/// `key=value` fields and bare flags of `extra`.
-fn field<'a>(extra: &'a str, key: &str) -> Option<&'a str> {
-    extra
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-}
-fn flag(extra: &str, f: &str) -> bool {
-    extra.split_whitespace().any(|w| w == f)
 }
 
 /// The PTX the grammar prescribes for a row.
@@ -107,10 +98,10 @@ fn expected(v: &Variant) -> String {
             format!("barrier.{}", v.op)
         }
         "barrier.cluster" => {
-            let align = match v.extra {
-                "Aligned" => ".aligned",
-                "Unaligned" => "",
-                e => panic!("{e}"),
+            let align = match v.form.align {
+                Marker::Aligned => ".aligned",
+                Marker::Unaligned => "",
+                e => panic!("{e:?}"),
             };
             format!("barrier.cluster.{}{}{}", v.op, sem(v.sem), align)
         }
@@ -127,11 +118,16 @@ fn expected(v: &Variant) -> String {
         "fence.proxy.tensormap::generic" | "fence.mbarrier_init" => {
             format!("{}{}{}", v.family, sem(v.sem), scope(v.scope))
         }
+        // §9.7.13.4 `fence.proxy.proxykind;`, `.proxykind = { .alias, ... }`: no sem, no scope.
+        "fence.proxy.alias" => {
+            assert!(v.sem.is_empty() && v.scope.is_empty(), "{v:?}");
+            "fence.proxy.alias".into()
+        }
         "cp.async" if v.op.is_empty() => {
-            let cache = match v.extra.split(':').next().unwrap() {
-                "Ca" => ".ca",
-                "Cg" => ".cg",
-                e => panic!("{e}"),
+            let cache = match v.form.cache {
+                Marker::Ca => ".ca",
+                Marker::Cg => ".cg",
+                e => panic!("{e:?}"),
             };
             format!("cp.async{cache}{}.global", space(v.space))
         }
@@ -145,9 +141,9 @@ fn expected(v: &Variant) -> String {
         "cp.async.bulk" if v.op.is_empty() => format!(
             "cp.async.bulk{}{}{}{}",
             space(v.space),
-            space(field(v.extra, "src").unwrap()),
-            completion(field(v.extra, "completion").unwrap()),
-            if flag(v.extra, "multicast") {
+            space(v.form.src),
+            completion(v.form.completion),
+            if v.form.multicast {
                 ".multicast::cluster"
             } else {
                 ""
@@ -157,19 +153,20 @@ fn expected(v: &Variant) -> String {
         "cp.reduce.async.bulk" => format!(
             "cp.reduce.async.bulk{}{}{}.{}{}",
             space(v.space),
-            space(field(v.extra, "src").unwrap()),
-            completion(field(v.extra, "completion").unwrap()),
+            space(v.form.src),
+            completion(v.form.completion),
             v.op,
             reduce_type(v.ty)
         ),
         "cp.async.bulk.tensor" => {
-            let d = field(v.extra, "dim").unwrap();
+            let d = v.form.dim;
+            assert!((1..=5).contains(&d), "{v:?}");
             match v.op {
                 "load" | "load.multicast" => format!(
                     "cp.async.bulk.tensor.{d}d{}{}.tile{}{}",
                     space(v.space),
-                    space("Global"),
-                    completion("Mbarrier"),
+                    space(Marker::Global),
+                    completion(Completion::Mbarrier),
                     if v.op == "load.multicast" {
                         ".multicast::cluster"
                     } else {
@@ -179,8 +176,8 @@ fn expected(v: &Variant) -> String {
                 "store" => format!(
                     "cp.async.bulk.tensor.{d}d{}{}.tile{}",
                     space(v.space),
-                    space("Shared"),
-                    completion("BulkGroup")
+                    space(Marker::Shared),
+                    completion(Completion::BulkGroup)
                 ),
                 "prefetch" => format!(
                     "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile",
@@ -204,6 +201,7 @@ const ASYNC: &[&str] = &[
     "fence.proxy.async",
     "fence.proxy.tensormap::generic",
     "fence.mbarrier_init",
+    "fence.proxy.alias",
     "cp.async",
     "cp.async.bulk",
     "cp.reduce.async.bulk",
@@ -253,6 +251,7 @@ fn row_counts_per_family() {
         ("fence.proxy.async", 4),
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
+        ("fence.proxy.alias", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4),
         ("cp.reduce.async.bulk", 5),
@@ -310,8 +309,8 @@ fn forbidden_combinations_are_absent() {
             "mbarrier" => {}
             "barrier.cluster" if v.op == "wait" => assert_eq!(v.sem, "Acquire"),
             "barrier.cluster" => assert!(v.sem == "Release" || v.sem == "Relaxed"),
-            "cp.async" if v.extra.starts_with("Cg") => {
-                assert!(v.extra.starts_with("Cg:16"), "{v:?}")
+            "cp.async" if v.form.cache == Marker::Cg => {
+                assert_eq!(v.form.bytes, 16, "{v:?}")
             }
             _ => {}
         }
@@ -363,4 +362,51 @@ fn singleton_instructions() {
         "mbarrier.pending_count.b64"
     );
     assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
+}
+
+/// Every catalog row is checked against a grammar: the async families here, the access families
+/// (`ld`, `st`, `atom`, `red`, `fence`) in `strings.rs`. A new family needs its expected
+/// spelling written before its rows pass.
+#[test]
+fn every_catalog_row_has_an_expected_spelling() {
+    for_each_variant(|v| {
+        assert!(
+            ASYNC.contains(&v.family) || ["ld", "st", "atom", "red", "fence"].contains(&v.family),
+            "{v:?}: no expected spelling in tests/strings*.rs"
+        )
+    });
+}
+
+/// Every async row names the Rust call that emits it (what `ptx-sync show` prints).
+#[test]
+fn every_async_row_names_its_call() {
+    let missing: Vec<String> = rows()
+        .iter()
+        .filter(|v| v.rust.is_empty())
+        .map(|v| format!("{v:?}"))
+        .collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// Every mbarrier row names the Rust call that emits it: the local barrier's methods for
+/// `.shared::cta` (and the address-less `pending_count`), `RemoteMbarrier`'s for
+/// `.shared::cluster`, with the row's semantic and scope as type arguments.
+#[test]
+fn mbarrier_rows_carry_their_call_path() {
+    for v in rows().into_iter().filter(|v| v.family == "mbarrier") {
+        let owner = if v.space == "SharedCluster" {
+            "RemoteMbarrier::"
+        } else {
+            "Mbarrier::"
+        };
+        assert!(v.rust.starts_with(owner), "{v:?}");
+        if !v.scope.is_empty() && !v.op.contains("noComplete") {
+            let args = if v.op == "expect_tx" || v.op == "complete_tx" {
+                format!("::<{}>", v.scope)
+            } else {
+                format!("::<{}, {}>", v.sem, v.scope)
+            };
+            assert!(v.rust.ends_with(&args), "{v:?}");
+        }
+    }
 }

@@ -30,7 +30,7 @@
 //! ptxas rejects is reported on its row and the rest assembled again without it.
 
 use crate::sass;
-use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync::catalog::{for_each_variant, Marker, Variant};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -63,8 +63,8 @@ pub fn cost_variants() -> Vec<Variant> {
         let typed = x.ty == "u32" && x.space == "Generic" && !x.scope.is_empty();
         let keep = match x.family {
             "fence" => true,
-            "ld" => typed && matches!(x.sem, "Relaxed" | "Acquire"),
-            "st" => typed && matches!(x.sem, "Relaxed" | "Release"),
+            "ld" => typed && matches!(x.sem, Marker::Relaxed | Marker::Acquire),
+            "st" => typed && matches!(x.sem, Marker::Relaxed | Marker::Release),
             "atom" | "red" => typed && x.op == "add",
             _ => false,
         };
@@ -103,17 +103,36 @@ const WIRING: &str = "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\tld.param.u64 %r
                       \tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 8;\n\
                       \tadd.u64 %rd3, %rd1, %rd2;\n";
 
-/// The body of an entry for `ptx` of `family` (the baseline when `ptx` is `None`).
-fn body(family: &str, ptx: Option<&str>) -> String {
+/// The instruction of an `ld`/`st`/`atom`/`red`/`fence` row with the operands its table row
+/// carries ([`Variant::operands`], the text the device `asm!` pastes), the placeholders bound to
+/// registers: `{p}` the address, `{d}` (and `{v}` of a load) the result, `{b}`, `{c}` (and `{v}`
+/// of a store) the value. `None` where the row carries no operands.
+pub fn row_instr(v: &Variant, dst: &str, val: &str, addr: &str) -> Option<String> {
+    let ops = v.operands?;
+    let v_reg = if v.family == "ld" { dst } else { val };
+    let ops = ops
+        .replace("{p}", addr)
+        .replace("{d}", dst)
+        .replace("{v}", v_reg)
+        .replace("{b}", val)
+        .replace("{c}", val);
+    Some(format!("{}{ops};", v.ptx))
+}
+
+/// The body of an entry for row `v` of `family` (the baseline when `v` is `None`).
+fn body(family: &str, v: Option<&Variant>) -> String {
     // Loads and atoms return a value: it is stored (weakly) next to the address so that it is live.
     let sink = "\tst.u32 [%rd3+4], %r1;\n";
-    match (family, ptx) {
-        ("fence", Some(p)) => format!("\t{p};\n"),
+    let instr = |v: &Variant| {
+        row_instr(v, "%r1", "%r2", "%rd3")
+            .unwrap_or_else(|| panic!("{}: the row carries no operands", v.ptx))
+    };
+    match (family, v) {
+        ("fence", Some(v)) => format!("\t{}\n", instr(v)),
         ("fence", None) => String::new(),
-        ("ld", Some(p)) => format!("{WIRING}\t{p} %r1, [%rd3];\n{sink}"),
-        ("atom", Some(p)) => format!("{WIRING}\t{p} %r1, [%rd3], %r2;\n{sink}"),
+        ("ld" | "atom", Some(v)) => format!("{WIRING}\t{}\n{sink}", instr(v)),
         ("ld" | "atom", None) => format!("{WIRING}\tld.u32 %r1, [%rd3];\n{sink}"),
-        ("st" | "red", Some(p)) => format!("{WIRING}\t{p} [%rd3], %r2;\n"),
+        ("st" | "red", Some(v)) => format!("{WIRING}\t{}\n", instr(v)),
         ("st" | "red", None) => format!("{WIRING}\tst.u32 [%rd3], %r2;\n"),
         (f, _) => unreachable!("no wiring for family {f}"),
     }
@@ -137,7 +156,7 @@ pub fn cost_module(variants: &[Variant]) -> String {
         entry(&baseline_entry(f), body(f, None));
     }
     for v in variants {
-        entry(&entry_name(v.ptx), body(v.family, Some(v.ptx)));
+        entry(&entry_name(v.ptx), body(v.family, Some(v)));
     }
     m
 }
@@ -242,7 +261,7 @@ impl ShownSass {
 }
 
 /// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 14] = [
+pub const ASYNC_FAMILIES: [&str; 13] = [
     "bar",
     "barrier",
     "barrier.cluster",
@@ -252,7 +271,6 @@ pub const ASYNC_FAMILIES: [&str; 14] = [
     "mbarrier",
     "fence.proxy.async",
     "fence.proxy.tensormap::generic",
-    "fence.mbarrier_init",
     "cp.async",
     "cp.async.bulk",
     "cp.reduce.async.bulk",
@@ -344,25 +362,22 @@ fn async_baseline(instr: &str) -> String {
 pub fn async_template(v: &Variant) -> Result<String, &'static str> {
     let p = v.ptx;
     let coords = || {
-        let n = v
-            .extra
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("dim="))
-            .and_then(|n| n.parse().ok());
-        n.map(|n: usize| vec!["%r3"; n].join(", "))
-            .ok_or("no tensor rank (dim=N) in the row")
+        let n = usize::from(v.form.dim);
+        (n > 0)
+            .then(|| vec!["%r3"; n].join(", "))
+            .ok_or("no tensor rank (dim) in the row")
     };
-    let mc = if v.op.contains("multicast") || v.extra.contains("multicast") {
+    let mc = if v.op.contains("multicast") || v.form.multicast {
         ", %rs1"
     } else {
         ""
     };
     let t = match (v.family, v.op) {
-        ("bar" | "barrier", "sync") if v.extra.is_empty() => format!("{p} 0;"),
+        ("bar" | "barrier", "sync") if !v.form.count => format!("{p} 0;"),
         ("bar" | "barrier", "sync" | "arrive") => format!("{p} 1, 64;"),
         ("bar", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
         ("bar", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
-        ("barrier.cluster" | "fence.proxy.async" | "fence.mbarrier_init", _) => format!("{p};"),
+        ("barrier.cluster" | "fence.proxy.async", _) => format!("{p};"),
         ("fence.proxy.tensormap::generic", _) if v.sem == "Acquire" => format!("{p} [%rd1], 128;"),
         ("fence.proxy.tensormap::generic", _) => format!("{p};"),
         ("mapa", _) if v.ty == "u32" => format!("{p} %r4, %r1, %r3;"),
@@ -378,7 +393,11 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
             format!("{p} %rd4, [%r1], %r3;")
         }
         ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
-            let n = if v.extra.is_empty() { "" } else { ", %r3" };
+            let n = if v.form.count || v.form.tx {
+                ", %r3"
+            } else {
+                ""
+            };
             // A remote arrive returns no state: the sink `_`, as the device crate writes it.
             let d = if v.space == "SharedCluster" {
                 "_"
@@ -393,19 +412,17 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
             } else {
                 "%rd3"
             };
-            let hint = if v.extra == "hint" { ", %r3" } else { "" };
+            let hint = if v.form.hint { ", %r3" } else { "" };
             format!("{p} %p2, [%r1], {x}{hint};")
         }
         ("mbarrier", "expect_tx" | "complete_tx") => format!("{p} [%r1], %r3;"),
         ("cp.async", "") => {
-            // `Ca:16`, `Cg:16:zfill`: the copy size, and the src-size operand of the zfill form.
-            let mut it = v.extra.split(':').skip(1);
-            let n = it.next().ok_or("no copy size (Ca:N) in the row")?;
-            let z = if it.next() == Some("zfill") {
-                ", %r3"
-            } else {
-                ""
-            };
+            // The copy size, and the src-size operand of the zfill form.
+            let n = v.form.bytes;
+            if n == 0 {
+                return Err("no copy size in the row");
+            }
+            let z = if v.form.zfill { ", %r3" } else { "" };
             format!("{p} [%r2], [%rd2], {n}{z};")
         }
         ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => {
@@ -414,7 +431,7 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => format!("{p} 0;"),
         ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => format!("{p} [%r1];"),
         ("cp.async.bulk", "") if v.space == "Global" => format!("{p} [%rd2], [%r2], %r3;"),
-        ("cp.async.bulk", "") if v.extra.contains("src=Global") => {
+        ("cp.async.bulk", "") if v.form.src == Marker::Global => {
             format!("{p} [%r2], [%rd2], %r3, [%r1]{mc};")
         }
         ("cp.async.bulk", "") => format!("{p} [%r2], [%r2+512], %r3, [%r1];"),
@@ -440,8 +457,19 @@ enum Baseline {
 
 /// The entry body of a row for `show` and its baseline; `Err` says why the row is not wrapped.
 fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
-    if ASYNC_FAMILIES.contains(&v.family) {
-        let i = async_template(v)?;
+    // A row outside the access families whose table carries its operands, none of them a
+    // register (a plain fence): the row's own text, on the async wiring.
+    let own = match v.operands {
+        Some(ops) if !FAMILIES.contains(&v.family) && !ops.contains('{') => {
+            Some(format!("{}{ops};", v.ptx))
+        }
+        _ => None,
+    };
+    if own.is_some() || ASYNC_FAMILIES.contains(&v.family) {
+        let i = match own {
+            Some(i) => i,
+            None => async_template(v)?,
+        };
         let body = format!("{ASYNC_WIRING}\t{i}\n{}", async_sinks(&i));
         return Ok((body, Baseline::Body(async_baseline(&i))));
     }
@@ -450,13 +478,16 @@ fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
         .find(|f| **f == v.family)
         .copied()
         .ok_or("")?;
+    if v.operands.is_none() {
+        return Err("the row carries no operands");
+    }
     let cost_wired = match family {
         "fence" => true,
         "atom" => v.ty == "u32" && v.op != "cas",
         _ => v.ty == "u32",
     };
     if cost_wired {
-        return Ok((body(family, Some(v.ptx)), Baseline::Family(family)));
+        return Ok((body(family, Some(v)), Baseline::Family(family)));
     }
     let (b, base) = typed_body(v)?;
     Ok((b, Baseline::Body(base)))
@@ -479,28 +510,13 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
                   \tadd.u64 %rd3, %rd1, %rd2;\n\tcvt.u64.u32 %rd4, %r2;\n\
                   \tcvt.rn.f32.u32 %f2, %r2;\n\tcvt.rn.f64.u32 %fd2, %r2;\n";
     let sink = format!("\tst.{bits} [%rd3+8], {dst};\n");
-    let p = v.ptx;
-    let (body, base) = match (v.family, v.op) {
-        ("ld", _) => (
-            format!("\t{p} {dst}, [%rd3];\n{sink}"),
+    let i = row_instr(v, dst, val, "%rd3").ok_or("the row carries no operands")?;
+    let (body, base) = match v.family {
+        "ld" | "atom" => (
+            format!("\t{i}\n{sink}"),
             format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
         ),
-        ("st", _) => (
-            format!("\t{p} [%rd3], {val};\n"),
-            format!("\tst.{bits} [%rd3], {val};\n"),
-        ),
-        ("atom", "cas") => (
-            format!("\t{p} {dst}, [%rd3], {val}, {val};\n{sink}"),
-            format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
-        ),
-        ("atom", _) => (
-            format!("\t{p} {dst}, [%rd3], {val};\n{sink}"),
-            format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
-        ),
-        ("red", _) => (
-            format!("\t{p} [%rd3], {val};\n"),
-            format!("\tst.{bits} [%rd3], {val};\n"),
-        ),
+        "st" | "red" => (format!("\t{i}\n"), format!("\tst.{bits} [%rd3], {val};\n")),
         _ => return Err(""),
     };
     Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
@@ -564,10 +580,10 @@ fn show_module(rows: &[Variant], skip: &[bool]) -> (String, Vec<Wrapped>) {
                     .clone()
             }
         };
-        // Rows may share a mnemonic (`bar.sync` with and without a count): the extra names them.
+        // Rows may share a mnemonic (`bar.sync` with and without a count): the form names them.
         let mut name = entry_name(v.ptx);
-        if !v.extra.is_empty() {
-            name = format!("{name}__{}", ident(v.extra));
+        if !v.form.is_empty() {
+            name = format!("{name}__{}", ident(&v.form.to_string()));
         }
         while !names.insert(name.clone()) {
             name.push('_');
@@ -707,6 +723,11 @@ mod tests {
         let rows = async_rows();
         assert!(rows.len() > 100, "{}", rows.len());
         for v in &rows {
+            if v.operands.is_some() {
+                // The row's own operands: wrapped without a template.
+                assert!(show_body(v).is_ok(), "{}", v.ptx);
+                continue;
+            }
             assert!(
                 ASYNC_FAMILIES.contains(&v.family),
                 "family {} has no async wiring",
@@ -722,7 +743,7 @@ mod tests {
         let t = |ptx: &str, extra: &str| {
             let mut r = None;
             for_each_variant(|x| {
-                if x.ptx == ptx && x.extra == extra {
+                if x.ptx == ptx && x.form.to_string() == extra {
                     r = Some(async_template(&x).unwrap());
                 }
             });

@@ -15,7 +15,7 @@ pub fn matching(filter: &str) -> Vec<Variant> {
     for_each_variant(|x| {
         let hay = format!(
             "{} {} {} {} {} {} {} {}",
-            x.ptx, x.family, x.op, x.ty, x.sem, x.scope, x.space, x.extra
+            x.ptx, x.family, x.op, x.ty, x.sem, x.scope, x.space, x.form
         )
         .to_lowercase();
         if words.iter().all(|w| hay.contains(w.as_str())) {
@@ -55,41 +55,15 @@ pub fn render(rows: &[Variant], tools: Result<std::path::PathBuf, String>) -> St
     s
 }
 
-/// How the row is written in Rust.
+/// How the row is written in Rust: the call path its table row records ([`Variant::rust`]), or
+/// the family, op and form where the row does not record one.
 pub fn rust_of(v: &Variant) -> String {
-    let scope = if v.scope.is_empty() {
-        "_".to_string()
-    } else {
-        v.scope.to_string()
-    };
-    match v.family {
-        "fence" => format!("fence::<{}, {}>()", v.sem, v.scope),
-        "ld" => format!(
-            "AtomicRef<{}, {scope}, {}>::load::<{}>",
-            v.ty, v.space, v.sem
-        ),
-        "st" => format!(
-            "AtomicRef<{}, {scope}, {}>::store::<{}>",
-            v.ty, v.space, v.sem
-        ),
-        "atom" if v.op == "cas" => format!(
-            "AtomicRef<{}, {scope}, {}>::compare_exchange::<{}>",
-            v.ty, v.space, v.sem
-        ),
-        "atom" if v.op == "exch" => format!(
-            "AtomicRef<{}, {scope}, {}>::swap::<{}>",
-            v.ty, v.space, v.sem
-        ),
-        "atom" => format!(
-            "AtomicRef<{}, {scope}, {}>::fetch_{}::<{}>",
-            v.ty, v.space, v.op, v.sem
-        ),
-        "red" => format!(
-            "AtomicRef<{}, {scope}, {}>::red_{}::<{}>",
-            v.ty, v.space, v.op, v.sem
-        ),
-        f => format!("{f} {} {}", v.op, v.extra).trim().to_string(),
+    if !v.rust.is_empty() {
+        return v.rust.to_string();
     }
+    format!("{} {} {}", v.family, v.op, v.form)
+        .trim()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! nothing: alone, after an `mbarrier.init` (whose `SYNCS.EXCH.64` ptxas already precedes with
 //! `FENCE.VIEW.ASYNC.S`) and before a `barrier.cluster.arrive.release`, checked by hand.
 
-use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync::catalog::{for_each_variant, Marker, Variant};
 use ptx_sync_host::costs::{show_sass, ShownSass, ASYNC_FAMILIES};
 use ptx_sync_host::sass::find_tools;
 use std::path::PathBuf;
@@ -51,7 +51,7 @@ fn sass(ptx: &str, extra: &str) -> &'static [String] {
     let (_, s) = all()
         .0
         .iter()
-        .find(|(v, _)| v.ptx == ptx && v.extra == extra)
+        .find(|(v, _)| v.ptx == ptx && v.form.to_string() == extra)
         .unwrap_or_else(|| panic!("no row {ptx} ({extra})"));
     match s {
         ShownSass::Opcodes(o) => o,
@@ -74,19 +74,19 @@ fn every_async_row_has_sass_or_a_reason() {
     let mut bad = Vec::new();
     for (v, s) in rows {
         assert!(
-            ASYNC_FAMILIES.contains(&v.family),
+            ASYNC_FAMILIES.contains(&v.family) || v.operands.is_some(),
             "family {} is not wired",
             v.family
         );
         match s {
             ShownSass::Opcodes(o) if o.is_empty() => {
                 if v.ptx != "fence.mbarrier_init.release.cluster" {
-                    bad.push(format!("{} ({}): empty SASS", v.ptx, v.extra));
+                    bad.push(format!("{} ({}): empty SASS", v.ptx, v.form));
                 }
             }
             ShownSass::Opcodes(_) => {}
             ShownSass::NotWired(why) if !why.is_empty() => {}
-            other => bad.push(format!("{} ({}): {other:?}", v.ptx, v.extra)),
+            other => bad.push(format!("{} ({}): {other:?}", v.ptx, v.form)),
         }
         assert_ne!(s.column(), "-", "{}", v.ptx);
     }
@@ -103,7 +103,7 @@ fn no_row_of_the_whole_catalog_fails_to_assemble() {
     let failed: Vec<String> = rows
         .iter()
         .filter(|(_, s)| matches!(s, ShownSass::AsmFailed(_)))
-        .map(|(v, s)| format!("{} ({}): {}", v.ptx, v.extra, s.column()))
+        .map(|(v, s)| format!("{} ({}): {}", v.ptx, v.form, s.column()))
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
     // `ptx-sync show` stays interactive (about 3 s on 2 cores); the bound is loose against a busy machine.
@@ -212,11 +212,9 @@ fn a_failing_wrapper_is_reported_on_its_row() {
         family: "mbarrier",
         op: "inval",
         ty: "b64",
-        sem: "",
-        scope: "",
-        space: "Shared",
-        extra: "",
+        space: Marker::Shared,
         ptx: "mbarrier.inval.shared::bogus.b64",
+        ..Variant::EMPTY
     };
     let unknown = Variant {
         family: "nosuch",

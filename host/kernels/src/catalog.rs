@@ -1,22 +1,16 @@
 //! The catalog kernels: one call of every instruction variant of `ptx-sync`, so that the test
 //! suite can check that each variant's `PTX` text appears in the Rust-built PTX and that ptxas
-//! accepts all of them. The lists below are written here, by hand, independently of the device
-//! crate's macro tables: a variant the tables have and this file lacks fails the test.
+//! accepts all of them. The rows come from the device crate's own tables
+//! (`ptx_sync::access_rows!`), so a new row is instantiated here without an edit; each row is
+//! called through its public method (`load`, `fetch_add`, …), so the test checks the text the
+//! code users call emits. That the tables hold exactly the legal set is checked independently
+//! against the PTX ISA grammar by `device/tests/strings.rs`.
 //! The kernels are assembled, never launched (the Shared/SharedCluster rows get a global pointer).
 
 use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 use ptx_sync::fence::FenceInstr;
 use ptx_sync::sem::*;
 use ptx_sync::*;
-
-/// Cartesian product of bracketed lists; calls `$f!(a b c ...)` once per combination.
-macro_rules! cart {
-    ($f:ident $done:tt []) => { cart!(@call $f $done); };
-    ($f:ident $done:tt [[$($x:tt)*] $($more:tt)*]) => { cart!(@each $f $done [$($more)*] $($x)*); };
-    (@each $f:ident $done:tt $rest:tt $($x:tt)*) => { $( cart!(@push $f $done $x $rest); )* };
-    (@push $f:ident [$($d:tt)*] $x:tt $rest:tt) => { cart!($f [$($d)* $x] $rest); };
-    (@call $f:ident [$($d:tt)*]) => { $f!($($d)*); };
-}
 
 #[inline(always)]
 fn r<'a, T: Scalar, Scp: Scope, Sp: Space>(p: *mut u64) -> AtomicRef<'a, T, Scp, Sp> {
@@ -42,18 +36,32 @@ fn cas<T: Scalar + CasInstr<S, Scp, Sp>, S: RmwSem, Scp: Scope, Sp: Space>(p: *m
     keep(out, v);
 }
 
-/// `ld` rows: every type × {Weak, Volatile, Relaxed, Acquire} × scope × space.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn catalog_ld(p: *mut u64, out: *mut u64) {
-    macro_rules! one { ($t:ident $s:ident $c:ident $sp:ident) => { ld::<$t, $s, $c, $sp>(p, out); }; }
-    cart!(one [] [[u32 i32 u64 i64 f32 f64] [Weak Volatile Relaxed Acquire] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
+/// The scope a row is instantiated at: its own, or `Gpu` for the scope-less Weak/Volatile rows.
+macro_rules! scope_of {
+    ([] $Sco:ident) => { $Sco };
+    ([$($g:tt)+] $Sco:ident) => { Gpu };
 }
 
-/// `st` rows: every type × {Weak, Volatile, Relaxed, Release} × scope × space.
+/// `ld` rows: every row of the device table (`ptx_sync::access_rows!(ld …)`).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_ld(p: *mut u64, out: *mut u64) {
+    macro_rules! one {
+        ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $rest:tt) => {
+            ld::<$t, $S, scope_of!([$($g)*] $Sco), $Sp>(p, out);
+        };
+    }
+    ptx_sync::access_rows! { ld one }
+}
+
+/// `st` rows: every row of the device table.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_st(p: *mut u64) {
-    macro_rules! one { ($t:ident $s:ident $c:ident $sp:ident) => { st::<$t, $s, $c, $sp>(p); }; }
-    cart!(one [] [[u32 i32 u64 i64 f32 f64] [Weak Volatile Relaxed Release] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
+    macro_rules! one {
+        ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $rest:tt) => {
+            st::<$t, $S, scope_of!([$($g)*] $Sco), $Sp>(p);
+        };
+    }
+    ptx_sync::access_rows! { st one }
 }
 
 /// The public method of each `atom`/`red` op.
@@ -77,43 +85,41 @@ macro_rules! call {
     (red Dec $a:ident $s:ident) => { $a.red_dec::<$s>(Default::default()) };
 }
 
-/// `atom` rows (PTX ISA §9.7.13.5): u32 has every op; i32/u64/i64 all but inc/dec; floats add
-/// and exch; each × {Relaxed, Acquire, Release, AcqRel} × scope × space; plus `cas` on every type.
+/// `atom` rows and `cas` rows: every row of the device table, each through its public method.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_atom(p: *mut u64, out: *mut u64) {
     macro_rules! one {
-        ($t:ident $o:ident $s:ident $c:ident $sp:ident) => {{
+        ($t:ident $reg:ident $o:ident $ot:literal $tt:literal; $s:ident; [] $c:ident; $sp:ident $rest:tt) => {{
             let a = r::<$t, $c, $sp>(p);
             keep(out, call!(atom $o a $s));
         }};
     }
-    macro_rules! one_cas { ($t:ident $s:ident $c:ident $sp:ident) => { cas::<$t, $s, $c, $sp>(p, out); }; }
-    const _: () = ();
-    cart!(one [] [[u32] [Add Min Max And Or Xor Exch Inc Dec] [Relaxed Acquire Release AcqRel] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
-    cart!(one [] [[i32 u64 i64] [Add Min Max And Or Xor Exch] [Relaxed Acquire Release AcqRel] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
-    cart!(one [] [[f32 f64] [Add Exch] [Relaxed Acquire Release AcqRel] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
-    cart!(one_cas [] [[u32 i32 u64 i64 f32 f64] [Relaxed Acquire Release AcqRel] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
+    macro_rules! one_cas {
+        ($t:ident $reg:ident $tt:literal; $s:ident; [] $c:ident; $sp:ident $rest:tt) => {
+            cas::<$t, $s, $c, $sp>(p, out);
+        };
+    }
+    ptx_sync::access_rows! { atom one }
+    ptx_sync::access_rows! { cas one_cas }
 }
 
-/// `red` rows (PTX ISA §9.7.13.6): the atom ops without exch, × {Relaxed, Release}.
+/// `red` rows: every row of the device table.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_red(p: *mut u64) {
     macro_rules! one {
-        ($t:ident $o:ident $s:ident $c:ident $sp:ident) => {{
+        ($t:ident $reg:ident $o:ident $ot:literal $tt:literal; $s:ident; [] $c:ident; $sp:ident $rest:tt) => {{
             let a = r::<$t, $c, $sp>(p);
             call!(red $o a $s);
         }};
     }
-    cart!(one [] [[u32] [Add Min Max And Or Xor Inc Dec] [Relaxed Release] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
-    cart!(one [] [[i32 u64 i64] [Add Min Max And Or Xor] [Relaxed Release] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
-    cart!(one [] [[f32 f64] [Add] [Relaxed Release] [Cta Cluster Gpu Sys] [Generic Global Shared SharedCluster]]);
+    ptx_sync::access_rows! { red one }
 }
 
-/// `fence` rows: {Sc, AcqRel, Acquire, Release} × scope.
+/// `fence` rows: every row of the device table.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_fence() {
-    macro_rules! one { ($s:ident $c:ident) => { fence::<$s, $c>(); }; }
-    cart!(one [] [[Sc AcqRel Acquire Release] [Cta Cluster Gpu Sys]]);
+    macro_rules! one { ($s:ident, $c:ident) => { fence::<$s, $c>(); }; }
+    ptx_sync::access_rows! { fence one }
 }
 
 #[allow(unused)]

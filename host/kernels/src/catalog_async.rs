@@ -105,7 +105,9 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
         ($($Sco:ident),*) => {$( fence_proxy_tensormap_release::<$Sco>(); fence_proxy_tensormap_acquire::<$Sco>(map); )*};
     }
     tm!(Cta, Cluster, Gpu, Sys);
-    fence_mbarrier_init();
+    // The plain fences, from the device table's row list.
+    macro_rules! plain { ($f:ident) => { ptx_sync::proxy::$f(); }; }
+    ptx_sync::plain_fence_rows! { plain }
 }
 
 /// cp.async, bulk and tensor copies.
