@@ -11,6 +11,7 @@
 //!   launcher trait so that it needs no GPU crate itself.
 
 pub mod costs;
+#[path = "exec/fencebench.rs"]
 pub mod fencebench;
 pub mod inspect;
 pub mod litmus_ptx;

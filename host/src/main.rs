@@ -4,17 +4,21 @@
 //! Exit codes: 0 success; 1 the command could not run (no driver, no GPU, kernels not built, a
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
-mod args;
+// The layers, bottom up: the program registry, execution (GPU and CPU), analysis (outcome
+// classes and histograms), rendering is done by each command's module; the CLI is this file and
+// `cli/`. Not yet in a layer folder: `gpu` (execution), `show` (rendering), `build_cmd` (CLI).
+mod analysis;
 mod build_cmd;
-mod copy;
-mod cpu;
+mod cli;
+mod exec;
 mod gpu;
-mod hist;
-mod litmus_file;
-mod programs;
-mod runner;
+mod registry;
 mod show;
-mod tour;
+
+use analysis::hist;
+use cli::{args, tour};
+use exec::{copy, litmus_file, runner};
+use registry::programs;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! The seed's programs (§2–§4) as litmus kernels, each in a broken and a fixed variant.
 //!
-//! Run by `ptx-sync litmus` / `ptx-sync handoff` / `ptx-sync tour` (host: `host/src/programs.rs`
+//! Run by `ptx-sync litmus` / `ptx-sync handoff` / `ptx-sync tour` (host: `host/src/registry/programs.rs`
 //! names every kernel, its roles and its forbidden outcomes). One launch runs many *instances* of a
 //! program at once (Alglave et al., "GPU concurrency: weak behaviours and programming
 //! assumptions", ASPLOS 2015; Levine et al., "MC Mutants", ASPLOS 2023):

@@ -1,6 +1,6 @@
 //! Outcome histograms: counting, the text table, JSON and a hand-written SVG bar chart.
 
-use crate::programs::{Class, Outcome};
+use crate::registry::programs::{Class, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -236,14 +236,14 @@ pub fn summary(reports: &[Report]) -> String {
     s
 }
 
-/// One line per run of the calibration program ([`CALIBRATION`](crate::runner::CALIBRATION)
+/// One line per run of the calibration program ([`CALIBRATION`](crate::exec::runner::CALIBRATION)
 /// reports named `sb_plain`): whether the stress provoked weak outcomes at that point. A point
 /// where it showed none is called ineffective: zero counts there do not show that a program is
 /// safe.
 pub fn calibration(reports: &[Report]) -> Vec<String> {
     reports
         .iter()
-        .filter(|r| r.program == crate::runner::CALIBRATION)
+        .filter(|r| r.program == crate::exec::runner::CALIBRATION)
         .map(|r| {
             let at = if r.point.is_empty() {
                 String::new()

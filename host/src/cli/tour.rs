@@ -3,11 +3,11 @@
 //! kernels, and the outcomes: measured on the GPU when there is one, else the CPU analogue on real
 //! threads or the loom test that checks it.
 
-use crate::cpu::{self, SbFence};
+use crate::analysis::hist::{self, group};
+use crate::exec::cpu::{self, SbFence};
+use crate::exec::runner::{self, RunCfg};
 use crate::gpu::{self, Gpu};
-use crate::hist::{self, group};
-use crate::programs::{self, Program};
-use crate::runner::{self, RunCfg};
+use crate::registry::programs::{self, Program};
 use ptx_sync_host::sass;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -343,31 +343,35 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
 const MODEL_FILES: &[(&str, &str)] = &[
     (
         "§2.4 R→W (load buffering: loom cannot show it)",
-        include_str!("../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
+        include_str!("../../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
     ),
     (
         "§2.4 fixed with fence.sc.gpu",
-        include_str!("../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
+        include_str!("../../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
     ),
     (
         "§3.4 without C2's release (C2 may read 43)",
-        include_str!("../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"),
+        include_str!(
+            "../../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"
+        ),
     ),
     (
         "§3.5 footnote 15: .cta release/acquire across CTAs",
-        include_str!("../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"),
+        include_str!(
+            "../../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"
+        ),
     ),
     (
         "§3.6 store buffering with fence.acq_rel",
-        include_str!("../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
+        include_str!("../../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
     ),
     (
         "§3.6 store buffering with fence.sc",
-        include_str!("../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
+        include_str!("../../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
     ),
     (
         "§4.5 red; fence.acquire is not an acquire pattern",
-        include_str!("../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"),
+        include_str!("../../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"),
     ),
 ];
 

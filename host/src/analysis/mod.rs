@@ -1,0 +1,3 @@
+//! Layer 3, analysis: outcome counting and histograms.
+
+pub mod hist;
