@@ -4,13 +4,13 @@
 //! threads or the loom test that checks it.
 
 use crate::analysis::hist::{self, group};
+use crate::analysis::kernel_ptx;
 use crate::exec::cpu::{self, SbFence};
 use crate::exec::runner::{self, RunCfg};
 use crate::gpu::{self, Gpu};
 use crate::registry::programs::{self, Program};
 use ptx_sync_host::sass;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -212,38 +212,22 @@ fn load_sass() -> Result<Sass, String> {
     Ok(Sass { funcs, version })
 }
 
-/// The loom tests whose names start with one of `prefixes`, as `file::name`.
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/loom_tests.rs"));
+}
+pub use embedded::LOOM_TESTS;
+
+/// The loom tests whose names start with one of `prefixes`, as `file::name` (from the list
+/// `build.rs` embeds; nothing is read from the tree at run time).
 fn loom_tests(prefixes: &[&str]) -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../loom-tests/tests");
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(&dir) else {
-        return out;
-    };
-    let mut files: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
-    files.sort();
-    for f in files {
-        let Ok(src) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        let fname = f.file_name().unwrap().to_string_lossy().to_string();
-        for line in src.lines() {
-            let l = line.trim_start();
-            if let Some(rest) = l.strip_prefix("fn ") {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if prefixes.iter().any(|p| name.starts_with(p)) {
-                    out.push(format!("loom-tests/tests/{fname}::{name}"));
-                }
-            }
-        }
-    }
-    out
+    LOOM_TESTS
+        .iter()
+        .filter(|(_, name, _)| prefixes.iter().any(|p| name.starts_with(p)))
+        .map(|(file, name, panics)| {
+            let verdict = if *panics { "caught" } else { "passes" };
+            format!("loom-tests/tests/{file}::{name} ({verdict})")
+        })
+        .collect()
 }
 
 fn indent(s: &str, n: usize) -> String {
@@ -426,8 +410,10 @@ fn show_program(p: &Program, _sass: &Result<Sass, String>) {
         p.seed,
         p.what
     );
-    for (role, lines) in p.ptx_lines() {
-        println!("      {role:<6} PTX: {}", lines.join("; "));
+    // From the compiled kernel (`target/ptx/kernels.ptx`, embedded), not typed by hand.
+    match kernel_ptx::of_program(p, gpu::KERNELS_PTX) {
+        Ok(v) => println!("      kernel {} PTX: {}", p.kernel, kernel_ptx::line(&v)),
+        Err(e) => println!("      PTX: {e} (run `cargo xtask ptx`)"),
     }
 }
 
@@ -554,6 +540,38 @@ fn cpu_analogue(c: Cpu, _k: usize) {
                 "  CPU analogue (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
                 h.rounds, h.bad, h.timeouts
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loom_test_list_is_embedded_and_complete() {
+        // Counted here from the sources (a test may read the tree; the tour does not).
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../loom-tests/tests");
+        let n: usize = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .matches("#[test]")
+                    .count()
+            })
+            .sum();
+        assert!(n > 20, "only {n} loom tests found in {}", dir.display());
+        assert_eq!(LOOM_TESTS.len(), n);
+        assert!(LOOM_TESTS.contains(&("handoff_fences.rs", "s2_5_all_fences_passes", false)));
+        assert!(LOOM_TESTS.contains(&("handoff_fences.rs", "s2_1_without_wr_fence_caught", true)));
+        // Helpers are not tests: `barrier_device` is the DeepEP role, not a test.
+        assert!(!LOOM_TESTS.iter().any(|t| t.1 == "barrier_device"));
+        for s in STEPS.iter().filter(|s| !s.loom.is_empty()) {
+            assert!(!loom_tests(s.loom).is_empty(), "{}: no loom test", s.title);
         }
     }
 }
