@@ -5,7 +5,7 @@
 
 use crate::analysis::hist::{self, group};
 use crate::analysis::kernel_ptx;
-use crate::exec::cpu::{self, SbFence};
+use crate::exec::cpu;
 use crate::exec::runner::{self, RunCfg};
 use crate::gpu::{self, Gpu};
 use crate::registry::programs::{self, Program};
@@ -502,16 +502,16 @@ fn cpu_analogue(c: Cpu, _k: usize) {
         Cpu::Sb | Cpu::SbAcqRel => {
             let rounds = 100_000;
             let first = if matches!(c, Cpu::Sb) {
-                SbFence::None
+                "sb_plain"
             } else {
-                SbFence::AcqRel
+                "sb_acq_rel"
             };
-            let a = cpu::store_buffering(first, rounds);
-            let b = cpu::store_buffering(SbFence::Sc, rounds);
+            let run = |n: &str| cpu::run_named(n, rounds).expect("a registry program");
+            let (a, b) = (run(first), run("sb_sc"));
             println!(
-                "  CPU analogue (2 std threads, ptx-sync host backend; x86's store buffer is §2.1's):\n    \
+                "  CPU run (2 std threads, the same program source, ptx-sync host backend; x86's store buffer is §2.1's):\n    \
                  {:<22} r1=r2=0 in {:>9} of {} rounds\n    {:<22} r1=r2=0 in {:>9} of {} rounds{}",
-                if first == SbFence::None { "no fence:" } else { "fence.acq_rel (AcqRel):" },
+                if first == "sb_plain" { "no fence:" } else { "fence.acq_rel (AcqRel):" },
                 group(a.bad),
                 group(a.rounds),
                 "fence.sc (SeqCst):",
@@ -524,20 +524,20 @@ fn cpu_analogue(c: Cpu, _k: usize) {
             }
         }
         Cpu::Counter => {
-            let n = 1_000_000;
-            let a = cpu::counter(false, n);
-            let b = cpu::counter(true, n);
+            let n = 200_000;
+            let run = |p: &str| cpu::run_named(p, n).expect("a registry program");
+            let (a, b) = (run("count_rmw"), run("count_atom_gpu"));
             println!(
-                "  CPU analogue (2 std threads × {} increments):\n    ld + st:     {} increments lost\n    atom (fetch_add): {} lost",
-                group(n),
+                "  CPU run (2 std threads, {} instances of one increment each):\n    ld + st (count_rmw):  an increment lost in {}\n    atom (count_atom_gpu): lost in {}",
+                group(a.rounds),
                 group(a.bad),
                 group(b.bad)
             );
         }
         Cpu::Handoff44 => {
-            let h = cpu::handoff_4_4(200);
+            let h = cpu::run_named("handoff_4_4", 2048).expect("a registry program");
             println!(
-                "  CPU analogue (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
+                "  CPU run (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
                 h.rounds, h.bad, h.timeouts
             );
         }

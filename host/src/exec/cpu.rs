@@ -1,6 +1,7 @@
-//! CPU analogues: the seed's protocols written with `ptx-sync`'s API and run on real `std`
-//! threads through its host backend (scope erased; `.relaxed` → `Relaxed`, `fence.sc` →
-//! `fence(SeqCst)`, release/acquire as in C++).
+//! CPU runs: every program of the registry (`ptx_sync_programs`) on real `std` threads through
+//! `ptx-sync`'s host backend (scope erased; `.relaxed` → `Relaxed`, `fence.sc` →
+//! `fence(SeqCst)`, release/acquire as in C++) — the same role functions the GPU kernels and the
+//! loom suite run.
 //!
 //! What they can and cannot show: x86-64 is TSO, so only the W→R relaxation of §2.1 (the store
 //! buffer) is visible on it — store buffering shows `r1 = r2 = 0` without a fence and with
@@ -8,171 +9,124 @@
 //! machine. Message passing never fails on x86; there the loom tests (`loom-tests/`) explore the
 //! weak behaviours of the C++ model instead.
 
-use ptx_sync::{fence, AcqRel, Acquire, Data, Gpu, Relaxed, Release, Sc, Strong};
-use std::sync::Barrier;
+use crate::registry::programs::{self, Class};
+use ptx_sync::{Gpu, Relaxed, Strong};
+use ptx_sync_programs::cells::Cells;
+use ptx_sync_programs::{Env, Litmus};
 use std::time::{Duration, Instant};
-
-/// Which fence the store-buffering threads use between their write and their read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SbFence {
-    None,
-    AcqRel,
-    Sc,
-}
 
 /// The counts of a CPU run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CpuCounts {
     pub rounds: u64,
-    /// Forbidden-by-the-fixed-program outcomes seen.
+    /// Instances with an outcome the program's correct version forbids.
     pub bad: u64,
-    /// Rounds that ran out of their wait budget.
+    /// Instances in which a role's wait ran out of its budget.
     pub timeouts: u64,
 }
 
+/// Instances per batch (the threads start once per batch and meet before every instance).
 const BATCH: usize = 2048;
 
-/// Store buffering (§2.1/§3.6) on two threads, `rounds` instances (rounded up to whole batches
-/// of `BATCH`). The threads meet at a spin rendezvous before every instance so that their
-/// accesses overlap (litmus7's "user" synchronization). `bad` counts `r1 == r2 == 0`.
-pub fn store_buffering(f: SbFence, rounds: u64) -> CpuCounts {
-    let n = (rounds as usize).div_ceil(BATCH) * BATCH;
-    let x: Vec<Strong<u32>> = (0..n).map(|_| Strong::new(0)).collect();
-    let y: Vec<Strong<u32>> = (0..n).map(|_| Strong::new(0)).collect();
-    let r0: Vec<Strong<u32>> = (0..n).map(|_| Strong::new(0)).collect();
-    let r1: Vec<Strong<u32>> = (0..n).map(|_| Strong::new(0)).collect();
-    let arrive = Strong::new(0u32);
-    let side = |me: &[Strong<u32>], other: &[Strong<u32>], out: &[Strong<u32>]| {
-        let a = arrive.at::<Gpu>();
-        for k in 0..n {
-            // Rendezvous k: both threads have arrived 2(k+1) times in total. Bounded: after
-            // many spins yield, after 50 ms give up on overlapping this round.
-            let _ = a.fetch_add::<Relaxed>(1);
-            let target = 2 * (k as u32 + 1);
-            let t = Instant::now();
-            let mut spins = 0u32;
-            while a.load::<Relaxed>() < target {
-                spins += 1;
-                if spins % 1024 == 0 {
-                    if t.elapsed() > Duration::from_millis(50) {
-                        break;
-                    }
-                    std::thread::yield_now();
+/// A role's [`Env`] on a CPU thread: waits bounded by `budget` of wall time (spinning, yielding
+/// every 1024 checks); a wait that runs out sets the role's bit in word 3, as on the GPU.
+struct CpuEnv<'a> {
+    cells: &'a Cells,
+    role: u32,
+    budget: Duration,
+}
+
+impl Env for CpuEnv<'_> {
+    fn wait(&self, _what: &'static str, mut done: impl FnMut() -> bool) -> bool {
+        let t = Instant::now();
+        let mut spins = 0u32;
+        loop {
+            if done() {
+                return true;
+            }
+            spins += 1;
+            if spins % 1024 == 0 {
+                if t.elapsed() > self.budget {
+                    self.cells.mark_timeout(self.role);
+                    return false;
                 }
-                std::hint::spin_loop();
+                std::thread::yield_now();
             }
-            me[k].at::<Gpu>().store::<Relaxed>(1);
-            match f {
-                SbFence::None => {}
-                SbFence::AcqRel => fence::<AcqRel, Gpu>(),
-                SbFence::Sc => fence::<Sc, Gpu>(),
-            }
-            out[k]
-                .at::<Gpu>()
-                .store::<Relaxed>(other[k].at::<Gpu>().load::<Relaxed>());
+            std::hint::spin_loop();
         }
-    };
-    std::thread::scope(|s| {
-        let h = s.spawn(|| side(&y, &x, &r1));
-        side(&x, &y, &r0);
-        h.join().unwrap();
-    });
-    let bad = (0..n)
-        .filter(|&k| {
-            r0[k].at::<Gpu>().load::<Relaxed>() == 0 && r1[k].at::<Gpu>().load::<Relaxed>() == 0
-        })
-        .count() as u64;
-    CpuCounts {
-        rounds: n as u64,
-        bad,
-        timeouts: 0,
     }
 }
 
-/// Two threads each add 1 to `count` per round, `rounds` rounds; with `atomic == false` as a
-/// load then a store (§4.1). `bad` counts lost increments.
-pub fn counter(atomic: bool, rounds: u64) -> CpuCounts {
-    let c = Strong::new(0u32);
-    let bar = Barrier::new(2);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| {
-                bar.wait();
-                let a = c.at::<Gpu>();
-                for _ in 0..rounds {
-                    if atomic {
-                        let _ = a.fetch_add::<Relaxed>(1);
-                    } else {
-                        let v = a.load::<Relaxed>();
-                        a.store::<Relaxed>(v + 1);
-                    }
-                }
-            });
-        }
-    });
-    let total = c.at::<Gpu>().load::<Relaxed>() as u64;
-    CpuCounts {
-        rounds,
-        bad: (2 * rounds).saturating_sub(total),
-        timeouts: 0,
-    }
-}
-
-/// The §4.4 hand-off (consumers `atom.release.add`, P `ld.acquire` until 2) on three threads,
-/// `rounds` times with fresh variables. `bad` counts rounds where a value was not 42.
-pub fn handoff_4_4(rounds: u64) -> CpuCounts {
+/// Runs `T` on `T::SHAPE.roles()` threads, `rounds` instances (rounded up to whole batches of
+/// up to `BATCH`), and classifies each instance's words with the host's table. The threads meet
+/// at a spin rendezvous before every instance so that their accesses overlap (litmus7's "user"
+/// synchronization; bounded: after 50 ms a thread gives up on overlapping that instance).
+pub fn run<T: Litmus>(rounds: u64) -> CpuCounts {
+    let batch = (rounds as usize).clamp(1, BATCH);
+    let n = (rounds as usize).div_ceil(batch) * batch;
+    let roles = T::SHAPE.roles();
+    let p = programs::find(T::NAME).expect("every registry program is in the host's table");
     let mut counts = CpuCounts {
-        rounds,
+        rounds: n as u64,
         ..Default::default()
     };
-    let budget = Duration::from_secs(2);
-    for _ in 0..rounds {
-        let data = Data::new(0u32);
-        let full = Strong::new(0u32);
-        let count = Strong::new(0u32);
-        let (mut v1, mut v2, mut ok) = (0, 0, false);
+    for _ in 0..n / batch {
+        let cells: Vec<Cells> = (0..batch).map(|_| Cells::new()).collect();
+        let arrive = Strong::new(0u32);
         std::thread::scope(|s| {
-            let consumer = || {
-                let t = Instant::now();
-                while full.at::<Gpu>().load::<Acquire>() != 1 {
-                    if t.elapsed() > budget {
-                        return None;
+            for role in 0..roles {
+                let (cells, arrive) = (&cells, &arrive);
+                s.spawn(move || {
+                    let a = arrive.at::<Gpu>();
+                    for (k, c) in cells.iter().enumerate() {
+                        let _ = a.fetch_add::<Relaxed>(1);
+                        let target = roles * (k as u32 + 1);
+                        let t = Instant::now();
+                        let mut spins = 0u32;
+                        while a.load::<Relaxed>() < target {
+                            spins += 1;
+                            if spins % 1024 == 0 {
+                                if t.elapsed() > Duration::from_millis(50) {
+                                    break;
+                                }
+                                std::thread::yield_now();
+                            }
+                            std::hint::spin_loop();
+                        }
+                        let e = CpuEnv {
+                            cells: c,
+                            role,
+                            budget: Duration::from_secs(2),
+                        };
+                        T::role(role, &e, c);
                     }
-                    std::hint::spin_loop();
-                }
-                // SAFETY: ordered after P's write by the acquire of full.
-                let v = unsafe { data.read() };
-                let _ = count.at::<Gpu>().fetch_add::<Release>(1);
-                Some(v)
-            };
-            let c1 = s.spawn(consumer);
-            let c2 = s.spawn(consumer);
-            // P
-            unsafe { data.write(42) };
-            full.at::<Gpu>().store::<Release>(1);
-            let t = Instant::now();
-            while count.at::<Gpu>().load::<Acquire>() != 2 {
-                if t.elapsed() > budget {
-                    break;
-                }
-                std::hint::spin_loop();
+                });
             }
-            if count.at::<Gpu>().load::<Acquire>() == 2 {
-                // SAFETY: both consumers' reads happen-before (release/acquire on count).
-                unsafe { data.write(43) };
-                ok = true;
-            }
-            v1 = c1.join().unwrap().unwrap_or(0xdead);
-            v2 = c2.join().unwrap().unwrap_or(0xdead);
         });
-        if !ok || v1 == 0xdead || v2 == 0xdead {
-            counts.timeouts += 1;
-        } else if v1 != 42 || v2 != 42 {
-            counts.bad += 1;
+        for c in &cells {
+            match p.classify(&c.words(), None).class {
+                Class::Ok => {}
+                Class::Forbidden => counts.bad += 1,
+                Class::Timeout => counts.timeouts += 1,
+            }
         }
     }
     counts
 }
+
+macro_rules! by_name {
+    ($($kernel:ident: $T:path),* $(,)?) => {
+        /// [`run`] for the registry program named `name`; `None` if it is not one (DeepEP and
+        /// the §5 kernels have no CPU run).
+        pub fn run_named(name: &str, rounds: u64) -> Option<CpuCounts> {
+            $(if name == <$T as Litmus>::NAME {
+                return Some(run::<$T>(rounds));
+            })*
+            None
+        }
+    };
+}
+ptx_sync_programs::for_each_litmus!(by_name);
 
 #[cfg(test)]
 mod tests {
@@ -180,24 +134,27 @@ mod tests {
 
     #[test]
     fn fixed_programs_never_fail_on_the_cpu() {
-        // fence.sc forbids r1 = r2 = 0 (x86: mfence); the atomic counter loses nothing; the
-        // hand-off always reads 42.
-        assert_eq!(store_buffering(SbFence::Sc, 4 * BATCH as u64).bad, 0);
-        let c = counter(true, 20_000);
-        assert_eq!((c.bad, c.rounds), (0, 20_000));
-        let h = handoff_4_4(50);
-        assert_eq!((h.bad, h.timeouts, h.rounds), (0, 0, 50));
+        // Every correct program of the registry, on real threads: no forbidden outcome, no
+        // timeout (fence.sc forbids r1 = r2 = 0 — x86: mfence; the atomic counter loses nothing;
+        // the hand-offs always read 42).
+        let mut ran = 0;
+        for p in programs::PROGRAMS.iter().filter(|p| p.correct) {
+            if let Some(c) = run_named(p.name, 256) {
+                assert_eq!((c.bad, c.timeouts, c.rounds), (0, 0, 256), "{}", p.name);
+                ran += 1;
+            }
+        }
+        assert!(ran >= 10, "only {ran} correct programs ran");
     }
 
     #[test]
     fn counts_are_consistent() {
-        let c = counter(false, 10_000);
-        assert!(
-            c.bad < 20_000,
-            "the last write keeps at least one increment: {c:?}"
-        );
-        let s = store_buffering(SbFence::None, 100);
-        assert_eq!(s.rounds, BATCH as u64);
+        let c = run_named("count_rmw", 1000).unwrap();
+        assert_eq!(c.rounds, 1000);
+        assert!(c.bad <= c.rounds, "{c:?}");
+        let s = run_named("sb_plain", 3000).unwrap();
+        assert_eq!(s.rounds, 2 * BATCH as u64, "rounded up to whole batches");
         assert!(s.bad <= s.rounds);
+        assert!(run_named("deepep_barrier", 10).is_none());
     }
 }

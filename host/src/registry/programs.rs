@@ -2,8 +2,11 @@
 //! become an outcome. The PTX of a program is read from its compiled kernel
 //! ([`crate::analysis::kernel_ptx`]), not written here.
 //!
-//! The kernels are in `host/kernels/src/litmus.rs` and `deepep.rs`; this table is the host's
-//! only knowledge of them.
+//! The §2–§4 programs come from the registry of `ptx_sync_programs` (`programs/`: one source
+//! per program, also the kernels' and the loom suite's); DeepEP's barrier and the §5 kernels
+//! (`host/kernels/src/deepep.rs`, `section5.rs`) are listed here by hand.
+
+use ptx_sync_programs::{Litmus, Shape};
 
 /// The shape of a program: how many roles, which output words, how to read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,21 +105,34 @@ pub enum Class {
     Timeout,
 }
 
-const M: u64 = 1_000_000;
-
-macro_rules! prog {
-    ($name:literal, $seed:literal, $kind:expr, $correct:expr, $rounds:expr, $ver:expr, $what:literal) => {
-        Program {
-            name: $name,
-            kernel: concat!("litmus_", $name),
-            seed: $seed,
-            what: $what,
-            kind: $kind,
-            correct: $correct,
-            rounds: $rounds,
-            version: $ver,
+impl Kind {
+    /// The host's reading of a registry program's output words.
+    pub const fn of(s: Shape) -> Kind {
+        match s {
+            Shape::Mp => Kind::Mp,
+            Shape::MpOnce => Kind::MpOnce,
+            Shape::Sb => Kind::Sb,
+            Shape::Count => Kind::Count,
+            Shape::Handoff => Kind::Handoff,
         }
-    };
+    }
+}
+
+impl Program {
+    /// The entry of a registry program (`ptx_sync_programs`): its metadata is the program's,
+    /// `kernel` its kernel's symbol.
+    pub const fn litmus<T: Litmus>(kernel: &'static str) -> Program {
+        Program {
+            name: T::NAME,
+            kernel,
+            seed: T::SEED,
+            what: T::WHAT,
+            kind: Kind::of(T::SHAPE),
+            correct: T::CORRECT,
+            rounds: T::ROUNDS,
+            version: T::VERSION,
+        }
+    }
 }
 
 macro_rules! s5 {
@@ -139,58 +155,13 @@ macro_rules! s5 {
     };
 }
 
-/// Every program, in the seed's order.
+/// `PROGRAMS` from the registry's list, then the programs not yet in it (DeepEP, §5).
+macro_rules! table {
+    ($($kernel:ident: $T:path),* $(,)?) => {
+/// Every program, in the seed's order: the registry's (`ptx_sync_programs::for_each_litmus!`),
+/// then DeepEP's barrier and the §5 kernels.
 pub const PROGRAMS: &[Program] = &[
-    prog!("sb_plain", "§2.1", Kind::Sb, false, M, None,
-          "C1: done1=1; r1=done2 | C2: done2=1; r2=done1 — no fence (write buffer: both may read 0)"),
-    prog!("sb_acq_rel", "§3.6", Kind::Sb, false, M, None,
-          "the same with fence.acq_rel.gpu between write and read — W→R still unordered"),
-    prog!("sb_sc", "§2.1, §3.6", Kind::Sb, true, M, None,
-          "the same with fence.sc.gpu — Fence-SC order: one read must see 1"),
-    prog!("mp_plain", "§2.2, §2.3", Kind::Mp, false, M, None,
-          "P: data=42; full=1 | C: while full!=1; read data — flags relaxed, no fence"),
-    prog!("mp_fence_p", "§2.2", Kind::Mp, false, M, None,
-          "fence.sc.gpu in P only (W→W fixed, C's R→R still free)"),
-    prog!("mp_fence_c", "§2.3", Kind::Mp, false, M, None,
-          "fence.sc.gpu in C only (R→R fixed, P's W→W still free)"),
-    prog!("mp_fence_sc", "§2.2, §2.3", Kind::Mp, true, M, None,
-          "fence.sc.gpu in both: the fence pair"),
-    prog!("mp_rel_acq", "§3.3", Kind::Mp, true, M, None,
-          "st.release.gpu / ld.acquire.gpu"),
-    prog!("mp_rel_acq_cta", "§3.5 fn. 15", Kind::Mp, false, 6_400_000, None,
-          "st.release.cta / ld.acquire.cta with P and C in different CTAs (seed: 188 k stale in 6.4 M)"),
-    prog!("mp_plain_once", "§2.2, §2.3", Kind::MpOnce, false, M, None,
-          "mp_plain with C reading full once after a random delay, then data"),
-    prog!("mp_rel_acq_once", "§3.3", Kind::MpOnce, true, M, None,
-          "mp_rel_acq with C reading full once (ld.acquire.gpu) after a random delay, then data"),
-    prog!("mp_rel_acq_cta_once", "§3.5 fn. 15", Kind::MpOnce, false, M, None,
-          "mp_rel_acq_cta with C reading full once (ld.acquire.cta) after a random delay, then data"),
-    prog!("count_rmw", "§4.1", Kind::Count, false, M, None,
-          "count = count + 1 as ld.relaxed + st.relaxed: both may read 0"),
-    prog!("count_atom_gpu", "§4.1, §4.2", Kind::Count, true, M, None,
-          "atom.relaxed.gpu.add in both consumers"),
-    prog!("count_atom_cta", "§4.2", Kind::Count, false, M, None,
-          "C1 atom.relaxed.cta.add, C2 atom.relaxed.gpu.add, different CTAs: atomicity not guaranteed"),
-    prog!("handoff_2_5_nofence", "§2", Kind::Handoff, false, M, Some("2.5"),
-          "the hand-off with relaxed flags and no fence"),
-    prog!("handoff_2_5", "§2.5", Kind::Handoff, true, M, Some("2.5"),
-          "ten fence.sc.gpu, each next to a flag"),
-    prog!("handoff_3_4_no_sc", "§3.6", Kind::Handoff, false, M, Some("3.4"),
-          "§3.4 with its two fence.sc replaced by fence.acq_rel: both may miss the other's done"),
-    prog!("handoff_3_4_no_c2_release", "§3.4", Kind::Handoff, false, M, Some("3.4"),
-          "§3.4 without C2's fence.release: edge 1 of the causality chain is gone"),
-    prog!("handoff_3_4", "§3.4", Kind::Handoff, true, M, Some("3.4"),
-          "fence.release/acquire, fence.acq_rel before empty=1, two fence.sc for W→R"),
-    prog!("handoff_4_3_relaxed", "§4.3", Kind::Handoff, false, M, Some("4.3"),
-          "count with atom.add without .sem (relaxed) and a relaxed empty=1"),
-    prog!("handoff_4_3", "§4.3", Kind::Handoff, true, M, Some("4.3"),
-          "old = atom.acq_rel.gpu.add(count, 1); the last consumer: st.release.gpu empty"),
-    prog!("handoff_4_4_relaxed", "§4.4", Kind::Handoff, false, M, Some("4.4"),
-          "barrier with red.relaxed.gpu.add: the count arrives but publishes nothing"),
-    prog!("handoff_4_4", "§4.4", Kind::Handoff, true, M, Some("4.4"),
-          "barrier: consumers atom.release.gpu.add, P ld.acquire.gpu until count == 2"),
-    prog!("handoff_4_5_red", "§4.5", Kind::Handoff, true, M, Some("4.4"),
-          "the §4.4 barrier with red.release.gpu.add"),
+    $(Program::litmus::<$T>(stringify!($kernel)),)*
     Program {
         name: "deepep_barrier",
         kernel: "deepep_barrier",
@@ -230,6 +201,10 @@ pub const PROGRAMS: &[Program] = &[
     s5!("s54_init_bug", "§5.4", 512, 1024, true, false,
         "the fix without fence.mbarrier_init + cluster barrier after init: B may arrive on A's empty before its init"),
 ];
+    };
+}
+
+ptx_sync_programs::for_each_litmus!(table);
 
 /// The value the host fills outputs with before a §5 launch.
 pub const POISON: u32 = 0xAAAA_AAAA;
@@ -426,6 +401,9 @@ mod tests {
                 "{}",
                 p.name
             );
+            if p.kernel.starts_with("litmus_") {
+                assert_eq!(p.kernel, format!("litmus_{}", p.name));
+            }
             assert!(
                 p.kernel.starts_with("litmus_")
                     || p.kernel.starts_with("deepep_")
