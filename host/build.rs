@@ -69,7 +69,7 @@ fn loom_tests(dir: &std::path::Path, out: &std::path::Path) {
         let (mut test, mut panics) = (false, false);
         for line in src.lines() {
             let l = line.trim_start();
-            if l.starts_with("#[test]") {
+            if l == "#[test]" {
                 test = true;
             } else if l.starts_with("#[should_panic") {
                 panics = true;

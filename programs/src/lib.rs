@@ -38,4 +38,4 @@ pub mod registry;
 pub mod sb;
 
 pub use env::{Env, Mem};
-pub use registry::{Litmus, Shape, Verdict};
+pub use registry::{Litmus, Shape, Verdict, FORBIDDEN};

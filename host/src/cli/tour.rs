@@ -560,7 +560,8 @@ mod tests {
             .map(|p| {
                 std::fs::read_to_string(p)
                     .unwrap()
-                    .matches("#[test]")
+                    .lines()
+                    .filter(|l| l.trim() == "#[test]")
                     .count()
             })
             .sum();
