@@ -152,3 +152,54 @@ macro_rules! variant {
     };
 }
 pub(crate) use variant;
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    extern crate std;
+    use std::vec::Vec;
+
+    macro_rules! rows {
+        ($($kernel:ident: $T:path),* $(,)?) => {
+            [$((stringify!($kernel), <$T as Litmus>::NAME, <$T as Litmus>::SHAPE,
+                <$T as Litmus>::CORRECT, <$T as Litmus>::LOOM)),*]
+        };
+    }
+
+    #[test]
+    fn registry_rows_are_consistent() {
+        let rows = crate::for_each_litmus!(rows);
+        assert!(rows.len() >= 25, "{}", rows.len());
+        let names: Vec<&str> = rows.iter().map(|r| r.1).collect();
+        for (i, (kernel, name, _, correct, loom)) in rows.iter().enumerate() {
+            assert_eq!(*kernel, std::format!("litmus_{name}"), "kernel of {name}");
+            assert!(!names[i + 1..].contains(name), "{name} twice");
+            // A correct program must not be expected to fail under loom for its own sake.
+            if *correct {
+                assert!(
+                    !matches!(loom, Verdict::Caught(_)),
+                    "{name}: correct but caught"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_classify_synthetic_words() {
+        assert!(Shape::Mp.forbidden([0, 0, 0, 0]));
+        assert!(!Shape::Mp.forbidden([42, 0, 0, 0]));
+        assert!(
+            !Shape::Mp.forbidden([0, 0, 0, 2]),
+            "a timeout is not forbidden"
+        );
+        assert!(Shape::Sb.forbidden([0, 0, 0, 0]));
+        assert!(!Shape::Sb.forbidden([1, 0, 0, 0]));
+        assert!(Shape::Count.forbidden([0, 0, 0, 0]));
+        assert!(!Shape::Count.forbidden([0, 1, 0, 0]));
+        assert!(!Shape::Handoff.forbidden([42, 42, 1, 0]));
+        assert!(Shape::Handoff.forbidden([42, 43, 1, 0]));
+        assert!(!Shape::Handoff.forbidden([42, 0xdead, 1, 0b100]));
+        assert!(!Shape::MpOnce.forbidden([0, 0, 0, 0]));
+        assert!(Shape::MpOnce.forbidden([0, 1, 0, 0]));
+    }
+}

@@ -10,6 +10,7 @@ use crate::exec::runner::{self, RunCfg};
 use crate::gpu::{self, Gpu};
 use crate::registry::programs::{self, Program};
 use ptx_sync_host::sass;
+use ptx_sync_programs::Verdict;
 use std::collections::HashMap;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -320,7 +321,44 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
         }
     }
     model_section();
+    registry_section();
     finish(t0, violated, false)
+}
+
+/// Every program of the registry (`ptx_sync_programs::for_each_litmus!`, one source each): its
+/// kernel's sync PTX, a short CPU run of the same source, and its loom verdict — a program added
+/// to the registry shows up here without an edit.
+fn registry_section() {
+    println!("\nThe registry: every seed program, written once (programs/), on three platforms");
+    println!("{}", "-".repeat(96));
+    let rounds = 2048;
+    for p in programs::PROGRAMS.iter() {
+        let Some(loom) = p.loom else { continue };
+        let loom = match loom {
+            Verdict::Passes => "passes".to_string(),
+            Verdict::Caught(t) => format!("caught ({})", t.join(" | ")),
+            Verdict::NotModelled(_) => "not modelled (race by construction)".to_string(),
+        };
+        let cpu = match cpu::run_named(p.name, rounds) {
+            Some(c) => format!(
+                "{} forbidden, {} timeouts of {}",
+                c.bad, c.timeouts, c.rounds
+            ),
+            None => "-".into(),
+        };
+        let ptx = match kernel_ptx::of_program(p, gpu::KERNELS_PTX) {
+            Ok(v) => kernel_ptx::line(&v),
+            Err(e) => e,
+        };
+        println!(
+            "  [{}] {:<26} {}\n      kernel {} PTX: {ptx}\n      CPU ({} std threads): {cpu}; loom: {loom}",
+            if p.correct { "fixed " } else { "broken" },
+            p.name,
+            p.seed,
+            p.kernel,
+            p.kind.roles(),
+        );
+    }
 }
 
 /// Seed programs as litmus files, embedded at build time, decided by the PTX axioms.

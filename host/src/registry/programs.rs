@@ -6,7 +6,7 @@
 //! per program, also the kernels' and the loom suite's); DeepEP's barrier and the §5 kernels
 //! (`host/kernels/src/deepep.rs`, `section5.rs`) are listed here by hand.
 
-use ptx_sync_programs::{Litmus, Shape};
+use ptx_sync_programs::{Litmus, Shape, Verdict};
 
 /// The shape of a program: how many roles, which output words, how to read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +84,9 @@ pub struct Program {
     pub rounds: u64,
     /// The hand-off version it belongs to (`handoff --version`), if any.
     pub version: Option<&'static str>,
+    /// What its loom model reports (`loom-tests/tests/registry.rs`); `None`: not in the
+    /// registry (DeepEP's barrier and the §5 kernels have hand-written loom tests).
+    pub loom: Option<Verdict>,
 }
 
 /// An outcome of one instance.
@@ -131,6 +134,7 @@ impl Program {
             correct: T::CORRECT,
             rounds: T::ROUNDS,
             version: T::VERSION,
+            loom: Some(T::LOOM),
         }
     }
 }
@@ -151,6 +155,7 @@ macro_rules! s5 {
             correct: $correct,
             rounds: 2_000,
             version: None,
+            loom: None,
         }
     };
 }
@@ -171,6 +176,7 @@ pub const PROGRAMS: &[Program] = &[
         correct: true,
         rounds: 20_000,
         version: None,
+        loom: None,
     },
     Program {
         name: "deepep_barrier_missing",
@@ -181,6 +187,7 @@ pub const PROGRAMS: &[Program] = &[
         correct: true,
         rounds: 5_000,
         version: None,
+        loom: None,
     },
     s5!("s51_cp_async_bug", "§5.1", 256, 256, false, false,
         "cp.async then bar.arrive without cp.async.wait_all: C may read the tile before it lands"),
