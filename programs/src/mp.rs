@@ -115,3 +115,6 @@ variant!(MpRelAcqOnce = Mp { once: true, ..REL_ACQ }, "mp_rel_acq_once", "§3.3"
 variant!(MpRelAcqCtaOnce = Mp { once: true, sco: Sco::Cta, ..REL_ACQ }, "mp_rel_acq_cta_once",
     "§3.5 fn. 15", Shape::MpOnce, correct: false, loom: Verdict::Caught(&["not morally strong"]),
     "mp_rel_acq_cta with C reading full once (ld.acquire.cta) after a random delay, then data");
+variant!(MpFenceAcqRel = Mp { p_fence: Fence::AcqRel(Sco::Gpu), c_fence: Fence::AcqRel(Sco::Gpu), ..PLAIN },
+    "mp_fence_acq_rel", "§3.4", Shape::Mp, correct: true, loom: Verdict::Passes,
+    "fence.acq_rel.gpu in both, flags relaxed: a release pattern and an acquire pattern (PTX ISA §8.8), the fence pair of §3.4 without fence.sc");

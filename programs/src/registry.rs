@@ -105,6 +105,7 @@ macro_rules! for_each_litmus {
             litmus_mp_fence_p: $crate::mp::MpFenceP,
             litmus_mp_fence_c: $crate::mp::MpFenceC,
             litmus_mp_fence_sc: $crate::mp::MpFenceSc,
+            litmus_mp_fence_acq_rel: $crate::mp::MpFenceAcqRel,
             litmus_mp_rel_acq: $crate::mp::MpRelAcq,
             litmus_mp_rel_acq_cta: $crate::mp::MpRelAcqCta,
             litmus_mp_plain_once: $crate::mp::MpPlainOnce,
