@@ -45,7 +45,7 @@ impl Env for CpuEnv<'_> {
                 return true;
             }
             spins += 1;
-            if spins % 1024 == 0 {
+            if spins & 1023 == 0 {
                 if t.elapsed() > self.budget {
                     self.cells.mark_timeout(self.role);
                     return false;
@@ -85,7 +85,7 @@ pub fn run<T: Litmus>(rounds: u64) -> CpuCounts {
                         let mut spins = 0u32;
                         while a.load::<Relaxed>() < target {
                             spins += 1;
-                            if spins % 1024 == 0 {
+                            if spins & 1023 == 0 {
                                 if t.elapsed() > Duration::from_millis(50) {
                                     break;
                                 }
