@@ -3,12 +3,12 @@
 //! kernels, and the outcomes: measured on the GPU when there is one, else the CPU analogue on real
 //! threads or the loom test that checks it.
 
-use crate::analysis::hist::{self, group};
 use crate::analysis::kernel_ptx;
 use crate::exec::cpu;
 use crate::exec::runner::{self, RunCfg};
 use crate::gpu::{self, Gpu};
 use crate::registry::programs::{self, Program};
+use crate::render::report::{self, group};
 use ptx_sync_host::sass;
 use ptx_sync_programs::Verdict;
 use std::collections::HashMap;
@@ -298,7 +298,7 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
                     match runner::run(gpu, p, &cfg) {
                         Ok(r) => {
                             violated |= r.violated();
-                            print!("{}", indent(&hist::table(&r), 2));
+                            print!("{}", indent(&report::table(&r), 2));
                         }
                         Err(e) => {
                             println!("  {name}: {e}");
@@ -331,7 +331,7 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
 fn registry_section() {
     println!("\nThe registry: every seed program, written once (programs/), on three platforms");
     println!("{}", "-".repeat(96));
-    let rounds = 2048;
+    let rounds = 32;
     for p in programs::PROGRAMS.iter() {
         let Some(loom) = p.loom else { continue };
         let loom = match loom {
@@ -538,7 +538,7 @@ fn cpu_analogue(c: Cpu, _k: usize) {
     match c {
         Cpu::None => {}
         Cpu::Sb | Cpu::SbAcqRel => {
-            let rounds = 100_000;
+            let rounds = 20_000;
             let first = if matches!(c, Cpu::Sb) {
                 "sb_plain"
             } else {
@@ -562,18 +562,18 @@ fn cpu_analogue(c: Cpu, _k: usize) {
             }
         }
         Cpu::Counter => {
-            let n = 200_000;
+            let n = 20_000;
             let run = |p: &str| cpu::run_named(p, n).expect("a registry program");
             let (a, b) = (run("count_rmw"), run("count_atom_gpu"));
             println!(
-                "  CPU run (2 std threads, {} instances of one increment each):\n    ld + st (count_rmw):  an increment lost in {}\n    atom (count_atom_gpu): lost in {}",
+                "  CPU run (2 std threads, {} instances of one increment each, count_rmw / count_atom_gpu):\n    ld + st:          {} lost\n    atom (fetch_add): {} lost",
                 group(a.rounds),
                 group(a.bad),
                 group(b.bad)
             );
         }
         Cpu::Handoff44 => {
-            let h = cpu::run_named("handoff_4_4", 2048).expect("a registry program");
+            let h = cpu::run_named("handoff_4_4", 256).expect("a registry program");
             println!(
                 "  CPU run (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
                 h.rounds, h.bad, h.timeouts

@@ -29,7 +29,7 @@ pub struct CpuCounts {
 const BATCH: usize = 2048;
 
 /// A role's [`Env`] on a CPU thread: waits bounded by `budget` of wall time (spinning, yielding
-/// every 1024 checks); a wait that runs out sets the role's bit in word 3, as on the GPU.
+/// every 64 checks); a wait that runs out sets the role's bit in word 3, as on the GPU.
 struct CpuEnv<'a> {
     cells: &'a Cells,
     role: u32,
@@ -45,7 +45,7 @@ impl Env for CpuEnv<'_> {
                 return true;
             }
             spins += 1;
-            if spins & 1023 == 0 {
+            if spins & 63 == 0 {
                 if t.elapsed() > self.budget {
                     self.cells.mark_timeout(self.role);
                     return false;
@@ -85,7 +85,7 @@ pub fn run<T: Litmus>(rounds: u64) -> CpuCounts {
                         let mut spins = 0u32;
                         while a.load::<Relaxed>() < target {
                             spins += 1;
-                            if spins & 1023 == 0 {
+                            if spins & 63 == 0 {
                                 if t.elapsed() > Duration::from_millis(50) {
                                     break;
                                 }
