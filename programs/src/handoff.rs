@@ -27,6 +27,18 @@ pub enum Arrive {
     Red(Red),
 }
 
+/// How a §4.1 consumer counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count41 {
+    /// `fence.release`, then `old = ld.relaxed count; st.relaxed count, old + 1` (broken: both
+    /// may read 0).
+    ReadIncrementWrite,
+    /// `fence.release`, then `old = atom.relaxed.gpu.add(count, 1)`.
+    AtomRelaxedFences,
+    /// `old = atom.acq_rel.gpu.add(count, 1)`; the last one `st.release` to `empty`.
+    AtomAcqRel,
+}
+
 /// One version of the hand-off.
 #[derive(Clone, Copy, Debug)]
 pub enum Handoff {
@@ -45,6 +57,10 @@ pub enum Handoff {
     /// between a consumer's `done` and the other's (`fence.sc` in the correct version); C2's
     /// `fence.release` before its `done` kept iff `c2_release`.
     V34 { wr: Fence, c2_release: bool },
+    /// §4.1: the §3.4 producer, and consumers that count on `count` instead of two `done` flags;
+    /// the one that saw 1 writes `empty` (`fence.acq_rel` + relaxed store, or `st.release` for
+    /// [`Count41::AtomAcqRel`]).
+    V41 { count: Count41 },
     /// §4.3: flags release/acquire; `old = atom{.atom}.gpu.add(count, 1)`, the consumer that saw
     /// 1 writes `empty` with `st{.empty}.gpu`.
     V43 { atom: Rmw, empty: St },
@@ -85,7 +101,7 @@ pub fn producer<E: Env, M: Mem>(c: Handoff, e: &E, m: &M) -> bool {
             when(hand_back, SC).run();
             ok
         }
-        Handoff::V34 { .. } => {
+        Handoff::V34 { .. } | Handoff::V41 { .. } => {
             Fence::Release(Sco::Gpu).run();
             ops::store(full, Sco::Gpu, St::Relaxed, 1);
             let ok = e.wait("nobody writes empty", || {
@@ -158,6 +174,33 @@ pub fn consumer<E: Env, M: Mem>(c: Handoff, c2: bool, e: &E, m: &M) -> u32 {
             if ops::load(other, Sco::Gpu, Ld::Relaxed) == 1 {
                 Fence::AcqRel(Sco::Gpu).run();
                 ops::store(empty, Sco::Gpu, St::Relaxed, 1);
+            }
+            v
+        }
+        Handoff::V41 { count } => {
+            Fence::Acquire(Sco::Gpu).run();
+            let v = read();
+            let c = m.flag(COUNT);
+            let old = match count {
+                Count41::ReadIncrementWrite => {
+                    Fence::Release(Sco::Gpu).run();
+                    let old = ops::load(c, Sco::Gpu, Ld::Relaxed);
+                    ops::store(c, Sco::Gpu, St::Relaxed, old + 1);
+                    old
+                }
+                Count41::AtomRelaxedFences => {
+                    Fence::Release(Sco::Gpu).run();
+                    ops::fetch_add(c, Sco::Gpu, Rmw::Relaxed, 1)
+                }
+                Count41::AtomAcqRel => ops::fetch_add(c, Sco::Gpu, Rmw::AcqRel, 1),
+            };
+            if old == 1 {
+                if count == Count41::AtomAcqRel {
+                    ops::store(empty, Sco::Gpu, St::Release, 1);
+                } else {
+                    Fence::AcqRel(Sco::Gpu).run();
+                    ops::store(empty, Sco::Gpu, St::Relaxed, 1);
+                }
             }
             v
         }
