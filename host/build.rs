@@ -6,6 +6,10 @@
 //! "kernels not built: run `cargo xtask ptx`"), and cargo prints a warning; the host's tests
 //! (`gpu::tests::kernels_are_embedded`, the stub-driver suite) fail on such a build, naming the
 //! command — nothing passes without the kernels.
+//!
+//! Also embeds the list of loom tests (`loom-tests/tests/*.rs`: file, test name, whether it
+//! expects a panic) as `$OUT_DIR/loom_tests.rs`, so that `ptx-sync tour` names the loom test of
+//! each step without reading the source tree at run time.
 
 use std::path::PathBuf;
 
@@ -19,6 +23,10 @@ fn main() {
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     // Also rerun when the files appear later (cargo watches the directory's mtime).
     println!("cargo:rerun-if-changed={}", dir.display());
+    loom_tests(
+        &manifest.join("../loom-tests/tests"),
+        &out_dir.join("loom_tests.rs"),
+    );
     for (src, dst) in [
         ("kernels.ptx", "kernels.ptx"),
         ("kernels.sm_90a.cubin", "kernels.cubin"),
@@ -41,4 +49,45 @@ fn main() {
             }
         }
     }
+}
+
+/// Writes `LOOM_TESTS: &[(file, test, should_panic)]`, every `#[test]` function of `dir/*.rs` in
+/// file order then source order.
+fn loom_tests(dir: &std::path::Path, out: &std::path::Path) {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "rs"));
+    files.sort();
+    let mut rows = String::new();
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+        let src = std::fs::read_to_string(f).unwrap();
+        let fname = f.file_name().unwrap().to_string_lossy().to_string();
+        // Attributes seen since the last item: `#[test]`, `#[should_panic...]`.
+        let (mut test, mut panics) = (false, false);
+        for line in src.lines() {
+            let l = line.trim_start();
+            if l == "#[test]" {
+                test = true;
+            } else if l.starts_with("#[should_panic") {
+                panics = true;
+            } else if let Some(rest) = l.strip_prefix("fn ") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if test {
+                    rows.push_str(&format!("    ({fname:?}, {name:?}, {panics}),\n"));
+                }
+                (test, panics) = (false, false);
+            }
+        }
+    }
+    std::fs::write(
+        out,
+        format!("/// Every loom test: (file, name, expects a panic).\npub const LOOM_TESTS: &[(&str, &str, bool)] = &[\n{rows}];\n"),
+    )
+    .unwrap();
 }

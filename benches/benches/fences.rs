@@ -204,7 +204,7 @@ fn main() {
     );
     println!("\n== GPU fence benches ==");
     match gpu_driver() {
-        Err(why) => println!("skipped: {why}.\n  They run on a GPU machine with `ptx-sync bench` (kernels: host/kernels/src/bench.rs, driver: host/src/fencebench.rs)."),
+        Err(why) => println!("skipped: {why}.\n  They run on a GPU machine with `ptx-sync bench` (kernels: host/kernels/src/bench.rs, driver: host/src/exec/fencebench.rs)."),
         Ok(d) => println!("driver found ({d}).\n  The GPU benches are not part of this CPU bench: run `ptx-sync bench` (host crate)."),
     }
 }

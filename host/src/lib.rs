@@ -15,6 +15,7 @@
 
 pub mod costs;
 pub mod cuda;
+#[path = "exec/fencebench.rs"]
 pub mod fencebench;
 pub mod inspect;
 pub mod litmus_ptx;

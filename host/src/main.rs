@@ -4,17 +4,24 @@
 //! Exit codes: 0 success; 1 the command could not run (no driver, no GPU, kernels not built, a
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
-mod args;
+// The layers, bottom up: `registry` (the programs) → `exec` (GPU and CPU runs) → `analysis`
+// (outcome histograms, a kernel's PTX) → `render` (text, JSON, SVG) → `cli` and this file. Not
+// yet in a layer folder (other branches edit them): `gpu` (exec), `show` (render), `build_cmd`
+// (cli).
+mod analysis;
 mod build_cmd;
-mod copy;
-mod cpu;
+mod cli;
+mod exec;
 mod gpu;
-mod hist;
-mod litmus_file;
-mod programs;
-mod runner;
+mod registry;
+mod render;
 mod show;
-mod tour;
+
+use analysis::hist;
+use cli::{args, tour};
+use exec::{copy, litmus_file, runner};
+use registry::programs;
+use render::report;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -224,7 +231,7 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
         match runner::run_points(&g, p, &cfg, o.sweep) {
             Ok(rs) => {
                 for r in rs {
-                    println!("{}", hist::table(&r));
+                    println!("{}", report::table(&r));
                     reports.push(r);
                 }
                 // Written after every program, so that a run cut short (a fault, a hang, an outer
@@ -240,8 +247,8 @@ fn run_programs(list: Vec<&'static programs::Program>, o: &RunOpts) -> ExitCode 
             }
         }
     }
-    if reports.len() > 1 || !hist::calibration(&reports).is_empty() {
-        println!("{}", hist::summary(&reports));
+    if reports.len() > 1 || !report::calibration(&reports).is_empty() {
+        println!("{}", report::summary(&reports));
     }
     if let Err(e) = finish_outputs(&reports, o, false) {
         return fail(e);
@@ -301,10 +308,10 @@ fn run_file(path: &str, o: &RunOpts) -> ExitCode {
 fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Result<(), String> {
     let skip = |p: &PathBuf| partial && p.as_os_str() == "-";
     if let Some(p) = o.json.as_ref().filter(|p| !skip(p)) {
-        write_out(p, &hist::json(reports))?;
+        write_out(p, &report::json(reports))?;
     }
     if let Some(p) = o.svg.as_ref().filter(|p| !skip(p)) {
-        write_out(p, &hist::svg(reports))?;
+        write_out(p, &report::svg(reports))?;
     }
     Ok(())
 }

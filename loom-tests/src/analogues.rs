@@ -1,6 +1,7 @@
 //! CPU analogues of the seed's §5 hardware that the library does not model on the CPU (the copy
 //! engine, proxies) for loom, and the thin wrappers of `ptx_sync::model` the tests use (`check`,
-//! `spin_until`, `spawn*`). The mbarrier and `bar` stand-ins that used to live here are retired:
+//! `spin_until`, `spawn*`). The hand-off state and runner that used to live here are retired:
+//! the hand-off is `ptx_sync_programs::handoff`, run by [`crate::programs::handoff`]. The mbarrier and `bar` stand-ins that used to live here are retired:
 //! the library's `Mbarrier`, `RemoteMbarrier`, `NamedBarrier` and `ClusterBarrier` report to the
 //! scope model themselves.
 //!
@@ -15,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering as StdOrdering};
 
 use loom::sync::{Arc, Mutex};
 use ptx_sync::model::{self, Place};
-use ptx_sync::{Data, Strong};
+use ptx_sync::Data;
 
 pub use ptx_sync::model::{spawn, spawn_at, spawn_in, Explored, Handle, SPIN_LIMIT};
 
@@ -266,62 +267,4 @@ impl<T: Copy> ProxyTile<T> {
         }
         self.data.write(v)
     }
-}
-
-/// The seed's hand-off state (§1.1): ordinary `data` and the four flags, all 0.
-pub struct Handoff {
-    /// The payload (ordinary data: an unordered access is a data race).
-    pub data: Data<u32>,
-    /// P → C: the data is ready.
-    pub full: Strong<u32>,
-    /// C1 has read the data.
-    pub done1: Strong<u32>,
-    /// C2 has read the data.
-    pub done2: Strong<u32>,
-    /// C → P: both have read; P may overwrite.
-    pub empty: Strong<u32>,
-}
-
-impl Handoff {
-    /// Everything 0.
-    pub fn new() -> Self {
-        Handoff {
-            data: Data::new(0),
-            full: Strong::new(0),
-            done1: Strong::new(0),
-            done2: Strong::new(0),
-            empty: Strong::new(0),
-        }
-    }
-}
-
-impl Default for Handoff {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Model-checks one version of the hand-off: P (`producer`), C1 and C2 (`consumer`, given its own
-/// `done`, the other's, and whether it is C2) on three loom threads, with the variant `cfg`.
-/// Both consumers must read 42, and `data` ends as P's 43.
-pub fn run_handoff<C: Copy + Send + Sync + 'static>(
-    bound: usize,
-    cfg: C,
-    producer: fn(&Handoff, C),
-    consumer: fn(&Handoff, &Strong<u32>, &Strong<u32>, C, bool) -> u32,
-) {
-    check(bound, move || {
-        let s = Arc::new(Handoff::new());
-        let (s1, s2, sp) = (s.clone(), s.clone(), s.clone());
-        let c1 = spawn(move || consumer(&s1, &s1.done1, &s1.done2, cfg, false));
-        let c2 = spawn(move || consumer(&s2, &s2.done2, &s2.done1, cfg, true));
-        let p = spawn(move || producer(&sp, cfg));
-        assert_eq!(
-            (c1.join(), c2.join()),
-            (42, 42),
-            "a consumer read stale or overwritten data"
-        );
-        p.join();
-        assert_eq!(unsafe { s.data.read() }, 43);
-    });
 }

@@ -6,6 +6,10 @@
 //! RUSTFLAGS="--cfg loom" cargo test -p ptx-sync-loom-tests --release --target-dir target/loom
 //! ```
 //!
+//! The seed's §2–§4 programs are not written here: [`programs`] runs the roles of
+//! `ptx_sync_programs` (the source the GPU kernels and the CPU runs share) on loom threads, and
+//! `tests/registry.rs` checks every program of its registry against its stated verdict.
+//!
 //! Every protocol in `tests/` is written against `ptx-sync`'s ordinary API (`Strong`, `Data`,
 //! `AtomicRef`, `fence`, `Mbarrier`, `NamedBarrier`, `ClusterBarrier`, `Pipeline`); under `--cfg loom` that API is loom's atomics and cells plus the scope
 //! check of [`ptx_sync::model`] (`ptx_sync::model` exists only under `--cfg loom`). This crate adds
@@ -26,3 +30,5 @@
 mod analogues;
 #[cfg(loom)]
 pub use analogues::*;
+#[cfg(loom)]
+pub mod programs;

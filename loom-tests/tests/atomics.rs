@@ -13,94 +13,51 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use ptx_sync::{fence, AcqRel, Acquire, Data, Gpu, Relaxed, Release, Strong};
+use ptx_sync::{Acquire, Data, Gpu, Relaxed, Release, Strong};
+use ptx_sync_loom_tests::programs::{self, LoomEnv};
 use ptx_sync_loom_tests::{check, spawn, spin_until};
+use ptx_sync_programs::cells::Cells;
+use ptx_sync_programs::handoff::{self, Handoff};
+use ptx_sync_programs::Mem;
 
 const BOUND: usize = 1;
 
+/// The §4.4 barrier's state (no `full`: data is written before the threads start).
 struct Counted {
     data: Data<u32>,
-    full: Strong<u32>,
     count: Strong<u32>,
-    empty: Strong<u32>,
 }
 
 impl Counted {
     fn new() -> Arc<Self> {
         Arc::new(Counted {
             data: Data::new(0),
-            full: Strong::new(0),
             count: Strong::new(0),
-            empty: Strong::new(0),
         })
     }
 }
 
-/// How a consumer announces it has read `data`.
-#[derive(Clone, Copy)]
-enum Consumer {
-    /// §4.1 broken: `old = count; count = old + 1` (two relaxed accesses), §3.4 fences.
-    ReadIncrementWrite,
-    /// §4.1 fixed: `old = atom.add(count, 1)` (relaxed), §3.4 fences.
-    AtomRelaxedFences,
-    /// §4.3: `old = atom.acq_rel.gpu.add(count, 1)`; the last one `st.release` to `empty`.
-    AtomAcqRel,
-}
+/// How a consumer announces it has read `data` (`ptx_sync_programs::handoff`, version `V41`).
+use ptx_sync_programs::handoff::Count41 as Consumer;
 
+/// The §4.1/§4.3 hand-off with counting consumers: `ptx_sync_programs::handoff`'s roles (C1, C2,
+/// then P as loom threads); both read 42, `data` ends as 43 and `count` as 2.
 fn last_consumer_protocol(kind: Consumer) {
-    check(BOUND, move || {
-        let s = Counted::new();
-        let consumer = move |s: Arc<Counted>| {
-            spin_until("nobody writes full", || {
-                s.full.at::<Gpu>().load::<Relaxed>() == 1
-            });
-            fence::<Acquire, Gpu>();
-            let v = unsafe { s.data.read() };
-            let count = s.count.at::<Gpu>();
-            match kind {
-                Consumer::ReadIncrementWrite | Consumer::AtomRelaxedFences => {
-                    fence::<Release, Gpu>();
-                    let old = if let Consumer::ReadIncrementWrite = kind {
-                        let old = count.load::<Relaxed>();
-                        count.store::<Relaxed>(old + 1);
-                        old
-                    } else {
-                        count.fetch_add::<Relaxed>(1)
-                    };
-                    if old == 1 {
-                        fence::<AcqRel, Gpu>();
-                        s.empty.at::<Gpu>().store::<Relaxed>(1);
-                    }
-                }
-                Consumer::AtomAcqRel => {
-                    if count.fetch_add::<AcqRel>(1) == 1 {
-                        s.empty.at::<Gpu>().store::<Release>(1);
-                    }
-                }
-            }
-            v
-        };
-        let (s1, s2, sp) = (s.clone(), s.clone(), s.clone());
-        let c1 = spawn(move || consumer(s1));
-        let c2 = spawn(move || consumer(s2));
-        let p = spawn(move || {
-            unsafe { sp.data.write(42) };
-            fence::<Release, Gpu>();
-            sp.full.at::<Gpu>().store::<Relaxed>(1);
-            spin_until("nobody writes empty", || {
-                sp.empty.at::<Gpu>().load::<Relaxed>() == 1
-            });
-            fence::<Acquire, Gpu>();
-            unsafe { sp.data.write(43) };
-        });
-        assert_eq!((c1.join(), c2.join()), (42, 42));
-        p.join();
-        assert_eq!(
-            s.count.at::<Gpu>().load::<Relaxed>(),
-            2,
-            "an increment was lost"
-        );
-    });
+    programs::model(
+        BOUND,
+        &[1, 2, 0],
+        [None; 3],
+        move |r, e: &LoomEnv, c: &Cells| handoff::role_of(Handoff::V41 { count: kind }, r, e, c),
+        |c: &Cells| {
+            assert_eq!((c.word(0), c.word(1)), (42, 42));
+            assert_eq!(unsafe { c.data(0).read() }, 43);
+            assert_eq!(
+                c.flag(5).at::<Gpu>().load::<Relaxed>(),
+                2,
+                "an increment was lost"
+            );
+        },
+    );
 }
 
 /// §4.1: C2's read of `count` falls between C1's read and write: both read 0, `count` ends at 1

@@ -39,12 +39,12 @@ use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
 
 use ptx_sync::model::Place;
 use ptx_sync::wait::Budget;
-use ptx_sync::{fence, AcqRel, Data, Gpu, Relaxed, Strong, Sys, Volatile};
+use ptx_sync::{fence, AcqRel, Data, Strong, Sys};
 use ptx_sync_loom_tests::{check, spawn_at, spin_until};
+use ptx_sync_programs::deepep::{self, Deepep};
 
 const BOUND: usize = 1;
 const RANKS: usize = 3;
-const TAG: i32 = 1024; // FINISHED_SUM_TAG
 
 struct Ep {
     fifo: [[Strong<i32>; RANKS]; RANKS],
@@ -70,36 +70,23 @@ struct Variant {
 }
 
 fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
+    // The steps are ptx_sync_programs::deepep's, the source of the GPU kernel `deepep_barrier`.
+    let c = Deepep {
+        sys: v.sys,
+        middle_fence: v.middle_fence,
+    };
     ep.entered.fetch_add(1, StdOrdering::SeqCst);
     for t in 0..RANKS {
-        if v.sys {
-            let _ = ep.fifo[rank][t].at::<Sys>().fetch_add::<Relaxed>(TAG);
-        } else {
-            let _ = ep.fifo[rank][t].at::<Gpu>().fetch_add::<Relaxed>(TAG);
-        }
+        deepep::enter(c, &ep.fifo[rank][t]);
     }
-    if v.middle_fence {
-        fence::<AcqRel, Sys>();
-    }
+    deepep::middle_fence(c);
     for t in 0..RANKS {
         if v.rank0_skips_subs && rank == 0 {
             break;
         }
-        if v.sys {
-            let _ = ep.fifo[t][rank].at::<Sys>().fetch_sub::<Relaxed>(TAG);
-        } else {
-            let _ = ep.fifo[t][rank].at::<Gpu>().fetch_sub::<Relaxed>(TAG);
-        }
+        deepep::leave(c, &ep.fifo[t][rank]);
     }
-    let all_zero = || {
-        (0..RANKS).all(|t| {
-            if v.sys {
-                ep.fifo[rank][t].at::<Sys>().load::<Volatile>() == 0
-            } else {
-                ep.fifo[rank][t].at::<Gpu>().load::<Relaxed>() == 0
-            }
-        })
-    };
+    let all_zero = || (0..RANKS).all(|t| deepep::row_zero(c, &ep.fifo[rank][t]));
     if v.budget == 0 {
         spin_until(
             "DeepEP timeout check failed: a peer never arrives",

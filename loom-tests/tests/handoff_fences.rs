@@ -24,12 +24,13 @@
 //! Preemption bound: 1 for every test (three threads, each with bounded spins).
 #![cfg(loom)]
 
-use ptx_sync::{fence, Gpu, Relaxed, Sc, Strong};
-use ptx_sync_loom_tests::{run_handoff, spin_until, Handoff};
+use ptx_sync_loom_tests::programs::handoff;
+use ptx_sync_programs::handoff::Handoff;
 
 const BOUND: usize = 1;
 
-/// Which of the §2.5 fences are present.
+/// Which of the §2.5 fences are present (the program is `ptx_sync_programs::handoff`, version
+/// `V2`: the source the GPU kernels `litmus_handoff_2_5*` are built from).
 #[derive(Clone, Copy)]
 struct Fences {
     /// P: between `data = 42` and `full = 1` (§2.2).
@@ -49,43 +50,19 @@ const ALL: Fences = Fences {
     wr: true,
 };
 
-fn producer(s: &Handoff, f: Fences) {
-    unsafe { s.data.write(42) };
-    if f.ww {
-        fence::<Sc, Gpu>();
-    }
-    s.full.at::<Gpu>().store::<Relaxed>(1);
-    spin_until("nobody writes empty", || {
-        s.empty.at::<Gpu>().load::<Relaxed>() == 1
-    });
-    fence::<Sc, Gpu>();
-    unsafe { s.data.write(43) };
-}
-
-fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, f: Fences, _c2: bool) -> u32 {
-    spin_until("nobody writes full", || {
-        s.full.at::<Gpu>().load::<Relaxed>() == 1
-    });
-    if f.rr {
-        fence::<Sc, Gpu>();
-    }
-    let v = unsafe { s.data.read() };
-    if f.rw {
-        fence::<Sc, Gpu>();
-    }
-    mine.at::<Gpu>().store::<Relaxed>(1);
-    if f.wr {
-        fence::<Sc, Gpu>();
-    }
-    if other.at::<Gpu>().load::<Relaxed>() == 1 {
-        fence::<Sc, Gpu>();
-        s.empty.at::<Gpu>().store::<Relaxed>(1);
-    }
-    v
-}
-
 fn run(f: Fences) {
-    run_handoff(BOUND, f, producer, consumer);
+    // P's fence after seeing `empty` and C's before `empty = 1` stay in every variant here.
+    let Fences { ww, rr, rw, wr } = f;
+    handoff(
+        BOUND,
+        Handoff::V2 {
+            ww,
+            rr,
+            rw,
+            wr,
+            hand_back: true,
+        },
+    );
 }
 
 /// §2.5: ten `fence.sc.gpu`, each next to a flag — every interleaving hands off 42 and then 43.

@@ -16,8 +16,9 @@
 //! Preemption bound: 1 for every test.
 #![cfg(loom)]
 
-use ptx_sync::{fence, AcqRel, Acquire, Gpu, Relaxed, Release, Sc, Strong};
-use ptx_sync_loom_tests::{run_handoff, spin_until, Handoff};
+use ptx_sync_loom_tests::programs::handoff;
+use ptx_sync_programs::handoff::Handoff;
+use ptx_sync_programs::ops::{Fence, Sco};
 
 const BOUND: usize = 1;
 
@@ -34,42 +35,20 @@ struct Variant {
     c2_release: bool,
 }
 
-fn producer(s: &Handoff, _: Variant) {
-    unsafe { s.data.write(42) };
-    fence::<Release, Gpu>();
-    s.full.at::<Gpu>().store::<Relaxed>(1);
-    spin_until("nobody writes empty", || {
-        s.empty.at::<Gpu>().load::<Relaxed>() == 1
-    });
-    fence::<Acquire, Gpu>();
-    unsafe { s.data.write(43) };
-}
-
-fn consumer(s: &Handoff, mine: &Strong<u32>, other: &Strong<u32>, v: Variant, is_c2: bool) -> u32 {
-    // C1 always keeps its release; the variant may drop C2's (§3.4, edge 1).
-    let (wr, release) = (v.wr, !is_c2 || v.c2_release);
-    spin_until("nobody writes full", || {
-        s.full.at::<Gpu>().load::<Relaxed>() == 1
-    });
-    fence::<Acquire, Gpu>();
-    let v = unsafe { s.data.read() };
-    if release {
-        fence::<Release, Gpu>();
-    }
-    mine.at::<Gpu>().store::<Relaxed>(1);
-    match wr {
-        WrFence::Sc => fence::<Sc, Gpu>(),
-        WrFence::AcqRel => fence::<AcqRel, Gpu>(),
-    }
-    if other.at::<Gpu>().load::<Relaxed>() == 1 {
-        fence::<AcqRel, Gpu>();
-        s.empty.at::<Gpu>().store::<Relaxed>(1);
-    }
-    v
-}
-
+/// The program is `ptx_sync_programs::handoff`, version `V34` (the source of the GPU kernels
+/// `litmus_handoff_3_4*`).
 fn run(v: Variant) {
-    run_handoff(BOUND, v, producer, consumer);
+    let wr = match v.wr {
+        WrFence::Sc => Fence::Sc(Sco::Gpu),
+        WrFence::AcqRel => Fence::AcqRel(Sco::Gpu),
+    };
+    handoff(
+        BOUND,
+        Handoff::V34 {
+            wr,
+            c2_release: v.c2_release,
+        },
+    );
 }
 
 /// §3.4: release/acquire fences, `fence.acq_rel` before `empty = 1`, two `fence.sc` for W→R.

@@ -27,77 +27,80 @@ use ptx_sync::mbarrier::{ArriveInstr, RemoteArriveInstr, WaitInstr};
 use ptx_sync::model::{self, Place};
 use ptx_sync::sem::Scope;
 use ptx_sync::wait::Budget;
-use ptx_sync::{Acquire, Cluster, Cta, Data, Gpu, Mbarrier, Phase, Relaxed, Release, Strong};
-use ptx_sync_loom_tests::{
-    assert_caught_all, check, fence_proxy_async, spawn_in, spin_until, ProxyTile,
-};
+use ptx_sync::{Acquire, Cluster, Cta, Mbarrier, Phase, Release};
+use ptx_sync_loom_tests::programs::{self, LoomEnv};
+use ptx_sync_loom_tests::{assert_caught_all, check, fence_proxy_async, spawn_in, ProxyTile};
+use ptx_sync_programs::cells::Cells;
+use ptx_sync_programs::count::{self, Count};
+use ptx_sync_programs::mp::{self, Mp};
+use ptx_sync_programs::ops::Sco;
 
 const BOUND: usize = 2;
 
-macro_rules! message_passing {
-    ($S:ty, $p:expr, $c:expr) => {
-        check(BOUND, || {
-            let data = Arc::new(Data::new(0u32));
-            let full = Arc::new(Strong::new(0u32));
-            let (d, f) = (data.clone(), full.clone());
-            let (pc, pk) = $p;
-            let (cc, ck) = $c;
-            let p = spawn_in(pc, pk, move || {
-                unsafe { d.write(42) };
-                f.at::<$S>().store::<Release>(1);
-            });
-            let c = spawn_in(cc, ck, move || {
-                spin_until("nobody writes full", || {
-                    full.at::<$S>().load::<Acquire>() == 1
-                });
-                unsafe { data.read() }
-            });
-            p.join();
-            assert_eq!(c.join(), 42, "read full == 1 but stale data");
-        })
-    };
+fn at((cluster, cta): (u32, u32)) -> Option<Place> {
+    Some(Place {
+        gpu: 0,
+        cluster,
+        cta,
+    })
+}
+
+/// §3.3's message passing at scope `sco` (`ptx_sync_programs::mp`, the source of the GPU
+/// kernels `litmus_mp_*`), P at `p` and C at `c` (cluster, CTA).
+fn message_passing(sco: Sco, p: (u32, u32), c: (u32, u32)) {
+    let v = Mp { sco, ..mp::REL_ACQ };
+    programs::model(
+        BOUND,
+        programs::ORDER_2,
+        [at(p), at(c), None],
+        move |r, e: &LoomEnv, m: &Cells| mp::role_of(v, r, e, m),
+        |m: &Cells| assert_eq!(m.word(0), 42, "read full == 1 but stale data"),
+    );
 }
 
 /// Footnote 15: measured on an H200, 188 k of 6.4 M rounds read `full == 1` and stale data.
 #[test]
 #[should_panic(expected = "not morally strong")]
 fn s3_5_fn15_release_acquire_cta_two_ctas_caught() {
-    message_passing!(Cta, (0, 0), (0, 1));
+    message_passing(Sco::Cta, (0, 0), (0, 1));
 }
 
 #[test]
 fn s3_5_fn15_release_acquire_cta_same_cta_passes() {
-    message_passing!(Cta, (0, 0), (0, 0));
+    message_passing(Sco::Cta, (0, 0), (0, 0));
 }
 
 #[test]
 fn s3_5_fn15_release_acquire_cluster_two_ctas_passes() {
-    message_passing!(Cluster, (0, 0), (0, 1));
+    message_passing(Sco::Cluster, (0, 0), (0, 1));
 }
 
 #[test]
 #[should_panic(expected = "not morally strong")]
 fn s3_5_fn15_release_acquire_cluster_two_clusters_caught() {
-    message_passing!(Cluster, (0, 0), (1, 0));
+    message_passing(Sco::Cluster, (0, 0), (1, 0));
 }
 
 #[test]
 fn s3_5_fn15_release_acquire_gpu_two_clusters_passes() {
-    message_passing!(Gpu, (0, 0), (1, 0));
+    message_passing(Sco::Gpu, (0, 0), (1, 0));
 }
 
-macro_rules! two_atoms {
-    ($S1:ty, $S2:ty) => {
-        check(BOUND, || {
-            let count = Arc::new(Strong::new(0u32));
-            let (a, b) = (count.clone(), count.clone());
-            let c1 = spawn_in(0, 0, move || a.at::<$S1>().fetch_add::<Relaxed>(1));
-            let c2 = spawn_in(0, 1, move || b.at::<$S2>().fetch_add::<Relaxed>(1));
-            let mut olds = [c1.join(), c2.join()];
+/// §4.2's counter (`ptx_sync_programs::count`, the source of `litmus_count_atom_*`): C1's
+/// `atom.relaxed.add` at `c1` in CTA 0, C2's at `c2` in CTA 1 of cluster 0.
+fn two_atoms(c1: Sco, c2: Sco) {
+    let v = Count::Atom { c1, c2 };
+    programs::model(
+        BOUND,
+        programs::ORDER_2,
+        [at((0, 0)), at((0, 1)), None],
+        move |r, e: &LoomEnv, m: &Cells| count::role_of(v, r, e, m),
+        |m: &Cells| {
+            let mut olds = [m.word(0), m.word(1)];
             olds.sort();
             assert_eq!(olds, [0, 1], "both consumers read the same old value");
-        })
-    };
+        },
+    );
 }
 
 /// §4.2: `atom.cta` in C1 (CTA 0) and `atom.gpu` in C2 (CTA 1): atomicity does not hold between
@@ -105,12 +108,12 @@ macro_rules! two_atoms {
 #[test]
 #[should_panic(expected = "not morally strong")]
 fn s4_2_atom_cta_vs_atom_gpu_caught() {
-    two_atoms!(Cta, Gpu);
+    two_atoms(Sco::Cta, Sco::Gpu);
 }
 
 #[test]
 fn s4_2_atom_gpu_both_passes() {
-    two_atoms!(Gpu, Gpu);
+    two_atoms(Sco::Gpu, Sco::Gpu);
 }
 
 const A: Place = Place {

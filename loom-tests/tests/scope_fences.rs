@@ -36,8 +36,13 @@ use std::sync::{Arc as StdArc, Mutex as StdMutex};
 use loom::sync::Arc;
 use ptx_sync::model::Place;
 use ptx_sync::sem::Scope;
-use ptx_sync::{fence, Acquire, Cluster, Cta, Data, Gpu, Relaxed, Release, Sc, Strong};
+use ptx_sync::{fence, Acquire, Cta, Data, Gpu, Relaxed, Release, Sc, Strong};
+use ptx_sync_loom_tests::programs::LoomEnv;
 use ptx_sync_loom_tests::{check, spawn_at, spin_until};
+use ptx_sync_programs::cells::Cells;
+use ptx_sync_programs::mp::{self, Mp};
+use ptx_sync_programs::ops::{Fence, Ld, Sco, St};
+use ptx_sync_programs::Mem;
 
 const P00: Place = Place {
     gpu: 0,
@@ -66,47 +71,41 @@ enum Acq {
 
 /// Message passing (seed §3.4): P writes `data`, `fence.release.<R>`, `full = 1` (relaxed .gpu);
 /// C spins on `full`, acquires (`fence.acquire.<A>` or `ld.acquire.gpu`), reads `data`.
-/// `bystander`: a third thread at that place spins on `full` too (relaxed, no fence).
-fn mp<R: Scope, A: Scope>(p: Place, c: Place, acq: Acq, bystander: Option<Place>)
-where
-    Release: ptx_sync::fence::FenceInstr<R>,
-    Acquire: ptx_sync::fence::FenceInstr<A>,
-{
+/// `bystander`: a third thread at that place spins on `full` too (relaxed, no fence). P and C are
+/// `ptx_sync_programs::mp`'s roles (the source of the GPU kernels `litmus_mp_*`).
+fn mp_at(r: Sco, a: Sco, p: Place, c: Place, acq: Acq, bystander: Option<Place>) {
+    let v = Mp {
+        sco: Sco::Gpu,
+        p_fence: Fence::Release(r),
+        st: St::Relaxed,
+        ld: match acq {
+            Acq::Fence => Ld::Relaxed,
+            Acq::Load => Ld::Acquire,
+        },
+        c_fence: match acq {
+            Acq::Fence => Fence::Acquire(a),
+            Acq::Load => Fence::None,
+        },
+        once: false,
+    };
     // Three threads with the bystander: bound 1 (bound 2 took 4 s for the same verdict).
     let bound = if bystander.is_some() { 1 } else { 2 };
     check(bound, move || {
-        let data = Arc::new(Data::new(0u32));
-        let full = Arc::new(Strong::new(0u32));
-        let (d, f) = (data.clone(), full.clone());
+        let m = Arc::new(Cells::new());
         let by = bystander.map(|b| {
-            let f = full.clone();
+            let m = m.clone();
             spawn_at(b, move || {
                 spin_until("nobody writes full", || {
-                    f.at::<Gpu>().load::<Relaxed>() == 1
+                    m.flag(1).at::<Gpu>().load::<Relaxed>() == 1
                 })
             })
         });
-        let pt = spawn_at(p, move || {
-            unsafe { d.write(42) };
-            fence::<Release, R>();
-            f.at::<Gpu>().store::<Relaxed>(1);
-        });
-        let ct = spawn_at(c, move || {
-            match acq {
-                Acq::Fence => {
-                    spin_until("nobody writes full", || {
-                        full.at::<Gpu>().load::<Relaxed>() == 1
-                    });
-                    fence::<Acquire, A>();
-                }
-                Acq::Load => spin_until("nobody writes full", || {
-                    full.at::<Gpu>().load::<Acquire>() == 1
-                }),
-            }
-            unsafe { data.read() }
-        });
+        let (mp_, mc) = (m.clone(), m.clone());
+        let pt = spawn_at(p, move || mp::producer(v, &*mp_));
+        let ct = spawn_at(c, move || mp::consumer(v, &LoomEnv, &*mc));
         pt.join();
-        assert_eq!(ct.join(), 42, "C read full == 1 but stale data");
+        ct.join();
+        assert_eq!(m.word(0), 42, "C read full == 1 but stale data");
         if let Some(b) = by {
             b.join();
         }
@@ -120,24 +119,24 @@ where
     expected = "ptx-sync model: data race on Data (ld): two conflicting weak accesses that causality order does not order (PTX ISA §8.7.1); `fence.release.cta` by thread (gpu 0, cluster 0, cta 0) does not synchronize with thread (gpu 0, cluster 0, cta 1): its scope (`.cta`) does not include that thread"
 )]
 fn mp_fence_cta_two_ctas_caught() {
-    mp::<Cta, Cta>(P00, P01, Acq::Fence, None);
+    mp_at(Sco::Cta, Sco::Cta, P00, P01, Acq::Fence, None);
 }
 
 #[test]
 fn mp_fence_cta_same_cta_passes() {
-    mp::<Cta, Cta>(P00, P00, Acq::Fence, None);
+    mp_at(Sco::Cta, Sco::Cta, P00, P00, Acq::Fence, None);
 }
 
 /// A thread of another CTA takes part (it reads the flag), so the `.cta` fences do not include
 /// every thread and run through the model's scoped path: P and C of one CTA still synchronize.
 #[test]
 fn mp_fence_cta_same_cta_with_other_cta_thread_passes() {
-    mp::<Cta, Cta>(P00, P00, Acq::Fence, Some(P01));
+    mp_at(Sco::Cta, Sco::Cta, P00, P00, Acq::Fence, Some(P01));
 }
 
 #[test]
 fn mp_fence_cluster_two_ctas_passes() {
-    mp::<Cluster, Cluster>(P00, P01, Acq::Fence, None);
+    mp_at(Sco::Cluster, Sco::Cluster, P00, P01, Acq::Fence, None);
 }
 
 #[test]
@@ -145,7 +144,7 @@ fn mp_fence_cluster_two_ctas_passes() {
     expected = "`fence.release.cluster` by thread (gpu 0, cluster 0, cta 0) does not synchronize with thread (gpu 0, cluster 1, cta 0): its scope (`.cluster`) does not include that thread"
 )]
 fn mp_fence_cluster_two_clusters_caught() {
-    mp::<Cluster, Cluster>(P00, P10, Acq::Fence, None);
+    mp_at(Sco::Cluster, Sco::Cluster, P00, P10, Acq::Fence, None);
 }
 
 /// The acquire pattern's last operation (C's `fence.acquire.cta`) does not include P's thread.
@@ -154,7 +153,7 @@ fn mp_fence_cluster_two_clusters_caught() {
     expected = "`fence.acquire.cta` by thread (gpu 0, cluster 0, cta 1) does not synchronize with `fence.release.gpu` by thread (gpu 0, cluster 0, cta 0): its scope (`.cta`) does not include that thread"
 )]
 fn mp_fence_release_gpu_acquire_cta_two_ctas_caught() {
-    mp::<Gpu, Cta>(P00, P01, Acq::Fence, None);
+    mp_at(Sco::Gpu, Sco::Cta, P00, P01, Acq::Fence, None);
 }
 
 /// The release pattern's first operation is the `.cta` fence: `ld.acquire.gpu` does not make it
@@ -164,12 +163,12 @@ fn mp_fence_release_gpu_acquire_cta_two_ctas_caught() {
     expected = "`fence.release.cta` by thread (gpu 0, cluster 0, cta 0) does not synchronize with thread (gpu 0, cluster 0, cta 1)"
 )]
 fn mp_fence_release_cta_ld_acquire_gpu_two_ctas_caught() {
-    mp::<Cta, Cta>(P00, P01, Acq::Load, None);
+    mp_at(Sco::Cta, Sco::Cta, P00, P01, Acq::Load, None);
 }
 
 #[test]
 fn mp_fence_gpu_two_clusters_passes() {
-    mp::<Gpu, Gpu>(P00, P10, Acq::Fence, None);
+    mp_at(Sco::Gpu, Sco::Gpu, P00, P10, Acq::Fence, None);
 }
 
 /// IRIW (PTX ISA §8.9.3; the program): W1 `x = 1`, W2 `y = 1`; R1 reads x, `fence.sc.<S>`, reads y; R2 reads y,

@@ -9,10 +9,14 @@
 //! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
 //! * `gpu-check` — builds everything here and prints the one command to run on a GPU machine.
 //! * `env`       — prints the environment variables the tests read.
+//! * `loc`       — lines of Rust per crate and module (`--markdown`: the README's Layout table;
+//!   `--update-readme`: rewrite it; `--check`: fail if its rows differ from the count).
 //!
 //! Environment handed to tests: `PTX_SYNC_TOOLS` (directory with ptxas, nvcc, cuobjdump,
 //! nvdisasm), `PTX_SYNC_CUDA_INCLUDE` (CUDA/libcu++ headers), `PTX_SYNC_PTX_DIR` (the built
 //! `.ptx`, `.cubin`, `.sass`).
+
+mod loc;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -365,13 +369,38 @@ fn main() {
                 .arg(root().join("scripts/gpu-check.sh"))
                 .arg("--prepare"));
         }
+        Some("loc") => {
+            let rows = loc::rows(&root());
+            match args.get(1).map(String::as_str) {
+                Some("--markdown") => print!("{}", loc::markdown(&rows)),
+                Some("--update-readme") => {
+                    let path = root().join("README.md");
+                    let readme = std::fs::read_to_string(&path).unwrap();
+                    let Some(new) = loc::with_table(&readme, &loc::markdown(&rows)) else {
+                        eprintln!("xtask: README.md has no loc markers");
+                        exit(1)
+                    };
+                    std::fs::write(&path, new).unwrap();
+                }
+                Some("--check") => {
+                    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+                    let have = loc::readme_table(&readme).map(loc::parse_markdown);
+                    let want: Vec<_> = rows.into_iter().map(|r| (r.krate, r.module)).collect();
+                    if have.as_ref() != Some(&want) {
+                        eprintln!("xtask: README's Layout table is stale: run `cargo xtask loc --update-readme`");
+                        exit(1)
+                    }
+                }
+                _ => print!("{}", loc::text(&rows)),
+            }
+        }
         Some("env") => {
             let mut c = Command::new("env");
             tool_env(&mut c);
             run(&mut c);
         }
         _ => {
-            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|env>");
+            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|env|loc>");
             exit(2)
         }
     }

@@ -24,9 +24,7 @@
 
 use crate::rt::*;
 use ptx_sync::*;
-
-/// DeepEP's `FINISHED_SUM_TAG`.
-const TAG: i32 = 1024;
+use ptx_sync_programs::deepep;
 
 /// The barrier across `n_ranks` CTAs per instance, bounded by `budget_ns`.
 #[no_mangle]
@@ -58,14 +56,17 @@ pub unsafe extern "ptx-kernel" fn deepep_barrier(
         let _ = res.fetch_or::<Relaxed>(1 << 31);
     }
     if t < n_ranks {
-        let _ = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize)).fetch_add::<Relaxed>(TAG);
-        fence::<AcqRel, Sys>();
-        let _ = AtomicRef::<i32, Sys>::from_ptr(row(t).add(rank as usize)).fetch_sub::<Relaxed>(TAG);
+        // The steps are ptx_sync_programs::deepep's (the loom model runs the same ones).
+        let c = deepep::AS_WRITTEN;
+        let at = |p: *mut i32| Strong::<i32>::from_ptr(p);
+        let mine = at(row(rank).add(t as usize));
+        deepep::enter(c, mine);
+        deepep::middle_fence(c);
+        deepep::leave(c, at(row(t).add(rank as usize)));
         // timeout_check: ld.volatile spin on this rank's row, bounded.
-        let mine = AtomicRef::<i32, Sys>::from_ptr(row(rank).add(t as usize));
         let d = Deadline::after(budget_ns);
         loop {
-            if mine.load::<Volatile>() == 0 {
+            if deepep::row_zero(c, mine) {
                 break;
             }
             if d.expired() {

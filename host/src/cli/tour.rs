@@ -3,14 +3,15 @@
 //! kernels, and the outcomes: measured on the GPU when there is one, else the CPU analogue on real
 //! threads or the loom test that checks it.
 
-use crate::cpu::{self, SbFence};
+use crate::analysis::kernel_ptx;
+use crate::exec::cpu;
+use crate::exec::runner::{self, RunCfg};
 use crate::gpu::{self, Gpu};
-use crate::hist::{self, group};
-use crate::programs::{self, Program};
-use crate::runner::{self, RunCfg};
+use crate::registry::programs::{self, Program};
+use crate::render::report::{self, group};
 use ptx_sync_host::sass;
+use ptx_sync_programs::Verdict;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -212,38 +213,22 @@ fn load_sass() -> Result<Sass, String> {
     Ok(Sass { funcs, version })
 }
 
-/// The loom tests whose names start with one of `prefixes`, as `file::name`.
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/loom_tests.rs"));
+}
+pub use embedded::LOOM_TESTS;
+
+/// The loom tests whose names start with one of `prefixes`, as `file::name` (from the list
+/// `build.rs` embeds; nothing is read from the tree at run time).
 fn loom_tests(prefixes: &[&str]) -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../loom-tests/tests");
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(&dir) else {
-        return out;
-    };
-    let mut files: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
-    files.sort();
-    for f in files {
-        let Ok(src) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        let fname = f.file_name().unwrap().to_string_lossy().to_string();
-        for line in src.lines() {
-            let l = line.trim_start();
-            if let Some(rest) = l.strip_prefix("fn ") {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if prefixes.iter().any(|p| name.starts_with(p)) {
-                    out.push(format!("loom-tests/tests/{fname}::{name}"));
-                }
-            }
-        }
-    }
-    out
+    LOOM_TESTS
+        .iter()
+        .filter(|(_, name, _)| prefixes.iter().any(|p| name.starts_with(p)))
+        .map(|(file, name, panics)| {
+            let verdict = if *panics { "caught" } else { "passes" };
+            format!("loom-tests/tests/{file}::{name} ({verdict})")
+        })
+        .collect()
 }
 
 fn indent(s: &str, n: usize) -> String {
@@ -313,7 +298,7 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
                     match runner::run(gpu, p, &cfg) {
                         Ok(r) => {
                             violated |= r.violated();
-                            print!("{}", indent(&hist::table(&r), 2));
+                            print!("{}", indent(&report::table(&r), 2));
                         }
                         Err(e) => {
                             println!("  {name}: {e}");
@@ -336,38 +321,79 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
         }
     }
     model_section();
+    registry_section();
     finish(t0, violated, false)
+}
+
+/// Every program of the registry (`ptx_sync_programs::for_each_litmus!`, one source each): its
+/// kernel's sync PTX, a short CPU run of the same source, and its loom verdict — a program added
+/// to the registry shows up here without an edit.
+fn registry_section() {
+    println!("\nThe registry: every seed program, written once (programs/), on three platforms");
+    println!("{}", "-".repeat(96));
+    let rounds = 32;
+    for p in programs::PROGRAMS.iter() {
+        let Some(loom) = p.loom else { continue };
+        let loom = match loom {
+            Verdict::Passes => "passes".to_string(),
+            Verdict::Caught(t) => format!("caught ({})", t.join(" | ")),
+            Verdict::NotModelled(_) => "not modelled (race by construction)".to_string(),
+        };
+        let cpu = match cpu::run_named(p.name, rounds) {
+            Some(c) => format!(
+                "{} forbidden, {} timeouts of {}",
+                c.bad, c.timeouts, c.rounds
+            ),
+            None => "-".into(),
+        };
+        let ptx = match kernel_ptx::of_program(p, gpu::KERNELS_PTX) {
+            Ok(v) => kernel_ptx::line(&v),
+            Err(e) => e,
+        };
+        println!(
+            "  [{}] {:<26} {}\n      kernel {} PTX: {ptx}\n      CPU ({} std threads): {cpu}; loom: {loom}",
+            if p.correct { "fixed " } else { "broken" },
+            p.name,
+            p.seed,
+            p.kernel,
+            p.kind.roles(),
+        );
+    }
 }
 
 /// Seed programs as litmus files, embedded at build time, decided by the PTX axioms.
 const MODEL_FILES: &[(&str, &str)] = &[
     (
         "§2.4 R→W (load buffering: loom cannot show it)",
-        include_str!("../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
+        include_str!("../../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
     ),
     (
         "§2.4 fixed with fence.sc.gpu",
-        include_str!("../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
+        include_str!("../../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
     ),
     (
         "§3.4 without C2's release (C2 may read 43)",
-        include_str!("../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"),
+        include_str!(
+            "../../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"
+        ),
     ),
     (
         "§3.5 footnote 15: .cta release/acquire across CTAs",
-        include_str!("../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"),
+        include_str!(
+            "../../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"
+        ),
     ),
     (
         "§3.6 store buffering with fence.acq_rel",
-        include_str!("../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
+        include_str!("../../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
     ),
     (
         "§3.6 store buffering with fence.sc",
-        include_str!("../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
+        include_str!("../../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
     ),
     (
         "§4.5 red; fence.acquire is not an acquire pattern",
-        include_str!("../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"),
+        include_str!("../../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"),
     ),
 ];
 
@@ -422,8 +448,10 @@ fn show_program(p: &Program, _sass: &Result<Sass, String>) {
         p.seed,
         p.what
     );
-    for (role, lines) in p.ptx_lines() {
-        println!("      {role:<6} PTX: {}", lines.join("; "));
+    // From the compiled kernel (`target/ptx/kernels.ptx`, embedded), not typed by hand.
+    match kernel_ptx::of_program(p, gpu::KERNELS_PTX) {
+        Ok(v) => println!("      kernel {} PTX: {}", p.kernel, kernel_ptx::line(&v)),
+        Err(e) => println!("      PTX: {e} (run `cargo xtask ptx`)"),
     }
 }
 
@@ -510,18 +538,18 @@ fn cpu_analogue(c: Cpu, _k: usize) {
     match c {
         Cpu::None => {}
         Cpu::Sb | Cpu::SbAcqRel => {
-            let rounds = 100_000;
+            let rounds = 20_000;
             let first = if matches!(c, Cpu::Sb) {
-                SbFence::None
+                "sb_plain"
             } else {
-                SbFence::AcqRel
+                "sb_acq_rel"
             };
-            let a = cpu::store_buffering(first, rounds);
-            let b = cpu::store_buffering(SbFence::Sc, rounds);
+            let run = |n: &str| cpu::run_named(n, rounds).expect("a registry program");
+            let (a, b) = (run(first), run("sb_sc"));
             println!(
-                "  CPU analogue (2 std threads, ptx-sync host backend; x86's store buffer is §2.1's):\n    \
+                "  CPU run (2 std threads, the same program source, ptx-sync host backend; x86's store buffer is §2.1's):\n    \
                  {:<22} r1=r2=0 in {:>9} of {} rounds\n    {:<22} r1=r2=0 in {:>9} of {} rounds{}",
-                if first == SbFence::None { "no fence:" } else { "fence.acq_rel (AcqRel):" },
+                if first == "sb_plain" { "no fence:" } else { "fence.acq_rel (AcqRel):" },
                 group(a.bad),
                 group(a.rounds),
                 "fence.sc (SeqCst):",
@@ -534,22 +562,55 @@ fn cpu_analogue(c: Cpu, _k: usize) {
             }
         }
         Cpu::Counter => {
-            let n = 1_000_000;
-            let a = cpu::counter(false, n);
-            let b = cpu::counter(true, n);
+            let n = 20_000;
+            let run = |p: &str| cpu::run_named(p, n).expect("a registry program");
+            let (a, b) = (run("count_rmw"), run("count_atom_gpu"));
             println!(
-                "  CPU analogue (2 std threads × {} increments):\n    ld + st:     {} increments lost\n    atom (fetch_add): {} lost",
-                group(n),
+                "  CPU run (2 std threads, {} instances of one increment each, count_rmw / count_atom_gpu):\n    ld + st:          {} lost\n    atom (fetch_add): {} lost",
+                group(a.rounds),
                 group(a.bad),
                 group(b.bad)
             );
         }
         Cpu::Handoff44 => {
-            let h = cpu::handoff_4_4(200);
+            let h = cpu::run_named("handoff_4_4", 256).expect("a registry program");
             println!(
-                "  CPU analogue (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
+                "  CPU run (§4.4 hand-off on 3 std threads, {} rounds): value != 42 in {}, timeouts {}",
                 h.rounds, h.bad, h.timeouts
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loom_test_list_is_embedded_and_complete() {
+        // Counted here from the sources (a test may read the tree; the tour does not).
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../loom-tests/tests");
+        let n: usize = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .lines()
+                    .filter(|l| l.trim() == "#[test]")
+                    .count()
+            })
+            .sum();
+        assert!(n > 20, "only {n} loom tests found in {}", dir.display());
+        assert_eq!(LOOM_TESTS.len(), n);
+        assert!(LOOM_TESTS.contains(&("handoff_fences.rs", "s2_5_all_fences_passes", false)));
+        assert!(LOOM_TESTS.contains(&("handoff_fences.rs", "s2_1_without_wr_fence_caught", true)));
+        // Helpers are not tests: `barrier_device` is the DeepEP role, not a test.
+        assert!(!LOOM_TESTS.iter().any(|t| t.1 == "barrier_device"));
+        for s in STEPS.iter().filter(|s| !s.loom.is_empty()) {
+            assert!(!loom_tests(s.loom).is_empty(), "{}: no loom test", s.title);
         }
     }
 }

@@ -9,9 +9,9 @@
 //! with `data`. Every device wait is bounded by `budget_ns` of `%globaltimer`; start-barrier and
 //! stress timeouts are counted and reported.
 
+use crate::analysis::hist::{Histogram, Report};
 use crate::gpu::{Gpu, GpuError};
-use crate::hist::{Histogram, Report};
-use crate::programs::{Kind, Program};
+use crate::registry::programs::{Kind, Program};
 use std::time::{Duration, Instant};
 
 /// The kernels' parameter structs: declared once in `ptx-sync-abi`, which the kernels' signatures
@@ -551,10 +551,16 @@ fn run_s5(
         // Fresh random data (never the poison value), poisoned output.
         let src: Vec<u32> = (0..src_words)
             .map(|_| (rng.next_u64() as u32) | 1)
-            .map(|x| if x == crate::programs::POISON { 1 } else { x })
+            .map(|x| {
+                if x == crate::registry::programs::POISON {
+                    1
+                } else {
+                    x
+                }
+            })
             .collect();
         src_b.write(&src)?;
-        out_b.fill_u32(crate::programs::POISON)?;
+        out_b.fill_u32(crate::registry::programs::POISON)?;
         st_b.fill_u32(0)?;
         let params = S5Params {
             src: src_b.ptr,
@@ -661,7 +667,8 @@ mod tests {
 
     #[test]
     fn calibration_program_is_a_broken_sb_and_the_sweep_starts_at_the_default() {
-        let p = crate::programs::find(CALIBRATION).expect("the calibration program exists");
+        let p =
+            crate::registry::programs::find(CALIBRATION).expect("the calibration program exists");
         assert!(!p.correct && p.kind == Kind::Sb, "{p:?}");
         let d = RunCfg::default();
         assert_eq!(
@@ -697,7 +704,7 @@ mod tests {
             crate::gpu::kernels_built(),
             "no kernels embedded: run `cargo xtask ptx`, then rebuild (cargo xtask test does both)"
         );
-        for p in crate::programs::PROGRAMS {
+        for p in crate::registry::programs::PROGRAMS {
             let r = match p.kind {
                 Kind::Deepep { .. } => crate::gpu::check_params::<DeepepParams>(p.kernel),
                 Kind::S5 { .. } => crate::gpu::check_params::<S5Params>(p.kernel),

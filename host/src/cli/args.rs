@@ -26,7 +26,7 @@ pub fn parse_out_path(s: &str) -> Result<PathBuf, String> {
 /// `copy --bytes`: a byte count of the shape the copy kernels take.
 pub fn parse_copy_bytes(s: &str) -> Result<u64, String> {
     let b = crate::parse_bytes(s)?;
-    crate::copy::shape(b).map(|_| b)
+    crate::exec::copy::shape(b).map(|_| b)
 }
 
 /// Help and version as clap prints them; any other argument error as one line, exit 2.

@@ -84,7 +84,7 @@ impl CopyReport {
         };
         format!(
             "tiled copy of {} bytes, {} stages, {}-byte tiles, grid {} on {} ({})\n  check against the source: {}\n{}\n{}\n  pipeline / cuMemcpyDtoD: {:.3} (same bytes, same run; read+write bytes counted)",
-            crate::hist::group(self.bytes),
+            crate::render::report::group(self.bytes),
             self.stages,
             self.tile_bytes,
             self.grid,
@@ -169,12 +169,12 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
     let g = gpu::Gpu::open()?;
     let kernel = format!("tiled_copy_s{stages}");
     let words = bytes as usize / 4;
-    let mut rng = crate::runner::Rng::new(0x7113d);
+    let mut rng = crate::exec::runner::Rng::new(0x7113d);
     let src: Vec<u32> = (0..words).map(|_| rng.next_u64() as u32).collect();
     let src_b = g.upload(&src)?;
     let out_b = g.alloc(bytes as usize)?;
     let ref_b = g.alloc(bytes as usize)?;
-    out_b.fill_u32(crate::programs::POISON)?;
+    out_b.fill_u32(crate::registry::programs::POISON)?;
     let map = TileMap::dense_2d(
         Elem::U32,
         src_b.ptr,
@@ -200,7 +200,7 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
     let mut pipe = Vec::new();
     for k in 0..WARMUP + SAMPLES {
         // Every run starts from a poisoned output, so the check below sees the last run's work.
-        out_b.fill_u32(crate::programs::POISON)?;
+        out_b.fill_u32(crate::registry::programs::POISON)?;
         st_b.fill_u32(0)?;
         let ms = launch()?;
         if k >= WARMUP {

@@ -6,8 +6,8 @@
 //! (`ptx_sync_model::check`). A state the GPU shows that the model forbids is a model or hardware
 //! violation: exit 3.
 
+use crate::exec::runner::{fxhash, Progress, Rng, RunCfg};
 use crate::gpu::{Gpu, GpuError};
-use crate::runner::{fxhash, Progress, Rng, RunCfg};
 use ptx_sync_host::cuda::{self, KernelParams};
 use ptx_sync_host::litmus_ptx::{self as lp, Kernel};
 use ptx_sync_model::ast::{Term, Test};

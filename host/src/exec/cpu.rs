@@ -1,0 +1,160 @@
+//! CPU runs: every program of the registry (`ptx_sync_programs`) on real `std` threads through
+//! `ptx-sync`'s host backend (scope erased; `.relaxed` → `Relaxed`, `fence.sc` →
+//! `fence(SeqCst)`, release/acquire as in C++) — the same role functions the GPU kernels and the
+//! loom suite run.
+//!
+//! What they can and cannot show: x86-64 is TSO, so only the W→R relaxation of §2.1 (the store
+//! buffer) is visible on it — store buffering shows `r1 = r2 = 0` without a fence and with
+//! `fence.acq_rel`, never with `fence.sc` — and a read-increment-write loses increments on any
+//! machine. Message passing never fails on x86; there the loom tests (`loom-tests/`) explore the
+//! weak behaviours of the C++ model instead.
+
+use crate::registry::programs::{self, Class};
+use ptx_sync::{Gpu, Relaxed, Strong};
+use ptx_sync_programs::cells::Cells;
+use ptx_sync_programs::{Env, Litmus};
+use std::time::{Duration, Instant};
+
+/// The counts of a CPU run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CpuCounts {
+    pub rounds: u64,
+    /// Instances with an outcome the program's correct version forbids.
+    pub bad: u64,
+    /// Instances in which a role's wait ran out of its budget.
+    pub timeouts: u64,
+}
+
+/// Instances per batch (the threads start once per batch and meet before every instance).
+const BATCH: usize = 2048;
+
+/// A role's [`Env`] on a CPU thread: waits bounded by `budget` of wall time (spinning, yielding
+/// every 64 checks); a wait that runs out sets the role's bit in word 3, as on the GPU.
+struct CpuEnv<'a> {
+    cells: &'a Cells,
+    role: u32,
+    budget: Duration,
+}
+
+impl Env for CpuEnv<'_> {
+    fn wait(&self, _what: &'static str, mut done: impl FnMut() -> bool) -> bool {
+        let t = Instant::now();
+        let mut spins = 0u32;
+        loop {
+            if done() {
+                return true;
+            }
+            spins += 1;
+            if spins & 63 == 0 {
+                if t.elapsed() > self.budget {
+                    self.cells.mark_timeout(self.role);
+                    return false;
+                }
+                std::thread::yield_now();
+            }
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// Runs `T` on `T::SHAPE.roles()` threads, `rounds` instances (rounded up to whole batches of
+/// up to `BATCH`), and classifies each instance's words with the host's table. The threads meet
+/// at a spin rendezvous before every instance so that their accesses overlap (litmus7's "user"
+/// synchronization; bounded: after 50 ms a thread gives up on overlapping that instance).
+pub fn run<T: Litmus>(rounds: u64) -> CpuCounts {
+    let batch = (rounds as usize).clamp(1, BATCH);
+    let n = (rounds as usize).div_ceil(batch) * batch;
+    let roles = T::SHAPE.roles();
+    let p = programs::find(T::NAME).expect("every registry program is in the host's table");
+    let mut counts = CpuCounts {
+        rounds: n as u64,
+        ..Default::default()
+    };
+    for _ in 0..n / batch {
+        let cells: Vec<Cells> = (0..batch).map(|_| Cells::new()).collect();
+        let arrive = Strong::new(0u32);
+        std::thread::scope(|s| {
+            for role in 0..roles {
+                let (cells, arrive) = (&cells, &arrive);
+                s.spawn(move || {
+                    let a = arrive.at::<Gpu>();
+                    for (k, c) in cells.iter().enumerate() {
+                        let _ = a.fetch_add::<Relaxed>(1);
+                        let target = roles * (k as u32 + 1);
+                        let t = Instant::now();
+                        let mut spins = 0u32;
+                        while a.load::<Relaxed>() < target {
+                            spins += 1;
+                            if spins & 63 == 0 {
+                                if t.elapsed() > Duration::from_millis(50) {
+                                    break;
+                                }
+                                std::thread::yield_now();
+                            }
+                            std::hint::spin_loop();
+                        }
+                        let e = CpuEnv {
+                            cells: c,
+                            role,
+                            budget: Duration::from_secs(2),
+                        };
+                        T::role(role, &e, c);
+                    }
+                });
+            }
+        });
+        for c in &cells {
+            match p.classify(&c.words(), None).class {
+                Class::Ok => {}
+                Class::Forbidden => counts.bad += 1,
+                Class::Timeout => counts.timeouts += 1,
+            }
+        }
+    }
+    counts
+}
+
+macro_rules! by_name {
+    ($($kernel:ident: $T:path),* $(,)?) => {
+        /// [`run`] for the registry program named `name`; `None` if it is not one (DeepEP and
+        /// the §5 kernels have no CPU run).
+        pub fn run_named(name: &str, rounds: u64) -> Option<CpuCounts> {
+            $(if name == <$T as Litmus>::NAME {
+                return Some(run::<$T>(rounds));
+            })*
+            None
+        }
+    };
+}
+ptx_sync_programs::for_each_litmus!(by_name);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_programs_never_fail_on_the_cpu() {
+        // Every correct program of the registry, on real threads: no forbidden outcome, no
+        // timeout (fence.sc forbids r1 = r2 = 0 — x86: mfence; the atomic counter loses nothing;
+        // the hand-offs always read 42).
+        let mut ran = 0;
+        for p in programs::PROGRAMS.iter().filter(|p| p.correct) {
+            if let Some(c) = run_named(p.name, 256) {
+                assert_eq!((c.bad, c.timeouts, c.rounds), (0, 0, 256), "{}", p.name);
+                ran += 1;
+            }
+        }
+        assert!(ran >= 10, "only {ran} correct programs ran");
+    }
+
+    #[test]
+    fn counts_are_consistent() {
+        let c = run_named("count_rmw", 1000).unwrap();
+        assert_eq!(c.rounds, 1000);
+        assert!(c.bad <= c.rounds, "{c:?}");
+        let s = run_named("sb_plain", 3000).unwrap();
+        assert_eq!(s.rounds, 2 * BATCH as u64, "rounded up to whole batches");
+        assert!(s.bad <= s.rounds);
+        assert!(run_named("deepep_barrier", 10).is_none());
+    }
+}

@@ -1,0 +1,7 @@
+//! Layer 2, execution: the GPU runner of the registry's programs and of litmus files, the CPU
+//! runs on std threads, the tiled-copy and fence-benchmark drivers.
+
+pub mod copy;
+pub mod cpu;
+pub mod litmus_file;
+pub mod runner;

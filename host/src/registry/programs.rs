@@ -1,0 +1,523 @@
+//! The seed's programs as data: kernel, roles, seed section, and how an instance's output words
+//! become an outcome. The PTX of a program is read from its compiled kernel
+//! ([`crate::analysis::kernel_ptx`]), not written here.
+//!
+//! The §2–§4 programs come from the registry of `ptx_sync_programs` (`programs/`: one source
+//! per program, also the kernels' and the loom suite's); DeepEP's barrier and the §5 kernels
+//! (`host/kernels/src/deepep.rs`, `section5.rs`) are listed here by hand.
+
+use ptx_sync_programs::{Litmus, Shape, Verdict};
+
+/// The shape of a program: how many roles, which output words, how to read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Message passing: P, C; word 0 = C's read of data.
+    Mp,
+    /// Message passing, C reading the flag once after a random delay: word 0 = data, word 1 =
+    /// the flag as read.
+    MpOnce,
+    /// Store buffering: C1, C2; words 0, 1 = the reads of the other's flag.
+    Sb,
+    /// Counter: C1, C2; words 0, 1 = the old values.
+    Count,
+    /// The P/C1/C2 hand-off: words value1, value2, P wrote 43, timeout mask.
+    Handoff,
+    /// DeepEP's barrier; `missing`: one rank per instance never arrives.
+    Deepep { missing: bool },
+    /// A §5 kernel (`host/kernels/src/section5.rs`): one instance per launch, `(src, out,
+    /// status)`; correct when `out[k] == src[k % src_words]` and `status == 0`.
+    S5 {
+        src_words: u32,
+        out_words: u32,
+        grid: u32,
+        cluster: bool,
+    },
+}
+
+impl Kind {
+    /// Roles per instance (litmus kinds).
+    pub fn roles(self) -> u32 {
+        match self {
+            Kind::Mp | Kind::MpOnce | Kind::Sb | Kind::Count => 2,
+            Kind::Handoff => 3,
+            Kind::Deepep { .. } => 8,
+            Kind::S5 { .. } => 2,
+        }
+    }
+    /// Variables per instance (litmus kinds).
+    pub fn vars(self) -> u32 {
+        match self {
+            Kind::Mp | Kind::MpOnce | Kind::Sb => 2,
+            Kind::Count => 1,
+            Kind::Handoff => 6,
+            Kind::Deepep { .. } | Kind::S5 { .. } => 0,
+        }
+    }
+    /// The role names.
+    #[allow(dead_code)]
+    pub fn role_names(self) -> &'static [&'static str] {
+        match self {
+            Kind::Mp | Kind::MpOnce => &["P", "C"],
+            Kind::Sb | Kind::Count => &["C1", "C2"],
+            Kind::Handoff => &["P", "C1", "C2"],
+            Kind::Deepep { .. } => &["rank"],
+            Kind::S5 { .. } => &["P (warp 0)", "C (warp 1)"],
+        }
+    }
+}
+
+/// One program of the seed, in one variant.
+#[derive(Clone, Copy, Debug)]
+pub struct Program {
+    /// CLI name (`mp_rel_acq_cta`).
+    pub name: &'static str,
+    /// Kernel symbol in the embedded PTX.
+    pub kernel: &'static str,
+    /// Seed section(s).
+    pub seed: &'static str,
+    /// One line: what the variant does.
+    pub what: &'static str,
+    pub kind: Kind,
+    /// Correct per the PTX memory model: a forbidden outcome must never show.
+    pub correct: bool,
+    /// Default rounds (instances over all launches).
+    pub rounds: u64,
+    /// The hand-off version it belongs to (`handoff --version`), if any.
+    pub version: Option<&'static str>,
+    /// What its loom model reports (`loom-tests/tests/registry.rs`); `None`: not in the
+    /// registry (DeepEP's barrier and the §5 kernels have hand-written loom tests).
+    pub loom: Option<Verdict>,
+}
+
+/// An outcome of one instance.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Outcome {
+    pub label: String,
+    pub class: Class,
+}
+
+/// What an outcome means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// Allowed and expected.
+    Ok,
+    /// The bug the broken variant can show; never allowed in a correct variant.
+    Forbidden,
+    /// A bounded wait ran out (the instance could not finish).
+    Timeout,
+}
+
+impl Kind {
+    /// The host's reading of a registry program's output words.
+    pub const fn of(s: Shape) -> Kind {
+        match s {
+            Shape::Mp => Kind::Mp,
+            Shape::MpOnce => Kind::MpOnce,
+            Shape::Sb => Kind::Sb,
+            Shape::Count => Kind::Count,
+            Shape::Handoff => Kind::Handoff,
+        }
+    }
+}
+
+impl Program {
+    /// The entry of a registry program (`ptx_sync_programs`): its metadata is the program's,
+    /// `kernel` its kernel's symbol.
+    pub const fn litmus<T: Litmus>(kernel: &'static str) -> Program {
+        Program {
+            name: T::NAME,
+            kernel,
+            seed: T::SEED,
+            what: T::WHAT,
+            kind: Kind::of(T::SHAPE),
+            correct: T::CORRECT,
+            rounds: T::ROUNDS,
+            version: T::VERSION,
+            loom: Some(T::LOOM),
+        }
+    }
+}
+
+macro_rules! s5 {
+    ($name:literal, $seed:literal, $src:expr, $out:expr, $cluster:expr, $correct:expr, $what:literal) => {
+        Program {
+            name: $name,
+            kernel: $name,
+            seed: $seed,
+            what: $what,
+            kind: Kind::S5 {
+                src_words: $src,
+                out_words: $out,
+                grid: if $cluster { 2 } else { 1 },
+                cluster: $cluster,
+            },
+            correct: $correct,
+            rounds: 2_000,
+            version: None,
+            loom: None,
+        }
+    };
+}
+
+/// `PROGRAMS` from the registry's list, then the programs not yet in it (DeepEP, §5).
+macro_rules! table {
+    ($($kernel:ident: $T:path),* $(,)?) => {
+/// Every program, in the seed's order: the registry's (`ptx_sync_programs::for_each_litmus!`),
+/// then DeepEP's barrier and the §5 kernels.
+pub const PROGRAMS: &[Program] = &[
+    $(Program::litmus::<$T>(stringify!($kernel)),)*
+    Program {
+        name: "deepep_barrier",
+        kernel: "deepep_barrier",
+        seed: "seed 004",
+        what: "DeepEP barrier_device, 8 CTAs as ranks: atom.sys add, fence.acq_rel.sys, atom.sys sub, ld.volatile spin",
+        kind: Kind::Deepep { missing: false },
+        correct: true,
+        rounds: 20_000,
+        version: None,
+        loom: None,
+    },
+    Program {
+        name: "deepep_barrier_missing",
+        kernel: "deepep_barrier",
+        seed: "seed 004",
+        what: "the same with one rank per instance that never arrives: the others must time out and name it",
+        kind: Kind::Deepep { missing: true },
+        correct: true,
+        rounds: 5_000,
+        version: None,
+        loom: None,
+    },
+    s5!("s51_cp_async_bug", "§5.1", 256, 256, false, false,
+        "cp.async then bar.arrive without cp.async.wait_all: C may read the tile before it lands"),
+    s5!("s51_cp_async_fix", "§5.1", 256, 256, false, true,
+        "cp.async.wait_all, then the barrier"),
+    s5!("s52_tma_bug", "§5.2", 256, 256, false, false,
+        "TMA (cp.async.bulk) with nothing to wait on: C reads too early"),
+    s5!("s52_tma_fix", "§5.2", 256, 256, false, true,
+        "full is an mbarrier: arrive.expect_tx + TMA complete_tx + try_wait.parity"),
+    s5!("s53_reuse_bug", "§5.3", 512, 512, false, false,
+        "reusing data: C's generic reads, then P's TMA write, without fence.proxy.async"),
+    s5!("s53_reuse_fix", "§5.3", 512, 512, false, true,
+        "fence.proxy.async.shared::cta before C's arrive on empty"),
+    s5!("s54_cluster_cta", "§5.4", 512, 1024, true, false,
+        "cluster of 2: C2 arrives remotely on A's empty with the default .cta scope"),
+    s5!("s54_cluster_fix", "§5.4", 512, 1024, true, true,
+        "remote arrive .release.cluster, wait .acquire.cluster"),
+    s5!("s54_init_bug", "§5.4", 512, 1024, true, false,
+        "the fix without fence.mbarrier_init + cluster barrier after init: B may arrive on A's empty before its init"),
+];
+    };
+}
+
+ptx_sync_programs::for_each_litmus!(table);
+
+/// The value the host fills outputs with before a §5 launch.
+pub const POISON: u32 = 0xAAAA_AAAA;
+
+/// Looks a program up by name.
+pub fn find(name: &str) -> Option<&'static Program> {
+    PROGRAMS.iter().find(|p| p.name == name)
+}
+
+/// The hand-off versions `handoff --version` accepts.
+#[allow(dead_code)] // used by the tests and the CLI's value list
+pub const VERSIONS: &[&str] = &["2.5", "3.4", "4.3", "4.4"];
+
+impl Program {
+    /// Classifies a §5 run: `out` against `src`, and the status word.
+    pub fn classify_s5(&self, src: &[u32], out: &[u32], status: u32) -> Outcome {
+        let bad = out
+            .iter()
+            .enumerate()
+            .filter(|(k, &w)| w != src[k % src.len()])
+            .count();
+        if status != 0 {
+            let what = [
+                (1, "C's wait on full"),
+                (2, "P's wait on empty"),
+                (4, "the drain"),
+            ]
+            .iter()
+            .filter(|(b, _)| status & b != 0)
+            .map(|(_, w)| *w)
+            .collect::<Vec<_>>()
+            .join(", ");
+            return Outcome {
+                label: format!("timeout: {what}"),
+                class: Class::Timeout,
+            };
+        }
+        if bad == 0 {
+            Outcome {
+                label: "out == src".into(),
+                class: Class::Ok,
+            }
+        } else {
+            let poisoned = out.iter().filter(|&&w| w == POISON).count();
+            let label = if poisoned == bad {
+                "stale: some words never written (poison)".to_string()
+            } else {
+                "stale: some words differ from src".to_string()
+            };
+            Outcome {
+                label,
+                class: Class::Forbidden,
+            }
+        }
+    }
+
+    /// Classifies one instance's output words (`missing`: the absent rank, DeepEP only).
+    pub fn classify(&self, w: &[u32], missing: Option<u32>) -> Outcome {
+        let o = |label: String, class: Class| Outcome { label, class };
+        match self.kind {
+            Kind::Mp => {
+                if w[3] != 0 {
+                    return o("timeout: C never saw full == 1".into(), Class::Timeout);
+                }
+                match w[0] {
+                    42 => o("full=1, data=42".into(), Class::Ok),
+                    0 => o("full=1, data=0 (stale)".into(), Class::Forbidden),
+                    v => o(format!("full=1, data={v}"), Class::Forbidden),
+                }
+            }
+            Kind::MpOnce => match (w[1], w[0]) {
+                (1, 42) => o("full=1, data=42".into(), Class::Ok),
+                (1, 0) => o("full=1, data=0 (stale)".into(), Class::Forbidden),
+                (1, v) => o(format!("full=1, data={v}"), Class::Forbidden),
+                (0, v) if v == 0 || v == 42 => o(
+                    format!("full=0 (read before P's store), data={v}"),
+                    Class::Ok,
+                ),
+                (f, v) => o(format!("full={f}, data={v}"), Class::Forbidden),
+            },
+            Kind::Sb => {
+                let (r1, r2) = (w[0], w[1]);
+                let c = if r1 == 0 && r2 == 0 {
+                    Class::Forbidden
+                } else {
+                    Class::Ok
+                };
+                o(format!("r1={r1} r2={r2}"), c)
+            }
+            Kind::Count => {
+                let (a, b) = (w[0], w[1]);
+                if a == b {
+                    o(
+                        format!("old1={a} old2={b} (an increment lost)"),
+                        Class::Forbidden,
+                    )
+                } else {
+                    o(format!("old1={a} old2={b}"), Class::Ok)
+                }
+            }
+            Kind::Handoff => {
+                let (v1, v2, wrote, mask) = (w[0], w[1], w[2] != 0, w[3]);
+                let v = |x: u32| {
+                    if x == 0xdead {
+                        "-".to_string()
+                    } else {
+                        x.to_string()
+                    }
+                };
+                if mask & 0b110 != 0 {
+                    // Each role's timeout is its own outcome: C1 alone, C2 alone, or both.
+                    let who = match mask & 0b110 {
+                        0b010 => "C1 never saw full",
+                        0b100 => "C2 never saw full",
+                        _ => "C1 and C2 never saw full",
+                    };
+                    return o(
+                        format!("timeout: {who} (value1={} value2={})", v(v1), v(v2)),
+                        Class::Timeout,
+                    );
+                }
+                let p = if wrote {
+                    "P wrote 43"
+                } else {
+                    "P waited forever (nobody wrote empty)"
+                };
+                let label = format!("value1={} value2={}, {p}", v(v1), v(v2));
+                let class = if v1 == 42 && v2 == 42 && wrote {
+                    Class::Ok
+                } else {
+                    Class::Forbidden
+                };
+                o(label, class)
+            }
+            Kind::Deepep { .. } => {
+                let r = w.len() as u32;
+                let all = (1u32 << r) - 1;
+                let mut passed = 0;
+                let mut named = 0u32;
+                let mut present = 0;
+                for (rank, &x) in w.iter().enumerate() {
+                    if Some(rank as u32) == missing {
+                        continue;
+                    }
+                    present += 1;
+                    if x & (1 << 31) == 0 {
+                        return o("a present rank did not run".into(), Class::Timeout);
+                    }
+                    let m = x & all;
+                    if m == 0 {
+                        passed += 1;
+                    }
+                    named |= m;
+                }
+                match missing {
+                    None if passed == present => {
+                        o(format!("all {present} ranks passed"), Class::Ok)
+                    }
+                    None => o("timeout although every rank arrived".into(), Class::Timeout),
+                    Some(m) => {
+                        if passed == 0 && named == 1 << m {
+                            o(format!("all {present} other ranks timed out and named the missing rank"), Class::Ok)
+                        } else if passed > 0 {
+                            o(
+                                "a rank passed although one never arrived".into(),
+                                Class::Forbidden,
+                            )
+                        } else {
+                            o(
+                                "timed out but named the wrong rank".into(),
+                                Class::Forbidden,
+                            )
+                        }
+                    }
+                }
+            }
+            Kind::S5 { .. } => Outcome {
+                label: "use classify_s5".into(),
+                class: Class::Timeout,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_kernels_named() {
+        for (i, p) in PROGRAMS.iter().enumerate() {
+            assert!(
+                PROGRAMS[i + 1..].iter().all(|q| q.name != p.name),
+                "{}",
+                p.name
+            );
+            if p.kernel.starts_with("litmus_") {
+                assert_eq!(p.kernel, format!("litmus_{}", p.name));
+            }
+            assert!(
+                p.kernel.starts_with("litmus_")
+                    || p.kernel.starts_with("deepep_")
+                    || p.kernel.starts_with("s5")
+            );
+        }
+        for v in VERSIONS {
+            let n = PROGRAMS.iter().filter(|p| p.version == Some(v)).count();
+            assert!(n >= 2, "version {v} needs a broken and a fixed variant");
+            assert!(PROGRAMS.iter().any(|p| p.version == Some(v) && p.correct));
+            assert!(PROGRAMS.iter().any(|p| p.version == Some(v) && !p.correct));
+        }
+    }
+
+    #[test]
+    fn once_form_and_role_timeouts_classify() {
+        let p = find("mp_rel_acq_once").unwrap();
+        let c = |w: [u32; 4]| p.classify(&w, None);
+        assert_eq!(c([42, 1, 0, 0]).class, Class::Ok);
+        assert_eq!(c([0, 1, 0, 0]).class, Class::Forbidden);
+        assert_eq!(c([0, 1, 0, 0]).label, "full=1, data=0 (stale)");
+        assert_eq!(c([0, 0, 0, 0]).class, Class::Ok);
+        assert_eq!(
+            c([42, 0, 0, 0]).label,
+            "full=0 (read before P's store), data=42"
+        );
+        assert_eq!(c([7, 0, 0, 0]).class, Class::Forbidden);
+        let h = find("handoff_3_4").unwrap();
+        let t = |mask: u32| h.classify(&[42, 0xdead, 1, mask], None);
+        assert!(t(0b010).label.starts_with("timeout: C1 never saw full"));
+        assert!(t(0b100).label.starts_with("timeout: C2 never saw full"));
+        assert!(t(0b110)
+            .label
+            .starts_with("timeout: C1 and C2 never saw full"));
+        assert!([0b010, 0b100, 0b110]
+            .iter()
+            .all(|&m| t(m).class == Class::Timeout));
+    }
+
+    #[test]
+    fn classifies_synthetic_outputs() {
+        let mp = find("mp_plain").unwrap();
+        assert_eq!(mp.classify(&[42, 0, 0, 0], None).class, Class::Ok);
+        assert_eq!(mp.classify(&[0, 0, 0, 0], None).class, Class::Forbidden);
+        assert_eq!(mp.classify(&[0, 0, 0, 2], None).class, Class::Timeout);
+        let sb = find("sb_sc").unwrap();
+        assert_eq!(sb.classify(&[0, 0, 0, 0], None).class, Class::Forbidden);
+        assert_eq!(sb.classify(&[1, 0, 0, 0], None).label, "r1=1 r2=0");
+        let c = find("count_rmw").unwrap();
+        assert_eq!(c.classify(&[0, 0, 0, 0], None).class, Class::Forbidden);
+        assert_eq!(c.classify(&[1, 0, 0, 0], None).class, Class::Ok);
+        let h = find("handoff_3_4").unwrap();
+        assert_eq!(h.classify(&[42, 42, 1, 0], None).class, Class::Ok);
+        assert_eq!(h.classify(&[42, 43, 1, 0], None).class, Class::Forbidden);
+        assert_eq!(h.classify(&[0, 42, 1, 0], None).class, Class::Forbidden);
+        let dead = h.classify(&[42, 42, 0, 1], None);
+        assert_eq!(dead.class, Class::Forbidden);
+        assert!(dead.label.contains("waited forever"), "{}", dead.label);
+        assert_eq!(
+            h.classify(&[0xdead, 42, 0, 0b011], None).class,
+            Class::Timeout
+        );
+    }
+
+    #[test]
+    fn classifies_section5_runs() {
+        let p = find("s52_tma_fix").unwrap();
+        let src = [1, 2, 3, 4];
+        assert_eq!(
+            p.classify_s5(&src, &[1, 2, 3, 4, 1, 2, 3, 4], 0).class,
+            Class::Ok
+        );
+        let stale = p.classify_s5(&src, &[1, 2, POISON, 4], 0);
+        assert_eq!(stale.class, Class::Forbidden);
+        assert!(stale.label.contains("poison"));
+        assert_eq!(
+            p.classify_s5(&src, &[1, 2, 7, 4], 0).label,
+            "stale: some words differ from src"
+        );
+        assert_eq!(
+            p.classify_s5(&src, &[1, 2, 3, 4], 3).label,
+            "timeout: C's wait on full, P's wait on empty"
+        );
+    }
+
+    #[test]
+    fn classifies_deepep_ranks() {
+        let d = find("deepep_barrier_missing").unwrap();
+        let b31 = 1u32 << 31;
+        // 4 ranks, rank 2 missing: the others name bit 2.
+        let named = [b31 | 4, b31 | 4, 0, b31 | 4];
+        assert_eq!(d.classify(&named, Some(2)).class, Class::Ok);
+        let wrong = [b31 | 8, b31 | 4, 0, b31 | 4];
+        assert_eq!(d.classify(&wrong, Some(2)).class, Class::Forbidden);
+        let passed = [b31, b31 | 4, 0, b31 | 4];
+        assert_eq!(d.classify(&passed, Some(2)).class, Class::Forbidden);
+        let ok = [b31; 4];
+        assert_eq!(
+            find("deepep_barrier").unwrap().classify(&ok, None).class,
+            Class::Ok
+        );
+        assert_eq!(
+            find("deepep_barrier")
+                .unwrap()
+                .classify(&[b31, b31 | 1, b31, b31], None)
+                .class,
+            Class::Timeout
+        );
+    }
+}
