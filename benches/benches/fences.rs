@@ -168,7 +168,7 @@ fn main() {
             let mut n = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 for _ in 0..64 {
-                    line.0.at::<Gpu>().fetch_add::<Relaxed>(1);
+                    let _ = line.0.at::<Gpu>().fetch_add::<Relaxed>(1);
                 }
                 n += 64;
             }
