@@ -221,21 +221,96 @@ macro_rules! shared_array {
     };
 }
 
-#[cfg(target_arch = "nvptx64")]
-core::arch::global_asm!(".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];");
+/// The PTX declaration of the dynamic shared-memory window, written once: every module that
+/// reads the window must contain it (`.extern .shared` cannot be declared in a function body,
+/// PTX ISA §5.1.5; repeating it at module scope is allowed).
+pub const DYN_SMEM_DECL: &str = crate::__dyn_smem_ptx!(decl);
 
-/// The dynamic shared-memory window (`.extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];`,
-/// read with `mov.u32`): its size is the launch's dynamic shared-memory bytes. Device only: the
-/// host has no launch configuration.
-#[cfg(target_arch = "nvptx64")]
+/// The one text of the window's declaration and of its read (used by the function, the macro
+/// and [`DYN_SMEM_DECL`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dyn_smem_ptx {
+    (decl) => {
+        ".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];"
+    };
+    (read) => {
+        "mov.u32 {a}, __ptx_sync_dyn_smem;"
+    };
+}
+
+// The declaration is emitted only when asked for: a module that never reads the window has no
+// `.extern .shared` (an unused one made ptxas fail for `crate-type = ["cdylib", "rlib"]`).
+#[cfg(all(target_arch = "nvptx64", feature = "dynamic-smem"))]
+core::arch::global_asm!(crate::__dyn_smem_ptx!(decl));
+
+/// The dynamic shared-memory window: `mov.u32 r, __ptx_sync_dyn_smem;` after the module-scope
+/// declaration [`DYN_SMEM_DECL`] (`.extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];`, PTX
+/// ISA §5.1.5, all SMs). Its size is the launch's dynamic shared-memory bytes; it is 1024-byte
+/// aligned (what TMA's swizzled boxes need).
+///
+/// On the device this function exists with the cargo feature **`dynamic-smem`** (which puts the
+/// declaration in the module); without the feature use the macro
+/// [`dynamic_smem!`](crate::dynamic_smem), which declares it in the calling crate. Host: the
+/// window of the calling thread's CTA in an [`index::launch`](crate::index::launch) (a CTA of
+/// its own, zeroed, `dyn_smem` bytes), or an empty window outside one.
+///
+/// ```
+/// use ptx_sync::index::{launch, Dim3};
+/// use ptx_sync::shared::dynamic_smem;
+/// launch(Dim3::x(2), Dim3::x(1), 64, || {
+///     assert_eq!(dynamic_smem().raw() % 1024, 0);
+///     let w = dynamic_smem().to_generic::<u8>();
+///     assert_eq!(unsafe { *w.add(63) }, 0); // zeroed, 64 bytes
+/// });
+/// ```
+#[cfg(any(not(target_arch = "nvptx64"), feature = "dynamic-smem"))]
 #[inline(always)]
 pub fn dynamic_smem() -> SharedAddr {
-    let a: u32;
-    unsafe {
-        core::arch::asm!("mov.u32 {a}, __ptx_sync_dyn_smem;", a = out(reg32) a,
-                         options(pure, nomem, nostack, preserves_flags));
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let a: u32;
+        unsafe {
+            core::arch::asm!(crate::__dyn_smem_ptx!(read), a = out(reg32) a,
+                             options(pure, nomem, nostack, preserves_flags));
+        }
+        SharedAddr(a)
     }
-    SharedAddr(a)
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        SharedAddr(crate::index::host_dyn_smem())
+    }
+}
+
+/// The dynamic shared-memory window as a [`SharedAddr`], declared in the **calling** crate:
+/// `global_asm!` of [`DYN_SMEM_DECL`] next to the call, then `mov.u32 r, __ptx_sync_dyn_smem;`.
+/// Only modules that use it declare the window. Host: [`shared::dynamic_smem`](crate::shared::dynamic_smem).
+///
+/// ```
+/// use ptx_sync::index::{launch, Dim3};
+/// launch(Dim3::x(1), Dim3::x(1), 2048, || {
+///     let w: ptx_sync::shared::SharedAddr = ptx_sync::dynamic_smem!();
+///     assert_eq!(w.raw() % 1024, 0);
+/// });
+/// ```
+#[macro_export]
+macro_rules! dynamic_smem {
+    () => {{
+        #[cfg(target_arch = "nvptx64")]
+        {
+            ::core::arch::global_asm!($crate::__dyn_smem_ptx!(decl));
+            let a: u32;
+            unsafe {
+                ::core::arch::asm!($crate::__dyn_smem_ptx!(read), a = out(reg32) a,
+                                   options(pure, nomem, nostack, preserves_flags));
+            }
+            $crate::shared::SharedAddr(a)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            $crate::shared::dynamic_smem()
+        }
+    }};
 }
 
 /// The whole array as a slice, for [`SharedCell`] element types.
