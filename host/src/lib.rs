@@ -1,5 +1,8 @@
 //! ptx-sync-host: the host side of ptx-sync (the `ptx-sync` binary's library part).
 //!
+//! * [`cuda`] — load and launch your own kernels (PTX or cubin): typed, checked parameters,
+//!   cluster dims, dynamic shared memory, programmatic dependent launch, tensor maps, device-side
+//!   timeouts; every failure (no driver, no device, old driver) an error value.
 //! * [`sass`] — ptxas/cuobjdump runner and SASS parsing by function.
 //! * [`costs`] — the SASS cost table of every fence and ordered atomic (`ptx-sync show --costs`).
 //! * [`litmus_ptx`] — a PTX kernel from a litmus file (`ptx-sync litmus FILE.litmus`).
@@ -11,6 +14,7 @@
 //!   launcher trait so that it needs no GPU crate itself.
 
 pub mod costs;
+pub mod cuda;
 pub mod fencebench;
 pub mod inspect;
 pub mod litmus_ptx;
