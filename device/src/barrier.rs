@@ -413,7 +413,7 @@ impl NamedBarrier {
 }
 
 /// `bar.sync 0;` — the whole CTA (`__syncthreads`). Host: the barrier of the calling thread's
-/// CTA in an [`index::launch`](crate::index::launch) (outside one, a CTA of one thread: passes).
+/// CTA in an `index::launch` (host; outside one, a CTA of one thread: passes).
 ///
 /// ```
 /// ptx_sync::barrier::sync_threads(); // one host thread: a CTA of one

@@ -23,13 +23,13 @@
 //!
 //! # Host backend
 //!
-//! On the host every index comes from a thread-local [`Identity`] that [`launch`] sets for each
+//! On the host every index comes from a thread-local `Identity` that `launch` sets for each
 //! CPU thread it starts (one per GPU thread of the grid; a thread outside any launch is thread 0
-//! of a 1 × 1 grid). [`launch`] also gives each simulated CTA its own
+//! of a 1 × 1 grid). `launch` also gives each simulated CTA its own
 //! [`sync_threads`](crate::barrier::sync_threads) barrier and its own
 //! [`dynamic_smem`](crate::shared::dynamic_smem) window, so a kernel body runs unchanged on CPU
-//! threads. Under `--cfg loom` [`launch`] starts model threads placed in their CTA
-//! ([`model::spawn_in`](crate::model::spawn_in)), so `.cta`-scoped operations between CTAs are
+//! threads; every [`shared_array!`](crate::shared_array) is per CTA too. Under `--cfg loom` `launch` starts model threads placed in their CTA
+//! (`ptx_sync::model::spawn_in`), so `.cta`-scoped operations between CTAs are
 //! reported as the model reports them.
 //!
 //! ```
@@ -388,6 +388,12 @@ pub fn launch<F: Fn() + Sync>(grid: Dim3, block: Dim3, dyn_smem: usize, kernel: 
 /// [`launch`] under `--cfg loom`: each GPU thread is a model thread placed in CTA
 /// `block_idx` (linear) of cluster 0 ([`model::spawn_in`](crate::model::spawn_in)); call it
 /// inside [`model::check`](crate::model::check).
+///
+/// ```
+/// // Under `--cfg loom`: two CTAs of one thread, each a model thread placed in its CTA.
+/// use ptx_sync::index::{launch, block_idx, Dim3};
+/// ptx_sync::model::check(0, || launch(Dim3::x(2), Dim3::x(1), 0, || assert!(block_idx().x < 2)));
+/// ```
 #[cfg(loom)]
 pub fn launch<F: Fn() + Send + Sync + 'static>(
     grid: Dim3,
@@ -427,6 +433,8 @@ pub(crate) mod host {
     pub(crate) struct Cta {
         pub(crate) bar: crate::barrier::NamedBarrier,
         smem: std::boxed::Box<[Block]>,
+        /// The CTA's copies of the `shared_array!` statics: (static's address, copy).
+        statics: std::sync::Mutex<std::vec::Vec<(usize, std::boxed::Box<[Block]>)>>,
     }
     #[repr(C, align(1024))]
     #[derive(Clone, Copy)]
@@ -442,10 +450,22 @@ pub(crate) mod host {
             Cta {
                 bar: crate::barrier::NamedBarrier::new(0, threads.max(1)),
                 smem: std::vec![Block([0; 1024]); bytes.div_ceil(1024)].into_boxed_slice(),
+                statics: std::sync::Mutex::new(std::vec::Vec::new()),
             }
         }
         pub(crate) fn smem(&self) -> usize {
             self.smem.as_ptr() as usize
+        }
+        /// The CTA's copy of the static at `key` (`bytes` long), zeroed when first asked for.
+        pub(crate) fn static_copy(&self, key: usize, bytes: usize) -> usize {
+            let mut s = self.statics.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, b)) = s.iter().find(|(k, _)| *k == key) {
+                return b.as_ptr() as usize;
+            }
+            let b = std::vec![Block([0; 1024]); bytes.div_ceil(1024).max(1)].into_boxed_slice();
+            let p = b.as_ptr() as usize;
+            s.push((key, b));
+            p
         }
     }
 
@@ -488,6 +508,16 @@ pub fn identity() -> Identity {
 pub(crate) fn host_sync_threads() {
     if let Some(c) = host::cta() {
         c.bar.sync();
+    }
+}
+
+/// Host `shared_array!` storage: the calling thread's CTA copy of the static at `key`, or the
+/// static itself outside a [`launch`].
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn host_cta_static(key: usize, bytes: usize) -> usize {
+    match host::cta() {
+        Some(c) => c.static_copy(key, bytes),
+        None => key,
     }
 }
 
