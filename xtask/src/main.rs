@@ -5,9 +5,14 @@
 //! * `ptx`       — builds `host/kernels` for nvptx64 (`kernels.ptx`, and `catalog.ptx` with every
 //!   instruction variant), assembles both with ptxas for sm_90a and dumps the SASS; prints paths.
 //! * `test`      — `setup`, `ptx`, then every test: the workspace (unit, integration, doc,
-//!   compile-fail), the loom suite (`--cfg loom`, release) and the examples.
+//!   compile-fail), the loom suite (`--cfg loom`, release), the examples (their tests and loom
+//!   models; `ptx` builds and assembles their kernels), then `docs`.
 //! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
 //! * `gpu-check` — builds everything here and prints the one command to run on a GPU machine.
+//! * `docs`      — `cargo doc` of the device crate with `-D missing_docs -D
+//!   rustdoc::broken_intra_doc_links` (host and nvptx64), then `doc-coverage`.
+//! * `doc-coverage` — the share of public functions with an example, per module of the device
+//!   crate; fails if one of `index`, `pipeline`, `shared`, `wait` lacks one.
 //! * `env`       — prints the environment variables the tests read.
 //!
 //! Environment handed to tests: `PTX_SYNC_TOOLS` (directory with ptxas, nvcc, cuobjdump,
@@ -223,7 +228,61 @@ fn assemble_for(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
     std::fs::write(ptx.with_extension("sass"), &sass.stdout).unwrap();
 }
 
+/// The example crates (`examples/*/Cargo.toml`), sorted.
+fn example_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(root().join("examples"))
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("Cargo.toml").exists())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+/// Builds every example's kernel crate (`crate-type = ["cdylib", "rlib"]`) through
+/// `ptx-sync-build` for sm_90 into `target/ptx/examples/`, assembles it with ptxas (a cubin is
+/// required), and checks the dynamic shared-memory declaration: present exactly in the crates
+/// that read the window (`dynamic_smem!`), absent elsewhere.
+fn examples_ptx() {
+    for d in example_dirs() {
+        // ptxas: found by the builder (PTX_SYNC_PTXAS, PATH, or the project venv above the crate).
+        let a = ptx_sync_build::KernelCrate::new(&d)
+            .arch(SM)
+            .out_dir(ptx_dir().join("examples"))
+            .target_dir(root().join("target/nvptx-examples"))
+            .ptxas(ptx_sync_build::Ptxas::Required)
+            .rerun_if_changed(false);
+        let art = match a.build() {
+            Ok(art) => art,
+            Err(e) => {
+                eprintln!("xtask: example {}: {e}", d.display());
+                exit(1)
+            }
+        };
+        let ptx = std::fs::read_to_string(&art.ptx).unwrap();
+        let src = std::fs::read_to_string(d.join("src/lib.rs")).unwrap();
+        let uses = src.contains("dynamic_smem!()");
+        let declared = ptx.contains(".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];");
+        if uses != declared || (!uses && ptx.contains("__ptx_sync_dyn_smem")) {
+            eprintln!(
+                "xtask: {}: uses dynamic_smem!: {uses}, PTX declares __ptx_sync_dyn_smem: {declared}",
+                art.ptx.display()
+            );
+            exit(1);
+        }
+        if art.cubin.is_none() {
+            eprintln!("xtask: {}: no cubin", art.ptx.display());
+            exit(1);
+        }
+        println!("{}", art.ptx.display());
+    }
+}
+
 fn ptx() {
+    examples_ptx();
     let k = build_kernels("kernels", "");
     assemble(&k);
     // The cubin the host binary embeds and loads first (H100/H200: compute capability 9.0).
@@ -317,27 +376,164 @@ fn test() {
             &mut total,
         );
     }
-    // Examples: each is its own crate, as a user's would be.
-    if let Ok(rd) = std::fs::read_dir(root().join("examples")) {
-        let mut dirs: Vec<_> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.join("Cargo.toml").exists())
-            .collect();
-        dirs.sort();
-        for d in dirs {
-            run_tests(
-                cargo()
-                    .args(["test", "--manifest-path"])
-                    .arg(d.join("Cargo.toml"))
-                    .arg("--target-dir")
-                    .arg(root().join("target/examples")),
-                &mut total,
-            );
-        }
+    // Examples: each is its own crate, as a user's would be: its tests, then its loom model.
+    for d in example_dirs() {
+        run_tests(
+            cargo()
+                .args(["test", "--manifest-path"])
+                .arg(d.join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(root().join("target/examples")),
+            &mut total,
+        );
+        run_tests(
+            cargo()
+                .args([
+                    "test",
+                    "--release",
+                    "--no-default-features",
+                    "--test",
+                    "loom",
+                    "--manifest-path",
+                ])
+                .arg(d.join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(root().join("target/examples-loom"))
+                .env("RUSTFLAGS", "--cfg loom"),
+            &mut total,
+        );
     }
+    // Docs: the device crate's docs are complete (host and nvptx targets), and the share of
+    // public functions with an example, per module.
+    docs_check();
     // The closing line CI reads: every test of every suite above.
     println!("total: {} passed, {} failed", total.0, total.1);
+}
+
+/// One module's public functions: `(module, functions, with an example)`.
+type Coverage = (String, usize, usize);
+
+/// The share of public functions and methods of the device crate whose doc comment has a code
+/// block (an example, run as a doctest on the host backend), per module (`device/src/*.rs`).
+/// A function is a line `pub [const] [unsafe] fn` outside macro templates; its doc comment is
+/// the run of `///` and attribute lines right above it.
+fn doc_coverage() -> Vec<Coverage> {
+    let mut rows = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(root().join("device/src"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    for f in files {
+        let module = f.file_stem().unwrap().to_string_lossy().into_owned();
+        if module == "backend" || module == "lib" {
+            continue; // `#[doc(hidden)]` / the crate root (no functions)
+        }
+        let src = std::fs::read_to_string(&f).unwrap();
+        let (mut n, mut with) = (0, 0);
+        let mut doc = String::new();
+        for line in src.lines() {
+            let t = line.trim_start();
+            if let Some(d) = t.strip_prefix("///") {
+                doc.push_str(d);
+                doc.push('\n');
+                continue;
+            }
+            if t.starts_with("#[") {
+                continue;
+            }
+            let is_fn = [
+                "pub fn ",
+                "pub const fn ",
+                "pub unsafe fn ",
+                "pub const unsafe fn ",
+            ]
+            .iter()
+            .any(|k| t.starts_with(k))
+                && !t.contains('$');
+            let hidden = doc.is_empty() && line.contains("#[doc(hidden)]");
+            if is_fn && !hidden {
+                n += 1;
+                if doc.contains("```") {
+                    with += 1;
+                }
+            }
+            doc.clear();
+        }
+        if n > 0 {
+            rows.push((module, n, with));
+        }
+    }
+    rows
+}
+
+/// Prints [`doc_coverage`]; fails when a module of `FULL` lacks an example somewhere.
+fn print_doc_coverage() {
+    /// Modules whose every public function must have an example.
+    const FULL: &[&str] = &["index", "pipeline", "shared", "wait"];
+    let rows = doc_coverage();
+    println!("| module | public fns | with an example | share |");
+    println!("|---|---|---|---|");
+    let (mut n, mut w) = (0, 0);
+    let mut missing = Vec::new();
+    for (m, fns, with) in &rows {
+        println!(
+            "| {m} | {fns} | {with} | {:.0}% |",
+            100.0 * *with as f64 / *fns as f64
+        );
+        n += fns;
+        w += with;
+        if FULL.contains(&m.as_str()) && with < fns {
+            missing.push(m.clone());
+        }
+    }
+    println!(
+        "| all | {n} | {w} | {:.0}% |",
+        100.0 * w as f64 / n.max(1) as f64
+    );
+    if !missing.is_empty() {
+        eprintln!("xtask: every public function of {missing:?} needs an example (a ``` block in its docs)");
+        exit(1);
+    }
+}
+
+/// `cargo doc` of the device crate with `-D missing_docs -D rustdoc::broken_intra_doc_links`,
+/// for the host and for nvptx64 (nightly, `-Zbuild-std=core`, the kernel flags), then the
+/// example coverage.
+fn docs_check() {
+    let deny = "-D missing_docs -D rustdoc::broken_intra_doc_links";
+    run(cargo()
+        .args(["doc", "-p", "ptx-sync", "--no-deps"])
+        .arg("--target-dir")
+        .arg(root().join("target/doc-check"))
+        .env("RUSTDOCFLAGS", deny));
+    let flags = format!("-Ctarget-cpu={SM} -Ctarget-feature=+ptx86");
+    run(Command::new("rustup")
+        .current_dir(root())
+        .args([
+            "run",
+            "nightly",
+            "cargo",
+            "doc",
+            "-p",
+            "ptx-sync",
+            "--no-deps",
+        ])
+        .args([
+            "--target",
+            "nvptx64-nvidia-cuda",
+            "-Zbuild-std=core",
+            "--target-dir",
+        ])
+        .arg(root().join("target/doc-check"))
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .env_remove("RUSTDOC")
+        .env("RUSTFLAGS", &flags)
+        .env("RUSTDOCFLAGS", format!("{deny} {flags}")));
+    print_doc_coverage();
 }
 
 fn main() {
@@ -372,13 +568,15 @@ fn main() {
                 .arg(root().join("scripts/gpu-check.sh"))
                 .arg("--prepare"));
         }
+        Some("doc-coverage") => print_doc_coverage(),
+        Some("docs") => docs_check(),
         Some("env") => {
             let mut c = Command::new("env");
             tool_env(&mut c);
             run(&mut c);
         }
         _ => {
-            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|env>");
+            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|docs|doc-coverage|env>");
             exit(2)
         }
     }
