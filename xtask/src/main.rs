@@ -6,13 +6,14 @@
 //!   instruction variant), assembles both with ptxas for sm_90a and dumps the SASS; prints paths.
 //! * `test`      — `setup`, `ptx`, then every test: the workspace (unit, integration, doc,
 //!   compile-fail), the loom suite (`--cfg loom`, release), the examples (their tests and loom
-//!   models; `ptx` builds and assembles their kernels), then `docs`.
+//!   models; `ptx` builds and assembles their kernels), `guide`, then `docs`.
 //! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
 //! * `gpu-check` — builds everything here and prints the one command to run on a GPU machine.
 //! * `docs`      — `cargo doc` of the device crate with `-D missing_docs -D
 //!   rustdoc::broken_intra_doc_links` (host and nvptx64), then `doc-coverage`.
 //! * `doc-coverage` — the share of public functions with an example, per module of the device
 //!   crate; fails if one of `index`, `pipeline`, `shared`, `wait` lacks one.
+//! * `guide`     — runs `docs/guide.md`: its files in a fresh `cargo new` crate, its commands.
 //! * `env`       — prints the environment variables the tests read.
 //!
 //! Environment handed to tests: `PTX_SYNC_TOOLS` (directory with ptxas, nvcc, cuobjdump,
@@ -403,11 +404,178 @@ fn test() {
             &mut total,
         );
     }
+    // docs/guide.md, step by step.
+    guide(&mut total);
     // Docs: the device crate's docs are complete (host and nvptx targets), and the share of
     // public functions with an example, per module.
     docs_check();
     // The closing line CI reads: every test of every suite above.
     println!("total: {} passed, {} failed", total.0, total.1);
+}
+
+/// The files of `docs/guide.md`: each code block right after a `<!-- file: PATH -->` line.
+fn guide_files(md: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut lines = md.lines();
+    while let Some(l) = lines.next() {
+        let Some(name) = l
+            .strip_prefix("<!-- file: ")
+            .and_then(|r| r.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let fence = lines.next().unwrap_or_default();
+        assert!(
+            fence.starts_with("```"),
+            "guide: {name}: no code block after its marker"
+        );
+        let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+        files.push((name.to_string(), body.join("\n") + "\n"));
+    }
+    files
+}
+
+/// Output of a command that must run; `(success, stdout + stderr)`.
+fn output(cmd: &mut Command) -> (bool, String) {
+    let o = cmd.output().unwrap_or_else(|e| {
+        eprintln!("xtask: cannot start {cmd:?}: {e}");
+        exit(1)
+    });
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
+
+fn guide_fail(what: &str, text: &str) -> ! {
+    eprintln!("xtask: guide: {what}\n{text}");
+    exit(1)
+}
+
+/// Runs `docs/guide.md`: `cargo new` next to a link to this checkout, the page's files, then its
+/// commands — the CPU test, `ptx-sync build` (and the sm_80 error), `ptx-sync show --ptx`,
+/// `cargo run` (no driver here: one line, exit 1), `ptx-sync check` with the verdicts it states.
+fn guide(total: &mut (u64, u64)) {
+    // Outside the workspace (inside it, `cargo new` would join the crate to the workspace).
+    let dir = env::temp_dir().join(format!("ptx-sync-guide-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
+    let cargo_bin = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(&cargo_bin).current_dir(&dir).args([
+        "new",
+        "--lib",
+        "--vcs",
+        "none",
+        "mykernels",
+    ]));
+    let k = dir.join("mykernels");
+    let md = std::fs::read_to_string(root().join("docs/guide.md")).unwrap();
+    for (name, body) in guide_files(&md) {
+        let p = k.join(&name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, body).unwrap();
+    }
+    // The examples' lock file: the same dependency versions (no new resolution needed).
+    std::fs::copy(
+        root().join("examples/handoff/Cargo.lock"),
+        k.join("Cargo.lock"),
+    )
+    .unwrap();
+    let manifest = k.join("Cargo.toml");
+    let tdir = root().join("target/examples");
+    run_tests(
+        cargo()
+            .args(["test", "--manifest-path"])
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&tdir),
+        total,
+    );
+    run(cargo().args(["build", "-q", "-p", "ptx-sync-host"]));
+    let bin = root().join("target/debug/ptx-sync");
+    let ptx_sync = |args: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.current_dir(&k).args(args);
+        tool_env(&mut c);
+        output(&mut c)
+    };
+    let (ok, t) = ptx_sync(&[
+        "build",
+        "--manifest-path",
+        "Cargo.toml",
+        "--arch",
+        "sm_90",
+        "--out",
+        "ptx",
+    ]);
+    if !ok || !k.join("ptx/mykernels.cubin").exists() {
+        guide_fail("ptx-sync build did not write ptx/mykernels.{ptx,cubin}", &t);
+    }
+    let ptx = std::fs::read_to_string(k.join("ptx/mykernels.ptx")).unwrap();
+    for want in ["st.release.gpu.u32", "ld.acquire.gpu.u32", ".entry mp("] {
+        if !ptx.contains(want) {
+            guide_fail(&format!("the PTX lacks {want}"), &ptx);
+        }
+    }
+    if ptx.contains(".extern .shared") {
+        guide_fail(
+            "the PTX declares dynamic shared memory it does not use",
+            &ptx,
+        );
+    }
+    let (ok, t) = ptx_sync(&[
+        "build",
+        "--manifest-path",
+        "Cargo.toml",
+        "--arch",
+        "sm_80",
+        "--out",
+        "ptx80",
+    ]);
+    if ok || !t.contains("ptx-sync needs sm_90 and PTX ISA 8.6 or newer: build with `-C target-cpu=sm_90 -C target-feature=+ptx86`") {
+        guide_fail("--arch sm_80 must stop with ptx-sync's compile_error", &t);
+    }
+    let (ok, t) = ptx_sync(&["show", "--ptx", "ptx/mykernels.ptx"]);
+    if !ok || !t.contains("st.release.gpu") || !t.contains("ld.acquire.gpu") {
+        guide_fail("ptx-sync show --ptx", &t);
+    }
+    let has_driver = [
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/lib64/libcuda.so.1",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists());
+    let (ok, t) = output(
+        cargo()
+            .current_dir(&k)
+            .args(["run", "-q", "--manifest-path"])
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&tdir),
+    );
+    let last = t.lines().last().unwrap_or_default().to_string();
+    if has_driver {
+        if !ok && last.contains("no NVIDIA driver") {
+            guide_fail(
+                "cargo run: a driver is installed, yet it says there is none",
+                &t,
+            );
+        }
+    } else if ok || !last.starts_with("mykernels: no NVIDIA driver") {
+        guide_fail(
+            "cargo run without a driver: one line `mykernels: no NVIDIA driver …`, exit 1",
+            &t,
+        );
+    }
+    let (ok, t) = ptx_sync(&["check", "mp.litmus", "mp-cta.litmus"]);
+    if !ok || !t.contains("Observation mp Never") || !t.contains("Observation mp-cta Sometimes") {
+        guide_fail("ptx-sync check: mp Never, mp-cta Sometimes", &t);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("xtask: guide: every step of docs/guide.md ran as it says");
 }
 
 /// One module's public functions: `(module, functions, with an example)`.
@@ -569,6 +737,12 @@ fn main() {
                 .arg("--prepare"));
         }
         Some("doc-coverage") => print_doc_coverage(),
+        Some("guide") => {
+            setup();
+            let mut total = (0, 0);
+            guide(&mut total);
+            println!("total: {} passed, {} failed", total.0, total.1);
+        }
         Some("docs") => docs_check(),
         Some("env") => {
             let mut c = Command::new("env");
@@ -576,7 +750,9 @@ fn main() {
             run(&mut c);
         }
         _ => {
-            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|docs|doc-coverage|env>");
+            eprintln!(
+                "usage: cargo xtask <setup|ptx|test|tour|gpu-check|docs|doc-coverage|guide|env>"
+            );
             exit(2)
         }
     }
