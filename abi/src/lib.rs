@@ -39,6 +39,11 @@
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]
 
 /// One field of a parameter struct: what the host check compares with one `.param` of the PTX.
+///
+/// ```
+/// use ptx_sync_abi::{Field, KernelParams, S5Params};
+/// assert_eq!(S5Params::FIELDS[2], Field { name: "status", offset: 16, size: 8 });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field {
     /// The field's name in the struct.
@@ -167,12 +172,13 @@ macro_rules! __kernel_ty {
 /// reorder, until it has none); `bytemuck::Pod` with the `bytemuck` feature; and with
 /// `as KernelType`, on `nvptx64` only, `type KernelType = unsafe extern "ptx-kernel" fn(DeviceType, ...)`.
 ///
-/// A field whose name starts with `_` is trailing padding: the host check lets it go beyond the
-/// kernel's parameter list (it is not passed).
+/// A field whose name starts with `_` is explicit padding (bytes of the parameter buffer that no
+/// `.param` covers): the host check skips it. The `as KernelType` alias lists every field, so a
+/// struct with `_` fields declares no alias.
 ///
 /// ```
 /// ptx_sync_abi::kernel_params! {
-///     pub struct CopyParams as CopyKernel { pub src: *const u32, pub dst: *mut u32, pub n: u32, pub _pad: u32 }
+///     pub struct CopyParams { pub src: *const u32, pub dst: *mut u32, pub n: u32, pub _pad: u32 }
 /// }
 /// assert_eq!(core::mem::size_of::<CopyParams>(), 24);
 /// ```
@@ -219,6 +225,10 @@ macro_rules! kernel_params {
 kernel_params! {
     /// The litmus kernels (`host/kernels/src/litmus.rs`): `slots`, `mem`, `locs`, `out`,
     /// `scratch`, `sync` (device pointers), the wait budget, then the run's sizes and seed.
+    ///
+    /// ```
+    /// assert_eq!(core::mem::size_of::<ptx_sync_abi::LitmusParams>(), 80);
+    /// ```
     pub struct LitmusParams as LitmusKernel {
         /// Per global thread: `instance * ROLES + role`, or `u32::MAX` for stress.
         pub slots: *const u32,
@@ -249,6 +259,10 @@ kernel_params! {
     }
 
     /// `deepep_barrier` (`host/kernels/src/deepep.rs`).
+    ///
+    /// ```
+    /// assert_eq!(core::mem::size_of::<ptx_sync_abi::DeepepParams>(), 48);
+    /// ```
     pub struct DeepepParams as DeepepKernel {
         /// Per instance and rank, the row of counters.
         pub rows: *mut i32,
@@ -267,6 +281,11 @@ kernel_params! {
     }
 
     /// The §5 kernels (`host/kernels/src/section5.rs`): `(src, out, status)`.
+    ///
+    /// ```
+    /// let p = ptx_sync_abi::S5Params { src: 0x1000, out: 0x2000, status: 0x3000 };
+    /// assert_eq!(ptx_sync_abi::KernelParams::as_bytes(&p).len(), 24);
+    /// ```
     pub struct S5Params as S5Kernel {
         /// The source words.
         pub src: *const u32,
@@ -278,6 +297,10 @@ kernel_params! {
 
     /// The tiled-copy kernels (`host/kernels/src/tiled_copy.rs`): `(tmap: *const CUtensorMap,
     /// out, width, height, status)`.
+    ///
+    /// ```
+    /// assert_eq!(core::mem::size_of::<ptx_sync_abi::TiledParams>(), 32);
+    /// ```
     pub struct TiledParams {
         /// The tensor map, in global memory.
         pub tmap: *const u8,
@@ -292,6 +315,10 @@ kernel_params! {
     }
 
     /// `bench_fence_*` (`host/kernels/src/bench.rs`).
+    ///
+    /// ```
+    /// assert_eq!(core::mem::size_of::<ptx_sync_abi::BenchParams>(), 40);
+    /// ```
     pub struct BenchParams as BenchKernel {
         /// Per warp: cycles.
         pub out: *mut u64,

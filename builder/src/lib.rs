@@ -36,6 +36,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod sass;
+pub mod tools;
+
+use tools::absolute;
+
 /// The rustc target.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
 
@@ -879,50 +884,13 @@ fn check_ptx(ptx: &Path) -> Result<(), Error> {
 
 /// ptxas: `PTX_SYNC_PTXAS` (file or directory), `PTX_SYNC_TOOLS`, `PATH`, then a project venv
 /// (`.venv/lib/python3*/site-packages/nvidia/cu13/bin/ptxas`) in `start`, the current directory
-/// or a directory above one of them.
+/// or a directory above one of them ([`tools::find_tool`]).
+///
+/// ```no_run
+/// let ptxas = ptx_sync_build::find_ptxas(std::path::Path::new(".")).expect("ptxas");
+/// ```
 pub fn find_ptxas(start: &Path) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("PTX_SYNC_PTXAS") {
-        let p = PathBuf::from(p);
-        let p = if p.is_dir() { p.join("ptxas") } else { p };
-        return p.is_file().then_some(p);
-    }
-    if let Some(d) = std::env::var_os("PTX_SYNC_TOOLS") {
-        let p = PathBuf::from(d).join("ptxas");
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        for d in std::env::split_paths(&path) {
-            let p = d.join("ptxas");
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    let starts = [absolute(start), absolute(Path::new("."))];
-    for dir in starts.iter().flat_map(|s| s.ancestors()) {
-        let Ok(rd) = std::fs::read_dir(dir.join(".venv/lib")) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path().join("site-packages/nvidia/cu13/bin/ptxas");
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
-
-fn absolute(p: &Path) -> PathBuf {
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(p))
-            .unwrap_or_else(|_| p.to_path_buf())
-    }
+    tools::find_tool("ptxas", start)
 }
 
 fn mkdir(d: &Path) -> Result<(), Error> {

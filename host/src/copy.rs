@@ -1,197 +1,15 @@
 //! `ptx-sync copy`: the tiled-copy pipeline (TMA + mbarrier ring, `host/kernels/src/tiled_copy.rs`)
-//! and the host side of its tensor map: `cuTensorMapEncodeTiled` through cudarc's raw binding,
+//! and the host side of its tensor map: the library's `cuda::tensor_map` (`cuTensorMapEncodeTiled`
 //! after checking every rule the driver would otherwise reject with a bare
-//! `CUDA_ERROR_INVALID_VALUE`.
+//! `CUDA_ERROR_INVALID_VALUE`).
 
 use crate::gpu::{self, GpuError};
-use cudarc::driver::sys;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The element type of a tensor map.
-#[allow(dead_code)] // the copy uses U32; the others are for other shapes
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Elem {
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-}
-
-impl Elem {
-    pub fn bytes(self) -> u64 {
-        match self {
-            Elem::U8 => 1,
-            Elem::U16 => 2,
-            Elem::U32 | Elem::F32 => 4,
-            Elem::U64 => 8,
-        }
-    }
-    fn cu(self) -> sys::CUtensorMapDataType {
-        use sys::CUtensorMapDataType::*;
-        match self {
-            Elem::U8 => CU_TENSOR_MAP_DATA_TYPE_UINT8,
-            Elem::U16 => CU_TENSOR_MAP_DATA_TYPE_UINT16,
-            Elem::U32 => CU_TENSOR_MAP_DATA_TYPE_UINT32,
-            Elem::U64 => CU_TENSOR_MAP_DATA_TYPE_UINT64,
-            Elem::F32 => CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-        }
-    }
-}
-
-/// A tiled tensor map request (no interleave, no swizzle, elementwise strides 1).
-///
-/// Dimension 0 is the innermost (contiguous) one, as in the driver API.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TileMap {
-    pub elem: Elem,
-    /// The global address (device pointer) of element 0.
-    pub addr: u64,
-    /// Elements per dimension, innermost first.
-    pub dims: Vec<u64>,
-    /// Byte strides of dimensions 1.. (dimension 0's stride is the element size), innermost first.
-    pub strides: Vec<u64>,
-    /// The box (tile) in elements per dimension.
-    pub box_dims: Vec<u32>,
-}
-
-impl TileMap {
-    /// A dense 2-D `rows × cols` tensor of `elem` with `box_rows × box_cols` tiles.
-    pub fn dense_2d(
-        elem: Elem,
-        addr: u64,
-        rows: u64,
-        cols: u64,
-        box_rows: u32,
-        box_cols: u32,
-    ) -> Self {
-        TileMap {
-            elem,
-            addr,
-            dims: vec![cols, rows],
-            strides: vec![cols * elem.bytes()],
-            box_dims: vec![box_cols, box_rows],
-        }
-    }
-
-    /// Every rule of `cuTensorMapEncodeTiled` (CUDA driver API, tensor-map section) that applies
-    /// without interleave and swizzle; the first broken one as a sentence.
-    pub fn validate(&self) -> Result<(), String> {
-        let rank = self.dims.len();
-        if !(1..=5).contains(&rank) {
-            return Err(format!(
-                "tensor map: rank {rank} is not supported (1 to 5 dimensions)"
-            ));
-        }
-        if self.box_dims.len() != rank {
-            return Err(format!(
-                "tensor map: {} box dimensions for a rank-{rank} tensor",
-                self.box_dims.len()
-            ));
-        }
-        if self.strides.len() + 1 != rank {
-            return Err(format!(
-                "tensor map: a rank-{rank} tensor needs {} byte stride(s) (dimension 0 is contiguous), got {}",
-                rank - 1,
-                self.strides.len()
-            ));
-        }
-        if self.addr % 16 != 0 {
-            return Err(format!(
-                "tensor map: global address {:#x} is not 16-byte aligned",
-                self.addr
-            ));
-        }
-        for (i, &d) in self.dims.iter().enumerate() {
-            if d == 0 || d > 1 << 32 {
-                return Err(format!(
-                    "tensor map: dimension {i} has {d} elements (must be 1 to 2^32)"
-                ));
-            }
-        }
-        let e = self.elem.bytes();
-        for (k, &s) in self.strides.iter().enumerate() {
-            let i = k + 1;
-            if s % 16 != 0 {
-                return Err(format!(
-                    "tensor map: stride of dimension {i} is {s} bytes, not a multiple of 16"
-                ));
-            }
-            if s >= 1 << 40 {
-                return Err(format!(
-                    "tensor map: stride of dimension {i} is {s} bytes (must be < 2^40)"
-                ));
-            }
-            let inner = if k == 0 {
-                self.dims[0] * e
-            } else {
-                self.strides[k - 1] * self.dims[k]
-            };
-            if s < inner {
-                return Err(format!(
-                    "tensor map: stride of dimension {i} ({s} B) is smaller than the span of the dimensions inside it ({inner} B)"
-                ));
-            }
-        }
-        for (i, &b) in self.box_dims.iter().enumerate() {
-            if !(1..=256).contains(&b) {
-                return Err(format!(
-                    "tensor map: box dimension {i} is {b} elements, too large or zero (1 to 256)"
-                ));
-            }
-            if b as u64 > self.dims[i] {
-                return Err(format!(
-                    "tensor map: box dimension {i} ({b}) is larger than the tensor's dimension ({})",
-                    self.dims[i]
-                ));
-            }
-        }
-        if (self.box_dims[0] as u64 * e) % 16 != 0 {
-            return Err(format!(
-                "tensor map: the box's inner extent is {} bytes, not a multiple of 16",
-                self.box_dims[0] as u64 * e
-            ));
-        }
-        Ok(())
-    }
-
-    /// Bytes of one box (what one TMA transfer moves, the `expect_tx` count).
-    pub fn box_bytes(&self) -> u64 {
-        self.box_dims.iter().map(|&b| b as u64).product::<u64>() * self.elem.bytes()
-    }
-
-    /// Encodes the map with the driver (needs a current context).
-    pub fn encode(&self) -> Result<sys::CUtensorMap, GpuError> {
-        self.validate().map_err(GpuError::Invalid)?;
-        let rank = self.dims.len();
-        let elem_strides = vec![1u32; rank];
-        // SAFETY: a zeroed CUtensorMap is the documented starting state; all arrays have `rank`
-        // (strides: rank - 1) entries, validated above.
-        unsafe {
-            let mut m: sys::CUtensorMap = std::mem::zeroed();
-            let r = sys::cuTensorMapEncodeTiled(
-                &mut m,
-                self.elem.cu(),
-                rank as u32,
-                self.addr as *mut std::ffi::c_void,
-                self.dims.as_ptr(),
-                self.strides.as_ptr(),
-                self.box_dims.as_ptr(),
-                elem_strides.as_ptr(),
-                sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-                sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
-                sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-            );
-            r.result().map_err(|e| GpuError::Driver {
-                what: format!("cuTensorMapEncodeTiled({self:?})"),
-                err: format!("{e:?}"),
-            })?;
-            Ok(m)
-        }
-    }
-}
+/// The tensor map: the library's (`ptx_sync_host::cuda::tensor_map`, every rule of
+/// `cuTensorMapEncodeTiled` checked before the driver sees it).
+pub use ptx_sync_host::cuda::tensor_map::{Elem, TiledMap as TileMap};
 
 /// `ptx-sync copy --bytes N --stages S`.
 pub fn command(bytes: u64, stages: u32, json: Option<&PathBuf>) -> ExitCode {
@@ -310,19 +128,8 @@ pub fn diff(a: &[u8], b: &[u8]) -> (u64, Option<u64>) {
 }
 
 /// The tiled-copy kernels' parameters (`host/kernels/src/tiled_copy.rs`): `(tmap: *const
-/// CUtensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32)`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TiledParams {
-    pub tmap: u64,
-    pub out: u64,
-    pub width: u32,
-    pub height: u32,
-    pub status: u64,
-}
-// SAFETY: repr(C), 8 + 8 + 4 + 4 + 8 = 32 bytes, no padding.
-unsafe impl bytemuck::Zeroable for TiledParams {}
-unsafe impl bytemuck::Pod for TiledParams {}
+/// CUtensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32)`, from `ptx-sync-abi`.
+pub use ptx_sync_abi::TiledParams;
 
 /// Tile of the kernel: 64 × 32 `u32` (8 KiB).
 pub const TILE_W: u32 = 64;
@@ -376,15 +183,8 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
         TILE_H,
         TILE_W,
     );
-    let tm = map.encode()?;
-    // SAFETY: CUtensorMap is 128 bytes of plain data.
-    let tm_bytes: &[u8] = unsafe {
-        std::slice::from_raw_parts(
-            &tm as *const sys::CUtensorMap as *const u8,
-            std::mem::size_of::<sys::CUtensorMap>(),
-        )
-    };
-    let tm_b = g.upload(tm_bytes)?; // cuMemAlloc is 256-byte aligned (the kernel needs 64)
+    let tm = map.encode().map_err(GpuError::from)?;
+    let tm_b = g.upload(tm.as_bytes())?; // cuMemAlloc is 256-byte aligned (the kernel needs 64)
     let st_b = g.alloc(16)?;
     let tiles = (width / TILE_W) as u64 * (height as u64).div_ceil(TILE_H as u64);
     let grid = tiles.min(2 * g.info.sms as u64).max(1) as u32;
@@ -481,40 +281,63 @@ mod tests {
         assert!(m
             .validate()
             .unwrap_err()
+            .to_string()
             .contains("rank 6 is not supported"));
 
         let mut m = ok_map();
         m.strides = vec![1000];
-        assert!(m.validate().unwrap_err().contains("not a multiple of 16"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("not a multiple of 16"));
 
         let mut m = ok_map();
         m.box_dims = vec![32, 512];
-        assert!(m.validate().unwrap_err().contains("too large or zero"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("must be 1 to 256"));
 
         let mut m = ok_map();
         m.addr += 8;
-        assert!(m.validate().unwrap_err().contains("not 16-byte aligned"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("not 16-byte aligned"));
 
         let mut m = ok_map();
         m.box_dims = vec![3, 64];
         assert!(m
             .validate()
             .unwrap_err()
+            .to_string()
             .contains("inner extent is 12 bytes"));
 
         let mut m = ok_map();
         m.strides = vec![512];
-        assert!(m.validate().unwrap_err().contains("smaller than the span"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("smaller than the 1024 bytes of the dimensions inside it"));
 
         let mut m = ok_map();
         m.strides = vec![];
-        assert!(m.validate().unwrap_err().contains("needs 1 byte stride"));
+        assert!(m
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("strides has 0 entries, the rank needs 1"));
 
         let mut m = ok_map();
         m.dims = vec![256, 0];
         assert!(m
             .validate()
             .unwrap_err()
+            .to_string()
             .contains("dimension 1 has 0 elements"));
 
         let mut m = ok_map();

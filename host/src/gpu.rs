@@ -1,4 +1,7 @@
-//! The GPU runtime: cudarc's raw driver API (dynamically loaded), kernels from the embedded PTX.
+//! The GPU runtime of the bundled binary: the embedded kernels on top of the library's public
+//! API (`ptx_sync_host::cuda`: driver checks, module loading with the JIT log, launches, the
+//! parameter check field by field against `ptx_sync_abi`'s structs), plus what only the binary
+//! needs (timed launches, occupancy, the embedded images).
 //!
 //! Nothing here panics on a machine without a GPU: [`Gpu::open`] first asks
 //! `cudarc::driver::sys::is_culib_present()` (no `libcuda` → [`GpuError::NoDriver`]) and only then
@@ -10,9 +13,13 @@
 use bytemuck::Pod;
 use cudarc::driver::result;
 use cudarc::driver::sys;
+use ptx_sync_host::cuda::{self, KernelParams};
+pub use ptx_sync_host::cuda::{
+    driver_version_text, min_driver_for_ptx, ptx_isa_version, DeviceInfo,
+};
 use std::ffi::{c_void, CString};
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The kernels' PTX, embedded by `build.rs` from `target/ptx/kernels.ptx` (empty if not built).
 pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
@@ -21,43 +28,6 @@ pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.pt
 /// not built). Loaded first: no JIT on the GPU machine, and the SASS that ran is the SASS that
 /// `cargo xtask ptx` dumped and the tests read. The PTX is the fallback (see [`Gpu::open`]).
 pub static KERNELS_CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.cubin"));
-
-/// The PTX ISA version of `ptx`'s `.version` directive, as `(major, minor)`.
-pub fn ptx_isa_version(ptx: &str) -> Option<(u32, u32)> {
-    let line = ptx
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with(".version "))?;
-    let (a, b) = line[".version ".len()..].trim().split_once('.')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
-}
-
-/// The oldest released CUDA driver (`cuDriverGetVersion` encoding, 1000 × major + 10 × minor)
-/// that JIT-compiles PTX ISA `v`: the PTX ISA's release-notes chapter (§12, PTX release history)
-/// gives the CUDA release of every ISA version, and a driver accepts the ISA of its own release
-/// and older ones. The table lists 8.6 with CUDA 12.7, which was never released (CUDA 12.6 has
-/// 8.5, CUDA 12.8 — driver r570 — has 8.7), so 8.6 maps to 12.8 here. `None` for a version this
-/// table does not know.
-pub fn min_driver_for_ptx(v: (u32, u32)) -> Option<i32> {
-    Some(match v {
-        (8, 0) => 12000,
-        (8, 1) => 12010,
-        (8, 2) => 12020,
-        (8, 3) => 12030,
-        (8, 4) => 12040,
-        (8, 5) => 12050,
-        (8, 6) => 12080, // CUDA 12.7 was never released
-        (8, 7) => 12080,
-        (8, 8) => 12090,
-        (9, 0) => 13000,
-        _ => return None,
-    })
-}
-
-/// `12070` → `"12.7"`.
-pub fn driver_version_text(v: i32) -> String {
-    format!("{}.{}", v / 1000, (v % 1000) / 10)
-}
 
 /// Every driver entry point this binary calls (cudarc resolves each by name on first use and
 /// panics if it is missing): checked up front by [`check_driver`], so a wrong or partial
@@ -97,14 +67,7 @@ pub const DRIVER_SYMBOLS: &[&str] = &[
     "cuTensorMapEncodeTiled",
 ];
 
-fn has_symbol(name: &str) -> bool {
-    // SAFETY: only looks the symbol up; `culib` is called after `is_culib_present` said yes.
-    unsafe {
-        sys::culib()
-            .get::<unsafe extern "C" fn()>(name.as_bytes())
-            .is_ok()
-    }
-}
+use cuda::has_symbol;
 
 /// Whether the driver has `cuEventElapsedTime_v2` (CUDA 12.8+), checked once.
 fn has_elapsed_v2() -> bool {
@@ -115,16 +78,7 @@ fn has_elapsed_v2() -> bool {
 /// The driver library is there and exports every entry point of [`DRIVER_SYMBOLS`]; else the
 /// first missing one, as an error (never a panic).
 pub fn check_driver() -> Result<(), GpuError> {
-    if !driver_present() {
-        return Err(GpuError::NoDriver);
-    }
-    if let Some(missing) = DRIVER_SYMBOLS.iter().find(|s| !has_symbol(s)) {
-        return Err(GpuError::OldDriver(format!(
-            "the libcuda.so found lacks `{missing}`: not an NVIDIA CUDA 12+ driver library \
-             (check LD_LIBRARY_PATH)"
-        )));
-    }
-    Ok(())
+    cuda::check_driver(DRIVER_SYMBOLS).map_err(GpuError::from)
 }
 
 /// `cuDriverGetVersion` (after [`check_driver`]).
@@ -195,13 +149,11 @@ impl Spread {
     }
 }
 
-/// Set once a kernel outlived the host-side hang limit: the kernel is still running, and
-/// `cuMemFree`/`cuModuleUnload`/releasing the context would block on it, so the drops below
-/// leak instead; the process exits soon after and the driver tears the context down.
-static HUNG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
+/// Set once a kernel outlived the host-side hang limit (the library's flag, set by
+/// `cuda::wait_stream`): the kernel is still running, and `cuMemFree`/`cuModuleUnload`/releasing
+/// the context would block on it, so the drops below leak instead.
 fn hung() -> bool {
-    HUNG.load(std::sync::atomic::Ordering::Relaxed)
+    cuda::hung()
 }
 
 /// Whether the binary carries the kernels' PTX.
@@ -260,20 +212,29 @@ impl fmt::Display for GpuError {
 
 impl std::error::Error for GpuError {}
 
-fn derr(e: result::DriverError) -> String {
-    let name = e
-        .error_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| format!("{:?}", e.0));
-    let desc = e
-        .error_string()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if desc.is_empty() {
-        name
-    } else {
-        format!("{name} ({desc})")
+impl From<cuda::CudaError> for GpuError {
+    fn from(e: cuda::CudaError) -> Self {
+        use cuda::CudaError as C;
+        match e {
+            C::NoDriver => GpuError::NoDriver,
+            C::NoDevice(e) => GpuError::NoDevice(e),
+            C::OldDriver(e) => GpuError::OldDriver(e),
+            C::Driver { what, err } => GpuError::Driver { what, err },
+            C::Launch { kernel, err } => GpuError::Launch {
+                program: kernel,
+                err,
+            },
+            C::Hung { secs } => GpuError::Hung {
+                program: "(the last launch)".into(),
+                secs,
+            },
+            e => GpuError::Invalid(e.to_string()),
+        }
     }
+}
+
+fn derr(e: result::DriverError) -> String {
+    cuda::driver_error_text(e)
 }
 
 fn drv<T>(what: &str, r: Result<T, result::DriverError>) -> Result<T, GpuError> {
@@ -283,22 +244,8 @@ fn drv<T>(what: &str, r: Result<T, result::DriverError>) -> Result<T, GpuError> 
     })
 }
 
-/// Whether the CUDA driver library can be loaded (without touching a device).
-pub fn driver_present() -> bool {
-    // SAFETY: only tries to dlopen libcuda.
-    unsafe { sys::is_culib_present() }
-}
-
-/// One device's description (`ptx-sync devices`).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct DeviceInfo {
-    pub ordinal: i32,
-    pub name: String,
-    pub compute_capability: (i32, i32),
-    pub sms: i32,
-    pub total_mem_bytes: usize,
-    pub max_threads_per_sm: i32,
-    pub cluster_launch: bool,
+fn info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, GpuError> {
+    cuda::device_info(ordinal, d).map_err(GpuError::from)
 }
 
 /// Lists the devices, or says why it cannot.
@@ -315,72 +262,17 @@ pub fn devices() -> Result<(i32, Vec<DeviceInfo>), GpuError> {
     Ok((version, out))
 }
 
-fn attr(d: sys::CUdevice, a: sys::CUdevice_attribute) -> Result<i32, GpuError> {
-    // SAFETY: d is a valid device.
-    drv("cuDeviceGetAttribute", unsafe {
-        result::device::get_attribute(d, a)
-    })
-}
-
-fn info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, GpuError> {
-    use sys::CUdevice_attribute::*;
-    Ok(DeviceInfo {
-        ordinal,
-        name: drv("cuDeviceGetName", result::device::get_name(d))?,
-        compute_capability: (
-            attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
-            attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
-        ),
-        sms: attr(d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-        // SAFETY: d is valid.
-        total_mem_bytes: drv("cuDeviceTotalMem", unsafe { result::device::total_mem(d) })?,
-        max_threads_per_sm: attr(d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
-        cluster_launch: attr(d, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)? != 0,
-    })
-}
-
-/// `cuModuleLoadDataEx` of a cubin or NUL-terminated PTX image, with the JIT's error log: the
-/// error is the driver's code and the log's first lines, joined into one line.
 fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
-    let mut log = vec![0u8; 8192];
-    let mut opts = [
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-    ];
-    let mut vals: [*mut c_void; 2] = [
-        log.as_mut_ptr() as *mut c_void,
-        log.len() as usize as *mut c_void,
-    ];
-    let mut m: sys::CUmodule = std::ptr::null_mut();
-    // SAFETY: two options with their values; the log buffer outlives the call.
-    let r =
-        unsafe { sys::cuModuleLoadDataEx(&mut m, image, 2, opts.as_mut_ptr(), vals.as_mut_ptr()) };
-    match r.result() {
-        Ok(()) => Ok(m),
-        Err(e) => {
-            let text =
-                String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)])
-                    .into_owned();
-            let lines: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .take(3)
-                .collect();
-            if lines.is_empty() {
-                Err(derr(e))
-            } else {
-                Err(format!("{}: {}", derr(e), lines.join(" | ")))
-            }
-        }
-    }
+    // SAFETY: callers pass the embedded cubin or NUL-terminated PTX; the context is current.
+    unsafe { cuda::load_module_raw(image) }
 }
 
 /// An open device with the kernels module loaded.
 pub struct Gpu {
     pub info: DeviceInfo,
-    dev: sys::CUdevice,
     module: sys::CUmodule,
+    /// Declared after `module`: dropped (context released) after the module is unloaded.
+    device: cuda::Device,
     /// What the module was loaded from: `"cubin (sm_90a)"` or `"PTX (JIT)"`.
     pub loaded_from: &'static str,
     /// `cuDriverGetVersion`.
@@ -414,17 +306,10 @@ impl Gpu {
                 )));
             }
         }
-        let n = drv("cuDeviceGetCount", result::device::get_count())?;
-        if n == 0 {
-            return Err(GpuError::NoDevice("the driver reports 0 devices".into()));
-        }
-        let dev = drv("cuDeviceGet", result::device::get(0))?;
-        let info = info(0, dev)?;
-        // SAFETY: dev is valid; the primary context is released in Drop.
-        unsafe {
-            let ctx = drv("cuDevicePrimaryCtxRetain", result::primary_ctx::retain(dev))?;
-            drv("cuCtxSetCurrent", result::ctx::set_current(ctx))?;
-        }
+        // The device and its primary context: the library's `cuda::Device` (released on drop,
+        // after the module).
+        let device = cuda::Device::open(0)?;
+        let info = device.info().clone();
         let mut loaded = "PTX (JIT)";
         let mut module = None;
         let mut cubin_err = String::new();
@@ -451,8 +336,8 @@ impl Gpu {
         };
         Ok(Gpu {
             info,
-            dev,
             module,
+            device,
             loaded_from: loaded,
             driver_version: version,
             hang_limit: Duration::from_secs(60),
@@ -482,12 +367,11 @@ impl Gpu {
 
     /// Device memory of `bytes` bytes, zeroed.
     pub fn alloc(&self, bytes: usize) -> Result<DevBuf, GpuError> {
-        let bytes = bytes.max(4);
-        // SAFETY: plain allocation; freed in Drop.
-        let ptr = drv("cuMemAlloc", unsafe { result::malloc_sync(bytes) })?;
-        let b = DevBuf { ptr, bytes };
-        b.fill_u32(0)?;
-        Ok(b)
+        let buf = self.device.alloc(bytes)?;
+        Ok(DevBuf {
+            ptr: buf.ptr(),
+            buf,
+        })
     }
 
     /// Device memory holding `data`.
@@ -517,7 +401,7 @@ impl Gpu {
     ///
     /// `cluster`: launch with a cluster dimension (sm_90). Errors name the program.
     #[allow(clippy::too_many_arguments)]
-    pub fn launch<P: Pod>(
+    pub fn launch<P: KernelParams>(
         &self,
         program: &str,
         name: &str,
@@ -536,7 +420,7 @@ impl Gpu {
     /// parameter check, the function lookup and the host's completion polling are outside the
     /// window.
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_timed<P: Pod>(
+    pub fn launch_timed<P: KernelParams>(
         &self,
         program: &str,
         name: &str,
@@ -551,7 +435,7 @@ impl Gpu {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn launch_inner<P: Pod>(
+    fn launch_inner<P: KernelParams>(
         &self,
         program: &str,
         name: &str,
@@ -564,21 +448,14 @@ impl Gpu {
     ) -> Result<Option<f32>, GpuError> {
         let want = check_params::<P>(name).map_err(GpuError::Invalid)?;
         let f = self.function(name)?;
-        if smem > 48 * 1024 {
-            // SAFETY: f is valid.
-            unsafe {
-                sys::cuFuncSetAttribute(
-                    f,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    smem as i32,
-                )
-            }
-            .result()
-            .map_err(|e| GpuError::Launch {
+        // SAFETY: f is valid.
+        unsafe { cuda::set_max_dyn_smem(f, name, smem) }.map_err(|e| match e {
+            cuda::CudaError::Launch { err, .. } => GpuError::Launch {
                 program: program.into(),
-                err: format!("cannot set {smem} B of shared memory: {}", derr(e)),
-            })?;
-        }
+                err,
+            },
+            e => e.into(),
+        })?;
         self.launch_raw(
             program,
             name,
@@ -587,7 +464,7 @@ impl Gpu {
             block,
             smem,
             cluster,
-            &bytemuck::bytes_of(p)[..want],
+            &p.as_bytes()[..want],
             timed,
         )
     }
@@ -607,37 +484,10 @@ impl Gpu {
         params: &[u8],
         timed: bool,
     ) -> Result<Option<f32>, GpuError> {
-        let mut buf: Vec<u8> = params.to_vec();
-        let mut size: usize = buf.len();
-        let mut extra: [*mut c_void; 5] = [
-            sys::CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT as usize as *mut c_void,
-            buf.as_mut_ptr() as *mut c_void,
-            sys::CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT as usize as *mut c_void,
-            &mut size as *mut usize as *mut c_void,
-            std::ptr::null_mut(), // CU_LAUNCH_PARAM_END
-        ];
-        // SAFETY: zeroed attribute is a valid POD; we set id + value.
-        let mut attrs: [sys::CUlaunchAttribute; 1] = unsafe { std::mem::zeroed() };
-        let mut n_attrs = 0;
-        if let Some((x, y, z)) = cluster {
-            attrs[0].id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-            attrs[0].value.clusterDim.x = x;
-            attrs[0].value.clusterDim.y = y;
-            attrs[0].value.clusterDim.z = z;
-            n_attrs = 1;
+        let mut cfg = cuda::LaunchConfig::new(grid, block).dyn_smem(smem);
+        if let Some(c) = cluster {
+            cfg = cfg.cluster(c);
         }
-        let cfg = sys::CUlaunchConfig {
-            gridDimX: grid.0,
-            gridDimY: grid.1,
-            gridDimZ: grid.2,
-            blockDimX: block.0,
-            blockDimY: block.1,
-            blockDimZ: block.2,
-            sharedMemBytes: smem,
-            hStream: std::ptr::null_mut(),
-            attrs: attrs.as_mut_ptr(),
-            numAttrs: n_attrs,
-        };
         let events = if timed {
             Some((self.event()?, self.event()?))
         } else {
@@ -650,13 +500,14 @@ impl Gpu {
             })?;
         }
         // SAFETY: f is valid, the parameter buffer matches the kernel's .param list
-        // (check_params), `extra` is terminated.
-        unsafe { sys::cuLaunchKernelEx(&cfg, f, std::ptr::null_mut(), extra.as_mut_ptr()) }
-            .result()
-            .map_err(|e| GpuError::Launch {
+        // (check_params), the shared-memory attribute was set by the caller.
+        unsafe { cuda::launch_function(f, name, &cfg, params) }.map_err(|e| match e {
+            cuda::CudaError::Launch { err, .. } => GpuError::Launch {
                 program: program.into(),
-                err: format!("launch of {name}: {}", derr(e)),
-            })?;
+                err,
+            },
+            e => e.into(),
+        })?;
         if let Some((_, b)) = events {
             // SAFETY: as above; recorded right behind the kernel in stream order.
             drv("cuEventRecord", unsafe {
@@ -680,37 +531,16 @@ impl Gpu {
 
     /// Waits for the device, with the host-side hang limit.
     pub fn wait(&self, program: &str) -> Result<(), GpuError> {
-        let start = Instant::now();
-        loop {
-            // SAFETY: the null stream of the current context.
-            let r = unsafe { sys::cuStreamQuery(std::ptr::null_mut()) };
-            match r {
-                sys::CUresult::CUDA_SUCCESS => return Ok(()),
-                sys::CUresult::CUDA_ERROR_NOT_READY => {
-                    if start.elapsed() > self.hang_limit {
-                        HUNG.store(true, std::sync::atomic::Ordering::Relaxed);
-                        return Err(GpuError::Hung {
-                            program: program.into(),
-                            secs: self.hang_limit.as_secs(),
-                        });
-                    }
-                    std::thread::sleep(Duration::from_micros(50));
-                }
-                e => {
-                    let err = derr(result::DriverError(e));
-                    let hint = match e {
-                        sys::CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION => " — the kernel trapped",
-                        sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS => " — out-of-bounds access",
-                        sys::CUresult::CUDA_ERROR_LAUNCH_TIMEOUT => " — watchdog timeout",
-                        _ => "",
-                    };
-                    return Err(GpuError::Launch {
-                        program: program.into(),
-                        err: format!("{err}{hint}"),
-                    });
-                }
+        // SAFETY: the null stream of the current context.
+        unsafe { cuda::wait_stream(std::ptr::null_mut(), self.hang_limit, program) }.map_err(|e| {
+            match e {
+                cuda::CudaError::Hung { secs } => GpuError::Hung {
+                    program: program.into(),
+                    secs,
+                },
+                e => e.into(),
             }
-        }
+        })
     }
 
     /// Device-to-device copy, timed with events: returns milliseconds.
@@ -754,7 +584,7 @@ impl Gpu {
     /// The raw device handle (for tensor-map encoding and attributes).
     #[allow(dead_code)] // used by the tiled-copy run
     pub fn device(&self) -> sys::CUdevice {
-        self.dev
+        self.device.raw()
     }
 }
 
@@ -763,10 +593,10 @@ impl Drop for Gpu {
         if hung() {
             return; // would block on the stuck kernel (see HUNG)
         }
-        // SAFETY: the module and the primary context were created in `open`.
+        // SAFETY: the module was loaded in `open`; the context is released by `device`'s drop,
+        // which runs after this.
         unsafe {
             let _ = result::module::unload(self.module);
-            let _ = result::primary_ctx::release(self.dev);
         }
     }
 }
@@ -799,93 +629,42 @@ impl Drop for Module {
     }
 }
 
-/// A device allocation, freed on drop.
+/// A device allocation, freed on drop: the library's `cuda::DevBuf`, with its address as a field
+/// for the runners.
 pub struct DevBuf {
     pub ptr: sys::CUdeviceptr,
-    pub bytes: usize,
+    buf: cuda::DevBuf,
 }
 
 impl DevBuf {
-    /// Copies `data` to the start of the buffer.
+    /// Copies `data` to the start of the buffer (an error if larger).
     pub fn write<T: Pod>(&self, data: &[T]) -> Result<(), GpuError> {
-        assert!(
-            std::mem::size_of_val(data) <= self.bytes,
-            "upload larger than the buffer"
-        );
-        // SAFETY: in bounds (asserted).
-        drv("cuMemcpyHtoD", unsafe {
-            result::memcpy_htod_sync(self.ptr, data)
-        })
+        Ok(self.buf.write(data)?)
     }
-    /// Copies the start of the buffer into `out`.
+    /// Copies the start of the buffer into `out` (an error if larger).
     pub fn read<T: Pod>(&self, out: &mut [T]) -> Result<(), GpuError> {
-        assert!(
-            std::mem::size_of_val(out) <= self.bytes,
-            "download larger than the buffer"
-        );
-        // SAFETY: in bounds (asserted).
-        drv("cuMemcpyDtoH", unsafe {
-            result::memcpy_dtoh_sync(out, self.ptr)
-        })
+        Ok(self.buf.read(out)?)
     }
     /// Fills the buffer with the 32-bit pattern `v`.
     pub fn fill_u32(&self, v: u32) -> Result<(), GpuError> {
-        // SAFETY: the whole buffer, in 4-byte words.
-        drv("cuMemsetD32", unsafe {
-            sys::cuMemsetD32_v2(self.ptr, v, self.bytes / 4).result()
-        })
-    }
-}
-
-impl Drop for DevBuf {
-    fn drop(&mut self) {
-        if hung() {
-            return; // cuMemFree would wait for the stuck kernel (see HUNG)
-        }
-        // SAFETY: allocated by cuMemAlloc.
-        unsafe {
-            let _ = result::free_sync(self.ptr);
-        }
+        Ok(self.buf.fill_u32(v)?)
     }
 }
 
 /// The `.param` list of kernel `name` in PTX `ptx` as (size, alignment) pairs, in order, or
-/// `None` if the kernel is not there.
+/// `None` if the kernel is not there (the library's `cuda::ptx_params`).
+#[cfg(test)]
 pub fn ptx_param_sizes(ptx: &str, name: &str) -> Option<Vec<(usize, usize)>> {
-    let head = format!(".entry {name}(");
-    let start = ptx.find(&head)? + head.len();
-    let end = start + ptx[start..].find(')')?;
-    let mut sizes = Vec::new();
-    for p in ptx[start..end].split(',') {
-        let p = p.trim();
-        if p.is_empty() {
-            continue;
-        }
-        // `.param .u64 .ptr .align 1 name` (the .align is the pointee's), `.param .u32 name`,
-        // or `.param .align 64 .b8 name[128]` (an aggregate: the .align is the parameter's).
-        if let Some(lb) = p.find('[') {
-            let size: usize = p[lb + 1..p.find(']')?].parse().ok()?;
-            let toks: Vec<&str> = p.split_whitespace().collect();
-            let align = toks
-                .iter()
-                .position(|t| *t == ".align")
-                .and_then(|k| toks.get(k + 1))
-                .and_then(|a| a.parse().ok())
-                .unwrap_or(1);
-            sizes.push((size, align));
-        } else {
-            let ty = p.split_whitespace().nth(1)?;
-            let bits: usize = ty
-                .trim_start_matches(|c: char| !c.is_ascii_digit())
-                .parse()
-                .ok()?;
-            sizes.push((bits / 8, bits / 8));
-        }
-    }
-    Some(sizes)
+    Some(
+        cuda::ptx_params(ptx, name)?
+            .iter()
+            .map(|p| (p.size, p.align))
+            .collect(),
+    )
 }
 
 /// The parameter-buffer size the kernel expects: each param at its alignment.
+#[cfg(test)]
 pub fn param_buffer_size(params: &[(usize, usize)]) -> usize {
     let mut off: usize = 0;
     for &(s, a) in params {
@@ -895,23 +674,13 @@ pub fn param_buffer_size(params: &[(usize, usize)]) -> usize {
     off
 }
 
-/// Checks that `P`'s size equals kernel `name`'s parameter buffer in the embedded PTX.
-/// Returns the size to pass (without `P`'s trailing padding field, if any).
-pub fn check_params<P: Pod>(name: &str) -> Result<usize, String> {
-    let sizes = ptx_param_sizes(KERNELS_PTX, name).ok_or_else(|| {
+/// Checks `P`'s fields one by one against kernel `name`'s `.param` list in the embedded PTX
+/// (`cuda::check_params`). Returns the size to pass.
+pub fn check_params<P: KernelParams>(name: &str) -> Result<usize, String> {
+    let list = cuda::ptx_params(KERNELS_PTX, name).ok_or_else(|| {
         format!("kernel {name} is not in the embedded PTX (rebuild after `cargo xtask ptx`)")
     })?;
-    let want = param_buffer_size(&sizes);
-    let have = std::mem::size_of::<P>();
-    let align = std::mem::align_of::<P>();
-    // The struct may be padded at its end to its alignment.
-    if have == want || (have > want && have == want.div_ceil(align) * align) {
-        Ok(want)
-    } else {
-        Err(format!(
-            "parameter block for {name} is {have} bytes, the kernel takes {want} ({sizes:?})"
-        ))
-    }
+    cuda::check_params::<P>(name, &list).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -979,6 +748,29 @@ mod tests {
             entries += 1;
         }
         assert!(entries > 50, "only {entries} kernels in the embedded PTX");
+    }
+
+    /// The bundled kernels' structs (`ptx-sync-abi`) against the embedded PTX, field by field:
+    /// the right struct passes, a wrong one is refused naming the field or parameter.
+    #[test]
+    fn bundled_params_are_checked_field_by_field() {
+        use ptx_sync_abi::{DeepepParams, LitmusParams, S5Params};
+        assert_eq!(check_params::<DeepepParams>("deepep_barrier"), Ok(48));
+        let e = check_params::<S5Params>("deepep_barrier").unwrap_err();
+        assert!(
+            e.contains("has 3 parameter field(s); the kernel's .param #3 (offset 24, 8 bytes) has no field"),
+            "{e}"
+        );
+        let e = check_params::<LitmusParams>("deepep_barrier").unwrap_err();
+        assert!(
+            e.contains(
+                "field `sync` (offset 40, 8 bytes) differs from .param #5 (offset 40, 4 bytes)"
+            ),
+            "{e}"
+        );
+        assert!(check_params::<S5Params>("no_such_kernel")
+            .unwrap_err()
+            .contains("not in the embedded PTX"));
     }
 
     #[test]

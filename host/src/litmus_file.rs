@@ -8,35 +8,33 @@
 
 use crate::gpu::{Gpu, GpuError};
 use crate::runner::{fxhash, Progress, Rng, RunCfg};
-use bytemuck::{Pod, Zeroable};
+use ptx_sync_host::cuda::{self, KernelParams};
 use ptx_sync_host::litmus_ptx::{self as lp, Kernel};
 use ptx_sync_model::ast::{Term, Test};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
-/// The generated kernel's parameters ([`lp::PARAMS`]), same order and layout.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FileParams {
-    pub mem: u64,
-    pub units: u64,
-    pub locs: u64,
-    pub out: u64,
-    pub sync: u64,
-    pub budget_ns: u64,
-    pub n_instances: u32,
-    pub out_words: u32,
-    pub n_locs: u32,
-    pub mem_words: u32,
-    pub stress_iters: u32,
-    pub n_testers: u32,
-    pub seed: u32,
-    pub pad: u32,
+ptx_sync_host::cuda::kernel_params! {
+    /// The generated kernel's parameters ([`lp::PARAMS`]), same order and layout: checked field
+    /// by field against the generated PTX before each launch.
+    pub struct FileParams {
+        pub mem: u64,
+        pub units: u64,
+        pub locs: u64,
+        pub out: u64,
+        pub sync: u64,
+        pub budget_ns: u64,
+        pub n_instances: u32,
+        pub out_words: u32,
+        pub n_locs: u32,
+        pub mem_words: u32,
+        pub stress_iters: u32,
+        pub n_testers: u32,
+        pub seed: u32,
+        pub pad: u32,
+    }
 }
-// SAFETY: repr(C), integers only, 6 × 8 + 8 × 4 = 80 bytes, no padding.
-unsafe impl Zeroable for FileParams {}
-unsafe impl Pod for FileParams {}
 const _: () = assert!(std::mem::size_of::<FileParams>() == 80);
 
 /// Instances a run aims at when `--iters` is not given.
@@ -136,6 +134,15 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
         &p.kernel.ptx,
     )?;
     let f = module.function(lp::ENTRY)?;
+    let list = cuda::ptx_params(&p.kernel.ptx, lp::ENTRY).ok_or_else(|| {
+        GpuError::Invalid(format!(
+            "{}: no .entry {} in the generated PTX",
+            p.test.file,
+            lp::ENTRY
+        ))
+    })?;
+    let param_bytes = cuda::check_params::<FileParams>(lp::ENTRY, &list)
+        .map_err(|e| GpuError::Invalid(e.to_string()))?;
     let tpb = 32 * lay.warps;
     let cl = lay.cluster.unwrap_or(1);
     let resident = gpu.resident_blocks(f, tpb, 0)?.min(4096);
@@ -214,7 +221,7 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
             (tpb, 1, 1),
             0,
             lay.cluster.map(|c| (c, 1, 1)),
-            bytemuck::bytes_of(&params),
+            &params.as_bytes()[..param_bytes],
             false,
         )?;
         out_b.read(&mut out)?;
@@ -415,6 +422,13 @@ mod tests {
             std::mem::size_of::<FileParams>()
         );
         assert_eq!(sizes.len(), lp::PARAMS.len());
+        // Field by field: the struct's names are PARAMS's, and each offset and size is the
+        // generated `.param`'s.
+        let names: Vec<&str> = FileParams::FIELDS.iter().map(|f| f.name).collect();
+        let want: Vec<&str> = lp::PARAMS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, want);
+        let list = cuda::ptx_params(&k.ptx, lp::ENTRY).unwrap();
+        assert_eq!(cuda::check_params::<FileParams>(lp::ENTRY, &list), Ok(80));
         // Classification: done mask, timeout, registers, memory.
         let all = 0b11;
         assert_eq!(

@@ -429,20 +429,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// `bench_fence_*` parameters (`host/kernels/src/bench.rs`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-struct BenchParams {
-    out: u64,
-    buf: u64,
-    hot: u64,
-    done: u64,
-    iters: u32,
-    stores: u32,
-}
-// SAFETY: repr(C), integers only, 4 × 8 + 2 × 4 = 40 bytes, no padding.
-unsafe impl bytemuck::Zeroable for BenchParams {}
-unsafe impl bytemuck::Pod for BenchParams {}
+/// `bench_fence_*` parameters (`host/kernels/src/bench.rs`), from `ptx-sync-abi`.
+use ptx_sync_abi::BenchParams;
 
 /// The fence benchmark's [`Launcher`](ptx_sync_host::fencebench::Launcher) on cudarc.
 struct GpuLauncher<'a> {

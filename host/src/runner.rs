@@ -12,60 +12,11 @@
 use crate::gpu::{Gpu, GpuError};
 use crate::hist::{Histogram, Report};
 use crate::programs::{Kind, Program};
-use bytemuck::{Pod, Zeroable};
 use std::time::{Duration, Instant};
 
-/// The litmus kernels' parameters (`host/kernels/src/litmus.rs`), same order and layout.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LitmusParams {
-    pub slots: u64,
-    pub mem: u64,
-    pub locs: u64,
-    pub out: u64,
-    pub scratch: u64,
-    pub sync: u64,
-    pub budget_ns: u64,
-    pub n_instances: u32,
-    pub stride: u32,
-    pub scratch_words: u32,
-    pub n_testers: u32,
-    pub stress_iters: u32,
-    pub seed: u32,
-}
-// SAFETY: repr(C), only integers, no padding (7 × 8 + 6 × 4 = 80 bytes).
-unsafe impl Zeroable for LitmusParams {}
-unsafe impl Pod for LitmusParams {}
-const _: () = assert!(std::mem::size_of::<LitmusParams>() == 80);
-
-/// `deepep_barrier`'s parameters (`host/kernels/src/deepep.rs`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DeepepParams {
-    pub rows: u64,
-    pub cta_rank: u64,
-    pub missing: u64,
-    pub out: u64,
-    pub budget_ns: u64,
-    pub n_ranks: u32,
-    pub n_instances: u32,
-}
-// SAFETY: repr(C), integers only, 5 × 8 + 2 × 4 = 48 bytes, no padding.
-unsafe impl Zeroable for DeepepParams {}
-unsafe impl Pod for DeepepParams {}
-const _: () = assert!(std::mem::size_of::<DeepepParams>() == 48);
-
-/// The §5 kernels' parameters (`host/kernels/src/section5.rs`): `(src, out, status)`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct S5Params {
-    pub src: u64,
-    pub out: u64,
-    pub status: u64,
-}
-// SAFETY: repr(C), three u64, no padding.
-unsafe impl Zeroable for S5Params {}
-unsafe impl Pod for S5Params {}
+/// The kernels' parameter structs: declared once in `ptx-sync-abi`, which the kernels' signatures
+/// are tied to; checked field by field against the PTX before each launch.
+pub use ptx_sync_abi::{DeepepParams, LitmusParams, S5Params};
 
 /// Output words per litmus instance (`litmus::OUT_WORDS`).
 pub const OUT_WORDS: usize = 4;

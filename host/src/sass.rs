@@ -1,7 +1,7 @@
 //! Assembling PTX with ptxas and reading back the SASS, per function.
 //!
 //! One `ptxas` call assembles a whole module into a cubin, one `cuobjdump -sass` call dumps it;
-//! [`parse_functions`] splits the dump at each `Function : name` header and turns every
+//! [`parse_functions`] (the workspace's one SASS reader, from `ptx-sync-build`) splits the dump at each `Function : name` header and turns every
 //! instruction line into an [`Instr`] (offset, predicate, opcode with its modifiers, full text).
 //! Pure `std`: the tools are found with [`find_tools`] (`PTX_SYNC_TOOLS`, set by `cargo xtask`,
 //! else the project's `.venv` made by `cargo xtask setup`).
@@ -10,36 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The directory holding `ptxas` and `cuobjdump`: `$PTX_SYNC_TOOLS` if set (it must then contain
-/// `ptxas`), else `<workspace>/.venv/lib/python3.*/site-packages/nvidia/cu13/bin` as installed by
-/// `cargo xtask setup`.
+/// The directory holding `ptxas` and `cuobjdump` (the workspace's one finder,
+/// `ptx_sync_build::tools::find_tools`, from the workspace root): `$PTX_SYNC_TOOLS` if set (it
+/// must then contain `ptxas`), else the project's `.venv` made by `cargo xtask setup`.
 pub fn find_tools() -> Result<PathBuf, String> {
-    if let Some(d) = std::env::var_os("PTX_SYNC_TOOLS") {
-        let d = PathBuf::from(d);
-        return if d.join("ptxas").is_file() {
-            Ok(d)
-        } else {
-            Err(format!("PTX_SYNC_TOOLS={} has no ptxas", d.display()))
-        };
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let lib = root.join(".venv/lib");
-    if let Ok(rd) = std::fs::read_dir(&lib) {
-        let mut found: Vec<PathBuf> = rd
-            .flatten()
-            .map(|e| e.path().join("site-packages/nvidia/cu13/bin"))
-            .filter(|b| b.join("ptxas").is_file())
-            .collect();
-        found.sort();
-        if let Some(b) = found.pop() {
-            return Ok(b);
-        }
-    }
-    Err(format!(
-        "no PTX tools: set PTX_SYNC_TOOLS to the directory holding ptxas and cuobjdump, or run \
-         `cargo xtask setup` (installs them under {})",
-        lib.display()
-    ))
+    ptx_sync_build::tools::find_tools(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
 }
 
 /// The version line of `<tool> --version` (the one naming the release, else the last), e.g. `Cuda compilation tools, release 13.0, V13.0.88`.
@@ -114,98 +89,8 @@ pub fn sass_of_ptx(tools: &Path, ptx: &str, arch: &str) -> Result<String, String
         .arg(&cubin))
 }
 
-/// One SASS instruction.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Instr {
-    /// Byte offset in the function (`/*0050*/` → 0x50).
-    pub offset: u32,
-    /// The guard predicate without `@` (`"P0"`, `"!P0"`), if any.
-    pub pred: Option<String>,
-    /// The opcode with its modifiers, e.g. `"MEMBAR.SC.GPU"`, `"ATOM.E.ADD.STRONG.GPU"`.
-    pub opcode: String,
-    /// The instruction as printed, without the encoding comment and the `;`.
-    pub text: String,
-}
-
-/// One function (kernel) of a SASS dump.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Function {
-    /// The symbol name from `Function : name`.
-    pub name: String,
-    /// Its instructions in address order, `NOP` padding included.
-    pub instrs: Vec<Instr>,
-}
-
-impl Function {
-    /// The opcodes in order, without the `NOP` padding.
-    pub fn opcodes(&self) -> Vec<&str> {
-        self.instrs
-            .iter()
-            .map(|i| i.opcode.as_str())
-            .filter(|o| *o != "NOP")
-            .collect()
-    }
-}
-
-/// Parses one line of `cuobjdump -sass` output into an instruction, or `None` for anything else
-/// (headers, the encoding-only continuation lines `/* 0x... */`, blank lines).
-///
-/// ```
-/// use ptx_sync_host::sass::parse_instr;
-/// let i = parse_instr("        /*0080*/               @!P0 MEMBAR.ALL.GPU ;   /* 0x0000000000008992 */").unwrap();
-/// assert_eq!((i.offset, i.pred.as_deref(), i.opcode.as_str()), (0x80, Some("!P0"), "MEMBAR.ALL.GPU"));
-/// assert_eq!(parse_instr("        /*0020*/   ERRBAR;   /* 0x00000000000079ab */").unwrap().opcode, "ERRBAR");
-/// assert!(parse_instr("            /* 0x000fec000000a000 */").is_none());
-/// ```
-pub fn parse_instr(line: &str) -> Option<Instr> {
-    let l = line.trim_start();
-    let rest = l.strip_prefix("/*")?;
-    let end = rest.find("*/")?;
-    let offset = u32::from_str_radix(rest[..end].trim(), 16).ok()?;
-    let mut body = &rest[end + 2..];
-    if let Some(c) = body.find("/*") {
-        body = &body[..c];
-    }
-    let body = body.trim().trim_end_matches(';').trim();
-    if body.is_empty() {
-        return None;
-    }
-    let (pred, ins) = match body.strip_prefix('@') {
-        Some(p) => {
-            let sp = p.find(char::is_whitespace)?;
-            (Some(p[..sp].to_string()), p[sp..].trim_start())
-        }
-        None => (None, body),
-    };
-    let opcode = ins
-        .split(|c: char| c.is_whitespace() || c == ';')
-        .next()
-        .filter(|o| !o.is_empty())?
-        .to_string();
-    Some(Instr {
-        offset,
-        pred,
-        opcode,
-        text: ins.to_string(),
-    })
-}
-
-/// Splits a `cuobjdump -sass` dump into its functions, in the order the dump lists them.
-pub fn parse_functions(sass: &str) -> Vec<Function> {
-    let mut out: Vec<Function> = Vec::new();
-    for line in sass.lines() {
-        if let Some(i) = line.find("Function : ") {
-            let name = line[i + "Function : ".len()..].trim().to_string();
-            out.push(Function {
-                name,
-                instrs: Vec::new(),
-            });
-        } else if let (Some(f), Some(ins)) = (out.last_mut(), parse_instr(line)) {
-            f.instrs.push(ins);
-        }
-    }
-    out
-}
+/// The SASS reader is the workspace's one (`ptx_sync_build::sass`).
+pub use ptx_sync_build::sass::{parse_functions, parse_instr, Function, Instr};
 
 /// Removes from `opcodes`, in order, one occurrence of each opcode of `baseline` (a multiset
 /// difference that keeps the order of what remains): what a variant adds to its wiring-only

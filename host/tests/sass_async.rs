@@ -30,38 +30,13 @@ fn sass() -> String {
         .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask ptx` first)", p.display()))
 }
 
-/// Function name → list of opcodes (with modifiers), predicates stripped.
+/// Function name → list of opcodes (with modifiers), predicates stripped (the workspace's one
+/// SASS reader, `ptx_sync_host::sass::parse_functions`).
 fn functions(sass: &str) -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut cur: Option<String> = None;
-    for line in sass.lines() {
-        let l = line.trim();
-        if let Some(name) = l.strip_prefix("Function : ") {
-            cur = Some(name.trim().to_string());
-            out.entry(name.trim().to_string()).or_default();
-            continue;
-        }
-        let Some(f) = &cur else { continue };
-        // `/*0040*/   @!P0 SYNCS.EXCH.64 URZ, [UR4], UR6 ;`
-        let Some(rest) = l
-            .strip_prefix("/*")
-            .and_then(|r| r.split_once("*/"))
-            .map(|(_, r)| r.trim())
-        else {
-            continue;
-        };
-        let mut toks = rest.split_whitespace();
-        let mut op = toks.next().unwrap_or("");
-        if op.starts_with('@') {
-            op = toks.next().unwrap_or("");
-        }
-        if op.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
-            out.get_mut(f)
-                .unwrap()
-                .push(op.trim_end_matches(';').to_string());
-        }
-    }
-    out
+    ptx_sync_host::sass::parse_functions(sass)
+        .into_iter()
+        .map(|f| (f.name, f.instrs.into_iter().map(|i| i.opcode).collect()))
+        .collect()
 }
 
 fn count(ops: &[String], op: &str) -> usize {

@@ -67,17 +67,10 @@ fn venv() -> PathBuf {
     root().join(".venv")
 }
 
-/// `.venv/lib/python3.X/site-packages/nvidia/cu13`.
+/// `.venv/lib/python3.X/site-packages/nvidia/cu13` (the parent of the tool directory that the
+/// workspace's one finder, `ptx_sync_build::tools::venv_bin`, finds in the project venv).
 fn cuda_dir() -> Option<PathBuf> {
-    let lib = venv().join("lib");
-    let rd = std::fs::read_dir(&lib).ok()?;
-    for e in rd.flatten() {
-        let p = e.path().join("site-packages/nvidia/cu13");
-        if p.join("bin/ptxas").exists() {
-            return Some(p);
-        }
-    }
-    None
+    ptx_sync_build::tools::venv_bin(&venv()).and_then(|b| b.parent().map(Path::to_path_buf))
 }
 
 fn tools_ready() -> bool {

@@ -14,23 +14,12 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Directory holding ptxas, nvcc, cuobjdump.
+/// Directory holding ptxas, nvcc, cuobjdump (the workspace's one finder,
+/// `ptx_sync_build::tools::find_tools`, from the repository root).
 pub fn tools() -> PathBuf {
-    if let Ok(t) = std::env::var("PTX_SYNC_TOOLS") {
-        return PathBuf::from(t);
-    }
-    let lib = repo_root().join(".venv/lib");
-    if let Ok(rd) = std::fs::read_dir(&lib) {
-        for e in rd.flatten() {
-            let b = e.path().join("site-packages/nvidia/cu13/bin");
-            if b.join("ptxas").exists() {
-                return b;
-            }
-        }
-    }
-    panic!(
-        "PTX tools not found: run `cargo xtask setup` (or the whole suite with `cargo xtask test`)"
-    );
+    ptx_sync_build::tools::find_tools(&repo_root()).unwrap_or_else(|e| {
+        panic!("PTX tools not found ({e}): run `cargo xtask setup` (or the whole suite with `cargo xtask test`)")
+    })
 }
 
 /// `include/` of the CUDA toolkit from PyPI (the libcu++ headers are in `include/cccl`).
@@ -86,52 +75,24 @@ pub struct Insn {
 /// Parses `cuobjdump -sass` output into functions → instructions (trailing NOPs and the final
 /// self-branch `BRA <own address>` that pads every function are dropped).
 pub fn parse_sass(text: &str) -> Vec<(String, Vec<Insn>)> {
-    let mut funcs: Vec<(String, Vec<Insn>)> = Vec::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(name) = t.strip_prefix("Function : ") {
-            funcs.push((name.trim().to_string(), Vec::new()));
-            continue;
-        }
-        // "/*0030*/   @P0 LDG.E.STRONG.GPU R0, desc[UR4][R2.64] ;   /* 0x... */"
-        let Some(rest) = t.strip_prefix("/*") else {
-            continue;
-        };
-        let Some((addr, body)) = rest.split_once("*/") else {
-            continue;
-        };
-        let Ok(addr) = u32::from_str_radix(addr, 16) else {
-            continue;
-        };
-        let body = body
-            .split("/*")
-            .next()
-            .unwrap()
-            .trim()
-            .trim_end_matches(';')
-            .trim();
-        if body.is_empty() {
-            continue;
-        }
-        let (pred, body) = if body.starts_with('@') {
-            let (p, b) = body.split_once(' ').unwrap();
-            (p.to_string(), b.trim())
-        } else {
-            (String::new(), body)
-        };
-        let (opcode, operands) = match body.split_once(' ') {
-            Some((o, a)) => (o.trim_end_matches(';').to_string(), a.trim().to_string()),
-            None => (body.trim_end_matches(';').to_string(), String::new()),
-        };
-        if let Some((_, insns)) = funcs.last_mut() {
-            insns.push(Insn {
-                addr,
-                pred,
-                opcode,
-                operands,
-            });
-        }
-    }
+    // The workspace's one SASS reader; here in this module's shape (predicate with its `@`,
+    // operands apart from the opcode).
+    let mut funcs: Vec<(String, Vec<Insn>)> = ptx_sync_build::sass::parse_functions(text)
+        .into_iter()
+        .map(|f| {
+            let insns = f
+                .instrs
+                .into_iter()
+                .map(|i| Insn {
+                    addr: i.offset,
+                    pred: i.pred.map(|p| format!("@{p}")).unwrap_or_default(),
+                    operands: i.text[i.opcode.len()..].trim().to_string(),
+                    opcode: i.opcode,
+                })
+                .collect();
+            (f.name, insns)
+        })
+        .collect();
     for (_, insns) in funcs.iter_mut() {
         while insns.last().is_some_and(|i| i.opcode == "NOP") {
             insns.pop();

@@ -94,6 +94,8 @@ macro_rules! bench_kernels {
         ) {
             body(out, buf, hot, done, iters, stores, || $f);
         }
+        // The signature is `ptx_sync_abi::BenchParams`'s, field for field (the host's struct).
+        const _: ptx_sync_abi::BenchKernel = $name;
     )*};
 }
 

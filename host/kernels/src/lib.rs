@@ -32,3 +32,5 @@ mod tiled_copy;
 mod catalog_async;
 #[cfg(not(feature = "catalog"))]
 mod bench;
+#[cfg(not(feature = "catalog"))]
+mod abi_check;

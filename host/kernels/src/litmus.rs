@@ -255,6 +255,8 @@ macro_rules! litmus {
                     stride, scratch_words, n_testers, stress_iters, seed,
                     |$role: u32, $i: &Inst| $body);
         }
+        // The signature is `ptx_sync_abi::LitmusParams`'s, field for field (the host's struct).
+        const _: ptx_sync_abi::LitmusKernel = $name;
     };
 }
 

@@ -44,6 +44,12 @@
 //! # Ok::<(), ptx_sync_host::cuda::CudaError>(())
 //! ```
 
+/// Tiled tensor maps (`cuTensorMapEncodeTiled`), validated first.
+///
+/// ```
+/// use ptx_sync_host::cuda::tensor_map::{Elem, TiledMap};
+/// assert!(TiledMap::dense_2d(Elem::U32, 0x1000, 64, 64, 8, 16).validate().is_ok());
+/// ```
 pub mod tensor_map;
 
 pub use cudarc::driver::sys;
@@ -155,8 +161,18 @@ impl From<ParamMismatch> for CudaError {
     }
 }
 
-/// The driver's name and description of an error, one line.
-pub(crate) fn derr(e: result::DriverError) -> String {
+/// The driver's name and description of an error, one line: `CUDA_ERROR_X (description)`.
+///
+/// ```no_run
+/// use ptx_sync_host::cuda::{driver_error_text, sys};
+/// let e = cudarc::driver::result::DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+/// assert!(driver_error_text(e).starts_with("CUDA_ERROR_INVALID_VALUE"));
+/// ```
+pub fn driver_error_text(e: result::DriverError) -> String {
+    derr(e)
+}
+
+fn derr(e: result::DriverError) -> String {
     let name = e
         .error_name()
         .map(|s| s.to_string_lossy().into_owned())
@@ -358,6 +374,15 @@ pub fn check_ptx_version(ptx: &str, driver: i32) -> Result<(), CudaError> {
 ///
 /// # Safety
 /// `image` points to a cubin, or to NUL-terminated PTX; a context is current.
+///
+/// ```no_run
+/// let _dev = ptx_sync_host::cuda::Device::open(0)?;
+/// let ptx = c".version 8.6\n.target sm_90\n.address_size 64\n";
+/// // SAFETY: NUL-terminated PTX, the device's context is current.
+/// let m = unsafe { ptx_sync_host::cuda::load_module_raw(ptx.as_ptr().cast()) };
+/// assert!(m.is_ok());
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
 pub unsafe fn load_module_raw(image: *const c_void) -> Result<sys::CUmodule, String> {
     let mut log = vec![0u8; 8192];
     let mut opts = [
@@ -425,7 +450,17 @@ fn attr(d: sys::CUdevice, a: sys::CUdevice_attribute) -> Result<i32, CudaError> 
 }
 
 /// The description of device `d` (ordinal `ordinal`), after `cuInit`.
-pub(crate) fn device_info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, CudaError> {
+///
+/// ```no_run
+/// use ptx_sync_host::cuda::{device_info, sys};
+/// let _n = ptx_sync_host::cuda::device_count()?;
+/// let mut d: sys::CUdevice = 0;
+/// // SAFETY: after cuInit (device_count), a valid out pointer.
+/// unsafe { sys::cuDeviceGet(&mut d, 0) }.result().unwrap();
+/// println!("{}", device_info(0, d)?.name);
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
+pub fn device_info(ordinal: i32, d: sys::CUdevice) -> Result<DeviceInfo, CudaError> {
     use sys::CUdevice_attribute::*;
     Ok(DeviceInfo {
         ordinal,
@@ -660,7 +695,8 @@ impl Device {
     /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
     /// ```
     pub fn synchronize(&self) -> Result<(), CudaError> {
-        wait_stream(std::ptr::null_mut(), self.hang_limit, "(the last launch)")
+        // SAFETY: the null stream; this device's context is current.
+        unsafe { wait_stream(std::ptr::null_mut(), self.hang_limit, "(the last launch)") }
     }
 }
 
@@ -695,10 +731,24 @@ pub fn hung() -> bool {
 /// # Errors
 /// [`CudaError::Hung`] past `limit` (and [`hung`] is then true), [`CudaError::Launch`] with a
 /// hint for a trap, fault or watchdog.
-pub fn wait_stream(stream: sys::CUstream, limit: Duration, kernel: &str) -> Result<(), CudaError> {
+///
+/// # Safety
+/// `stream` is null (the default stream) or a live stream of the current context.
+///
+/// ```no_run
+/// let _dev = ptx_sync_host::cuda::Device::open(0)?;
+/// // SAFETY: the null stream of the current context.
+/// unsafe { ptx_sync_host::cuda::wait_stream(std::ptr::null_mut(), std::time::Duration::from_secs(5), "k")? };
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
+pub unsafe fn wait_stream(
+    stream: sys::CUstream,
+    limit: Duration,
+    kernel: &str,
+) -> Result<(), CudaError> {
     let start = Instant::now();
     loop {
-        // SAFETY: a stream of the current context (or the null stream).
+        // SAFETY: the caller's contract.
         let r = unsafe { sys::cuStreamQuery(stream) };
         match r {
             sys::CUresult::CUDA_SUCCESS => return Ok(()),
@@ -1044,10 +1094,13 @@ pub struct LaunchConfig {
     /// Dynamic shared memory in bytes (`sharedMemBytes`; above 48 KiB the launch sets
     /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` first).
     pub dyn_smem: u32,
-    /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`: this kernel may start before the
-    /// previous kernel of the stream has finished; it must execute `griddepcontrol.wait` before
-    /// reading what that kernel wrote, and the previous kernel's `griddepcontrol.launch_dependents`
-    /// lets it start early (PTX ISA §9.7.13.13, sm_90).
+    /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION` (programmatic dependent launch,
+    /// sm_90): this kernel may start before the previous kernel of the stream has finished, once
+    /// every CTA of that kernel has executed `griddepcontrol.launch_dependents` or exited. That
+    /// instruction orders no memory: this kernel must execute `griddepcontrol.wait` (which waits
+    /// for the prerequisite grids to complete and their memory operations to be visible) before
+    /// it reads what the previous kernel wrote (PTX ISA, "Parallel Synchronization and
+    /// Communication Instructions: griddepcontrol"; CUDA driver API, `CUlaunchAttributeID`).
     pub pdl: bool,
     /// The stream (null: the default stream).
     pub stream: sys::CUstream,
@@ -1216,44 +1269,76 @@ impl Kernel<'_> {
         cfg: &LaunchConfig,
         params: &[u8],
     ) -> Result<(), CudaError> {
-        // SAFETY: forwarded contract.
-        unsafe { launch_function(self.f, &self.name, cfg, params) }
+        // SAFETY: forwarded contract; the shared-memory limit is raised first.
+        unsafe {
+            set_max_dyn_smem(self.f, &self.name, cfg.dyn_smem)?;
+            launch_function(self.f, &self.name, cfg, params)
+        }
     }
 }
 
-/// `cuLaunchKernelEx` of function `f` (named `name` in errors) with the parameter buffer
-/// `params` (`CU_LAUNCH_PARAM_BUFFER_POINTER`/`_SIZE`), the cluster and PDL attributes of `cfg`,
-/// and the max-dynamic-shared-memory attribute set first when `cfg.dyn_smem` > 48 KiB.
+/// Sets `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` of `f` to `bytes` when `bytes` is above
+/// the 48 KiB every kernel may use without it (CUDA driver API, `cuFuncSetAttribute`); nothing
+/// otherwise. Errors name `name`.
 ///
 /// # Safety
-/// As [`Kernel::launch_unchecked`]; `f` is a valid function of the current context.
+/// `f` is a valid function of the current context.
+///
+/// ```no_run
+/// # let dev = ptx_sync_host::cuda::Device::open(0)?;
+/// # let m = dev.load_ptx("")?;
+/// let k = m.kernel("big_smem")?;
+/// // SAFETY: a function of the current context.
+/// unsafe { ptx_sync_host::cuda::set_max_dyn_smem(k.raw(), k.name(), 128 * 1024)? };
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
+pub unsafe fn set_max_dyn_smem(
+    f: sys::CUfunction,
+    name: &str,
+    bytes: u32,
+) -> Result<(), CudaError> {
+    if bytes <= 48 * 1024 {
+        return Ok(());
+    }
+    // SAFETY: f is valid (the caller's contract).
+    unsafe {
+        sys::cuFuncSetAttribute(
+            f,
+            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        )
+    }
+    .result()
+    .map_err(|e| CudaError::Launch {
+        kernel: name.into(),
+        err: format!("cannot set {bytes} B of shared memory: {}", derr(e)),
+    })
+}
+
+/// `cuLaunchKernelEx` of function `f` (named `name` in errors) with the parameter buffer
+/// `params` (`CU_LAUNCH_PARAM_BUFFER_POINTER`/`_SIZE`) and the cluster and PDL attributes of
+/// `cfg`. Sets no function attribute: [`Kernel::launch_unchecked`] calls [`set_max_dyn_smem`]
+/// first.
+///
+/// # Safety
+/// As [`Kernel::launch_unchecked`]; `f` is a valid function of the current context, and its
+/// dynamic shared memory limit admits `cfg.dyn_smem`.
+///
+/// ```no_run
+/// use ptx_sync_host::cuda::{launch_function, LaunchConfig};
+/// # let dev = ptx_sync_host::cuda::Device::open(0)?;
+/// # let m = dev.load_ptx("")?;
+/// let k = m.kernel("k")?;
+/// // SAFETY: `k` takes one u32 and ignores it; no dynamic shared memory.
+/// unsafe { launch_function(k.raw(), k.name(), &LaunchConfig::new(1, 32), &0u32.to_le_bytes())? };
+/// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+/// ```
 pub unsafe fn launch_function(
     f: sys::CUfunction,
     name: &str,
     cfg: &LaunchConfig,
     params: &[u8],
 ) -> Result<(), CudaError> {
-    let launch_err = |what: String, e: result::DriverError| CudaError::Launch {
-        kernel: name.into(),
-        err: format!("{what}: {}", derr(e)),
-    };
-    if cfg.dyn_smem > 48 * 1024 {
-        // SAFETY: f is valid.
-        unsafe {
-            sys::cuFuncSetAttribute(
-                f,
-                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                cfg.dyn_smem as i32,
-            )
-        }
-        .result()
-        .map_err(|e| {
-            launch_err(
-                format!("cannot set {} B of dynamic shared memory", cfg.dyn_smem),
-                e,
-            )
-        })?;
-    }
     let mut buf: Vec<u8> = params.to_vec();
     let mut size: usize = buf.len();
     let mut extra: [*mut c_void; 5] = [
@@ -1294,7 +1379,10 @@ pub unsafe fn launch_function(
     // SAFETY: the caller's contract; `extra` is terminated and its buffers outlive the call.
     unsafe { sys::cuLaunchKernelEx(&lc, f, std::ptr::null_mut(), extra.as_mut_ptr()) }
         .result()
-        .map_err(|e| launch_err(format!("launch of {name}"), e))
+        .map_err(|e| CudaError::Launch {
+            kernel: name.into(),
+            err: format!("launch of {name}: {}", derr(e)),
+        })
 }
 
 // ---- the parameter check ---------------------------------------------------------------------
@@ -1403,8 +1491,8 @@ impl fmt::Display for ParamMismatch {
 
 impl std::error::Error for ParamMismatch {}
 
-/// Compares `P`'s fields one by one with `list` (offset and size of field `i` against parameter
-/// `i`); fields named `_…` after the last parameter are trailing padding. Returns the number of
+/// Compares `P`'s fields one by one with `list` (offset and size of the `i`-th field against
+/// parameter `i`); fields named `_…` are explicit padding and skipped. Returns the number of
 /// bytes to pass (the end of the last parameter).
 ///
 /// ```
@@ -1422,29 +1510,34 @@ pub fn check_params<P: KernelParams>(
         params: std::any::type_name::<P>(),
         detail,
     };
-    for (i, f) in P::FIELDS.iter().enumerate() {
+    // Fields named `_...` are explicit padding (kernel_params! forbids implicit padding): they
+    // are bytes of the buffer, not parameters.
+    let fields: Vec<&Field> = P::FIELDS
+        .iter()
+        .filter(|f| !f.name.starts_with('_'))
+        .collect();
+    for (i, f) in fields.iter().enumerate() {
         match list.get(i) {
             Some(p) if p.offset == f.offset && p.size == f.size => {}
             Some(p) => {
                 return Err(err(format!(
-                    "field `{}` (#{i}: offset {}, {} bytes) differs from .param #{i} (offset {}, {} bytes)",
-                    f.name, f.offset, f.size, p.offset, p.size
-                )))
+                "field `{}` (offset {}, {} bytes) differs from .param #{i} (offset {}, {} bytes)",
+                f.name, f.offset, f.size, p.offset, p.size
+            )))
             }
-            None if f.name.starts_with('_') => {}
             None => {
                 return Err(err(format!(
-                    "field `{}` (#{i}) has no .param: the kernel takes {} parameter(s)",
+                    "field `{}` has no .param: the kernel takes {} parameter(s)",
                     f.name,
                     list.len()
                 )))
             }
         }
     }
-    if let Some(p) = list.get(P::FIELDS.len()) {
+    if let Some(p) = list.get(fields.len()) {
         return Err(err(format!(
-            "has {} field(s); the kernel's .param #{} (offset {}, {} bytes) has no field",
-            P::FIELDS.len(),
+            "has {} parameter field(s); the kernel's .param #{} (offset {}, {} bytes) has no field",
+            fields.len(),
             p.index,
             p.offset,
             p.size
@@ -1484,9 +1577,7 @@ mod tests {
         assert_eq!(check_params::<Two>("k", &k), Ok(12));
         let e = check_params::<Swapped>("k", &k).unwrap_err().to_string();
         assert!(
-            e.contains(
-                "field `n` (#0: offset 0, 4 bytes) differs from .param #0 (offset 0, 8 bytes)"
-            ),
+            e.contains("field `n` (offset 0, 4 bytes) differs from .param #0 (offset 0, 8 bytes)"),
             "{e}"
         );
         let e = check_params::<Short>("k", &k).unwrap_err().to_string();
@@ -1495,7 +1586,7 @@ mod tests {
             "{e}"
         );
         let e = check_params::<Wide>("k", &k).unwrap_err().to_string();
-        assert!(e.contains("field `n` (#1: offset 8, 8 bytes)"), "{e}");
+        assert!(e.contains("field `n` (offset 8, 8 bytes)"), "{e}");
         let e = check_params::<Two>("t", &t).unwrap_err().to_string();
         assert!(e.contains("field `a`"), "{e}");
     }

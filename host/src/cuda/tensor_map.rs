@@ -372,7 +372,7 @@ impl TiledMap {
         } else {
             16
         };
-        if self.addr % align != 0 {
+        if !self.addr.is_multiple_of(align) {
             return Err(AddressAlignment {
                 addr: self.addr,
                 align,
@@ -386,7 +386,7 @@ impl TiledMap {
         let e = self.elem.bytes();
         for (k, &stride) in self.strides.iter().enumerate() {
             let dim = k + 1;
-            if stride % align != 0 {
+            if !stride.is_multiple_of(align) {
                 return Err(Stride {
                     dim,
                     stride,
@@ -431,7 +431,7 @@ impl TiledMap {
         }
         let inner = self.box_dims[0] as u64 * e;
         if self.interleave == Interleave::None {
-            if inner % 16 != 0 {
+            if !inner.is_multiple_of(16) {
                 return Err(InnerBoxBytes { bytes: inner });
             }
             if let Some(span) = self.swizzle.span() {

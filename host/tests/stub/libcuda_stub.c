@@ -27,7 +27,10 @@
  * CUDA_STUB_OCCUPANCY (blocks per SM, default 1),
  * CUDA_STUB_REJECT_CUBIN=1, CUDA_STUB_REJECT_PTX=1 (JIT error with a log),
  * CUDA_STUB_LAUNCH_ERROR=<code> (cuLaunchKernelEx fails with it), CUDA_STUB_HANG=1 (no kernel
- * ever finishes: cuStreamQuery answers CUDA_ERROR_NOT_READY).
+ * ever finishes: cuStreamQuery answers CUDA_ERROR_NOT_READY), CUDA_STUB_SET_WORD="off,value"
+ * (every launch stores the 32-bit value at the device pointer that is the parameter at byte
+ * offset `off`: a kernel reporting a device-side timeout into its status word).
+ * Launch attributes are logged as cluster=x,y,z (id 4), pdl=v (id 6), idN (others).
  * Build variants: -DSTUB_NO_CUINIT (a library without cuInit), -DSTUB_NO_ELAPSED_V2 (a driver
  * before CUDA 12.8: cuEventElapsedTime only).
  */
@@ -342,7 +345,7 @@ CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr,
 }
 
 /* ---- launches ------------------------------------------------------------------------------ */
-typedef struct { int id; char pad[4]; union { char pad[64]; struct { unsigned x, y, z; } cluster; } v; } attr_t;
+typedef struct { int id; char pad[4]; union { char pad[64]; struct { unsigned x, y, z; } cluster; int pdl; } v; } attr_t;
 typedef struct {
     unsigned gx, gy, gz, bx, by, bz, smem;
     CUstream stream;
@@ -354,6 +357,18 @@ static uint64_t u64_at(const unsigned char *p, size_t off) { uint64_t v; memcpy(
 static uint32_t u32_at(const unsigned char *p, size_t off) { uint32_t v; memcpy(&v, p + off, 4); return v; }
 
 static void effects(const char *name, const unsigned char *pb, size_t size, const launch_cfg *c) {
+    const char *sw = getenv("CUDA_STUB_SET_WORD"); /* "off,value": *(u32 *)param_u64_at(off) = value */
+    if (sw && *sw) {
+        unsigned long off = 0, val = 0;
+        sscanf(sw, "%lu,%lu", &off, &val);
+        CUdeviceptr w = off + 8 <= size ? u64_at(pb, off) : 0;
+        if (in_bounds(w, 4)) {
+            *(uint32_t *)(uintptr_t)w = (uint32_t)val;
+            logf_("effect set_word: 0x%llx = %lu", w, val);
+        } else {
+            logf_("effect set_word: parameter at %lu is not a device pointer", off);
+        }
+    }
     if (strncmp(name, "tiled_copy_", 11) == 0 && size >= 32) {
         struct tmap t;
         CUdeviceptr tm = u64_at(pb, 0), out = u64_at(pb, 8);
@@ -421,6 +436,9 @@ CUresult cuLaunchKernelEx(const launch_cfg *c, CUfunction f, void **kernel_param
         if (c->attrs[i].id == 4)
             snprintf(attrs + strlen(attrs), sizeof attrs - strlen(attrs), "%scluster=%u,%u,%u", i ? ";" : "",
                      c->attrs[i].v.cluster.x, c->attrs[i].v.cluster.y, c->attrs[i].v.cluster.z);
+        else if (c->attrs[i].id == 6) /* PROGRAMMATIC_STREAM_SERIALIZATION: an int value */
+            snprintf(attrs + strlen(attrs), sizeof attrs - strlen(attrs), "%spdl=%d", i ? ";" : "",
+                     c->attrs[i].v.pdl);
         else
             snprintf(attrs + strlen(attrs), sizeof attrs - strlen(attrs), "%sid%d", i ? ";" : "", c->attrs[i].id);
     }
