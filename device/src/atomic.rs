@@ -8,7 +8,7 @@
 //! (for example `atom.acq_rel.gpu.add.u32`) is built once and pasted both into the `asm!`
 //! template and into the associated constant `PTX` of the instruction trait
 //! ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`], [`RedInstr`]), which tests and
-//! `ptx-sync show` read. [`for_each_variant`](crate::catalog::for_each_variant) lists every row.
+//! `ptx-sync show` read. `catalog::for_each_variant` (host) lists every row.
 //!
 //! # Types and the PTX type token
 //!

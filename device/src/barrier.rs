@@ -413,19 +413,36 @@ impl NamedBarrier {
     }
 }
 
-/// `bar.sync 0;` — the whole CTA (`__syncthreads`). Device only.
-#[cfg(target_arch = "nvptx64")]
+/// `bar.sync 0;` — the whole CTA (`__syncthreads`). Host: the barrier of the calling thread's
+/// CTA in an `index::launch` (host; outside one, a CTA of one thread: passes).
+///
+/// ```
+/// ptx_sync::barrier::sync_threads(); // one host thread: a CTA of one
+/// ```
 #[inline(always)]
 pub fn sync_threads() {
-    unsafe { BarSync::exec_all(0) }
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        BarSync::exec_all(0)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    crate::index::host_sync_threads()
 }
 
 /// `barrier.sync 0;` — the whole CTA, without `.aligned` (PTX ISA §9.7.13.1): the form to use
-/// where LLVM may tail-duplicate the barrier into two branches. Device only.
-#[cfg(target_arch = "nvptx64")]
+/// where LLVM may tail-duplicate the barrier into two branches. Host: as [`sync_threads`].
+///
+/// ```
+/// ptx_sync::barrier::sync_threads_unaligned();
+/// ```
 #[inline(always)]
 pub fn sync_threads_unaligned() {
-    unsafe { BarrierSync::exec_all(0) }
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        BarrierSync::exec_all(0)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    crate::index::host_sync_threads()
 }
 
 /// `barrier.cluster.arrive{.sem}{.aligned}` for one alignment.

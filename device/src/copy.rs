@@ -44,7 +44,7 @@
 //! # Host backend
 //! Every copy happens **immediately, at issue** (`ptr::copy`), and a copy that completes on an
 //! mbarrier then performs the copy engine's completion on the barrier
-//! ([`Mbarrier::async_copy_complete_tx`]: a `Release` RMW, ordered after the copy's writes —
+//! (`Mbarrier::async_copy_complete_tx` (host): a `Release` RMW, ordered after the copy's writes —
 //! unlike the `.relaxed` `mbarrier.complete_tx` instruction), so a protocol
 //! that waits correctly on the device also waits correctly on the host; `commit_group` /
 //! `wait_group` are no-ops and `cp.reduce.async.bulk` is an element-wise relaxed atomic add (as

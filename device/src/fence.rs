@@ -85,7 +85,7 @@ crate::access_rows! { fence fence_leaf }
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
 /// scope `Sco`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
 /// compile. On the host: `core::sync::atomic::fence` with the same ordering (`Sc` → `SeqCst`).
-/// Under `--cfg loom` the scope counts: see [`crate::model`] ("Scope of fences").
+/// Under `--cfg loom` the scope counts: see `ptx_sync::model` ("Scope of fences", a module of `--cfg loom` builds).
 #[inline(always)]
 pub fn fence<S: FenceSem, Sco: Scope>()
 where

@@ -47,10 +47,27 @@
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
 //! | [`pipeline`]: `Pipeline<STAGES>` over full/empty mbarrier rings (seed §5) | sm_90 | 8.0 |
 //!
-//! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` (see the README).
+//! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` — `ptx-sync build` or
+//! `ptx_sync_build::KernelCrate` pass these flags (see `docs/guide.md`); a build for an older SM
+//! or PTX version stops with a `compile_error!` that names the fix.
+//!
+//! # Writing a kernel
+//!
+//! `use ptx_sync::prelude::*;` brings the types, the [`fence`](fn@fence), the barriers and the
+//! [`index`] helpers (`thread_idx()`, `block_idx()`, `lane_id()` …) a kernel needs. Cargo
+//! features:
+//!
+//! | feature | what it does |
+//! |---|---|
+//! | `panic-handler` | defines the kernel crate's `#[panic_handler]` on nvptx64: `trap;` (PTX ISA §9.7.19.8, all SMs). A panic (an index out of bounds, a failed `assert!`) aborts the kernel, and the launch returns `CUDA_ERROR_LAUNCH_FAILED`. Leave it off when the kernel crate defines its own handler. |
+//! | `dynamic-smem` | declares the dynamic shared-memory window (`.extern .shared`) in the module and enables [`shared::dynamic_smem`] on the device; without it, [`dynamic_smem!`] declares the window only where it is used |
 #![no_std]
 #![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
 #![warn(missing_docs)]
+
+// The host backend's simulated launches (`index::launch`) use std threads and thread-locals.
+#[cfg(not(target_arch = "nvptx64"))]
+extern crate std;
 
 #[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
@@ -62,11 +79,13 @@ pub mod catalog;
 pub mod cluster;
 pub mod copy;
 pub mod fence;
+pub mod index;
 pub mod instr;
 pub mod mbarrier;
 #[cfg(loom)]
 pub mod model;
 pub mod pipeline;
+pub mod prelude;
 pub mod proxy;
 pub mod sem;
 pub mod shared;
@@ -80,3 +99,22 @@ pub use sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, Relaxed, Release, Sc, Shared,
     SharedCluster, Sys, Volatile, Weak,
 };
+
+// The crate's floor (the table above): sm_90 and PTX ISA 8.6. Without it every call would build
+// and ptxas would reject the module later (or LLVM pick an old `.version`).
+#[cfg(all(
+    target_arch = "nvptx64",
+    not(all(target_feature = "sm_90", target_feature = "ptx86"))
+))]
+compile_error!(
+    "ptx-sync needs sm_90 and PTX ISA 8.6 or newer: build with `-C target-cpu=sm_90 -C target-feature=+ptx86` \
+     (`ptx-sync build --arch sm_90`, or `ptx_sync_build::KernelCrate::new(..).arch(\"sm_90\")`)"
+);
+
+/// The kernel crate's panic handler (cargo feature `panic-handler`): `trap;` — the kernel aborts
+/// and its launch fails with `CUDA_ERROR_LAUNCH_FAILED` (PTX ISA §9.7.19.8, all SMs).
+#[cfg(all(target_arch = "nvptx64", feature = "panic-handler"))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    unsafe { core::arch::asm!("trap;", options(noreturn)) }
+}

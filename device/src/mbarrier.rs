@@ -42,7 +42,7 @@
 //! release sequence that every waiter's acquire load synchronizes with. `expect_tx` and
 //! `complete_tx` are `Relaxed` RMWs, as the `.relaxed` instructions are (PTX ISA
 //! §9.7.13.15.13-14: they order nothing); only the completion of a host async copy
-//! ([`Mbarrier::async_copy_complete_tx`], what the copy engine does after the copy's writes) is
+//! (`Mbarrier::async_copy_complete_tx` (host), what the copy engine does after the copy's writes) is
 //! a `Release` RMW. The tx-count is checked against its range `[-(2^20-1), 2^20-1]` after every
 //! change (a panic on the host; on the device leaving it is undefined, a precondition).
 //!
@@ -1017,7 +1017,7 @@ impl<Tag> Mbarrier<Tag> {
     /// phase complete. Only the completion of an async copy (the copy engine's own
     /// `.mbarrier::complete_tx::bytes`, seed §5.2) makes the copy's writes visible to the waiter.
     /// Host and loom: a `Relaxed` RMW (the copy engine's completion is
-    /// [`async_copy_complete_tx`](Self::async_copy_complete_tx)).
+    /// `async_copy_complete_tx` (host)).
     ///
     /// The tx-count must stay in `[-(2^20-1), 2^20-1]` (PTX ISA §9.7.13.15.1): on the device
     /// leaving the range is undefined (a precondition of the protocol); the host and loom panic.

@@ -59,6 +59,12 @@ pub struct PipelineState<const STAGES: usize> {
 impl<const STAGES: usize> PipelineState<STAGES> {
     const VALID: () = assert!(STAGES >= 1 && STAGES <= 32, "a pipeline has 1..=32 stages");
     /// A consumer's first state: stage 0, phase 0 (waits for the first fill).
+    ///
+    /// ```
+    /// use ptx_sync::pipeline::PipelineState;
+    /// let s = PipelineState::<3>::consumer_start();
+    /// assert_eq!((s.index(), s.phase().bit(), s.count()), (0, 0, 0));
+    /// ```
     pub const fn consumer_start() -> Self {
         let () = Self::VALID;
         PipelineState {
@@ -68,6 +74,12 @@ impl<const STAGES: usize> PipelineState<STAGES> {
         }
     }
     /// A producer's first state: stage 0, phase 1 (every stage starts empty).
+    ///
+    /// ```
+    /// use ptx_sync::pipeline::PipelineState;
+    /// let s = PipelineState::<3>::producer_start();
+    /// assert_eq!((s.index(), s.phase().bit()), (0, 1));
+    /// ```
     pub const fn producer_start() -> Self {
         let () = Self::VALID;
         PipelineState {
@@ -77,18 +89,43 @@ impl<const STAGES: usize> PipelineState<STAGES> {
         }
     }
     /// The stage index `0..STAGES`.
+    ///
+    /// ```
+    /// let mut s = ptx_sync::pipeline::PipelineState::<2>::consumer_start();
+    /// s.advance();
+    /// assert_eq!(s.index(), 1);
+    /// ```
     pub const fn index(self) -> usize {
         self.index as usize
     }
     /// The phase parity to wait for on this stage.
+    ///
+    /// ```
+    /// let mut s = ptx_sync::pipeline::PipelineState::<1>::consumer_start();
+    /// s.advance(); // one stage: every step wraps and flips
+    /// assert_eq!(s.phase().bit(), 1);
+    /// ```
     pub const fn phase(self) -> Phase {
         self.phase
     }
     /// Number of `advance` calls so far.
+    ///
+    /// ```
+    /// let mut s = ptx_sync::pipeline::PipelineState::<2>::producer_start();
+    /// for _ in 0..5 { s.advance(); }
+    /// assert_eq!((s.count(), s.index()), (5, 1));
+    /// ```
     pub const fn count(self) -> u32 {
         self.count
     }
     /// Next stage; on wrap to 0 the phase flips.
+    ///
+    /// ```
+    /// let mut s = ptx_sync::pipeline::PipelineState::<2>::consumer_start();
+    /// s.advance();
+    /// s.advance();
+    /// assert_eq!((s.index(), s.phase().bit()), (0, 1));
+    /// ```
     #[inline(always)]
     pub fn advance(&mut self) {
         self.index += 1;
@@ -148,6 +185,15 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// A pipeline over the first `STAGES` barriers of `full` and `empty` (panics if shorter).
     /// `leader` is the cluster rank owning the `empty` barriers that count (use 0 for `Cta`) and
     /// `is_leader` whether this CTA is it.
+    ///
+    /// ```
+    /// use ptx_sync::pipeline::{Empty, Full, Pipeline};
+    /// use ptx_sync::{Cta, Mbarrier};
+    /// let full: [Mbarrier<Full>; 4] = core::array::from_fn(|_| Mbarrier::new());
+    /// let empty: [Mbarrier<Empty>; 4] = core::array::from_fn(|_| Mbarrier::new());
+    /// let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true); // the first 2 of 4 barriers
+    /// pipe.init(1, 1);
+    /// ```
     pub fn new(
         full: &'a [Mbarrier<Full>],
         empty: &'a [Mbarrier<Empty>],
@@ -172,6 +218,20 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// TMA thread) and `empty[i].init(consumer_arrivals)` (every consumer thread that releases;
     /// in a cluster, the consumers of all CTAs). Publish afterwards: `bar.sync` in one CTA;
     /// `fence_mbarrier_init` + cluster barrier across CTAs (seed §5.4).
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// // init(1, 1): a stage is full after one producer arrival (and its tx bytes).
+    /// assert!(pipe.consumer_wait(PipelineState::consumer_start(), b).is_err());
+    /// let _ = pipe.producer_acquire(PipelineState::producer_start(), 0, b).unwrap();
+    /// assert!(pipe.consumer_wait(PipelineState::consumer_start(), b).is_ok());
+    /// ```
     pub fn init(&self, producer_arrivals: u32, consumer_arrivals: u32) {
         for i in 0..STAGES {
             self.full[i].init(producer_arrivals);
@@ -180,10 +240,32 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     }
 
     /// The `full` barrier of stage `i` (what a TMA copy completes on).
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// assert!(core::ptr::eq(pipe.full(1), &full[1]));
+    /// ```
     pub fn full(&self, i: usize) -> &'a Mbarrier<Full> {
         &self.full[i]
     }
     /// The `empty` barrier of stage `i`.
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// assert!(core::ptr::eq(pipe.empty(0), &empty[0]));
+    /// ```
     pub fn empty(&self, i: usize) -> &'a Mbarrier<Empty> {
         &self.empty[i]
     }
@@ -193,6 +275,21 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// previous fill of the stage completed), then arms `full` with
     /// `mbarrier.arrive.expect_tx.release.cta` for `tx_bytes`. Returns the `full` barrier to pass
     /// to the TMA copy. Blocks (bounded by the budget `dl`, per wait).
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// let st = PipelineState::producer_start();
+    /// // Stage 0 starts empty: passes at once and arms `full[0]` (0 bytes: the arrive completes it).
+    /// let f = pipe.producer_acquire(st, 0, b).expect("stage 0 is empty");
+    /// assert!(core::ptr::eq(f, pipe.full(0)));
+    /// assert!(pipe.consumer_wait(PipelineState::consumer_start(), b).is_ok());
+    /// ```
     #[inline(always)]
     pub fn producer_acquire(
         &self,
@@ -213,6 +310,20 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// **Consumer, every consumer thread.** Waits until stage `st.index()` is full
     /// (`mbarrier.try_wait.parity.acquire.cta`; TMA completion includes the async→generic proxy
     /// fence, seed §5.2). Blocks (bounded by the budget `dl`, per wait).
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// let st = PipelineState::consumer_start();
+    /// assert!(pipe.consumer_wait(st, b).is_err(), "nothing produced yet: Timeout");
+    /// let _ = pipe.producer_acquire(PipelineState::producer_start(), 0, b).unwrap();
+    /// assert!(pipe.consumer_wait(st, b).is_ok());
+    /// ```
     #[inline(always)]
     pub fn consumer_wait(&self, st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
         self.full[st.index()]
@@ -225,6 +336,26 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// arrive on `empty`: `mbarrier.arrive.release.cta.shared::cta.b64` (`Sco = Cta`) or
     /// `mbarrier.arrive.release.cluster.shared::cluster.b64` on the leader's barrier
     /// (`Sco = Cluster`, seed §5.4). Does not block.
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// let mut p = PipelineState::producer_start();
+    /// let _ = pipe.producer_acquire(p, 0, b).unwrap();
+    /// p.advance();
+    /// let _ = pipe.producer_acquire(p, 0, b).unwrap(); // stage 1
+    /// p.advance(); // back at stage 0, phase 0: waits for the consumer's release
+    /// assert!(pipe.producer_acquire(p, 0, b).is_err());
+    /// let c = PipelineState::consumer_start();
+    /// pipe.consumer_wait(c, b).unwrap();
+    /// pipe.consumer_release(c); // fence.proxy.async; mbarrier.arrive.release.cta
+    /// assert!(pipe.producer_acquire(p, 0, b).is_ok());
+    /// ```
     #[inline(always)]
     pub fn consumer_release(&self, st: PipelineState<STAGES>) {
         fence_proxy_async::<Generic>();
@@ -234,6 +365,25 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// **Producer, after its last `producer_acquire`.** Waits once more on every stage's `empty`
     /// (leader) so that the producer's CTA cannot exit while consumers still read stages or
     /// arrive on its barriers (CUTLASS `producer_tail`). Non-leader CTAs return at once.
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+    /// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// let mut p = PipelineState::producer_start();
+    /// let _ = pipe.producer_acquire(p, 0, b).unwrap();
+    /// p.advance();
+    /// // Stage 0 was filled and never released: the tail waits for it and reports the Timeout.
+    /// assert!(pipe.producer_tail(p, b).is_err());
+    /// let c = PipelineState::consumer_start();
+    /// pipe.consumer_wait(c, b).unwrap();
+    /// pipe.consumer_release(c);
+    /// assert!(pipe.producer_tail(p, b).is_ok());
+    /// ```
     pub fn producer_tail(&self, mut st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
         if !self.is_leader {
             return Ok(());

@@ -41,22 +41,43 @@ pub struct ClusterAddr(pub RawShared);
 
 impl SharedAddr {
     /// The address `bytes` further on.
+    ///
+    /// ```
+    /// use ptx_sync::shared::SharedAddr;
+    /// assert_eq!(SharedAddr(0x100).offset(8), SharedAddr(0x108));
+    /// ```
     #[inline(always)]
     pub const fn offset(self, bytes: u32) -> Self {
         SharedAddr(self.0 + bytes as RawShared)
     }
     /// The raw value.
+    ///
+    /// ```
+    /// assert_eq!(ptx_sync::shared::SharedAddr(0x40).raw(), 0x40);
+    /// ```
     #[inline(always)]
     pub const fn raw(self) -> RawShared {
         self.0
     }
     /// This CTA's own `.shared::cta` address is a valid `.shared::cluster` address of the same
     /// location (PTX ISA §5.1.5): no instruction.
+    ///
+    /// ```
+    /// use ptx_sync::shared::{ClusterAddr, SharedAddr};
+    /// assert_eq!(SharedAddr(0x80).to_cluster(), ClusterAddr(0x80));
+    /// ```
     #[inline(always)]
     pub const fn to_cluster(self) -> ClusterAddr {
         ClusterAddr(self.0)
     }
     /// Back to a generic pointer: `cvt.u64.u32` + `cvta.shared::cta.u64` (PTX 7.8, sm_90).
+    /// Host: the address itself.
+    ///
+    /// ```
+    /// let x = 5u32;
+    /// let a = ptx_sync::shared::to_shared(&x);
+    /// assert_eq!(a.to_generic::<u32>() as *const u32, &x as *const u32);
+    /// ```
     #[inline(always)]
     pub fn to_generic<T>(self) -> *mut T {
         #[cfg(target_arch = "nvptx64")]
@@ -78,11 +99,20 @@ impl SharedAddr {
 
 impl ClusterAddr {
     /// The address `bytes` further on.
+    ///
+    /// ```
+    /// use ptx_sync::shared::ClusterAddr;
+    /// assert_eq!(ClusterAddr(0x100).offset(4).raw(), 0x104);
+    /// ```
     #[inline(always)]
     pub const fn offset(self, bytes: u32) -> Self {
         ClusterAddr(self.0 + bytes as RawShared)
     }
     /// The raw value.
+    ///
+    /// ```
+    /// assert_eq!(ptx_sync::shared::ClusterAddr(7).raw(), 7);
+    /// ```
     #[inline(always)]
     pub const fn raw(self) -> RawShared {
         self.0
@@ -92,6 +122,11 @@ impl ClusterAddr {
 /// Generic → `.shared::cta`: `cvta.to.shared::cta.u64` then `cvt.u32.u64` (PTX 7.8, sm_90). `p`
 /// must point into this CTA's shared memory for the result to mean anything (PTX leaves other
 /// inputs undefined); every user of the address is `unsafe` for that reason. Host: identity.
+///
+/// ```
+/// let x = 0u64;
+/// assert_eq!(ptx_sync::shared::to_shared(&x).raw(), &x as *const u64 as usize);
+/// ```
 #[inline(always)]
 pub fn to_shared<T>(p: *const T) -> SharedAddr {
     #[cfg(target_arch = "nvptx64")]
@@ -167,7 +202,9 @@ pub trait SharedArray: Copy {
 ///
 /// Device: `global_asm!(".shared .align A .b8 __ptx_sync_smem_NAME[N*size_of T];")` (the name is
 /// a PTX module symbol, so it must be unique in the kernel crate), and `NAME` is a unit value
-/// implementing [`SharedArray`](crate::shared::SharedArray). Host: a plain aligned static.
+/// implementing [`SharedArray`](crate::shared::SharedArray). Host: a plain aligned static, and
+/// inside an `index::launch` (host) one zeroed copy per simulated CTA (as each
+/// CTA has its own shared memory on the GPU; alignment up to 1024).
 /// The contents start uninitialized (as `.shared` does); hand out references only through
 /// the `unsafe` [`SharedArray::get`](crate::shared::SharedArray::get) for [`SharedCell`] types
 /// (its contract: initialise before use).
@@ -214,34 +251,141 @@ macro_rules! shared_array {
                     unsafe impl Sync for Store {}
                     static STORE: Store =
                         Store(::core::cell::UnsafeCell::new(::core::mem::MaybeUninit::uninit()));
-                    $crate::shared::SharedAddr(STORE.0.get() as usize)
+                    // Per simulated CTA inside an `index::launch`, the static itself outside.
+                    $crate::shared::SharedAddr($crate::shared::host_cta_static(
+                        STORE.0.get() as usize,
+                        ::core::mem::size_of::<Store>(),
+                    ))
                 }
             }
         }
     };
 }
 
-#[cfg(target_arch = "nvptx64")]
-core::arch::global_asm!(".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];");
+/// The PTX declaration of the dynamic shared-memory window, written once: every module that
+/// reads the window must contain it (`.extern .shared` cannot be declared in a function body,
+/// PTX ISA §5.1.5; repeating it at module scope is allowed).
+pub const DYN_SMEM_DECL: &str = crate::__dyn_smem_ptx!(decl);
 
-/// The dynamic shared-memory window (`.extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];`,
-/// read with `mov.u32`): its size is the launch's dynamic shared-memory bytes. Device only: the
-/// host has no launch configuration.
-#[cfg(target_arch = "nvptx64")]
+/// The one text of the window's declaration and of its read (used by the function, the macro
+/// and [`DYN_SMEM_DECL`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dyn_smem_ptx {
+    (decl) => {
+        ".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];"
+    };
+    (read) => {
+        "mov.u32 {a}, __ptx_sync_dyn_smem;"
+    };
+}
+
+// The declaration is emitted only when asked for: a module that never reads the window has no
+// `.extern .shared` (an unused one made ptxas fail for `crate-type = ["cdylib", "rlib"]`).
+#[cfg(all(target_arch = "nvptx64", feature = "dynamic-smem"))]
+core::arch::global_asm!(crate::__dyn_smem_ptx!(decl));
+
+/// The dynamic shared-memory window: `mov.u32 r, __ptx_sync_dyn_smem;` after the module-scope
+/// declaration [`DYN_SMEM_DECL`] (`.extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];`, PTX
+/// ISA §5.1.5, all SMs). Its size is the launch's dynamic shared-memory bytes; it is 1024-byte
+/// aligned (what TMA's swizzled boxes need).
+///
+/// On the device this function exists with the cargo feature **`dynamic-smem`** (which puts the
+/// declaration in the module); without the feature use the macro
+/// [`dynamic_smem!`](crate::dynamic_smem), which declares it in the calling crate. Host: the
+/// window of the calling thread's CTA in an `index::launch` (a CTA of
+/// its own, zeroed, `dyn_smem` bytes), or an empty window outside one.
+///
+/// ```
+/// use ptx_sync::index::{launch, Dim3};
+/// use ptx_sync::shared::dynamic_smem;
+/// launch(Dim3::x(2), Dim3::x(1), 64, || {
+///     assert_eq!(dynamic_smem().raw() % 1024, 0);
+///     let w = dynamic_smem().to_generic::<u8>();
+///     assert_eq!(unsafe { *w.add(63) }, 0); // zeroed, 64 bytes
+/// });
+/// ```
+#[cfg(any(not(target_arch = "nvptx64"), feature = "dynamic-smem", doc))]
 #[inline(always)]
 pub fn dynamic_smem() -> SharedAddr {
-    let a: u32;
-    unsafe {
-        core::arch::asm!("mov.u32 {a}, __ptx_sync_dyn_smem;", a = out(reg32) a,
-                         options(pure, nomem, nostack, preserves_flags));
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let a: u32;
+        unsafe {
+            core::arch::asm!(crate::__dyn_smem_ptx!(read), a = out(reg32) a,
+                             options(pure, nomem, nostack, preserves_flags));
+        }
+        SharedAddr(a)
     }
-    SharedAddr(a)
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        SharedAddr(crate::index::host_dyn_smem())
+    }
+}
+
+/// The dynamic shared-memory window as a [`SharedAddr`], declared in the **calling** crate:
+/// `global_asm!` of [`DYN_SMEM_DECL`] next to the call, then `mov.u32 r, __ptx_sync_dyn_smem;`.
+/// Only modules that use it declare the window. The calling crate enables
+/// `#![feature(asm_experimental_arch)]` on nvptx64 (the macro's `asm!` expands there). Host:
+/// [`shared::dynamic_smem`](crate::shared::dynamic_smem).
+///
+/// ```
+/// use ptx_sync::index::{launch, Dim3};
+/// launch(Dim3::x(1), Dim3::x(1), 2048, || {
+///     let w: ptx_sync::shared::SharedAddr = ptx_sync::dynamic_smem!();
+///     assert_eq!(w.raw() % 1024, 0);
+/// });
+/// ```
+#[macro_export]
+macro_rules! dynamic_smem {
+    () => {{
+        #[cfg(target_arch = "nvptx64")]
+        {
+            ::core::arch::global_asm!($crate::__dyn_smem_ptx!(decl));
+            let a: u32;
+            unsafe {
+                ::core::arch::asm!($crate::__dyn_smem_ptx!(read), a = out(reg32) a,
+                                   options(pure, nomem, nostack, preserves_flags));
+            }
+            $crate::shared::SharedAddr(a)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            $crate::shared::dynamic_smem()
+        }
+    }};
+}
+
+/// Host: the calling thread's CTA copy of the `shared_array!` static at `key` (`bytes` long,
+/// zeroed at its first use in the CTA), or `key` itself outside an
+/// [`index::launch`](crate::index::launch). Used by [`shared_array!`](crate::shared_array).
+///
+/// ```
+/// use ptx_sync::index::{launch, Dim3};
+/// static S: u64 = 0;
+/// let key = &S as *const u64 as usize;
+/// assert_eq!(ptx_sync::shared::host_cta_static(key, 8), key); // outside a launch
+/// launch(Dim3::x(2), Dim3::x(1), 0, || assert_ne!(ptx_sync::shared::host_cta_static(key, 8), key));
+/// ```
+#[cfg(not(target_arch = "nvptx64"))]
+#[doc(hidden)]
+pub fn host_cta_static(key: usize, bytes: usize) -> usize {
+    crate::index::host_cta_static(key, bytes)
 }
 
 /// The whole array as a slice, for [`SharedCell`] element types.
 ///
 /// # Safety
 /// As [`SharedArray::get`], for every element: each is initialised before it is read.
+///
+/// ```
+/// use ptx_sync::{shared_array, shared::shared_slice, Mbarrier};
+/// shared_array!(static BARS: [Mbarrier; 3], align 8);
+/// // SAFETY: every barrier is `init`ed before any other use.
+/// let bars = unsafe { shared_slice(BARS) };
+/// bars.iter().for_each(|b| b.init(1));
+/// assert_eq!(bars.len(), 3);
+/// ```
 pub unsafe fn shared_slice<A: SharedArray>(a: A) -> &'static [A::Elem]
 where
     A::Elem: SharedCell,

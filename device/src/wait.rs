@@ -23,6 +23,10 @@
 use core::arch::asm;
 
 /// `mov.u64 %rd, %globaltimer;` — a global nanosecond timer (PTX ISA ch. 10, special registers). Host: 0.
+///
+/// ```
+/// assert_eq!(ptx_sync::wait::globaltimer(), 0); // host: no GPU clock
+/// ```
 #[inline(always)]
 pub fn globaltimer() -> u64 {
     #[cfg(target_arch = "nvptx64")]
@@ -38,6 +42,10 @@ pub fn globaltimer() -> u64 {
 }
 
 /// `mov.u64 %rd, %clock64;` — the SM's cycle counter (PTX ISA ch. 10, special registers). Host: 0.
+///
+/// ```
+/// assert_eq!(ptx_sync::wait::clock64(), 0); // host: no SM clock
+/// ```
 #[inline(always)]
 pub fn clock64() -> u64 {
     #[cfg(target_arch = "nvptx64")]
@@ -71,6 +79,12 @@ pub struct Budget {
 impl Budget {
     /// At most `n` nanoseconds on the device (`n = 0` is taken as 1); on the host, 1 000 000
     /// iterations unless [`or_iterations`](Self::or_iterations) says otherwise.
+    ///
+    /// ```
+    /// use ptx_sync::wait::Budget;
+    /// assert_eq!(Budget::nanos(0).nanos_limit(), 1); // 0 would be unbounded: taken as 1
+    /// assert_eq!(Budget::nanos(5_000).iteration_limit(), 0);
+    /// ```
     pub const fn nanos(n: u64) -> Self {
         Budget {
             nanos: at_least_1(n),
@@ -79,6 +93,11 @@ impl Budget {
         }
     }
     /// At most `n` SM cycles on the device (DeepEP's `NUM_TIMEOUT_CYCLES`; `n = 0` is taken as 1).
+    ///
+    /// ```
+    /// let b = ptx_sync::wait::Budget::cycles(1 << 30);
+    /// assert_eq!((b.cycles_limit(), b.nanos_limit()), (1 << 30, 0));
+    /// ```
     pub const fn cycles(n: u64) -> Self {
         Budget {
             nanos: 0,
@@ -87,6 +106,11 @@ impl Budget {
         }
     }
     /// At most `n` iterations (everywhere; `n = 0` is taken as 1).
+    ///
+    /// ```
+    /// use ptx_sync::wait::{spin_until, Budget};
+    /// assert_eq!(spin_until(Budget::iterations(3), || false).unwrap_err().checks, 3);
+    /// ```
     pub const fn iterations(n: u64) -> Self {
         Budget {
             nanos: 0,
@@ -95,6 +119,11 @@ impl Budget {
         }
     }
     /// Adds an iteration limit to a time budget (`n = 0` is taken as 1).
+    ///
+    /// ```
+    /// let b = ptx_sync::wait::Budget::nanos(1_000).or_iterations(10);
+    /// assert_eq!((b.nanos_limit(), b.iteration_limit()), (1_000, 10));
+    /// ```
     pub const fn or_iterations(self, n: u64) -> Self {
         Budget {
             iterations: at_least_1(n),
@@ -102,18 +131,36 @@ impl Budget {
         }
     }
     /// The device time limit in nanoseconds (0: none).
+    ///
+    /// ```
+    /// assert_eq!(ptx_sync::wait::Budget::nanos(7).nanos_limit(), 7);
+    /// assert_eq!(ptx_sync::wait::Budget::iterations(7).nanos_limit(), 0);
+    /// ```
     pub const fn nanos_limit(self) -> u64 {
         self.nanos
     }
     /// The device limit in `%clock64` cycles (0: none).
+    ///
+    /// ```
+    /// assert_eq!(ptx_sync::wait::Budget::cycles(9).cycles_limit(), 9);
+    /// ```
     pub const fn cycles_limit(self) -> u64 {
         self.cycles
     }
     /// The iteration limit (0: none; on the host the default applies).
+    ///
+    /// ```
+    /// assert_eq!(ptx_sync::wait::Budget::iterations(4).iteration_limit(), 4);
+    /// ```
     pub const fn iteration_limit(self) -> u64 {
         self.iterations
     }
     /// Whether the budget bounds a device spin: always true for a constructed budget.
+    ///
+    /// ```
+    /// use ptx_sync::wait::Budget;
+    /// assert!(Budget::nanos(0).is_bounded() && Budget::cycles(0).is_bounded() && Budget::iterations(0).is_bounded());
+    /// ```
     pub const fn is_bounded(self) -> bool {
         self.nanos != 0 || self.cycles != 0 || self.iterations != 0
     }
@@ -146,6 +193,12 @@ const HOST_DEFAULT_ITERATIONS: u64 = 1_000_000;
 /// ([`crate::model::spin_until`]) that returns `Ok` once `done()` holds, panics with
 /// `"deadlock: …"` when no thread can ever make it true, and abandons (and counts) an execution
 /// whose schedule starves a thread — so a correct protocol never reports `Timeout` in the model.
+///
+/// ```
+/// // Under `--cfg loom`, inside `ptx_sync::model::check`:
+/// use ptx_sync::wait::{spin_until, Budget};
+/// assert!(spin_until(Budget::nanos(1), || true).is_ok());
+/// ```
 #[inline(always)]
 #[cfg(loom)]
 pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
@@ -164,6 +217,12 @@ pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64,
 /// Checks `done()` until it returns true (`Ok(checks)`) or the budget is spent
 /// (`Err(Timeout)`). The condition should be a strong load (seed §3.5); this function adds no
 /// ordering of its own.
+///
+/// ```
+/// use ptx_sync::wait::{spin_until, Budget};
+/// let mut n = 0;
+/// assert_eq!(spin_until(Budget::iterations(10), || { n += 1; n == 4 }), Ok(4));
+/// ```
 #[inline(always)]
 #[cfg(not(loom))]
 pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {

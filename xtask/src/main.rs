@@ -5,9 +5,15 @@
 //! * `ptx`       — builds `host/kernels` for nvptx64 (`kernels.ptx`, and `catalog.ptx` with every
 //!   instruction variant), assembles both with ptxas for sm_90a and dumps the SASS; prints paths.
 //! * `test`      — `setup`, `ptx`, then every test: the workspace (unit, integration, doc,
-//!   compile-fail), the loom suite (`--cfg loom`, release) and the examples.
+//!   compile-fail), the loom suite (`--cfg loom`, release), the examples (their tests and loom
+//!   models; `ptx` builds and assembles their kernels), `guide`, then `docs`.
 //! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
 //! * `gpu-check` — builds everything here and prints the one command to run on a GPU machine.
+//! * `docs`      — `cargo doc` of the device crate with `-D missing_docs -D
+//!   rustdoc::broken_intra_doc_links` (host and nvptx64), then `doc-coverage`.
+//! * `doc-coverage` — the share of public functions with an example, per module of the device
+//!   crate; fails if one of `index`, `pipeline`, `shared`, `wait` lacks one.
+//! * `guide`     — runs `docs/guide.md`: its files in a fresh `cargo new` crate, its commands.
 //! * `env`       — prints the environment variables the tests read.
 //! * `loc`       — lines of Rust per crate and module (`--markdown`: the README's Layout table;
 //!   `--update-readme`: rewrite it; `--check`: fail if its rows differ from the count).
@@ -220,7 +226,61 @@ fn assemble_for(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
     std::fs::write(ptx.with_extension("sass"), &sass.stdout).unwrap();
 }
 
+/// The example crates (`examples/*/Cargo.toml`), sorted.
+fn example_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(root().join("examples"))
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("Cargo.toml").exists())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+/// Builds every example's kernel crate (`crate-type = ["cdylib", "rlib"]`) through
+/// `ptx-sync-build` for sm_90 into `target/ptx/examples/`, assembles it with ptxas (a cubin is
+/// required), and checks the dynamic shared-memory declaration: present exactly in the crates
+/// that read the window (`dynamic_smem!`), absent elsewhere.
+fn examples_ptx() {
+    for d in example_dirs() {
+        // ptxas: found by the builder (PTX_SYNC_PTXAS, PATH, or the project venv above the crate).
+        let a = ptx_sync_build::KernelCrate::new(&d)
+            .arch(SM)
+            .out_dir(ptx_dir().join("examples"))
+            .target_dir(root().join("target/nvptx-examples"))
+            .ptxas(ptx_sync_build::Ptxas::Required)
+            .rerun_if_changed(false);
+        let art = match a.build() {
+            Ok(art) => art,
+            Err(e) => {
+                eprintln!("xtask: example {}: {e}", d.display());
+                exit(1)
+            }
+        };
+        let ptx = std::fs::read_to_string(&art.ptx).unwrap();
+        let src = std::fs::read_to_string(d.join("src/lib.rs")).unwrap();
+        let uses = src.contains("dynamic_smem!()");
+        let declared = ptx.contains(".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];");
+        if uses != declared || (!uses && ptx.contains("__ptx_sync_dyn_smem")) {
+            eprintln!(
+                "xtask: {}: uses dynamic_smem!: {uses}, PTX declares __ptx_sync_dyn_smem: {declared}",
+                art.ptx.display()
+            );
+            exit(1);
+        }
+        if art.cubin.is_none() {
+            eprintln!("xtask: {}: no cubin", art.ptx.display());
+            exit(1);
+        }
+        println!("{}", art.ptx.display());
+    }
+}
+
 fn ptx() {
+    examples_ptx();
     let k = build_kernels("kernels", "");
     assemble(&k);
     // The cubin the host binary embeds and loads first (H100/H200: compute capability 9.0).
@@ -314,27 +374,331 @@ fn test() {
             &mut total,
         );
     }
-    // Examples: each is its own crate, as a user's would be.
-    if let Ok(rd) = std::fs::read_dir(root().join("examples")) {
-        let mut dirs: Vec<_> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.join("Cargo.toml").exists())
-            .collect();
-        dirs.sort();
-        for d in dirs {
-            run_tests(
-                cargo()
-                    .args(["test", "--manifest-path"])
-                    .arg(d.join("Cargo.toml"))
-                    .arg("--target-dir")
-                    .arg(root().join("target/examples")),
-                &mut total,
-            );
-        }
+    // Examples: each is its own crate, as a user's would be: its tests, then its loom model.
+    for d in example_dirs() {
+        run_tests(
+            cargo()
+                .args(["test", "--manifest-path"])
+                .arg(d.join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(root().join("target/examples")),
+            &mut total,
+        );
+        run_tests(
+            cargo()
+                .args([
+                    "test",
+                    "--release",
+                    "--no-default-features",
+                    "--test",
+                    "loom",
+                    "--manifest-path",
+                ])
+                .arg(d.join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(root().join("target/examples-loom"))
+                .env("RUSTFLAGS", "--cfg loom"),
+            &mut total,
+        );
     }
+    // docs/guide.md, step by step.
+    guide(&mut total);
+    // Docs: the device crate's docs are complete (host and nvptx targets), and the share of
+    // public functions with an example, per module.
+    docs_check();
     // The closing line CI reads: every test of every suite above.
     println!("total: {} passed, {} failed", total.0, total.1);
+}
+
+/// The files of `docs/guide.md`: each code block right after a `<!-- file: PATH -->` line.
+fn guide_files(md: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut lines = md.lines();
+    while let Some(l) = lines.next() {
+        let Some(name) = l
+            .strip_prefix("<!-- file: ")
+            .and_then(|r| r.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let fence = lines.next().unwrap_or_default();
+        assert!(
+            fence.starts_with("```"),
+            "guide: {name}: no code block after its marker"
+        );
+        let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+        files.push((name.to_string(), body.join("\n") + "\n"));
+    }
+    files
+}
+
+/// Output of a command that must run; `(success, stdout + stderr)`.
+fn output(cmd: &mut Command) -> (bool, String) {
+    let o = cmd.output().unwrap_or_else(|e| {
+        eprintln!("xtask: cannot start {cmd:?}: {e}");
+        exit(1)
+    });
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
+
+fn guide_fail(what: &str, text: &str) -> ! {
+    eprintln!("xtask: guide: {what}\n{text}");
+    exit(1)
+}
+
+/// Runs `docs/guide.md`: `cargo new` next to a link to this checkout, the page's files, then its
+/// commands — the CPU test, `ptx-sync build` (and the sm_80 error), `ptx-sync show --ptx`,
+/// `cargo run` (no driver here: one line, exit 1), `ptx-sync check` with the verdicts it states.
+fn guide(total: &mut (u64, u64)) {
+    // Outside the workspace (inside it, `cargo new` would join the crate to the workspace).
+    let dir = env::temp_dir().join(format!("ptx-sync-guide-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
+    let cargo_bin = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(&cargo_bin).current_dir(&dir).args([
+        "new",
+        "--lib",
+        "--vcs",
+        "none",
+        "mykernels",
+    ]));
+    let k = dir.join("mykernels");
+    let md = std::fs::read_to_string(root().join("docs/guide.md")).unwrap();
+    for (name, body) in guide_files(&md) {
+        let p = k.join(&name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, body).unwrap();
+    }
+    // The examples' lock file: the same dependency versions (no new resolution needed).
+    std::fs::copy(
+        root().join("examples/handoff/Cargo.lock"),
+        k.join("Cargo.lock"),
+    )
+    .unwrap();
+    let manifest = k.join("Cargo.toml");
+    let tdir = root().join("target/examples");
+    run_tests(
+        cargo()
+            .args(["test", "--manifest-path"])
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&tdir),
+        total,
+    );
+    run(cargo().args(["build", "-q", "-p", "ptx-sync-host"]));
+    let bin = root().join("target/debug/ptx-sync");
+    let ptx_sync = |args: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.current_dir(&k).args(args);
+        tool_env(&mut c);
+        output(&mut c)
+    };
+    let (ok, t) = ptx_sync(&[
+        "build",
+        "--manifest-path",
+        "Cargo.toml",
+        "--arch",
+        "sm_90",
+        "--out",
+        "ptx",
+    ]);
+    if !ok || !k.join("ptx/mykernels.cubin").exists() {
+        guide_fail("ptx-sync build did not write ptx/mykernels.{ptx,cubin}", &t);
+    }
+    let ptx = std::fs::read_to_string(k.join("ptx/mykernels.ptx")).unwrap();
+    for want in ["st.release.gpu.u32", "ld.acquire.gpu.u32", ".entry mp("] {
+        if !ptx.contains(want) {
+            guide_fail(&format!("the PTX lacks {want}"), &ptx);
+        }
+    }
+    if ptx.contains(".extern .shared") {
+        guide_fail(
+            "the PTX declares dynamic shared memory it does not use",
+            &ptx,
+        );
+    }
+    let (ok, t) = ptx_sync(&[
+        "build",
+        "--manifest-path",
+        "Cargo.toml",
+        "--arch",
+        "sm_80",
+        "--out",
+        "ptx80",
+    ]);
+    if ok || !t.contains("ptx-sync needs sm_90 and PTX ISA 8.6 or newer: build with `-C target-cpu=sm_90 -C target-feature=+ptx86`") {
+        guide_fail("--arch sm_80 must stop with ptx-sync's compile_error", &t);
+    }
+    let (ok, t) = ptx_sync(&["show", "--ptx", "ptx/mykernels.ptx"]);
+    if !ok || !t.contains("st.release.gpu") || !t.contains("ld.acquire.gpu") {
+        guide_fail("ptx-sync show --ptx", &t);
+    }
+    let has_driver = [
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/lib64/libcuda.so.1",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists());
+    let (ok, t) = output(
+        cargo()
+            .current_dir(&k)
+            .args(["run", "-q", "--manifest-path"])
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&tdir),
+    );
+    let last = t.lines().last().unwrap_or_default().to_string();
+    if has_driver {
+        if !ok && last.contains("no NVIDIA driver") {
+            guide_fail(
+                "cargo run: a driver is installed, yet it says there is none",
+                &t,
+            );
+        }
+    } else if ok || !last.starts_with("mykernels: no NVIDIA driver") {
+        guide_fail(
+            "cargo run without a driver: one line `mykernels: no NVIDIA driver …`, exit 1",
+            &t,
+        );
+    }
+    let (ok, t) = ptx_sync(&["check", "mp.litmus", "mp-cta.litmus"]);
+    if !ok || !t.contains("Observation mp Never") || !t.contains("Observation mp-cta Sometimes") {
+        guide_fail("ptx-sync check: mp Never, mp-cta Sometimes", &t);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("xtask: guide: every step of docs/guide.md ran as it says");
+}
+
+/// One module's public functions: `(module, functions, with an example)`.
+type Coverage = (String, usize, usize);
+
+/// The share of public functions and methods of the device crate whose doc comment has a code
+/// block (an example, run as a doctest on the host backend), per module (`device/src/*.rs`).
+/// A function is a line `pub [const] [unsafe] fn` outside macro templates; its doc comment is
+/// the run of `///` and attribute lines right above it.
+fn doc_coverage() -> Vec<Coverage> {
+    let mut rows = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(root().join("device/src"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    for f in files {
+        let module = f.file_stem().unwrap().to_string_lossy().into_owned();
+        if module == "backend" || module == "lib" {
+            continue; // `#[doc(hidden)]` / the crate root (no functions)
+        }
+        let src = std::fs::read_to_string(&f).unwrap();
+        let (mut n, mut with) = (0, 0);
+        let mut doc = String::new();
+        for line in src.lines() {
+            let t = line.trim_start();
+            if let Some(d) = t.strip_prefix("///") {
+                doc.push_str(d);
+                doc.push('\n');
+                continue;
+            }
+            if t.starts_with("#[") {
+                continue;
+            }
+            let is_fn = [
+                "pub fn ",
+                "pub const fn ",
+                "pub unsafe fn ",
+                "pub const unsafe fn ",
+            ]
+            .iter()
+            .any(|k| t.starts_with(k))
+                && !t.contains('$');
+            let hidden = doc.is_empty() && line.contains("#[doc(hidden)]");
+            if is_fn && !hidden {
+                n += 1;
+                if doc.contains("```") {
+                    with += 1;
+                }
+            }
+            doc.clear();
+        }
+        if n > 0 {
+            rows.push((module, n, with));
+        }
+    }
+    rows
+}
+
+/// Prints [`doc_coverage`]; fails when a module of `FULL` lacks an example somewhere.
+fn print_doc_coverage() {
+    /// Modules whose every public function must have an example.
+    const FULL: &[&str] = &["index", "pipeline", "shared", "wait"];
+    let rows = doc_coverage();
+    println!("| module | public fns | with an example | share |");
+    println!("|---|---|---|---|");
+    let (mut n, mut w) = (0, 0);
+    let mut missing = Vec::new();
+    for (m, fns, with) in &rows {
+        println!(
+            "| {m} | {fns} | {with} | {:.0}% |",
+            100.0 * *with as f64 / *fns as f64
+        );
+        n += fns;
+        w += with;
+        if FULL.contains(&m.as_str()) && with < fns {
+            missing.push(m.clone());
+        }
+    }
+    println!(
+        "| all | {n} | {w} | {:.0}% |",
+        100.0 * w as f64 / n.max(1) as f64
+    );
+    if !missing.is_empty() {
+        eprintln!("xtask: every public function of {missing:?} needs an example (a ``` block in its docs)");
+        exit(1);
+    }
+}
+
+/// `cargo doc` of the device crate with `-D missing_docs -D rustdoc::broken_intra_doc_links`,
+/// for the host and for nvptx64 (nightly, `-Zbuild-std=core`, the kernel flags), then the
+/// example coverage.
+fn docs_check() {
+    let deny = "-D missing_docs -D rustdoc::broken_intra_doc_links";
+    run(cargo()
+        .args(["doc", "-p", "ptx-sync", "--no-deps"])
+        .arg("--target-dir")
+        .arg(root().join("target/doc-check"))
+        .env("RUSTDOCFLAGS", deny));
+    let flags = format!("-Ctarget-cpu={SM} -Ctarget-feature=+ptx86");
+    run(Command::new("rustup")
+        .current_dir(root())
+        .args([
+            "run",
+            "nightly",
+            "cargo",
+            "doc",
+            "-p",
+            "ptx-sync",
+            "--no-deps",
+        ])
+        .args([
+            "--target",
+            "nvptx64-nvidia-cuda",
+            "-Zbuild-std=core",
+            "--target-dir",
+        ])
+        .arg(root().join("target/doc-check"))
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .env_remove("RUSTDOC")
+        .env("RUSTFLAGS", &flags)
+        .env("RUSTDOCFLAGS", format!("{deny} {flags}")));
+    print_doc_coverage();
 }
 
 fn main() {
@@ -394,13 +758,23 @@ fn main() {
                 _ => print!("{}", loc::text(&rows)),
             }
         }
+        Some("doc-coverage") => print_doc_coverage(),
+        Some("guide") => {
+            setup();
+            let mut total = (0, 0);
+            guide(&mut total);
+            println!("total: {} passed, {} failed", total.0, total.1);
+        }
+        Some("docs") => docs_check(),
         Some("env") => {
             let mut c = Command::new("env");
             tool_env(&mut c);
             run(&mut c);
         }
         _ => {
-            eprintln!("usage: cargo xtask <setup|ptx|test|tour|gpu-check|env|loc>");
+            eprintln!(
+                "usage: cargo xtask <setup|ptx|test|tour|gpu-check|docs|doc-coverage|guide|env|loc>"
+            );
             exit(2)
         }
     }

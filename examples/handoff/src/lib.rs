@@ -2,20 +2,49 @@
 //! GPU kernel (built for `nvptx64-nvidia-cuda`) and for CPU threads (the host backend).
 //!
 //! ```text
-//! P:      data = 42; st.release.gpu full = 1; while ld.acquire.gpu count != 2 {}; data = 43
-//! C1, C2: while ld.acquire.gpu full != 1 {}; value = data; atom.release.gpu.add count, 1
+//! P (CTA 0):      data = 42; st.release.gpu full = 1; while ld.acquire.gpu count != 2 {}; data = 43
+//! C1, C2 (1, 2):  while ld.acquire.gpu full != 1 {}; value = data; red.release.gpu.add count, 1
 //! ```
+//!
+//! Every wait is bounded ([`Budget`]): a missing party is a [`Timeout`], not a hung GPU.
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, asm_experimental_arch))]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]
 
-use ptx_sync::{Acquire, Data, Gpu, Release, Strong};
+use ptx_sync::prelude::*;
 
-/// The shared variables, laid out as three `u32` (so a kernel can view device memory as one).
+/// The shared variables, three `u32` in device memory.
 #[repr(C)]
 pub struct Handoff {
+    /// The payload (ordinary data).
     pub data: Data<u32>,
+    /// P's flag: 1 once `data` is published.
     pub full: Strong<u32>,
+    /// How many consumers have read `data`.
     pub count: Strong<u32>,
+}
+
+impl Handoff {
+    /// All zero.
+    pub fn new() -> Self {
+        Handoff { data: Data::new(0), full: Strong::new(0), count: Strong::new(0) }
+    }
+
+    /// P: publish `v`, wait for both consumers, then overwrite with `v + 1`.
+    pub fn produce(&self, v: u32, b: Budget) -> Result<(), Timeout> {
+        unsafe { self.data.write(v) }; // SAFETY: nobody reads data before full == 1
+        self.full.at::<Gpu>().store::<Release>(1);
+        spin_until(b, || self.count.at::<Gpu>().load::<Acquire>() == 2)?;
+        unsafe { self.data.write(v + 1) }; // SAFETY: both reads happen before (count)
+        Ok(())
+    }
+
+    /// C1/C2: wait for `full`, read `data`, hand back on `count`.
+    pub fn consume(&self, b: Budget) -> Result<u32, Timeout> {
+        spin_until(b, || self.full.at::<Gpu>().load::<Acquire>() == 1)?;
+        let v = unsafe { self.data.read() }; // SAFETY: after P's write (acquire of full)
+        self.count.at::<Gpu>().red_add::<Release>(1);
+        Ok(v)
+    }
 }
 
 impl Default for Handoff {
@@ -24,63 +53,21 @@ impl Default for Handoff {
     }
 }
 
-impl Handoff {
-    /// All zero.
-    pub const fn new() -> Self {
-        Handoff { data: Data::new(0), full: Strong::new(0), count: Strong::new(0) }
-    }
-
-    /// P: publish `v`, wait until both consumers are done (while `more()` allows), then
-    /// overwrite with `v + 1`. Returns whether both consumers were seen.
-    pub fn produce(&self, v: u32, mut more: impl FnMut() -> bool) -> bool {
-        // SAFETY: nobody reads data before full == 1.
-        unsafe { self.data.write(v) };
-        self.full.at::<Gpu>().store::<Release>(1);
-        while self.count.at::<Gpu>().load::<Acquire>() != 2 {
-            if !more() {
-                return false;
-            }
-        }
-        // SAFETY: both consumers' reads happen before (release on count, acquire here).
-        unsafe { self.data.write(v + 1) };
-        true
-    }
-
-    /// C1/C2: wait for full (while `more()` allows), read data, hand back. `None` on timeout.
-    pub fn consume(&self, mut more: impl FnMut() -> bool) -> Option<u32> {
-        while self.full.at::<Gpu>().load::<Acquire>() != 1 {
-            if !more() {
-                return None;
-            }
-        }
-        // SAFETY: ordered after P's write by the acquire of full.
-        let v = unsafe { self.data.read() };
-        let _ = self.count.at::<Gpu>().fetch_add::<Release>(1);
-        Some(v)
+/// The kernel body: CTA 0 is P, CTAs 1 and 2 are C1 and C2. `out[0..2]` = the consumers'
+/// values (`0xdead` on timeout), `out[2]` = 1 if P saw both. Launch 3 CTAs of 1 thread.
+///
+/// # Safety
+/// `out` is valid for 3 words.
+pub unsafe fn handoff(h: &Handoff, out: *mut u32, b: Budget) {
+    match block_idx().x {
+        0 => *out.add(2) = h.produce(42, b).is_ok() as u32,
+        c => *out.add(c as usize - 1) = h.consume(b).unwrap_or(0xdead),
     }
 }
 
-/// The kernel: CTA 0 is P, CTAs 1 and 2 are C1 and C2 (thread 0 of each). `out[0..2]` = the
-/// consumers' values, `out[2]` = 1 if P saw both. Launch with 3 CTAs of 1 thread.
+/// The kernel: [`handoff`] with a 1 s budget per wait.
 #[cfg(target_arch = "nvptx64")]
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn handoff(h: *mut Handoff, out: *mut u32) {
-    let cta: u32;
-    core::arch::asm!("mov.u32 {}, %ctaid.x;", out(reg32) cta);
-    let h = &*h;
-    let mut spins = 0u32;
-    let mut more = || {
-        spins += 1;
-        spins < 50_000_000
-    };
-    match cta {
-        0 => *out.add(2) = h.produce(42, &mut more) as u32,
-        c => *out.add(c as usize - 1) = h.consume(&mut more).unwrap_or(0xdead),
-    }
-}
-
-#[cfg(target_arch = "nvptx64")]
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    unsafe { core::arch::asm!("trap;", options(noreturn)) }
+pub unsafe extern "ptx-kernel" fn handoff_kernel(h: *mut Handoff, out: *mut u32) {
+    handoff(&*h, out, Budget::nanos(1_000_000_000))
 }

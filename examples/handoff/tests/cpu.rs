@@ -1,25 +1,23 @@
-//! The hand-off on CPU threads (ptx-sync's host backend), and the binary's no-driver path.
+//! The hand-off on CPU threads (ptx-sync's host backend): the kernel body itself, run by
+//! `ptx_sync::index::launch` as 3 CTAs of 1 thread; then the timeouts; then the binary's
+//! no-driver path.
+use handoff_example::{handoff, Handoff};
+use ptx_sync::index::{launch, Dim3};
+use ptx_sync::wait::Budget;
 
-use handoff_example::Handoff;
-use std::time::{Duration, Instant};
-
-fn budget(d: Duration) -> impl FnMut() -> bool {
-    let t = Instant::now();
-    move || t.elapsed() < d
-}
+/// Long enough for a loaded CPU (iterations of a spin-loop hint).
+const LONG: Budget = Budget::iterations(2_000_000_000);
 
 #[test]
-fn both_consumers_read_42_and_p_writes_43_after() {
-    for _ in 0..200 {
+fn the_kernel_body_on_three_cpu_ctas_hands_off() {
+    for _ in 0..100 {
         let h = Handoff::new();
-        let (v1, v2, p) = std::thread::scope(|s| {
-            let c1 = s.spawn(|| h.consume(budget(Duration::from_secs(5))));
-            let c2 = s.spawn(|| h.consume(budget(Duration::from_secs(5))));
-            let p = h.produce(42, budget(Duration::from_secs(5)));
-            (c1.join().unwrap(), c2.join().unwrap(), p)
-        });
-        assert_eq!((v1, v2, p), (Some(42), Some(42), true));
-        assert_eq!(unsafe { h.data.read() }, 43);
+        let mut out = [0u32; 3];
+        let o = out.as_mut_ptr() as usize;
+        // SAFETY: `out` is 3 words; each CTA writes its own; read after the launch joined.
+        launch(Dim3::x(3), Dim3::x(1), 0, || unsafe { handoff(&h, o as *mut u32, LONG) });
+        assert_eq!(out, [42, 42, 1]);
+        assert_eq!(unsafe { h.data.read() }, 43, "P overwrites after both reads");
     }
 }
 
@@ -27,15 +25,14 @@ fn both_consumers_read_42_and_p_writes_43_after() {
 fn a_missing_consumer_times_out_instead_of_hanging() {
     let h = Handoff::new();
     let (c, p) = std::thread::scope(|s| {
-        let c = s.spawn(|| h.consume(budget(Duration::from_secs(5))));
-        let p = h.produce(42, budget(Duration::from_millis(50)));
+        let c = s.spawn(|| h.consume(LONG));
+        let p = h.produce(42, Budget::iterations(10_000));
         (c.join().unwrap(), p)
     });
-    assert_eq!(c, Some(42), "the one consumer reads the published value");
-    assert!(!p, "P must not see count == 2 with one consumer");
+    assert_eq!(c, Ok(42), "the one consumer reads the published value");
+    assert!(p.is_err(), "P must not see count == 2 with one consumer");
     assert_eq!(unsafe { h.data.read() }, 42, "P must not overwrite data after a timeout");
-    let lone = Handoff::new();
-    assert_eq!(lone.consume(budget(Duration::from_millis(20))), None, "no producer: timeout");
+    assert!(Handoff::new().consume(Budget::iterations(1000)).is_err(), "no producer: timeout");
 }
 
 #[test]
