@@ -1279,7 +1279,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
 }
 
 // Silence "unused import" for markers only named inside macro expansions on some cfgs.
-#[allow(unused)]
+#[allow(unused, clippy::type_complexity)]
 fn _markers(
     _: (
         Cta,

@@ -498,6 +498,7 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
 /// Catalog sections contributed by the other modules (barrier, mbarrier, copy, ...): each
 /// function calls `f` for its rows.
 #[cfg(not(target_arch = "nvptx64"))]
+#[allow(clippy::type_complexity)]
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::barrier::catalog_rows,
     crate::cluster::catalog_rows,

@@ -518,7 +518,7 @@ pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
 #[inline(always)]
 fn check_bulk(n: u32) {
     assert!(
-        n % 16 == 0,
+        n.is_multiple_of(16),
         "cp.async.bulk: size must be a multiple of 16 (PTX ISA §9.7.9.25.4.1)"
     );
 }
@@ -706,7 +706,7 @@ impl TensorMap {
         if boxes.iter().any(|&b| b == 0 || b > 256) {
             return Err("box sizes must be in 1..=256");
         }
-        if (boxes[0] as u64 * elem_bytes as u64) % 16 != 0 {
+        if !(boxes[0] as u64 * elem_bytes as u64).is_multiple_of(16) {
             return Err("the inner box dimension must span a multiple of 16 bytes");
         }
         let mut w = [0u64; 16];

@@ -642,7 +642,7 @@ mod host {
 #[inline(always)]
 fn check_count(n: u32) {
     assert!(
-        n >= 1 && n <= MAX_COUNT,
+        (1..=MAX_COUNT).contains(&n),
         "mbarrier count must be in 1..2^20 (PTX ISA §9.7.13.15.1)"
     );
 }
@@ -1288,6 +1288,7 @@ impl<Tag> Mbarrier<Tag> {
 /// The lifetime `'a` is the borrow of the [`Mbarrier`] it was made from
 /// ([`Mbarrier::remote`], [`Mbarrier::cluster_view`]): the view cannot outlive the barrier
 /// (on the host it is a pointer to it).
+#[allow(clippy::type_complexity)]
 pub struct RemoteMbarrier<'a, Tag = ()> {
     addr: ClusterAddr,
     _t: PhantomData<(fn() -> Tag, &'a Mbarrier<Tag>)>,

@@ -91,6 +91,36 @@ fn build_prints_the_ptx_and_cubin_paths() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `cargo run -p ptx-sync-host -- build` runs the binary with cargo's `OUT_DIR` set: the command
+/// is not a build script, so without `--out` the artifacts go to the crate's `target/ptx`.
+#[test]
+fn build_ignores_a_stray_out_dir() {
+    let dir = user_crate("outdir");
+    let stray = dir.join("stray-out-dir");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let o = ptx_sync()
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .args(["--arch", "sm_90a", "--target-dir"])
+        .arg(&target)
+        .env("OUT_DIR", &stray)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "ptx-sync build failed:\n{stderr}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let want = dir.join("target/ptx/cli_kernels.ptx");
+    assert_eq!(
+        stdout.lines().next(),
+        Some(want.to_str().unwrap()),
+        "{stderr}"
+    );
+    assert!(want.is_file() && !stray.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn build_with_a_wrong_arch_is_an_argument_error() {
     let o = ptx_sync()

@@ -4,7 +4,9 @@
 //!   the PTX tools from PyPI (ptxas/nvcc 13.0 line, cuobjdump, nvdisasm, libcu++ headers).
 //! * `ptx`       — builds `host/kernels` for nvptx64 (`kernels.ptx`, and `catalog.ptx` with every
 //!   instruction variant), assembles both with ptxas for sm_90a and dumps the SASS; prints paths.
-//! * `test`      — `setup`, `ptx`, then every test: the workspace (unit, integration, doc,
+//! * `lint`      — `cargo fmt --all --check` and `cargo clippy --workspace --all-targets -- -D
+//!   warnings`.
+//! * `test`      — `setup`, `ptx`, `lint`, then every test: the workspace (unit, integration, doc,
 //!   compile-fail), the loom suite (`--cfg loom`, release), the examples (their tests and loom
 //!   models; `ptx` builds and assembles their kernels), `guide`, then `docs`.
 //! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
@@ -188,7 +190,7 @@ fn assemble_for(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
         .arg(format!("-arch={sm}"))
         .arg(ptx)
         .arg("-o")
-        .arg(&cubin)
+        .arg(cubin)
         .output()
         .expect("run ptxas");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -344,9 +346,25 @@ fn run_tests(cmd: &mut Command, total: &mut (u64, u64)) {
     }
 }
 
+/// `cargo fmt --check` and `cargo clippy -D warnings` on the workspace (all targets).
+fn lint() {
+    run(cargo().args(["fmt", "--all", "--check"]));
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "-D",
+        "warnings",
+    ]));
+    println!("xtask: fmt and clippy clean");
+}
+
 fn test() {
     setup();
     ptx();
+    lint();
     let mut total = (0u64, 0u64);
     // Workspace: unit, integration, doc and compile-fail tests (host backend).
     run_tests(
@@ -710,6 +728,7 @@ fn main() {
             ptx()
         }
         Some("test") => test(),
+        Some("lint") => lint(),
         Some("tour") => {
             setup();
             ptx();
@@ -773,7 +792,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|ptx|test|tour|gpu-check|docs|doc-coverage|guide|env|loc>"
+                "usage: cargo xtask <setup|ptx|test|tour|gpu-check|lint|docs|doc-coverage|guide|env|loc>"
             );
             exit(2)
         }

@@ -277,12 +277,11 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
         }
         show_fix_diff(step, &sass);
         for f in step.facts {
-            match &sass {
-                Ok(s) => match s.funcs.get(*f) {
+            if let Ok(s) = &sass {
+                match s.funcs.get(*f) {
                     Some(ops) => println!("  SASS of {f}: {}", ops.join(" ")),
                     None => println!("  SASS of {f}: not in the embedded kernels"),
-                },
-                Err(_) => {}
+                }
             }
         }
         // Outcomes.

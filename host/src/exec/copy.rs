@@ -140,7 +140,7 @@ pub const WIDTH: u32 = 4096;
 /// The shape a byte count is copied as: `(width, height)` in `u32` words, or why not.
 pub fn shape(bytes: u64) -> Result<(u32, u32), String> {
     let row = WIDTH as u64 * 4;
-    if bytes % row != 0 {
+    if !bytes.is_multiple_of(row) {
         return Err(format!(
             "--bytes {bytes} is not a multiple of the {row}-byte row the copy uses (e.g. 64M)"
         ));
