@@ -42,6 +42,8 @@
 //! ```
 
 use crate::instr::instr;
+#[allow(unused_imports)]
+use crate::instr::{asm_text, with_ops};
 use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
@@ -72,17 +74,17 @@ instr! {
     /// barrier `id` (PTX 2.0, sm_20: register operands and count). Seed §5.1.
     BarSync = ("bar.sync");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
     fn exec_all(id: u32) => m {
-        asm!(concat!(m!(), " {id};"), id = in(reg32) id, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_20). Seed §5.1.
     BarArrive = ("bar.arrive");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -92,10 +94,10 @@ instr! {
     /// PTX ISA §9.7.13.1.
     BarrierSync = ("barrier.sync");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
     fn exec_all(id: u32) => m {
-        asm!(concat!(m!(), " {id};"), id = in(reg32) id, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -103,7 +105,7 @@ instr! {
     /// PTX ISA §9.7.13.1.
     BarrierArrive = ("barrier.arrive");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -111,7 +113,7 @@ instr! {
     BarRedPopc = ("bar.red.popc.u32");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!("{{\n\t.reg .pred p;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " {d}, {id}, {n}, p;\n\t}}"),
+        asm!(asm_text!(pred_in; (bar_popc); m!()),
              d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
         d
     }
@@ -121,7 +123,7 @@ instr! {
     BarRedAnd = ("bar.red.and.pred");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!("{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " q, {id}, {n}, p;\n\tselp.u32 {d}, 1, 0, q;\n\t}}"),
+        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
              d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
         d
     }
@@ -131,7 +133,7 @@ instr! {
     BarRedOr = ("bar.red.or.pred");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!("{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " q, {id}, {n}, p;\n\tselp.u32 {d}, 1, 0, q;\n\t}}"),
+        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
              d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
         d
     }
@@ -495,7 +497,7 @@ macro_rules! cluster_bar_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec() {
-                asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags));
+                asm!(asm_text!(none; (none); $($mn)*), options(nostack, preserves_flags));
             }
         }
     };
@@ -603,77 +605,77 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         family: "bar",
         ..Variant::EMPTY
     };
-    f(Variant {
+    f(with_ops!(none; (bar_id); Variant {
         op: "sync",
         ptx: BarSync::PTX,
         rust: "sync_threads()",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarSync::PTX,
         rust: "NamedBarrier::sync",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarArrive::PTX,
         rust: "NamedBarrier::arrive",
         ..v
-    });
+    }));
     let u = Variant {
         family: "barrier",
         ..Variant::EMPTY
     };
-    f(Variant {
+    f(with_ops!(none; (bar_id); Variant {
         op: "sync",
         ptx: BarrierSync::PTX,
         rust: "sync_threads_unaligned()",
         ..u
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarrierSync::PTX,
         rust: "NamedBarrier::sync_unaligned",
         ..u
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarrierArrive::PTX,
         rust: "NamedBarrier::arrive_unaligned",
         ..u
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_in; (bar_popc); Variant {
         op: "red.popc",
         ty: "u32",
         form: Form::COUNT,
         ptx: BarRedPopc::PTX,
         rust: "NamedBarrier::red_popc",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_in_out; (bar_pred); Variant {
         op: "red.and",
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedAnd::PTX,
         rust: "NamedBarrier::red_and",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_in_out; (bar_pred); Variant {
         op: "red.or",
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedOr::PTX,
         rust: "NamedBarrier::red_or",
         ..v
-    });
+    }));
     macro_rules! cb_v {
         ($Tr:ident $op:literal, $S:ident, $A:ident) => {
-            f(Variant {
+            f(with_ops!(none; (none); Variant {
                 family: "barrier.cluster",
                 op: $op,
                 sem: M::$S,
@@ -692,7 +694,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..v
-            });
+            }));
         };
     }
     for_cluster_bar! { cb_v }

@@ -216,10 +216,16 @@ pub struct Variant {
     pub form: Form,
     /// The exact PTX mnemonic (what the `asm!` emits, without operands).
     pub ptx: &'static str,
-    /// The operand template the `asm!` pastes after the mnemonic (`" {v}, [{p}]"`), where the
-    /// row's table carries it; `None` where the operands are still described by the consumer
-    /// (`ptx-sync-host`'s `costs::async_template`).
+    /// The operand template the `asm!` pastes after the mnemonic, without the `;` (`" {v},
+    /// [{p}]"`; the async families' placeholders are listed in [`crate::instr`]'s `aops!`
+    /// table). Every row of the crate carries it; `None` only in a row built by hand.
     pub operands: Option<&'static str>,
+    /// The text the `asm!` pastes before the mnemonic (a `{{ .reg … ` block opening; `""` for
+    /// most rows). The whole template is `asm_pre + ptx + operands + ";" + asm_post`, with
+    /// `{{`/`}}` for literal braces.
+    pub asm_pre: &'static str,
+    /// The text the `asm!` pastes after the instruction's `;` (the block's end; `""` for most).
+    pub asm_post: &'static str,
     /// The Rust call that emits the row (`"AtomicRef::<u32, Gpu, Global>::fetch_add::<AcqRel>"`);
     /// `""` where the table does not record it yet.
     pub rust: &'static str,
@@ -245,6 +251,8 @@ impl Variant {
         form: Form::NONE,
         ptx: "",
         operands: None,
+        asm_pre: "",
+        asm_post: "",
         rust: "",
         sm: 0,
         ptx_isa: 0,
@@ -358,6 +366,8 @@ mod walk {
                 form: Form::NONE,
                 ptx: $ptx,
                 operands: Some($ops),
+                asm_pre: "",
+                asm_post: "",
                 rust: concat!(
                     "AtomicRef::<", stringify!($ty), ", ", scope_rust!([$($g)*] $Sco), ", ",
                     stringify!($Sp), ">::", $method, "::<", stringify!($S), ">"

@@ -66,3 +66,225 @@ pub(crate) use instr;
 pub(crate) fn host_spin() {
     core::hint::spin_loop();
 }
+
+/// The operand templates of the async families (`barrier`, `cluster`, `mbarrier`, `proxy`,
+/// `copy`): the text each `asm!` pastes after the mnemonic (without the `;`), and the one the
+/// catalog row carries ([`Variant::operands`](crate::catalog::Variant::operands)), so that
+/// `ptx-sync show` assembles the operands of the code users call. Each placeholder names one
+/// operand kind, the same in every row (`ptx-sync-host`'s `costs` binds them by name):
+///
+/// | placeholder | `asm!` operand |
+/// |---|---|
+/// | `{a}`, `{b}` | `in(reg32)`: an mbarrier's (or any) `.shared` address |
+/// | `{sd}`, `{ss}` | `in(reg32)`: a `.shared` copy destination / source |
+/// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, coordinates |
+/// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
+/// | `{x}` | `in(reg64)`: an mbarrier state |
+/// | `{k}` | `in(reg16)`: a CTA mask |
+/// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
+/// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
+/// | `{imm}` | `const`: an immediate |
+///
+/// Bare names (`p`, `q`, `g`, `_`) are registers the block around the instruction declares
+/// (`ablk!`) or the sink.
+macro_rules! aops {
+    (none) => {
+        ""
+    };
+    // barrier.rs
+    (bar_id_n) => {
+        " {id}, {n}"
+    };
+    (bar_id) => {
+        " {id}"
+    };
+    (bar_popc) => {
+        " {d}, {id}, {n}, p"
+    };
+    (bar_pred) => {
+        " q, {id}, {n}, p"
+    };
+    // cluster.rs
+    (mapa32) => {
+        " {d}, {a}, {r}"
+    };
+    (mapa64) => {
+        " {d64}, {a64}, {r}"
+    };
+    (rank32) => {
+        " {d}, {a}"
+    };
+    (rank64) => {
+        " {d}, {a64}"
+    };
+    (elect) => {
+        " {l}|p, {mask}"
+    };
+    // mbarrier.rs
+    (mbar_a_n) => {
+        " [{a}], {n}"
+    };
+    (mbar_a) => {
+        " [{a}]"
+    };
+    (mbar_pending) => {
+        " {d}, {x}"
+    };
+    (mbar_state) => {
+        " {s}, [{a}]"
+    };
+    (mbar_state_n) => {
+        " {s}, [{a}], {n}"
+    };
+    (mbar_state_tx) => {
+        " {s}, [{a}], {tx}"
+    };
+    (mbar_sink) => {
+        " _, [{a}]"
+    };
+    (mbar_sink_n) => {
+        " _, [{a}], {n}"
+    };
+    (mbar_sink_tx) => {
+        " _, [{a}], {tx}"
+    };
+    (mbar_wait) => {
+        " p, [{a}], {x}"
+    };
+    (mbar_wait_hint) => {
+        " p, [{a}], {x}, {ns}"
+    };
+    (mbar_wait_parity) => {
+        " p, [{a}], {ph}"
+    };
+    (mbar_wait_parity_hint) => {
+        " p, [{a}], {ph}, {ns}"
+    };
+    (mbar_a_tx) => {
+        " [{a}], {tx}"
+    };
+    // proxy.rs
+    (addr128) => {
+        " [{a64}], 128"
+    };
+    // copy.rs
+    (cp_async $n:literal) => {
+        concat!(" [{sd}], [g], ", stringify!($n))
+    };
+    (cp_async_zfill $n:literal) => {
+        concat!(" [{sd}], [g], ", stringify!($n), ", {z}")
+    };
+    (imm) => {
+        " {imm}"
+    };
+    (cp_mbar) => {
+        " [{b}]"
+    };
+    (bulk_g2s) => {
+        " [{sd}], [g], {n}, [{b}]"
+    };
+    (bulk_g2s_mc) => {
+        " [{sd}], [g], {n}, [{b}], {k}"
+    };
+    (bulk_s2g) => {
+        " [g], [{ss}], {n}"
+    };
+    (bulk_s2c) => {
+        " [{sd}], [{ss}], {n}, [{b}]"
+    };
+    (bulk_prefetch) => {
+        " [g], {n}"
+    };
+    (tensor_load $cs:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}]")
+    };
+    (tensor_load_mc $cs:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {k}")
+    };
+    (tensor_store $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}], [{ss}]")
+    };
+    (tensor_prefetch $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}]")
+    };
+}
+pub(crate) use aops;
+
+/// The block an async `asm!` wraps its instruction in: `(pre KEY)` the text before the
+/// mnemonic, `(post KEY)` the text after the instruction's `;` (both `""` for `none`). The
+/// catalog row carries them ([`Variant::asm_pre`](crate::catalog::Variant::asm_pre),
+/// [`asm_post`](crate::catalog::Variant::asm_post)).
+macro_rules! ablk {
+    (pre none) => {
+        ""
+    };
+    (post none) => {
+        ""
+    };
+    // `bar.red.popc`: the predicate operand from `{c}`.
+    (pre pred_in) => {
+        "{{\n\t.reg .pred p;\n\tsetp.ne.u32 p, {c}, 0;\n\t"
+    };
+    (post pred_in) => {
+        "\n\t}}"
+    };
+    // `bar.red.{and,or}`: predicate in from `{c}`, out as `{d}`.
+    (pre pred_in_out) => {
+        "{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t"
+    };
+    (post pred_in_out) => {
+        "\n\tselp.u32 {d}, 1, 0, q;\n\t}}"
+    };
+    // `mbarrier.{try,test}_wait`: the predicate out as `{d}`.
+    (pre pred_out) => {
+        "{{\n\t.reg .pred p;\n\t"
+    };
+    (post pred_out) => {
+        "\n\tselp.u32 {d}, 1, 0, p;\n\t}}"
+    };
+    // `elect.sync`: the predicate out as `{e}`.
+    (pre pred_e) => {
+        "{{\n\t.reg .pred p;\n\t"
+    };
+    (post pred_e) => {
+        "\n\tselp.u32 {e}, 1, 0, p;\n\t}}"
+    };
+    // Copies from/to global memory: the generic pointer `{gp}` converted to `g`.
+    (pre cvta) => {
+        concat!(
+            "{{\n\t.reg .b64 g;\n\tcvta.to",
+            $crate::sem::tok!(Global),
+            ".u64 g, {gp};\n\t"
+        )
+    };
+    (post cvta) => {
+        "\n\t}}"
+    };
+}
+pub(crate) use ablk;
+
+/// The `asm!` template of an async row: `ablk!(pre B)`, the mnemonic, `aops!(O)`, `;`,
+/// `ablk!(post B)` — `asm_text!(B; (O); mnemonic tokens)`.
+#[allow(unused_macros)]
+macro_rules! asm_text {
+    ($b:ident; ($($o:tt)*); $($mn:tt)*) => {
+        concat!($crate::instr::ablk!(pre $b), $($mn)*, $crate::instr::aops!($($o)*), ";", $crate::instr::ablk!(post $b))
+    };
+}
+pub(crate) use asm_text;
+
+/// A catalog row with the operands and block of `asm_text!(B; (O); …)`:
+/// `with_ops!(B; (O); Variant { .. })`.
+#[allow(unused_macros)]
+macro_rules! with_ops {
+    ($b:ident; ($($o:tt)*); $v:expr) => {
+        $crate::catalog::Variant {
+            operands: Some($crate::instr::aops!($($o)*)),
+            asm_pre: $crate::instr::ablk!(pre $b),
+            asm_post: $crate::instr::ablk!(post $b),
+            ..$v
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use with_ops;
