@@ -14,6 +14,12 @@
 //! * **One row per instruction.** Each family's rows (`for_atom_rows!`, `for_fences!`,
 //!   `instr!`, …) pass their markers to a leaf macro that writes the trait impl and its `asm!`
 //!   from the same concatenation; the catalog ([`crate::catalog`]) walks the same rows.
+//! * **Operands once.** The access families' operand templates are `ops!` (`atomic.rs`); the
+//!   async families' are the `aops!` table of this module, with the `{{ .reg … }}` blocks some
+//!   instructions need in `ablk!`. Each async `asm!` is `asm!(asm_text!(BLOCK; (KEY);
+//!   mnemonic), …)` and its catalog row `with_ops!(BLOCK; (KEY); Variant { … })`, so the row's
+//!   `operands`/`asm_pre`/`asm_post` are the text the `asm!` pastes, and `ptx-sync show`
+//!   assembles exactly that (each placeholder is one operand kind, bound to a register by name).
 //!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
 //! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
