@@ -601,8 +601,14 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     #[allow(unused_imports)]
     use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
+    // PTX ISA §9.7.13.1: `bar` PTX 2.0 / sm_20 (register id and count), `barrier` (no
+    // `.aligned`) PTX 6.0 / sm_30. Seed §5.1.
     let v = Variant {
         family: "bar",
+        sm: 20,
+        ptx_isa: 20,
+        isa: "9.7.13.1",
+        seed: "5.1",
         ..Variant::EMPTY
     };
     f(with_ops!(none; (bar_id); Variant {
@@ -627,7 +633,9 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }));
     let u = Variant {
         family: "barrier",
-        ..Variant::EMPTY
+        sm: 30,
+        ptx_isa: 60,
+        ..v
     };
     f(with_ops!(none; (bar_id); Variant {
         op: "sync",
@@ -678,6 +686,12 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(with_ops!(none; (none); Variant {
                 family: "barrier.cluster",
                 op: $op,
+                // §9.7.13.3: PTX 7.8 / sm_90; the `.release`/`.relaxed`/`.acquire` this crate
+                // always spells: PTX 8.0. Seed §5.4.
+                sm: 90,
+                ptx_isa: 80,
+                isa: "9.7.13.3",
+                seed: "5.4",
                 sem: M::$S,
                 form: Form {
                     align: M::$A,

@@ -227,6 +227,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     // they are not rows; `tests/strings_async.rs` checks `SREGS` against the PTX ISA names.
     f(with_ops!(none; (mapa32); Variant {
         family: "mapa",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.22",
+        seed: "5.4",
         ty: "u32",
         space: M::SharedCluster,
         ptx: MapaShared::PTX,
@@ -235,6 +239,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }));
     f(with_ops!(none; (mapa64); Variant {
         family: "mapa",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.22",
+        seed: "5.4",
         ty: "u64",
         space: M::Generic,
         ptx: MapaGeneric::PTX,
@@ -243,6 +251,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }));
     f(with_ops!(none; (rank32); Variant {
         family: "getctarank",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.23",
+        seed: "5.4",
         ty: "u32",
         space: M::SharedCluster,
         ptx: GetctarankShared::PTX,
@@ -251,6 +263,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }));
     f(with_ops!(none; (rank64); Variant {
         family: "getctarank",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.23",
+        seed: "5.4",
         ty: "u64",
         space: M::Generic,
         ptx: GetctarankGeneric::PTX,
@@ -259,6 +275,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     }));
     f(with_ops!(pred_e; (elect); Variant {
         family: "elect.sync",
+        sm: 90,
+        ptx_isa: 80,
+        isa: "9.7.12.16",
+        seed: "5.4",
         ptx: ElectSync::PTX,
         rust: "elect_sync",
         ..v

@@ -879,9 +879,25 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     #[allow(unused_imports)]
     use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
+    // PTX ISA §9.7.9.25: `cp.async` PTX 7.0 / sm_80, PTX 7.8 for the `.shared::cta` spelling
+    // (the rows with a state space); seed §5.1.
     let v = Variant {
         family: "cp.async",
+        sm: 80,
+        ptx_isa: 70,
+        isa: "9.7.9.25",
+        seed: "5.1",
         ..Variant::EMPTY
+    };
+    let mut f = |r: Variant| {
+        f(Variant {
+            ptx_isa: if r.space == M::Shared {
+                r.ptx_isa.max(78)
+            } else {
+                r.ptx_isa
+            },
+            ..r
+        })
     };
     macro_rules! cpa_v {
         ($C:ident, $n:literal) => {
@@ -945,8 +961,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         rust: "cp_async_mbarrier_arrive_noinc",
         ..v
     }));
+    // §9.7.9.25.4 (bulk copies, bulk reductions): PTX 8.0 / sm_90; seed §5.2.
     let b = Variant {
         family: "cp.async.bulk",
+        sm: 90,
+        ptx_isa: 80,
+        isa: "9.7.9.25.4",
+        seed: "5.2",
         ..v
     };
     f(with_ops!(cvta; (bulk_g2s); Variant {
@@ -1024,6 +1045,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             f(with_ops!(cvta; (bulk_s2g); Variant {
                 family: "cp.reduce.async.bulk",
                 op: "add",
+                sm: b.sm,
+                ptx_isa: b.ptx_isa,
+                isa: b.isa,
+                seed: b.seed,
                 ty: stringify!($t),
                 space: M::Global,
                 form: Form {
@@ -1042,6 +1067,11 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {
                 family: "cp.async.bulk.tensor",
+                // §9.7.9.25.5: PTX 8.0 / sm_90; seed §5.2.
+                sm: 90,
+                ptx_isa: 80,
+                isa: "9.7.9.25.5",
+                seed: "5.2",
                 form: Form {
                     dim: $n,
                     ..Form::NONE

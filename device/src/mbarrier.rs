@@ -1447,7 +1447,39 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     let v = Variant {
         family: "mbarrier",
         ty: "b64",
+        isa: "9.7.13.15",
+        seed: "5.2",
         ..Variant::EMPTY
+    };
+    // Each row's floors, from its own fields (PTX ISA §9.7.13.15's notes): sm_80, PTX 7.0; the
+    // `.shared::cta` spelling 7.8; `.release`/`.acquire` 8.0; sm_90 / 8.0 for a count on
+    // `arrive`, `expect_tx`, `complete_tx`, `try_wait` and `.cluster`/`.shared::cluster`;
+    // `.relaxed` 8.6 (except on the tx rows, which have only `.relaxed`).
+    let mut f = |r: Variant| {
+        let max = |(a, b): (u16, u16), (c, d): (u16, u16)| (a.max(c), b.max(d));
+        let mut fl = (80, 70);
+        if r.space == M::Shared {
+            fl = max(fl, (80, 78));
+        }
+        if matches!(r.sem, M::Release | M::Acquire) {
+            fl = max(fl, (80, 80));
+        }
+        let sm90 = r.scope == M::Cluster
+            || r.space == M::SharedCluster
+            || r.op.contains("try_wait")
+            || r.op.contains("_tx")
+            || (r.op == "arrive" && r.form.count);
+        if sm90 {
+            fl = max(fl, (90, 80));
+        }
+        if r.sem == M::Relaxed && !r.op.contains("_tx") {
+            fl = max(fl, (90, 86));
+        }
+        f(Variant {
+            sm: fl.0,
+            ptx_isa: fl.1,
+            ..r
+        })
     };
     f(with_ops!(none; (mbar_a_n); Variant {
         op: "init",

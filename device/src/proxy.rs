@@ -342,6 +342,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($Sp:ident) => {
             f(with_ops!(none; (none); Variant {
                 family: "fence.proxy.async",
+                sm: 90,
+                ptx_isa: 80,
+                isa: "9.7.13.4",
+                seed: "5.3",
                 space: M::$Sp,
                 ptx: <$Sp as ProxyAsyncInstr>::PTX,
                 rust: concat!("fence_proxy_async::<", stringify!($Sp), ">()"),
@@ -354,6 +358,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($Sco:ident) => {
             f(with_ops!(none; (none); Variant {
                 family: "fence.proxy.tensormap::generic",
+                sm: 90,
+                ptx_isa: 83,
+                isa: "9.7.13.4",
+                seed: "5.2",
                 sem: M::Release,
                 scope: M::$Sco,
                 ptx: <$Sco as TensormapFenceInstr>::PTX_RELEASE,
@@ -362,6 +370,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             }));
             f(with_ops!(none; (addr128); Variant {
                 family: "fence.proxy.tensormap::generic",
+                sm: 90,
+                ptx_isa: 83,
+                isa: "9.7.13.4",
+                seed: "5.2",
                 sem: M::Acquire,
                 scope: M::$Sco,
                 form: Form {

@@ -512,3 +512,63 @@ fn every_async_row_carries_the_grammar_operands() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Every async row names its SM and PTX floors, its PTX ISA section (§9.7.x) and its seed section
+/// (§5.x); a few floors from the ISA's version notes, written here: `bar` PTX 2.0 / sm_20,
+/// `barrier` 6.0 / sm_30, `barrier.cluster` with a semantic 8.0 / sm_90, `mbarrier.init` with
+/// `.shared::cta` 7.8 / sm_80, `mbarrier.pending_count` 7.0 / sm_80, `try_wait` sm_90,
+/// `mbarrier.arrive.relaxed` 8.6, `cp.async.ca.shared::cta` 7.8 / sm_80, `cp.async.wait_all`
+/// 7.0, the bulk and tensor copies 8.0 / sm_90, `fence.proxy.tensormap::generic` 8.3 / sm_90.
+#[test]
+fn every_async_row_names_its_floors_and_sections() {
+    let rows = rows();
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|v| {
+            v.sm < 20 || v.ptx_isa < 20 || !v.isa.starts_with("9.7.") || !v.seed.starts_with("5.")
+        })
+        .map(|v| {
+            format!(
+                "{} ({}): sm {} ptx {} isa {:?} seed {:?}",
+                v.ptx, v.form, v.sm, v.ptx_isa, v.isa, v.seed
+            )
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let floor = |ptx: &str, form: &str| {
+        let v = rows
+            .iter()
+            .find(|v| v.ptx == ptx && v.form.to_string() == form)
+            .unwrap_or_else(|| panic!("no row {ptx} ({form})"));
+        (v.sm, v.ptx_isa)
+    };
+    assert_eq!(floor("bar.sync", "count"), (20, 20));
+    assert_eq!(floor("barrier.sync", "count"), (30, 60));
+    assert_eq!(
+        floor("barrier.cluster.arrive.relaxed", "Unaligned"),
+        (90, 80)
+    );
+    assert_eq!(floor("mbarrier.init.shared::cta.b64", "count"), (80, 78));
+    assert_eq!(floor("mbarrier.pending_count.b64", ""), (80, 70));
+    assert_eq!(
+        floor("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "").0,
+        90
+    );
+    assert_eq!(
+        floor("mbarrier.arrive.relaxed.cta.shared::cta.b64", "").1,
+        86
+    );
+    assert_eq!(floor("cp.async.ca.shared::cta.global", "Ca:4"), (80, 78));
+    assert_eq!(floor("cp.async.wait_all", ""), (80, 70));
+    assert_eq!(
+        floor(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+            "src=Global completion=Mbarrier"
+        ),
+        (90, 80)
+    );
+    assert_eq!(
+        floor("fence.proxy.tensormap::generic.release.gpu", ""),
+        (90, 83)
+    );
+}
