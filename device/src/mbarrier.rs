@@ -99,11 +99,10 @@ pub const MAX_COUNT: u32 = (1 << 20) - 1;
 pub struct Mbarrier<Tag = ()> {
     #[cfg(target_arch = "nvptx64")]
     state: core::cell::UnsafeCell<u64>,
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    state: crate::backend::hatomic::AtomicU64,
-    /// Under loom: a strong location of the model, accessed at the scope each operation names.
-    #[cfg(loom)]
-    state: crate::model::Location<u64>,
+    /// Host: a [`backend::Word`](crate::backend::Word) (under loom a strong location of the
+    /// model, accessed at the scope each operation names).
+    #[cfg(not(target_arch = "nvptx64"))]
+    state: crate::backend::Word,
     _t: PhantomData<fn() -> Tag>,
 }
 
@@ -678,7 +677,7 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             Mbarrier {
-                state: crate::backend::hatomic::AtomicU64::new(0),
+                state: crate::backend::Word::new(0),
                 _t: PhantomData,
             }
         }
@@ -687,7 +686,7 @@ impl<Tag> Mbarrier<Tag> {
     #[cfg(loom)]
     pub fn new() -> Self {
         Mbarrier {
-            state: crate::model::Location::new(0),
+            state: crate::backend::Word::new(0),
             _t: PhantomData,
         }
     }
@@ -712,9 +711,9 @@ impl<Tag> Mbarrier<Tag> {
         self.shared_addr().0
     }
 
-    /// One read-modify-write of the state word; under loom a strong RMW at scope level `lvl`
-    /// (the scope the instruction names) reported to the model as `what`.
-    #[cfg(loom)]
+    /// One read-modify-write of the state word: a strong RMW at scope level `lvl` (the scope the
+    /// instruction names), reported to the model under loom as `what`.
+    #[cfg(not(target_arch = "nvptx64"))]
     fn h_rmw(
         &self,
         lvl: u8,
@@ -724,27 +723,6 @@ impl<Tag> Mbarrier<Tag> {
     ) -> u64 {
         self.state
             .rmw(lvl as i8, o, what, |v| host::pack(f(host::unpack(v))))
-    }
-
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    fn h_rmw(
-        &self,
-        _lvl: u8,
-        _what: &'static str,
-        o: Ordering,
-        f: impl Fn(host::St) -> host::St,
-    ) -> u64 {
-        let mut cur = self.state.load(Ordering::Relaxed);
-        loop {
-            let new = host::pack(f(host::unpack(cur)));
-            match self
-                .state
-                .compare_exchange(cur, new, o, crate::backend::cas_failure(o))
-            {
-                Ok(old) => return old,
-                Err(seen) => cur = seen,
-            }
-        }
     }
 
     /// `mbarrier.init.shared::cta.b64 [a], count;` — expected arrivals `count` (1..2^20), phase 0,
@@ -788,12 +766,6 @@ impl<Tag> Mbarrier<Tag> {
     /// seed §5.4).
     #[cfg(not(target_arch = "nvptx64"))]
     fn h_store(&self, what: &'static str, v: u64) {
-        #[cfg(not(loom))]
-        {
-            let _ = what;
-            self.state.store(v, Ordering::Relaxed);
-        }
-        #[cfg(loom)]
         self.state.store(v, 0, Ordering::Relaxed, what);
     }
 
@@ -1067,12 +1039,7 @@ impl<Tag> Mbarrier<Tag> {
         });
     }
 
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    fn h_phase_done(&self, _lvl: u8, _what: &'static str, o: Ordering, parity: u32) -> bool {
-        host::unpack(self.state.load(o)).phase != parity
-    }
-
-    #[cfg(loom)]
+    #[cfg(not(target_arch = "nvptx64"))]
     fn h_phase_done(&self, lvl: u8, what: &'static str, o: Ordering, parity: u32) -> bool {
         host::unpack(self.state.load(lvl as i8, o, what)).phase != parity
     }
@@ -1278,9 +1245,6 @@ impl<Tag> Mbarrier<Tag> {
     /// pending 0..20), for tests.
     #[cfg(not(target_arch = "nvptx64"))]
     pub fn host_state(&self) -> (u32, u32, u32, i32) {
-        #[cfg(not(loom))]
-        let s = host::unpack(self.state.load(Ordering::Acquire));
-        #[cfg(loom)]
         let s = host::unpack(self.state.load(3, Ordering::Acquire, "host_state"));
         (s.phase, s.pending, s.expected, s.tx)
     }
