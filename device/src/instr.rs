@@ -83,9 +83,9 @@ pub(crate) fn host_spin() {
 /// |---|---|
 /// | `{a}`, `{b}` | `in(reg32)`: an mbarrier's (or any) `.shared` address |
 /// | `{sd}`, `{ss}` | `in(reg32)`: a `.shared` copy destination / source |
-/// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, coordinates |
+/// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{t}` `{f}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, sleep times, fractions, coordinates |
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
-/// | `{x}` | `in(reg64)`: an mbarrier state |
+/// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
 /// | `{k}` | `in(reg16)`: a CTA mask |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
@@ -212,6 +212,38 @@ macro_rules! aops {
     };
     (tensor_prefetch $cs:literal) => {
         concat!(" [{m}, {{", $cs, "}}]")
+    };
+    // `.L2::cache_hint` forms (the 64-bit cache policy `{pol}` last), `tensormap.*`,
+    // `nanosleep`, `createpolicy`: keys ready for the `coverage` branch's `asm!`.
+    (bulk_g2s_hint) => {
+        " [{sd}], [g], {n}, [{b}], {pol}"
+    };
+    (bulk_s2g_hint) => {
+        " [g], [{ss}], {n}, {pol}"
+    };
+    (bulk_prefetch_hint) => {
+        " [g], {n}, {pol}"
+    };
+    (tensor_load_hint $cs:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {pol}")
+    };
+    (tensor_store_hint $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}], [{ss}], {pol}")
+    };
+    (tensor_prefetch_hint $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}], {pol}")
+    };
+    (tensormap_cp) => {
+        " [{a64}], [{ss}], 128"
+    };
+    (addr64) => {
+        " [{a64}]"
+    };
+    (nanosleep) => {
+        " {t}"
+    };
+    (createpolicy) => {
+        " {d64}, {f}"
     };
 }
 pub(crate) use aops;

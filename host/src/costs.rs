@@ -350,16 +350,16 @@ fn async_baseline(instr: &str) -> String {
 /// The register of the [`ASYNC_WIRING`] that an async placeholder binds to (the placeholders
 /// and their `asm!` operand kinds are listed in the device crate's `instr.rs`, table `aops!`):
 /// `.shared` addresses `%r1` (mbarrier) and `%r2` (copy buffer), 32-bit inputs `%r3`, 64-bit
-/// inputs `%rd1` (addresses, pointers, tensor maps) and `%rd3` (an mbarrier state), the CTA mask
+/// inputs `%rd1` (addresses, pointers, tensor maps) and `%rd3` (an mbarrier state, a cache policy), the CTA mask
 /// `%rs1`, outputs `%r4`/`%r5`/`%rd4`, an immediate `0`. `None`: not a placeholder of the table.
 pub fn async_reg(name: &str) -> Option<&'static str> {
     Some(match name {
         "a" | "b" => "%r1",
         "sd" | "ss" => "%r2",
-        "n" | "id" | "c" | "r" | "tx" | "ns" | "ph" | "mask" | "z" | "c0" | "c1" | "c2" | "c3"
-        | "c4" => "%r3",
+        "n" | "id" | "c" | "r" | "tx" | "ns" | "ph" | "mask" | "z" | "t" | "f" | "c0" | "c1"
+        | "c2" | "c3" | "c4" => "%r3",
         "a64" | "gp" | "m" => "%rd1",
-        "x" => "%rd3",
+        "x" | "pol" => "%rd3",
         "k" => "%rs1",
         "d" | "l" => "%r4",
         "e" => "%r5",
