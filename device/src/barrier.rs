@@ -22,7 +22,11 @@
 //! `wait::<Release, _>()` do not compile.
 //!
 //! # Host backend
-//! A [`NamedBarrier`] is a counting, generation-numbered barrier over `hatomic` (AcqRel arrival,
+//! The methods carry no `#[cfg]`: they call the one backend of the build (the crate-private
+//! `BarBackend` trait, implemented for nvptx64 with the table's `asm!` and for the host and loom
+//! with the counting barriers below; the struct layouts are the same on every backend, the host
+//! state a zero-sized `()` on the device).
+//! A [`NamedBarrier`] is a counting, generation-numbered barrier over one word (AcqRel arrival,
 //! Acquire wait) and a [`ClusterBarrier`] a monotonic arrival counter over all threads of the
 //! "cluster" (Release or Relaxed arrival as the semantic says, Acquire wait); on the
 //! device both are plain values (ids and counts) and hold no memory. Under `--cfg loom` their
@@ -42,6 +46,8 @@
 //! ```
 
 use crate::instr::instr;
+#[allow(unused_imports)]
+use crate::instr::{asm_text, with_ops};
 use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
@@ -72,17 +78,17 @@ instr! {
     /// barrier `id` (PTX 2.0, sm_20: register operands and count). Seed §5.1.
     BarSync = ("bar.sync");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
     fn exec_all(id: u32) => m {
-        asm!(concat!(m!(), " {id};"), id = in(reg32) id, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_20). Seed §5.1.
     BarArrive = ("bar.arrive");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -92,10 +98,10 @@ instr! {
     /// PTX ISA §9.7.13.1.
     BarrierSync = ("barrier.sync");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
     fn exec_all(id: u32) => m {
-        asm!(concat!(m!(), " {id};"), id = in(reg32) id, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -103,7 +109,7 @@ instr! {
     /// PTX ISA §9.7.13.1.
     BarrierArrive = ("barrier.arrive");
     fn exec(id: u32, n: u32) => m {
-        asm!(concat!(m!(), " {id}, {n};"), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -111,7 +117,7 @@ instr! {
     BarRedPopc = ("bar.red.popc.u32");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!("{{\n\t.reg .pred p;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " {d}, {id}, {n}, p;\n\t}}"),
+        asm!(asm_text!(pred_in; (bar_popc); m!()),
              d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
         d
     }
@@ -121,7 +127,7 @@ instr! {
     BarRedAnd = ("bar.red.and.pred");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!("{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " q, {id}, {n}, p;\n\tselp.u32 {d}, 1, 0, q;\n\t}}"),
+        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
              d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
         d
     }
@@ -131,7 +137,7 @@ instr! {
     BarRedOr = ("bar.red.or.pred");
     fn exec(id: u32, n: u32, c: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!("{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t", m!(), " q, {id}, {n}, p;\n\tselp.u32 {d}, 1, 0, q;\n\t}}"),
+        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
              d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
         d
     }
@@ -142,85 +148,197 @@ instr! {
 pub struct NamedBarrier {
     id: u32,
     count: u32,
-    #[cfg(not(target_arch = "nvptx64"))]
-    h: HostBar,
+    /// The backend's state: nothing on the device, the counting barrier on the host.
+    h: <Active as BarBackend>::Named,
 }
 
-/// One word of a host barrier: a `hatomic::AtomicU32`; under loom a strong location of the model
-/// accessed at the barrier's scope (`.cta` for `bar`, `.cluster` for `barrier.cluster`), so a
-/// barrier shared by threads its scope does not include is reported (PTX ISA §8.7).
+// ---------------------------------------------------------------------------------------------
+// The backend seam of the barriers: `NamedBarrier`'s and `ClusterBarrier`'s methods carry no
+// `#[cfg]`; they call `Active` (the one backend chosen in `atomic.rs`): nvptx64 the table's
+// inline PTX; host and loom the counting barriers below over `backend::Word` (under loom strong
+// locations of the scope model).
+// ---------------------------------------------------------------------------------------------
+
+use crate::atomic::Active;
+
+/// What the barriers do on one backend.
+pub(crate) trait BarBackend {
+    /// The state a [`NamedBarrier`] holds.
+    type Named;
+    /// The state a [`ClusterBarrier`] holds.
+    type Cluster;
+    /// A named barrier's state for `count` threads (checks the backend's count rule).
+    fn named(count: u32) -> Self::Named;
+    /// `bar.sync` (`aligned`) or `barrier.sync`.
+    fn sync(b: &NamedBarrier, aligned: bool);
+    /// `bar.arrive` (`aligned`) or `barrier.arrive`.
+    fn arrive(b: &NamedBarrier, aligned: bool);
+    /// `bar.red.popc.u32`.
+    fn red_popc(b: &NamedBarrier, pred: bool) -> u32;
+    /// `bar.red.and.pred`.
+    fn red_and(b: &NamedBarrier, pred: bool) -> bool;
+    /// `bar.red.or.pred`.
+    fn red_or(b: &NamedBarrier, pred: bool) -> bool;
+    /// A cluster barrier's state for `threads` participants.
+    fn cluster(threads: u32) -> Self::Cluster;
+    /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
+    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &Self::Cluster) -> u32;
+    /// `barrier.cluster.wait{.sem}{.aligned}` for the arrival in phase `gen`.
+    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &Self::Cluster, gen: u32);
+}
+
+/// nvptx64: the table's inline PTX; the barriers hold no memory.
+#[cfg(target_arch = "nvptx64")]
+impl BarBackend for crate::atomic::Nvptx {
+    type Named = ();
+    type Cluster = ();
+    #[inline(always)]
+    fn named(count: u32) {
+        assert!(
+            count % 32 == 0,
+            "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)"
+        );
+    }
+    #[inline(always)]
+    fn sync(b: &NamedBarrier, aligned: bool) {
+        unsafe {
+            if aligned {
+                BarSync::exec(b.id, b.count)
+            } else {
+                BarrierSync::exec(b.id, b.count)
+            }
+        }
+    }
+    #[inline(always)]
+    fn arrive(b: &NamedBarrier, aligned: bool) {
+        unsafe {
+            if aligned {
+                BarArrive::exec(b.id, b.count)
+            } else {
+                BarrierArrive::exec(b.id, b.count)
+            }
+        }
+    }
+    #[inline(always)]
+    fn red_popc(b: &NamedBarrier, pred: bool) -> u32 {
+        unsafe { BarRedPopc::exec(b.id, b.count, pred as u32) }
+    }
+    #[inline(always)]
+    fn red_and(b: &NamedBarrier, pred: bool) -> bool {
+        unsafe { BarRedAnd::exec(b.id, b.count, pred as u32) != 0 }
+    }
+    #[inline(always)]
+    fn red_or(b: &NamedBarrier, pred: bool) -> bool {
+        unsafe { BarRedOr::exec(b.id, b.count, pred as u32) != 0 }
+    }
+    #[inline(always)]
+    fn cluster(_threads: u32) {}
+    #[inline(always)]
+    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(_: &()) -> u32 {
+        unsafe { <S as ClusterArriveInstr<A>>::exec() };
+        0
+    }
+    #[inline(always)]
+    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(_: &(), _gen: u32) {
+        unsafe { <S as ClusterWaitInstr<A>>::exec() }
+    }
+}
+
+/// Host and loom: a [`HostBar`] per named barrier, a [`HostCluster`] per cluster barrier.
+#[cfg(not(target_arch = "nvptx64"))]
+impl BarBackend for Active {
+    type Named = HostBar;
+    type Cluster = HostCluster;
+    fn named(count: u32) -> HostBar {
+        assert!(
+            count < 1 << 16,
+            "bar: the host barrier counts at most 65535 threads"
+        );
+        HostBar::new()
+    }
+    fn sync(b: &NamedBarrier, _aligned: bool) {
+        b.h.arrive(b.count, false, true);
+    }
+    fn arrive(b: &NamedBarrier, _aligned: bool) {
+        b.h.arrive(b.count, false, false);
+    }
+    fn red_popc(b: &NamedBarrier, pred: bool) -> u32 {
+        b.h.arrive(b.count, pred, true)
+    }
+    fn red_and(b: &NamedBarrier, pred: bool) -> bool {
+        b.h.arrive(b.count, pred, true) == b.count
+    }
+    fn red_or(b: &NamedBarrier, pred: bool) -> bool {
+        b.h.arrive(b.count, pred, true) != 0
+    }
+    fn cluster(threads: u32) -> HostCluster {
+        const W: &str = "barrier.cluster.arrive/wait (.cluster)";
+        HostCluster {
+            count: threads,
+            arrived: Word::new(1, W),
+        }
+    }
+    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &HostCluster) -> u32 {
+        let o = <S as ClusterArriveInstr<A>>::HOST;
+        (c.arrived.fetch_add(1, o) / c.count as u64) as u32
+    }
+    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
+        let target = (gen as u64 + 1) * c.count as u64;
+        wait_while(
+            "barrier.cluster.wait: not every thread of the cluster arrives",
+            || c.arrived.load(Ordering::Acquire) < target,
+        );
+    }
+}
+
+/// The host cluster barrier: `count` participants and the arrivals so far, never reset: phase
+/// `k` completes at `(k + 1) * count`. Every arrival is one RMW of it (a `.release` arrive
+/// releases, a `.relaxed` one does not), so a wait's acquire load of the completing value
+/// synchronizes exactly with the release arrivals (their release sequences, PTX ISA §8.9.4 "A
+/// barrier.cluster.arrive operation synchronizes with a barrier.cluster.wait operation", for
+/// `.release` arrives).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) struct HostCluster {
+    count: u32,
+    arrived: Word,
+}
+
+/// One word of a host barrier: a [`backend::Word`](crate::backend::Word) accessed at the
+/// barrier's scope level (`.cta` for `bar`, `.cluster` for `barrier.cluster`), so that under
+/// loom a barrier shared by threads its scope does not include is reported (PTX ISA §8.7).
 #[cfg(not(target_arch = "nvptx64"))]
 struct Word {
-    #[cfg(not(loom))]
-    a: crate::backend::hatomic::AtomicU64,
-    #[cfg(loom)]
-    a: crate::model::Location<u64>,
-    #[cfg(loom)]
+    w: crate::backend::Word,
     lvl: i8,
-    #[cfg(loom)]
     what: &'static str,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
-#[allow(unused_variables)]
 impl Word {
     fn new(lvl: i8, what: &'static str) -> Self {
         Word {
-            #[cfg(not(loom))]
-            a: crate::backend::hatomic::AtomicU64::new(0),
-            #[cfg(loom)]
-            a: crate::model::Location::new(0),
-            #[cfg(loom)]
+            w: crate::backend::Word::new(0),
             lvl,
-            #[cfg(loom)]
             what,
         }
     }
     fn load(&self, o: Ordering) -> u64 {
-        #[cfg(not(loom))]
-        return self.a.load(o);
-        #[cfg(loom)]
-        return self.a.load(self.lvl, o, self.what);
+        self.w.load(self.lvl, o, self.what)
     }
     fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
-        #[cfg(not(loom))]
-        return self.a.fetch_add(v, o);
-        #[cfg(loom)]
-        return self.a.rmw(self.lvl, o, self.what, |x| x.wrapping_add(v));
+        self.rmw(o, |x| x.wrapping_add(v))
     }
     /// One read-modify-write `f` of the word; returns the old value.
     fn rmw(&self, o: Ordering, f: impl Fn(u64) -> u64) -> u64 {
-        #[cfg(not(loom))]
-        {
-            let mut cur = self.a.load(Ordering::Relaxed);
-            loop {
-                match self
-                    .a
-                    .compare_exchange(cur, f(cur), o, crate::backend::cas_failure(o))
-                {
-                    Ok(old) => return old,
-                    Err(seen) => cur = seen,
-                }
-            }
-        }
-        #[cfg(loom)]
-        return self.a.rmw(self.lvl, o, self.what, f);
+        self.w.rmw(self.lvl, o, self.what, f)
     }
 }
 
-/// Waits while `cond()` holds: a spin with the host hint; under loom a model spin, so a barrier
-/// that can never complete is a `deadlock: {what}` panic.
+/// Waits while `cond()` holds ([`backend::spin_while`](crate::backend::spin_while): under loom a
+/// barrier that can never complete is a `deadlock: {what}` panic).
 #[cfg(not(target_arch = "nvptx64"))]
-fn wait_while(what: &'static str, mut cond: impl FnMut() -> bool) {
-    #[cfg(not(loom))]
-    {
-        let _ = what;
-        while cond() {
-            crate::instr::host_spin();
-        }
-    }
-    #[cfg(loom)]
-    crate::model::spin_until(what, || !cond());
+fn wait_while(what: &'static str, cond: impl FnMut() -> bool) {
+    crate::backend::spin_while(what, cond)
 }
 
 /// The host barrier: one word holding the generation and the current generation's arrivals
@@ -232,7 +350,7 @@ fn wait_while(what: &'static str, mut cond: impl FnMut() -> bool) {
 /// Bits 0..16: arrivals of the current generation; 16..32: its true predicates; 32..48: the
 /// true predicates of the last completed generation; 48..64: the generation number (wrapping).
 #[cfg(not(target_arch = "nvptx64"))]
-struct HostBar {
+pub(crate) struct HostBar {
     state: Word,
 }
 
@@ -303,21 +421,10 @@ impl NamedBarrier {
             "bar: barrier id must be below 16 (PTX ISA §9.7.13.1)"
         );
         assert!(count > 0, "bar: thread count must be positive");
-        #[cfg(not(target_arch = "nvptx64"))]
-        assert!(
-            count < 1 << 16,
-            "bar: the host barrier counts at most 65535 threads"
-        );
-        #[cfg(target_arch = "nvptx64")]
-        assert!(
-            count % 32 == 0,
-            "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)"
-        );
         NamedBarrier {
             id,
             count,
-            #[cfg(not(target_arch = "nvptx64"))]
-            h: HostBar::new(),
+            h: <Active as BarBackend>::named(count),
         }
     }
     /// The barrier id.
@@ -328,88 +435,41 @@ impl NamedBarrier {
     /// (PTX ISA §8.9.4: barrier = release + acquire at CTA scope).
     #[inline(always)]
     pub fn sync(&self) {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarSync::exec(self.id, self.count)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, false, true);
-        }
+        <Active as BarBackend>::sync(self, true)
     }
     /// `bar.arrive id, n;` — arrive without waiting (a producer's signal, seed §5.1). Does not
     /// wait for this thread's `cp.async` copies (seed §5.1: `cp_async_wait_all` first).
     #[inline(always)]
     pub fn arrive(&self) {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarArrive::exec(self.id, self.count)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, false, false);
-        }
+        <Active as BarBackend>::arrive(self, true)
     }
     /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`: use it wherever the
     /// compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for the
     /// `.aligned` form, all threads in the CTA must execute the same barrier instruction).
     #[inline(always)]
     pub fn sync_unaligned(&self) {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarrierSync::exec(self.id, self.count)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, false, true);
-        }
+        <Active as BarBackend>::sync(self, false)
     }
     /// `barrier.arrive id, n;` — [`arrive`](Self::arrive) without `.aligned` (PTX ISA
     /// §9.7.13.1).
     #[inline(always)]
     pub fn arrive_unaligned(&self) {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarrierArrive::exec(self.id, self.count)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, false, false);
-        }
+        <Active as BarBackend>::arrive(self, false)
     }
     /// `bar.red.popc.u32` — barrier, then the number of participants whose `pred` was true.
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarRedPopc::exec(self.id, self.count, pred as u32)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h.arrive(self.count, pred, true)
+        <Active as BarBackend>::red_popc(self, pred)
     }
     /// `bar.red.and.pred` — barrier, then whether every participant's `pred` was true.
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarRedAnd::exec(self.id, self.count, pred as u32) != 0
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, pred, true) == self.count
-        }
+        <Active as BarBackend>::red_and(self, pred)
     }
     /// `bar.red.or.pred` — barrier, then whether any participant's `pred` was true.
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarRedOr::exec(self.id, self.count, pred as u32) != 0
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, pred, true) != 0
-        }
+        <Active as BarBackend>::red_or(self, pred)
     }
 }
 
@@ -512,7 +572,7 @@ macro_rules! cluster_bar_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec() {
-                asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags));
+                asm!(asm_text!(none; (none); $($mn)*), options(nostack, preserves_flags));
             }
         }
     };
@@ -524,41 +584,24 @@ for_cluster_bar! { cluster_bar_leaf }
 #[must_use = "wait on the arrival with ClusterBarrier::wait"]
 #[derive(Debug)]
 pub struct ClusterArrival {
-    /// The barrier phase this arrival belongs to.
-    #[cfg(not(target_arch = "nvptx64"))]
+    /// The barrier phase this arrival belongs to (the host's; 0 on the device, where the
+    /// hardware keeps it).
     gen: u32,
 }
 
 /// The cluster's hardware barrier (all non-exited threads of all CTAs of the cluster).
 /// Device: a zero-sized handle. Host: a counting barrier for `threads` participants.
 pub struct ClusterBarrier {
-    #[cfg(not(target_arch = "nvptx64"))]
-    count: u32,
-    /// Arrivals so far, never reset: phase `k` completes at `(k + 1) * count`. Every arrival is
-    /// one RMW of it (a `.release` arrive releases, a `.relaxed` one does not), so a wait's
-    /// acquire load of the completing value synchronizes exactly with the release arrivals
-    /// (their release sequences, PTX ISA §8.9.4 "A barrier.cluster.arrive operation
-    /// synchronizes with a barrier.cluster.wait operation", for `.release` arrives).
-    #[cfg(not(target_arch = "nvptx64"))]
-    arrived: Word,
+    /// The backend's state: nothing on the device, the arrival counter on the host.
+    c: <Active as BarBackend>::Cluster,
 }
 
 impl ClusterBarrier {
     /// The cluster barrier; `threads` is used only by the host backend (the device counts every
     /// thread of the cluster).
     pub fn new(threads: u32) -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let _ = threads;
-            ClusterBarrier {}
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            const W: &str = "barrier.cluster.arrive/wait (.cluster)";
-            ClusterBarrier {
-                count: threads,
-                arrived: Word::new(1, W),
-            }
+        ClusterBarrier {
+            c: <Active as BarBackend>::cluster(threads),
         }
     }
     /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
@@ -569,16 +612,8 @@ impl ClusterBarrier {
     where
         S: ClusterArriveInstr<A>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            unsafe { <S as ClusterArriveInstr<A>>::exec() };
-            ClusterArrival {}
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let o = <S as ClusterArriveInstr<A>>::HOST;
-            let gen = (self.arrived.fetch_add(1, o) / self.count as u64) as u32;
-            ClusterArrival { gen }
+        ClusterArrival {
+            gen: <Active as BarBackend>::cluster_arrive::<S, A>(&self.c),
         }
     }
     /// `barrier.cluster.wait{.acquire}{.aligned};` — waits for every thread's arrival.
@@ -588,19 +623,7 @@ impl ClusterBarrier {
     where
         S: ClusterWaitInstr<A>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let _ = arrival;
-            unsafe { <S as ClusterWaitInstr<A>>::exec() }
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let target = (arrival.gen as u64 + 1) * self.count as u64;
-            wait_while(
-                "barrier.cluster.wait: not every thread of the cluster arrives",
-                || self.arrived.load(Ordering::Acquire) < target,
-            );
-        }
+        <Active as BarBackend>::cluster_wait::<S, A>(&self.c, arrival.gen)
     }
     /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
     #[inline(always)]
@@ -616,83 +639,97 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     #[allow(unused_imports)]
     use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
+    // PTX ISA §9.7.13.1: `bar` PTX 2.0 / sm_20 (register id and count), `barrier` (no
+    // `.aligned`) PTX 6.0 / sm_30. Seed §5.1.
     let v = Variant {
         family: "bar",
+        sm: 20,
+        ptx_isa: 20,
+        isa: "9.7.13.1",
+        seed: "5.1",
         ..Variant::EMPTY
     };
-    f(Variant {
+    f(with_ops!(none; (bar_id); Variant {
         op: "sync",
         ptx: BarSync::PTX,
         rust: "sync_threads()",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarSync::PTX,
         rust: "NamedBarrier::sync",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarArrive::PTX,
         rust: "NamedBarrier::arrive",
         ..v
-    });
+    }));
     let u = Variant {
         family: "barrier",
-        ..Variant::EMPTY
+        sm: 30,
+        ptx_isa: 60,
+        ..v
     };
-    f(Variant {
+    f(with_ops!(none; (bar_id); Variant {
         op: "sync",
         ptx: BarrierSync::PTX,
         rust: "sync_threads_unaligned()",
         ..u
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarrierSync::PTX,
         rust: "NamedBarrier::sync_unaligned",
         ..u
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bar_id_n); Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarrierArrive::PTX,
         rust: "NamedBarrier::arrive_unaligned",
         ..u
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_in; (bar_popc); Variant {
         op: "red.popc",
         ty: "u32",
         form: Form::COUNT,
         ptx: BarRedPopc::PTX,
         rust: "NamedBarrier::red_popc",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_in_out; (bar_pred); Variant {
         op: "red.and",
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedAnd::PTX,
         rust: "NamedBarrier::red_and",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_in_out; (bar_pred); Variant {
         op: "red.or",
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedOr::PTX,
         rust: "NamedBarrier::red_or",
         ..v
-    });
+    }));
     macro_rules! cb_v {
         ($Tr:ident $op:literal, $S:ident, $A:ident) => {
-            f(Variant {
+            f(with_ops!(none; (none); Variant {
                 family: "barrier.cluster",
                 op: $op,
+                // §9.7.13.3: PTX 7.8 / sm_90; the `.release`/`.relaxed`/`.acquire` this crate
+                // always spells: PTX 8.0. Seed §5.4.
+                sm: 90,
+                ptx_isa: 80,
+                isa: "9.7.13.3",
+                seed: "5.4",
                 sem: M::$S,
                 form: Form {
                     align: M::$A,
@@ -709,7 +746,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..v
-            });
+            }));
         };
     }
     for_cluster_bar! { cb_v }

@@ -216,10 +216,16 @@ pub struct Variant {
     pub form: Form,
     /// The exact PTX mnemonic (what the `asm!` emits, without operands).
     pub ptx: &'static str,
-    /// The operand template the `asm!` pastes after the mnemonic (`" {v}, [{p}]"`), where the
-    /// row's table carries it; `None` where the operands are still described by the consumer
-    /// (`ptx-sync-host`'s `costs::async_template`).
+    /// The operand template the `asm!` pastes after the mnemonic, without the `;` (`" {v},
+    /// [{p}]"`; the async families' placeholders are listed in [`crate::instr`]'s `aops!`
+    /// table). Every row of the crate carries it; `None` only in a row built by hand.
     pub operands: Option<&'static str>,
+    /// The text the `asm!` pastes before the mnemonic (a `{{ .reg … ` block opening; `""` for
+    /// most rows). The whole template is `asm_pre + ptx + operands + ";" + asm_post`, with
+    /// `{{`/`}}` for literal braces.
+    pub asm_pre: &'static str,
+    /// The text the `asm!` pastes after the instruction's `;` (the block's end; `""` for most).
+    pub asm_post: &'static str,
     /// The Rust call that emits the row (`"AtomicRef::<u32, Gpu, Global>::fetch_add::<AcqRel>"`);
     /// `""` where the table does not record it yet.
     pub rust: &'static str,
@@ -245,6 +251,8 @@ impl Variant {
         form: Form::NONE,
         ptx: "",
         operands: None,
+        asm_pre: "",
+        asm_post: "",
         rust: "",
         sm: 0,
         ptx_isa: 0,
@@ -358,6 +366,8 @@ mod walk {
                 form: Form::NONE,
                 ptx: $ptx,
                 operands: Some($ops),
+                asm_pre: "",
+                asm_post: "",
                 rust: concat!(
                     "AtomicRef::<", stringify!($ty), ", ", scope_rust!([$($g)*] $Sco), ", ",
                     stringify!($Sp), ">::", $method, "::<", stringify!($S), ">"
@@ -432,60 +442,11 @@ mod walk {
         crate::access_rows! { cas cas_v }
         crate::access_rows! { red red_v }
         crate::access_rows! { fence fence_v }
-        let mut fill = |mut v: Variant| {
-            if v.sm == 0 {
-                let (sm, ptx_isa, isa, seed) = super::async_floor(&v);
-                (v.sm, v.ptx_isa, v.isa, v.seed) = (sm, ptx_isa, isa, seed);
-            }
-            f(v)
-        };
+        // The other tables' rows name their own floors and sections.
         for ext in crate::catalog::EXTENSIONS {
-            ext(&mut fill);
+            ext(f);
         }
     }
-}
-
-/// (SM, PTX ISA×10, ISA section, seed section) of an async-family row that does not set them
-/// (the crate-level table of `lib.rs`).
-#[cfg(not(target_arch = "nvptx64"))]
-fn async_floor(v: &Variant) -> (u16, u16, &'static str, &'static str) {
-    let max = |(a, b): (u16, u16), (c, d): (u16, u16)| (a.max(c), b.max(d));
-    let (sm, ptx, isa, seed) = match v.family {
-        "bar" => (20, 20, "9.7.13.1", "5.1"),
-        "barrier" => (30, 60, "9.7.13.1", "5.1"),
-        "barrier.cluster" => (90, 78, "9.7.13.3", "5.4"),
-        "mapa" => (90, 78, "9.7.9.22", "5.4"),
-        "getctarank" => (90, 78, "9.7.9.23", "5.4"),
-        "elect.sync" => (90, 80, "9.7.12.16", "5.4"),
-        "mbarrier" => {
-            // sm_80 / 7.8 (the `.shared::cta` spelling); `.release`/`.acquire` 8.0; sm_90 for a
-            // count on arrive, expect_tx, complete_tx, try_wait and `.cluster`; `.relaxed` 8.6.
-            let mut f = (80, 78);
-            if matches!(v.sem, Marker::Release | Marker::Acquire) {
-                f = max(f, (80, 80));
-            }
-            let sm90 = matches!(v.scope, Marker::Cluster)
-                || matches!(v.space, Marker::SharedCluster)
-                || v.op.contains("try_wait")
-                || v.op.contains("_tx")
-                || (v.op == "arrive" && v.form.count);
-            if sm90 {
-                f = max(f, (90, 80));
-            }
-            if matches!(v.sem, Marker::Relaxed) && !v.op.contains("_tx") {
-                f = max(f, (90, 86));
-            }
-            (f.0, f.1, "9.7.13.15", "5.2")
-        }
-        "fence.proxy.async" => (90, 80, "9.7.13.4", "5.3"),
-        "fence.proxy.tensormap::generic" => (90, 83, "9.7.13.4", "5.2"),
-        "fence.mbarrier_init" => (90, 80, "9.7.13.4", "5.4"),
-        "cp.async" => (80, 70, "9.7.9.25", "5.1"),
-        "cp.async.bulk" | "cp.reduce.async.bulk" => (90, 80, "9.7.9.25.4", "5.2"),
-        "cp.async.bulk.tensor" => (90, 80, "9.7.9.25.5", "5.2"),
-        _ => (0, 0, "", ""),
-    };
-    (sm, ptx, isa, seed)
 }
 
 /// Calls `f` once for every instruction variant of the crate, in the seed's order

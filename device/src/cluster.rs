@@ -25,6 +25,8 @@
 //! ```
 
 use crate::instr::instr;
+#[allow(unused_imports)]
+use crate::instr::{asm_text, with_ops};
 use crate::sem::tok;
 use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
@@ -92,7 +94,7 @@ instr! {
     MapaShared = ("mapa", tok!(SharedCluster), ".u32");
     fn exec(a: u32, r: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!(m!(), " {d}, {a}, {r};"), d = out(reg32) d, a = in(reg32) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
+        asm!(asm_text!(none; (mapa32); m!()), d = out(reg32) d, a = in(reg32) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
         d
     }
 }
@@ -101,7 +103,7 @@ instr! {
     MapaGeneric = ("mapa.u64");
     fn exec(a: u64, r: u32) -> u64 => m {
         let d: u64;
-        asm!(concat!(m!(), " {d}, {a}, {r};"), d = out(reg64) d, a = in(reg64) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
+        asm!(asm_text!(none; (mapa64); m!()), d64 = out(reg64) d, a64 = in(reg64) a, r = in(reg32) r, options(pure, nomem, nostack, preserves_flags));
         d
     }
 }
@@ -110,7 +112,7 @@ instr! {
     GetctarankShared = ("getctarank", tok!(SharedCluster), ".u32");
     fn exec(a: u32) -> u32 => m {
         let d: u32;
-        asm!(concat!(m!(), " {d}, {a};"), d = out(reg32) d, a = in(reg32) a, options(pure, nomem, nostack, preserves_flags));
+        asm!(asm_text!(none; (rank32); m!()), d = out(reg32) d, a = in(reg32) a, options(pure, nomem, nostack, preserves_flags));
         d
     }
 }
@@ -119,7 +121,7 @@ instr! {
     GetctarankGeneric = ("getctarank.u64");
     fn exec(a: u64) -> u32 => m {
         let d: u32;
-        asm!(concat!(m!(), " {d}, {a};"), d = out(reg32) d, a = in(reg64) a, options(pure, nomem, nostack, preserves_flags));
+        asm!(asm_text!(none; (rank64); m!()), d = out(reg32) d, a64 = in(reg64) a, options(pure, nomem, nostack, preserves_flags));
         d
     }
 }
@@ -128,7 +130,7 @@ instr! {
     ElectSync = ("elect.sync");
     fn exec(mask: u32) -> (u32, u32) => m {
         let (e, l): (u32, u32);
-        asm!(concat!("{{\n\t.reg .pred p;\n\t", m!(), " {l}|p, {mask};\n\tselp.u32 {e}, 1, 0, p;\n\t}}"),
+        asm!(asm_text!(pred_e; (elect); m!()),
              e = out(reg32) e, l = out(reg32) l, mask = in(reg32) mask, options(nostack, preserves_flags));
         (e, l)
     }
@@ -223,42 +225,62 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     let v = Variant::EMPTY;
     // The special registers (`SREGS`) are read with `mov.u32`: not instruction variants, so
     // they are not rows; `tests/strings_async.rs` checks `SREGS` against the PTX ISA names.
-    f(Variant {
+    f(with_ops!(none; (mapa32); Variant {
         family: "mapa",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.22",
+        seed: "5.4",
         ty: "u32",
         space: M::SharedCluster,
         ptx: MapaShared::PTX,
         rust: "mapa",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (mapa64); Variant {
         family: "mapa",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.22",
+        seed: "5.4",
         ty: "u64",
         space: M::Generic,
         ptx: MapaGeneric::PTX,
         rust: "mapa_generic",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (rank32); Variant {
         family: "getctarank",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.23",
+        seed: "5.4",
         ty: "u32",
         space: M::SharedCluster,
         ptx: GetctarankShared::PTX,
         rust: "getctarank",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (rank64); Variant {
         family: "getctarank",
+        sm: 90,
+        ptx_isa: 78,
+        isa: "9.7.9.23",
+        seed: "5.4",
         ty: "u64",
         space: M::Generic,
         ptx: GetctarankGeneric::PTX,
         rust: "getctarank_generic",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(pred_e; (elect); Variant {
         family: "elect.sync",
+        sm: 90,
+        ptx_isa: 80,
+        isa: "9.7.12.16",
+        seed: "5.4",
         ptx: ElectSync::PTX,
         rust: "elect_sync",
         ..v
-    });
+    }));
 }

@@ -68,6 +68,8 @@
 //! ```
 
 use crate::instr::instr;
+#[allow(unused_imports)]
+use crate::instr::{asm_text, with_ops};
 use crate::mbarrier::{Mbarrier, RemoteMbarrier};
 use crate::sem::tok;
 use crate::sem::Sealed;
@@ -142,14 +144,14 @@ macro_rules! cp_async_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec(d: u32, s: u64) {
-                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ";\n\t}}"),
-                     d = in(reg32) d, s = in(reg64) s, options(nostack, preserves_flags));
+                asm!(asm_text!(cvta; (cp_async $n); $($mn)*),
+                     sd = in(reg32) d, gp = in(reg64) s, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec_zfill(d: u32, s: u64, z: u32) {
-                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", $($mn)*, " [{d}], [g], ", stringify!($n), ", {z};\n\t}}"),
-                     d = in(reg32) d, s = in(reg64) s, z = in(reg32) z, options(nostack, preserves_flags));
+                asm!(asm_text!(cvta; (cp_async_zfill $n); $($mn)*),
+                     sd = in(reg32) d, gp = in(reg64) s, z = in(reg32) z, options(nostack, preserves_flags));
             }
         }
     };
@@ -159,35 +161,35 @@ for_cp_async! { cp_async_leaf }
 instr! {
     /// `cp.async.commit_group;` (PTX 7.0, sm_80).
     CpAsyncCommitGroup = ("cp.async.commit_group");
-    fn exec() => m { asm!(concat!(m!(), ";"), options(nostack, preserves_flags)); }
+    fn exec() => m { asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.wait_group N;` (PTX 7.0, sm_80).
     CpAsyncWaitGroup = ("cp.async.wait_group");
-    fn exec<const N: u32>() => m { asm!(concat!(m!(), " {n};"), n = const N, options(nostack, preserves_flags)); }
+    fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.wait_all;` (PTX 7.0, sm_80).
     CpAsyncWaitAll = ("cp.async.wait_all");
-    fn exec() => m { asm!(concat!(m!(), ";"), options(nostack, preserves_flags)); }
+    fn exec() => m { asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
     CpAsyncMbarrierArrive = ("cp.async.mbarrier.arrive", tok!(Shared), ".b64");
-    fn exec(b: u32) => m { asm!(concat!(m!(), " [{b}];"), b = in(reg32) b, options(nostack, preserves_flags)); }
+    fn exec(b: u32) => m { asm!(asm_text!(none; (cp_mbar); m!()), b = in(reg32) b, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
     CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc", tok!(Shared), ".b64");
-    fn exec(b: u32) => m { asm!(concat!(m!(), " [{b}];"), b = in(reg32) b, options(nostack, preserves_flags)); }
+    fn exec(b: u32) => m { asm!(asm_text!(none; (cp_mbar); m!()), b = in(reg32) b, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];`
     /// (PTX 8.0, sm_90).
     CpAsyncBulkG2S = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
     fn exec(d: u32, s: u64, n: u32, b: u32) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}];\n\t}}"),
-             d = in(reg32) d, s = in(reg64) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
+        asm!(asm_text!(cvta; (bulk_g2s); m!()),
+             sd = in(reg32) d, gp = in(reg64) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -195,16 +197,16 @@ instr! {
     /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90; sm_90a advised).
     CpAsyncBulkG2SMulticast = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
     fn exec(d: u32, s: u64, n: u32, b: u32, mask: u16) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", m!(), " [{d}], [g], {n}, [{b}], {k};\n\t}}"),
-             d = in(reg32) d, s = in(reg64) s, n = in(reg32) n, b = in(reg32) b, k = in(reg16) mask, options(nostack, preserves_flags));
+        asm!(asm_text!(cvta; (bulk_g2s_mc); m!()),
+             sd = in(reg32) d, gp = in(reg64) s, n = in(reg32) n, b = in(reg32) b, k = in(reg16) mask, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` (PTX 8.0, sm_90).
     CpAsyncBulkS2G = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
     fn exec(d: u64, s: u32, n: u32) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {d};\n\t", m!(), " [g], [{s}], {n};\n\t}}"),
-             d = in(reg64) d, s = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(cvta; (bulk_s2g); m!()),
+             gp = in(reg64) d, ss = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -212,31 +214,31 @@ instr! {
     /// (PTX 8.0, sm_90).
     CpAsyncBulkS2C = ("cp.async.bulk", tok!(SharedCluster), tok!(Shared), ".mbarrier::complete_tx::bytes");
     fn exec(d: u32, s: u32, n: u32, b: u32) => m {
-        asm!(concat!(m!(), " [{d}], [{s}], {n}, [{b}];"),
-             d = in(reg32) d, s = in(reg32) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (bulk_s2c); m!()),
+             sd = in(reg32) d, ss = in(reg32) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `cp.async.bulk.commit_group;` (PTX 8.0, sm_90).
     CpAsyncBulkCommitGroup = ("cp.async.bulk.commit_group");
-    fn exec() => m { asm!(concat!(m!(), ";"), options(nostack, preserves_flags)); }
+    fn exec() => m { asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.bulk.wait_group N;` (PTX 8.0, sm_90).
     CpAsyncBulkWaitGroup = ("cp.async.bulk.wait_group");
-    fn exec<const N: u32>() => m { asm!(concat!(m!(), " {n};"), n = const N, options(nostack, preserves_flags)); }
+    fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.bulk.wait_group.read N;` (PTX 8.0, sm_90).
     CpAsyncBulkWaitGroupRead = ("cp.async.bulk.wait_group.read");
-    fn exec<const N: u32>() => m { asm!(concat!(m!(), " {n};"), n = const N, options(nostack, preserves_flags)); }
+    fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
 }
 instr! {
     /// `cp.async.bulk.prefetch.L2.global [s], n;` (PTX 8.0, sm_90).
     CpAsyncBulkPrefetch = ("cp.async.bulk.prefetch.L2", tok!(Global));
     fn exec(s: u64, n: u32) => m {
-        asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {s};\n\t", m!(), " [g], {n};\n\t}}"),
-             s = in(reg64) s, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(cvta; (bulk_prefetch); m!()),
+             gp = in(reg64) s, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 
@@ -292,8 +294,8 @@ macro_rules! bulk_reduce_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn exec(d: u64, s: u32, n: u32) {
-                asm!(concat!("{{\n\t.reg .b64 g;\n\tcvta.to", tok!(Global), ".u64 g, {d};\n\t", $($mn)*, " [g], [{s}], {n};\n\t}}"),
-                     d = in(reg64) d, s = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
+                asm!(asm_text!(cvta; (bulk_s2g); $($mn)*),
+                     gp = in(reg64) d, ss = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
             }
         }
     };
@@ -379,25 +381,25 @@ macro_rules! tensor_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn load(self, d: u32, m: u64, b: u32) {
-                asm!(concat!($($l)*, " [{d}], [{m}, {{", $cs, "}}], [{b}];"),
-                     d = in(reg32) d, m = in(reg64) m, b = in(reg32) b, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+                asm!(asm_text!(none; (tensor_load $cs); $($l)*),
+                     sd = in(reg32) d, m = in(reg64) m, b = in(reg32) b, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16) {
-                asm!(concat!($($lm)*, " [{d}], [{m}, {{", $cs, "}}], [{b}], {k};"),
-                     d = in(reg32) d, m = in(reg64) m, b = in(reg32) b, k = in(reg16) mask, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+                asm!(asm_text!(none; (tensor_load_mc $cs); $($lm)*),
+                     sd = in(reg32) d, m = in(reg64) m, b = in(reg32) b, k = in(reg16) mask, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn store(self, m: u64, s: u32) {
-                asm!(concat!($($s)*, " [{m}, {{", $cs, "}}], [{s}];"),
-                     m = in(reg64) m, s = in(reg32) s, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+                asm!(asm_text!(none; (tensor_store $cs); $($s)*),
+                     m = in(reg64) m, ss = in(reg32) s, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn prefetch(self, m: u64) {
-                asm!(concat!($($p)*, " [{m}, {{", $cs, "}}];"),
+                asm!(asm_text!(none; (tensor_prefetch $cs); $($p)*),
                      m = in(reg64) m, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
             }
         }
@@ -877,13 +879,29 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     #[allow(unused_imports)]
     use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
+    // PTX ISA §9.7.9.25: `cp.async` PTX 7.0 / sm_80, PTX 7.8 for the `.shared::cta` spelling
+    // (the rows with a state space); seed §5.1.
     let v = Variant {
         family: "cp.async",
+        sm: 80,
+        ptx_isa: 70,
+        isa: "9.7.9.25",
+        seed: "5.1",
         ..Variant::EMPTY
+    };
+    let mut f = |r: Variant| {
+        f(Variant {
+            ptx_isa: if r.space == M::Shared {
+                r.ptx_isa.max(78)
+            } else {
+                r.ptx_isa
+            },
+            ..r
+        })
     };
     macro_rules! cpa_v {
         ($C:ident, $n:literal) => {
-            f(Variant {
+            f(with_ops!(cvta; (cp_async $n); Variant {
                 space: M::Shared,
                 form: Form {
                     cache: M::$C,
@@ -893,8 +911,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
                 rust: concat!("cp_async::<", stringify!($C), ", ", $n, ">"),
                 ..v
-            });
-            f(Variant {
+            }));
+            f(with_ops!(cvta; (cp_async_zfill $n); Variant {
                 space: M::Shared,
                 form: Form {
                     cache: M::$C,
@@ -905,49 +923,54 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 ptx: <$C as CpAsyncInstr<$n>>::PTX,
                 rust: concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">"),
                 ..v
-            });
+            }));
         };
     }
     for_cp_async! { cpa_v }
-    f(Variant {
+    f(with_ops!(none; (none); Variant {
         op: "commit_group",
         ptx: CpAsyncCommitGroup::PTX,
         rust: "cp_async_commit_group",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (imm); Variant {
         op: "wait_group",
         ptx: CpAsyncWaitGroup::PTX,
         rust: "cp_async_wait_group::<N>",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (none); Variant {
         op: "wait_all",
         ptx: CpAsyncWaitAll::PTX,
         rust: "cp_async_wait_all",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (cp_mbar); Variant {
         op: "mbarrier.arrive",
         ty: "b64",
         space: M::Shared,
         ptx: CpAsyncMbarrierArrive::PTX,
         rust: "cp_async_mbarrier_arrive",
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (cp_mbar); Variant {
         op: "mbarrier.arrive.noinc",
         ty: "b64",
         space: M::Shared,
         ptx: CpAsyncMbarrierArriveNoinc::PTX,
         rust: "cp_async_mbarrier_arrive_noinc",
         ..v
-    });
+    }));
+    // §9.7.9.25.4 (bulk copies, bulk reductions): PTX 8.0 / sm_90; seed §5.2.
     let b = Variant {
         family: "cp.async.bulk",
+        sm: 90,
+        ptx_isa: 80,
+        isa: "9.7.9.25.4",
+        seed: "5.2",
         ..v
     };
-    f(Variant {
+    f(with_ops!(cvta; (bulk_g2s); Variant {
         space: M::SharedCluster,
         form: Form {
             src: M::Global,
@@ -957,8 +980,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx: CpAsyncBulkG2S::PTX,
         rust: "cp_async_bulk_g2s",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(cvta; (bulk_g2s_mc); Variant {
         space: M::SharedCluster,
         form: Form {
             src: M::Global,
@@ -969,8 +992,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx: CpAsyncBulkG2SMulticast::PTX,
         rust: "cp_async_bulk_g2s_multicast",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(cvta; (bulk_s2g); Variant {
         space: M::Global,
         form: Form {
             src: M::Shared,
@@ -980,8 +1003,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx: CpAsyncBulkS2G::PTX,
         rust: "cp_async_bulk_s2g",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (bulk_s2c); Variant {
         space: M::SharedCluster,
         form: Form {
             src: M::Shared,
@@ -991,37 +1014,41 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx: CpAsyncBulkS2C::PTX,
         rust: "cp_async_bulk_s2c",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (none); Variant {
         op: "commit_group",
         ptx: CpAsyncBulkCommitGroup::PTX,
         rust: "cp_async_bulk_commit_group",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (imm); Variant {
         op: "wait_group",
         ptx: CpAsyncBulkWaitGroup::PTX,
         rust: "cp_async_bulk_wait_group::<N>",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (imm); Variant {
         op: "wait_group.read",
         ptx: CpAsyncBulkWaitGroupRead::PTX,
         rust: "cp_async_bulk_wait_group_read::<N>",
         ..b
-    });
-    f(Variant {
+    }));
+    f(with_ops!(cvta; (bulk_prefetch); Variant {
         op: "prefetch.L2",
         space: M::Global,
         ptx: CpAsyncBulkPrefetch::PTX,
         rust: "cp_async_bulk_prefetch",
         ..b
-    });
+    }));
     macro_rules! red_v {
         ($t:ident $tt:literal) => {
-            f(Variant {
+            f(with_ops!(cvta; (bulk_s2g); Variant {
                 family: "cp.reduce.async.bulk",
                 op: "add",
+                sm: b.sm,
+                ptx_isa: b.ptx_isa,
+                isa: b.isa,
+                seed: b.seed,
                 ty: stringify!($t),
                 space: M::Global,
                 form: Form {
@@ -1032,7 +1059,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 ptx: <$t as BulkReduceAddInstr>::PTX,
                 rust: concat!("cp_reduce_async_bulk_add::<", stringify!($t), ">"),
                 ..v
-            });
+            }));
         };
     }
     for_bulk_reduce! { red_v }
@@ -1040,40 +1067,45 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {
                 family: "cp.async.bulk.tensor",
+                // §9.7.9.25.5: PTX 8.0 / sm_90; seed §5.2.
+                sm: 90,
+                ptx_isa: 80,
+                isa: "9.7.9.25.5",
+                seed: "5.2",
                 form: Form {
                     dim: $n,
                     ..Form::NONE
                 },
                 ..v
             };
-            f(Variant {
+            f(with_ops!(none; (tensor_load $cs); Variant {
                 op: "load",
                 space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
                 rust: concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>"),
                 ..t
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (tensor_load_mc $cs); Variant {
                 op: "load.multicast",
                 space: M::SharedCluster,
                 ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
                 rust: concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>"),
                 ..t
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (tensor_store $cs); Variant {
                 op: "store",
                 space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
                 rust: concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>"),
                 ..t
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (tensor_prefetch $cs); Variant {
                 op: "prefetch",
                 space: M::Global,
                 ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
                 rust: concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>"),
                 ..t
-            });
+            }));
         };
     }
     for_tensor_dims! { tensor_v }

@@ -14,6 +14,12 @@
 //! * **One row per instruction.** Each family's rows (`for_atom_rows!`, `for_fences!`,
 //!   `instr!`, …) pass their markers to a leaf macro that writes the trait impl and its `asm!`
 //!   from the same concatenation; the catalog ([`crate::catalog`]) walks the same rows.
+//! * **Operands once.** The access families' operand templates are `ops!` (`atomic.rs`); the
+//!   async families' are the `aops!` table of this module, with the `{{ .reg … }}` blocks some
+//!   instructions need in `ablk!`. Each async `asm!` is `asm!(asm_text!(BLOCK; (KEY);
+//!   mnemonic), …)` and its catalog row `with_ops!(BLOCK; (KEY); Variant { … })`, so the row's
+//!   `operands`/`asm_pre`/`asm_post` are the text the `asm!` pastes, and `ptx-sync show`
+//!   assembles exactly that (each placeholder is one operand kind, bound to a register by name).
 //!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
 //! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
@@ -66,3 +72,257 @@ pub(crate) use instr;
 pub(crate) fn host_spin() {
     core::hint::spin_loop();
 }
+
+/// The operand templates of the async families (`barrier`, `cluster`, `mbarrier`, `proxy`,
+/// `copy`): the text each `asm!` pastes after the mnemonic (without the `;`), and the one the
+/// catalog row carries ([`Variant::operands`](crate::catalog::Variant::operands)), so that
+/// `ptx-sync show` assembles the operands of the code users call. Each placeholder names one
+/// operand kind, the same in every row (`ptx-sync-host`'s `costs` binds them by name):
+///
+/// | placeholder | `asm!` operand |
+/// |---|---|
+/// | `{a}`, `{b}` | `in(reg32)`: an mbarrier's (or any) `.shared` address |
+/// | `{sd}`, `{ss}` | `in(reg32)`: a `.shared` copy destination / source |
+/// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{t}` `{f}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, sleep times, fractions, coordinates |
+/// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
+/// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
+/// | `{k}` | `in(reg16)`: a CTA mask |
+/// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
+/// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
+/// | `{imm}` | `const`: an immediate |
+///
+/// Bare names (`p`, `q`, `g`, `_`) are registers the block around the instruction declares
+/// (`ablk!`) or the sink.
+macro_rules! aops {
+    (none) => {
+        ""
+    };
+    // barrier.rs
+    (bar_id_n) => {
+        " {id}, {n}"
+    };
+    (bar_id) => {
+        " {id}"
+    };
+    (bar_popc) => {
+        " {d}, {id}, {n}, p"
+    };
+    (bar_pred) => {
+        " q, {id}, {n}, p"
+    };
+    // cluster.rs
+    (mapa32) => {
+        " {d}, {a}, {r}"
+    };
+    (mapa64) => {
+        " {d64}, {a64}, {r}"
+    };
+    (rank32) => {
+        " {d}, {a}"
+    };
+    (rank64) => {
+        " {d}, {a64}"
+    };
+    (elect) => {
+        " {l}|p, {mask}"
+    };
+    // mbarrier.rs
+    (mbar_a_n) => {
+        " [{a}], {n}"
+    };
+    (mbar_a) => {
+        " [{a}]"
+    };
+    (mbar_pending) => {
+        " {d}, {x}"
+    };
+    (mbar_state) => {
+        " {s}, [{a}]"
+    };
+    (mbar_state_n) => {
+        " {s}, [{a}], {n}"
+    };
+    (mbar_state_tx) => {
+        " {s}, [{a}], {tx}"
+    };
+    (mbar_sink) => {
+        " _, [{a}]"
+    };
+    (mbar_sink_n) => {
+        " _, [{a}], {n}"
+    };
+    (mbar_sink_tx) => {
+        " _, [{a}], {tx}"
+    };
+    (mbar_wait) => {
+        " p, [{a}], {x}"
+    };
+    (mbar_wait_hint) => {
+        " p, [{a}], {x}, {ns}"
+    };
+    (mbar_wait_parity) => {
+        " p, [{a}], {ph}"
+    };
+    (mbar_wait_parity_hint) => {
+        " p, [{a}], {ph}, {ns}"
+    };
+    (mbar_a_tx) => {
+        " [{a}], {tx}"
+    };
+    // proxy.rs
+    (addr128) => {
+        " [{a64}], 128"
+    };
+    // copy.rs
+    (cp_async $n:literal) => {
+        concat!(" [{sd}], [g], ", stringify!($n))
+    };
+    (cp_async_zfill $n:literal) => {
+        concat!(" [{sd}], [g], ", stringify!($n), ", {z}")
+    };
+    (imm) => {
+        " {imm}"
+    };
+    (cp_mbar) => {
+        " [{b}]"
+    };
+    (bulk_g2s) => {
+        " [{sd}], [g], {n}, [{b}]"
+    };
+    (bulk_g2s_mc) => {
+        " [{sd}], [g], {n}, [{b}], {k}"
+    };
+    (bulk_s2g) => {
+        " [g], [{ss}], {n}"
+    };
+    (bulk_s2c) => {
+        " [{sd}], [{ss}], {n}, [{b}]"
+    };
+    (bulk_prefetch) => {
+        " [g], {n}"
+    };
+    (tensor_load $cs:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}]")
+    };
+    (tensor_load_mc $cs:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {k}")
+    };
+    (tensor_store $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}], [{ss}]")
+    };
+    (tensor_prefetch $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}]")
+    };
+    // `.L2::cache_hint` forms (the 64-bit cache policy `{pol}` last), `tensormap.*`,
+    // `nanosleep`, `createpolicy`: keys ready for the `coverage` branch's `asm!`.
+    (bulk_g2s_hint) => {
+        " [{sd}], [g], {n}, [{b}], {pol}"
+    };
+    (bulk_s2g_hint) => {
+        " [g], [{ss}], {n}, {pol}"
+    };
+    (bulk_prefetch_hint) => {
+        " [g], {n}, {pol}"
+    };
+    (tensor_load_hint $cs:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {pol}")
+    };
+    (tensor_store_hint $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}], [{ss}], {pol}")
+    };
+    (tensor_prefetch_hint $cs:literal) => {
+        concat!(" [{m}, {{", $cs, "}}], {pol}")
+    };
+    (tensormap_cp) => {
+        " [{a64}], [{ss}], 128"
+    };
+    (addr64) => {
+        " [{a64}]"
+    };
+    (nanosleep) => {
+        " {t}"
+    };
+    (createpolicy) => {
+        " {d64}, {f}"
+    };
+}
+pub(crate) use aops;
+
+/// The block an async `asm!` wraps its instruction in: `(pre KEY)` the text before the
+/// mnemonic, `(post KEY)` the text after the instruction's `;` (both `""` for `none`). The
+/// catalog row carries them ([`Variant::asm_pre`](crate::catalog::Variant::asm_pre),
+/// [`asm_post`](crate::catalog::Variant::asm_post)).
+macro_rules! ablk {
+    (pre none) => {
+        ""
+    };
+    (post none) => {
+        ""
+    };
+    // `bar.red.popc`: the predicate operand from `{c}`.
+    (pre pred_in) => {
+        "{{\n\t.reg .pred p;\n\tsetp.ne.u32 p, {c}, 0;\n\t"
+    };
+    (post pred_in) => {
+        "\n\t}}"
+    };
+    // `bar.red.{and,or}`: predicate in from `{c}`, out as `{d}`.
+    (pre pred_in_out) => {
+        "{{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, {c}, 0;\n\t"
+    };
+    (post pred_in_out) => {
+        "\n\tselp.u32 {d}, 1, 0, q;\n\t}}"
+    };
+    // `mbarrier.{try,test}_wait`: the predicate out as `{d}`.
+    (pre pred_out) => {
+        "{{\n\t.reg .pred p;\n\t"
+    };
+    (post pred_out) => {
+        "\n\tselp.u32 {d}, 1, 0, p;\n\t}}"
+    };
+    // `elect.sync`: the predicate out as `{e}`.
+    (pre pred_e) => {
+        "{{\n\t.reg .pred p;\n\t"
+    };
+    (post pred_e) => {
+        "\n\tselp.u32 {e}, 1, 0, p;\n\t}}"
+    };
+    // Copies from/to global memory: the generic pointer `{gp}` converted to `g`.
+    (pre cvta) => {
+        concat!(
+            "{{\n\t.reg .b64 g;\n\tcvta.to",
+            $crate::sem::tok!(Global),
+            ".u64 g, {gp};\n\t"
+        )
+    };
+    (post cvta) => {
+        "\n\t}}"
+    };
+}
+pub(crate) use ablk;
+
+/// The `asm!` template of an async row: `ablk!(pre B)`, the mnemonic, `aops!(O)`, `;`,
+/// `ablk!(post B)` — `asm_text!(B; (O); mnemonic tokens)`.
+#[allow(unused_macros)]
+macro_rules! asm_text {
+    ($b:ident; ($($o:tt)*); $($mn:tt)*) => {
+        concat!($crate::instr::ablk!(pre $b), $($mn)*, $crate::instr::aops!($($o)*), ";", $crate::instr::ablk!(post $b))
+    };
+}
+pub(crate) use asm_text;
+
+/// A catalog row with the operands and block of `asm_text!(B; (O); …)`:
+/// `with_ops!(B; (O); Variant { .. })`.
+#[allow(unused_macros)]
+macro_rules! with_ops {
+    ($b:ident; ($($o:tt)*); $v:expr) => {
+        $crate::catalog::Variant {
+            operands: Some($crate::instr::aops!($($o)*)),
+            asm_pre: $crate::instr::ablk!(pre $b),
+            asm_post: $crate::instr::ablk!(post $b),
+            ..$v
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use with_ops;

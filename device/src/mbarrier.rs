@@ -74,6 +74,8 @@
 use core::marker::PhantomData;
 
 use crate::instr::instr;
+#[allow(unused_imports)]
+use crate::instr::{asm_text, with_ops};
 use crate::sem::tok;
 use crate::sem::{Acquire, Cluster, Cta, Relaxed, Release, Scope, Sem};
 use crate::shared::{to_shared, ClusterAddr, SharedAddr};
@@ -97,11 +99,10 @@ pub const MAX_COUNT: u32 = (1 << 20) - 1;
 pub struct Mbarrier<Tag = ()> {
     #[cfg(target_arch = "nvptx64")]
     state: core::cell::UnsafeCell<u64>,
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    state: crate::backend::hatomic::AtomicU64,
-    /// Under loom: a strong location of the model, accessed at the scope each operation names.
-    #[cfg(loom)]
-    state: crate::model::Location<u64>,
+    /// Host: a [`backend::Word`](crate::backend::Word) (under loom a strong location of the
+    /// model, accessed at the scope each operation names).
+    #[cfg(not(target_arch = "nvptx64"))]
+    state: crate::backend::Word,
     _t: PhantomData<fn() -> Tag>,
 }
 
@@ -199,14 +200,14 @@ instr! {
     /// `mbarrier.init.shared::cta.b64 [a], count;` (PTX 7.8 for the `.shared::cta` spelling, sm_80).
     MbarrierInit = ("mbarrier.init", tok!(Shared), ".b64");
     fn exec(a: u32, n: u32) => m {
-        asm!(concat!(m!(), " [{a}], {n};"), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (mbar_a_n); m!()), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
     }
 }
 instr! {
     /// `mbarrier.inval.shared::cta.b64 [a];` (PTX 7.8, sm_80).
     MbarrierInval = ("mbarrier.inval", tok!(Shared), ".b64");
     fn exec(a: u32) => m {
-        asm!(concat!(m!(), " [{a}];"), a = in(reg32) a, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (mbar_a); m!()), a = in(reg32) a, options(nostack, preserves_flags));
     }
 }
 instr! {
@@ -214,7 +215,7 @@ instr! {
     MbarrierPendingCount = ("mbarrier.pending_count.b64");
     fn exec(s: u64) -> u32 => m {
         let n: u32;
-        asm!(concat!(m!(), " {n}, {s};"), n = out(reg32) n, s = in(reg64) s, options(pure, nomem, nostack, preserves_flags));
+        asm!(asm_text!(none; (mbar_pending); m!()), d = out(reg32) n, x = in(reg64) s, options(pure, nomem, nostack, preserves_flags));
         n
     }
 }
@@ -227,7 +228,7 @@ instr! {
     MbarrierArriveNoComplete = ("mbarrier.arrive.noComplete", tok!(Release), tok!(Cta), tok!(Shared), ".b64");
     fn exec(a: u32, n: u32) -> u64 => m {
         let s: u64;
-        asm!(concat!(m!(), " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (mbar_state_n); m!()), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
         s
     }
 }
@@ -237,7 +238,7 @@ instr! {
     MbarrierArriveDropNoComplete = ("mbarrier.arrive_drop.noComplete", tok!(Release), tok!(Cta), tok!(Shared), ".b64");
     fn exec(a: u32, n: u32) -> u64 => m {
         let s: u64;
-        asm!(concat!(m!(), " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+        asm!(asm_text!(none; (mbar_state_n); m!()), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
         s
     }
 }
@@ -436,28 +437,28 @@ macro_rules! arrive_leaf {
             #[inline(always)]
             unsafe fn arrive(a: u32) -> u64 {
                 let s: u64;
-                asm!(concat!($($a)*, " {s}, [{a}];"), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_state); $($a)*), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
                 s
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn arrive_n(a: u32, n: u32) -> u64 {
                 let s: u64;
-                asm!(concat!($($a)*, " {s}, [{a}], {n};"), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_state_n); $($a)*), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
                 s
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn arrive_drop(a: u32) -> u64 {
                 let s: u64;
-                asm!(concat!($($d)*, " {s}, [{a}];"), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_state); $($d)*), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
                 s
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn arrive_expect_tx(a: u32, tx: u32) -> u64 {
                 let s: u64;
-                asm!(concat!($($e)*, " {s}, [{a}], {tx};"), s = out(reg64) s, a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_state_tx); $($e)*), s = out(reg64) s, a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
                 s
             }
         }
@@ -471,36 +472,37 @@ macro_rules! arrive_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn arrive(a: u32) {
-                asm!(concat!($($a)*, " _, [{a}];"), a = in(reg32) a, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_sink); $($a)*), a = in(reg32) a, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn arrive_n(a: u32, n: u32) {
-                asm!(concat!($($a)*, " _, [{a}], {n};"), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_sink_n); $($a)*), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn arrive_expect_tx(a: u32, tx: u32) {
-                asm!(concat!($($e)*, " _, [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_sink_tx); $($e)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
             }
         }
     };
 }
 for_mbar_arrive! { arrive_leaf }
 
-/// `{ .reg .pred p; <mn> p, [a], <x>{, ns}; selp.u32 r, 1, 0, p; }`
+/// `{ .reg .pred p; <mn> p, [a], <x>{, ns}; selp.u32 d, 1, 0, p; }` with the operands of
+/// `aops!($ops)`; `$x` is the state (`x`) or the parity (`ph`).
 #[allow(unused_macros)]
 macro_rules! wait_asm {
-    (($($mn:tt)*), $a:expr, $x:expr, $cls:ident) => {{
+    (($($mn:tt)*), $ops:ident, $a:expr, $xn:ident = $x:expr, $cls:ident) => {{
         let r: u32;
-        asm!(concat!("{{\n\t.reg .pred p;\n\t", $($mn)*, " p, [{a}], {x};\n\tselp.u32 {r}, 1, 0, p;\n\t}}"),
-             r = out(reg32) r, a = in(reg32) $a, x = in($cls) $x, options(nostack, preserves_flags));
+        asm!(asm_text!(pred_out; ($ops); $($mn)*),
+             d = out(reg32) r, a = in(reg32) $a, $xn = in($cls) $x, options(nostack, preserves_flags));
         r != 0
     }};
-    (($($mn:tt)*), $a:expr, $x:expr, $cls:ident, $ns:expr) => {{
+    (($($mn:tt)*), $ops:ident, $a:expr, $xn:ident = $x:expr, $cls:ident, $ns:expr) => {{
         let r: u32;
-        asm!(concat!("{{\n\t.reg .pred p;\n\t", $($mn)*, " p, [{a}], {x}, {ns};\n\tselp.u32 {r}, 1, 0, p;\n\t}}"),
-             r = out(reg32) r, a = in(reg32) $a, x = in($cls) $x, ns = in(reg32) $ns, options(nostack, preserves_flags));
+        asm!(asm_text!(pred_out; ($ops); $($mn)*),
+             d = out(reg32) r, a = in(reg32) $a, $xn = in($cls) $x, ns = in(reg32) $ns, options(nostack, preserves_flags));
         r != 0
     }};
 }
@@ -523,22 +525,22 @@ macro_rules! wait_leaf {
             const HOST: Ordering = Ordering::$O;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn try_wait(a: u32, s: u64) -> bool { wait_asm!(($($t)*), a, s, reg64) }
+            unsafe fn try_wait(a: u32, s: u64) -> bool { wait_asm!(($($t)*), mbar_wait, a, x = s, reg64) }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn try_wait_hint(a: u32, s: u64, ns: u32) -> bool { wait_asm!(($($t)*), a, s, reg64, ns) }
+            unsafe fn try_wait_hint(a: u32, s: u64, ns: u32) -> bool { wait_asm!(($($t)*), mbar_wait_hint, a, x = s, reg64, ns) }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn try_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($tp)*), a, p, reg32) }
+            unsafe fn try_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($tp)*), mbar_wait_parity, a, ph = p, reg32) }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn try_wait_parity_hint(a: u32, p: u32, ns: u32) -> bool { wait_asm!(($($tp)*), a, p, reg32, ns) }
+            unsafe fn try_wait_parity_hint(a: u32, p: u32, ns: u32) -> bool { wait_asm!(($($tp)*), mbar_wait_parity_hint, a, ph = p, reg32, ns) }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn test_wait(a: u32, s: u64) -> bool { wait_asm!(($($x)*), a, s, reg64) }
+            unsafe fn test_wait(a: u32, s: u64) -> bool { wait_asm!(($($x)*), mbar_wait, a, x = s, reg64) }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn test_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($xp)*), a, p, reg32) }
+            unsafe fn test_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($xp)*), mbar_wait_parity, a, ph = p, reg32) }
         }
     };
 }
@@ -561,22 +563,22 @@ macro_rules! tx_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn expect(a: u32, tx: u32) {
-                asm!(concat!($($e)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_a_tx); $($e)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn complete(a: u32, tx: u32) {
-                asm!(concat!($($c)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_a_tx); $($c)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn expect_cluster(a: u32, tx: u32) {
-                asm!(concat!($($ec)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_a_tx); $($ec)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
             }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn complete_cluster(a: u32, tx: u32) {
-                asm!(concat!($($cc)*, " [{a}], {tx};"), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (mbar_a_tx); $($cc)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
             }
         }
     };
@@ -675,7 +677,7 @@ impl<Tag> Mbarrier<Tag> {
         #[cfg(not(target_arch = "nvptx64"))]
         {
             Mbarrier {
-                state: crate::backend::hatomic::AtomicU64::new(0),
+                state: crate::backend::Word::new(0),
                 _t: PhantomData,
             }
         }
@@ -684,7 +686,7 @@ impl<Tag> Mbarrier<Tag> {
     #[cfg(loom)]
     pub fn new() -> Self {
         Mbarrier {
-            state: crate::model::Location::new(0),
+            state: crate::backend::Word::new(0),
             _t: PhantomData,
         }
     }
@@ -709,9 +711,9 @@ impl<Tag> Mbarrier<Tag> {
         self.shared_addr().0
     }
 
-    /// One read-modify-write of the state word; under loom a strong RMW at scope level `lvl`
-    /// (the scope the instruction names) reported to the model as `what`.
-    #[cfg(loom)]
+    /// One read-modify-write of the state word: a strong RMW at scope level `lvl` (the scope the
+    /// instruction names), reported to the model under loom as `what`.
+    #[cfg(not(target_arch = "nvptx64"))]
     fn h_rmw(
         &self,
         lvl: u8,
@@ -721,27 +723,6 @@ impl<Tag> Mbarrier<Tag> {
     ) -> u64 {
         self.state
             .rmw(lvl as i8, o, what, |v| host::pack(f(host::unpack(v))))
-    }
-
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    fn h_rmw(
-        &self,
-        _lvl: u8,
-        _what: &'static str,
-        o: Ordering,
-        f: impl Fn(host::St) -> host::St,
-    ) -> u64 {
-        let mut cur = self.state.load(Ordering::Relaxed);
-        loop {
-            let new = host::pack(f(host::unpack(cur)));
-            match self
-                .state
-                .compare_exchange(cur, new, o, crate::backend::cas_failure(o))
-            {
-                Ok(old) => return old,
-                Err(seen) => cur = seen,
-            }
-        }
     }
 
     /// `mbarrier.init.shared::cta.b64 [a], count;` — expected arrivals `count` (1..2^20), phase 0,
@@ -785,12 +766,6 @@ impl<Tag> Mbarrier<Tag> {
     /// seed §5.4).
     #[cfg(not(target_arch = "nvptx64"))]
     fn h_store(&self, what: &'static str, v: u64) {
-        #[cfg(not(loom))]
-        {
-            let _ = what;
-            self.state.store(v, Ordering::Relaxed);
-        }
-        #[cfg(loom)]
         self.state.store(v, 0, Ordering::Relaxed, what);
     }
 
@@ -1064,12 +1039,7 @@ impl<Tag> Mbarrier<Tag> {
         });
     }
 
-    #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    fn h_phase_done(&self, _lvl: u8, _what: &'static str, o: Ordering, parity: u32) -> bool {
-        host::unpack(self.state.load(o)).phase != parity
-    }
-
-    #[cfg(loom)]
+    #[cfg(not(target_arch = "nvptx64"))]
     fn h_phase_done(&self, lvl: u8, what: &'static str, o: Ordering, parity: u32) -> bool {
         host::unpack(self.state.load(lvl as i8, o, what)).phase != parity
     }
@@ -1275,9 +1245,6 @@ impl<Tag> Mbarrier<Tag> {
     /// pending 0..20), for tests.
     #[cfg(not(target_arch = "nvptx64"))]
     pub fn host_state(&self) -> (u32, u32, u32, i32) {
-        #[cfg(not(loom))]
-        let s = host::unpack(self.state.load(Ordering::Acquire));
-        #[cfg(loom)]
         let s = host::unpack(self.state.load(3, Ordering::Acquire, "host_state"));
         (s.phase, s.pending, s.expected, s.tx)
     }
@@ -1445,30 +1412,62 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     let v = Variant {
         family: "mbarrier",
         ty: "b64",
+        isa: "9.7.13.15",
+        seed: "5.2",
         ..Variant::EMPTY
     };
-    f(Variant {
+    // Each row's floors, from its own fields (PTX ISA §9.7.13.15's notes): sm_80, PTX 7.0; the
+    // `.shared::cta` spelling 7.8; `.release`/`.acquire` 8.0; sm_90 / 8.0 for a count on
+    // `arrive`, `expect_tx`, `complete_tx`, `try_wait` and `.cluster`/`.shared::cluster`;
+    // `.relaxed` 8.6 (except on the tx rows, which have only `.relaxed`).
+    let mut f = |r: Variant| {
+        let max = |(a, b): (u16, u16), (c, d): (u16, u16)| (a.max(c), b.max(d));
+        let mut fl = (80, 70);
+        if r.space == M::Shared {
+            fl = max(fl, (80, 78));
+        }
+        if matches!(r.sem, M::Release | M::Acquire) {
+            fl = max(fl, (80, 80));
+        }
+        let sm90 = r.scope == M::Cluster
+            || r.space == M::SharedCluster
+            || r.op.contains("try_wait")
+            || r.op.contains("_tx")
+            || (r.op == "arrive" && r.form.count);
+        if sm90 {
+            fl = max(fl, (90, 80));
+        }
+        if r.sem == M::Relaxed && !r.op.contains("_tx") {
+            fl = max(fl, (90, 86));
+        }
+        f(Variant {
+            sm: fl.0,
+            ptx_isa: fl.1,
+            ..r
+        })
+    };
+    f(with_ops!(none; (mbar_a_n); Variant {
         op: "init",
         rust: "Mbarrier::init",
         space: M::Shared,
         form: Form::COUNT,
         ptx: MbarrierInit::PTX,
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (mbar_a); Variant {
         op: "inval",
         rust: "Mbarrier::inval",
         space: M::Shared,
         ptx: MbarrierInval::PTX,
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (mbar_pending); Variant {
         op: "pending_count",
         rust: "Mbarrier::pending_count",
         ptx: MbarrierPendingCount::PTX,
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (mbar_state_n); Variant {
         op: "arrive.noComplete",
         rust: "Mbarrier::arrive_no_complete",
         sem: M::Release,
@@ -1477,8 +1476,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         form: Form::COUNT,
         ptx: MbarrierArriveNoComplete::PTX,
         ..v
-    });
-    f(Variant {
+    }));
+    f(with_ops!(none; (mbar_state_n); Variant {
         op: "arrive_drop.noComplete",
         rust: "Mbarrier::arrive_drop_no_complete",
         sem: M::Release,
@@ -1487,7 +1486,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         form: Form::COUNT,
         ptx: MbarrierArriveDropNoComplete::PTX,
         ..v
-    });
+    }));
     macro_rules! arrive_v {
         ($S:ident $O:ident, $Sco:ident) => {
             let (sem, scope) = (M::$S, M::$Sco);
@@ -1497,7 +1496,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 space: M::Shared,
                 ..v
             };
-            f(Variant {
+            f(with_ops!(none; (mbar_state); Variant {
                 op: "arrive",
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
                 rust: concat!(
@@ -1508,8 +1507,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_state_n); Variant {
                 op: "arrive",
                 form: Form::COUNT,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX,
@@ -1521,8 +1520,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_state); Variant {
                 op: "arrive_drop",
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_DROP,
                 rust: concat!(
@@ -1533,8 +1532,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_state_tx); Variant {
                 op: "arrive.expect_tx",
                 form: Form::TX,
                 ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
@@ -1546,12 +1545,12 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
+            }));
             let r = Variant {
                 space: M::SharedCluster,
                 ..w
             };
-            f(Variant {
+            f(with_ops!(none; (mbar_sink); Variant {
                 op: "arrive",
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
                 rust: concat!(
@@ -1562,8 +1561,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..r
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_sink_n); Variant {
                 op: "arrive",
                 form: Form::COUNT,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
@@ -1575,8 +1574,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..r
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_sink_tx); Variant {
                 op: "arrive.expect_tx",
                 form: Form::TX,
                 ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
@@ -1588,7 +1587,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..r
-            });
+            }));
         };
     }
     for_mbar_arrive! { arrive_v }
@@ -1600,7 +1599,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 space: M::Shared,
                 ..v
             };
-            f(Variant {
+            f(with_ops!(pred_out; (mbar_wait); Variant {
                 op: "try_wait",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
                 rust: concat!(
@@ -1611,8 +1610,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(pred_out; (mbar_wait_hint); Variant {
                 op: "try_wait",
                 form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
@@ -1624,8 +1623,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(pred_out; (mbar_wait_parity); Variant {
                 op: "try_wait.parity",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
                 rust: concat!(
@@ -1636,8 +1635,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(pred_out; (mbar_wait_parity_hint); Variant {
                 op: "try_wait.parity",
                 form: Form::HINT,
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
@@ -1649,8 +1648,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(pred_out; (mbar_wait); Variant {
                 op: "test_wait",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TEST,
                 rust: concat!(
@@ -1661,8 +1660,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(pred_out; (mbar_wait_parity); Variant {
                 op: "test_wait.parity",
                 ptx: <$S as WaitInstr<$Sco>>::PTX_TEST_PARITY,
                 rust: concat!(
@@ -1673,7 +1672,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ">"
                 ),
                 ..w
-            });
+            }));
         };
     }
     for_mbar_wait! { wait_v }
@@ -1684,34 +1683,34 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 scope: M::$Sco,
                 ..v
             };
-            f(Variant {
+            f(with_ops!(none; (mbar_a_tx); Variant {
                 op: "expect_tx",
                 space: M::Shared,
                 rust: concat!("Mbarrier::expect_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_EXPECT,
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_a_tx); Variant {
                 op: "complete_tx",
                 space: M::Shared,
                 rust: concat!("Mbarrier::complete_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE,
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_a_tx); Variant {
                 op: "expect_tx",
                 space: M::SharedCluster,
                 rust: concat!("RemoteMbarrier::expect_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
                 ..w
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (mbar_a_tx); Variant {
                 op: "complete_tx",
                 space: M::SharedCluster,
                 rust: concat!("RemoteMbarrier::complete_tx::<", stringify!($Sco), ">"),
                 ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
                 ..w
-            });
+            }));
         };
     }
     for_mbar_tx! { tx_v }

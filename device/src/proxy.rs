@@ -30,6 +30,8 @@
 //! ```
 
 use crate::instr::instr;
+#[allow(unused_imports)]
+use crate::instr::{asm_text, with_ops};
 use crate::sem::tok;
 use crate::sem::{Cluster, Cta, Generic, Global, Gpu, Scope, Shared, SharedCluster, Space, Sys};
 #[cfg(target_arch = "nvptx64")]
@@ -97,7 +99,7 @@ macro_rules! proxy_async_leaf {
             const PTX: &'static str = $($mn)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn exec() { asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags)); }
+            unsafe fn exec() { asm!(asm_text!(none; (none); $($mn)*), options(nostack, preserves_flags)); }
         }
     };
 }
@@ -114,11 +116,11 @@ macro_rules! tensormap_leaf {
             const PTX_ACQUIRE: &'static str = $($a)*;
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            unsafe fn release() { asm!(concat!($($r)*, ";"), options(nostack, preserves_flags)); }
+            unsafe fn release() { asm!(asm_text!(none; (none); $($r)*), options(nostack, preserves_flags)); }
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn acquire(a: u64) {
-                asm!(concat!($($a)*, " [{a}], 128;"), a = in(reg64) a, options(nostack, preserves_flags));
+                asm!(asm_text!(none; (addr128); $($a)*), a64 = in(reg64) a, options(nostack, preserves_flags));
             }
         }
     };
@@ -147,7 +149,7 @@ macro_rules! plain_fences {
                 #[doc = concat!("The marker of `", $head, opt_tok!($S), opt_tok!($Sco), ";` (see [`", stringify!($f), "`]).")]
                 $Name = ($head, opt_tok!($S), opt_tok!($Sco));
                 fn exec() => m {
-                    asm!(concat!(m!(), ";"), options(nostack, preserves_flags));
+                    asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags));
                 }
             }
             $(#[$m])*
@@ -180,7 +182,7 @@ macro_rules! plain_fences {
                 sem: crate::catalog::Marker::$S,
                 scope: crate::catalog::Marker::$Sco,
                 ptx: <$Name as crate::instr::Instr>::PTX,
-                operands: Some(""),
+                operands: Some(crate::instr::aops!(none)),
                 rust: concat!("proxy::", stringify!($f), "()"),
                 sm: $sm,
                 ptx_isa: ($ptx * 10.0 + 0.5) as u16,
@@ -338,28 +340,40 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     let v = Variant::EMPTY;
     macro_rules! pa_v {
         ($Sp:ident) => {
-            f(Variant {
+            f(with_ops!(none; (none); Variant {
                 family: "fence.proxy.async",
+                sm: 90,
+                ptx_isa: 80,
+                isa: "9.7.13.4",
+                seed: "5.3",
                 space: M::$Sp,
                 ptx: <$Sp as ProxyAsyncInstr>::PTX,
                 rust: concat!("fence_proxy_async::<", stringify!($Sp), ">()"),
                 ..v
-            });
+            }));
         };
     }
     for_proxy_async! { pa_v }
     macro_rules! tm_v {
         ($Sco:ident) => {
-            f(Variant {
+            f(with_ops!(none; (none); Variant {
                 family: "fence.proxy.tensormap::generic",
+                sm: 90,
+                ptx_isa: 83,
+                isa: "9.7.13.4",
+                seed: "5.2",
                 sem: M::Release,
                 scope: M::$Sco,
                 ptx: <$Sco as TensormapFenceInstr>::PTX_RELEASE,
                 rust: concat!("fence_proxy_tensormap_release::<", stringify!($Sco), ">()"),
                 ..v
-            });
-            f(Variant {
+            }));
+            f(with_ops!(none; (addr128); Variant {
                 family: "fence.proxy.tensormap::generic",
+                sm: 90,
+                ptx_isa: 83,
+                isa: "9.7.13.4",
+                seed: "5.2",
                 sem: M::Acquire,
                 scope: M::$Sco,
                 form: Form {
@@ -369,7 +383,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 ptx: <$Sco as TensormapFenceInstr>::PTX_ACQUIRE,
                 rust: concat!("fence_proxy_tensormap_acquire::<", stringify!($Sco), ">"),
                 ..v
-            });
+            }));
         };
     }
     for_tensormap_fence! { tm_v }

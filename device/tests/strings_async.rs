@@ -410,3 +410,165 @@ fn mbarrier_rows_carry_their_call_path() {
         }
     }
 }
+
+/// The operands of each async row, from the PTX ISA grammar of its instruction (§9.7.13.1 `bar`,
+/// §9.7.13.3, §9.7.9.22/23 `mapa`/`getctarank`, §9.7.12.16 `elect.sync`, §9.7.13.15
+/// `mbarrier.*`, §9.7.13.4 `fence.proxy.*`, §9.7.9.25 `cp.async*`), every register written
+/// `%r`. Registers the device `asm!` block declares itself keep their name: `p`/`q` the
+/// predicates of `bar.red`/`elect`/`try_wait`, `g` the `.global` address made by `cvta`, `_` the
+/// sink of a remote arrive.
+fn operand_shape(v: &Variant) -> String {
+    let opt = |b: bool, s: &str| if b { s.to_string() } else { String::new() };
+    let f = &v.form;
+    match (v.family, v.op) {
+        ("bar" | "barrier", "sync" | "arrive") => format!(" %r{}", opt(f.count, ", %r")),
+        ("bar", "red.popc") => " %r, %r, %r, p".into(),
+        ("bar", "red.and" | "red.or") => " q, %r, %r, p".into(),
+        ("barrier.cluster", _) => String::new(),
+        ("mapa", _) => " %r, %r, %r".into(),
+        ("getctarank", _) => " %r, %r".into(),
+        ("elect.sync", _) => " %r|p, %r".into(),
+        ("mbarrier", "init") => " [%r], %r".into(),
+        ("mbarrier", "inval") => " [%r]".into(),
+        ("mbarrier", "pending_count") => " %r, %r".into(),
+        ("mbarrier", "arrive.noComplete" | "arrive_drop.noComplete") => " %r, [%r], %r".into(),
+        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
+            let state = if v.space == Marker::SharedCluster {
+                "_"
+            } else {
+                "%r"
+            };
+            format!(" {state}, [%r]{}", opt(f.count || f.tx, ", %r"))
+        }
+        ("mbarrier", "try_wait" | "try_wait.parity" | "test_wait" | "test_wait.parity") => {
+            format!(" p, [%r], %r{}", opt(f.hint, ", %r"))
+        }
+        ("mbarrier", "expect_tx" | "complete_tx") => " [%r], %r".into(),
+        ("fence.proxy.tensormap::generic", _) if v.sem == Marker::Acquire => " [%r], 128".into(),
+        ("fence.proxy.async" | "fence.proxy.tensormap::generic", _) => String::new(),
+        ("fence.mbarrier_init" | "fence.proxy.alias", _) => String::new(),
+        ("cp.async", "") => format!(" [%r], [g], {}{}", f.bytes, opt(f.zfill, ", %r")),
+        ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => String::new(),
+        ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => " %r".into(),
+        ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => " [%r]".into(),
+        ("cp.async.bulk", "") if f.src == Marker::Global => {
+            format!(" [%r], [g], %r, [%r]{}", opt(f.multicast, ", %r"))
+        }
+        ("cp.async.bulk", "") if v.space == Marker::Global => " [g], [%r], %r".into(),
+        ("cp.async.bulk", "") => " [%r], [%r], %r, [%r]".into(),
+        ("cp.async.bulk", "prefetch.L2") => " [g], %r".into(),
+        ("cp.reduce.async.bulk", _) => " [g], [%r], %r".into(),
+        ("cp.async.bulk.tensor", op) => {
+            let c = vec!["%r"; usize::from(f.dim)].join(", ");
+            match op {
+                "load" => format!(" [%r], [%r, {{{c}}}], [%r]"),
+                "load.multicast" => format!(" [%r], [%r, {{{c}}}], [%r], %r"),
+                "store" => format!(" [%r, {{{c}}}], [%r]"),
+                "prefetch" => format!(" [%r, {{{c}}}]"),
+                o => panic!("tensor op {o}"),
+            }
+        }
+        (fam, op) => panic!("no operand grammar for {fam} {op}"),
+    }
+}
+
+/// Every async row carries the operands its `asm!` pastes (the same table tokens): with each
+/// placeholder (`{x}`) written `%r` and `{{`/`}}` as braces they are the grammar's operands.
+#[test]
+fn every_async_row_carries_the_grammar_operands() {
+    let mut bad = Vec::new();
+    for v in rows() {
+        let Some(ops) = v.operands else {
+            bad.push(format!("{} ({}): no operands", v.ptx, v.form));
+            continue;
+        };
+        let mut shape = String::new();
+        let mut it = ops.chars().peekable();
+        while let Some(c) = it.next() {
+            match c {
+                '{' | '}' if it.peek() == Some(&c) => {
+                    it.next();
+                    shape.push(c);
+                }
+                '{' => {
+                    for c in it.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                    }
+                    shape.push_str("%r");
+                }
+                c => shape.push(c),
+            }
+        }
+        if shape != operand_shape(&v) {
+            bad.push(format!(
+                "{} ({}): operands `{ops}`, grammar `{}`",
+                v.ptx,
+                v.form,
+                operand_shape(&v)
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Every async row names its SM and PTX floors, its PTX ISA section (§9.7.x) and its seed section
+/// (§5.x); a few floors from the ISA's version notes, written here: `bar` PTX 2.0 / sm_20,
+/// `barrier` 6.0 / sm_30, `barrier.cluster` with a semantic 8.0 / sm_90, `mbarrier.init` with
+/// `.shared::cta` 7.8 / sm_80, `mbarrier.pending_count` 7.0 / sm_80, `try_wait` sm_90,
+/// `mbarrier.arrive.relaxed` 8.6, `cp.async.ca.shared::cta` 7.8 / sm_80, `cp.async.wait_all`
+/// 7.0, the bulk and tensor copies 8.0 / sm_90, `fence.proxy.tensormap::generic` 8.3 / sm_90.
+#[test]
+fn every_async_row_names_its_floors_and_sections() {
+    let rows = rows();
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|v| {
+            v.sm < 20 || v.ptx_isa < 20 || !v.isa.starts_with("9.7.") || !v.seed.starts_with("5.")
+        })
+        .map(|v| {
+            format!(
+                "{} ({}): sm {} ptx {} isa {:?} seed {:?}",
+                v.ptx, v.form, v.sm, v.ptx_isa, v.isa, v.seed
+            )
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let floor = |ptx: &str, form: &str| {
+        let v = rows
+            .iter()
+            .find(|v| v.ptx == ptx && v.form.to_string() == form)
+            .unwrap_or_else(|| panic!("no row {ptx} ({form})"));
+        (v.sm, v.ptx_isa)
+    };
+    assert_eq!(floor("bar.sync", "count"), (20, 20));
+    assert_eq!(floor("barrier.sync", "count"), (30, 60));
+    assert_eq!(
+        floor("barrier.cluster.arrive.relaxed", "Unaligned"),
+        (90, 80)
+    );
+    assert_eq!(floor("mbarrier.init.shared::cta.b64", "count"), (80, 78));
+    assert_eq!(floor("mbarrier.pending_count.b64", ""), (80, 70));
+    assert_eq!(
+        floor("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "").0,
+        90
+    );
+    assert_eq!(
+        floor("mbarrier.arrive.relaxed.cta.shared::cta.b64", "").1,
+        86
+    );
+    assert_eq!(floor("cp.async.ca.shared::cta.global", "Ca:4"), (80, 78));
+    assert_eq!(floor("cp.async.wait_all", ""), (80, 70));
+    assert_eq!(
+        floor(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+            "src=Global completion=Mbarrier"
+        ),
+        (90, 80)
+    );
+    assert_eq!(
+        floor("fence.proxy.tensormap::generic.release.gpu", ""),
+        (90, 83)
+    );
+}

@@ -24,7 +24,8 @@
 //! `ptx-sync show` uses the same mechanism for every catalog row ([`show_sass`]): the `u32`
 //! accesses through the wiring above, the other types and `cas` through the same wiring with
 //! `.b32`/`.b64`/float registers and a baseline of their own width, and the barrier, cluster, mbarrier,
-//! proxy-fence and async-copy rows through [`async_template`] (operands on shared registers, each
+//! proxy-fence and async-copy rows through [`async_instr`] (the text their `asm!` pastes, the
+//! operands bound to shared registers by name, each
 //! output stored or guarding a store, each entry compared with a baseline that has the same
 //! operands and stores but not the instruction). One ptxas call assembles them all; an entry
 //! ptxas rejects is reported on its row and the rest assembled again without it.
@@ -260,23 +261,6 @@ impl ShownSass {
     }
 }
 
-/// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 13] = [
-    "bar",
-    "barrier",
-    "barrier.cluster",
-    "mapa",
-    "getctarank",
-    "elect.sync",
-    "mbarrier",
-    "fence.proxy.async",
-    "fence.proxy.tensormap::generic",
-    "cp.async",
-    "cp.async.bulk",
-    "cp.reduce.async.bulk",
-    "cp.async.bulk.tensor",
-];
-
 /// The registers and operands of every async entry (ptxas drops what an entry does not use):
 ///
 /// * `%rd1` the `.param` pointer (generic; also the tensor-map address), `%rd2` it as a
@@ -284,9 +268,11 @@ pub const ASYNC_FAMILIES: [&str; 13] = [
 /// * `%r1` the mbarrier (`ps_smem`, a 32-bit `.shared` address), `%r2` a shared buffer 1 KiB
 ///   behind it, `%r3 = %tid.x`: counts, tx-bytes, parities, sizes, coordinates, ranks, hints;
 /// * `%rs1` a 16-bit multicast mask, `%p1` an input predicate;
-/// * outputs `%r4`, `%rd4`, `%p2`: [`async_sinks`] stores them (a predicate guards a store), so
-///   that ptxas keeps the instruction.
-const ASYNC_WIRING: &str = "\t.reg .pred %p<3>;\n\t.reg .b16 %rs<2>;\n\t.reg .b32 %r<5>;\n\
+/// * outputs `%r4`, `%r5`, `%rd4`, `%p2`: [`async_sinks`] stores them (a predicate guards a
+///   store), so that ptxas keeps the instruction.
+///
+/// [`async_reg`] binds each placeholder of a row's operands to one of them.
+const ASYNC_WIRING: &str = "\t.reg .pred %p<3>;\n\t.reg .b16 %rs<2>;\n\t.reg .b32 %r<6>;\n\
                             \t.reg .b64 %rd<5>;\n\tld.param.u64 %rd1, [p];\n\
                             \tcvta.to.global.u64 %rd2, %rd1;\n\tld.global.u64 %rd3, [%rd2];\n\
                             \tmov.u32 %r1, ps_smem;\n\tadd.u32 %r2, %r1, 1024;\n\
@@ -294,11 +280,16 @@ const ASYNC_WIRING: &str = "\t.reg .pred %p<3>;\n\t.reg .b16 %rs<2>;\n\t.reg .b3
                             \tsetp.ne.u32 %p1, %r3, 0;\n";
 
 /// The output registers of the async wiring: register, how the baseline defines it, its store.
-const ASYNC_OUTPUTS: [(&str, &str, &str); 3] = [
+const ASYNC_OUTPUTS: [(&str, &str, &str); 4] = [
     (
         "%r4",
         "\tmov.u32 %r4, %r3;\n",
         "\tst.global.u32 [%rd2+16], %r4;\n",
+    ),
+    (
+        "%r5",
+        "\tadd.u32 %r5, %r3, 1;\n",
+        "\tst.global.u32 [%rd2+20], %r5;\n",
     ),
     (
         "%rd4",
@@ -356,95 +347,57 @@ fn async_baseline(instr: &str) -> String {
     b + &async_sinks(instr)
 }
 
-/// The instruction of an async row with its operands on the [`ASYNC_WIRING`] registers, or why
-/// it has none. Operand order and register classes follow the device crate's `asm!`
-/// (`barrier.rs`, `cluster.rs`, `mbarrier.rs`, `proxy.rs`, `copy.rs`) and the PTX ISA grammar.
-pub fn async_template(v: &Variant) -> Result<String, &'static str> {
-    let p = v.ptx;
-    let coords = || {
-        let n = usize::from(v.form.dim);
-        (n > 0)
-            .then(|| vec!["%r3"; n].join(", "))
-            .ok_or("no tensor rank (dim) in the row")
-    };
-    let mc = if v.op.contains("multicast") || v.form.multicast {
-        ", %rs1"
-    } else {
-        ""
-    };
-    let t = match (v.family, v.op) {
-        ("bar" | "barrier", "sync") if !v.form.count => format!("{p} 0;"),
-        ("bar" | "barrier", "sync" | "arrive") => format!("{p} 1, 64;"),
-        ("bar", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
-        ("bar", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
-        ("barrier.cluster" | "fence.proxy.async", _) => format!("{p};"),
-        ("fence.proxy.tensormap::generic", _) if v.sem == "Acquire" => format!("{p} [%rd1], 128;"),
-        ("fence.proxy.tensormap::generic", _) => format!("{p};"),
-        ("mapa", _) if v.ty == "u32" => format!("{p} %r4, %r1, %r3;"),
-        ("mapa", _) => format!("{p} %rd4, %rd1, %r3;"),
-        ("getctarank", _) if v.ty == "u32" => format!("{p} %r4, %r1;"),
-        ("getctarank", _) => format!("{p} %r4, %rd1;"),
-        ("elect.sync", _) => format!("{p} %r4|%p2, -1;"),
-        ("mbarrier", "init") => format!("{p} [%r1], %r3;"),
-        ("mbarrier", "inval") => format!("{p} [%r1];"),
-        ("mbarrier", "pending_count") => format!("{p} %r4, %rd3;"),
-        // `state, [addr], count` (PTX ISA §9.7.13.15.15/16: the count is required).
-        ("mbarrier", "arrive.noComplete" | "arrive_drop.noComplete") => {
-            format!("{p} %rd4, [%r1], %r3;")
-        }
-        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
-            let n = if v.form.count || v.form.tx {
-                ", %r3"
-            } else {
-                ""
-            };
-            // A remote arrive returns no state: the sink `_`, as the device crate writes it.
-            let d = if v.space == "SharedCluster" {
-                "_"
-            } else {
-                "%rd4"
-            };
-            format!("{p} {d}, [%r1]{n};")
-        }
-        ("mbarrier", "try_wait" | "test_wait" | "try_wait.parity" | "test_wait.parity") => {
-            let x = if v.op.ends_with("parity") {
-                "%r3"
-            } else {
-                "%rd3"
-            };
-            let hint = if v.form.hint { ", %r3" } else { "" };
-            format!("{p} %p2, [%r1], {x}{hint};")
-        }
-        ("mbarrier", "expect_tx" | "complete_tx") => format!("{p} [%r1], %r3;"),
-        ("cp.async", "") => {
-            // The copy size, and the src-size operand of the zfill form.
-            let n = v.form.bytes;
-            if n == 0 {
-                return Err("no copy size in the row");
+/// The register of the [`ASYNC_WIRING`] that an async placeholder binds to (the placeholders
+/// and their `asm!` operand kinds are listed in the device crate's `instr.rs`, table `aops!`):
+/// `.shared` addresses `%r1` (mbarrier) and `%r2` (copy buffer), 32-bit inputs `%r3`, 64-bit
+/// inputs `%rd1` (addresses, pointers, tensor maps) and `%rd3` (an mbarrier state, a cache policy), the CTA mask
+/// `%rs1`, outputs `%r4`/`%r5`/`%rd4`, an immediate `0`. `None`: not a placeholder of the table.
+pub fn async_reg(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "a" | "b" => "%r1",
+        "sd" | "ss" => "%r2",
+        "n" | "id" | "c" | "r" | "tx" | "ns" | "ph" | "mask" | "z" | "t" | "f" | "c0" | "c1"
+        | "c2" | "c3" | "c4" => "%r3",
+        "a64" | "gp" | "m" => "%rd1",
+        "x" | "pol" => "%rd3",
+        "k" => "%rs1",
+        "d" | "l" => "%r4",
+        "e" => "%r5",
+        "s" | "d64" => "%rd4",
+        "imm" => "0",
+        _ => return None,
+    })
+}
+
+/// The text the device `asm!` of an async row pastes — [`Variant::asm_pre`], the mnemonic, the
+/// row's [`operands`](Variant::operands), `;`, [`Variant::asm_post`] — with each `{placeholder}`
+/// bound by [`async_reg`] and `{{`/`}}` as `{`/`}`. `Err`: the row carries no operands, or a
+/// placeholder the wiring does not bind.
+pub fn async_instr(v: &Variant) -> Result<String, &'static str> {
+    let ops = v.operands.ok_or("the row carries no operands")?;
+    let tmpl = format!("{}{}{ops};{}", v.asm_pre, v.ptx, v.asm_post);
+    let mut out = String::with_capacity(tmpl.len());
+    let mut it = tmpl.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '{' if it.peek() == Some(&'{') => {
+                it.next();
+                out.push('{');
             }
-            let z = if v.form.zfill { ", %r3" } else { "" };
-            format!("{p} [%r2], [%rd2], {n}{z};")
+            '}' if it.peek() == Some(&'}') => {
+                it.next();
+                out.push('}');
+            }
+            '{' => {
+                let name: String = it.by_ref().take_while(|&c| c != '}').collect();
+                out.push_str(
+                    async_reg(&name).ok_or("a placeholder the async wiring does not bind")?,
+                );
+            }
+            c => out.push(c),
         }
-        ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => {
-            format!("{p};")
-        }
-        ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => format!("{p} 0;"),
-        ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => format!("{p} [%r1];"),
-        ("cp.async.bulk", "") if v.space == "Global" => format!("{p} [%rd2], [%r2], %r3;"),
-        ("cp.async.bulk", "") if v.form.src == Marker::Global => {
-            format!("{p} [%r2], [%rd2], %r3, [%r1]{mc};")
-        }
-        ("cp.async.bulk", "") => format!("{p} [%r2], [%r2+512], %r3, [%r1];"),
-        ("cp.async.bulk", "prefetch.L2") => format!("{p} [%rd2], %r3;"),
-        ("cp.reduce.async.bulk", _) => format!("{p} [%rd2], [%r2], %r3;"),
-        ("cp.async.bulk.tensor", "load" | "load.multicast") => {
-            format!("{p} [%r2], [%rd1, {{{}}}], [%r1]{mc};", coords()?)
-        }
-        ("cp.async.bulk.tensor", "store") => format!("{p} [%rd1, {{{}}}], [%r2];", coords()?),
-        ("cp.async.bulk.tensor", "prefetch") => format!("{p} [%rd1, {{{}}}];", coords()?),
-        _ => return Err("no operand template for this row (add one in costs::async_template)"),
-    };
-    Ok(t)
+    }
+    Ok(out)
 }
 
 /// The baseline a `show` entry is compared with.
@@ -457,19 +410,9 @@ enum Baseline {
 
 /// The entry body of a row for `show` and its baseline; `Err` says why the row is not wrapped.
 fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
-    // A row outside the access families whose table carries its operands, none of them a
-    // register (a plain fence): the row's own text, on the async wiring.
-    let own = match v.operands {
-        Some(ops) if !FAMILIES.contains(&v.family) && !ops.contains('{') => {
-            Some(format!("{}{ops};", v.ptx))
-        }
-        _ => None,
-    };
-    if own.is_some() || ASYNC_FAMILIES.contains(&v.family) {
-        let i = match own {
-            Some(i) => i,
-            None => async_template(v)?,
-        };
+    // A row outside the access families: its own `asm!` text, on the async wiring.
+    if !FAMILIES.contains(&v.family) {
+        let i = async_instr(v)?;
         let body = format!("{ASYNC_WIRING}\t{i}\n{}", async_sinks(&i));
         return Ok((body, Baseline::Body(async_baseline(&i))));
     }
@@ -612,7 +555,7 @@ fn ptxas_errors(err: &str) -> Vec<(usize, String)> {
 }
 
 /// The SASS column of every row for `ptx-sync show`: one module with one `.entry` per wrappable
-/// row (the cost wiring for fences and u32 accesses, [`async_template`] for the async families),
+/// row (the cost wiring for fences and u32 accesses, [`async_instr`] for the async families),
 /// one `ptxas` and one `cuobjdump` call. When ptxas rejects some entries, those rows get its
 /// message ([`ShownSass::AsmFailed`]) and the others are assembled again without them. `Err`: the
 /// tools failed for a reason no row explains.
@@ -719,32 +662,45 @@ mod tests {
     }
 
     #[test]
-    fn every_async_row_has_a_template() {
+    fn every_async_row_carries_its_operands() {
         let rows = async_rows();
         assert!(rows.len() > 100, "{}", rows.len());
         for v in &rows {
-            if v.operands.is_some() {
-                // The row's own operands: wrapped without a template.
-                assert!(show_body(v).is_ok(), "{}", v.ptx);
-                continue;
-            }
-            assert!(
-                ASYNC_FAMILIES.contains(&v.family),
-                "family {} has no async wiring",
-                v.family
-            );
-            let t = async_template(v).unwrap_or_else(|e| panic!("{}: {e}", v.ptx));
-            assert!(t.starts_with(v.ptx) && t.ends_with(';'), "{t}");
+            assert!(v.operands.is_some(), "{} ({}): no operands", v.ptx, v.form);
+            let t = async_instr(v).unwrap_or_else(|e| panic!("{}: {e}", v.ptx));
+            assert!(t.contains(v.ptx), "{t}");
+            assert!(!t.contains("{{") && !t.contains("}}"), "{t}");
+            assert!(show_body(v).is_ok(), "{}", v.ptx);
         }
     }
 
     #[test]
-    fn templates_follow_the_device_operands() {
+    fn an_unknown_placeholder_or_no_operands_is_not_wired() {
+        let v = Variant {
+            family: "mbarrier",
+            ptx: "mbarrier.inval.shared::cta.b64",
+            operands: Some(" [{nosuch}]"),
+            ..Variant::EMPTY
+        };
+        assert!(async_instr(&v).unwrap_err().contains("does not bind"));
+        let none = Variant {
+            operands: None,
+            ..v
+        };
+        assert!(async_instr(&none).unwrap_err().contains("no operands"));
+    }
+
+    /// The instruction `show` assembles for a row, written here from the PTX ISA grammar of each
+    /// instruction and the wiring's registers (`%r1` mbarrier, `%r2` buffer, `%r3` 32-bit inputs,
+    /// `%rd1` pointers, `%rd3` a state, `%rs1` the mask, `%r4`/`%rd4` outputs), including the
+    /// block the device `asm!` wraps it in.
+    #[test]
+    fn async_instructions_follow_the_device_asm() {
         let t = |ptx: &str, extra: &str| {
             let mut r = None;
             for_each_variant(|x| {
                 if x.ptx == ptx && x.form.to_string() == extra {
-                    r = Some(async_template(&x).unwrap());
+                    r = Some(async_instr(&x).unwrap());
                 }
             });
             r.unwrap_or_else(|| panic!("no row {ptx} {extra}"))
@@ -765,7 +721,8 @@ mod tests {
                 "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
                 "hint"
             ),
-            "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p2, [%r1], %r3, %r3;"
+            "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%r1], %r3, %r3;\n\
+             \tselp.u32 %r4, 1, 0, p;\n\t}"
         );
         // mbarrier.arrive.noComplete{.release}{.cta}{.shared{::cta}}.b64 state, [addr], count;
         assert_eq!(
@@ -776,13 +733,34 @@ mod tests {
             "mbarrier.arrive.noComplete.release.cta.shared::cta.b64 %rd4, [%r1], %r3;"
         );
         assert_eq!(
-            t("cp.async.cg.shared::cta.global", "Cg:16:zfill"),
-            "cp.async.cg.shared::cta.global [%r2], [%rd2], 16, %r3;"
+            t("mbarrier.pending_count.b64", ""),
+            "mbarrier.pending_count.b64 %r4, %rd3;"
         );
+        assert_eq!(
+            t("cp.async.cg.shared::cta.global", "Cg:16:zfill"),
+            "{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, %rd1;\n\
+             \tcp.async.cg.shared::cta.global [%r2], [g], 16, %r3;\n\t}"
+        );
+        assert_eq!(t("cp.async.wait_group", ""), "cp.async.wait_group 0;");
         assert_eq!(
             t("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster", "dim=3"),
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster \
              [%r2], [%rd1, {%r3, %r3, %r3}], [%r1], %rs1;"
+        );
+        assert_eq!(
+            t("bar.red.and.pred", "count"),
+            "{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, %r3, 0;\n\tbar.red.and.pred q, %r3, %r3, p;\n\
+             \tselp.u32 %r4, 1, 0, q;\n\t}"
+        );
+        assert_eq!(t("bar.sync", ""), "bar.sync %r3;");
+        assert_eq!(t("mapa.u64", ""), "mapa.u64 %rd4, %rd1, %r3;");
+        assert_eq!(
+            t("elect.sync", ""),
+            "{\n\t.reg .pred p;\n\telect.sync %r4|p, %r3;\n\tselp.u32 %r5, 1, 0, p;\n\t}"
+        );
+        assert_eq!(
+            t("fence.proxy.tensormap::generic.acquire.gpu", "addr 128"),
+            "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;"
         );
     }
 
