@@ -29,42 +29,18 @@ pub const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.pt
 /// `cargo xtask ptx` dumped and the tests read. The PTX is the fallback (see [`Gpu::open`]).
 pub static KERNELS_CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.cubin"));
 
-/// Every driver entry point this binary calls (cudarc resolves each by name on first use and
-/// panics if it is missing): checked up front by [`check_driver`], so a wrong or partial
-/// `libcuda.so` is one line and exit 1 instead of a panic. `cuEventElapsedTime_v2` (CUDA 12.8+)
-/// is optional: older drivers time with `cuEventElapsedTime`.
+/// The driver entry points this binary calls beyond the library's [`cuda::API_SYMBOLS`] (cudarc
+/// resolves each by name on first use and panics if it is missing): checked up front by
+/// [`check_driver`], so a wrong or partial `libcuda.so` is one line and exit 1 instead of a panic.
+/// `cuEventElapsedTime_v2` (CUDA 12.8+) is optional: older drivers time with `cuEventElapsedTime`.
 pub const DRIVER_SYMBOLS: &[&str] = &[
-    "cuInit",
-    "cuDriverGetVersion",
-    "cuGetErrorName",
-    "cuGetErrorString",
-    "cuDeviceGetCount",
-    "cuDeviceGet",
-    "cuDeviceGetName",
-    "cuDeviceGetAttribute",
-    "cuDeviceTotalMem_v2",
-    "cuDevicePrimaryCtxRetain",
-    "cuDevicePrimaryCtxRelease_v2",
-    "cuCtxSetCurrent",
-    "cuModuleLoadDataEx",
-    "cuModuleGetFunction",
-    "cuModuleUnload",
-    "cuMemAlloc_v2",
-    "cuMemFree_v2",
-    "cuMemsetD32_v2",
-    "cuMemcpyHtoD_v2",
-    "cuMemcpyDtoH_v2",
     "cuMemcpyDtoDAsync_v2",
     "cuOccupancyMaxActiveBlocksPerMultiprocessor",
-    "cuFuncSetAttribute",
-    "cuLaunchKernelEx",
-    "cuStreamQuery",
     "cuEventCreate",
     "cuEventRecord",
     "cuEventSynchronize",
     "cuEventElapsedTime",
     "cuEventDestroy_v2",
-    "cuTensorMapEncodeTiled",
 ];
 
 use cuda::has_symbol;
@@ -75,20 +51,16 @@ fn has_elapsed_v2() -> bool {
     *V2.get_or_init(|| has_symbol("cuEventElapsedTime_v2"))
 }
 
-/// The driver library is there and exports every entry point of [`DRIVER_SYMBOLS`]; else the
-/// first missing one, as an error (never a panic).
+/// The driver library is there and exports every entry point of [`cuda::API_SYMBOLS`] and
+/// [`DRIVER_SYMBOLS`]; else the first missing one, as an error (never a panic).
 pub fn check_driver() -> Result<(), GpuError> {
+    cuda::check_driver(cuda::API_SYMBOLS).map_err(GpuError::from)?;
     cuda::check_driver(DRIVER_SYMBOLS).map_err(GpuError::from)
 }
 
 /// `cuDriverGetVersion` (after [`check_driver`]).
 pub fn driver_version() -> Result<i32, GpuError> {
-    let mut v = 0;
-    // SAFETY: valid out pointer; the symbol exists (check_driver).
-    drv("cuDriverGetVersion", unsafe {
-        sys::cuDriverGetVersion(&mut v).result()
-    })?;
-    Ok(v)
+    cuda::driver_version().map_err(GpuError::from)
 }
 
 /// Milliseconds between two recorded events: `cuEventElapsedTime_v2` where the driver has it,
