@@ -5,23 +5,19 @@
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
 // The layers, bottom up: `registry` (the programs) → `exec` (GPU and CPU runs) → `analysis`
-// (outcome histograms, a kernel's PTX) → `render` (text, JSON, SVG) → `cli` and this file. Not
-// yet in a layer folder (other branches edit them): `gpu` (exec), `show` (render), `build_cmd`
-// (cli).
+// (outcome histograms, a kernel's PTX) → `render` (text, JSON, SVG, `show`) → `cli` and this
+// file. The library part (`ptx_sync_host`, lib.rs) has the same layers for what users call.
 mod analysis;
-mod build_cmd;
 mod cli;
 mod exec;
-mod gpu;
 mod registry;
 mod render;
-mod show;
 
 use analysis::hist;
-use cli::{args, tour};
-use exec::{copy, litmus_file, runner};
+use cli::{args, build_cmd, tour};
+use exec::{copy, gpu, litmus_file, runner};
 use registry::programs;
-use render::report;
+use render::{report, show};
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

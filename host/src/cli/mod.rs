@@ -1,4 +1,5 @@
-//! Layer 5, the command line: argument checks and the guided tour.
+//! Layer 5, the command line: argument checks, `ptx-sync build` and the guided tour.
 
 pub mod args;
+pub mod build_cmd;
 pub mod tour;

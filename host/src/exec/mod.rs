@@ -1,7 +1,9 @@
 //! Layer 2, execution: the GPU runner of the registry's programs and of litmus files, the CPU
-//! runs on std threads, the tiled-copy and fence-benchmark drivers.
+//! runs on std threads, the tiled-copy and fence-benchmark drivers, and `gpu` (the bundled
+//! kernels on the library's `ptx_sync_host::cuda`).
 
 pub mod copy;
 pub mod cpu;
+pub mod gpu;
 pub mod litmus_file;
 pub mod runner;
