@@ -12,7 +12,7 @@
 //!    family that does the same with weak `ld`/`st` (or nothing, for fences),
 //! 3. assembles it with one `ptxas -arch=sm_90 -O3` and dumps it with one `cuobjdump -sass`,
 //! 4. reports, per variant, the SASS opcodes its entry has beyond its baseline, in program order
-//!    ([`sass::minus`](crate::sass::minus)): e.g. `fence.sc.gpu` → `MEMBAR.SC.GPU ERRBAR CGAERRBAR
+//!    ([`sass::minus`]): e.g. `fence.sc.gpu` → `MEMBAR.SC.GPU ERRBAR CGAERRBAR
 //!    CCTL.IVALL`.
 //!
 //! Each access uses a per-thread address (`p + 8·tid.x`) and a per-thread value, so ptxas cannot
@@ -356,7 +356,7 @@ fn async_baseline(instr: &str) -> String {
     b + &async_sinks(instr)
 }
 
-/// The instruction of an async row with its operands on the [`ASYNC_WIRING`] registers, or why
+/// The instruction of an async row with its operands on the `ASYNC_WIRING` registers, or why
 /// it has none. Operand order and register classes follow the device crate's `asm!`
 /// (`barrier.rs`, `cluster.rs`, `mbarrier.rs`, `proxy.rs`, `copy.rs`) and the PTX ISA grammar.
 pub fn async_template(v: &Variant) -> Result<String, &'static str> {
