@@ -657,7 +657,8 @@ impl<T: Scalar> Strong<T> {
     /// A new strong location holding `v`.
     ///
     /// No instruction: the value is the location's initial contents (a `const fn`, so a `static` can
-    /// hold one; a kernel views global memory with [`Strong::from_ptr`] instead). Seed §3.1.
+    /// hold one; a kernel views global memory with [`Strong::from_ptr`] instead). Seed §3 (special
+    /// accesses).
     ///
     /// # Examples
     ///
@@ -776,7 +777,7 @@ impl<T: Copy> Data<T> {
     /// New ordinary data.
     ///
     /// No instruction. `Data` is what a flag protects: only weak `ld`/`st` touch it, so every
-    /// access must be ordered by a synchronizing pair (seed §3.1–3.2).
+    /// access must be ordered by a synchronizing pair (seed §3).
     ///
     /// # Examples
     ///
@@ -850,12 +851,12 @@ impl<T: Copy> Data<T> {
     /// §8.7.1; loom reports it).
     ///
     /// PTX: a weak `ld.type` (no `.sem`, no `.scope`: PTX ISA §9.7.9.8, sm_20); it can be
-    /// reordered, merged or hoisted by ptxas, so it never serves as a flag (seed §3.5). Seed §3.1
-    /// (the data of the hand-off), §3.2 (the acquire that orders this read).
+    /// reordered, merged or hoisted by ptxas, so it never serves as a flag (seed §3.5). Seed §3
+    /// (the data of the hand-off, ordered by an acquire).
     ///
     /// # Examples
     ///
-    /// The consumer's side of the hand-off (seed §3.2), with std threads on the host:
+    /// The consumer's side of the hand-off (seed §3), with std threads on the host:
     ///
     /// ```
     /// use ptx_sync::{Data, Strong, Gpu, Acquire, Release, wait::{spin_until, Budget}};
@@ -889,7 +890,7 @@ impl<T: Copy> Data<T> {
     /// No conflicting access may be unordered with this write.
     ///
     /// PTX: a weak `st.type` (PTX ISA §9.7.9.10, sm_20). Publish it with a release store or a
-    /// release fence before the flag (seed §3.1–3.2).
+    /// release fence before the flag (seed §3).
     ///
     /// # Examples
     ///
@@ -1180,7 +1181,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// pointer outside that window makes the space-qualified instruction access the wrong memory.
     ///
     /// No instruction; each access then spells `Sp` (`.global`, `.shared::cta`,
-    /// `.shared::cluster`: PTX ISA §9.7.9.8, seed §4.4) and, on the device, is preceded by
+    /// `.shared::cluster`: PTX ISA §9.7.9.8) and, on the device, is preceded by
     /// `cvta.to.<space>`. Host: the space is erased.
     ///
     /// # Examples
@@ -1260,7 +1261,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// `LD.E.STRONG.SM`; `ld.relaxed.gpu` → `LD.E.STRONG.GPU`; `ld.acquire.gpu` →
     /// `LD.E.STRONG.GPU CCTL.IVALL` (the acquire is the L1 invalidate); `ld.acquire.cta` →
     /// `LD.E.STRONG.SM` only. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.9.8,
-    /// §8.8; seed §3.2 (acquire), §3.5 (strong flag loads).
+    /// §8.8; seed §3 (acquire), §3.5 (strong flag loads).
     ///
     /// # Examples
     ///
@@ -1294,7 +1295,7 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// `st.release.gpu.u32`. SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`):
     /// `st.relaxed.gpu` → `ST.E.STRONG.GPU`; `st.release.cta` → `MEMBAR.ALL.CTA ST.E.STRONG.SM`;
     /// `st.release.gpu` → `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ST.E.STRONG.GPU`. Floor: PTX 6.0 /
-    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.9.10, §8.8; seed §3.1 (the producer's release).
+    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.9.10, §8.8; seed §3 (the producer's release).
     ///
     /// # Examples
     ///

@@ -108,7 +108,7 @@ crate::access_rows! { fence fence_leaf }
 ///
 /// # Examples
 ///
-/// The hand-off with relaxed flag accesses and fences (seed §3.3): the release fence before the
+/// The hand-off with relaxed flag accesses and fences (seed §3.4): the release fence before the
 /// flag store and the acquire fence after the flag load synchronize.
 ///
 /// ```

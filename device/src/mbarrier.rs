@@ -815,7 +815,7 @@ impl<Tag> Mbarrier<Tag> {
 
     /// The barrier's `.shared::cta` address.
     ///
-    /// PTX: `cvta.to.shared::cta.u64` + `cvt.u32.u64` (PTX ISA §9.7.9.21, sm_20); host: the
+    /// PTX: `cvta.to.shared::cta.u64` + `cvt.u32.u64` (PTX ISA `cvta`, sm_20); host: the
     /// pointer's value. Seed §5.2 (every mbarrier operand is a `.shared::cta` address).
     ///
     /// # Examples
@@ -1725,8 +1725,8 @@ impl<Tag> Mbarrier<Tag> {
     /// This barrier as seen through `.shared::cluster` from this CTA (no instruction). The view
     /// borrows the barrier: it cannot outlive it.
     ///
-    /// PTX ISA §5.1.6 (`.shared::cta` addresses are valid `.shared::cluster` addresses); sm_90
-    /// for the remote operations. Seed §5.4.
+    /// The executing CTA's `.shared::cta` window lies inside its `.shared::cluster` window (PTX
+    /// ISA, state spaces: `.shared`); the remote operations need sm_90. Seed §5.4.
     ///
     /// # Examples
     ///
@@ -1750,7 +1750,7 @@ impl<Tag> Mbarrier<Tag> {
     /// borrows this barrier, so it cannot outlive it (a peer CTA's barrier at the same offset
     /// is kept alive by the cluster protocol, seed §5.4).
     ///
-    /// PTX ISA §9.7.9.16 (`mapa`); seed §5.4 (consumers in peer CTAs arrive on the leader's
+    /// PTX ISA §9.7.9.22 (`mapa`); seed §5.4 (consumers in peer CTAs arrive on the leader's
     /// `empty`).
     ///
     /// # Examples

@@ -656,7 +656,7 @@ fn doc_coverage() -> Vec<Coverage> {
 fn print_doc_coverage() {
     /// Modules whose every public function must have an example.
     const FULL: &[&str] = &[
-        "atomic", "barrier", "fence", "index", "mbarrier", "cluster", "pipeline", "proxy",
+        "atomic", "barrier", "cluster", "copy", "fence", "index", "mbarrier", "pipeline", "proxy",
         "shared", "wait",
     ];
     let rows = doc_coverage();
