@@ -350,8 +350,9 @@ impl NamedBarrier {
     /// `bar.sync id, n;` — arrive and wait for `n` threads. Orders memory among participants
     /// (PTX ISA §8.9.4: barrier = release + acquire at CTA scope).
     ///
-    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `BAR.SYNC.DEFER_BLOCKING`.
-    /// PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `bar.sync` →
+    /// `BAR.SYNC.DEFER_BLOCKING` (recorded for the CTA-wide form; the counted form's SASS is not
+    /// recorded). PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
     ///
     /// # Examples
     ///

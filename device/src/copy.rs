@@ -108,7 +108,7 @@ crate::sem::token_markers! {
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
     message = "PTX has no `cp.async{{.cache}}` of {BYTES} bytes with `{Self}`: `.ca` copies 4, 8 or 16 bytes, `.cg` only 16",
-    note = "PTX ISA §9.7.9.25: `cp-size = {{4, 8, 16}}`, `.cg` requires 16"
+    note = "PTX ISA §9.7.9.25.3: `cp-size = {{4, 8, 16}}`, `.cg` requires 16"
 )]
 pub unsafe trait CpAsyncInstr<const BYTES: usize>: CacheOp {
     /// e.g. `"cp.async.ca.shared::cta.global"`.
@@ -246,7 +246,7 @@ instr! {
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
     message = "this crate has no `cp.reduce.async.bulk ... .add` for `{Self}`",
-    note = "PTX ISA §9.7.9.25.4: add on .u32, .s32, .u64, .f32, .f64 (global destination)"
+    note = "PTX ISA §9.7.9.25.4.2: add on .u32, .s32, .u64, .f32, .f64 (global destination)"
 )]
 pub unsafe trait BulkReduceAddInstr: Copy + 'static {
     /// e.g. `"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32"`.
@@ -500,8 +500,9 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
 
 /// `cp.async.commit_group;` — closes the group of this thread's preceding `cp.async`s.
 ///
-/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `LDGDEPBAR`. PTX 7.0 / sm_80.
-/// PTX ISA §9.7.9.25; seed §5.1. Host: nothing (copies are done at issue).
+/// SASS: not recorded on its own (`cp.async.wait_all` → `LDGDEPBAR` + `DEPBAR.LE` is, ptxas
+/// 13.0.88, `host/tests/sass_async.rs`). PTX 7.0 / sm_80. PTX ISA §9.7.9.25; seed §5.1.
+/// Host: nothing (copies are done at issue).
 ///
 /// # Examples
 ///
@@ -619,7 +620,7 @@ pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
 fn check_bulk(n: u32) {
     assert!(
         n.is_multiple_of(16),
-        "cp.async.bulk: size must be a multiple of 16 (PTX ISA §9.7.9.25.4)"
+        "cp.async.bulk: size must be a multiple of 16 (PTX ISA §9.7.9.25.4.1)"
     );
 }
 
