@@ -655,6 +655,19 @@ unsafe impl<T: Scalar> Send for Strong<T> {}
 
 impl<T: Scalar> Strong<T> {
     /// A new strong location holding `v`.
+    ///
+    /// No instruction: the value is the location's initial contents (a `const fn`, so a `static` can
+    /// hold one; a kernel views global memory with [`Strong::from_ptr`] instead). Seed §3 (special
+    /// accesses).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// static HITS: Strong<u32> = Strong::new(0);
+    /// HITS.at::<Gpu>().red_add::<Relaxed>(2); // red.relaxed.gpu.add.u32
+    /// assert_eq!(HITS.at::<Gpu>().load::<Relaxed>(), 2);
+    /// ```
     #[cfg(not(loom))]
     pub const fn new(v: T) -> Self {
         Strong {
@@ -663,6 +676,16 @@ impl<T: Scalar> Strong<T> {
         }
     }
     /// A new strong location holding `v` (a loom atomic under `--cfg loom`).
+    ///
+    /// No instruction. Under `--cfg loom` this is the constructor (not `const`: a loom atomic is
+    /// registered with the running model).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let s = ptx_sync::Strong::new(5u64);
+    /// assert_eq!(s.at::<ptx_sync::Gpu>().load::<ptx_sync::Relaxed>(), 5);
+    /// ```
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
         Strong {
@@ -675,16 +698,59 @@ impl<T: Scalar> Strong<T> {
     /// `p` must be valid for `'a`, aligned to `size_of::<T>()` (8 for the 64-bit types, which
     /// a 32-bit host's `u64` alignment does not give), and accessed only through strong
     /// operations while shared.
+    ///
+    /// No instruction (a cast). The usual way into global memory: a kernel's `*mut u32` parameter.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed};
+    /// let mut words = [0u64; 2]; // stands for a kernel parameter pointing into global memory
+    /// let w: &Strong<u64> = unsafe { Strong::from_ptr(words.as_mut_ptr()) };
+    /// assert_eq!(w.at::<Gpu>().fetch_add::<AcqRel>(7), 0); // atom.acq_rel.gpu.add.u64
+    /// assert_eq!(w.at::<Gpu>().load::<Relaxed>(), 7);
+    /// ```
     #[cfg(not(loom))]
     pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
         &*(p as *const Self)
     }
     /// The generic address of the location.
+    ///
+    /// No instruction.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{AtomicRef, Strong, Gpu, Relaxed};
+    /// let s = Strong::new(3u32);
+    /// let r = unsafe { AtomicRef::<u32, Gpu>::from_ptr(s.as_ptr()) };
+    /// assert_eq!((r.load::<Relaxed>(), r.as_ptr()), (3, s.as_ptr()));
+    /// ```
     #[cfg(not(loom))]
     pub const fn as_ptr(&self) -> *mut T {
         self.v.get()
     }
     /// An [`AtomicRef`] with scope `Sco` and generic addressing.
+    ///
+    /// No instruction: the scope is a type, and each access through the view spells it
+    /// (`.cta`, `.cluster` (PTX 7.8, sm_90), `.gpu`, `.sys`; seed §4.2: atomicity and ordering
+    /// hold only among threads inside the scope). A non-[`Scope`] type does not compile.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Cta, Sys, Release, Generic, atomic::StInstr};
+    /// let flag = Strong::new(0u32);
+    /// flag.at::<Cta>().store::<Release>(1); // st.release.cta.u32 (SASS MEMBAR.ALL.CTA ST.E.STRONG.SM)
+    /// flag.at::<Sys>().store::<Release>(2); // st.release.sys.u32
+    /// assert_eq!(<u32 as StInstr<Release, Cta, Generic>>::PTX, "st.release.cta.u32");
+    /// assert_eq!(<u32 as StInstr<Release, Sys, Generic>>::PTX, "st.release.sys.u32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let flag = ptx_sync::Strong::new(0u32);
+    /// let _ = flag.at::<ptx_sync::Release>(); // a semantic is not a scope
+    /// ```
     pub fn at<Sco: Scope>(&self) -> AtomicRef<'_, T, Sco, Generic> {
         AtomicRef::new(self)
     }
@@ -709,6 +775,17 @@ unsafe impl<T: Send> Send for Data<T> {}
 
 impl<T: Copy> Data<T> {
     /// New ordinary data.
+    ///
+    /// No instruction. `Data` is what a flag protects: only weak `ld`/`st` touch it, so every
+    /// access must be ordered by a synchronizing pair (seed §3).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// static PAYLOAD: ptx_sync::Data<[u32; 4]> = ptx_sync::Data::new([0; 4]);
+    /// unsafe { PAYLOAD.write([1, 2, 3, 4]) };
+    /// assert_eq!(unsafe { PAYLOAD.read() }[3], 4);
+    /// ```
     #[cfg(not(loom))]
     pub const fn new(v: T) -> Self {
         Data {
@@ -716,6 +793,16 @@ impl<T: Copy> Data<T> {
         }
     }
     /// New ordinary data (loom-tracked under `--cfg loom`).
+    ///
+    /// No instruction; under `--cfg loom` a tracked cell, so an unordered access is reported as a
+    /// data race (PTX ISA §8.7.1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let d = ptx_sync::Data::new(1u8);
+    /// assert_eq!(unsafe { d.read() }, 1);
+    /// ```
     #[cfg(loom)]
     pub fn new(v: T) -> Self {
         crate::model::touch();
@@ -727,11 +814,31 @@ impl<T: Copy> Data<T> {
     ///
     /// # Safety
     /// `p` must be valid and aligned for `T` for `'a`.
+    ///
+    /// No instruction (a cast).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut buf = [0u32; 8]; // a kernel's output buffer
+    /// let d: &ptx_sync::Data<[u32; 8]> = unsafe { ptx_sync::Data::from_ptr(&mut buf) };
+    /// unsafe { d.write([7; 8]) };
+    /// assert_eq!(unsafe { d.read() }, [7; 8]);
+    /// ```
     #[cfg(not(loom))]
     pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
         &*(p as *const Self)
     }
     /// The generic address of the data.
+    ///
+    /// No instruction.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let d = ptx_sync::Data::new(9u16);
+    /// assert_eq!(unsafe { *d.as_ptr() }, 9);
+    /// ```
     #[cfg(not(loom))]
     pub const fn as_ptr(&self) -> *mut T {
         self.v.get()
@@ -742,6 +849,30 @@ impl<T: Copy> Data<T> {
     /// # Safety
     /// No conflicting write may be unordered with this read (that would be a data race, PTX ISA
     /// §8.7.1; loom reports it).
+    ///
+    /// PTX: a weak `ld.type` (no `.sem`, no `.scope`: PTX ISA §9.7.9.8, sm_20); it can be
+    /// reordered, merged or hoisted by ptxas, so it never serves as a flag (seed §3.5). Seed §3
+    /// (the data of the hand-off, ordered by an acquire).
+    ///
+    /// # Examples
+    ///
+    /// The consumer's side of the hand-off (seed §3), with std threads on the host:
+    ///
+    /// ```
+    /// use ptx_sync::{Data, Strong, Gpu, Acquire, Release, wait::{spin_until, Budget}};
+    /// let (data, flag) = (Data::new(0u64), Strong::new(0u32));
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| {
+    ///         unsafe { data.write(42) };            // st.u64 (weak)
+    ///         flag.at::<Gpu>().store::<Release>(1); // st.release.gpu.u32
+    ///     });
+    ///     s.spawn(|| {
+    ///         let ok = spin_until(Budget::iterations(1 << 30), || flag.at::<Gpu>().load::<Acquire>() == 1);
+    ///         assert!(ok.is_ok());                  // ld.acquire.gpu.u32 saw the release
+    ///         assert_eq!(unsafe { data.read() }, 42); // ordered after the write: no race
+    ///     });
+    /// });
+    /// ```
     #[inline(always)]
     pub unsafe fn read(&self) -> T {
         #[cfg(not(loom))]
@@ -757,6 +888,25 @@ impl<T: Copy> Data<T> {
     ///
     /// # Safety
     /// No conflicting access may be unordered with this write.
+    ///
+    /// PTX: a weak `st.type` (PTX ISA §9.7.9.10, sm_20). Publish it with a release store or a
+    /// release fence before the flag (seed §3).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Data, Strong, Gpu, Acquire, Release};
+    /// let (data, flag) = (Data::new([0u8; 16]), Strong::new(0u32));
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| {
+    ///         unsafe { data.write([5; 16]) };       // weak st
+    ///         flag.at::<Gpu>().store::<Release>(1); // st.release.gpu.u32 publishes it
+    ///     });
+    /// });
+    /// // The scope joined the thread (a synchronization); an acquire load would be needed otherwise.
+    /// assert_eq!(flag.at::<Gpu>().load::<Acquire>(), 1);
+    /// assert_eq!(unsafe { data.read() }, [5; 16]);
+    /// ```
     #[inline(always)]
     pub unsafe fn write(&self, v: T) {
         #[cfg(not(loom))]
@@ -992,6 +1142,19 @@ unsafe impl<T: Scalar, Sco: Scope, Sp: Space> Sync for AtomicRef<'_, T, Sco, Sp>
 
 impl<'a, T: Scalar, Sco: Scope> AtomicRef<'a, T, Sco, Generic> {
     /// A generic-addressed reference to `cell` at scope `Sco`.
+    ///
+    /// No instruction. Generic addressing: the access instructions carry no state-space token
+    /// (`ld.acquire.gpu.u32`); use [`new_in`](Self::new_in) for `.global`/`.shared::cta`. Same as
+    /// [`Strong::at`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{AtomicRef, Strong, Cluster, Relaxed};
+    /// let s = Strong::new(1i64);
+    /// let r: AtomicRef<i64, Cluster> = AtomicRef::new(&s);
+    /// assert_eq!(r.load::<Relaxed>(), 1); // ld.relaxed.cluster.s64 (PTX 7.8, sm_90)
+    /// ```
     pub fn new(cell: &'a Strong<T>) -> Self {
         #[cfg(not(loom))]
         {
@@ -1016,6 +1179,20 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// # Safety
     /// `cell` must lie in `Sp` (e.g. in the CTA's shared memory for [`Shared`]); a generic
     /// pointer outside that window makes the space-qualified instruction access the wrong memory.
+    ///
+    /// No instruction; each access then spells `Sp` (`.global`, `.shared::cta`,
+    /// `.shared::cluster`: PTX ISA §9.7.9.8) and, on the device, is preceded by
+    /// `cvta.to.<space>`. Host: the space is erased.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{AtomicRef, Strong, Gpu, Global, Relaxed, atomic::LdInstr};
+    /// let s = Strong::new(4u32);
+    /// let g = unsafe { AtomicRef::<u32, Gpu, Global>::new_in(&s) }; // s is in global memory on the device
+    /// assert_eq!(g.load::<Relaxed>(), 4);
+    /// assert_eq!(<u32 as LdInstr<Relaxed, Gpu, Global>>::PTX, "ld.relaxed.gpu.global.u32");
+    /// ```
     pub unsafe fn new_in(cell: &'a Strong<T>) -> Self {
         #[cfg(not(loom))]
         {
@@ -1038,6 +1215,18 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// # Safety
     /// `p` must be valid and aligned for `T` for `'a`, lie in `Sp`, and be accessed only by
     /// strong operations while shared.
+    ///
+    /// No instruction (a cast).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{AtomicRef, Gpu, AcqRel, Relaxed};
+    /// let mut counter = 0u32; // a kernel parameter pointing into global memory
+    /// let r = unsafe { AtomicRef::<u32, Gpu>::from_ptr(&mut counter) };
+    /// assert_eq!(r.fetch_add::<AcqRel>(1), 0);
+    /// assert_eq!(r.load::<Relaxed>(), 1);
+    /// ```
     #[cfg(not(loom))]
     pub unsafe fn from_ptr(p: *mut T) -> Self {
         AtomicRef {
@@ -1047,6 +1236,16 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// The generic address.
+    ///
+    /// No instruction.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{AtomicRef, Strong, Gpu};
+    /// let s = Strong::new(0u32);
+    /// assert_eq!(AtomicRef::<u32, Gpu>::new(&s).as_ptr(), s.as_ptr());
+    /// ```
     #[cfg(not(loom))]
     pub fn as_ptr(&self) -> *mut T {
         self.loc.0
@@ -1056,6 +1255,31 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// `Relaxed`, `Acquire`}. A spin on a flag must use a strong semantic (seed §3.5: a `Weak`
     /// spin loop is deleted). `load::<Release>()`, `load::<AcqRel>()` and `load::<Sco>()` do not
     /// compile (PTX has no `ld.release`, `ld.sc`).
+    ///
+    /// PTX (`Generic` space, `u32`): `ld.u32` (`Weak`), `ld.volatile.u32`, `ld.relaxed.gpu.u32`,
+    /// `ld.acquire.gpu.u32`. SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`): `ld.relaxed.cta` →
+    /// `LD.E.STRONG.SM`; `ld.relaxed.gpu` → `LD.E.STRONG.GPU`; `ld.acquire.gpu` →
+    /// `LD.E.STRONG.GPU CCTL.IVALL` (the acquire is the L1 invalidate); `ld.acquire.cta` →
+    /// `LD.E.STRONG.SM` only. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.9.8,
+    /// §8.8; seed §3 (acquire), §3.5 (strong flag loads).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Acquire, Relaxed, Weak, Generic, atomic::LdInstr};
+    /// let flag = Strong::new(1u32);
+    /// let r = flag.at::<Gpu>();
+    /// assert_eq!(r.load::<Acquire>(), 1);
+    /// assert_eq!(r.load::<Relaxed>() + r.load::<Weak>(), 2);
+    /// assert_eq!(<u32 as LdInstr<Acquire, Gpu, Generic>>::PTX, "ld.acquire.gpu.u32");
+    /// assert_eq!(<u32 as LdInstr<Weak, Gpu, Generic>>::PTX, "ld.u32");
+    /// assert_eq!(<u32 as LdInstr<ptx_sync::Volatile, Gpu, Generic>>::PTX, "ld.volatile.u32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let flag = ptx_sync::Strong::new(1u32);
+    /// let _ = flag.at::<ptx_sync::Gpu>().load::<ptx_sync::Release>(); // PTX has no ld.release
+    /// ```
     #[inline(always)]
     pub fn load<S: LoadSem>(&self) -> T
     where
@@ -1066,6 +1290,29 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
 
     /// `st{.sem}{.scope}{.space}.type` — a store with `S` ∈ {`Weak`, `Volatile`, `Relaxed`,
     /// `Release`}. `store::<Acquire>()` does not compile (PTX has no `st.acquire`).
+    ///
+    /// PTX (`Generic`, `u32`): `st.u32`, `st.volatile.u32`, `st.relaxed.gpu.u32`,
+    /// `st.release.gpu.u32`. SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`):
+    /// `st.relaxed.gpu` → `ST.E.STRONG.GPU`; `st.release.cta` → `MEMBAR.ALL.CTA ST.E.STRONG.SM`;
+    /// `st.release.gpu` → `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ST.E.STRONG.GPU`. Floor: PTX 6.0 /
+    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.9.10, §8.8; seed §3 (the producer's release).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Acquire, Release, wait::{spin_until, Budget}};
+    /// let flag = Strong::new(0u32);
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| flag.at::<Gpu>().store::<Release>(1)); // st.release.gpu.u32
+    ///     let r = spin_until(Budget::iterations(1 << 30), || flag.at::<Gpu>().load::<Acquire>() == 1);
+    ///     assert!(r.is_ok());
+    /// });
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let flag = ptx_sync::Strong::new(0u32);
+    /// flag.at::<ptx_sync::Gpu>().store::<ptx_sync::Acquire>(1); // PTX has no st.acquire
+    /// ```
     #[inline(always)]
     pub fn store<S: StoreSem>(&self, v: T)
     where
@@ -1092,6 +1339,32 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
 
     /// `atom{.sem}{.scope}{.space}.add.type` — returns the old value. Atomicity holds only
     /// against accesses whose scope includes this thread (seed §4.2).
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; types: all six scalars (`i64` adds as
+    /// `.u64`). `Weak`/`Volatile` do not compile (an `atom` is always strong). SASS (ptxas 13.0.88,
+    /// sm_90, `docs/fence-costs.md`, `u32`): `atom.relaxed.gpu.add` → `ATOM.E.ADD.STRONG.GPU`;
+    /// `atom.acq_rel.gpu.add` → `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ATOM.E.ADD.STRONG.GPU CCTL.IVALL`.
+    /// Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1–4.3.
+    ///
+    /// # Examples
+    ///
+    /// A last-block-done counter: every block adds one, the block that sees `n - 1` is last.
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Generic, atomic::{op, AtomInstr}};
+    /// let done = Strong::new(0u32);
+    /// let last = std::thread::scope(|s| {
+    ///     let h: Vec<_> = (0..4).map(|_| s.spawn(|| done.at::<Gpu>().fetch_add::<AcqRel>(1) == 3)).collect();
+    ///     h.into_iter().map(|h| h.join().unwrap()).filter(|&l| l).count()
+    /// });
+    /// assert_eq!(last, 1);
+    /// assert_eq!(<u32 as AtomInstr<op::Add, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.add.u32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let c = ptx_sync::Strong::new(0u32);
+    /// let _ = c.at::<ptx_sync::Gpu>().fetch_add::<ptx_sync::Weak>(1); // atom has no weak form
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_add<S: RmwSem>(&self, v: T) -> T
@@ -1102,6 +1375,18 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.add.type` of `-v` (PTX has no `atom.sub`).
+    ///
+    /// Semantics, scopes, SASS and floor as [`fetch_add`](Self::fetch_add) (it is that
+    /// instruction). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let c = Strong::new(10i32);
+    /// assert_eq!(c.at::<Gpu>().fetch_sub::<Relaxed>(3), 10); // atom.relaxed.gpu.add.s32 of -3
+    /// assert_eq!(c.at::<Gpu>().load::<Relaxed>(), 7);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_sub<S: RmwSem>(&self, v: T) -> T
@@ -1112,6 +1397,26 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.min.type` (integers only).
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `u32`/`i32`/`u64`/`i64` (`.u32`, `.s32`,
+    /// `.u64`, `.s64`). `f32`/`f64` do not compile (PTX has no `atom.min.f32` in this table).
+    /// SASS: not recorded in the repo (the costs snapshot measures `.add`). Floor: PTX 6.0 /
+    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let m = Strong::new(5i32);
+    /// assert_eq!(m.at::<Gpu>().fetch_min::<Relaxed>(-2), 5);
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), -2);
+    /// assert_eq!(<i32 as AtomInstr<op::Min, Relaxed, Gpu, Generic>>::PTX, "atom.relaxed.gpu.min.s32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let m = ptx_sync::Strong::new(1.0f32);
+    /// let _ = m.at::<ptx_sync::Gpu>().fetch_min::<ptx_sync::Relaxed>(0.5);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_min<S: RmwSem>(&self, v: T) -> T
@@ -1122,6 +1427,18 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.max.type` (integers only).
+    ///
+    /// As [`fetch_min`](Self::fetch_min) (`.max`): integers only, the same semantics and floor;
+    /// SASS not recorded in the repo. PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
+    /// let m = Strong::new(5u64);
+    /// assert_eq!(m.at::<Gpu>().fetch_max::<Release>(9), 5); // atom.release.gpu.max.u64
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 9);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_max<S: RmwSem>(&self, v: T) -> T
@@ -1132,6 +1449,25 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.and.bN` (integers only).
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `.b32` for `u32`/`i32`, `.b64` for
+    /// `u64`/`i64`; floats do not compile. SASS not recorded in the repo. Floor: PTX 6.0 / sm_70
+    /// (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Cta, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let bits = Strong::new(0b1110u32);
+    /// assert_eq!(bits.at::<Cta>().fetch_and::<Relaxed>(0b0111), 0b1110);
+    /// assert_eq!(bits.at::<Cta>().load::<Relaxed>(), 0b0110);
+    /// assert_eq!(<u32 as AtomInstr<op::And, Relaxed, Cta, Generic>>::PTX, "atom.relaxed.cta.and.b32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let f = ptx_sync::Strong::new(1.0f64);
+    /// let _ = f.at::<ptx_sync::Gpu>().fetch_and::<ptx_sync::Relaxed>(2.0);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_and<S: RmwSem>(&self, v: T) -> T
@@ -1142,6 +1478,17 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.or.bN` (integers only).
+    ///
+    /// As [`fetch_and`](Self::fetch_and) (`.or`). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed};
+    /// let bits = Strong::new(0b0001u64);
+    /// assert_eq!(bits.at::<Gpu>().fetch_or::<AcqRel>(0b1000), 0b0001); // atom.acq_rel.gpu.or.b64
+    /// assert_eq!(bits.at::<Gpu>().load::<Relaxed>(), 0b1001);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_or<S: RmwSem>(&self, v: T) -> T
@@ -1152,6 +1499,17 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.xor.bN` (integers only).
+    ///
+    /// As [`fetch_and`](Self::fetch_and) (`.xor`). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let b = Strong::new(-1i32);
+    /// assert_eq!(b.at::<Gpu>().fetch_xor::<Relaxed>(-1), -1); // atom.relaxed.gpu.xor.b32
+    /// assert_eq!(b.at::<Gpu>().load::<Relaxed>(), 0);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_xor<S: RmwSem>(&self, v: T) -> T
@@ -1162,6 +1520,20 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.exch.bN` — stores `v`, returns the old value.
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; all six scalars (`.b32`/`.b64`, floats
+    /// by their bits). SASS not recorded in the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 /
+    /// sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let slot = Strong::new(1.5f32);
+    /// assert_eq!(slot.at::<Gpu>().swap::<AcqRel>(2.5), 1.5);
+    /// assert_eq!(slot.at::<Gpu>().load::<Relaxed>(), 2.5);
+    /// assert_eq!(<f32 as AtomInstr<op::Exch, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.exch.b32");
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn swap<S: RmwSem>(&self, v: T) -> T
@@ -1172,6 +1544,26 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.inc.u32` — `old >= bound ? 0 : old + 1`, returns `old`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `u32` only (other types do not compile:
+    /// PTX has only `atom.inc.u32`). A ring index in one instruction. SASS not recorded in the
+    /// repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let i = Strong::new(2u32);
+    /// assert_eq!(i.at::<Gpu>().fetch_inc::<Relaxed>(2), 2); // 2 >= 2: wraps to 0
+    /// assert_eq!(i.at::<Gpu>().fetch_inc::<Relaxed>(2), 0);
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 1);
+    /// assert_eq!(<u32 as AtomInstr<op::Inc, Relaxed, Gpu, Generic>>::PTX, "atom.relaxed.gpu.inc.u32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let i = ptx_sync::Strong::new(0u64);
+    /// let _ = i.at::<ptx_sync::Gpu>().fetch_inc::<ptx_sync::Relaxed>(3); // no atom.inc.u64
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_inc<S: RmwSem>(&self, bound: T) -> T
@@ -1182,6 +1574,18 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     }
 
     /// `atom{.sem}{.scope}{.space}.dec.u32` — `(old == 0 || old > bound) ? bound : old - 1`.
+    ///
+    /// As [`fetch_inc`](Self::fetch_inc) (`.dec`, `u32` only), returns `old`. PTX ISA §9.7.13.5;
+    /// seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let i = Strong::new(0u32);
+    /// assert_eq!(i.at::<Gpu>().fetch_dec::<Relaxed>(3), 0); // 0: wraps to the bound
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 3);
+    /// ```
     #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
     #[inline(always)]
     pub fn fetch_dec<S: RmwSem>(&self, bound: T) -> T
@@ -1193,6 +1597,21 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
 
     /// `atom{.sem}{.scope}{.space}.cas.bN` — if the value is bitwise `current`, writes `new`.
     /// `Ok(old)` on success, `Err(old)` otherwise. One semantic for both outcomes, as in PTX.
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; all six scalars (`.b32`/`.b64`, floats
+    /// compared by bits). There is no separate failure ordering (PTX has one `.sem`). SASS not
+    /// recorded in the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5;
+    /// seed §4.1–4.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Generic, atomic::CasInstr};
+    /// let lock = Strong::new(0u32);
+    /// assert_eq!(lock.at::<Gpu>().compare_exchange::<AcqRel>(0, 1), Ok(0)); // taken
+    /// assert_eq!(lock.at::<Gpu>().compare_exchange::<AcqRel>(0, 1), Err(1)); // already held
+    /// assert_eq!(<u32 as CasInstr<AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.cas.b32");
+    /// ```
     #[must_use = "a cas returns whether it wrote and the old value"]
     #[inline(always)]
     pub fn compare_exchange<S: RmwSem>(&self, current: T, new: T) -> Result<T, T>
@@ -1205,6 +1624,27 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// `red{.sem}{.scope}{.space}.add.type` — no result, `S` ∈ {`Relaxed`, `Release`}. SASS
     /// `REDG` on `.global`; on a generic address ptxas 13.0 emits an `ATOM` whose result is
     /// dropped. `red_add::<Acquire>()` does not compile: red cannot acquire (seed §4.5).
+    ///
+    /// Types: all six scalars (as `fetch_add`). `Weak`, `Acquire` and `AcqRel` do not compile.
+    /// SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`, `u32`, generic address):
+    /// `red.relaxed.gpu.add` → `ATOM.E.ADD.STRONG.GPU`; `red.release.gpu.add` →
+    /// `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ATOM.E.ADD.STRONG.GPU`. Floor: PTX 6.0 / sm_70
+    /// (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, RedInstr}};
+    /// let hist = Strong::new(0u64);
+    /// std::thread::scope(|s| for _ in 0..4 { s.spawn(|| hist.at::<Gpu>().red_add::<Relaxed>(5)); });
+    /// assert_eq!(hist.at::<Gpu>().load::<Relaxed>(), 20);
+    /// assert_eq!(<u64 as RedInstr<op::Add, Relaxed, Gpu, Generic>>::PTX, "red.relaxed.gpu.add.u64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let c = ptx_sync::Strong::new(0u32);
+    /// c.at::<ptx_sync::Gpu>().red_add::<ptx_sync::Acquire>(1); // red cannot acquire
+    /// ```
     #[inline(always)]
     pub fn red_add<S: RedSem>(&self, v: T)
     where
@@ -1213,6 +1653,18 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Add, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.add.type` of `-v`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; SASS and floor as [`red_add`](Self::red_add) (it is that
+    /// instruction). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
+    /// let c = Strong::new(8i64);
+    /// c.at::<Gpu>().red_sub::<Release>(3); // red.release.gpu.add.u64 of -3
+    /// assert_eq!(c.at::<Gpu>().load::<Relaxed>(), 5);
+    /// ```
     #[inline(always)]
     pub fn red_sub<S: RedSem>(&self, v: T)
     where
@@ -1221,6 +1673,19 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Add, S>(v.negate())
     }
     /// `red{.sem}{.scope}{.space}.min.type`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; integers only (floats do not compile). SASS not recorded in
+    /// the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, RedInstr}};
+    /// let lo = Strong::new(100u32);
+    /// lo.at::<Gpu>().red_min::<Relaxed>(7);
+    /// assert_eq!(lo.at::<Gpu>().load::<Relaxed>(), 7);
+    /// assert_eq!(<u32 as RedInstr<op::Min, Relaxed, Gpu, Generic>>::PTX, "red.relaxed.gpu.min.u32");
+    /// ```
     #[inline(always)]
     pub fn red_min<S: RedSem>(&self, v: T)
     where
@@ -1229,6 +1694,17 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Min, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.max.type`.
+    ///
+    /// As [`red_min`](Self::red_min) (`.max`). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let hi = Strong::new(-5i32);
+    /// hi.at::<Gpu>().red_max::<Relaxed>(3); // red.relaxed.gpu.max.s32
+    /// assert_eq!(hi.at::<Gpu>().load::<Relaxed>(), 3);
+    /// ```
     #[inline(always)]
     pub fn red_max<S: RedSem>(&self, v: T)
     where
@@ -1237,6 +1713,18 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Max, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.and.bN`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; `.b32`/`.b64` integers only. SASS not recorded in the repo.
+    /// Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Cta, Relaxed};
+    /// let m = Strong::new(0xffu32);
+    /// m.at::<Cta>().red_and::<Relaxed>(0x0f); // red.relaxed.cta.and.b32
+    /// assert_eq!(m.at::<Cta>().load::<Relaxed>(), 0x0f);
+    /// ```
     #[inline(always)]
     pub fn red_and<S: RedSem>(&self, v: T)
     where
@@ -1245,6 +1733,17 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::And, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.or.bN`.
+    ///
+    /// As [`red_and`](Self::red_and) (`.or`). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
+    /// let m = Strong::new(0u64);
+    /// m.at::<Gpu>().red_or::<Release>(1 << 40); // red.release.gpu.or.b64
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 1 << 40);
+    /// ```
     #[inline(always)]
     pub fn red_or<S: RedSem>(&self, v: T)
     where
@@ -1253,6 +1752,17 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Or, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.xor.bN`.
+    ///
+    /// As [`red_and`](Self::red_and) (`.xor`). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let m = Strong::new(0b1010u32);
+    /// m.at::<Gpu>().red_xor::<Relaxed>(0b1111); // red.relaxed.gpu.xor.b32
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 0b0101);
+    /// ```
     #[inline(always)]
     pub fn red_xor<S: RedSem>(&self, v: T)
     where
@@ -1261,6 +1771,23 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Xor, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.inc.u32`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; `u32` only. SASS not recorded in the repo. Floor: PTX 6.0 /
+    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let i = Strong::new(3u32);
+    /// i.at::<Gpu>().red_inc::<Relaxed>(3); // 3 >= 3: wraps to 0
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 0);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let i = ptx_sync::Strong::new(3i32);
+    /// i.at::<ptx_sync::Gpu>().red_inc::<ptx_sync::Relaxed>(3); // red.inc is .u32 only
+    /// ```
     #[inline(always)]
     pub fn red_inc<S: RedSem>(&self, bound: T)
     where
@@ -1269,6 +1796,17 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.red::<op::Inc, S>(bound)
     }
     /// `red{.sem}{.scope}{.space}.dec.u32`.
+    ///
+    /// As [`red_inc`](Self::red_inc) (`.dec`, `u32` only). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let i = Strong::new(2u32);
+    /// i.at::<Gpu>().red_dec::<Relaxed>(5);
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 1);
+    /// ```
     #[inline(always)]
     pub fn red_dec<S: RedSem>(&self, bound: T)
     where

@@ -415,6 +415,21 @@ impl HostBar {
 impl NamedBarrier {
     /// Barrier `id` (`< 16`) for `count` threads (`count % 32 == 0` on the device; any positive
     /// count on the host). Panics otherwise.
+    ///
+    /// No instruction: the id and count become the operands of each barrier instruction. `id >= 16`
+    /// panics everywhere; `count % 32 != 0` panics on the device (a `trap`; PTX ISA §9.7.13.1), not
+    /// on the host, so host tests can use a few threads. Seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bar = ptx_sync::barrier::NamedBarrier::new(3, 64); // bar.sync 3, 64; on the device
+    /// assert_eq!(bar.id(), 3);
+    /// ```
+    ///
+    /// ```should_panic
+    /// let _ = ptx_sync::barrier::NamedBarrier::new(16, 32); // ids are 0..16
+    /// ```
     pub fn new(id: u32, count: u32) -> Self {
         assert!(
             id < 16,
@@ -428,17 +443,54 @@ impl NamedBarrier {
         }
     }
     /// The barrier id.
+    ///
+    /// No instruction.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(ptx_sync::barrier::NamedBarrier::new(1, 32).id(), 1);
+    /// ```
     pub fn id(&self) -> u32 {
         self.id
     }
     /// `bar.sync id, n;` — arrive and wait for `n` threads. Orders memory among participants
     /// (PTX ISA §8.9.4: barrier = release + acquire at CTA scope).
+    ///
+    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `bar.sync` →
+    /// `BAR.SYNC.DEFER_BLOCKING` (recorded for the CTA-wide form; the counted form's SASS is not
+    /// recorded). PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::NamedBarrier, Data};
+    /// let (bar, x) = (NamedBarrier::new(1, 2), Data::new(0u32));
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| { unsafe { x.write(1) }; bar.sync(); });
+    ///     s.spawn(|| { bar.sync(); assert_eq!(unsafe { x.read() }, 1); }); // ordered by the barrier
+    /// });
+    /// ```
     #[inline(always)]
     pub fn sync(&self) {
         <Active as BarBackend>::sync(self, true)
     }
     /// `bar.arrive id, n;` — arrive without waiting (a producer's signal, seed §5.1). Does not
     /// wait for this thread's `cp.async` copies (seed §5.1: `cp_async_wait_all` first).
+    ///
+    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `BAR.ARV`. PTX 2.0 / sm_20. PTX
+    /// ISA §9.7.13.1; seed §5.1 (producer `arrive`, consumer `sync` on the same id).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::NamedBarrier, Data};
+    /// let (bar, x) = (NamedBarrier::new(2, 2), Data::new(0u32));
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| { unsafe { x.write(5) }; bar.arrive(); });        // producer: no wait
+    ///     s.spawn(|| { bar.sync(); assert_eq!(unsafe { x.read() }, 5); }); // consumer
+    /// });
+    /// ```
     #[inline(always)]
     pub fn arrive(&self) {
         <Active as BarBackend>::arrive(self, true)
@@ -446,27 +498,92 @@ impl NamedBarrier {
     /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`: use it wherever the
     /// compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for the
     /// `.aligned` form, all threads in the CTA must execute the same barrier instruction).
+    ///
+    /// SASS: not recorded in the repo. PTX 6.0 / sm_30. Seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let bar = ptx_sync::barrier::NamedBarrier::new(4, 1);
+    /// if std::hint::black_box(true) { bar.sync_unaligned() } else { bar.sync_unaligned() } // two call sites: fine
+    /// ```
     #[inline(always)]
     pub fn sync_unaligned(&self) {
         <Active as BarBackend>::sync(self, false)
     }
     /// `barrier.arrive id, n;` — [`arrive`](Self::arrive) without `.aligned` (PTX ISA
     /// §9.7.13.1).
+    ///
+    /// SASS: not recorded in the repo. PTX 6.0 / sm_30. Seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::NamedBarrier;
+    /// let bar = NamedBarrier::new(5, 2);
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| bar.arrive_unaligned());
+    ///     s.spawn(|| bar.sync_unaligned());
+    /// });
+    /// ```
     #[inline(always)]
     pub fn arrive_unaligned(&self) {
         <Active as BarBackend>::arrive(self, false)
     }
     /// `bar.red.popc.u32` — barrier, then the number of participants whose `pred` was true.
+    ///
+    /// Every participant gets the same count. SASS: not recorded in the repo. PTX 2.0 / sm_20.
+    /// PTX ISA §9.7.13.1; seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::NamedBarrier;
+    /// let bar = &NamedBarrier::new(1, 3);
+    /// let counts: Vec<u32> = std::thread::scope(|s| {
+    ///     let h: Vec<_> = [true, false, true].map(|p| s.spawn(move || bar.red_popc(p))).into();
+    ///     h.into_iter().map(|h| h.join().unwrap()).collect()
+    /// });
+    /// assert_eq!(counts, [2, 2, 2]);
+    /// ```
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
         <Active as BarBackend>::red_popc(self, pred)
     }
     /// `bar.red.and.pred` — barrier, then whether every participant's `pred` was true.
+    ///
+    /// SASS: not recorded in the repo. PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::NamedBarrier;
+    /// let bar = NamedBarrier::new(1, 2);
+    /// std::thread::scope(|s| {
+    ///     let a = s.spawn(|| bar.red_and(true));
+    ///     assert!(!bar.red_and(false));
+    ///     assert!(!a.join().unwrap());
+    /// });
+    /// ```
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
         <Active as BarBackend>::red_and(self, pred)
     }
     /// `bar.red.or.pred` — barrier, then whether any participant's `pred` was true.
+    ///
+    /// SASS: not recorded in the repo. PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::NamedBarrier;
+    /// let bar = NamedBarrier::new(1, 2);
+    /// std::thread::scope(|s| {
+    ///     let a = s.spawn(|| bar.red_or(true));
+    ///     assert!(bar.red_or(false));
+    ///     assert!(a.join().unwrap());
+    /// });
+    /// ```
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
         <Active as BarBackend>::red_or(self, pred)
@@ -599,6 +716,17 @@ pub struct ClusterBarrier {
 impl ClusterBarrier {
     /// The cluster barrier; `threads` is used only by the host backend (the device counts every
     /// thread of the cluster).
+    ///
+    /// No instruction. PTX ISA §9.7.13.3; seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned}, Release, Acquire};
+    /// let cb = ClusterBarrier::new(1);
+    /// let a = cb.arrive::<Release, Aligned>();
+    /// cb.wait::<Acquire, Aligned>(a);
+    /// ```
     pub fn new(threads: u32) -> Self {
         ClusterBarrier {
             c: <Active as BarBackend>::cluster(threads),
@@ -607,6 +735,25 @@ impl ClusterBarrier {
     /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
     /// Seed §5.4: after `fence.mbarrier_init.release.cluster`, `Relaxed` is enough.
     /// PTX 8.0, sm_90.
+    ///
+    /// `A` ∈ {[`Aligned`], [`Unaligned`]}; `arrive::<Acquire, _>()` does not compile (the arrive
+    /// releases or is relaxed). SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`):
+    /// `UCGABAR_ARV`. PTX ISA §9.7.13.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::{ClusterBarrier, Unaligned, ClusterArriveInstr}, Relaxed, Release, Acquire};
+    /// let cb = ClusterBarrier::new(1);
+    /// let a = cb.arrive::<Relaxed, Unaligned>(); // barrier.cluster.arrive.relaxed
+    /// cb.wait::<Acquire, Unaligned>(a);
+    /// assert_eq!(<Release as ClusterArriveInstr<Unaligned>>::PTX, "barrier.cluster.arrive.release");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned}, Acquire};
+    /// let _ = ClusterBarrier::new(1).arrive::<Acquire, Aligned>();
+    /// ```
     #[inline(always)]
     pub fn arrive<S: Sem, A: Alignment>(&self) -> ClusterArrival
     where
@@ -618,6 +765,31 @@ impl ClusterBarrier {
     }
     /// `barrier.cluster.wait{.acquire}{.aligned};` — waits for every thread's arrival.
     /// PTX 8.0, sm_90.
+    ///
+    /// `S` = `Acquire` only (`Release`/`Relaxed` do not compile); the [`ClusterArrival`] is consumed,
+    /// so a wait without an arrival does not compile. SASS (ptxas 13.0.88, sm_90a,
+    /// `host/tests/sass_async.rs`): `UCGABAR_WAIT`. PTX ISA §9.7.13.3; seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// The cluster publishes data written before the release arrive (two "CTAs" on the host):
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned, ClusterWaitInstr}, Data, Release, Acquire};
+    /// let (cb, x) = (ClusterBarrier::new(2), Data::new(0u32));
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| { unsafe { x.write(8) }; let a = cb.arrive::<Release, Aligned>(); cb.wait::<Acquire, Aligned>(a); });
+    ///     s.spawn(|| { let a = cb.arrive::<Release, Aligned>(); cb.wait::<Acquire, Aligned>(a); assert_eq!(unsafe { x.read() }, 8); });
+    /// });
+    /// assert_eq!(<Acquire as ClusterWaitInstr<Aligned>>::PTX, "barrier.cluster.wait.acquire.aligned");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned}, Release, Relaxed};
+    /// let cb = ClusterBarrier::new(1);
+    /// let a = cb.arrive::<Relaxed, Aligned>();
+    /// cb.wait::<Release, Aligned>(a); // barrier.cluster.wait takes only .acquire
+    /// ```
     #[inline(always)]
     pub fn wait<S: Sem, A: Alignment>(&self, arrival: ClusterArrival)
     where
@@ -626,6 +798,17 @@ impl ClusterBarrier {
         <Active as BarBackend>::cluster_wait::<S, A>(&self.c, arrival.gen)
     }
     /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
+    ///
+    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UCGABAR_ARV`, `UCGABAR_WAIT`.
+    /// PTX 8.0 / sm_90. PTX ISA §9.7.13.3; seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::ClusterBarrier;
+    /// let cb = ClusterBarrier::new(2);
+    /// std::thread::scope(|s| { s.spawn(|| cb.sync()); cb.sync(); });
+    /// ```
     #[inline(always)]
     pub fn sync(&self) {
         let t = self.arrive::<Release, Aligned>();

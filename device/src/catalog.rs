@@ -39,11 +39,26 @@ macro_rules! marker_table {
     ($($m:ident)*) => {
         impl Marker {
             /// The Rust name of the marker (`"Acquire"`; `""` for [`Marker::None`]).
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// use ptx_sync::catalog::Marker;
+            /// assert_eq!((Marker::Acquire.name(), Marker::SharedCluster.name(), Marker::None.name()),
+            ///            ("Acquire", "SharedCluster", ""));
+            /// ```
             pub const fn name(self) -> &'static str {
                 match self { Marker::None => "", $(Marker::$m => stringify!($m),)* }
             }
             /// The marker's PTX token, from the one token table (`".acquire"`; `""` for
             /// [`Marker::None`] and the token-less markers).
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// use ptx_sync::catalog::Marker;
+            /// assert_eq!((Marker::AcqRel.ptx(), Marker::Cluster.ptx(), Marker::None.ptx()), (".acq_rel", ".cluster", ""));
+            /// ```
             pub const fn ptx(self) -> &'static str {
                 match self { Marker::None => "", $(Marker::$m => crate::sem::tok!($m),)* }
             }
@@ -55,6 +70,13 @@ Shared SharedCluster Aligned Unaligned Ca Cg }
 
 impl Marker {
     /// `true` for [`Marker::None`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::Marker;
+    /// assert!(Marker::None.is_empty() && !Marker::Gpu.is_empty());
+    /// ```
     pub const fn is_empty(self) -> bool {
         matches!(self, Marker::None)
     }
@@ -147,6 +169,13 @@ impl Form {
         ..Form::NONE
     };
     /// `true` when no modifier is set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::Form;
+    /// assert!(Form::NONE.is_empty() && !Form::HINT.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         *self == Form::NONE
     }
@@ -265,6 +294,18 @@ impl Variant {
 /// (sm_20 / 2.0 for weak and volatile accesses), sm_90 / 7.8 with `.cluster` or
 /// `.shared::cluster`, PTX 7.8 for the `.shared::cta` spelling, sm_90 / 8.6 for
 /// `fence.acquire`/`fence.release`.
+///
+/// Returns `(sm, ptx_isa)` as `(90, 86)` for sm_90 / PTX 8.6.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::catalog::{access_floor, Marker as M};
+/// assert_eq!(access_floor("ld", M::Acquire, M::Gpu, M::Generic), (70, 60));
+/// assert_eq!(access_floor("atom", M::Relaxed, M::Cluster, M::Generic), (90, 78));
+/// assert_eq!(access_floor("fence", M::Release, M::Gpu, M::None), (90, 86));
+/// assert_eq!(access_floor("st", M::Weak, M::None, M::Generic), (20, 20));
+/// ```
 pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marker) -> (u16, u16) {
     let (mut sm, mut ptx) = match sem {
         Marker::Weak | Marker::Volatile => (20, 20),
@@ -380,6 +421,14 @@ mod walk {
         }};
     }
 
+    /// Calls `f` for every row: the access and fence tables of this module, then the sections
+    /// of the other modules ([`for_each_variant`](super::for_each_variant) is its public face).
+    ///
+    /// ```
+    /// let mut n = 0;
+    /// ptx_sync::catalog::for_each_variant(|_| n += 1);
+    /// assert!(n > 100);
+    /// ```
     pub fn all(f: &mut dyn FnMut(Variant)) {
         macro_rules! ld_v {
             ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
@@ -451,6 +500,14 @@ mod walk {
 
 /// Calls `f` once for every instruction variant of the crate, in the seed's order
 /// (ld, st, atom, red, fence, then barriers, mbarrier, async copies).
+///
+/// # Examples
+///
+/// ```
+/// let mut rows = Vec::new();
+/// ptx_sync::catalog::for_each_variant(|v| rows.push(v.ptx));
+/// assert!(rows.contains(&"ld.acquire.gpu.u32") && rows.contains(&"fence.sc.cta"));
+/// ```
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn for_each_variant(mut f: impl FnMut(Variant)) {
     walk::all(&mut f)

@@ -138,6 +138,20 @@ instr! {
 
 /// `mapa.shared::cluster.u32`: this CTA's `.shared::cta` address `a` → the same offset in the
 /// shared memory of the CTA of rank `cta` (a `.shared::cluster` address). Host: identity.
+///
+/// PTX 7.8 / sm_90; `cta` must be a rank of this cluster (below [`cluster_nctarank`]). SASS:
+/// not recorded in the repo. PTX ISA §9.7.9.22; seed §5.4 (the address of the leader's `empty`).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{cluster::{mapa, getctarank, MapaShared}, instr::Instr, shared::to_shared};
+/// let word = 0u64;
+/// let local = to_shared(&word);
+/// let leader = mapa(local, 0);  // host: the identity (a cluster of one CTA)
+/// assert_eq!(getctarank(leader), 0);
+/// assert_eq!(MapaShared::PTX, "mapa.shared::cluster.u32");
+/// ```
 #[inline(always)]
 pub fn mapa(a: SharedAddr, cta: u32) -> ClusterAddr {
     #[cfg(target_arch = "nvptx64")]
@@ -153,6 +167,19 @@ pub fn mapa(a: SharedAddr, cta: u32) -> ClusterAddr {
 
 /// `mapa.u64`: a generic pointer into this CTA's shared memory → the generic pointer of the
 /// same offset in CTA `cta` (distributed shared memory). Host: identity.
+///
+/// PTX 7.8 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.9.22; seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{cluster::{mapa_generic, MapaGeneric}, instr::Instr, Strong, Cluster, Relaxed};
+/// let slot = Strong::new(0u32); // on the device: in this CTA's shared memory
+/// let peer = unsafe { Strong::from_ptr(mapa_generic(slot.as_ptr(), 0)) };
+/// peer.at::<Cluster>().store::<Relaxed>(4); // st.relaxed.cluster.u32 into the peer's smem
+/// assert_eq!(slot.at::<Cluster>().load::<Relaxed>(), 4);
+/// assert_eq!(MapaGeneric::PTX, "mapa.u64");
+/// ```
 #[inline(always)]
 pub fn mapa_generic<T>(p: *const T, cta: u32) -> *mut T {
     #[cfg(target_arch = "nvptx64")]
@@ -167,6 +194,17 @@ pub fn mapa_generic<T>(p: *const T, cta: u32) -> *mut T {
 }
 
 /// `getctarank.shared::cluster.u32`: the rank of the CTA owning `.shared::cluster` address `a`.
+///
+/// PTX 7.8 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.9.23; seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{cluster::{getctarank, GetctarankShared}, instr::Instr, Mbarrier};
+/// let b: Mbarrier = Mbarrier::new();
+/// assert_eq!(getctarank(b.remote(0).addr()), 0);
+/// assert_eq!(GetctarankShared::PTX, "getctarank.shared::cluster.u32");
+/// ```
 #[inline(always)]
 pub fn getctarank(a: ClusterAddr) -> u32 {
     #[cfg(target_arch = "nvptx64")]
@@ -181,6 +219,17 @@ pub fn getctarank(a: ClusterAddr) -> u32 {
 }
 
 /// `getctarank.u64`: the rank of the CTA owning generic shared address `p`.
+///
+/// PTX 7.8 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.9.23; seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{cluster::{getctarank_generic, GetctarankGeneric}, instr::Instr};
+/// let x = 0u32;
+/// assert_eq!(getctarank_generic(&x), 0); // host: one CTA
+/// assert_eq!(GetctarankGeneric::PTX, "getctarank.u64");
+/// ```
 #[inline(always)]
 pub fn getctarank_generic<T>(p: *const T) -> u32 {
     #[cfg(target_arch = "nvptx64")]
@@ -196,12 +245,34 @@ pub fn getctarank_generic<T>(p: *const T) -> u32 {
 
 /// `elect.sync _|p, mask;` — `true` in exactly one lane of `mask` (all lanes of `mask` must
 /// execute it). Host: `true`.
+///
+/// PTX 8.0 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.12.16; seed §5.2 (one elected
+/// thread issues the TMA copy and arms `full`).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{cluster::{elect_sync, ElectSync}, instr::Instr};
+/// if elect_sync(u32::MAX) {
+///     // the one producer thread of the warp
+/// }
+/// assert_eq!(ElectSync::PTX, "elect.sync");
+/// ```
 #[inline(always)]
 pub fn elect_sync(mask: u32) -> bool {
     elect_sync_lane(mask).0
 }
 
 /// `elect.sync d|p, mask;` — `(elected?, elected lane id)`. Host: `(true, 0)`.
+///
+/// PTX 8.0 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.12.16.
+///
+/// # Examples
+///
+/// ```
+/// let (elected, lane) = ptx_sync::cluster::elect_sync_lane(0xffff_ffff);
+/// assert!(elected && lane == 0); // host: the caller is lane 0 and elected
+/// ```
 #[inline(always)]
 pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
     #[cfg(target_arch = "nvptx64")]

@@ -423,6 +423,28 @@ unsafe fn host_copy(d: usize, s: *const u8, n: usize) {
 ///
 /// # Safety
 /// `src` must be `BYTES`-aligned global memory, `dst` `BYTES`-aligned shared memory.
+///
+/// `C` ∈ {[`Ca`], [`Cg`]}, `BYTES` ∈ {4, 8, 16}; `cp_async::<Cg, 4>` (and any other size) does not
+/// compile. SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `cp.async.cg` of 16 bytes →
+/// `LDGSTS.E.BYPASS.128`. PTX 7.0 / sm_80 (`::cta` 7.8). PTX ISA §9.7.9.25; seed §5.1.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async, cp_async_wait_all, Cg, CpAsyncInstr}, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (src, mut dst) = (A([3; 16]), A([0; 16]));
+/// unsafe { cp_async::<Cg, 16>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr()) };
+/// cp_async_wait_all(); // before this thread reads it
+/// assert_eq!(dst.0, [3; 16]);
+/// assert_eq!(<Cg as CpAsyncInstr<16>>::PTX, "cp.async.cg.shared::cta.global");
+/// ```
+///
+/// ```compile_fail
+/// use ptx_sync::{copy::{cp_async, Cg}, shared::to_shared};
+/// let (src, mut dst) = ([0u8; 4], [0u8; 4]);
+/// unsafe { cp_async::<Cg, 4>(to_shared(dst.as_mut_ptr()), src.as_ptr()) }; // .cg is 16 bytes only
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async<C: CacheOp, const BYTES: usize>(dst: SharedAddr, src: *const u8)
 where
@@ -439,6 +461,20 @@ where
 ///
 /// # Safety
 /// As [`cp_async`]; `src_size <= BYTES`.
+///
+/// `C`/`BYTES` as [`cp_async`]. SASS: not recorded in the repo. PTX 7.0 / sm_80. PTX ISA
+/// §9.7.9.25; seed §5.1.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_zfill, cp_async_wait_all, Ca}, shared::to_shared};
+/// #[repr(align(8))] struct A([u8; 8]);
+/// let (src, mut dst) = (A([1; 8]), A([9; 8]));
+/// unsafe { cp_async_zfill::<Ca, 8>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 3) };
+/// cp_async_wait_all();
+/// assert_eq!(dst.0, [1, 1, 1, 0, 0, 0, 0, 0]);
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
     dst: SharedAddr,
@@ -465,6 +501,19 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
 }
 
 /// `cp.async.commit_group;` — closes the group of this thread's preceding `cp.async`s.
+///
+/// SASS: not recorded on its own (`cp.async.wait_all` → `LDGDEPBAR` + `DEPBAR.LE` is, ptxas
+/// 13.0.88, `host/tests/sass_async.rs`). PTX 7.0 / sm_80. PTX ISA §9.7.9.25; seed §5.1.
+/// Host: nothing (copies are done at issue).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::copy::{cp_async_commit_group, cp_async_wait_group};
+/// cp_async_commit_group(); // group 0 (e.g. stage 0's copies)
+/// cp_async_commit_group(); // group 1
+/// cp_async_wait_group::<1>(); // group 0 complete, group 1 may still be in flight
+/// ```
 #[inline(always)]
 pub fn cp_async_commit_group() {
     #[cfg(target_arch = "nvptx64")]
@@ -474,6 +523,17 @@ pub fn cp_async_commit_group() {
 }
 
 /// `cp.async.wait_group N;` — waits until at most `N` of this thread's groups are pending.
+///
+/// SASS: `DEPBAR.LE` for `wait_all` is recorded (`host/tests/sass_async.rs`); `wait_group N`'s
+/// is not. PTX 7.0 / sm_80. PTX ISA §9.7.9.25; seed §5.1 (the data is visible to this thread
+/// only: hand it over with a barrier).
+///
+/// # Examples
+///
+/// ```
+/// ptx_sync::copy::cp_async_commit_group();
+/// ptx_sync::copy::cp_async_wait_group::<0>(); // = wait_all for committed groups
+/// ```
 #[inline(always)]
 pub fn cp_async_wait_group<const N: u32>() {
     #[cfg(target_arch = "nvptx64")]
@@ -484,6 +544,22 @@ pub fn cp_async_wait_group<const N: u32>() {
 
 /// `cp.async.wait_all;` — waits for all of this thread's `cp.async`s. The data becomes visible
 /// to **this thread only**; hand it over with a barrier afterwards (seed §5.1).
+///
+/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `LDGDEPBAR` + `DEPBAR.LE`, which
+/// must come before the handing-over `BAR` (the test checks the order). PTX 7.0 / sm_80. PTX ISA
+/// §9.7.9.25; seed §5.1.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async, cp_async_wait_all, Ca}, barrier::sync_threads, shared::to_shared};
+/// #[repr(align(4))] struct A([u8; 4]);
+/// let (src, mut dst) = (A([2; 4]), A([0; 4]));
+/// unsafe { cp_async::<Ca, 4>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr()) };
+/// cp_async_wait_all(); // first the wait (seed §5.1)...
+/// sync_threads();      // ...then the barrier that hands the data to the CTA
+/// assert_eq!(dst.0, [2; 4]);
+/// ```
 #[inline(always)]
 pub fn cp_async_wait_all() {
     #[cfg(target_arch = "nvptx64")]
@@ -495,6 +571,19 @@ pub fn cp_async_wait_all() {
 /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` — an arrive on `bar` once this thread's prior
 /// `cp.async`s complete; the pending count is incremented at issue, so the expected count needs
 /// no extra arrival. Host: nothing (the copies are already done).
+///
+/// SASS: not recorded in the repo. PTX 7.0 / sm_80. PTX ISA §9.7.9.25; seed §5.1.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::cp_async_mbarrier_arrive, Mbarrier, Phase, Release, Acquire, Cta};
+/// let b: Mbarrier = Mbarrier::new();
+/// b.init(1);
+/// cp_async_mbarrier_arrive(&b); // host: nothing to wait for; the expected count is unchanged
+/// let _ = b.arrive::<Release, Cta>();
+/// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// ```
 #[inline(always)]
 pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
     #[cfg(target_arch = "nvptx64")]
@@ -507,6 +596,18 @@ pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
 
 /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` — as above without the increment: the
 /// arrival counts toward the expected count. Host: a `Release` arrive.
+///
+/// SASS: not recorded in the repo. PTX 7.0 / sm_80. PTX ISA §9.7.9.25; seed §5.1.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::cp_async_mbarrier_arrive_noinc, Mbarrier, Phase, Acquire, Cta};
+/// let b: Mbarrier = Mbarrier::new();
+/// b.init(1);
+/// cp_async_mbarrier_arrive_noinc(&b); // counts as the one expected arrival
+/// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// ```
 #[inline(always)]
 pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
     #[cfg(target_arch = "nvptx64")]
@@ -531,6 +632,23 @@ fn check_bulk(n: u32) {
 ///
 /// # Safety
 /// `src` 16-aligned global memory, `dst` 16-aligned shared memory, both valid for `bytes`.
+///
+/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UBLKCP.S.G`. PTX 8.0 / sm_90.
+/// PTX ISA §9.7.9.25.4; seed §5.2.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::cp_async_bulk_g2s, Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 32]);
+/// let (src, mut dst) = (A([5; 32]), A([0; 32]));
+/// let full: Mbarrier = Mbarrier::new();
+/// full.init(1);
+/// let _ = full.arrive_expect_tx::<Release, Cta>(32);
+/// unsafe { cp_async_bulk_g2s(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 32, &full) };
+/// assert!(full.try_wait_parity::<Acquire, Cta>(Phase::ZERO)); // the copy completed the phase
+/// assert_eq!(dst.0, [5; 32]);
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_g2s<Tag>(
     dst: SharedAddr,
@@ -554,6 +672,23 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
 ///
 /// # Safety
 /// As [`cp_async_bulk_g2s`], for every CTA in `mask`.
+///
+/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UBLKCP.S.G.MULTICAST`. PTX 8.0 /
+/// sm_90. Host: a cluster of one CTA, the copy lands in this CTA. Seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::cp_async_bulk_g2s_multicast, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (src, mut dst) = (A([6; 16]), A([0; 16]));
+/// let full: Mbarrier = Mbarrier::new();
+/// full.init(1);
+/// let _ = full.arrive_expect_tx::<Release, Cluster>(16);
+/// unsafe { cp_async_bulk_g2s_multicast(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 16, &full, 0b1) };
+/// assert!(full.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+/// assert_eq!(dst.0, [6; 16]);
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
     dst: SharedAddr,
@@ -578,6 +713,23 @@ pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
 ///
 /// # Safety
 /// `dst` 16-aligned global, `src` 16-aligned shared, both valid for `bytes`.
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4; seed §5.3 (write the
+/// source with generic stores, then `fence.proxy.async.shared::cta`, then this).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_s2g, cp_async_bulk_commit_group, cp_async_bulk_wait_group}, proxy::fence_proxy_async, Shared, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (mut out, mut smem) = (A([0; 16]), A([0; 16]));
+/// smem.0 = [4; 16];                 // generic writes to the source
+/// fence_proxy_async::<Shared>();    // ...made visible to the async proxy
+/// unsafe { cp_async_bulk_s2g(out.0.as_mut_ptr(), to_shared(smem.0.as_ptr()), 16) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(out.0, [4; 16]);
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
     check_bulk(bytes);
@@ -596,6 +748,23 @@ pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
 /// §9.7.9.25.4.1: for `.shared::cluster` destination of a copy from `.shared::cta`, the
 /// destination must be in the shared memory of a different CTA of the cluster — a copy into the
 /// executing CTA's own shared memory is undefined; use plain stores or `cp_async_bulk_g2s` there).
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4; seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::cp_async_bulk_s2c, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (src, mut peer) = (A([8; 16]), A([0; 16])); // on the device `peer` is in another CTA
+/// let bar: Mbarrier = Mbarrier::new();
+/// bar.init(1);
+/// let _ = bar.arrive_expect_tx::<Release, Cluster>(16);
+/// let dst = to_shared(peer.0.as_mut_ptr()).to_cluster();
+/// unsafe { cp_async_bulk_s2c(dst, to_shared(src.0.as_ptr()), 16, bar.remote(1)) };
+/// assert!(bar.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+/// assert_eq!(peer.0, [8; 16]);
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_s2c<Tag>(
     dst: ClusterAddr,
@@ -614,6 +783,15 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
 }
 
 /// `cp.async.bulk.commit_group;`
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4. Host: nothing.
+///
+/// # Examples
+///
+/// ```
+/// ptx_sync::copy::cp_async_bulk_commit_group();
+/// ptx_sync::copy::cp_async_bulk_wait_group::<0>();
+/// ```
 #[inline(always)]
 pub fn cp_async_bulk_commit_group() {
     #[cfg(target_arch = "nvptx64")]
@@ -623,6 +801,17 @@ pub fn cp_async_bulk_commit_group() {
 }
 
 /// `cp.async.bulk.wait_group N;` — at most `N` bulk groups pending (writes complete).
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4. Host: nothing.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::copy::{cp_async_bulk_commit_group, cp_async_bulk_wait_group};
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<1>(); // the older group's writes are complete
+/// ```
 #[inline(always)]
 pub fn cp_async_bulk_wait_group<const N: u32>() {
     #[cfg(target_arch = "nvptx64")]
@@ -633,6 +822,16 @@ pub fn cp_async_bulk_wait_group<const N: u32>() {
 
 /// `cp.async.bulk.wait_group.read N;` — at most `N` bulk groups still *reading* their source
 /// (the shared buffer may be reused).
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4; seed §5.3 (the
+/// source stage may be overwritten afterwards). Host: nothing.
+///
+/// # Examples
+///
+/// ```
+/// ptx_sync::copy::cp_async_bulk_commit_group();
+/// ptx_sync::copy::cp_async_bulk_wait_group_read::<0>(); // sources read: the buffer is free
+/// ```
 #[inline(always)]
 pub fn cp_async_bulk_wait_group_read<const N: u32>() {
     #[cfg(target_arch = "nvptx64")]
@@ -649,6 +848,28 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
 /// # Safety
 /// As [`cp_async_bulk_s2g`]; `dst` aligned for `T`, and every concurrent access to its elements
 /// atomic (another reduction, or an atomic of this crate).
+///
+/// `T` ∈ {`u32`, `i32`, `u64`, `f32`, `f64`}; other types do not compile. SASS: not recorded in
+/// the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_reduce_async_bulk_add, cp_async_bulk_commit_group, cp_async_bulk_wait_group, BulkReduceAddInstr}, shared::to_shared};
+/// #[repr(align(16))] struct A([u32; 4]);
+/// let (mut acc, part) = (A([10; 4]), A([1, 2, 3, 4]));
+/// unsafe { cp_reduce_async_bulk_add(acc.0.as_mut_ptr(), to_shared(part.0.as_ptr()), 16) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(acc.0, [11, 12, 13, 14]);
+/// assert_eq!(<u32 as BulkReduceAddInstr>::PTX, "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32");
+/// ```
+///
+/// ```compile_fail
+/// use ptx_sync::{copy::cp_reduce_async_bulk_add, shared::to_shared};
+/// let (mut d, s) = ([0u8; 16], [0u8; 16]);
+/// unsafe { cp_reduce_async_bulk_add(d.as_mut_ptr(), to_shared(s.as_ptr()), 16) }; // no .add.u8
+/// ```
 #[inline(always)]
 pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
     dst: *mut T,
@@ -671,6 +892,16 @@ pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
 ///
 /// # Safety
 /// `src` 16-aligned global memory valid for `bytes`.
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4.
+///
+/// # Examples
+///
+/// ```
+/// #[repr(align(16))] struct A([u8; 64]);
+/// let next = A([0; 64]);
+/// unsafe { ptx_sync::copy::cp_async_bulk_prefetch(next.0.as_ptr(), 64) }; // host: nothing
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_prefetch(src: *const u8, bytes: u32) {
     check_bulk(bytes);
@@ -691,6 +922,17 @@ impl TensorMap {
     /// `strides[i]` the byte stride of dimension `i + 1`, `boxes` the box size per dimension.
     /// Checks what `cuTensorMapEncodeTiled` checks: rank 1..=5, strides multiples of 16, box
     /// sides 1..=256, inner box bytes a multiple of 16.
+    ///
+    /// No instruction; not on nvptx64 (the driver encodes maps there: `ptx_sync_host::cuda`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::copy::TensorMap;
+    /// let data = [0u32; 64]; // 8 × 8
+    /// assert!(TensorMap::host_tiled(data.as_ptr().cast(), 4, &[8, 8], &[32], &[4, 4]).is_ok());
+    /// assert!(TensorMap::host_tiled(data.as_ptr().cast(), 4, &[8, 8], &[36], &[4, 4]).is_err()); // stride % 16
+    /// ```
     pub fn host_tiled(
         base: *const u8,
         elem_bytes: u32,
@@ -796,6 +1038,25 @@ unsafe fn host_tensor_load<Tag>(
 /// `map` a valid tensor map in param/const/global memory; `dst` 128-byte aligned (PTX ISA
 /// §9.7.9.25.5: the shared-memory destination of `cp.async.bulk.tensor` must be 128-byte
 /// aligned, whatever the map's swizzle) with room for the box.
+///
+/// `C` = `[i32; D]`, `D` ∈ 1..=5 (the `.Dd` token). SASS (ptxas 13.0.88, sm_90a,
+/// `host/tests/sass_async.rs`): `.2d` → `UTMALDG.2D`. PTX ISA §9.7.9.25.5; seed §5.2.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_tensor_load, TensorMap}, Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
+/// let data: Vec<u32> = (0..64).collect(); // an 8 × 8 tensor, row-major
+/// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[8, 8], &[32], &[4, 4]).unwrap();
+/// #[repr(align(128))] struct Tile([u32; 16]);
+/// let mut tile = Tile([0; 16]);
+/// let full: Mbarrier = Mbarrier::new();
+/// full.init(1);
+/// let _ = full.arrive_expect_tx::<Release, Cta>(64);
+/// unsafe { cp_async_bulk_tensor_load(to_shared(tile.0.as_mut_ptr()), &map, [6, 0], &full) };
+/// assert!(full.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// assert_eq!(tile.0[..4], [6, 7, 0, 0]); // columns 8 and 9 are out of bounds: zero-filled
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
     dst: SharedAddr,
@@ -814,6 +1075,25 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`], for every CTA in `mask`.
+///
+/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `.2d` → `UTMALDG.2D.MULTICAST`.
+/// PTX 8.0 / sm_90. Host: a cluster of one CTA. PTX ISA §9.7.9.25.5; seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_tensor_load_multicast, TensorMap}, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
+/// let data = [1u32; 16];
+/// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[16], &[], &[4]).unwrap();
+/// #[repr(align(128))] struct Tile([u32; 4]);
+/// let mut tile = Tile([0; 4]);
+/// let full: Mbarrier = Mbarrier::new();
+/// full.init(1);
+/// let _ = full.arrive_expect_tx::<Release, Cluster>(16);
+/// unsafe { cp_async_bulk_tensor_load_multicast(to_shared(tile.0.as_mut_ptr()), &map, [0], &full, 0b1) };
+/// assert!(full.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+/// assert_eq!(tile.0, [1; 4]);
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(
     dst: SharedAddr,
@@ -841,6 +1121,24 @@ pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`].
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.5; seed §5.3 (fence
+/// the generic writes of the source with `fence.proxy.async` first).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_tensor_store, cp_async_bulk_commit_group, cp_async_bulk_wait_group, TensorMap}, proxy::fence_proxy_async, Shared, shared::to_shared};
+/// let mut out = [0u32; 8];
+/// let map = TensorMap::host_tiled(out.as_mut_ptr().cast_const().cast(), 4, &[8], &[], &[4]).unwrap();
+/// #[repr(align(128))] struct Tile([u32; 4]);
+/// let tile = Tile([9; 4]);
+/// fence_proxy_async::<Shared>();
+/// unsafe { cp_async_bulk_tensor_store(&map, [6], to_shared(tile.0.as_ptr())) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(out, [0, 0, 0, 0, 0, 0, 9, 9]); // elements 8 and 9 are out of bounds: not written
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
     map: &TensorMap,
@@ -864,6 +1162,17 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
 ///
 /// # Safety
 /// `map` a valid tensor map.
+///
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.5. Host: nothing.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::copy::{cp_async_bulk_prefetch_tensor, TensorMap};
+/// let data = [0u32; 16];
+/// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[16], &[], &[4]).unwrap();
+/// unsafe { cp_async_bulk_prefetch_tensor(&map, [4]) };
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, coords: C) {
     #[cfg(target_arch = "nvptx64")]

@@ -86,6 +86,54 @@ crate::access_rows! { fence fence_leaf }
 /// scope `Sco`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not
 /// compile. On the host: `core::sync::atomic::fence` with the same ordering (`Sc` → `SeqCst`).
 /// Under `--cfg loom` the scope counts: see `ptx_sync::model` ("Scope of fences", a module of `--cfg loom` builds).
+///
+/// PTX: `fence.sc.{cta,cluster,gpu,sys}`, `fence.acq_rel.*` (PTX 6.0 / sm_70),
+/// `fence.acquire.*`, `fence.release.*` (PTX 8.6 / sm_90); `.cluster` needs PTX 7.8 / sm_90.
+/// `fence::<Relaxed, _>()`, `fence::<Weak, _>()` and `fence::<Volatile, _>()` do not compile
+/// (PTX has no `fence.relaxed`); a non-[`Scope`] second parameter does not compile.
+///
+/// SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`):
+///
+/// | PTX | SASS |
+/// |---|---|
+/// | `fence.sc.cta` | `MEMBAR.SC.CTA` |
+/// | `fence.sc.gpu` | `MEMBAR.SC.GPU ERRBAR CGAERRBAR CCTL.IVALL` |
+/// | `fence.acq_rel.cta` | `MEMBAR.ALL.CTA` |
+/// | `fence.acq_rel.gpu` | `MEMBAR.ALL.GPU ERRBAR CGAERRBAR CCTL.IVALL` |
+/// | `fence.release.gpu` | `MEMBAR.ALL.GPU ERRBAR CGAERRBAR` |
+/// | `fence.acquire.gpu` | `CCTL.IVALL` (`fence.acquire.cta`: nothing) |
+///
+/// PTX ISA §9.7.13.4, §8.8 (fence-based release/acquire patterns), §8.9.3 (Fence-SC order);
+/// seed §2, §3.1–3.4, §3.6.
+///
+/// # Examples
+///
+/// The hand-off with relaxed flag accesses and fences (seed §3.4): the release fence before the
+/// flag store and the acquire fence after the flag load synchronize.
+///
+/// ```
+/// use ptx_sync::{fence, Data, Strong, Gpu, Relaxed, Release, Acquire, Sc, wait::{spin_until, Budget}};
+/// let (data, flag) = (Data::new(0u32), Strong::new(0u32));
+/// std::thread::scope(|s| {
+///     s.spawn(|| {
+///         unsafe { data.write(7) };
+///         fence::<Release, Gpu>();              // fence.release.gpu
+///         flag.at::<Gpu>().store::<Relaxed>(1); // st.relaxed.gpu.u32
+///     });
+///     s.spawn(|| {
+///         let r = spin_until(Budget::iterations(1 << 30), || flag.at::<Gpu>().load::<Relaxed>() == 1);
+///         assert!(r.is_ok());
+///         fence::<Acquire, Gpu>();              // fence.acquire.gpu
+///         assert_eq!(unsafe { data.read() }, 7);
+///     });
+/// });
+/// assert_eq!(<Sc as ptx_sync::fence::FenceInstr<Gpu>>::PTX, "fence.sc.gpu");
+/// assert_eq!(<Release as ptx_sync::fence::FenceInstr<Gpu>>::PTX, "fence.release.gpu");
+/// ```
+///
+/// ```compile_fail
+/// ptx_sync::fence::<ptx_sync::Weak, ptx_sync::Cta>(); // no weak fence
+/// ```
 #[inline(always)]
 pub fn fence<S: FenceSem, Sco: Scope>()
 where

@@ -129,6 +129,23 @@ impl<Tag> core::fmt::Debug for Token<Tag> {
 }
 impl<Tag> Token<Tag> {
     /// The opaque 64-bit state.
+    ///
+    /// No instruction. The bits are the state `mbarrier.arrive` returned (PTX ISA §9.7.13.15.15:
+    /// opaque, it names the phase the arrival was made in); on the host the packed word before
+    /// the arrival. Compare tokens, do not decode them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(2);
+    /// let t0 = b.arrive::<Release, Cta>(); // an arrival in phase 0
+    /// let _ = b.arrive::<Release, Cta>(); // completes phase 0
+    /// let t1 = b.arrive::<Release, Cta>(); // an arrival in phase 1 (1 of 2)
+    /// assert_ne!(t0.raw(), t1.raw());
+    /// assert!(b.try_wait::<Acquire, Cta>(t0) && !b.try_wait::<Acquire, Cta>(t1));
+    /// ```
     pub const fn raw(self) -> u64 {
         self.state
     }
@@ -157,10 +174,36 @@ impl<Tag> core::fmt::Debug for NoCompleteToken<Tag> {
 }
 impl<Tag> NoCompleteToken<Tag> {
     /// The opaque 64-bit state.
+    ///
+    /// No instruction (the opaque state of `mbarrier.arrive.noComplete`, PTX ISA §9.7.13.15.15).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, NoCompleteToken};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(4);
+    /// let s: NoCompleteToken = unsafe { b.arrive_no_complete(1) };
+    /// assert_eq!(s.raw(), s.token().raw());
+    /// ```
     pub const fn raw(self) -> u64 {
         self.state
     }
     /// The same state as a [`Token`] of its phase, for `try_wait`/`test_wait`.
+    ///
+    /// No instruction. PTX ISA §9.7.13.15.17 (a `.noComplete` state is a valid `try_wait` operand).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(3);
+    /// let s = unsafe { b.arrive_no_complete(2) }; // 1 arrival still missing
+    /// assert!(!b.test_wait::<Acquire, Cta>(s.token()));
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert!(b.test_wait::<Acquire, Cta>(s.token()));
+    /// ```
     pub const fn token(self) -> Token<Tag> {
         Token {
             state: self.state,
@@ -179,14 +222,53 @@ impl Phase {
     /// Parity 1.
     pub const ONE: Phase = Phase(1);
     /// The parity bit.
+    ///
+    /// No instruction; the `phaseParity` operand of `mbarrier.try_wait.parity` (PTX ISA
+    /// §9.7.13.15.17).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::Phase;
+    /// assert_eq!((Phase::ZERO.bit(), Phase::ONE.bit()), (0, 1));
+    /// ```
     pub const fn bit(self) -> u32 {
         self.0
     }
     /// The other parity.
+    ///
+    /// No instruction. After a phase with parity `p` completes, the next phase to wait for has
+    /// parity `p.flipped()` (seed §5.2).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::Phase;
+    /// assert_eq!(Phase::ZERO.flipped(), Phase::ONE);
+    /// assert_eq!(Phase::ONE.flipped().flipped(), Phase::ONE);
+    /// ```
     pub const fn flipped(self) -> Phase {
         Phase(self.0 ^ 1)
     }
     /// Flips in place.
+    ///
+    /// No instruction. A consumer flips its phase each time it wraps around a ring of barriers
+    /// (what [`PipelineState::advance`](crate::pipeline::PipelineState::advance) does).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// let mut p = Phase::ZERO;
+    /// for _ in 0..3 {
+    ///     let _ = b.arrive::<Release, Cta>();
+    ///     assert!(b.try_wait_parity::<Acquire, Cta>(p));
+    ///     p.flip();
+    /// }
+    /// assert_eq!(p, Phase::ONE);
+    /// ```
     pub fn flip(&mut self) {
         self.0 ^= 1;
     }
@@ -665,6 +747,17 @@ impl<Tag> Default for Mbarrier<Tag> {
 impl<Tag> Mbarrier<Tag> {
     /// An uninitialized barrier value (host tests; on the device barriers live in `.shared`
     /// arrays, see [`shared_array!`](crate::shared_array)). Call [`init`](Self::init) before use.
+    ///
+    /// No instruction (the 8 zero bytes of an uninitialized barrier). On the device declare
+    /// barriers in shared memory ([`shared_array!`](crate::shared_array)) instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// b.init(2);
+    /// assert_eq!(b.host_state(), (0, 2, 2, 0)); // (phase, pending, expected, tx)
+    /// ```
     #[cfg(not(loom))]
     pub const fn new() -> Self {
         #[cfg(target_arch = "nvptx64")]
@@ -683,6 +776,15 @@ impl<Tag> Mbarrier<Tag> {
         }
     }
     /// An uninitialized barrier value (a loom atomic under `--cfg loom`).
+    ///
+    /// No instruction (under `--cfg loom` a location of the scope model).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// b.init(1);
+    /// ```
     #[cfg(loom)]
     pub fn new() -> Self {
         Mbarrier {
@@ -695,11 +797,35 @@ impl<Tag> Mbarrier<Tag> {
     ///
     /// # Safety
     /// `p` must be 8-aligned, in this CTA's shared memory, and live for `'a`.
+    ///
+    /// No instruction (a cast); every operation then converts the address with
+    /// `cvta.to.shared::cta`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Cta};
+    /// let mut word = 0u64; // on the device: a u64 in this CTA's shared memory
+    /// let b: &Mbarrier = unsafe { Mbarrier::from_shared(&mut word) };
+    /// b.init(1);
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert_eq!(b.host_state().0, 1); // phase 0 completed
+    /// ```
     pub unsafe fn from_shared<'a>(p: *mut u64) -> &'a Self {
         &*(p as *const Self)
     }
 
     /// The barrier's `.shared::cta` address.
+    ///
+    /// PTX: `cvta.to.shared::cta.u64` + `cvt.u32.u64` (PTX ISA `cvta`, sm_20); host: the
+    /// pointer's value. Seed §5.2 (every mbarrier operand is a `.shared::cta` address).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// assert_eq!(b.shared_addr(), ptx_sync::shared::to_shared(&b));
+    /// ```
     #[inline(always)]
     pub fn shared_addr(&self) -> SharedAddr {
         to_shared(self as *const Self)
@@ -729,6 +855,26 @@ impl<Tag> Mbarrier<Tag> {
     /// tx-count 0. A plain (non-releasing) write: publish it with `bar.sync` in one CTA, or with
     /// [`fence_mbarrier_init`](crate::proxy::fence_mbarrier_init) + a cluster barrier across CTAs
     /// (seed §5.4). PTX 7.8 (the `.shared::cta` spelling), sm_80.
+    ///
+    /// `count` outside `1..2^20` panics (a `trap` on the device). SASS (ptxas 13.0.88, sm_90a,
+    /// `host/tests/sass_async.rs`): `SYNCS.EXCH.64`. PTX ISA §9.7.13.15.11; seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(2);                               // mbarrier.init.shared::cta.b64 [a], 2;
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert!(!b.try_wait_parity::<Acquire, Cta>(Phase::ZERO)); // one of two arrivals
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// ```
+    ///
+    /// ```should_panic
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// b.init(0); // PTX ISA §9.7.13.15.1: the count is 1..2^20
+    /// ```
     #[inline(always)]
     pub fn init(&self, count: u32) {
         check_count(count);
@@ -753,6 +899,18 @@ impl<Tag> Mbarrier<Tag> {
     ///
     /// # Safety
     /// No thread may still use the barrier.
+    ///
+    /// SASS: not recorded in the repo. PTX ISA §9.7.13.15.12; seed §5.4 (a barrier is reused only
+    /// after every CTA is done with it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// b.init(1);
+    /// unsafe { b.inval() }; // mbarrier.inval.shared::cta.b64 [a];
+    /// assert_eq!(b.host_state(), (0, 0, 0, 0));
+    /// ```
     #[inline(always)]
     pub unsafe fn inval(&self) {
         #[cfg(target_arch = "nvptx64")]
@@ -772,6 +930,39 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
     /// (PTX 8.0), `Relaxed` (PTX 8.6, sm_90)}, `Sco` ∈ {`Cta`, `Cluster` (sm_90)}; sm_80. Seed §5.3: the
     /// consumer's arrive on `empty` releases its reads.
+    ///
+    /// `arrive::<Acquire, _>()` does not compile (an arrive releases); `Gpu`/`Sys` do not compile
+    /// (PTX ISA §9.7.13.15.15: `.scope = {.cta, .cluster}`). More arrivals than the phase expects
+    /// panic on the host. SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`):
+    /// `mbarrier.arrive.release.cta` → `SYNCS.ARRIVE.TRANS64.A1T0`. PTX ISA §9.7.13.15.15.
+    ///
+    /// # Examples
+    ///
+    /// A consumer releases its reads of a buffer to the producer waiting on `empty` (seed §5.3):
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Data, Phase, Release, Acquire, Cta, wait::Budget};
+    /// use ptx_sync::mbarrier::ArriveInstr;
+    /// let (empty, buf) = (Mbarrier::<()>::new(), Data::new(1u32));
+    /// empty.init(1);
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| {
+    ///         assert_eq!(unsafe { buf.read() }, 1);      // the consumer's read
+    ///         let _ = empty.arrive::<Release, Cta>();    // mbarrier.arrive.release.cta.shared::cta.b64
+    ///     });
+    ///     s.spawn(|| {
+    ///         let r = empty.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(1 << 30));
+    ///         assert!(r.is_ok());
+    ///         unsafe { buf.write(2) };                    // ordered after the read: no race
+    ///     });
+    /// });
+    /// assert_eq!(<Release as ArriveInstr<Cta>>::PTX, "mbarrier.arrive.release.cta.shared::cta.b64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// let _ = b.arrive::<ptx_sync::Release, ptx_sync::Gpu>(); // no .gpu scope on mbarrier
+    /// ```
     #[inline(always)]
     pub fn arrive<S: Sem, Sco: Scope>(&self) -> Token<Tag>
     where
@@ -801,6 +992,22 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
     /// (1..2^20). PTX 8.0 (Release) / 8.6 (Relaxed), sm_90.
+    ///
+    /// `S` ∈ {`Release`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Acquire` does not compile.
+    /// `count` outside `1..2^20` panics. SASS: not recorded in the repo. PTX ISA §9.7.13.15.15;
+    /// seed §5.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(4);
+    /// let _ = b.arrive_n::<Release, Cta>(3); // mbarrier.arrive.release.cta.shared::cta.b64 _, [a], 3;
+    /// assert!(!b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// let _ = b.arrive_n::<Release, Cta>(1);
+    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// ```
     #[inline(always)]
     pub fn arrive_n<S: Sem, Sco: Scope>(&self, count: u32) -> Token<Tag>
     where
@@ -832,6 +1039,21 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64 state, [a];` — arrives and lowers the
     /// expected count of the following phases by one (a thread leaving the protocol).
     /// PTX 8.0 / 8.6; sm_80 (`Relaxed` or `Cluster`: sm_90).
+    ///
+    /// `S` ∈ {`Release`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Acquire` does not compile.
+    /// SASS: not recorded in the repo. PTX ISA §9.7.13.15.16; seed §5.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Cta, mbarrier::ArriveInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(2);
+    /// let _ = b.arrive_drop::<Release, Cta>(); // this thread leaves: later phases expect 1
+    /// let _ = b.arrive::<Release, Cta>();      // phase 0 completes
+    /// assert_eq!(b.host_state(), (1, 1, 1, 0)); // (phase, pending, expected, tx)
+    /// assert_eq!(<Release as ArriveInstr<Cta>>::PTX_DROP, "mbarrier.arrive_drop.release.cta.shared::cta.b64");
+    /// ```
     #[inline(always)]
     pub fn arrive_drop<S: Sem, Sco: Scope>(&self) -> Token<Tag>
     where
@@ -868,6 +1090,20 @@ impl<Tag> Mbarrier<Tag> {
     /// The arrivals must leave the phase incomplete: the current phase's pending arrival count
     /// must exceed `count` (PTX ISA §9.7.13.15.15: "the behavior is undefined if the arrive
     /// operation causes the phase to complete"). The host panics instead.
+    ///
+    /// Only `.release.cta` exists (PTX ISA §9.7.13.15.15), so the method takes no semantic or scope
+    /// parameter. SASS: not recorded in the repo. Seed §5.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::Mbarrier;
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(5);
+    /// let s = unsafe { b.arrive_no_complete(2) }; // 2 of 5: the phase stays open
+    /// assert_eq!(Mbarrier::pending_count(s), 5); // the state before the arrival
+    /// assert_eq!(b.host_state(), (0, 3, 5, 0));
+    /// ```
     #[inline(always)]
     pub unsafe fn arrive_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
@@ -905,6 +1141,18 @@ impl<Tag> Mbarrier<Tag> {
     /// # Safety
     /// As [`arrive_no_complete`](Self::arrive_no_complete): the current phase's pending count
     /// must exceed `count` (and the expected count must be at least `count`).
+    ///
+    /// Only `.release.cta` exists. SASS: not recorded in the repo. Seed §5.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::Mbarrier;
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(4);
+    /// let _ = unsafe { b.arrive_drop_no_complete(1) };
+    /// assert_eq!(b.host_state(), (0, 3, 3, 0)); // (phase, pending, expected, tx)
+    /// ```
     #[inline(always)]
     pub unsafe fn arrive_drop_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
@@ -940,6 +1188,24 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
     /// tx-count by `tx` bytes (< 2^20), then arrives: the producer's arming of `full` before it
     /// issues TMA (seed §5.2). PTX 8.0 / 8.6, sm_90.
+    ///
+    /// `S` ∈ {`Release`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Acquire` does not compile; `tx` of
+    /// 2^20 or more panics. SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`):
+    /// `SYNCS.ARRIVE.TRANS64`. PTX ISA §9.7.13.15.15, §9.7.13.15.13.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta, mbarrier::ArriveInstr};
+    /// let full: Mbarrier = Mbarrier::new();
+    /// full.init(1);
+    /// let _ = full.arrive_expect_tx::<Release, Cta>(128); // armed: 1 arrival done, 128 bytes due
+    /// assert!(!full.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// full.async_copy_complete_tx(128);                   // what the TMA copy does on completion
+    /// assert!(full.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// assert_eq!(<Release as ArriveInstr<Cta>>::PTX_EXPECT_TX,
+    ///            "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64");
+    /// ```
     #[inline(always)]
     pub fn arrive_expect_tx<S: Sem, Sco: Scope>(&self, tx: u32) -> Token<Tag>
     where
@@ -971,6 +1237,28 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
     /// arriving. PTX 8.0, sm_90.
+    ///
+    /// `.relaxed` only (PTX ISA §9.7.13.15.13), so there is no semantic parameter; `Sco` ∈ {`Cta`,
+    /// `Cluster`} (`Gpu` does not compile). SASS: not recorded in the repo. Seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta, mbarrier::TxInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// b.expect_tx::<Cta>(64);              // mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [a], 64;
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert_eq!(b.host_state(), (0, 0, 1, 64)); // arrivals done, 64 bytes still due
+    /// b.complete_tx::<Cta>(64);
+    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// assert_eq!(<Cta as TxInstr>::PTX_EXPECT, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// b.expect_tx::<ptx_sync::Gpu>(64);
+    /// ```
     #[inline(always)]
     pub fn expect_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
@@ -996,6 +1284,21 @@ impl<Tag> Mbarrier<Tag> {
     ///
     /// The tx-count must stay in `[-(2^20-1), 2^20-1]` (PTX ISA §9.7.13.15.1): on the device
     /// leaving the range is undefined (a precondition of the protocol); the host and loom panic.
+    ///
+    /// `Sco` ∈ {`Cta`, `Cluster`}. SASS: not recorded in the repo. Seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cluster, mbarrier::TxInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// let _ = b.arrive_expect_tx::<Release, Cluster>(32);
+    /// b.complete_tx::<Cluster>(16);
+    /// b.complete_tx::<Cluster>(16);     // mbarrier.complete_tx.relaxed.cluster.shared::cta.b64
+    /// assert!(b.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+    /// assert_eq!(<Cluster as TxInstr>::PTX_COMPLETE, "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64");
+    /// ```
     #[inline(always)]
     pub fn complete_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
@@ -1013,6 +1316,28 @@ impl<Tag> Mbarrier<Tag> {
     /// ([`complete_tx`](Self::complete_tx), `.relaxed`), it is ordered after the copy's writes:
     /// a `Release` RMW (under loom at `.cluster` scope: the copy may have been issued from
     /// another CTA of the cluster). Use it in a model of a TMA copy (the copy's writes, then this).
+    ///
+    /// No instruction: on the device the copy engine does this. PTX ISA §9.7.9.25.4
+    /// (`.mbarrier::complete_tx::bytes`).
+    ///
+    /// # Examples
+    ///
+    /// A host model of a TMA copy: the copy's writes, then the completion; the waiter's acquire
+    /// sees the data.
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Data, Phase, Release, Acquire, Cta, wait::Budget};
+    /// let (full, tile) = (Mbarrier::<()>::new(), Data::new([0u8; 64]));
+    /// full.init(1);
+    /// let _ = full.arrive_expect_tx::<Release, Cta>(64);
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| { unsafe { tile.write([9; 64]) }; full.async_copy_complete_tx(64); });
+    ///     s.spawn(|| {
+    ///         assert!(full.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(1 << 30)).is_ok());
+    ///         assert_eq!(unsafe { tile.read() }[63], 9);
+    ///     });
+    /// });
+    /// ```
     #[cfg(not(target_arch = "nvptx64"))]
     pub fn async_copy_complete_tx(&self, tx: u32) {
         check_tx(tx);
@@ -1047,6 +1372,37 @@ impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state;` — `true` once the phase that
     /// `token` was taken in has completed; may suspend the thread for a system-dependent time.
     /// `S` ∈ {`Acquire` (PTX 8.0), `Relaxed` (8.6)}; sm_90. Seed §5.2.
+    ///
+    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `try_wait::<Release, _>()` does not
+    /// compile (a wait acquires). A token of another tag's barrier does not compile. SASS: not
+    /// recorded in the repo (the parity form is). PTX ISA §9.7.13.15.17.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta, mbarrier::WaitInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(2);
+    /// let t = b.arrive::<Release, Cta>();
+    /// assert!(!b.try_wait::<Acquire, Cta>(t));
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert!(b.try_wait::<Acquire, Cta>(t)); // mbarrier.try_wait.acquire.cta.shared::cta.b64
+    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TRY, "mbarrier.try_wait.acquire.cta.shared::cta.b64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// let t = b.arrive::<ptx_sync::Release, ptx_sync::Cta>();
+    /// let _ = b.try_wait::<ptx_sync::Release, ptx_sync::Cta>(t); // no mbarrier.try_wait.release
+    /// ```
+    ///
+    /// ```compile_fail
+    /// enum Full {}
+    /// enum Empty {}
+    /// let (f, e) = (ptx_sync::Mbarrier::<Full>::new(), ptx_sync::Mbarrier::<Empty>::new());
+    /// let t = f.arrive::<ptx_sync::Release, ptx_sync::Cta>();
+    /// let _ = e.try_wait::<ptx_sync::Acquire, ptx_sync::Cta>(t); // a Full token on an Empty barrier
+    /// ```
     #[inline(always)]
     pub fn try_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
     where
@@ -1067,6 +1423,19 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
     /// hint in nanoseconds. PTX 8.0, sm_90.
+    ///
+    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; host: the hint is ignored. SASS:
+    /// not recorded in the repo. PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// let t = b.arrive::<Release, Cta>();
+    /// assert!(b.try_wait_hint::<Acquire, Cta>(t, 1_000)); // ..., [a], state, 1000;
+    /// ```
     #[inline(always)]
     pub fn try_wait_hint<S: Sem, Sco: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
     where
@@ -1090,6 +1459,24 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
     /// phase with parity `phase` has completed. PTX 8.0 / 8.6, sm_90.
+    ///
+    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Release` does not compile. SASS
+    /// (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `SYNCS.PHASECHK.TRANS64.TRYWAIT`.
+    /// PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Relaxed, Cta, mbarrier::WaitInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ONE)); // a producer's first wait on `empty`
+    /// assert!(!b.try_wait_parity::<Relaxed, Cta>(Phase::ZERO));
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TRY_PARITY,
+    ///            "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64");
+    /// ```
     #[inline(always)]
     pub fn try_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
     where
@@ -1110,6 +1497,18 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
     /// suspend-time hint. PTX 8.0, sm_90.
+    ///
+    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; host: the hint is ignored. SASS:
+    /// not recorded in the repo. PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Acquire, Cluster};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// assert!(!b.try_wait_parity_hint::<Acquire, Cluster>(Phase::ZERO, 500));
+    /// ```
     #[inline(always)]
     pub fn try_wait_parity_hint<S: Sem, Sco: Scope>(&self, phase: Phase, ns: u32) -> bool
     where
@@ -1133,6 +1532,20 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.test_wait.sem.scope.shared::cta.b64 p, [a], state;` — non-blocking test.
     /// PTX 8.0; sm_80 (`Relaxed` or `Cluster`: sm_90).
+    ///
+    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Release` does not compile. SASS:
+    /// not recorded in the repo. PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta, mbarrier::WaitInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// let t = b.arrive::<Release, Cta>();
+    /// assert!(b.test_wait::<Acquire, Cta>(t));
+    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TEST, "mbarrier.test_wait.acquire.cta.shared::cta.b64");
+    /// ```
     #[inline(always)]
     pub fn test_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
     where
@@ -1153,6 +1566,20 @@ impl<Tag> Mbarrier<Tag> {
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
     /// PTX 8.0 (`.parity`: 7.1); sm_80 (`Relaxed` or `Cluster`: sm_90).
+    ///
+    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}. SASS: not recorded in the repo.
+    /// PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Acquire, Cta, mbarrier::WaitInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// assert!(!b.test_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TEST_PARITY,
+    ///            "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64");
+    /// ```
     #[inline(always)]
     pub fn test_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
     where
@@ -1173,6 +1600,22 @@ impl<Tag> Mbarrier<Tag> {
 
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
     /// ([`wait::spin_until`](crate::wait::spin_until)).
+    ///
+    /// PTX: a loop around [`try_wait`](Self::try_wait) (`mbarrier.try_wait.sem.scope.shared::cta.b64`)
+    /// and the budget's clock reads; `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}.
+    /// Floor as `try_wait` (PTX 8.0, sm_90). PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta, wait::Budget};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(2);
+    /// let t = b.arrive::<Release, Cta>();
+    /// assert!(b.wait::<Acquire, Cta>(t, Budget::iterations(100)).is_err()); // nobody arrives: Timeout
+    /// let _ = b.arrive::<Release, Cta>();
+    /// assert_eq!(b.wait::<Acquire, Cta>(t, Budget::iterations(100)), Ok(1));
+    /// ```
     #[inline(always)]
     pub fn wait<S: Sem, Sco: Scope>(
         &self,
@@ -1186,6 +1629,23 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// Bounded wait on a parity: `try_wait.parity` until it succeeds or `budget` is spent.
+    ///
+    /// PTX: a loop around [`try_wait_parity`](Self::try_wait_parity) (SASS of each check:
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT`, ptxas 13.0.88); `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈
+    /// {`Cta`, `Cluster`}. PTX 8.0, sm_90. PTX ISA §9.7.13.15.17; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Data, Phase, Release, Acquire, Cta, wait::Budget};
+    /// let (full, x) = (Mbarrier::<()>::new(), Data::new(0u32));
+    /// full.init(1);
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| { unsafe { x.write(3) }; let _ = full.arrive::<Release, Cta>(); });
+    ///     assert!(full.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(1 << 30)).is_ok());
+    ///     assert_eq!(unsafe { x.read() }, 3);
+    /// });
+    /// ```
     #[inline(always)]
     pub fn wait_parity<S: Sem, Sco: Scope>(
         &self,
@@ -1209,6 +1669,19 @@ impl<Tag> Mbarrier<Tag> {
     /// b.init(2);
     /// let n = Mbarrier::pending_count(b.arrive::<Release, Cta>()); // undefined in PTX
     /// ```
+    ///
+    /// SASS: not recorded in the repo. Seed §5.3.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::Mbarrier;
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(5);
+    /// let s0 = unsafe { b.arrive_no_complete(2) };
+    /// let s1 = unsafe { b.arrive_no_complete(1) };
+    /// assert_eq!((Mbarrier::pending_count(s0), Mbarrier::pending_count(s1)), (5, 3));
+    /// ```
     #[inline(always)]
     pub fn pending_count(token: NoCompleteToken<Tag>) -> u32 {
         #[cfg(target_arch = "nvptx64")]
@@ -1221,6 +1694,19 @@ impl<Tag> Mbarrier<Tag> {
 
     /// This barrier as seen through `.shared::cluster` from this CTA (no instruction). The view
     /// borrows the barrier: it cannot outlive it.
+    ///
+    /// The executing CTA's `.shared::cta` window lies inside its `.shared::cluster` window (PTX
+    /// ISA, state spaces: `.shared`); the remote operations need sm_90. Seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cluster};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// b.cluster_view().arrive::<Release, Cluster>(); // mbarrier.arrive.release.cluster.shared::cluster.b64
+    /// assert!(b.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+    /// ```
     #[inline(always)]
     pub fn cluster_view(&self) -> RemoteMbarrier<'_, Tag> {
         RemoteMbarrier {
@@ -1233,6 +1719,20 @@ impl<Tag> Mbarrier<Tag> {
     /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier. The view
     /// borrows this barrier, so it cannot outlive it (a peer CTA's barrier at the same offset
     /// is kept alive by the cluster protocol, seed §5.4).
+    ///
+    /// PTX ISA §9.7.9.22 (`mapa`); seed §5.4 (consumers in peer CTAs arrive on the leader's
+    /// `empty`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cluster};
+    /// let empty: Mbarrier = Mbarrier::new();
+    /// empty.init(2);
+    /// empty.remote(0).arrive::<Release, Cluster>(); // host: rank 0 is this barrier
+    /// empty.remote(1).arrive::<Release, Cluster>();
+    /// assert!(empty.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+    /// ```
     #[inline(always)]
     pub fn remote(&self, cta: u32) -> RemoteMbarrier<'_, Tag> {
         RemoteMbarrier {
@@ -1243,6 +1743,18 @@ impl<Tag> Mbarrier<Tag> {
 
     /// Host only: the packed state (phase bit 63, tx-count bits 40..61, expected 20..40,
     /// pending 0..20), for tests.
+    ///
+    /// Returns `(phase, pending, expected, tx)`. Not on nvptx64 (no instruction reads them).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Cta};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(3);
+    /// let _ = b.arrive_expect_tx::<Release, Cta>(10);
+    /// assert_eq!(b.host_state(), (0, 2, 3, 10));
+    /// ```
     #[cfg(not(target_arch = "nvptx64"))]
     pub fn host_state(&self) -> (u32, u32, u32, i32) {
         let s = host::unpack(self.state.load(3, Ordering::Acquire, "host_state"));
@@ -1273,6 +1785,19 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     /// # Safety
     /// `addr` must be an initialized mbarrier in some CTA of this cluster that stays valid for
     /// `'a` (on the host: the address of a live `Mbarrier<Tag>`).
+    ///
+    /// No instruction. Seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, RemoteMbarrier, Phase, Release, Acquire, Cluster};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// let r: RemoteMbarrier = unsafe { RemoteMbarrier::from_addr(b.remote(0).addr()) };
+    /// r.arrive::<Release, Cluster>();
+    /// assert!(b.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+    /// ```
     pub unsafe fn from_addr(addr: ClusterAddr) -> Self {
         RemoteMbarrier {
             addr,
@@ -1280,6 +1805,15 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
         }
     }
     /// The `.shared::cluster` address.
+    ///
+    /// No instruction.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// assert_eq!(b.cluster_view().addr(), b.shared_addr().to_cluster());
+    /// ```
     pub fn addr(self) -> ClusterAddr {
         self.addr
     }
@@ -1293,6 +1827,30 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a];` — `S` ∈ {`Release`, `Relaxed`}.
     /// Use `Cluster` scope for a barrier in a peer CTA: `.cta` is accepted by PTX but does not
     /// synchronize with the owner's waiter (seed §5.4). PTX 8.0 / 8.6, sm_90.
+    ///
+    /// No token is returned (`_` sink: a thread cannot wait on a peer's barrier). `Acquire` does
+    /// not compile. SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`):
+    /// `mbarrier.arrive.release.cluster.shared::cluster` → `SYNCS.ARRIVE.TRANS64.RED.A1T0`.
+    /// PTX ISA §9.7.13.15.15.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cluster, mbarrier::RemoteArriveInstr};
+    /// let empty: Mbarrier = Mbarrier::new();
+    /// empty.init(1);
+    /// std::thread::scope(|s| {
+    ///     s.spawn(|| empty.remote(0).arrive::<Release, Cluster>()); // a consumer in another CTA
+    /// });
+    /// assert!(empty.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+    /// assert_eq!(<Release as RemoteArriveInstr<Cluster>>::PTX,
+    ///            "mbarrier.arrive.release.cluster.shared::cluster.b64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
+    /// b.remote(1).arrive::<ptx_sync::Acquire, ptx_sync::Cluster>();
+    /// ```
     #[inline(always)]
     pub fn arrive<S: Sem, Sco: Scope>(self)
     where
@@ -1321,6 +1879,20 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a], count;`. PTX 8.0, sm_90.
+    ///
+    /// `S` ∈ {`Release`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`} (use `Cluster` across CTAs, seed
+    /// §5.4); `count` outside `1..2^20` panics. SASS: not recorded in the repo. PTX ISA
+    /// §9.7.13.15.15.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cluster};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(3);
+    /// b.remote(1).arrive_n::<Release, Cluster>(3);
+    /// assert!(b.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+    /// ```
     #[inline(always)]
     pub fn arrive_n<S: Sem, Sco: Scope>(self, count: u32)
     where
@@ -1350,6 +1922,21 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     }
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;`. PTX 8.0, sm_90.
+    ///
+    /// `S` ∈ {`Release`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}. SASS: not recorded in the repo.
+    /// PTX ISA §9.7.13.15.15; seed §5.2, §5.4 (a multicast producer arms a peer's `full`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Release, Cluster, mbarrier::RemoteArriveInstr};
+    /// let full: Mbarrier = Mbarrier::new();
+    /// full.init(1);
+    /// full.remote(1).arrive_expect_tx::<Release, Cluster>(256);
+    /// assert_eq!(full.host_state(), (0, 0, 1, 256));
+    /// assert_eq!(<Release as RemoteArriveInstr<Cluster>>::PTX_EXPECT_TX,
+    ///            "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64");
+    /// ```
     #[inline(always)]
     pub fn arrive_expect_tx<S: Sem, Sco: Scope>(self, tx: u32)
     where
@@ -1376,6 +1963,21 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     }
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
+    ///
+    /// `.relaxed` only; `Sco` ∈ {`Cta`, `Cluster`}. SASS: not recorded in the repo. PTX ISA
+    /// §9.7.13.15.13; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Cluster, mbarrier::TxInstr};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// b.cluster_view().expect_tx::<Cluster>(8);
+    /// assert_eq!(b.host_state().3, 8);
+    /// assert_eq!(<Cluster as TxInstr>::PTX_EXPECT_CLUSTER,
+    ///            "mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64");
+    /// ```
     #[inline(always)]
     pub fn expect_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
@@ -1388,6 +1990,20 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     }
 
     /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
+    ///
+    /// `.relaxed` only (orders nothing, as [`Mbarrier::complete_tx`]); `Sco` ∈ {`Cta`, `Cluster`}.
+    /// SASS: not recorded in the repo. PTX ISA §9.7.13.15.14; seed §5.2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Mbarrier, Cluster};
+    /// let b: Mbarrier = Mbarrier::new();
+    /// b.init(1);
+    /// b.cluster_view().expect_tx::<Cluster>(8);
+    /// b.cluster_view().complete_tx::<Cluster>(8);
+    /// assert_eq!(b.host_state().3, 0);
+    /// ```
     #[inline(always)]
     pub fn complete_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);

@@ -259,6 +259,30 @@ plain_fences! { ($)
 /// `fence.proxy.async{.space};` — orders this thread's generic-proxy accesses to `Sp` before its
 /// later async-proxy accesses (and the async accesses its later releases enable, seed §5.3).
 /// `Sp` ∈ {[`Generic`] (no space token: all spaces), [`Global`], [`Shared`], [`SharedCluster`]}.
+///
+/// No semantic or scope parameter (the fence is a proxy fence of this thread); a space outside
+/// the four does not compile (e.g. `Sys`, a scope). Host: a compiler fence (the host has one
+/// proxy). SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `FENCE.VIEW.ASYNC.S`.
+/// PTX 8.0 / sm_90. PTX ISA §9.7.13.4 (`fence.proxy.async`), §8.6 (proxies); seed §5.3.
+///
+/// # Examples
+///
+/// A consumer's release of a stage that TMA writes next (seed §5.3):
+///
+/// ```
+/// use ptx_sync::{proxy::{fence_proxy_async, ProxyAsyncInstr}, Mbarrier, Data, Release, Cta, Shared, Generic};
+/// let (empty, stage) = (Mbarrier::<()>::new(), Data::new([1u32; 4]));
+/// empty.init(1);
+/// let _sum: u32 = unsafe { stage.read() }.iter().sum(); // generic-proxy reads
+/// fence_proxy_async::<Shared>();                       // fence.proxy.async.shared::cta
+/// let _ = empty.arrive::<Release, Cta>();              // then the producer may issue TMA into it
+/// assert_eq!(<Shared as ProxyAsyncInstr>::PTX, "fence.proxy.async.shared::cta");
+/// assert_eq!(<Generic as ProxyAsyncInstr>::PTX, "fence.proxy.async");
+/// ```
+///
+/// ```compile_fail
+/// ptx_sync::proxy::fence_proxy_async::<ptx_sync::Gpu>(); // a scope is not a state space
+/// ```
 #[inline(always)]
 pub fn fence_proxy_async<Sp: ProxyAsyncInstr>() {
     #[cfg(target_arch = "nvptx64")]
@@ -271,6 +295,25 @@ pub fn fence_proxy_async<Sp: ProxyAsyncInstr>() {
 
 /// `fence.proxy.tensormap::generic.release.scope;` — after writing a tensor map with generic
 /// stores, before publishing it to TMA users at scope `Sco` (PTX 8.3, sm_90).
+///
+/// `Sco` ∈ {`Cta`, `Cluster`, `Gpu`, `Sys`}; a semantic is not a parameter (this half is always
+/// `.release`; the acquire half is [`fence_proxy_tensormap_acquire`]). SASS: not recorded in
+/// the repo. PTX ISA §9.7.13.4; seed §5.3 (generic writes seen by the async proxy).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{proxy::{fence_proxy_tensormap_release, TensormapFenceInstr}, Strong, Gpu, Relaxed};
+/// let published = Strong::new(0u32);
+/// // ... the tensor map was rewritten with generic stores ...
+/// fence_proxy_tensormap_release::<Gpu>();       // fence.proxy.tensormap::generic.release.gpu
+/// published.at::<Gpu>().store::<Relaxed>(1);
+/// assert_eq!(<Gpu as TensormapFenceInstr>::PTX_RELEASE, "fence.proxy.tensormap::generic.release.gpu");
+/// ```
+///
+/// ```compile_fail
+/// ptx_sync::proxy::fence_proxy_tensormap_release::<ptx_sync::Global>(); // a space is not a scope
+/// ```
 #[inline(always)]
 pub fn fence_proxy_tensormap_release<Sco: TensormapFenceInstr>() {
     #[cfg(target_arch = "nvptx64")]
@@ -295,6 +338,18 @@ pub fn fence_proxy_tensormap_release<Sco: TensormapFenceInstr>() {
 /// (a device allocation): the ISA defines the acquire form only on a `.global` address — a map
 /// in `.param` (a kernel parameter) or `.const`, or any other address, is undefined behaviour.
 /// A map passed as a kernel parameter needs no such fence (it is not modified by the kernel).
+///
+/// `Sco` ∈ {`Cta`, `Cluster`, `Gpu`, `Sys`}. PTX: `fence.proxy.tensormap::generic.acquire.scope
+/// [map], 128;`. SASS: not recorded in the repo. Seed §5.3.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{proxy::{fence_proxy_tensormap_acquire, TensormapFenceInstr}, copy::TensorMap, Gpu};
+/// let map = TensorMap { opaque: [0; 16] }; // on the device: a map in global memory
+/// unsafe { fence_proxy_tensormap_acquire::<Gpu>(&map) };
+/// assert_eq!(<Gpu as TensormapFenceInstr>::PTX_ACQUIRE, "fence.proxy.tensormap::generic.acquire.gpu");
+/// ```
 #[inline(always)]
 pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
     map: *const crate::copy::TensorMap,

@@ -12,7 +12,7 @@
 //!    family that does the same with weak `ld`/`st` (or nothing, for fences),
 //! 3. assembles it with one `ptxas -arch=sm_90 -O3` and dumps it with one `cuobjdump -sass`,
 //! 4. reports, per variant, the SASS opcodes its entry has beyond its baseline, in program order
-//!    ([`sass::minus`](crate::sass::minus)): e.g. `fence.sc.gpu` → `MEMBAR.SC.GPU ERRBAR CGAERRBAR
+//!    ([`sass::minus`]): e.g. `fence.sc.gpu` → `MEMBAR.SC.GPU ERRBAR CGAERRBAR
 //!    CCTL.IVALL`.
 //!
 //! Each access uses a per-thread address (`p + 8·tid.x`) and a per-thread value, so ptxas cannot
@@ -347,7 +347,7 @@ fn async_baseline(instr: &str) -> String {
     b + &async_sinks(instr)
 }
 
-/// The register of the [`ASYNC_WIRING`] that an async placeholder binds to (the placeholders
+/// The register of the `ASYNC_WIRING` that an async placeholder binds to (the placeholders
 /// and their `asm!` operand kinds are listed in the device crate's `instr.rs`, table `aops!`):
 /// `.shared` addresses `%r1` (mbarrier) and `%r2` (copy buffer), 32-bit inputs `%r3`, 64-bit
 /// inputs `%rd1` (addresses, pointers, tensor maps) and `%rd3` (an mbarrier state, a cache policy), the CTA mask

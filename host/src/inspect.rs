@@ -34,9 +34,13 @@ const COSTS_MD: &str = include_str!("../../docs/fence-costs.md");
 /// A lint finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lint {
+    /// The lint's name (`"aligned-barrier-two-paths"`, `"weak-spin-loop"`, …).
     pub name: &'static str,
+    /// The PTX function it fired in.
     pub function: String,
+    /// What is wrong and the fix, with the seed section.
     pub message: String,
+    /// The 1-based PTX line of the instruction it points at.
     pub line: usize,
 }
 
@@ -55,9 +59,13 @@ impl std::fmt::Display for Lint {
 pub struct Meaning {
     /// `load`, `store`, `atom`, `red`, `fence`, `barrier`, `mbarrier`, `async copy`, …
     pub kind: &'static str,
+    /// The memory semantic (`relaxed`, `acquire`, …), as `ptx-sync show` prints it.
     pub sem: String,
+    /// The scope (`cta`, `cluster`, `gpu`, `sys`), as `ptx-sync show` prints it.
     pub scope: String,
+    /// The state space it addresses, as `ptx-sync show` prints it.
     pub space: String,
+    /// The proxy it acts in or orders (`generic`, `async`, …).
     pub proxy: String,
     /// The seed section, e.g. `§3.5`.
     pub seed: &'static str,

@@ -13,6 +13,8 @@
 //! * [`fencebench`] — the GPU fence-cost benchmark driver (`ptx-sync bench`), behind a small
 //!   launcher trait so that it needs no GPU crate itself.
 
+#![warn(missing_docs)]
+
 pub mod costs;
 pub mod cuda;
 #[path = "exec/fencebench.rs"]

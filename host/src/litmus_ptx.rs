@@ -96,7 +96,9 @@ pub struct Layout {
 /// A generated kernel.
 #[derive(Clone, Debug)]
 pub struct Kernel {
+    /// The PTX module text (one `.entry`).
     pub ptx: String,
+    /// Where each thread's observed registers land in the output buffer.
     pub layout: Layout,
 }
 

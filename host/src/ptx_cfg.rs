@@ -40,6 +40,7 @@ pub fn aligned_barrier(mnemonic: &str) -> Option<String> {
 /// A basic block: its successors (block indices; `blocks.len()` stands for the function's end).
 #[derive(Clone, Debug, Default)]
 pub struct Block {
+    /// The successor blocks (`blocks.len()` is the function's end).
     pub succ: Vec<usize>,
 }
 
@@ -58,26 +59,33 @@ pub struct Ins {
     pub text: String,
     /// Its block, and its position in the block (1-based, counting labels and scopes).
     pub block: usize,
+    /// Its 1-based position in that block (labels and scopes count).
     pub pos: usize,
 }
 
 /// An `.aligned` barrier instruction: its kind ([`aligned_barrier`]) and index in [`Func::ins`].
 #[derive(Clone, Debug)]
 pub struct Barrier {
+    /// The barrier kind, as [`aligned_barrier`] names it (e.g. `"barrier.sync.aligned"`).
     pub kind: String,
+    /// Its index in [`Func::ins`].
     pub ins: usize,
 }
 
 /// One `.entry` or `.func` of a module.
 #[derive(Clone, Debug)]
 pub struct Func {
+    /// The function's name.
     pub name: String,
     /// `.entry` (a kernel) or `.func`.
     pub entry: bool,
     /// The line of its `.entry`/`.func` keyword.
     pub line: usize,
+    /// Its basic blocks, in text order (block 0 is the entry).
     pub blocks: Vec<Block>,
+    /// Its instructions, in text order.
     pub ins: Vec<Ins>,
+    /// Its `.aligned` barrier instructions.
     pub barriers: Vec<Barrier>,
 }
 
@@ -410,7 +418,7 @@ fn build(name: String, entry: bool, line: usize, sts: &[St]) -> Func {
 }
 
 impl Func {
-    /// preds[b]: the blocks with an edge to b.
+    /// `preds[b]`: the blocks with an edge to b.
     pub fn preds(&self) -> Vec<Vec<usize>> {
         let n = self.blocks.len();
         let mut preds = vec![vec![]; n];
@@ -424,7 +432,7 @@ impl Func {
         preds
     }
 
-    /// dom[b]: the blocks that dominate b (iterative data flow from block 0).
+    /// `dom[b]`: the blocks that dominate b (iterative data flow from block 0).
     pub fn dominators(&self) -> Vec<BTreeSet<usize>> {
         let n = self.blocks.len();
         let preds = self.preds();

@@ -655,7 +655,10 @@ fn doc_coverage() -> Vec<Coverage> {
 /// Prints [`doc_coverage`]; fails when a module of `FULL` lacks an example somewhere.
 fn print_doc_coverage() {
     /// Modules whose every public function must have an example.
-    const FULL: &[&str] = &["index", "pipeline", "shared", "wait"];
+    const FULL: &[&str] = &[
+        "atomic", "barrier", "catalog", "cluster", "copy", "fence", "index", "mbarrier",
+        "pipeline", "proxy", "shared", "wait",
+    ];
     let rows = doc_coverage();
     println!("| module | public fns | with an example | share |");
     println!("|---|---|---|---|");
@@ -683,8 +686,8 @@ fn print_doc_coverage() {
 }
 
 /// `cargo doc` of the device crate with `-D missing_docs -D rustdoc::broken_intra_doc_links`,
-/// for the host and for nvptx64 (nightly, `-Zbuild-std=core`, the kernel flags), then the
-/// example coverage.
+/// for the host and for nvptx64 (nightly, `-Zbuild-std=core`, the kernel flags), the same for
+/// the host library (`ptx-sync-host --lib`), then the example coverage.
 fn docs_check() {
     let deny = "-D missing_docs -D rustdoc::broken_intra_doc_links";
     run(cargo()
@@ -716,6 +719,12 @@ fn docs_check() {
         .env_remove("RUSTDOC")
         .env("RUSTFLAGS", &flags)
         .env("RUSTDOCFLAGS", format!("{deny} {flags}")));
+    // The host library (`ptx-sync-host`'s lib target: cuda, sass, costs, inspect, ...).
+    run(cargo()
+        .args(["doc", "-p", "ptx-sync-host", "--lib", "--no-deps"])
+        .arg("--target-dir")
+        .arg(root().join("target/doc-check"))
+        .env("RUSTDOCFLAGS", deny));
     print_doc_coverage();
 }
 

@@ -2,7 +2,7 @@
 //! (CUDA Driver API reference, "Tensor Map Object Management", `cuTensorMapEncodeTiled`) that
 //! the driver would otherwise answer with a bare `CUDA_ERROR_INVALID_VALUE`.
 //!
-//! The rules checked ([`TensorMapError`] has one variant per rule):
+//! The rules checked ([`TensorMapError`](crate::cuda::tensor_map::TensorMapError) has one variant per rule):
 //! * `tensorRank` is 1 to 5 (3 to 5 when interleaved);
 //! * `globalAddress` is 16-byte aligned (32 with 32-byte interleave);
 //! * each `globalDim` is non-zero and ≤ 2^32;
@@ -14,7 +14,7 @@
 //! * without interleave, a swizzle's span (32, 64 or 128 bytes) is at least the inner box
 //!   dimension in bytes (`boxDim[0] × elementSize ≤ span`).
 //!
-//! The map itself must be 64-byte aligned: [`TensorMap`] is `#[repr(C, align(64))]`.
+//! The map itself must be 64-byte aligned: [`TensorMap`](crate::cuda::tensor_map::TensorMap) is `#[repr(C, align(64))]`.
 
 use super::sys;
 use std::fmt;

@@ -37,7 +37,12 @@ pub enum Situation {
     AfterStores(u32),
     /// `ctas - 1` other CTAs hammer one line with `atom.add` (and `stores` weak stores each
     /// round) while CTA 0 measures with `stores` stores before each fence.
-    Contended { ctas: u32, stores: u32 },
+    Contended {
+        /// CTAs in the grid (at least 2: CTA 0 measures, the others contend).
+        ctas: u32,
+        /// Weak stores per round (and before each measured fence).
+        stores: u32,
+    },
 }
 
 impl Situation {
