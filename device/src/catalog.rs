@@ -504,4 +504,7 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::mbarrier::catalog_rows,
     crate::proxy::catalog_rows,
     crate::copy::catalog_rows,
+    crate::grid::catalog_rows,
+    crate::membar::catalog_rows,
+    crate::wait::catalog_rows,
 ];

@@ -45,6 +45,9 @@
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
+//! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |
+//! | [`wait`]: `nanosleep.u32` (the backoff of [`wait::Budget::with_backoff`]) | sm_70 | 6.3 |
+//! | [`grid`]: `griddepcontrol.wait`, `griddepcontrol.launch_dependents` (programmatic dependent launch) | sm_90 | 7.8 |
 //! | [`pipeline`]: `Pipeline<STAGES>` over full/empty mbarrier rings (seed §5) | sm_90 | 8.0 |
 //!
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` (see the README).
@@ -62,8 +65,10 @@ pub mod catalog;
 pub mod cluster;
 pub mod copy;
 pub mod fence;
+pub mod grid;
 pub mod instr;
 pub mod mbarrier;
+pub mod membar;
 #[cfg(loom)]
 pub mod model;
 pub mod pipeline;

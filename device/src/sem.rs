@@ -56,6 +56,11 @@ macro_rules! tok {
     (Sys) => {
         ".sys"
     };
+    // `membar.level`'s spelling of the `.gpu` level (PTX ISA §9.7.13.4: `.level = { .cta, .gl,
+    // .sys }`); used only by the membar table, for the `Gpu` marker.
+    (Gl) => {
+        ".gl"
+    };
     (Generic) => {
         ""
     };

@@ -18,6 +18,9 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 16;",
         "barrier.cluster.wait.acquire.aligned;",
         "barrier.cluster.arrive.relaxed.aligned;",
+        "membar.cta;",
+        "membar.gl;",
+        "membar.sys;",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -34,10 +37,91 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "barrier.cluster.wait.release.aligned;",                    // cluster_wait_release
         "barrier.cluster.arrive.acquire.aligned;",                  // cluster_arrive_acquire
         "cp.async.bulk.prefetch.tensor.6d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1, %r1, %r1}];", // tensor_6d
+        "membar.cluster;", // membar_cluster
+        "membar.gpu;",     // the level is `.gl`
     ] {
         assert!(
             !ptxas_accepts(illegal),
             "ptxas accepts `{illegal}`, which the types reject"
         );
+    }
+}
+
+/// The SM floors of the control rows, where ptxas enforces them: each instruction assembles at
+/// its floor and is rejected one architecture below it.
+#[test]
+fn ptxas_enforces_the_control_floors() {
+    for (insn, floor, below) in [
+        ("griddepcontrol.wait;", "sm_90", "sm_89"),
+        ("griddepcontrol.launch_dependents;", "sm_90", "sm_89"),
+    ] {
+        assert!(
+            ptxas_accepts_on(floor, insn),
+            "ptxas rejects `{insn}` on {floor}"
+        );
+        assert!(
+            !ptxas_accepts_on(below, insn),
+            "ptxas accepts `{insn}` on {below}, below its floor {floor}"
+        );
+    }
+    // nanosleep (sm_70) and membar (sm_20) are older than ptxas 13.0's oldest target, sm_75
+    // (`-arch=sm_70` is not a value ptxas takes): no floor to test below; each assembles on the
+    // oldest and the newest targets.
+    for arch in ["sm_75", "sm_90", "sm_100a"] {
+        for insn in [
+            "membar.cta;",
+            "membar.gl;",
+            "membar.sys;",
+            "nanosleep.u32 %r1;",
+            "nanosleep.u32 100;",
+        ] {
+            assert!(ptxas_accepts_on(arch, insn), "`{insn}` on {arch}");
+        }
+    }
+}
+
+/// `membar.level` is the ISA's synonym of `fence.sc` at the matching scope (PTX ISA §9.7.13.4):
+/// ptxas 13.0 emits the same SASS for each pair on sm_90.
+#[test]
+fn membar_assembles_to_the_sass_of_fence_sc() {
+    let sass_of = |insn: &str| -> Vec<String> {
+        let dir = std::env::temp_dir().join(format!(
+            "ptx-sync-membar-{}-{}",
+            std::process::id(),
+            insn.replace(['.', ';'], "_")
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("k.ptx");
+        std::fs::write(
+            &f,
+            format!(".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n{insn}\nret;\n}}\n"),
+        )
+        .unwrap();
+        let cubin = dir.join("k.cubin");
+        tool(
+            "ptxas",
+            &[
+                "-arch=sm_90",
+                f.to_str().unwrap(),
+                "-o",
+                cubin.to_str().unwrap(),
+            ],
+        );
+        let sass = tool("cuobjdump", &["-sass", cubin.to_str().unwrap()]);
+        let _ = std::fs::remove_dir_all(&dir);
+        parse_sass(&sass)
+            .into_iter()
+            .flat_map(|(_, i)| i)
+            .map(|i| format!("{} {}", i.opcode, i.operands))
+            .collect()
+    };
+    for (membar, fence) in [
+        ("membar.cta;", "fence.sc.cta;"),
+        ("membar.gl;", "fence.sc.gpu;"),
+        ("membar.sys;", "fence.sc.sys;"),
+    ] {
+        let (m, f) = (sass_of(membar), sass_of(fence));
+        assert!(m.iter().any(|o| o.starts_with("MEMBAR")), "{membar}: {m:?}");
+        assert_eq!(m, f, "{membar} vs {fence}");
     }
 }

@@ -27,6 +27,8 @@
 //! * §9.7.9.25.4 `cp.async.bulk.dst.src.completion_mechanism{.multicast::cluster}`,
 //!   `cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type`,
 //!   `cp.async.bulk.prefetch.L2.global`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} N`
+//! * §9.7.13.13 `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
+//!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; §9.7.19 `nanosleep.u32 t`
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
 //!   `cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}`
 
@@ -123,6 +125,31 @@ fn expected(v: &Variant) -> String {
             assert!(v.sem.is_empty() && v.scope.is_empty(), "{v:?}");
             "fence.proxy.alias".into()
         }
+        // §9.7.13.13 `griddepcontrol.action;`: no sem, scope or space.
+        "griddepcontrol" => {
+            assert!(["wait", "launch_dependents"].contains(&v.op), "{v:?}");
+            assert!(
+                v.sem.is_empty() && v.scope.is_empty() && v.space.is_empty(),
+                "{v:?}"
+            );
+            format!("griddepcontrol.{}", v.op)
+        }
+        // §9.7.13.4 `membar.level;` — the level is membar's own spelling of the scope.
+        "membar" => {
+            let level = match v.scope.name() {
+                "Cta" => ".cta",
+                "Gpu" => ".gl",
+                "Sys" => ".sys",
+                other => panic!("membar has no level for scope {other}"),
+            };
+            assert!(v.sem.is_empty(), "{v:?}");
+            format!("membar{level}")
+        }
+        // §9.7.19 `nanosleep.u32 t;`
+        "nanosleep" => {
+            assert_eq!(v.ty, "u32", "{v:?}");
+            "nanosleep.u32".into()
+        }
         "cp.async" if v.op.is_empty() => {
             let cache = match v.form.cache {
                 Marker::Ca => ".ca",
@@ -202,6 +229,9 @@ const ASYNC: &[&str] = &[
     "fence.proxy.tensormap::generic",
     "fence.mbarrier_init",
     "fence.proxy.alias",
+    "griddepcontrol",
+    "membar",
+    "nanosleep",
     "cp.async",
     "cp.async.bulk",
     "cp.reduce.async.bulk",
@@ -252,6 +282,9 @@ fn row_counts_per_family() {
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
         ("fence.proxy.alias", 1),
+        ("griddepcontrol", 2), // wait, launch_dependents
+        ("membar", 3),         // cta, gl, sys
+        ("nanosleep", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4),
         ("cp.reduce.async.bulk", 5),
@@ -362,6 +395,38 @@ fn singleton_instructions() {
         "mbarrier.pending_count.b64"
     );
     assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
+    assert_eq!(
+        ptx_sync::grid::GriddepcontrolWait::PTX,
+        "griddepcontrol.wait"
+    );
+    assert_eq!(
+        ptx_sync::grid::GriddepcontrolLaunchDependents::PTX,
+        "griddepcontrol.launch_dependents"
+    );
+    assert_eq!(ptx_sync::wait::Nanosleep::PTX, "nanosleep.u32");
+}
+
+/// The floors the rows carry are the ISA's: griddepcontrol sm_90 / PTX 7.8, membar sm_20 (PTX
+/// 1.4; `.sys` 2.0), nanosleep sm_70 / PTX 6.3 (ptxas enforces the SM floors: `ptxas_async.rs`).
+#[test]
+fn floors_of_the_control_rows() {
+    let mut seen = 0;
+    for v in rows() {
+        let want = match (v.family, v.ptx) {
+            ("griddepcontrol", _) => (90, 78),
+            ("membar", "membar.sys") => (20, 20),
+            ("membar", _) => (20, 14),
+            ("nanosleep", _) => (70, 63),
+            _ => continue,
+        };
+        seen += 1;
+        assert_eq!((v.sm, v.ptx_isa), want, "{v:?}");
+        assert!(
+            !v.isa.is_empty() && !v.seed.is_empty() && !v.rust.is_empty(),
+            "{v:?}"
+        );
+    }
+    assert_eq!(seen, 6);
 }
 
 /// Every catalog row is checked against a grammar: the async families here, the access families

@@ -261,7 +261,7 @@ impl ShownSass {
 }
 
 /// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 13] = [
+pub const ASYNC_FAMILIES: [&str; 14] = [
     "bar",
     "barrier",
     "barrier.cluster",
@@ -275,6 +275,7 @@ pub const ASYNC_FAMILIES: [&str; 13] = [
     "cp.async.bulk",
     "cp.reduce.async.bulk",
     "cp.async.bulk.tensor",
+    "nanosleep",
 ];
 
 /// The registers and operands of every async entry (ptxas drops what an entry does not use):
@@ -385,6 +386,8 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("getctarank", _) if v.ty == "u32" => format!("{p} %r4, %r1;"),
         ("getctarank", _) => format!("{p} %r4, %rd1;"),
         ("elect.sync", _) => format!("{p} %r4|%p2, -1;"),
+        // `nanosleep.u32 t` with `t` a register, as `ptx_sync::wait::nanosleep` passes it.
+        ("nanosleep", _) => format!("{p} %r3;"),
         ("mbarrier", "init") => format!("{p} [%r1], %r3;"),
         ("mbarrier", "inval") => format!("{p} [%r1];"),
         ("mbarrier", "pending_count") => format!("{p} %r4, %rd3;"),

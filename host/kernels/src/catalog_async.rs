@@ -110,6 +110,16 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
     ptx_sync::plain_fence_rows! { plain }
 }
 
+/// `griddepcontrol`, `membar`, `nanosleep`: from the device tables' row lists.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_control(p: *mut u64) {
+    macro_rules! grid { ($f:ident) => { ptx_sync::grid::$f(); }; }
+    ptx_sync::griddepcontrol_rows! { grid }
+    macro_rules! mb { ($Sco:ident $($rest:tt)*) => { ptx_sync::membar::membar::<$Sco>(); }; }
+    ptx_sync::membar_rows! { mb }
+    ptx_sync::wait::nanosleep(*p as u32);
+}
+
 /// cp.async, bulk and tensor copies.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMap) {
