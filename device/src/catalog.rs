@@ -502,6 +502,7 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::barrier::catalog_rows,
     crate::cluster::catalog_rows,
     crate::mbarrier::catalog_rows,
+    crate::mbarrier::drop_catalog_rows,
     crate::proxy::catalog_rows,
     crate::copy::catalog_rows,
     crate::grid::catalog_rows,

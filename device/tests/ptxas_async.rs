@@ -18,6 +18,9 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 16;",
         "barrier.cluster.wait.acquire.aligned;",
         "barrier.cluster.arrive.relaxed.aligned;",
+        "mbarrier.arrive_drop.release.cluster.shared::cluster.b64 _, [%r1];",
+        "mbarrier.arrive_drop.expect_tx.relaxed.cta.shared::cta.b64 %rd2, [%r1], 16;",
+        "mbarrier.arrive_drop.expect_tx.release.cluster.shared::cluster.b64 _, [%r1], 16;",
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",
@@ -37,6 +40,9 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "barrier.cluster.wait.release.aligned;",                    // cluster_wait_release
         "barrier.cluster.arrive.acquire.aligned;",                  // cluster_arrive_acquire
         "cp.async.bulk.prefetch.tensor.6d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1, %r1, %r1}];", // tensor_6d
+        "mbarrier.arrive_drop.acquire.cluster.shared::cluster.b64 _, [%r1];", // arrive_drop_acquire
+        "mbarrier.arrive_drop.expect_tx.release.gpu.shared::cluster.b64 _, [%r1], 16;", // arrive_drop_acquire (Gpu)
+        "mbarrier.arrive_drop.expect_tx.acquire.cluster.shared::cta.b64 %rd2, [%r1], 16;", // arrive_drop_acquire
         "membar.cluster;", // membar_cluster
         "membar.gpu;",     // the level is `.gl`
     ] {

@@ -15,6 +15,8 @@
 //!   `mbarrier.arrive{.sem}{.scope}{.shared{::cta}}.b64 state, [a]{, count}`,
 //!   `mbarrier.arrive{.sem}{.scope}{.shared::cluster}.b64 _, [a]{, count}`,
 //!   `mbarrier.arrive.expect_tx{.sem}{.scope}{.space}.b64`, `mbarrier.arrive_drop{.sem}{.scope}{.shared{::cta}}.b64`,
+//!   `mbarrier.arrive_drop{.sem}{.scope}{.shared::cluster}.b64 _, [a]`,
+//!   `mbarrier.arrive_drop.expect_tx{.sem}{.scope}{.space}.b64` (§9.7.13.15.16),
 //!   `mbarrier.expect_tx{.sem}{.scope}{.space}.b64 [a], tx` and `complete_tx` (`.sem = {.relaxed}`),
 //!   `mbarrier.{test,try}_wait{.parity}{.sem}{.scope}{.shared{::cta}}.b64 p, [a], state|parity{, hint}`
 //!   (`.sem = {.acquire, .relaxed}`), `mbarrier.pending_count.b64 count, state`,
@@ -277,7 +279,9 @@ fn row_counts_per_family() {
         ("mapa", 2),
         ("getctarank", 2),
         ("elect.sync", 1),
-        ("mbarrier", 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4), // init/inval/pending; 2 noComplete; arrive x (sem,scope); waits; tx
+        // init/inval/pending; 2 noComplete; arrive x (sem,scope); waits; tx; arrive_drop.expect_tx
+        // (cta, cluster space), remote arrive_drop x (sem,scope)
+        ("mbarrier", 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4 + 4 * 3),
         ("fence.proxy.async", 4),
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
@@ -319,6 +323,10 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "barrier.cluster.wait.acquire.aligned",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+        // issue #13 item 9: remote arrive_drop, arrive_drop.expect_tx
+        "mbarrier.arrive_drop.release.cluster.shared::cluster.b64",
+        "mbarrier.arrive_drop.expect_tx.release.cta.shared::cta.b64",
+        "mbarrier.arrive_drop.expect_tx.relaxed.cluster.shared::cluster.b64",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }

@@ -395,7 +395,7 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("mbarrier", "arrive.noComplete" | "arrive_drop.noComplete") => {
             format!("{p} %rd4, [%r1], %r3;")
         }
-        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
+        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx" | "arrive_drop.expect_tx") => {
             let n = if v.form.count || v.form.tx {
                 ", %r3"
             } else {

@@ -61,6 +61,9 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
             r.arrive::<$S, $Sco>();
             r.arrive_n::<$S, $Sco>(2);
             r.arrive_expect_tx::<$S, $Sco>(64);
+            let t = m.arrive_drop_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
+            r.arrive_drop::<$S, $Sco>();
+            r.arrive_drop_expect_tx::<$S, $Sco>(64);
         )*};
     }
     arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
