@@ -500,6 +500,7 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::barrier::catalog_rows,
+    crate::barrier::red_unaligned_catalog_rows,
     crate::cluster::catalog_rows,
     crate::mbarrier::catalog_rows,
     crate::mbarrier::drop_catalog_rows,

@@ -21,6 +21,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.arrive_drop.release.cluster.shared::cluster.b64 _, [%r1];",
         "mbarrier.arrive_drop.expect_tx.relaxed.cta.shared::cta.b64 %rd2, [%r1], 16;",
         "mbarrier.arrive_drop.expect_tx.release.cluster.shared::cluster.b64 _, [%r1], 16;",
+        "barrier.red.popc.u32 %r2, 1, 64, 1;",
+        "barrier.red.or.pred %p1, 1, 64, 0;",
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",

@@ -376,8 +376,8 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
     let t = match (v.family, v.op) {
         ("bar" | "barrier", "sync") if !v.form.count => format!("{p} 0;"),
         ("bar" | "barrier", "sync" | "arrive") => format!("{p} 1, 64;"),
-        ("bar", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
-        ("bar", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
+        ("bar" | "barrier", "red.popc") => format!("{p} %r4, 1, 64, %p1;"),
+        ("bar" | "barrier", "red.and" | "red.or") => format!("{p} %p2, 1, 64, %p1;"),
         ("barrier.cluster" | "fence.proxy.async", _) => format!("{p};"),
         ("fence.proxy.tensormap::generic", _) if v.sem == "Acquire" => format!("{p} [%rd1], 128;"),
         ("fence.proxy.tensormap::generic", _) => format!("{p};"),

@@ -28,6 +28,9 @@ pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut
     keep(out, b.red_popc(*p != 0));
     keep(out, b.red_and(*p != 1));
     keep(out, b.red_or(*p != 2));
+    keep(out, b.red_popc_unaligned(*p != 3));
+    keep(out, b.red_and_unaligned(*p != 4));
+    keep(out, b.red_or_unaligned(*p != 5));
     let cb = ClusterBarrier::new(0);
     macro_rules! cbar {
         ($($S:ident $A:ident),*) => {$( let a = cb.arrive::<$S, $A>(); cb.wait::<Acquire, $A>(a); )*};
