@@ -509,4 +509,5 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::grid::catalog_rows,
     crate::membar::catalog_rows,
     crate::wait::catalog_rows,
+    crate::sync_restrict::catalog_rows,
 ];

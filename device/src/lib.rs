@@ -43,6 +43,7 @@
 //! | [`mbarrier`]: `arrive` with a count, `arrive.expect_tx`, `expect_tx/complete_tx`, `try_wait`, `.cluster` scope | sm_90 | 7.8 / 8.0 |
 //! | [`mbarrier`]: the `.relaxed` arrive and wait forms | sm_90 | 8.6 |
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
+//! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
 //! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |
@@ -75,6 +76,7 @@ pub mod pipeline;
 pub mod proxy;
 pub mod sem;
 pub mod shared;
+pub mod sync_restrict;
 pub mod wait;
 
 pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};

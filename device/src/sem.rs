@@ -76,6 +76,18 @@ macro_rules! tok {
     (Aligned) => {
         ".aligned"
     };
+    // `fence{.proxy.async::generic}.sem.sync_restrict::space.cluster` (PTX ISA §9.7.13.4, PTX
+    // 8.6): the restricted-synchronization qualifier, one spelling per space it takes.
+    (SyncRestrict Shared) => {
+        ".sync_restrict::shared::cta"
+    };
+    (SyncRestrict SharedCluster) => {
+        ".sync_restrict::shared::cluster"
+    };
+    // The uni-directional proxy fence's `.to_proxykind::from_proxykind` for async ← generic.
+    (AsyncGeneric) => {
+        ".async::generic"
+    };
     (Unaligned) => {
         ""
     };

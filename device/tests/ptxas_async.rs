@@ -23,6 +23,10 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.arrive_drop.expect_tx.release.cluster.shared::cluster.b64 _, [%r1], 16;",
         "barrier.red.popc.u32 %r2, 1, 64, 1;",
         "barrier.red.or.pred %p1, 1, 64, 0;",
+        "fence.acquire.sync_restrict::shared::cluster.cluster;",
+        "fence.release.sync_restrict::shared::cta.cluster;",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",
@@ -45,8 +49,13 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.arrive_drop.acquire.cluster.shared::cluster.b64 _, [%r1];", // arrive_drop_acquire
         "mbarrier.arrive_drop.expect_tx.release.gpu.shared::cluster.b64 _, [%r1], 16;", // arrive_drop_acquire (Gpu)
         "mbarrier.arrive_drop.expect_tx.acquire.cluster.shared::cta.b64 %rd2, [%r1], 16;", // arrive_drop_acquire
-        "membar.cluster;", // membar_cluster
-        "membar.gpu;",     // the level is `.gl`
+        "fence.acquire.sync_restrict::shared::cta.cluster;", // sync_restrict_pairing
+        "fence.release.sync_restrict::shared::cluster.cluster;", // sync_restrict_pairing
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster;", // sync_restrict_pairing
+        "fence.proxy.async::generic.release.sync_restrict::shared::cluster.cluster;", // sync_restrict_pairing
+        "fence.acquire.sync_restrict::shared::cluster.gpu;", // the scope is always .cluster
+        "membar.cluster;",                                   // membar_cluster
+        "membar.gpu;",                                       // the level is `.gl`
     ] {
         assert!(
             !ptxas_accepts(illegal),
@@ -62,6 +71,26 @@ fn ptxas_enforces_the_control_floors() {
     for (insn, floor, below) in [
         ("griddepcontrol.wait;", "sm_90", "sm_89"),
         ("griddepcontrol.launch_dependents;", "sm_90", "sm_89"),
+        (
+            "fence.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "fence.release.sync_restrict::shared::cta.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
     ] {
         assert!(
             ptxas_accepts_on(floor, insn),
@@ -90,39 +119,45 @@ fn ptxas_enforces_the_control_floors() {
 
 /// `membar.level` is the ISA's synonym of `fence.sc` at the matching scope (PTX ISA §9.7.13.4):
 /// ptxas 13.0 emits the same SASS for each pair on sm_90.
+/// The SASS opcodes (NOPs and the final self-branch dropped) of a kernel holding `insn`, for sm_90.
+fn sass_of(insn: &str) -> Vec<String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ptx-sync-sass-of-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("k.ptx");
+    std::fs::write(
+        &f,
+        format!(".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n{insn}\nret;\n}}\n"),
+    )
+    .unwrap();
+    let cubin = dir.join("k.cubin");
+    tool(
+        "ptxas",
+        &[
+            "-arch=sm_90",
+            f.to_str().unwrap(),
+            "-o",
+            cubin.to_str().unwrap(),
+        ],
+    );
+    let sass = tool("cuobjdump", &["-sass", cubin.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    parse_sass(&sass)
+        .into_iter()
+        .flat_map(|(_, i)| i)
+        .map(|i| format!("{} {}", i.opcode, i.operands))
+        .collect()
+}
+
+/// `membar.level` is the ISA's synonym of `fence.sc` at the matching scope (PTX ISA §9.7.13.4):
+/// ptxas 13.0 emits the same SASS for each pair on sm_90.
 #[test]
 fn membar_assembles_to_the_sass_of_fence_sc() {
-    let sass_of = |insn: &str| -> Vec<String> {
-        let dir = std::env::temp_dir().join(format!(
-            "ptx-sync-membar-{}-{}",
-            std::process::id(),
-            insn.replace(['.', ';'], "_")
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("k.ptx");
-        std::fs::write(
-            &f,
-            format!(".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n{insn}\nret;\n}}\n"),
-        )
-        .unwrap();
-        let cubin = dir.join("k.cubin");
-        tool(
-            "ptxas",
-            &[
-                "-arch=sm_90",
-                f.to_str().unwrap(),
-                "-o",
-                cubin.to_str().unwrap(),
-            ],
-        );
-        let sass = tool("cuobjdump", &["-sass", cubin.to_str().unwrap()]);
-        let _ = std::fs::remove_dir_all(&dir);
-        parse_sass(&sass)
-            .into_iter()
-            .flat_map(|(_, i)| i)
-            .map(|i| format!("{} {}", i.opcode, i.operands))
-            .collect()
-    };
     for (membar, fence) in [
         ("membar.cta;", "fence.sc.cta;"),
         ("membar.gl;", "fence.sc.gpu;"),
@@ -132,4 +167,44 @@ fn membar_assembles_to_the_sass_of_fence_sc() {
         assert!(m.iter().any(|o| o.starts_with("MEMBAR")), "{membar}: {m:?}");
         assert_eq!(m, f, "{membar} vs {fence}");
     }
+}
+
+/// What the PTX 8.6 restricted fences cost on sm_90 (ptxas 13.0), against the fences they
+/// replace: the release forms are a CTA-level `MEMBAR.ALL.CTA` (+ `FENCE.VIEW.ASYNC.S` for the
+/// proxy form, as for `fence.proxy.async`) where `fence.acq_rel.cluster` / `fence.proxy.async`
+/// take a GPU-level `MEMBAR.ALL.GPU`; the acquire forms on `.shared::cluster` emit no
+/// synchronization instruction at all.
+#[test]
+fn sync_restrict_sass() {
+    let ops = |insn: &str| -> Vec<String> {
+        sass_of(insn)
+            .into_iter()
+            .map(|o| o.split(' ').next().unwrap().to_string())
+            .filter(|o| {
+                o.starts_with("MEMBAR")
+                    || o.starts_with("FENCE")
+                    || o.contains("ERRBAR")
+                    || o.starts_with("CCTL")
+            })
+            .collect()
+    };
+    assert_eq!(
+        ops("fence.release.sync_restrict::shared::cta.cluster;"),
+        ["MEMBAR.ALL.CTA", "FENCE.VIEW.ASYNC.S"]
+    );
+    assert_eq!(
+        ops("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;"),
+        ["MEMBAR.ALL.CTA", "FENCE.VIEW.ASYNC.S"]
+    );
+    assert!(ops("fence.acquire.sync_restrict::shared::cluster.cluster;").is_empty());
+    assert!(
+        ops("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;")
+            .is_empty()
+    );
+    // the fences they are cheaper than
+    assert_eq!(
+        ops("fence.proxy.async;"),
+        ["MEMBAR.ALL.GPU", "FENCE.VIEW.ASYNC.S"]
+    );
+    assert!(ops("fence.acq_rel.cluster;").contains(&"MEMBAR.ALL.GPU".to_string()));
 }

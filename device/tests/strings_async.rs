@@ -29,6 +29,8 @@
 //! * §9.7.9.25.4 `cp.async.bulk.dst.src.completion_mechanism{.multicast::cluster}`,
 //!   `cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type`,
 //!   `cp.async.bulk.prefetch.L2.global`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} N`
+//! * §9.7.13.4 (PTX 8.6) `fence.acquire.sync_restrict::shared::cluster.cluster`,
+//!   `fence.release.sync_restrict::shared::cta.cluster`, and both after `fence.proxy.async::generic`
 //! * §9.7.13.13 `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
 //!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; §9.7.19 `nanosleep.u32 t`
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
@@ -137,6 +139,24 @@ fn expected(v: &Variant) -> String {
             assert!(v.sem.is_empty() && v.scope.is_empty(), "{v:?}");
             "fence.proxy.alias".into()
         }
+        // §9.7.13.4 (PTX 8.6) `fence.acquire.sync_restrict::shared::cluster.cluster`,
+        // `fence.release.sync_restrict::shared::cta.cluster`, and the same after
+        // `fence.proxy.async::generic`: acquire pairs with `.shared::cluster`, release with
+        // `.shared::cta`, the scope is always `.cluster`.
+        "fence.sync_restrict" | "fence.proxy.async::generic" => {
+            let restrict = match (v.sem.name(), v.space.name()) {
+                ("Acquire", "SharedCluster") => ".sync_restrict::shared::cluster",
+                ("Release", "Shared") => ".sync_restrict::shared::cta",
+                other => panic!("no sync_restrict fence for {other:?}"),
+            };
+            assert_eq!(v.scope, "Cluster", "{v:?}");
+            let head = if v.family == "fence.sync_restrict" {
+                "fence"
+            } else {
+                "fence.proxy.async::generic"
+            };
+            format!("{head}{}{restrict}.cluster", sem(v.sem))
+        }
         // §9.7.13.13 `griddepcontrol.action;`: no sem, scope or space.
         "griddepcontrol" => {
             assert!(["wait", "launch_dependents"].contains(&v.op), "{v:?}");
@@ -241,6 +261,8 @@ const ASYNC: &[&str] = &[
     "fence.proxy.tensormap::generic",
     "fence.mbarrier_init",
     "fence.proxy.alias",
+    "fence.sync_restrict",
+    "fence.proxy.async::generic",
     "griddepcontrol",
     "membar",
     "nanosleep",
@@ -296,8 +318,10 @@ fn row_counts_per_family() {
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
         ("fence.proxy.alias", 1),
-        ("griddepcontrol", 2), // wait, launch_dependents
-        ("membar", 3),         // cta, gl, sys
+        ("fence.sync_restrict", 2),        // acquire/cluster, release/cta
+        ("fence.proxy.async::generic", 2), // the same pairs
+        ("griddepcontrol", 2),             // wait, launch_dependents
+        ("membar", 3),                     // cta, gl, sys
         ("nanosleep", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4),
@@ -337,6 +361,11 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "mbarrier.arrive_drop.release.cluster.shared::cluster.b64",
         "mbarrier.arrive_drop.expect_tx.release.cta.shared::cta.b64",
         "mbarrier.arrive_drop.expect_tx.relaxed.cluster.shared::cluster.b64",
+        // issue #13 item 3
+        "fence.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -425,7 +454,7 @@ fn singleton_instructions() {
 }
 
 /// The floors the rows carry are the ISA's: griddepcontrol sm_90 / PTX 7.8, membar sm_20 (PTX
-/// 1.4; `.sys` 2.0), nanosleep sm_70 / PTX 6.3 (ptxas enforces the SM floors: `ptxas_async.rs`).
+/// 1.4; `.sys` 2.0), nanosleep sm_70 / PTX 6.3, the sync_restrict fences sm_90 / PTX 8.6 (ptxas enforces the SM floors: `ptxas_async.rs`).
 #[test]
 fn floors_of_the_control_rows() {
     let mut seen = 0;
@@ -435,6 +464,7 @@ fn floors_of_the_control_rows() {
             ("membar", "membar.sys") => (20, 20),
             ("membar", _) => (20, 14),
             ("nanosleep", _) => (70, 63),
+            ("fence.sync_restrict" | "fence.proxy.async::generic", _) => (90, 86),
             _ => continue,
         };
         seen += 1;
@@ -444,7 +474,7 @@ fn floors_of_the_control_rows() {
             "{v:?}"
         );
     }
-    assert_eq!(seen, 6);
+    assert_eq!(seen, 10);
 }
 
 /// Every catalog row is checked against a grammar: the async families here, the access families

@@ -114,6 +114,14 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
     // The plain fences, from the device table's row list.
     macro_rules! plain { ($f:ident) => { ptx_sync::proxy::$f(); }; }
     ptx_sync::plain_fence_rows! { plain }
+    // The PTX 8.6 restricted fences, from the device table's row list.
+    macro_rules! restrict {
+        ($S:ident $Sp:ident) => {
+            ptx_sync::sync_restrict::fence_sync_restrict::<$S, $Sp>();
+            ptx_sync::sync_restrict::fence_proxy_async_sync_restrict::<$S, $Sp>();
+        };
+    }
+    ptx_sync::sync_restrict_rows! { restrict }
 }
 
 /// `griddepcontrol`, `membar`, `nanosleep`: from the device tables' row lists.
