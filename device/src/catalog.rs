@@ -510,4 +510,5 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::membar::catalog_rows,
     crate::wait::catalog_rows,
     crate::sync_restrict::catalog_rows,
+    crate::tensormap::catalog_rows,
 ];

@@ -1,6 +1,6 @@
 //! Programmatic dependent launch (PDL): `griddepcontrol.wait`, `griddepcontrol.launch_dependents`.
 //!
-//! PTX ISA §9.7.13.13 (`griddepcontrol`). A grid launched with the programmatic-dependent-launch
+//! PTX ISA, "Parallel Synchronization and Communication Instructions: griddepcontrol". A grid launched with the programmatic-dependent-launch
 //! attribute (host side: `ptx_sync_host::cuda::LaunchConfig::programmatic_dependent_launch`,
 //! which sets `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`) may start while the grid
 //! before it in the stream (its *prerequisite*) still runs. Two instructions split the dependency:
@@ -120,12 +120,12 @@ grid_rows! { ($)
     /// it before the first access that depends on a prerequisite's results. Without the launch
     /// attribute the grid starts after its prerequisites completed and the wait returns at once.
     griddepcontrol_wait: GriddepcontrolWait = "wait",
-        sm 90, ptx 7.8, isa "9.7.13.13", seed "1";
+        sm 90, ptx 7.8, isa "griddepcontrol", seed "1";
     /// Signals that the dependents of this grid may be scheduled once every CTA of this grid
     /// has executed it or completed. It orders no memory: the dependents still call
     /// [`griddepcontrol_wait`] before reading this grid's results.
     griddepcontrol_launch_dependents: GriddepcontrolLaunchDependents = "launch_dependents",
-        sm 90, ptx 7.8, isa "9.7.13.13", seed "1";
+        sm 90, ptx 7.8, isa "griddepcontrol", seed "1";
 }
 
 /// Catalog rows of this module (`ptx-sync show`).

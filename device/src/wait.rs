@@ -61,7 +61,7 @@ crate::instr::instr! {
 }
 
 /// `nanosleep.u32 t;` — suspends the calling thread for about `t` nanoseconds: a time in
-/// `[0, 2·t]`, at most 1 ms (PTX ISA §9.7.19, "Miscellaneous Instructions: nanosleep";
+/// `[0, 2·t]`, at most 1 ms (PTX ISA, "Miscellaneous Instructions: nanosleep";
 /// sm_70, PTX 6.3). It orders no memory. Seed §5 (a spinning consumer's backoff); the backoff of
 /// [`Budget::with_backoff`]. Host: `min(t, 1024)` `spin_loop` hints (no OS sleep in a `no_std`
 /// crate).
@@ -93,7 +93,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         rust: "wait::nanosleep",
         sm: 70,
         ptx_isa: 63,
-        isa: "9.7.19",
+        isa: "nanosleep",
         seed: "5",
         ..crate::catalog::Variant::EMPTY
     });

@@ -27,6 +27,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "fence.release.sync_restrict::shared::cta.cluster;",
         "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
         "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.sys.sync.aligned [%rd1], [%r1], 128;",
+        "prefetch.tensormap [%rd1];",
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",

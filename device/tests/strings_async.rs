@@ -31,8 +31,10 @@
 //!   `cp.async.bulk.prefetch.L2.global`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} N`
 //! * §9.7.13.4 (PTX 8.6) `fence.acquire.sync_restrict::shared::cluster.cluster`,
 //!   `fence.release.sync_restrict::shared::cta.cluster`, and both after `fence.proxy.async::generic`
-//! * §9.7.13.13 `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
-//!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; §9.7.19 `nanosleep.u32 t`
+//! * `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned [d], [s], 128`,
+//!   `prefetch{.const,.param}.tensormap [a]` (generic form)
+//! * griddepcontrol: `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
+//!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; "nanosleep": `nanosleep.u32 t`
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
 //!   `cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}`
 
@@ -157,7 +159,23 @@ fn expected(v: &Variant) -> String {
             };
             format!("{head}{}{restrict}.cluster", sem(v.sem))
         }
-        // §9.7.13.13 `griddepcontrol.action;`: no sem, scope or space.
+        // `tensormap.cp_fenceproxy.cp_qualifiers.fence_qualifiers.sync.aligned [d], [s], 128`,
+        // `.cp_qualifiers = { .global.shared::cta }`, `.fence_qualifiers =
+        // { .tensormap::generic.release.scope }`.
+        "tensormap.cp_fenceproxy" => {
+            assert_eq!(
+                (v.sem.name(), v.space.name(), v.form.src.name()),
+                ("Release", "Global", "Shared"),
+                "{v:?}"
+            );
+            format!(
+                "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release{}.sync.aligned",
+                scope(v.scope)
+            )
+        }
+        // `prefetch{.tensormap_space}.tensormap [a]`: the generic-address form.
+        "prefetch.tensormap" => "prefetch.tensormap".into(),
+        // griddepcontrol: `griddepcontrol.action;`: no sem, scope or space.
         "griddepcontrol" => {
             assert!(["wait", "launch_dependents"].contains(&v.op), "{v:?}");
             assert!(
@@ -177,7 +195,7 @@ fn expected(v: &Variant) -> String {
             assert!(v.sem.is_empty(), "{v:?}");
             format!("membar{level}")
         }
-        // §9.7.19 `nanosleep.u32 t;`
+        // nanosleep: `nanosleep.u32 t;`
         "nanosleep" => {
             assert_eq!(v.ty, "u32", "{v:?}");
             "nanosleep.u32".into()
@@ -263,6 +281,8 @@ const ASYNC: &[&str] = &[
     "fence.proxy.alias",
     "fence.sync_restrict",
     "fence.proxy.async::generic",
+    "tensormap.cp_fenceproxy",
+    "prefetch.tensormap",
     "griddepcontrol",
     "membar",
     "nanosleep",
@@ -320,8 +340,10 @@ fn row_counts_per_family() {
         ("fence.proxy.alias", 1),
         ("fence.sync_restrict", 2),        // acquire/cluster, release/cta
         ("fence.proxy.async::generic", 2), // the same pairs
-        ("griddepcontrol", 2),             // wait, launch_dependents
-        ("membar", 3),                     // cta, gl, sys
+        ("tensormap.cp_fenceproxy", 4),    // cta, cluster, gpu, sys
+        ("prefetch.tensormap", 1),
+        ("griddepcontrol", 2), // wait, launch_dependents
+        ("membar", 3),         // cta, gl, sys
         ("nanosleep", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4),
@@ -366,6 +388,9 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "fence.release.sync_restrict::shared::cta.cluster",
         "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
         "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        // issue #13 item 6
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
+        "prefetch.tensormap",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -465,6 +490,8 @@ fn floors_of_the_control_rows() {
             ("membar", _) => (20, 14),
             ("nanosleep", _) => (70, 63),
             ("fence.sync_restrict" | "fence.proxy.async::generic", _) => (90, 86),
+            ("tensormap.cp_fenceproxy", _) => (90, 83),
+            ("prefetch.tensormap", _) => (90, 80),
             _ => continue,
         };
         seen += 1;
@@ -474,7 +501,7 @@ fn floors_of_the_control_rows() {
             "{v:?}"
         );
     }
-    assert_eq!(seen, 10);
+    assert_eq!(seen, 15);
 }
 
 /// Every catalog row is checked against a grammar: the async families here, the access families

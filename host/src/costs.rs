@@ -261,7 +261,7 @@ impl ShownSass {
 }
 
 /// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 14] = [
+pub const ASYNC_FAMILIES: [&str; 16] = [
     "bar",
     "barrier",
     "barrier.cluster",
@@ -276,6 +276,8 @@ pub const ASYNC_FAMILIES: [&str; 14] = [
     "cp.reduce.async.bulk",
     "cp.async.bulk.tensor",
     "nanosleep",
+    "tensormap.cp_fenceproxy",
+    "prefetch.tensormap",
 ];
 
 /// The registers and operands of every async entry (ptxas drops what an entry does not use):
@@ -388,6 +390,9 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("elect.sync", _) => format!("{p} %r4|%p2, -1;"),
         // `nanosleep.u32 t` with `t` a register, as `ptx_sync::wait::nanosleep` passes it.
         ("nanosleep", _) => format!("{p} %r3;"),
+        // `[global map], [shared map], 128` and `[map]`, as `ptx_sync::tensormap` passes them.
+        ("tensormap.cp_fenceproxy", _) => format!("{p} [%rd2], [%r2], 128;"),
+        ("prefetch.tensormap", _) => format!("{p} [%rd1];"),
         ("mbarrier", "init") => format!("{p} [%r1], %r3;"),
         ("mbarrier", "inval") => format!("{p} [%r1];"),
         ("mbarrier", "pending_count") => format!("{p} %r4, %rd3;"),

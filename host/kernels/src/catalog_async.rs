@@ -122,6 +122,15 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
         };
     }
     ptx_sync::sync_restrict_rows! { restrict }
+    // tensormap.cp_fenceproxy and prefetch.tensormap, from the device table's row list
+    // (assembled, never run: `p + 64` (in u64s) stands for a map staged in shared memory).
+    macro_rules! cpf {
+        ($Sco:ident) => {
+            ptx_sync::tensormap::tensormap_cp_fenceproxy::<$Sco>(map as *mut TensorMap, p.add(64) as *const TensorMap);
+        };
+    }
+    ptx_sync::cp_fenceproxy_rows! { cpf }
+    ptx_sync::tensormap::prefetch_tensormap(map);
 }
 
 /// `griddepcontrol`, `membar`, `nanosleep`: from the device tables' row lists.
