@@ -45,6 +45,8 @@
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
+//! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
+//! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk` (G→S, S→G, prefetch) | sm_90 | 8.0 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
 //! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |
@@ -74,6 +76,7 @@ pub mod membar;
 #[cfg(loom)]
 pub mod model;
 pub mod pipeline;
+pub mod policy;
 pub mod proxy;
 pub mod sem;
 pub mod shared;

@@ -84,6 +84,26 @@ macro_rules! tok {
     (SyncRestrict SharedCluster) => {
         ".sync_restrict::shared::cluster"
     };
+    // L2 eviction priorities of `createpolicy` (PTX ISA `createpolicy`), and the
+    // `.L2::cache_hint` qualifier of the copies that take a policy operand.
+    (EvictFirst) => {
+        ".L2::evict_first"
+    };
+    (EvictLast) => {
+        ".L2::evict_last"
+    };
+    (EvictNormal) => {
+        ".L2::evict_normal"
+    };
+    (EvictUnchanged) => {
+        ".L2::evict_unchanged"
+    };
+    (NoSecondary) => {
+        ""
+    };
+    (CacheHint) => {
+        ".L2::cache_hint"
+    };
     // The uni-directional proxy fence's `.to_proxykind::from_proxykind` for async ← generic.
     (AsyncGeneric) => {
         ".async::generic"

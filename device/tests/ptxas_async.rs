@@ -29,6 +29,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
         "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.sys.sync.aligned [%rd1], [%r1], 128;",
         "prefetch.tensormap [%rd1];",
+        "createpolicy.fractional.L2::evict_unchanged.L2::evict_first.b64 %rd2, %f1;",
+        "cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], 16, %rd2;",
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",

@@ -33,6 +33,9 @@
 //!   `fence.release.sync_restrict::shared::cta.cluster`, and both after `fence.proxy.async::generic`
 //! * `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned [d], [s], 128`,
 //!   `prefetch{.const,.param}.tensormap [a]` (generic form)
+//! * `createpolicy.fractional.L2::primary_priority{.L2::secondary_priority}.b64 d{, fraction}`
+//!   (`.primary_priority = {.evict_last, .evict_normal, .evict_first, .evict_unchanged}`,
+//!   `.secondary_priority = {.evict_first, .evict_unchanged}`); `.L2::cache_hint` on `cp.async.bulk`
 //! * griddepcontrol: `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
 //!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; "nanosleep": `nanosleep.u32 t`
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
@@ -215,8 +218,9 @@ fn expected(v: &Variant) -> String {
                 format!("cp.async.{}{}.{}", v.op, space(v.space), v.ty)
             }
         }
+        // `.level::cache_hint = { .L2::cache_hint }` follows the other qualifiers (§9.7.9.25.4).
         "cp.async.bulk" if v.op.is_empty() => format!(
-            "cp.async.bulk{}{}{}{}",
+            "cp.async.bulk{}{}{}{}{}",
             space(v.space),
             space(v.form.src),
             completion(v.form.completion),
@@ -224,9 +228,42 @@ fn expected(v: &Variant) -> String {
                 ".multicast::cluster"
             } else {
                 ""
+            },
+            if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
             }
         ),
-        "cp.async.bulk" => format!("cp.async.bulk.{}{}", v.op, space(v.space)),
+        "cp.async.bulk" => format!(
+            "cp.async.bulk.{}{}{}",
+            v.op,
+            space(v.space),
+            if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            }
+        ),
+        // `createpolicy.fractional.L2::primary{.L2::secondary}.b64`; the row names the priorities
+        // by marker (`"EvictLast NoSecondary"`).
+        "createpolicy" => {
+            let prio = |m: &str| match m {
+                "EvictLast" => ".L2::evict_last",
+                "EvictNormal" => ".L2::evict_normal",
+                "EvictFirst" => ".L2::evict_first",
+                "EvictUnchanged" => ".L2::evict_unchanged",
+                "NoSecondary" => "",
+                o => panic!("no priority {o}"),
+            };
+            let (p, sec) = v.op.split_once(' ').expect("two priorities");
+            assert_ne!(p, "NoSecondary", "{v:?}");
+            assert!(
+                ["NoSecondary", "EvictFirst", "EvictUnchanged"].contains(&sec),
+                "{v:?}"
+            );
+            format!("createpolicy.fractional{}{}.b64", prio(p), prio(sec))
+        }
         "cp.reduce.async.bulk" => format!(
             "cp.reduce.async.bulk{}{}{}.{}{}",
             space(v.space),
@@ -283,6 +320,7 @@ const ASYNC: &[&str] = &[
     "fence.proxy.async::generic",
     "tensormap.cp_fenceproxy",
     "prefetch.tensormap",
+    "createpolicy",
     "griddepcontrol",
     "membar",
     "nanosleep",
@@ -346,7 +384,8 @@ fn row_counts_per_family() {
         ("membar", 3),         // cta, gl, sys
         ("nanosleep", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
-        ("cp.async.bulk", 4 + 4),
+        ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
+        ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
         ("cp.reduce.async.bulk", 5),
         ("cp.async.bulk.tensor", 5 * 4),
     ]
@@ -391,6 +430,12 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         // issue #13 item 6
         "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
         "prefetch.tensormap",
+        // issue #13 item 1
+        "createpolicy.fractional.L2::evict_first.b64",
+        "createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint",
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint",
+        "cp.async.bulk.prefetch.L2.global.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -492,6 +537,7 @@ fn floors_of_the_control_rows() {
             ("fence.sync_restrict" | "fence.proxy.async::generic", _) => (90, 86),
             ("tensormap.cp_fenceproxy", _) => (90, 83),
             ("prefetch.tensormap", _) => (90, 80),
+            ("createpolicy", _) => (80, 74),
             _ => continue,
         };
         seen += 1;
@@ -501,7 +547,7 @@ fn floors_of_the_control_rows() {
             "{v:?}"
         );
     }
-    assert_eq!(seen, 15);
+    assert_eq!(seen, 27);
 }
 
 /// Every catalog row is checked against a grammar: the async families here, the access families

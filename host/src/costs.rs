@@ -261,7 +261,7 @@ impl ShownSass {
 }
 
 /// The families whose rows [`show_sass`] wraps with [`async_template`].
-pub const ASYNC_FAMILIES: [&str; 16] = [
+pub const ASYNC_FAMILIES: [&str; 17] = [
     "bar",
     "barrier",
     "barrier.cluster",
@@ -278,6 +278,7 @@ pub const ASYNC_FAMILIES: [&str; 16] = [
     "nanosleep",
     "tensormap.cp_fenceproxy",
     "prefetch.tensormap",
+    "createpolicy",
 ];
 
 /// The registers and operands of every async entry (ptxas drops what an entry does not use):
@@ -438,6 +439,15 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         }
         ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => format!("{p} 0;"),
         ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => format!("{p} [%r1];"),
+        // `.L2::cache_hint`: the cache policy is the last operand (a 64-bit register).
+        ("cp.async.bulk", "") if v.space == "Global" && v.form.cache_hint => {
+            format!("{p} [%rd2], [%r2], %r3, %rd3;")
+        }
+        ("cp.async.bulk", "") if v.form.src == Marker::Global && v.form.cache_hint => {
+            format!("{p} [%r2], [%rd2], %r3, [%r1]{mc}, %rd3;")
+        }
+        ("cp.async.bulk", "prefetch.L2") if v.form.cache_hint => format!("{p} [%rd2], %r3, %rd3;"),
+        ("createpolicy", _) => format!("{p} %rd4, 0f3F800000;"),
         ("cp.async.bulk", "") if v.space == "Global" => format!("{p} [%rd2], [%r2], %r3;"),
         ("cp.async.bulk", "") if v.form.src == Marker::Global => {
             format!("{p} [%r2], [%rd2], %r3, [%r1]{mc};")

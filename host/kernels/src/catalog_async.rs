@@ -130,6 +130,14 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
         };
     }
     ptx_sync::cp_fenceproxy_rows! { cpf }
+    // createpolicy, from the device table's row list.
+    let f = *(p as *const f32);
+    macro_rules! pol {
+        ($P:ident $S:ident) => {
+            keep(p.add(1), ptx_sync::policy::createpolicy::<ptx_sync::policy::$P, ptx_sync::policy::$S>(f).0);
+        };
+    }
+    ptx_sync::createpolicy_rows! { pol }
     ptx_sync::tensormap::prefetch_tensormap(map);
 }
 
@@ -177,6 +185,11 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_reduce_async_bulk_add(p as *mut f32, s, 256);
     cp_reduce_async_bulk_add(p as *mut f64, s, 256);
     cp_async_bulk_prefetch(g, 256);
+    // the .L2::cache_hint forms, with a policy from createpolicy
+    let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
+    cp_async_bulk_g2s_hint(s, g, 256, m, pol);
+    cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
+    cp_async_bulk_prefetch_hint(g, 256, pol);
     macro_rules! tensor {
         ($($c:expr),*) => {$(
             cp_async_bulk_tensor_load(s, map, $c, m);
