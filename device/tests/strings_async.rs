@@ -275,9 +275,15 @@ fn expected(v: &Variant) -> String {
         "cp.async.bulk.tensor" => {
             let d = v.form.dim;
             assert!((1..=5).contains(&d), "{v:?}");
+            // §9.7.9.25.5: `.level::cache_hint = { .L2::cache_hint }` last.
+            let hint = if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            };
             match v.op {
                 "load" | "load.multicast" => format!(
-                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{}",
+                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{}{hint}",
                     space(v.space),
                     space(Marker::Global),
                     completion(Completion::Mbarrier),
@@ -288,13 +294,13 @@ fn expected(v: &Variant) -> String {
                     }
                 ),
                 "store" => format!(
-                    "cp.async.bulk.tensor.{d}d{}{}.tile{}",
+                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{hint}",
                     space(v.space),
                     space(Marker::Shared),
                     completion(Completion::BulkGroup)
                 ),
                 "prefetch" => format!(
-                    "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile",
+                    "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile{hint}",
                     space(v.space)
                 ),
                 o => panic!("tensor op {o}"),
@@ -387,7 +393,7 @@ fn row_counts_per_family() {
         ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
         ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
         ("cp.reduce.async.bulk", 5),
-        ("cp.async.bulk.tensor", 5 * 4),
+        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
     ]
     .into_iter()
     .collect();
@@ -436,6 +442,9 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint",
         "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint",
         "cp.async.bulk.prefetch.L2.global.L2::cache_hint",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint",
+        "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group.L2::cache_hint",
+        "cp.async.bulk.prefetch.tensor.5d.L2.global.tile.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }

@@ -455,6 +455,15 @@ pub fn async_template(v: &Variant) -> Result<String, &'static str> {
         ("cp.async.bulk", "") => format!("{p} [%r2], [%r2+512], %r3, [%r1];"),
         ("cp.async.bulk", "prefetch.L2") => format!("{p} [%rd2], %r3;"),
         ("cp.reduce.async.bulk", _) => format!("{p} [%rd2], [%r2], %r3;"),
+        ("cp.async.bulk.tensor", "load") if v.form.cache_hint => {
+            format!("{p} [%r2], [%rd1, {{{}}}], [%r1], %rd3;", coords()?)
+        }
+        ("cp.async.bulk.tensor", "store") if v.form.cache_hint => {
+            format!("{p} [%rd1, {{{}}}], [%r2], %rd3;", coords()?)
+        }
+        ("cp.async.bulk.tensor", "prefetch") if v.form.cache_hint => {
+            format!("{p} [%rd1, {{{}}}], %rd3;", coords()?)
+        }
         ("cp.async.bulk.tensor", "load" | "load.multicast") => {
             format!("{p} [%r2], [%rd1, {{{}}}], [%r1]{mc};", coords()?)
         }

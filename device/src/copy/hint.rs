@@ -10,6 +10,12 @@
 //! | [`cp_async_bulk_g2s_hint`] (`unsafe`) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [d], [s], n, [b], policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_s2g_hint`] (`unsafe`) | `cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [d], [s], n, policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_hint`] (`unsafe`) | `cp.async.bulk.prefetch.L2.global.L2::cache_hint [s], n, policy;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_hint`] (`unsafe`) | `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [d], [map, {c…}], [b], policy;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_store_hint`] (`unsafe`) | `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group.L2::cache_hint [map, {c…}], [s], policy;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_tensor_hint`] (`unsafe`) | `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile.L2::cache_hint [map, {c…}], policy;` | 8.0 / sm_90 |
+//!
+//! The tensor forms are §9.7.9.25.5 (`cp.async.bulk.tensor`, `cp.async.bulk.prefetch.tensor`),
+//! one row per rank `D` ∈ 1..=5 ([`TensorCoordsHint`], implemented for `[i32; D]`).
 
 use super::*;
 use crate::policy::CachePolicy;
@@ -115,6 +121,128 @@ pub unsafe fn cp_async_bulk_prefetch_hint(src: *const u8, bytes: u32, policy: Ca
     let _ = (src, policy);
 }
 
+/// The `.L2::cache_hint` tensor copies of one rank (`[i32; D]`, D in 1..=5).
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait TensorCoordsHint: TensorCoords {
+    /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint`
+    const PTX_LOAD_HINT: &'static str;
+    /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group.L2::cache_hint`
+    const PTX_STORE_HINT: &'static str;
+    /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile.L2::cache_hint`
+    const PTX_PREFETCH_HINT: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load_hint(self, d: u32, m: u64, b: u32, pol: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn store_hint(self, m: u64, s: u32, pol: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn prefetch_hint(self, m: u64, pol: u64);
+}
+
+macro_rules! tensor_hint_leaf {
+    ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
+        tensor_hint_leaf! { @ (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes", tok!(CacheHint)))
+                              (concat!("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group", tok!(CacheHint)))
+                              (concat!("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile", tok!(CacheHint)))
+                              $n $cs [$($c $i),*] }
+    };
+    (@ ($($l:tt)*) ($($s:tt)*) ($($p:tt)*) $n:literal $cs:literal [$($c:ident $i:literal),*]) => {
+        unsafe impl TensorCoordsHint for [i32; $n] {
+            const PTX_LOAD_HINT: &'static str = $($l)*;
+            const PTX_STORE_HINT: &'static str = $($s)*;
+            const PTX_PREFETCH_HINT: &'static str = $($p)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn load_hint(self, d: u32, m: u64, b: u32, pol: u64) {
+                asm!(concat!($($l)*, " [{d}], [{m}, {{", $cs, "}}], [{b}], {pol};"),
+                     d = in(reg32) d, m = in(reg64) m, b = in(reg32) b, pol = in(reg64) pol, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn store_hint(self, m: u64, s: u32, pol: u64) {
+                asm!(concat!($($s)*, " [{m}, {{", $cs, "}}], [{s}], {pol};"),
+                     m = in(reg64) m, s = in(reg32) s, pol = in(reg64) pol, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn prefetch_hint(self, m: u64, pol: u64) {
+                asm!(concat!($($p)*, " [{m}, {{", $cs, "}}], {pol};"),
+                     m = in(reg64) m, pol = in(reg64) pol, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+for_tensor_dims! { tensor_hint_leaf }
+
+/// [`cp_async_bulk_tensor_load`] with `.L2::cache_hint`. PTX 8.0, sm_90; PTX ISA §9.7.9.25.5,
+/// seed §5.2. Host: the load without the hint.
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_load`].
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_load_hint<C: TensorCoordsHint, Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: C,
+    bar: &Mbarrier<Tag>,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.load_hint(
+        dst.0,
+        map as *const TensorMap as u64,
+        bar.shared_addr().0,
+        policy.0,
+    );
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async_bulk_tensor_load(dst, map, coords, bar)
+    }
+}
+
+/// [`cp_async_bulk_tensor_store`] with `.L2::cache_hint`. PTX 8.0, sm_90; PTX ISA §9.7.9.25.5,
+/// seed §5.2. Host: the store without the hint.
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_store`].
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_store_hint<C: TensorCoordsHint>(
+    map: &TensorMap,
+    coords: C,
+    src: SharedAddr,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.store_hint(map as *const TensorMap as u64, src.0, policy.0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async_bulk_tensor_store(map, coords, src)
+    }
+}
+
+/// [`cp_async_bulk_prefetch_tensor`] with `.L2::cache_hint`. PTX 8.0, sm_90; PTX ISA
+/// §9.7.9.25.5, seed §5.2. Host: nothing.
+///
+/// # Safety
+/// As [`cp_async_bulk_prefetch_tensor`].
+#[inline(always)]
+pub unsafe fn cp_async_bulk_prefetch_tensor_hint<C: TensorCoordsHint>(
+    map: &TensorMap,
+    coords: C,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.prefetch_hint(map as *const TensorMap as u64, policy.0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = (map, coords, policy);
+}
+
 /// Catalog rows of the `.L2::cache_hint` copies (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
@@ -163,4 +291,40 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         rust: "cp_async_bulk_prefetch_hint",
         ..b
     });
+    macro_rules! tensor_v {
+        ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
+            let t = Variant {
+                family: "cp.async.bulk.tensor",
+                form: Form {
+                    dim: $n,
+                    cache_hint: true,
+                    ..Form::NONE
+                },
+                isa: "9.7.9.25.5",
+                ..b
+            };
+            f(Variant {
+                op: "load",
+                space: M::SharedCluster,
+                ptx: <[i32; $n] as TensorCoordsHint>::PTX_LOAD_HINT,
+                rust: concat!("cp_async_bulk_tensor_load_hint::<[i32; ", $n, "], _>"),
+                ..t
+            });
+            f(Variant {
+                op: "store",
+                space: M::Global,
+                ptx: <[i32; $n] as TensorCoordsHint>::PTX_STORE_HINT,
+                rust: concat!("cp_async_bulk_tensor_store_hint::<[i32; ", $n, "]>"),
+                ..t
+            });
+            f(Variant {
+                op: "prefetch",
+                space: M::Global,
+                ptx: <[i32; $n] as TensorCoordsHint>::PTX_PREFETCH_HINT,
+                rust: concat!("cp_async_bulk_prefetch_tensor_hint::<[i32; ", $n, "]>"),
+                ..t
+            });
+        };
+    }
+    for_tensor_dims! { tensor_v }
 }

@@ -196,6 +196,9 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
             cp_async_bulk_tensor_load_multicast(s, map, $c, m, 0b11);
             cp_async_bulk_tensor_store(map, $c, s);
             cp_async_bulk_prefetch_tensor(map, $c);
+            cp_async_bulk_tensor_load_hint(s, map, $c, m, pol);
+            cp_async_bulk_tensor_store_hint(map, $c, s, pol);
+            cp_async_bulk_prefetch_tensor_hint(map, $c, pol);
         )*};
     }
     tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
