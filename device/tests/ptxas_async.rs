@@ -68,7 +68,7 @@ fn ptxas_agrees_with_the_async_type_rules() {
     }
 }
 
-/// The SM floors of the control rows, where ptxas enforces them: each instruction assembles at
+/// The SM floors of the issue #13 rows, where ptxas enforces them: each instruction assembles at
 /// its floor and is rejected one architecture below it.
 #[test]
 fn ptxas_enforces_the_control_floors() {
