@@ -14,6 +14,7 @@
 //! | [`NamedBarrier::arrive_unaligned`] | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
 //! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::red_popc_unaligned`], [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) | `barrier.red.{popc.u32,and.pred,or.pred} d, id, n, p;` (no `.aligned`) | 6.0 / sm_30 |
 //! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
 //! | [`ClusterBarrier::wait`] | `barrier.cluster.wait{.acquire}{.aligned};` | 8.0 / sm_90 |
 //!
@@ -54,6 +55,11 @@ use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
+
+mod red_unaligned;
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) use red_unaligned::catalog_rows as red_unaligned_catalog_rows;
+pub use red_unaligned::{BarrierRedAnd, BarrierRedOr, BarrierRedPopc};
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
