@@ -179,12 +179,12 @@ pub(crate) trait BarBackend {
     fn sync(b: &NamedBarrier, aligned: bool);
     /// `bar.arrive` (`aligned`) or `barrier.arrive`.
     fn arrive(b: &NamedBarrier, aligned: bool);
-    /// `bar.red.popc.u32`.
-    fn red_popc(b: &NamedBarrier, pred: bool) -> u32;
-    /// `bar.red.and.pred`.
-    fn red_and(b: &NamedBarrier, pred: bool) -> bool;
-    /// `bar.red.or.pred`.
-    fn red_or(b: &NamedBarrier, pred: bool) -> bool;
+    /// `bar.red.popc.u32` (`aligned`) or `barrier.red.popc.u32`.
+    fn red_popc(b: &NamedBarrier, pred: bool, aligned: bool) -> u32;
+    /// `bar.red.and.pred` (`aligned`) or `barrier.red.and.pred`.
+    fn red_and(b: &NamedBarrier, pred: bool, aligned: bool) -> bool;
+    /// `bar.red.or.pred` (`aligned`) or `barrier.red.or.pred`.
+    fn red_or(b: &NamedBarrier, pred: bool, aligned: bool) -> bool;
     /// A cluster barrier's state for `threads` participants.
     fn cluster(threads: u32) -> Self::Cluster;
     /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
@@ -226,16 +226,34 @@ impl BarBackend for crate::atomic::Nvptx {
         }
     }
     #[inline(always)]
-    fn red_popc(b: &NamedBarrier, pred: bool) -> u32 {
-        unsafe { BarRedPopc::exec(b.id, b.count, pred as u32) }
+    fn red_popc(b: &NamedBarrier, pred: bool, aligned: bool) -> u32 {
+        unsafe {
+            if aligned {
+                BarRedPopc::exec(b.id, b.count, pred as u32)
+            } else {
+                BarrierRedPopc::exec(b.id, b.count, pred as u32)
+            }
+        }
     }
     #[inline(always)]
-    fn red_and(b: &NamedBarrier, pred: bool) -> bool {
-        unsafe { BarRedAnd::exec(b.id, b.count, pred as u32) != 0 }
+    fn red_and(b: &NamedBarrier, pred: bool, aligned: bool) -> bool {
+        unsafe {
+            if aligned {
+                BarRedAnd::exec(b.id, b.count, pred as u32) != 0
+            } else {
+                BarrierRedAnd::exec(b.id, b.count, pred as u32) != 0
+            }
+        }
     }
     #[inline(always)]
-    fn red_or(b: &NamedBarrier, pred: bool) -> bool {
-        unsafe { BarRedOr::exec(b.id, b.count, pred as u32) != 0 }
+    fn red_or(b: &NamedBarrier, pred: bool, aligned: bool) -> bool {
+        unsafe {
+            if aligned {
+                BarRedOr::exec(b.id, b.count, pred as u32) != 0
+            } else {
+                BarrierRedOr::exec(b.id, b.count, pred as u32) != 0
+            }
+        }
     }
     #[inline(always)]
     fn cluster(_threads: u32) {}
@@ -268,13 +286,13 @@ impl BarBackend for Active {
     fn arrive(b: &NamedBarrier, _aligned: bool) {
         b.h.arrive(b.count, false, false);
     }
-    fn red_popc(b: &NamedBarrier, pred: bool) -> u32 {
+    fn red_popc(b: &NamedBarrier, pred: bool, _aligned: bool) -> u32 {
         b.h.arrive(b.count, pred, true)
     }
-    fn red_and(b: &NamedBarrier, pred: bool) -> bool {
+    fn red_and(b: &NamedBarrier, pred: bool, _aligned: bool) -> bool {
         b.h.arrive(b.count, pred, true) == b.count
     }
-    fn red_or(b: &NamedBarrier, pred: bool) -> bool {
+    fn red_or(b: &NamedBarrier, pred: bool, _aligned: bool) -> bool {
         b.h.arrive(b.count, pred, true) != 0
     }
     fn cluster(threads: u32) -> HostCluster {
@@ -465,17 +483,17 @@ impl NamedBarrier {
     /// `bar.red.popc.u32` — barrier, then the number of participants whose `pred` was true.
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred)
+        <Active as BarBackend>::red_popc(self, pred, true)
     }
     /// `bar.red.and.pred` — barrier, then whether every participant's `pred` was true.
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred)
+        <Active as BarBackend>::red_and(self, pred, true)
     }
     /// `bar.red.or.pred` — barrier, then whether any participant's `pred` was true.
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred)
+        <Active as BarBackend>::red_or(self, pred, true)
     }
 }
 

@@ -4,7 +4,8 @@
 //! [`NamedBarrier::arrive_unaligned`]. Without `.aligned` the threads of the CTA may execute
 //! different `barrier` instructions for the same barrier (a call the compiler duplicated into
 //! two branches stays defined). Seed §5.1. Host and `--cfg loom`: the same counting barrier as
-//! [`NamedBarrier::red_popc`] (alignment is not observable on the CPU).
+//! [`NamedBarrier::red_popc`] (alignment is not observable on the CPU): the methods call the
+//! barriers' `BarBackend` with `aligned = false`.
 //!
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
@@ -55,12 +56,7 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_popc_unaligned(&self, pred: bool) -> u32 {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarrierRedPopc::exec(self.id, self.count, pred as u32)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h.arrive(self.count, pred, true)
+        <Active as BarBackend>::red_popc(self, pred, false)
     }
     /// `barrier.red.and.pred q, id, n, p;` — [`red_and`](Self::red_and) without `.aligned`.
     /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
@@ -71,14 +67,7 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_and_unaligned(&self, pred: bool) -> bool {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarrierRedAnd::exec(self.id, self.count, pred as u32) != 0
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, pred, true) == self.count
-        }
+        <Active as BarBackend>::red_and(self, pred, false)
     }
     /// `barrier.red.or.pred q, id, n, p;` — [`red_or`](Self::red_or) without `.aligned`.
     /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
@@ -89,14 +78,7 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_or_unaligned(&self, pred: bool) -> bool {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            BarrierRedOr::exec(self.id, self.count, pred as u32) != 0
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.h.arrive(self.count, pred, true) != 0
-        }
+        <Active as BarBackend>::red_or(self, pred, false)
     }
 }
 
