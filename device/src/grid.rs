@@ -1,9 +1,10 @@
 //! Programmatic dependent launch (PDL): `griddepcontrol.wait`, `griddepcontrol.launch_dependents`.
 //!
-//! PTX ISA §9.7.13.13 ("Parallel Synchronization and Communication Instructions: griddepcontrol"). A grid launched with the programmatic-dependent-launch
-//! attribute (host side: `ptx_sync_host::cuda::LaunchConfig::programmatic_dependent_launch`,
-//! which sets `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`) may start while the grid
-//! before it in the stream (its *prerequisite*) still runs. Two instructions split the dependency:
+//! PTX ISA §9.7.13.13 ("Parallel Synchronization and Communication Instructions:
+//! griddepcontrol"). A grid launched with the programmatic-dependent-launch attribute (host
+//! side: `ptx_sync_host::cuda::LaunchConfig::programmatic_dependent_launch`, which sets
+//! `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`) may start while the grid before it
+//! in the stream (its *prerequisite*) still runs. Two instructions split the dependency:
 //!
 //! * the prerequisite executes [`griddepcontrol_launch_dependents`] once its dependents may be
 //!   *scheduled* — this says nothing about its memory: it is not a release, and the dependent

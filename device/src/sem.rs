@@ -84,7 +84,7 @@ macro_rules! tok {
     (SyncRestrict SharedCluster) => {
         ".sync_restrict::shared::cluster"
     };
-    // L2 eviction priorities of `createpolicy` (PTX ISA `createpolicy`), and the
+    // L2 eviction priorities of `createpolicy` (PTX ISA §9.7.9.18), and the
     // `.L2::cache_hint` qualifier of the copies that take a policy operand.
     (EvictFirst) => {
         ".L2::evict_first"
