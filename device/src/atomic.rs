@@ -39,6 +39,12 @@
 //!            "ld.acquire.gpu.u32");
 //! ```
 //!
+//! Sequentially consistent accesses are [`AtomicRef::load_sc`], [`store_sc`](AtomicRef::store_sc),
+//! the `fetch_*_sc`, [`swap_sc`](AtomicRef::swap_sc) and
+//! [`compare_exchange_sc`](AtomicRef::compare_exchange_sc): `fence.sc.scope` then the
+//! `ld.acquire` / `st.relaxed` / `atom.acquire` — libcu++'s `memory_order_seq_cst` (PTX has no
+//! `.sc` access).
+//!
 //! `load::<Release>()` does not compile — PTX has no `ld.release`:
 //!
 //! ```compile_fail
@@ -115,6 +121,8 @@ macro_rules! scalars {
 scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
          u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
          f32, Align4, |x| -x; f64, Align8, |x| -x);
+
+mod seq_cst;
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {

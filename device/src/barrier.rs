@@ -14,6 +14,7 @@
 //! | [`NamedBarrier::arrive_unaligned`] | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
 //! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::red_popc_unaligned`], [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) | `barrier.red.{popc.u32,and.pred,or.pred} d, id, n, p;` (no `.aligned`) | 6.0 / sm_30 |
 //! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
 //! | [`ClusterBarrier::wait`] | `barrier.cluster.wait{.acquire}{.aligned};` | 8.0 / sm_90 |
 //!
@@ -54,6 +55,11 @@ use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
+
+mod red_unaligned;
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) use red_unaligned::catalog_rows as red_unaligned_catalog_rows;
+pub use red_unaligned::{BarrierRedAnd, BarrierRedOr, BarrierRedPopc};
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
@@ -173,12 +179,12 @@ pub(crate) trait BarBackend {
     fn sync(b: &NamedBarrier, aligned: bool);
     /// `bar.arrive` (`aligned`) or `barrier.arrive`.
     fn arrive(b: &NamedBarrier, aligned: bool);
-    /// `bar.red.popc.u32`.
-    fn red_popc(b: &NamedBarrier, pred: bool) -> u32;
-    /// `bar.red.and.pred`.
-    fn red_and(b: &NamedBarrier, pred: bool) -> bool;
-    /// `bar.red.or.pred`.
-    fn red_or(b: &NamedBarrier, pred: bool) -> bool;
+    /// `bar.red.popc.u32` (`aligned`) or `barrier.red.popc.u32`.
+    fn red_popc(b: &NamedBarrier, pred: bool, aligned: bool) -> u32;
+    /// `bar.red.and.pred` (`aligned`) or `barrier.red.and.pred`.
+    fn red_and(b: &NamedBarrier, pred: bool, aligned: bool) -> bool;
+    /// `bar.red.or.pred` (`aligned`) or `barrier.red.or.pred`.
+    fn red_or(b: &NamedBarrier, pred: bool, aligned: bool) -> bool;
     /// A cluster barrier's state for `threads` participants.
     fn cluster(threads: u32) -> Self::Cluster;
     /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
@@ -220,16 +226,34 @@ impl BarBackend for crate::atomic::Nvptx {
         }
     }
     #[inline(always)]
-    fn red_popc(b: &NamedBarrier, pred: bool) -> u32 {
-        unsafe { BarRedPopc::exec(b.id, b.count, pred as u32) }
+    fn red_popc(b: &NamedBarrier, pred: bool, aligned: bool) -> u32 {
+        unsafe {
+            if aligned {
+                BarRedPopc::exec(b.id, b.count, pred as u32)
+            } else {
+                BarrierRedPopc::exec(b.id, b.count, pred as u32)
+            }
+        }
     }
     #[inline(always)]
-    fn red_and(b: &NamedBarrier, pred: bool) -> bool {
-        unsafe { BarRedAnd::exec(b.id, b.count, pred as u32) != 0 }
+    fn red_and(b: &NamedBarrier, pred: bool, aligned: bool) -> bool {
+        unsafe {
+            if aligned {
+                BarRedAnd::exec(b.id, b.count, pred as u32) != 0
+            } else {
+                BarrierRedAnd::exec(b.id, b.count, pred as u32) != 0
+            }
+        }
     }
     #[inline(always)]
-    fn red_or(b: &NamedBarrier, pred: bool) -> bool {
-        unsafe { BarRedOr::exec(b.id, b.count, pred as u32) != 0 }
+    fn red_or(b: &NamedBarrier, pred: bool, aligned: bool) -> bool {
+        unsafe {
+            if aligned {
+                BarRedOr::exec(b.id, b.count, pred as u32) != 0
+            } else {
+                BarrierRedOr::exec(b.id, b.count, pred as u32) != 0
+            }
+        }
     }
     #[inline(always)]
     fn cluster(_threads: u32) {}
@@ -262,13 +286,13 @@ impl BarBackend for Active {
     fn arrive(b: &NamedBarrier, _aligned: bool) {
         b.h.arrive(b.count, false, false);
     }
-    fn red_popc(b: &NamedBarrier, pred: bool) -> u32 {
+    fn red_popc(b: &NamedBarrier, pred: bool, _aligned: bool) -> u32 {
         b.h.arrive(b.count, pred, true)
     }
-    fn red_and(b: &NamedBarrier, pred: bool) -> bool {
+    fn red_and(b: &NamedBarrier, pred: bool, _aligned: bool) -> bool {
         b.h.arrive(b.count, pred, true) == b.count
     }
-    fn red_or(b: &NamedBarrier, pred: bool) -> bool {
+    fn red_or(b: &NamedBarrier, pred: bool, _aligned: bool) -> bool {
         b.h.arrive(b.count, pred, true) != 0
     }
     fn cluster(threads: u32) -> HostCluster {
@@ -548,7 +572,7 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred)
+        <Active as BarBackend>::red_popc(self, pred, true)
     }
     /// `bar.red.and.pred` — barrier, then whether every participant's `pred` was true.
     ///
@@ -567,7 +591,7 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred)
+        <Active as BarBackend>::red_and(self, pred, true)
     }
     /// `bar.red.or.pred` — barrier, then whether any participant's `pred` was true.
     ///
@@ -586,7 +610,7 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred)
+        <Active as BarBackend>::red_or(self, pred, true)
     }
 }
 

@@ -135,6 +135,8 @@ pub struct Form {
     pub dim: u8,
     /// `fence.proxy.tensormap::generic.acquire`: the `[addr], 128` operands.
     pub addr128: bool,
+    /// `.L2::cache_hint` with a cache-policy operand (bulk copies).
+    pub cache_hint: bool,
 }
 
 impl Form {
@@ -152,6 +154,7 @@ impl Form {
         multicast: false,
         dim: 0,
         addr128: false,
+        cache_hint: false,
     };
     /// With a count operand.
     pub const COUNT: Form = Form {
@@ -221,6 +224,9 @@ impl core::fmt::Display for Form {
         }
         if self.addr128 {
             w(f, format_args!("addr 128"))?;
+        }
+        if self.cache_hint {
+            w(f, format_args!("cache_hint"))?;
         }
         Ok(())
     }
@@ -519,8 +525,17 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
 #[allow(clippy::type_complexity)]
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::barrier::catalog_rows,
+    crate::barrier::red_unaligned_catalog_rows,
     crate::cluster::catalog_rows,
     crate::mbarrier::catalog_rows,
+    crate::mbarrier::drop_catalog_rows,
     crate::proxy::catalog_rows,
     crate::copy::catalog_rows,
+    crate::grid::catalog_rows,
+    crate::membar::catalog_rows,
+    crate::wait::catalog_rows,
+    crate::sync_restrict::catalog_rows,
+    crate::tensormap::catalog_rows,
+    crate::policy::catalog_rows,
+    crate::copy::hint_catalog_rows,
 ];

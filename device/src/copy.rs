@@ -77,6 +77,15 @@ use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
 
+mod hint;
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) use hint::catalog_rows as hint_catalog_rows;
+pub use hint::{
+    cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
+    cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
+    CpAsyncBulkG2SHint, CpAsyncBulkPrefetchHint, CpAsyncBulkS2GHint, TensorCoordsHint,
+};
+
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, 64-byte aligned, created on the host with
 /// `cuTensorMapEncodeTiled` and passed **by value as a kernel parameter** (or placed in global /
 /// constant memory). PTX ISA §5.5.

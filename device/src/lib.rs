@@ -43,8 +43,15 @@
 //! | [`mbarrier`]: `arrive` with a count, `arrive.expect_tx`, `expect_tx/complete_tx`, `try_wait`, `.cluster` scope | sm_90 | 7.8 / 8.0 |
 //! | [`mbarrier`]: the `.relaxed` arrive and wait forms | sm_90 | 8.6 |
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
+//! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
+//! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
+//! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
+//! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk` (G→S, S→G, prefetch) | sm_90 | 8.0 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
+//! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |
+//! | [`wait`]: `nanosleep.u32` (the backoff of [`wait::Budget::with_backoff`]) | sm_70 | 6.3 |
+//! | [`grid`]: `griddepcontrol.wait`, `griddepcontrol.launch_dependents` (programmatic dependent launch) | sm_90 | 7.8 |
 //! | [`pipeline`]: `Pipeline<STAGES>` over full/empty mbarrier rings (seed §5) | sm_90 | 8.0 |
 //!
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` — `ptx-sync build` or
@@ -82,16 +89,21 @@ pub mod catalog;
 pub mod cluster;
 pub mod copy;
 pub mod fence;
+pub mod grid;
 pub mod index;
 pub mod instr;
 pub mod mbarrier;
+pub mod membar;
 #[cfg(loom)]
 pub mod model;
 pub mod pipeline;
+pub mod policy;
 pub mod prelude;
 pub mod proxy;
 pub mod sem;
 pub mod shared;
+pub mod sync_restrict;
+pub mod tensormap;
 pub mod wait;
 
 pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};

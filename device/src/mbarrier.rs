@@ -16,6 +16,7 @@
 //! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | – | – | 7.8 / sm_80 |
 //! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6, sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 (with a count: sm_90) |
 //! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive_drop_expect_tx`], [`RemoteMbarrier::arrive_drop`], [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop{.expect_tx}.sem.scope.{shared::cta,shared::cluster}.b64` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::expect_tx`], [`complete_tx`](Mbarrier::complete_tx) | `mbarrier.{expect,complete}_tx.relaxed.scope.shared::cta.b64 [a], tx;` | Relaxed only | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::try_wait`] (+`_hint`) | `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], s{, ns};` | Acquire (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
@@ -84,6 +85,11 @@ use crate::wait::{spin_until, Budget, Timeout};
 use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
+
+mod drop;
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) use drop::catalog_rows as drop_catalog_rows;
+pub use drop::ArriveDropInstr;
 
 /// The largest arrival count and tx-count PTX accepts: `2^20 - 1` (PTX ISA §9.7.13.15.1).
 pub const MAX_COUNT: u32 = (1 << 20) - 1;

@@ -56,6 +56,11 @@ macro_rules! tok {
     (Sys) => {
         ".sys"
     };
+    // `membar.level`'s spelling of the `.gpu` level (PTX ISA §9.7.13.4: `.level = { .cta, .gl,
+    // .sys }`); used only by the membar table, for the `Gpu` marker.
+    (Gl) => {
+        ".gl"
+    };
     (Generic) => {
         ""
     };
@@ -70,6 +75,38 @@ macro_rules! tok {
     };
     (Aligned) => {
         ".aligned"
+    };
+    // `fence{.proxy.async::generic}.sem.sync_restrict::space.cluster` (PTX ISA §9.7.13.4, PTX
+    // 8.6): the restricted-synchronization qualifier, one spelling per space it takes.
+    (SyncRestrict Shared) => {
+        ".sync_restrict::shared::cta"
+    };
+    (SyncRestrict SharedCluster) => {
+        ".sync_restrict::shared::cluster"
+    };
+    // L2 eviction priorities of `createpolicy` (PTX ISA §9.7.9.18), and the
+    // `.L2::cache_hint` qualifier of the copies that take a policy operand.
+    (EvictFirst) => {
+        ".L2::evict_first"
+    };
+    (EvictLast) => {
+        ".L2::evict_last"
+    };
+    (EvictNormal) => {
+        ".L2::evict_normal"
+    };
+    (EvictUnchanged) => {
+        ".L2::evict_unchanged"
+    };
+    (NoSecondary) => {
+        ""
+    };
+    (CacheHint) => {
+        ".L2::cache_hint"
+    };
+    // The uni-directional proxy fence's `.to_proxykind::from_proxykind` for async ← generic.
+    (AsyncGeneric) => {
+        ".async::generic"
     };
     (Unaligned) => {
         ""

@@ -60,6 +60,55 @@ pub fn clock64() -> u64 {
     }
 }
 
+crate::instr::instr! {
+    /// The marker of `nanosleep.u32 t;` (see [`nanosleep`]).
+    Nanosleep = ("nanosleep.u32");
+    fn exec(t: u32) => m {
+        asm!(crate::instr::asm_text!(none; (nanosleep); m!()), t = in(reg32) t, options(nomem, nostack, preserves_flags));
+    }
+}
+
+/// `nanosleep.u32 t;` — suspends the calling thread for about `t` nanoseconds: a time in
+/// `[0, 2·t]`, at most 1 ms (PTX ISA §9.7.19.2, "Miscellaneous Instructions: nanosleep";
+/// sm_70, PTX 6.3). It orders no memory. Seed §5 (a spinning consumer's backoff); the backoff of
+/// [`Budget::with_backoff`]. Host: `min(t, 1024)` `spin_loop` hints (no OS sleep in a `no_std`
+/// crate).
+///
+/// ```
+/// ptx_sync::wait::nanosleep(100); // nanosleep.u32 %r, with %r = 100
+/// assert_eq!(<ptx_sync::wait::Nanosleep as ptx_sync::instr::Instr>::PTX, "nanosleep.u32");
+/// ```
+#[inline(always)]
+pub fn nanosleep(t: u32) {
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        Nanosleep::exec(t)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    for _ in 0..t.min(1024) {
+        core::hint::spin_loop();
+    }
+}
+
+/// Catalog rows of this module (`ptx-sync show`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::instr::Instr;
+    f(
+        crate::instr::with_ops!(none; (nanosleep); crate::catalog::Variant {
+            family: "nanosleep",
+            ty: "u32",
+            ptx: Nanosleep::PTX,
+            rust: "wait::nanosleep",
+            sm: 70,
+            ptx_isa: 63,
+            isa: "9.7.19.2",
+            seed: "5",
+            ..crate::catalog::Variant::EMPTY
+        }),
+    );
+}
+
 /// How long a wait may last before it reports [`Timeout`].
 ///
 /// The fields are private and every constructor makes its limit at least 1, so that every
@@ -74,6 +123,9 @@ pub struct Budget {
     cycles: u64,
     /// Limit in iterations (host always; device too when non-zero).
     iterations: u64,
+    /// Sleep between two checks: `nanosleep.u32` of this many nanoseconds on the device
+    /// (0: none, a busy spin).
+    backoff: u32,
 }
 
 impl Budget {
@@ -90,6 +142,7 @@ impl Budget {
             nanos: at_least_1(n),
             cycles: 0,
             iterations: 0,
+            backoff: 0,
         }
     }
     /// At most `n` SM cycles on the device (DeepEP's `NUM_TIMEOUT_CYCLES`; `n = 0` is taken as 1).
@@ -103,6 +156,7 @@ impl Budget {
             nanos: 0,
             cycles: at_least_1(n),
             iterations: 0,
+            backoff: 0,
         }
     }
     /// At most `n` iterations (everywhere; `n = 0` is taken as 1).
@@ -116,6 +170,7 @@ impl Budget {
             nanos: 0,
             cycles: 0,
             iterations: at_least_1(n),
+            backoff: 0,
         }
     }
     /// Adds an iteration limit to a time budget (`n = 0` is taken as 1).
@@ -129,6 +184,31 @@ impl Budget {
             iterations: at_least_1(n),
             ..self
         }
+    }
+    /// Sleeps about `ns` nanoseconds between two checks instead of busy-spinning: on the device
+    /// [`nanosleep(ns)`](nanosleep) (`nanosleep.u32`, sm_70, PTX 6.3 — the warp is suspended for
+    /// a time in `[0, 2·ns]`, so spinning warps leave issue slots to the ones that do work).
+    /// The limits are unchanged: a sleeping wait still ends at its budget. Host: between two
+    /// checks, `min(ns, 1024)` `spin_loop` hints (this crate is `no_std`: no OS sleep); under
+    /// `--cfg loom` the model spin yields as without backoff. `ns = 0` is no backoff.
+    ///
+    /// ```
+    /// use ptx_sync::wait::{spin_until, Budget};
+    /// let b = Budget::nanos(1_000_000).or_iterations(10).with_backoff(256);
+    /// assert_eq!(b.backoff_nanos(), 256);
+    /// let mut n = 0;
+    /// assert_eq!(spin_until(b, || { n += 1; n == 3 }), Ok(3));
+    /// assert!(spin_until(b, || false).is_err()); // still bounded
+    /// ```
+    pub const fn with_backoff(self, ns: u32) -> Self {
+        Budget {
+            backoff: ns,
+            ..self
+        }
+    }
+    /// The sleep between two checks in nanoseconds (0: none).
+    pub const fn backoff_nanos(self) -> u32 {
+        self.backoff
     }
     /// The device time limit in nanoseconds (0: none).
     ///
@@ -245,6 +325,9 @@ pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64,
             if budget.cycles != 0 && clock64().wrapping_sub(c0) > budget.cycles {
                 return Err(Timeout { checks });
             }
+            if budget.backoff != 0 {
+                nanosleep(budget.backoff);
+            }
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
@@ -252,6 +335,9 @@ pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64,
                 return Err(Timeout { checks });
             }
             core::hint::spin_loop();
+            for _ in 0..budget.backoff.min(1024) {
+                core::hint::spin_loop();
+            }
         }
     }
 }

@@ -26,6 +26,14 @@ const OPS: &[&str] = &[
     "fetch_add_relaxed_cta",
     "cas_acq_rel_gpu",
     "cas_relaxed_gpu",
+    // sequentially consistent accesses: fence.sc + the access (libcu++'s seq_cst, item 10)
+    "load_sc_gpu",
+    "load_sc_cta",
+    "store_sc_gpu",
+    "store_sc_sys",
+    "fetch_add_sc_gpu",
+    "swap_sc_gpu",
+    "cas_sc_gpu",
 ];
 
 /// Memory and synchronization opcodes, for the printed table.

@@ -18,6 +18,22 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 16;",
         "barrier.cluster.wait.acquire.aligned;",
         "barrier.cluster.arrive.relaxed.aligned;",
+        "mbarrier.arrive_drop.release.cluster.shared::cluster.b64 _, [%r1];",
+        "mbarrier.arrive_drop.expect_tx.relaxed.cta.shared::cta.b64 %rd2, [%r1], 16;",
+        "mbarrier.arrive_drop.expect_tx.release.cluster.shared::cluster.b64 _, [%r1], 16;",
+        "barrier.red.popc.u32 %r2, 1, 64, 1;",
+        "barrier.red.or.pred %p1, 1, 64, 0;",
+        "fence.acquire.sync_restrict::shared::cluster.cluster;",
+        "fence.release.sync_restrict::shared::cta.cluster;",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.sys.sync.aligned [%rd1], [%r1], 128;",
+        "prefetch.tensormap [%rd1];",
+        "createpolicy.fractional.L2::evict_unchanged.L2::evict_first.b64 %rd2, %f1;",
+        "cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], 16, %rd2;",
+        "membar.cta;",
+        "membar.gl;",
+        "membar.sys;",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -34,10 +50,165 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "barrier.cluster.wait.release.aligned;",                    // cluster_wait_release
         "barrier.cluster.arrive.acquire.aligned;",                  // cluster_arrive_acquire
         "cp.async.bulk.prefetch.tensor.6d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1, %r1, %r1}];", // tensor_6d
+        "mbarrier.arrive_drop.acquire.cluster.shared::cluster.b64 _, [%r1];", // arrive_drop_acquire
+        "mbarrier.arrive_drop.expect_tx.release.gpu.shared::cluster.b64 _, [%r1], 16;", // arrive_drop_acquire (Gpu)
+        "mbarrier.arrive_drop.expect_tx.acquire.cluster.shared::cta.b64 %rd2, [%r1], 16;", // arrive_drop_acquire
+        "fence.acquire.sync_restrict::shared::cta.cluster;", // sync_restrict_pairing
+        "fence.release.sync_restrict::shared::cluster.cluster;", // sync_restrict_pairing
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster;", // sync_restrict_pairing
+        "fence.proxy.async::generic.release.sync_restrict::shared::cluster.cluster;", // sync_restrict_pairing
+        "fence.acquire.sync_restrict::shared::cluster.gpu;", // the scope is always .cluster
+        "membar.cluster;",                                   // membar_cluster
+        "membar.gpu;",                                       // the level is `.gl`
     ] {
         assert!(
             !ptxas_accepts(illegal),
             "ptxas accepts `{illegal}`, which the types reject"
         );
     }
+}
+
+/// The SM floors of the issue #13 rows, where ptxas enforces them: each instruction assembles at
+/// its floor and is rejected one architecture below it.
+#[test]
+fn ptxas_enforces_the_control_floors() {
+    for (insn, floor, below) in [
+        ("griddepcontrol.wait;", "sm_90", "sm_89"),
+        ("griddepcontrol.launch_dependents;", "sm_90", "sm_89"),
+        (
+            "fence.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "fence.release.sync_restrict::shared::cta.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+    ] {
+        assert!(
+            ptxas_accepts_on(floor, insn),
+            "ptxas rejects `{insn}` on {floor}"
+        );
+        assert!(
+            !ptxas_accepts_on(below, insn),
+            "ptxas accepts `{insn}` on {below}, below its floor {floor}"
+        );
+    }
+    // nanosleep (sm_70) and membar (sm_20) are older than ptxas 13.0's oldest target, sm_75
+    // (`-arch=sm_70` is not a value ptxas takes): no floor to test below; each assembles on the
+    // oldest and the newest targets.
+    for arch in ["sm_75", "sm_90", "sm_100a"] {
+        for insn in [
+            "membar.cta;",
+            "membar.gl;",
+            "membar.sys;",
+            "nanosleep.u32 %r1;",
+            "nanosleep.u32 100;",
+        ] {
+            assert!(ptxas_accepts_on(arch, insn), "`{insn}` on {arch}");
+        }
+    }
+}
+
+/// `membar.level` is the ISA's synonym of `fence.sc` at the matching scope (PTX ISA §9.7.13.4):
+/// ptxas 13.0 emits the same SASS for each pair on sm_90.
+/// The SASS opcodes (NOPs and the final self-branch dropped) of a kernel holding `insn`, for sm_90.
+fn sass_of(insn: &str) -> Vec<String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ptx-sync-sass-of-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("k.ptx");
+    std::fs::write(
+        &f,
+        format!(".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n{insn}\nret;\n}}\n"),
+    )
+    .unwrap();
+    let cubin = dir.join("k.cubin");
+    tool(
+        "ptxas",
+        &[
+            "-arch=sm_90",
+            f.to_str().unwrap(),
+            "-o",
+            cubin.to_str().unwrap(),
+        ],
+    );
+    let sass = tool("cuobjdump", &["-sass", cubin.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    parse_sass(&sass)
+        .into_iter()
+        .flat_map(|(_, i)| i)
+        .map(|i| format!("{} {}", i.opcode, i.operands))
+        .collect()
+}
+
+/// `membar.level` is the ISA's synonym of `fence.sc` at the matching scope (PTX ISA §9.7.13.4):
+/// ptxas 13.0 emits the same SASS for each pair on sm_90.
+#[test]
+fn membar_assembles_to_the_sass_of_fence_sc() {
+    for (membar, fence) in [
+        ("membar.cta;", "fence.sc.cta;"),
+        ("membar.gl;", "fence.sc.gpu;"),
+        ("membar.sys;", "fence.sc.sys;"),
+    ] {
+        let (m, f) = (sass_of(membar), sass_of(fence));
+        assert!(m.iter().any(|o| o.starts_with("MEMBAR")), "{membar}: {m:?}");
+        assert_eq!(m, f, "{membar} vs {fence}");
+    }
+}
+
+/// What the PTX 8.6 restricted fences cost on sm_90 (ptxas 13.0), against the fences they
+/// replace: the release forms are a CTA-level `MEMBAR.ALL.CTA` (+ `FENCE.VIEW.ASYNC.S` for the
+/// proxy form, as for `fence.proxy.async`) where `fence.acq_rel.cluster` / `fence.proxy.async`
+/// take a GPU-level `MEMBAR.ALL.GPU`; the acquire forms on `.shared::cluster` emit no
+/// synchronization instruction at all.
+#[test]
+fn sync_restrict_sass() {
+    let ops = |insn: &str| -> Vec<String> {
+        sass_of(insn)
+            .into_iter()
+            .map(|o| o.split(' ').next().unwrap().to_string())
+            .filter(|o| {
+                o.starts_with("MEMBAR")
+                    || o.starts_with("FENCE")
+                    || o.contains("ERRBAR")
+                    || o.starts_with("CCTL")
+            })
+            .collect()
+    };
+    assert_eq!(
+        ops("fence.release.sync_restrict::shared::cta.cluster;"),
+        ["MEMBAR.ALL.CTA", "FENCE.VIEW.ASYNC.S"]
+    );
+    assert_eq!(
+        ops("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;"),
+        ["MEMBAR.ALL.CTA", "FENCE.VIEW.ASYNC.S"]
+    );
+    assert!(ops("fence.acquire.sync_restrict::shared::cluster.cluster;").is_empty());
+    assert!(
+        ops("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;")
+            .is_empty()
+    );
+    // the fences they are cheaper than
+    assert_eq!(
+        ops("fence.proxy.async;"),
+        ["MEMBAR.ALL.GPU", "FENCE.VIEW.ASYNC.S"]
+    );
+    assert!(ops("fence.acq_rel.cluster;").contains(&"MEMBAR.ALL.GPU".to_string()));
 }

@@ -15,6 +15,8 @@
 //!   `mbarrier.arrive{.sem}{.scope}{.shared{::cta}}.b64 state, [a]{, count}`,
 //!   `mbarrier.arrive{.sem}{.scope}{.shared::cluster}.b64 _, [a]{, count}`,
 //!   `mbarrier.arrive.expect_tx{.sem}{.scope}{.space}.b64`, `mbarrier.arrive_drop{.sem}{.scope}{.shared{::cta}}.b64`,
+//!   `mbarrier.arrive_drop{.sem}{.scope}{.shared::cluster}.b64 _, [a]`,
+//!   `mbarrier.arrive_drop.expect_tx{.sem}{.scope}{.space}.b64` (§9.7.13.15.16),
 //!   `mbarrier.expect_tx{.sem}{.scope}{.space}.b64 [a], tx` and `complete_tx` (`.sem = {.relaxed}`),
 //!   `mbarrier.{test,try}_wait{.parity}{.sem}{.scope}{.shared{::cta}}.b64 p, [a], state|parity{, hint}`
 //!   (`.sem = {.acquire, .relaxed}`), `mbarrier.pending_count.b64 count, state`,
@@ -27,6 +29,15 @@
 //! * §9.7.9.25.4 `cp.async.bulk.dst.src.completion_mechanism{.multicast::cluster}`,
 //!   `cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type`,
 //!   `cp.async.bulk.prefetch.L2.global`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} N`
+//! * §9.7.13.4 (PTX 8.6) `fence.acquire.sync_restrict::shared::cluster.cluster`,
+//!   `fence.release.sync_restrict::shared::cta.cluster`, and both after `fence.proxy.async::generic`
+//! * `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned [d], [s], 128`,
+//!   `prefetch{.const,.param}.tensormap [a]` (generic form)
+//! * `createpolicy.fractional.L2::primary_priority{.L2::secondary_priority}.b64 d{, fraction}`
+//!   (`.primary_priority = {.evict_last, .evict_normal, .evict_first, .evict_unchanged}`,
+//!   `.secondary_priority = {.evict_first, .evict_unchanged}`); `.L2::cache_hint` on `cp.async.bulk`
+//! * griddepcontrol: `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
+//!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; "nanosleep": `nanosleep.u32 t`
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
 //!   `cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}`
 
@@ -93,9 +104,19 @@ fn expected(v: &Variant) -> String {
                 format!("bar.{}.{}", v.op, v.ty)
             }
         }
+        // §9.7.13.1 `barrier{.cta}.sync{.aligned} a{, b}`, `barrier{.cta}.arrive{.aligned} a, b`,
+        // `barrier{.cta}.red.popc{.aligned}.u32 d, a{, b}, {!}c`, `barrier{.cta}.red.op{.aligned}.pred`:
+        // this crate's `barrier` rows are the forms without `.aligned`.
         "barrier" => {
-            assert!(["sync", "arrive"].contains(&v.op), "{v:?}");
-            format!("barrier.{}", v.op)
+            assert!(
+                ["sync", "arrive", "red.popc", "red.and", "red.or"].contains(&v.op),
+                "{v:?}"
+            );
+            if v.ty.is_empty() {
+                format!("barrier.{}", v.op)
+            } else {
+                format!("barrier.{}.{}", v.op, v.ty)
+            }
         }
         "barrier.cluster" => {
             let align = match v.form.align {
@@ -123,6 +144,65 @@ fn expected(v: &Variant) -> String {
             assert!(v.sem.is_empty() && v.scope.is_empty(), "{v:?}");
             "fence.proxy.alias".into()
         }
+        // §9.7.13.4 (PTX 8.6) `fence.acquire.sync_restrict::shared::cluster.cluster`,
+        // `fence.release.sync_restrict::shared::cta.cluster`, and the same after
+        // `fence.proxy.async::generic`: acquire pairs with `.shared::cluster`, release with
+        // `.shared::cta`, the scope is always `.cluster`.
+        "fence.sync_restrict" | "fence.proxy.async::generic" => {
+            let restrict = match (v.sem.name(), v.space.name()) {
+                ("Acquire", "SharedCluster") => ".sync_restrict::shared::cluster",
+                ("Release", "Shared") => ".sync_restrict::shared::cta",
+                other => panic!("no sync_restrict fence for {other:?}"),
+            };
+            assert_eq!(v.scope, "Cluster", "{v:?}");
+            let head = if v.family == "fence.sync_restrict" {
+                "fence"
+            } else {
+                "fence.proxy.async::generic"
+            };
+            format!("{head}{}{restrict}.cluster", sem(v.sem))
+        }
+        // `tensormap.cp_fenceproxy.cp_qualifiers.fence_qualifiers.sync.aligned [d], [s], 128`,
+        // `.cp_qualifiers = { .global.shared::cta }`, `.fence_qualifiers =
+        // { .tensormap::generic.release.scope }`.
+        "tensormap.cp_fenceproxy" => {
+            assert_eq!(
+                (v.sem.name(), v.space.name(), v.form.src.name()),
+                ("Release", "Global", "Shared"),
+                "{v:?}"
+            );
+            format!(
+                "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release{}.sync.aligned",
+                scope(v.scope)
+            )
+        }
+        // `prefetch{.tensormap_space}.tensormap [a]`: the generic-address form.
+        "prefetch.tensormap" => "prefetch.tensormap".into(),
+        // griddepcontrol: `griddepcontrol.action;`: no sem, scope or space.
+        "griddepcontrol" => {
+            assert!(["wait", "launch_dependents"].contains(&v.op), "{v:?}");
+            assert!(
+                v.sem.is_empty() && v.scope.is_empty() && v.space.is_empty(),
+                "{v:?}"
+            );
+            format!("griddepcontrol.{}", v.op)
+        }
+        // §9.7.13.4 `membar.level;` — the level is membar's own spelling of the scope.
+        "membar" => {
+            let level = match v.scope.name() {
+                "Cta" => ".cta",
+                "Gpu" => ".gl",
+                "Sys" => ".sys",
+                other => panic!("membar has no level for scope {other}"),
+            };
+            assert!(v.sem.is_empty(), "{v:?}");
+            format!("membar{level}")
+        }
+        // nanosleep: `nanosleep.u32 t;`
+        "nanosleep" => {
+            assert_eq!(v.ty, "u32", "{v:?}");
+            "nanosleep.u32".into()
+        }
         "cp.async" if v.op.is_empty() => {
             let cache = match v.form.cache {
                 Marker::Ca => ".ca",
@@ -138,8 +218,9 @@ fn expected(v: &Variant) -> String {
                 format!("cp.async.{}{}.{}", v.op, space(v.space), v.ty)
             }
         }
+        // `.level::cache_hint = { .L2::cache_hint }` follows the other qualifiers (§9.7.9.25.4).
         "cp.async.bulk" if v.op.is_empty() => format!(
-            "cp.async.bulk{}{}{}{}",
+            "cp.async.bulk{}{}{}{}{}",
             space(v.space),
             space(v.form.src),
             completion(v.form.completion),
@@ -147,9 +228,42 @@ fn expected(v: &Variant) -> String {
                 ".multicast::cluster"
             } else {
                 ""
+            },
+            if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
             }
         ),
-        "cp.async.bulk" => format!("cp.async.bulk.{}{}", v.op, space(v.space)),
+        "cp.async.bulk" => format!(
+            "cp.async.bulk.{}{}{}",
+            v.op,
+            space(v.space),
+            if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            }
+        ),
+        // `createpolicy.fractional.L2::primary{.L2::secondary}.b64`; the row names the priorities
+        // by marker (`"EvictLast NoSecondary"`).
+        "createpolicy" => {
+            let prio = |m: &str| match m {
+                "EvictLast" => ".L2::evict_last",
+                "EvictNormal" => ".L2::evict_normal",
+                "EvictFirst" => ".L2::evict_first",
+                "EvictUnchanged" => ".L2::evict_unchanged",
+                "NoSecondary" => "",
+                o => panic!("no priority {o}"),
+            };
+            let (p, sec) = v.op.split_once(' ').expect("two priorities");
+            assert_ne!(p, "NoSecondary", "{v:?}");
+            assert!(
+                ["NoSecondary", "EvictFirst", "EvictUnchanged"].contains(&sec),
+                "{v:?}"
+            );
+            format!("createpolicy.fractional{}{}.b64", prio(p), prio(sec))
+        }
         "cp.reduce.async.bulk" => format!(
             "cp.reduce.async.bulk{}{}{}.{}{}",
             space(v.space),
@@ -161,9 +275,15 @@ fn expected(v: &Variant) -> String {
         "cp.async.bulk.tensor" => {
             let d = v.form.dim;
             assert!((1..=5).contains(&d), "{v:?}");
+            // §9.7.9.25.5: `.level::cache_hint = { .L2::cache_hint }` last.
+            let hint = if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            };
             match v.op {
                 "load" | "load.multicast" => format!(
-                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{}",
+                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{}{hint}",
                     space(v.space),
                     space(Marker::Global),
                     completion(Completion::Mbarrier),
@@ -174,13 +294,13 @@ fn expected(v: &Variant) -> String {
                     }
                 ),
                 "store" => format!(
-                    "cp.async.bulk.tensor.{d}d{}{}.tile{}",
+                    "cp.async.bulk.tensor.{d}d{}{}.tile{}{hint}",
                     space(v.space),
                     space(Marker::Shared),
                     completion(Completion::BulkGroup)
                 ),
                 "prefetch" => format!(
-                    "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile",
+                    "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile{hint}",
                     space(v.space)
                 ),
                 o => panic!("tensor op {o}"),
@@ -202,6 +322,14 @@ const ASYNC: &[&str] = &[
     "fence.proxy.tensormap::generic",
     "fence.mbarrier_init",
     "fence.proxy.alias",
+    "fence.sync_restrict",
+    "fence.proxy.async::generic",
+    "tensormap.cp_fenceproxy",
+    "prefetch.tensormap",
+    "createpolicy",
+    "griddepcontrol",
+    "membar",
+    "nanosleep",
     "cp.async",
     "cp.async.bulk",
     "cp.reduce.async.bulk",
@@ -242,20 +370,30 @@ fn row_counts_per_family() {
     }
     let want: BTreeMap<&str, usize> = [
         ("bar", 6),             // sync, sync n, arrive, red.{popc,and,or}
-        ("barrier", 3),         // sync, sync n, arrive (no .aligned)
+        ("barrier", 6),         // sync, sync n, arrive, red.{popc,and,or} (no .aligned)
         ("barrier.cluster", 6), // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
         ("mapa", 2),
         ("getctarank", 2),
         ("elect.sync", 1),
-        ("mbarrier", 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4), // init/inval/pending; 2 noComplete; arrive x (sem,scope); waits; tx
+        // init/inval/pending; 2 noComplete; arrive x (sem,scope); waits; tx; arrive_drop.expect_tx
+        // (cta, cluster space), remote arrive_drop x (sem,scope)
+        ("mbarrier", 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4 + 4 * 3),
         ("fence.proxy.async", 4),
         ("fence.proxy.tensormap::generic", 8),
         ("fence.mbarrier_init", 1),
         ("fence.proxy.alias", 1),
+        ("fence.sync_restrict", 2),        // acquire/cluster, release/cta
+        ("fence.proxy.async::generic", 2), // the same pairs
+        ("tensormap.cp_fenceproxy", 4),    // cta, cluster, gpu, sys
+        ("prefetch.tensormap", 1),
+        ("griddepcontrol", 2), // wait, launch_dependents
+        ("membar", 3),         // cta, gl, sys
+        ("nanosleep", 1),
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
-        ("cp.async.bulk", 4 + 4),
+        ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
+        ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
         ("cp.reduce.async.bulk", 5),
-        ("cp.async.bulk.tensor", 5 * 4),
+        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
     ]
     .into_iter()
     .collect();
@@ -286,6 +424,27 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "barrier.cluster.wait.acquire.aligned",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+        // issue #13 item 9: remote arrive_drop, arrive_drop.expect_tx
+        "mbarrier.arrive_drop.release.cluster.shared::cluster.b64",
+        "mbarrier.arrive_drop.expect_tx.release.cta.shared::cta.b64",
+        "mbarrier.arrive_drop.expect_tx.relaxed.cluster.shared::cluster.b64",
+        // issue #13 item 3
+        "fence.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        // issue #13 item 6
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
+        "prefetch.tensormap",
+        // issue #13 item 1
+        "createpolicy.fractional.L2::evict_first.b64",
+        "createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint",
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint",
+        "cp.async.bulk.prefetch.L2.global.L2::cache_hint",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint",
+        "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group.L2::cache_hint",
+        "cp.async.bulk.prefetch.tensor.5d.L2.global.tile.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -362,6 +521,42 @@ fn singleton_instructions() {
         "mbarrier.pending_count.b64"
     );
     assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
+    assert_eq!(
+        ptx_sync::grid::GriddepcontrolWait::PTX,
+        "griddepcontrol.wait"
+    );
+    assert_eq!(
+        ptx_sync::grid::GriddepcontrolLaunchDependents::PTX,
+        "griddepcontrol.launch_dependents"
+    );
+    assert_eq!(ptx_sync::wait::Nanosleep::PTX, "nanosleep.u32");
+}
+
+/// The floors the rows carry are the ISA's: griddepcontrol sm_90 / PTX 7.8, membar sm_20 (PTX
+/// 1.4; `.sys` 2.0), nanosleep sm_70 / PTX 6.3, the sync_restrict fences sm_90 / PTX 8.6 (ptxas enforces the SM floors: `ptxas_async.rs`).
+#[test]
+fn floors_of_the_control_rows() {
+    let mut seen = 0;
+    for v in rows() {
+        let want = match (v.family, v.ptx) {
+            ("griddepcontrol", _) => (90, 78),
+            ("membar", "membar.sys") => (20, 20),
+            ("membar", _) => (20, 14),
+            ("nanosleep", _) => (70, 63),
+            ("fence.sync_restrict" | "fence.proxy.async::generic", _) => (90, 86),
+            ("tensormap.cp_fenceproxy", _) => (90, 83),
+            ("prefetch.tensormap", _) => (90, 80),
+            ("createpolicy", _) => (80, 74),
+            _ => continue,
+        };
+        seen += 1;
+        assert_eq!((v.sm, v.ptx_isa), want, "{v:?}");
+        assert!(
+            !v.isa.is_empty() && !v.seed.is_empty() && !v.rust.is_empty(),
+            "{v:?}"
+        );
+    }
+    assert_eq!(seen, 27);
 }
 
 /// Every catalog row is checked against a grammar: the async families here, the access families
@@ -422,8 +617,8 @@ fn operand_shape(v: &Variant) -> String {
     let f = &v.form;
     match (v.family, v.op) {
         ("bar" | "barrier", "sync" | "arrive") => format!(" %r{}", opt(f.count, ", %r")),
-        ("bar", "red.popc") => " %r, %r, %r, p".into(),
-        ("bar", "red.and" | "red.or") => " q, %r, %r, p".into(),
+        ("bar" | "barrier", "red.popc") => " %r, %r, %r, p".into(),
+        ("bar" | "barrier", "red.and" | "red.or") => " q, %r, %r, p".into(),
         ("barrier.cluster", _) => String::new(),
         ("mapa", _) => " %r, %r, %r".into(),
         ("getctarank", _) => " %r, %r".into(),
@@ -432,7 +627,9 @@ fn operand_shape(v: &Variant) -> String {
         ("mbarrier", "inval") => " [%r]".into(),
         ("mbarrier", "pending_count") => " %r, %r".into(),
         ("mbarrier", "arrive.noComplete" | "arrive_drop.noComplete") => " %r, [%r], %r".into(),
-        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx") => {
+        // §9.7.13.15.16: `state, [addr]{, count}` / `state, [addr], txCount`; the
+        // `.shared::cluster` forms write the sink `_` for the state.
+        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx" | "arrive_drop.expect_tx") => {
             let state = if v.space == Marker::SharedCluster {
                 "_"
             } else {
@@ -447,24 +644,43 @@ fn operand_shape(v: &Variant) -> String {
         ("fence.proxy.tensormap::generic", _) if v.sem == Marker::Acquire => " [%r], 128".into(),
         ("fence.proxy.async" | "fence.proxy.tensormap::generic", _) => String::new(),
         ("fence.mbarrier_init" | "fence.proxy.alias", _) => String::new(),
+        // §9.7.13.4: `fence.sem.sync_restrict::space.scope;`, `membar.level;` — no operands.
+        ("fence.sync_restrict" | "fence.proxy.async::generic" | "membar", _) => String::new(),
+        // §9.7.13.13: `griddepcontrol.action;`.
+        ("griddepcontrol", _) => String::new(),
+        // §9.7.19.2: `nanosleep.u32 t;` (`t` a register or an immediate; a register here).
+        ("nanosleep", _) => " %r".into(),
+        // §9.7.13.16: `tensormap.cp_fenceproxy… [dst], [src], size;` with `size = 128`.
+        ("tensormap.cp_fenceproxy", _) => " [%r], [%r], 128".into(),
+        // §9.7.9.15: `prefetch.tensormap [a];`.
+        ("prefetch.tensormap", _) => " [%r]".into(),
+        // §9.7.9.18: `createpolicy.fractional… cache-policy, fraction;`.
+        ("createpolicy", _) => " %r, %r".into(),
         ("cp.async", "") => format!(" [%r], [g], {}{}", f.bytes, opt(f.zfill, ", %r")),
         ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => String::new(),
         ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => " %r".into(),
         ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => " [%r]".into(),
-        ("cp.async.bulk", "") if f.src == Marker::Global => {
-            format!(" [%r], [g], %r, [%r]{}", opt(f.multicast, ", %r"))
+        // §9.7.9.25.4: `{, ctaMask}` then `{, cache-policy}` (`.L2::cache_hint`) last.
+        ("cp.async.bulk", "") if f.src == Marker::Global => format!(
+            " [%r], [g], %r, [%r]{}{}",
+            opt(f.multicast, ", %r"),
+            opt(f.cache_hint, ", %r")
+        ),
+        ("cp.async.bulk", "") if v.space == Marker::Global => {
+            format!(" [g], [%r], %r{}", opt(f.cache_hint, ", %r"))
         }
-        ("cp.async.bulk", "") if v.space == Marker::Global => " [g], [%r], %r".into(),
         ("cp.async.bulk", "") => " [%r], [%r], %r, [%r]".into(),
-        ("cp.async.bulk", "prefetch.L2") => " [g], %r".into(),
+        ("cp.async.bulk", "prefetch.L2") => format!(" [g], %r{}", opt(f.cache_hint, ", %r")),
         ("cp.reduce.async.bulk", _) => " [g], [%r], %r".into(),
         ("cp.async.bulk.tensor", op) => {
             let c = vec!["%r"; usize::from(f.dim)].join(", ");
+            // §9.7.9.25.5: the cache policy is the last operand.
+            let h = opt(f.cache_hint, ", %r");
             match op {
-                "load" => format!(" [%r], [%r, {{{c}}}], [%r]"),
-                "load.multicast" => format!(" [%r], [%r, {{{c}}}], [%r], %r"),
-                "store" => format!(" [%r, {{{c}}}], [%r]"),
-                "prefetch" => format!(" [%r, {{{c}}}]"),
+                "load" => format!(" [%r], [%r, {{{c}}}], [%r]{h}"),
+                "load.multicast" => format!(" [%r], [%r, {{{c}}}], [%r], %r{h}"),
+                "store" => format!(" [%r, {{{c}}}], [%r]{h}"),
+                "prefetch" => format!(" [%r, {{{c}}}]{h}"),
                 o => panic!("tensor op {o}"),
             }
         }
@@ -514,7 +730,7 @@ fn every_async_row_carries_the_grammar_operands() {
 }
 
 /// Every async row names its SM and PTX floors, its PTX ISA section (§9.7.x) and its seed section
-/// (§5.x); a few floors from the ISA's version notes, written here: `bar` PTX 2.0 / sm_20,
+/// (§1–§6, [`seed_section`]); a few floors from the ISA's version notes, written here: `bar` PTX 2.0 / sm_20,
 /// `barrier` 6.0 / sm_30, `barrier.cluster` with a semantic 8.0 / sm_90, `mbarrier.init` with
 /// `.shared::cta` 7.8 / sm_80, `mbarrier.pending_count` 7.0 / sm_80, `try_wait` sm_90,
 /// `mbarrier.arrive.relaxed` 8.6, `cp.async.ca.shared::cta` 7.8 / sm_80, `cp.async.wait_all`
@@ -525,7 +741,7 @@ fn every_async_row_names_its_floors_and_sections() {
     let bad: Vec<String> = rows
         .iter()
         .filter(|v| {
-            v.sm < 20 || v.ptx_isa < 20 || !v.isa.starts_with("9.7.") || !v.seed.starts_with("5.")
+            v.sm < 20 || v.ptx_isa < 10 || !v.isa.starts_with("9.7.") || !seed_section(v.seed)
         })
         .map(|v| {
             format!(
@@ -571,4 +787,57 @@ fn every_async_row_names_its_floors_and_sections() {
         floor("fence.proxy.tensormap::generic.release.gpu", ""),
         (90, 83)
     );
+    // The #13 rows: `barrier.red` 6.0 / sm_30; `arrive_drop` on `.shared::cluster` and with
+    // `.expect_tx` 8.0 / sm_90 (`.relaxed` 8.6); `griddepcontrol` 7.8 / sm_90; `membar.cta`
+    // 1.4, `membar.sys` 2.0 (sm_20); `nanosleep` 6.3 / sm_70; `createpolicy` 7.4 / sm_80;
+    // `tensormap.cp_fenceproxy` 8.3 / sm_90; `prefetch.tensormap` 8.0 / sm_90; the
+    // `sync_restrict` fences 8.6 / sm_90; the `.L2::cache_hint` bulk copies 8.0 / sm_90.
+    let by_ptx = |ptx: &str| {
+        let v = rows
+            .iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"));
+        (v.sm, v.ptx_isa)
+    };
+    assert_eq!(by_ptx("barrier.red.popc.u32"), (30, 60));
+    assert_eq!(
+        by_ptx("mbarrier.arrive_drop.release.cluster.shared::cluster.b64"),
+        (90, 80)
+    );
+    assert_eq!(
+        by_ptx("mbarrier.arrive_drop.expect_tx.relaxed.cta.shared::cta.b64"),
+        (90, 86)
+    );
+    assert_eq!(by_ptx("griddepcontrol.wait"), (90, 78));
+    assert_eq!(by_ptx("membar.cta"), (20, 14));
+    assert_eq!(by_ptx("membar.sys"), (20, 20));
+    assert_eq!(by_ptx("nanosleep.u32"), (70, 63));
+    assert_eq!(
+        by_ptx("createpolicy.fractional.L2::evict_last.b64"),
+        (80, 74)
+    );
+    assert_eq!(
+        by_ptx(
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned"
+        ),
+        (90, 83)
+    );
+    assert_eq!(by_ptx("prefetch.tensormap"), (90, 80));
+    assert_eq!(
+        by_ptx("fence.release.sync_restrict::shared::cta.cluster"),
+        (90, 86)
+    );
+    assert_eq!(
+        by_ptx("cp.async.bulk.prefetch.L2.global.L2::cache_hint"),
+        (90, 80)
+    );
+}
+
+/// A seed section: `N` or `N.M` with `N` one of the seed document's sections §1–§6 (§5, the
+/// async copies, for most async rows; `membar` is §2/§3's `fence.sc`).
+fn seed_section(s: &str) -> bool {
+    let (top, sub) = s.split_once('.').unwrap_or((s, "1"));
+    matches!(top, "1" | "2" | "3" | "4" | "5" | "6")
+        && !sub.is_empty()
+        && sub.bytes().all(|b| b.is_ascii_digit())
 }

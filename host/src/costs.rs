@@ -753,6 +753,42 @@ mod tests {
              \tselp.u32 %r4, 1, 0, q;\n\t}"
         );
         assert_eq!(t("bar.sync", ""), "bar.sync %r3;");
+        // The #13 rows (one row per spelling: found by the mnemonic alone).
+        let p = |ptx: &str| {
+            let mut r = None;
+            for_each_variant(|x| {
+                if x.ptx == ptx && r.is_none() {
+                    r = Some(async_instr(&x).unwrap());
+                }
+            });
+            r.unwrap_or_else(|| panic!("no row {ptx}"))
+        };
+        // createpolicy.fractional.L2::primary{.L2::secondary}.b64 cache-policy, fraction;
+        assert_eq!(
+            p("createpolicy.fractional.L2::evict_last.b64"),
+            "createpolicy.fractional.L2::evict_last.b64 %rd4, %r3;"
+        );
+        // tensormap.cp_fenceproxy… [dst], [src], size; (size = 128)
+        let cp = "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned";
+        assert_eq!(p(cp), format!("{cp} [%rd1], [%r2], 128;"));
+        assert_eq!(p("prefetch.tensormap"), "prefetch.tensormap [%rd1];");
+        assert_eq!(p("nanosleep.u32"), "nanosleep.u32 %r3;");
+        assert_eq!(p("griddepcontrol.wait"), "griddepcontrol.wait;");
+        // mbarrier.arrive_drop.expect_tx… .shared::cluster.b64 _, [addr], txCount;
+        assert_eq!(
+            p("mbarrier.arrive_drop.expect_tx.release.cluster.shared::cluster.b64"),
+            "mbarrier.arrive_drop.expect_tx.release.cluster.shared::cluster.b64 _, [%r1], %r3;"
+        );
+        // cp.async.bulk.prefetch.L2.global.L2::cache_hint [srcMem], size, cache-policy;
+        assert_eq!(
+            p("cp.async.bulk.prefetch.L2.global.L2::cache_hint"),
+            "{\n\t.reg .b64 g;\n\tcvta.to.global.u64 g, %rd1;\n\
+             \tcp.async.bulk.prefetch.L2.global.L2::cache_hint [g], %r3, %rd3;\n\t}"
+        );
+        assert_eq!(
+            p("barrier.red.popc.u32"),
+            "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %r3, 0;\n\tbarrier.red.popc.u32 %r4, %r3, %r3, p;\n\t}"
+        );
         assert_eq!(t("mapa.u64", ""), "mapa.u64 %rd4, %rd1, %r3;");
         assert_eq!(
             t("elect.sync", ""),

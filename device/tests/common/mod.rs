@@ -134,10 +134,16 @@ pub fn ptxas_version() -> String {
 /// Assembles one instruction in a minimal sm_90 kernel (registers `%r1..3` with `%r1` a 32-bit
 /// address, `%rd1..3` with `%rd1` the parameter, `%f1..2`, `%p1`); true if ptxas accepts it.
 pub fn ptxas_accepts(insn: &str) -> bool {
+    ptxas_accepts_on("sm_90", insn)
+}
+
+/// [`ptxas_accepts`] for another target (`"sm_80"`): the `.target` and `-arch` are `arch`, the
+/// PTX version stays 8.6, so a rejection is the SM floor, not the ISA version.
+pub fn ptxas_accepts_on(arch: &str, insn: &str) -> bool {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let ptx = format!(
-        ".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+        ".version 8.6\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
          .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n.reg .pred %p<2>;\n\
          ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\n{insn}\nret;\n}}\n"
     );
@@ -151,7 +157,7 @@ pub fn ptxas_accepts(insn: &str) -> bool {
     std::fs::write(&f, ptx).unwrap();
     let ok = Command::new(tools().join("ptxas"))
         .args([
-            "-arch=sm_90",
+            &format!("-arch={arch}"),
             f.to_str().unwrap(),
             "-o",
             dir.join("k.cubin").to_str().unwrap(),

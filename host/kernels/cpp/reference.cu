@@ -7,6 +7,7 @@
 
 using ref_gpu = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 using ref_cta = cuda::atomic_ref<unsigned, cuda::thread_scope_block>;
+using ref_sys = cuda::atomic_ref<unsigned, cuda::thread_scope_system>;
 
 extern "C" {
 __global__ void cpp_fence_sc_gpu(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device); }
@@ -32,6 +33,18 @@ __global__ void cpp_cas_acq_rel_gpu(unsigned* p) {
 __global__ void cpp_cas_relaxed_gpu(unsigned* p) {
   unsigned e = 0;
   ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_relaxed);
+  p[1] = e;
+}
+// memory_order_seq_cst (issue #13 item 10)
+__global__ void cpp_load_sc_gpu(unsigned* p) { p[1] = ref_gpu(*p).load(cuda::memory_order_seq_cst); }
+__global__ void cpp_load_sc_cta(unsigned* p) { p[1] = ref_cta(*p).load(cuda::memory_order_seq_cst); }
+__global__ void cpp_store_sc_gpu(unsigned* p) { ref_gpu(*p).store(1, cuda::memory_order_seq_cst); }
+__global__ void cpp_store_sc_sys(unsigned* p) { ref_sys(*p).store(1, cuda::memory_order_seq_cst); }
+__global__ void cpp_fetch_add_sc_gpu(unsigned* p) { p[1] = ref_gpu(*p).fetch_add(1, cuda::memory_order_seq_cst); }
+__global__ void cpp_swap_sc_gpu(unsigned* p) { p[1] = ref_gpu(*p).exchange(1, cuda::memory_order_seq_cst); }
+__global__ void cpp_cas_sc_gpu(unsigned* p) {
+  unsigned e = 0;
+  ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_seq_cst);
   p[1] = e;
 }
 }

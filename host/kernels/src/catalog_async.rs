@@ -28,6 +28,9 @@ pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut
     keep(out, b.red_popc(*p != 0));
     keep(out, b.red_and(*p != 1));
     keep(out, b.red_or(*p != 2));
+    keep(out, b.red_popc_unaligned(*p != 3));
+    keep(out, b.red_and_unaligned(*p != 4));
+    keep(out, b.red_or_unaligned(*p != 5));
     let cb = ClusterBarrier::new(0);
     macro_rules! cbar {
         ($($S:ident $A:ident),*) => {$( let a = cb.arrive::<$S, $A>(); cb.wait::<Acquire, $A>(a); )*};
@@ -61,6 +64,9 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
             r.arrive::<$S, $Sco>();
             r.arrive_n::<$S, $Sco>(2);
             r.arrive_expect_tx::<$S, $Sco>(64);
+            let t = m.arrive_drop_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
+            r.arrive_drop::<$S, $Sco>();
+            r.arrive_drop_expect_tx::<$S, $Sco>(64);
         )*};
     }
     arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
@@ -108,6 +114,41 @@ pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
     // The plain fences, from the device table's row list.
     macro_rules! plain { ($f:ident) => { ptx_sync::proxy::$f(); }; }
     ptx_sync::plain_fence_rows! { plain }
+    // The PTX 8.6 restricted fences, from the device table's row list.
+    macro_rules! restrict {
+        ($S:ident $Sp:ident) => {
+            ptx_sync::sync_restrict::fence_sync_restrict::<$S, $Sp>();
+            ptx_sync::sync_restrict::fence_proxy_async_sync_restrict::<$S, $Sp>();
+        };
+    }
+    ptx_sync::sync_restrict_rows! { restrict }
+    // tensormap.cp_fenceproxy and prefetch.tensormap, from the device table's row list
+    // (assembled, never run: `p + 64` (in u64s) stands for a map staged in shared memory).
+    macro_rules! cpf {
+        ($Sco:ident) => {
+            ptx_sync::tensormap::tensormap_cp_fenceproxy::<$Sco>(map as *mut TensorMap, p.add(64) as *const TensorMap);
+        };
+    }
+    ptx_sync::cp_fenceproxy_rows! { cpf }
+    // createpolicy, from the device table's row list.
+    let f = *(p as *const f32);
+    macro_rules! pol {
+        ($P:ident $S:ident) => {
+            keep(p.add(1), ptx_sync::policy::createpolicy::<ptx_sync::policy::$P, ptx_sync::policy::$S>(f).0);
+        };
+    }
+    ptx_sync::createpolicy_rows! { pol }
+    ptx_sync::tensormap::prefetch_tensormap(map);
+}
+
+/// `griddepcontrol`, `membar`, `nanosleep`: from the device tables' row lists.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_control(p: *mut u64) {
+    macro_rules! grid { ($f:ident) => { ptx_sync::grid::$f(); }; }
+    ptx_sync::griddepcontrol_rows! { grid }
+    macro_rules! mb { ($Sco:ident $($rest:tt)*) => { ptx_sync::membar::membar::<$Sco>(); }; }
+    ptx_sync::membar_rows! { mb }
+    ptx_sync::wait::nanosleep(*p as u32);
 }
 
 /// cp.async, bulk and tensor copies.
@@ -144,12 +185,20 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_reduce_async_bulk_add(p as *mut f32, s, 256);
     cp_reduce_async_bulk_add(p as *mut f64, s, 256);
     cp_async_bulk_prefetch(g, 256);
+    // the .L2::cache_hint forms, with a policy from createpolicy
+    let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
+    cp_async_bulk_g2s_hint(s, g, 256, m, pol);
+    cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
+    cp_async_bulk_prefetch_hint(g, 256, pol);
     macro_rules! tensor {
         ($($c:expr),*) => {$(
             cp_async_bulk_tensor_load(s, map, $c, m);
             cp_async_bulk_tensor_load_multicast(s, map, $c, m, 0b11);
             cp_async_bulk_tensor_store(map, $c, s);
             cp_async_bulk_prefetch_tensor(map, $c);
+            cp_async_bulk_tensor_load_hint(s, map, $c, m, pol);
+            cp_async_bulk_tensor_store_hint(map, $c, s, pol);
+            cp_async_bulk_prefetch_tensor_hint(map, $c, pol);
         )*};
     }
     tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);

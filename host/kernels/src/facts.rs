@@ -110,4 +110,21 @@ cmp_kernels! {
         let old = match AtomicRef::<u32, Gpu>::from_ptr(p).compare_exchange::<Relaxed>(0, 1) { Ok(v) | Err(v) => v };
         *p.add(1) = old;
     }
+    /// `fence.sc.gpu; ld.acquire.gpu` ≡ `load(memory_order_seq_cst)` (issue #13 item 10).
+    cmp_load_sc_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).load_sc(); }
+    /// `fence.sc.cta; ld.acquire.cta` ≡ the same at `thread_scope_block`.
+    cmp_load_sc_cta(p) { *p.add(1) = AtomicRef::<u32, Cta>::from_ptr(p).load_sc(); }
+    /// `fence.sc.gpu; st.relaxed.gpu` ≡ `store(1, memory_order_seq_cst)`.
+    cmp_store_sc_gpu(p) { AtomicRef::<u32, Gpu>::from_ptr(p).store_sc(1); }
+    /// `fence.sc.sys; st.relaxed.sys` ≡ the same at `thread_scope_system`.
+    cmp_store_sc_sys(p) { AtomicRef::<u32, Sys>::from_ptr(p).store_sc(1); }
+    /// `fence.sc.gpu; atom.acquire.gpu.add.u32` ≡ `fetch_add(1, memory_order_seq_cst)`.
+    cmp_fetch_add_sc_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).fetch_add_sc(1); }
+    /// `fence.sc.gpu; atom.acquire.gpu.exch.b32` ≡ `exchange(1, memory_order_seq_cst)`.
+    cmp_swap_sc_gpu(p) { *p.add(1) = AtomicRef::<u32, Gpu>::from_ptr(p).swap_sc(1); }
+    /// `fence.sc.gpu; atom.acquire.gpu.cas.b32` ≡ `compare_exchange_strong(e, 1, memory_order_seq_cst)`.
+    cmp_cas_sc_gpu(p) {
+        let old = match AtomicRef::<u32, Gpu>::from_ptr(p).compare_exchange_sc(0, 1) { Ok(v) | Err(v) => v };
+        *p.add(1) = old;
+    }
 }

@@ -1,0 +1,121 @@
+//! `barrier.red` — `bar.red` without `.aligned` (PTX ISA §9.7.13.1: `barrier{.cta}.red.popc{.aligned}.u32`,
+//! `barrier{.cta}.red.op{.aligned}.pred`, `.op = { .and, .or }`; PTX 6.0, sm_30), beside the
+//! `barrier.sync` / `barrier.arrive` rows of [`NamedBarrier::sync_unaligned`] /
+//! [`NamedBarrier::arrive_unaligned`]. Without `.aligned` the threads of the CTA may execute
+//! different `barrier` instructions for the same barrier (a call the compiler duplicated into
+//! two branches stays defined). Seed §5.1. Host and `--cfg loom`: the same counting barrier as
+//! [`NamedBarrier::red_popc`] (alignment is not observable on the CPU): the methods call the
+//! barriers' `BarBackend` with `aligned = false`.
+//!
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`NamedBarrier::red_popc_unaligned`] | `barrier.red.popc.u32 d, id, n, p;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::red_and_unaligned`] / [`red_or_unaligned`](NamedBarrier::red_or_unaligned) | `barrier.red.{and,or}.pred q, id, n, p;` | 6.0 / sm_30 |
+
+use super::*;
+
+instr! {
+    /// `barrier.red.popc.u32 d, id, n, p;` — [`BarRedPopc`] without `.aligned` (PTX 6.0, sm_30).
+    BarrierRedPopc = ("barrier.red.popc.u32");
+    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+        let d: u32;
+        asm!(asm_text!(pred_in; (bar_popc); m!()),
+             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `barrier.red.and.pred q, id, n, p;` — [`BarRedAnd`] without `.aligned` (PTX 6.0, sm_30).
+    BarrierRedAnd = ("barrier.red.and.pred");
+    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+        let d: u32;
+        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
+             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+        d
+    }
+}
+instr! {
+    /// `barrier.red.or.pred q, id, n, p;` — [`BarRedOr`] without `.aligned` (PTX 6.0, sm_30).
+    BarrierRedOr = ("barrier.red.or.pred");
+    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+        let d: u32;
+        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
+             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+        d
+    }
+}
+
+impl NamedBarrier {
+    /// `barrier.red.popc.u32 d, id, n, p;` — [`red_popc`](Self::red_popc) without `.aligned`:
+    /// barrier, then the number of participants whose `pred` was true. PTX 6.0, sm_30; PTX ISA
+    /// §9.7.13.1, seed §5.1.
+    ///
+    /// ```
+    /// let b = ptx_sync::barrier::NamedBarrier::new(2, 1);
+    /// assert_eq!(b.red_popc_unaligned(true), 1); // one participant, pred true
+    /// ```
+    #[inline(always)]
+    pub fn red_popc_unaligned(&self, pred: bool) -> u32 {
+        <Active as BarBackend>::red_popc(self, pred, false)
+    }
+    /// `barrier.red.and.pred q, id, n, p;` — [`red_and`](Self::red_and) without `.aligned`.
+    /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
+    ///
+    /// ```
+    /// let b = ptx_sync::barrier::NamedBarrier::new(2, 1);
+    /// assert!(!b.red_and_unaligned(false));
+    /// ```
+    #[inline(always)]
+    pub fn red_and_unaligned(&self, pred: bool) -> bool {
+        <Active as BarBackend>::red_and(self, pred, false)
+    }
+    /// `barrier.red.or.pred q, id, n, p;` — [`red_or`](Self::red_or) without `.aligned`.
+    /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
+    ///
+    /// ```
+    /// let b = ptx_sync::barrier::NamedBarrier::new(2, 1);
+    /// assert!(b.red_or_unaligned(true));
+    /// ```
+    #[inline(always)]
+    pub fn red_or_unaligned(&self, pred: bool) -> bool {
+        <Active as BarBackend>::red_or(self, pred, false)
+    }
+}
+
+/// Catalog rows of the unaligned `barrier.red` forms (`ptx-sync show`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::{Form, Variant};
+    use crate::instr::Instr;
+    // PTX ISA §9.7.13.1: `barrier` (no `.aligned`) PTX 6.0 / sm_30. Seed §5.1.
+    let u = Variant {
+        family: "barrier",
+        form: Form::COUNT,
+        sm: 30,
+        ptx_isa: 60,
+        isa: "9.7.13.1",
+        seed: "5.1",
+        ..Variant::EMPTY
+    };
+    f(with_ops!(pred_in; (bar_popc); Variant {
+        op: "red.popc",
+        ty: "u32",
+        ptx: BarrierRedPopc::PTX,
+        rust: "NamedBarrier::red_popc_unaligned",
+        ..u
+    }));
+    f(with_ops!(pred_in_out; (bar_pred); Variant {
+        op: "red.and",
+        ty: "pred",
+        ptx: BarrierRedAnd::PTX,
+        rust: "NamedBarrier::red_and_unaligned",
+        ..u
+    }));
+    f(with_ops!(pred_in_out; (bar_pred); Variant {
+        op: "red.or",
+        ty: "pred",
+        ptx: BarrierRedOr::PTX,
+        rust: "NamedBarrier::red_or_unaligned",
+        ..u
+    }));
+}
