@@ -135,6 +135,21 @@ fn host<S: SyncRestrictInstr<Sp>, Sp: Space>(ptx: &'static str) {
 /// `fence.sem.sync_restrict::space.cluster;` — a one-directional fence at `.cluster` scope
 /// restricted to `Sp`: `(Acquire, SharedCluster)` or `(Release, Shared)`; nothing else
 /// compiles. PTX 8.6, sm_90; PTX ISA §9.7.13.4, seed §5.4. Host: see the module docs.
+///
+/// ```
+/// use ptx_sync::sync_restrict::{fence_sync_restrict, SyncRestrictInstr};
+/// use ptx_sync::{Acquire, Release, Shared, SharedCluster};
+/// fence_sync_restrict::<Release, Shared>(); // fence.release.sync_restrict::shared::cta.cluster;
+/// fence_sync_restrict::<Acquire, SharedCluster>();
+/// assert_eq!(<Release as SyncRestrictInstr<Shared>>::PTX,
+///     "fence.release.sync_restrict::shared::cta.cluster");
+/// ```
+///
+/// The other pairings do not exist in PTX and do not compile:
+///
+/// ```compile_fail
+/// ptx_sync::sync_restrict::fence_sync_restrict::<ptx_sync::Acquire, ptx_sync::Shared>();
+/// ```
 #[inline(always)]
 pub fn fence_sync_restrict<S: FenceSem, Sp: Space>()
 where
@@ -153,6 +168,14 @@ where
 /// orders this thread's generic accesses to `.shared::cta` before the async-proxy accesses that
 /// a later release of a `.shared::cta` mbarrier enables; `(Acquire, SharedCluster)` the other
 /// way. PTX 8.6, sm_90; PTX ISA §9.7.13.4, seed §5.3. Host: see the module docs.
+///
+/// ```
+/// use ptx_sync::sync_restrict::{fence_proxy_async_sync_restrict, SyncRestrictInstr};
+/// use ptx_sync::{Acquire, Release, Shared, SharedCluster};
+/// fence_proxy_async_sync_restrict::<Release, Shared>();
+/// assert_eq!(<Acquire as SyncRestrictInstr<SharedCluster>>::PTX_PROXY,
+///     "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster");
+/// ```
 #[inline(always)]
 pub fn fence_proxy_async_sync_restrict<S: FenceSem, Sp: Space>()
 where

@@ -114,6 +114,16 @@ instr! {
 /// one in this CTA's **shared** memory (the ISA defines the copy only for
 /// `.global` ← `.shared::cta`); `.sync.aligned`: every thread of the warp executes this same
 /// instruction (a divergent call is undefined). Nothing else may access `dst` concurrently.
+///
+/// ```
+/// use ptx_sync::tensormap::{tensormap_cp_fenceproxy, CpFenceproxyInstr};
+/// use ptx_sync::{copy::TensorMap, Cta};
+/// let staged = TensorMap { opaque: [3; 16] };
+/// let mut global = TensorMap { opaque: [0; 16] };
+/// unsafe { tensormap_cp_fenceproxy::<Cta>(&mut global, &staged) };
+/// assert_eq!(global, staged);
+/// assert!(<Cta as CpFenceproxyInstr>::PTX.ends_with(".release.cta.sync.aligned"));
+/// ```
 #[inline(always)]
 pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
     dst: *mut TensorMap,
@@ -145,6 +155,13 @@ pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
 /// # Safety
 /// `map` must be the generic address of a tensor map in the `.param`, `.const` or `.global`
 /// state space (the spaces `prefetch.tensormap` is defined on).
+///
+/// ```
+/// use ptx_sync::{copy::TensorMap, instr::Instr, tensormap::{prefetch_tensormap, PrefetchTensormap}};
+/// let map = TensorMap { opaque: [0; 16] };
+/// unsafe { prefetch_tensormap(&map) }; // prefetch.tensormap [a];
+/// assert_eq!(PrefetchTensormap::PTX, "prefetch.tensormap");
+/// ```
 #[inline(always)]
 pub unsafe fn prefetch_tensormap(map: *const TensorMap) {
     #[cfg(target_arch = "nvptx64")]

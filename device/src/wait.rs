@@ -207,6 +207,12 @@ impl Budget {
         }
     }
     /// The sleep between two checks in nanoseconds (0: none).
+    ///
+    /// ```
+    /// use ptx_sync::wait::Budget;
+    /// assert_eq!(Budget::nanos(1_000).backoff_nanos(), 0);
+    /// assert_eq!(Budget::nanos(1_000).with_backoff(64).backoff_nanos(), 64);
+    /// ```
     pub const fn backoff_nanos(self) -> u32 {
         self.backoff
     }

@@ -656,8 +656,22 @@ fn doc_coverage() -> Vec<Coverage> {
 fn print_doc_coverage() {
     /// Modules whose every public function must have an example.
     const FULL: &[&str] = &[
-        "atomic", "barrier", "catalog", "cluster", "copy", "fence", "index", "mbarrier",
-        "pipeline", "proxy", "shared", "wait",
+        "atomic",
+        "barrier",
+        "catalog",
+        "cluster",
+        "copy",
+        "fence",
+        "index",
+        "mbarrier",
+        "membar",
+        "pipeline",
+        "policy",
+        "proxy",
+        "shared",
+        "sync_restrict",
+        "tensormap",
+        "wait",
     ];
     let rows = doc_coverage();
     println!("| module | public fns | with an example | share |");
