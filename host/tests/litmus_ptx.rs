@@ -1,4 +1,4 @@
-//! Every file of `model/litmus/` through the litmus-file PTX generator (`host/src/litmus_ptx.rs`,
+//! Every file of `model/litmus/` through the litmus-file PTX generator (`host/src/exec/litmus_ptx.rs`,
 //! run by `ptx-sync litmus FILE.litmus`): each file it supports gives a module that ptxas 13.0
 //! assembles for sm_90; each file it does not support has a reason. The generator reads only the
 //! parsed test, never the model's verdicts.

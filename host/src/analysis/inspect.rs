@@ -29,7 +29,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The cost table of `docs/fence-costs.md` (PTX → SASS beyond the baseline, sm_90).
-const COSTS_MD: &str = include_str!("../../docs/fence-costs.md");
+const COSTS_MD: &str = include_str!("../../../docs/fence-costs.md");
 
 /// A lint finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
