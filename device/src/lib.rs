@@ -35,6 +35,7 @@
 //! | PTX | SM floor | PTX ISA version |
 //! |---|---|---|
 //! | `ld/st.{relaxed,acquire,release}.scope`, `atom/red.sem.scope`, `fence.{sc,acq_rel}` | sm_70 | 6.0 |
+//! | weak and `.volatile` `ld/st` (generic, `.global`; the `.shared::cta` spelling 7.8) | sm_20 | 2.0 |
 //! | `.cluster` scope, `.shared::cluster` | sm_90 | 7.8 |
 //! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
 //! | [`barrier`]: `bar.sync/arrive/red` with register id and count (`barrier.sync/arrive`: sm_30, 6.0) | sm_20 | 2.0 |
@@ -43,6 +44,7 @@
 //! | [`mbarrier`]: `arrive` with a count, `arrive.expect_tx`, `expect_tx/complete_tx`, `try_wait`, `.cluster` scope | sm_90 | 7.8 / 8.0 |
 //! | [`mbarrier`]: the `.relaxed` arrive and wait forms | sm_90 | 8.6 |
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
+//! | [`proxy`]: `fence.proxy.alias` | sm_70 | 7.5 |
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |

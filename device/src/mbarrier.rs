@@ -17,7 +17,7 @@
 //! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6, sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 (with a count: sm_90) |
 //! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
 //! | [`Mbarrier::arrive_drop_expect_tx`], [`RemoteMbarrier::arrive_drop`], [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop{.expect_tx}.sem.scope.{shared::cta,shared::cluster}.b64` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::expect_tx`], [`complete_tx`](Mbarrier::complete_tx) | `mbarrier.{expect,complete}_tx.relaxed.scope.shared::cta.b64 [a], tx;` | Relaxed only | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::try_wait`] (+`_hint`) | `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], s{, ns};` | Acquire (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
 //! | [`Mbarrier::try_wait_parity`] (+`_hint`) | `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], phase{, ns};` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
@@ -2041,7 +2041,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     // Each row's floors, from its own fields (PTX ISA §9.7.13.15's notes): sm_80, PTX 7.0; the
     // `.shared::cta` spelling 7.8; `.release`/`.acquire` 8.0; sm_90 / 8.0 for a count on
     // `arrive`, `expect_tx`, `complete_tx`, `try_wait` and `.cluster`/`.shared::cluster`;
-    // `.relaxed` 8.6 (except on the tx rows, which have only `.relaxed`).
+    // `.relaxed` 8.6 (except on `expect_tx`/`complete_tx`, which have only `.relaxed`, from 8.0).
     let mut f = |r: Variant| {
         let max = |(a, b): (u16, u16), (c, d): (u16, u16)| (a.max(c), b.max(d));
         let mut fl = (80, 70);
@@ -2059,7 +2059,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         if sm90 {
             fl = max(fl, (90, 80));
         }
-        if r.sem == M::Relaxed && !r.op.contains("_tx") {
+        if r.sem == M::Relaxed && !matches!(r.op, "expect_tx" | "complete_tx") {
             fl = max(fl, (90, 86));
         }
         f(Variant {

@@ -310,27 +310,42 @@ fn push_entry(
     first..=*nl
 }
 
-/// A PTX module of one `.entry ps_row` wrapping row `v`'s own text exactly as `show` wraps it
-/// (the access wiring, or the async wiring of [`async_instr`]), at `.version version` and
-/// `.target target` (`"8.6"`, `"sm_90"`), with no baseline: what a floor check hands ptxas.
-/// `Err`: the row is not wrapped ([`ShownSass::NotWired`]'s reason).
+/// A PTX module wrapping each row of `rows` in an `.entry ps_row{i}` of its own, exactly as
+/// `show` wraps it (the access wiring, or the async wiring of [`async_instr`]), at `.version
+/// version` and `.target target` (`"8.6"`, `"sm_90"`), with no baseline: what a floor check
+/// hands ptxas. Returns the module and, per row, the 1-based lines its entry spans (`None`: the
+/// row is not wrapped, [`ShownSass::NotWired`]), to match with [`ptxas_errors`].
 ///
 /// ```
 /// use ptx_sync::catalog::for_each_variant;
-/// let mut fence = None;
-/// for_each_variant(|v| if v.ptx == "fence.sc.gpu" { fence = Some(v) });
-/// let m = ptx_sync_host::costs::row_module(&fence.unwrap(), "7.0", "sm_80").unwrap();
-/// assert!(m.contains(".version 7.0\n.target sm_80\n") && m.contains("\tfence.sc.gpu;\n"));
+/// let mut fence = Vec::new();
+/// for_each_variant(|v| if v.ptx == "fence.sc.gpu" { fence.push(v) });
+/// let (m, lines) = ptx_sync_host::costs::rows_module(&fence, "7.0", "sm_80");
+/// assert!(m.starts_with("// ") && m.contains("\n.version 7.0\n.target sm_80\n"));
+/// assert!(m.contains("\n.visible .entry ps_row0(.param .u64 p)\n{\n\tfence.sc.gpu;\n"));
+/// assert_eq!(lines[0].clone().map(|l| m.lines().nth(l.start() - 1).unwrap().to_string()),
+///            Some(".visible .entry ps_row0(.param .u64 p)".to_string()));
 /// ```
-pub fn row_module(v: &Variant, version: &str, target: &str) -> Result<String, &'static str> {
-    let (body, _) = show_body(v)?;
+pub fn rows_module(
+    rows: &[Variant],
+    version: &str,
+    target: &str,
+) -> (String, Vec<Option<std::ops::RangeInclusive<usize>>>) {
     let mut m = format!(
-        "// ptx-sync-host costs::row_module: one catalog row.\n\
+        "// ptx-sync-host costs::rows_module: catalog rows, one entry each.\n\
          .version {version}\n.target {target}\n.address_size 64\n\n\
          .shared .align 128 .b8 ps_smem[2048];\n"
     );
-    push_entry(&mut m, &mut 0, "ps_row", &body);
-    Ok(m)
+    let mut nl = m.matches('\n').count();
+    let lines = rows
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let (body, _) = show_body(v).ok()?;
+            Some(push_entry(&mut m, &mut nl, &format!("ps_row{i}"), &body))
+        })
+        .collect();
+    (m, lines)
 }
 
 /// The `show` module of `rows` minus `skip`: the family baselines, then each wrapped row's entry
@@ -388,7 +403,12 @@ fn show_module(rows: &[Variant], skip: &[bool]) -> (String, Vec<Wrapped>) {
 }
 
 /// The 1-based module lines ptxas names in `file, line N; error : message` lines, with the message.
-fn ptxas_errors(err: &str) -> Vec<(usize, String)> {
+///
+/// ```
+/// let e = "ptxas m.ptx, line 9; error   : Unknown modifier '.x'\nptxas fatal   : aborted";
+/// assert_eq!(ptx_sync_host::costs::ptxas_errors(e), [(9, "Unknown modifier '.x'".to_string())]);
+/// ```
+pub fn ptxas_errors(err: &str) -> Vec<(usize, String)> {
     err.lines()
         .filter_map(|l| {
             let (_, rest) = l.split_once(", line ")?;
