@@ -40,8 +40,10 @@ use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
 use ptx_sync::model::Place;
 use ptx_sync::wait::Budget;
 use ptx_sync::{fence, AcqRel, Data, Strong, Sys};
-use ptx_sync_loom_tests::{check, spawn_at, spin_until};
-use ptx_sync_programs::deepep::{self, Deepep};
+use ptx_sync_loom_tests::programs::LoomEnv;
+use ptx_sync_loom_tests::{check, spawn_at};
+use ptx_sync_programs::deepep::{self, Deepep, Fifo};
+use ptx_sync_programs::Env;
 
 const BOUND: usize = 1;
 const RANKS: usize = 3;
@@ -69,38 +71,50 @@ struct Variant {
     rank0_skips_subs: bool,
 }
 
+impl Fifo for Ep {
+    fn entry(&self, r: usize, t: usize) -> &Strong<i32> {
+        &self.fifo[r][t]
+    }
+}
+
+/// DeepEP's `timeout_check` as the library's bounded wait (`wait::spin_until` with an iteration
+/// budget): under loom the budget never ends a wait that a peer can still end.
+struct LibraryWait {
+    budget: u64,
+    rank: usize,
+}
+
+impl Env for LibraryWait {
+    fn wait(&self, _what: &'static str, done: impl FnMut() -> bool) -> bool {
+        let r = ptx_sync::wait::spin_until(Budget::iterations(self.budget), done);
+        assert!(
+            r.is_ok(),
+            "rank {}: false timeout {r:?} in a correct barrier",
+            self.rank
+        );
+        true
+    }
+}
+
 fn barrier_device(ep: &Ep, rank: usize, v: Variant) {
-    // The steps are ptx_sync_programs::deepep's, the source of the GPU kernel `deepep_barrier`.
+    // The barrier is ptx_sync_programs::deepep::rank, the source of the GPU kernel
+    // `deepep_barrier` and of the CPU run: every lane on this rank's thread.
     let c = Deepep {
         sys: v.sys,
         middle_fence: v.middle_fence,
     };
     ep.entered.fetch_add(1, StdOrdering::SeqCst);
-    for t in 0..RANKS {
-        deepep::enter(c, &ep.fifo[rank][t]);
-    }
-    deepep::middle_fence(c);
-    for t in 0..RANKS {
-        if v.rank0_skips_subs && rank == 0 {
-            break;
-        }
-        deepep::leave(c, &ep.fifo[t][rank]);
-    }
-    let all_zero = || (0..RANKS).all(|t| deepep::row_zero(c, &ep.fifo[rank][t]));
-    if v.budget == 0 {
-        spin_until(
-            "DeepEP timeout check failed: a peer never arrives",
-            all_zero,
-        );
+    let leaves = !(v.rank0_skips_subs && rank == 0);
+    let passed = if v.budget == 0 {
+        deepep::rank(c, ep, &LoomEnv, rank, 0..RANKS, leaves)
     } else {
-        // DeepEP's timeout_check as the library's bounded wait: under loom the budget never
-        // ends a wait that a peer can still end.
-        let r = ptx_sync::wait::spin_until(Budget::iterations(v.budget), all_zero);
-        assert!(
-            r.is_ok(),
-            "rank {rank}: false timeout {r:?} in a correct barrier"
-        );
-    }
+        let e = LibraryWait {
+            budget: v.budget,
+            rank,
+        };
+        deepep::rank(c, ep, &e, rank, 0..RANKS, leaves)
+    };
+    assert!(passed, "a loom wait never gives up");
     assert_eq!(
         ep.entered.load(StdOrdering::SeqCst),
         RANKS,

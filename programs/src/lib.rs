@@ -13,9 +13,10 @@
 //!   with [`Litmus::LOOM`]; the hand-written loom tests call the same role functions with their
 //!   own placements and variants.
 //!
-//! DeepEP's barrier (seed 004) is here as its steps ([`deepep`]): the kernel `deepep_barrier`
-//! runs them per lane, the loom model per rank; it is not in the registry (its instances and
-//! output words have their own layout).
+//! DeepEP's barrier (seed 004) is written once too ([`deepep::rank`] over a [`deepep::Fifo`] and
+//! an [`Env`]): the kernel `deepep_barrier` runs it per lane, the CPU run and the loom model per
+//! rank; its registry entries are [`deepep::PROGRAMS`] (not [`for_each_litmus!`]: its instances
+//! and output words have their own layout).
 //!
 //! A program is a zero-sized type implementing [`Litmus`] (its roles, its metadata, its expected
 //! verdicts); [`for_each_litmus!`] is the registry. Adding a program is one variant in its

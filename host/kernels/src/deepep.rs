@@ -24,9 +24,43 @@
 
 use crate::rt::*;
 use ptx_sync::*;
-use ptx_sync_programs::deepep;
+use ptx_sync_programs::{deepep, Env};
 
-/// The barrier across `n_ranks` CTAs per instance, bounded by `budget_ns`.
+/// The rows of one instance: `n_ranks` rows of `n_ranks` words.
+struct Rows {
+    base: *mut i32,
+    n: usize,
+}
+
+impl deepep::Fifo for Rows {
+    #[inline(always)]
+    fn entry(&self, r: usize, t: usize) -> &Strong<i32> {
+        // SAFETY: `r, t < n_ranks`; the host allocates `n_instances * n_ranks²` words and only
+        // atomics touch them while the kernel runs.
+        unsafe { Strong::<i32>::from_ptr(self.base.add(r * self.n + t)) }
+    }
+}
+
+/// `timeout_check`'s bound: `%globaltimer`, `budget_ns` from the start of the wait.
+struct Bounded(u64);
+
+impl Env for Bounded {
+    #[inline(always)]
+    fn wait(&self, _what: &'static str, mut done: impl FnMut() -> bool) -> bool {
+        let d = Deadline::after(self.0);
+        loop {
+            if done() {
+                return true;
+            }
+            if d.expired() {
+                return false;
+            }
+        }
+    }
+}
+
+/// The barrier across `n_ranks` CTAs per instance, bounded by `budget_ns`: lane `t` of each rank
+/// runs `ptx_sync_programs::deepep::rank` (the CPU run and the loom model run the same source).
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn deepep_barrier(
     rows: *mut i32,
@@ -50,29 +84,18 @@ pub unsafe extern "ptx-kernel" fn deepep_barrier(
     }
     let t = tid_x();
     let r = n_ranks as usize;
-    let row = |k: u32| rows.add((inst as usize * r + k as usize) * r);
     let res = AtomicRef::<u32, Cta>::from_ptr(out.add(inst as usize * r + rank as usize));
     if t == 0 {
-        let _ = res.fetch_or::<Relaxed>(1 << 31);
+        let _ = res.fetch_or::<Relaxed>(deepep::RAN);
     }
     if t < n_ranks {
-        // The steps are ptx_sync_programs::deepep's (the loom model runs the same ones).
-        let c = deepep::AS_WRITTEN;
-        let at = |p: *mut i32| Strong::<i32>::from_ptr(p);
-        let mine = at(row(rank).add(t as usize));
-        deepep::enter(c, mine);
-        deepep::middle_fence(c);
-        deepep::leave(c, at(row(t).add(rank as usize)));
-        // timeout_check: ld.volatile spin on this rank's row, bounded.
-        let d = Deadline::after(budget_ns);
-        loop {
-            if deepep::row_zero(c, mine) {
-                break;
-            }
-            if d.expired() {
-                let _ = res.fetch_or::<Relaxed>(1 << t);
-                break;
-            }
+        let f = Rows {
+            base: rows.add(inst as usize * r * r),
+            n: r,
+        };
+        let lane = t as usize..t as usize + 1;
+        if !deepep::rank(deepep::AS_WRITTEN, &f, &Bounded(budget_ns), rank as usize, lane, true) {
+            let _ = res.fetch_or::<Relaxed>(1 << t);
         }
     }
 }

@@ -12,7 +12,7 @@
 use crate::registry::programs::{self, Class};
 use ptx_sync::{Gpu, Relaxed, Strong};
 use ptx_sync_programs::cells::Cells;
-use ptx_sync_programs::{Env, Litmus};
+use ptx_sync_programs::{deepep, Env, Litmus};
 use std::time::{Duration, Instant};
 
 /// The counts of a CPU run.
@@ -37,23 +37,31 @@ struct CpuEnv<'a> {
 }
 
 impl Env for CpuEnv<'_> {
-    fn wait(&self, _what: &'static str, mut done: impl FnMut() -> bool) -> bool {
-        let t = Instant::now();
-        let mut spins = 0u32;
-        loop {
-            if done() {
-                return true;
-            }
-            spins += 1;
-            if spins & 63 == 0 {
-                if t.elapsed() > self.budget {
-                    self.cells.mark_timeout(self.role);
-                    return false;
-                }
-                std::thread::yield_now();
-            }
-            std::hint::spin_loop();
+    fn wait(&self, _what: &'static str, done: impl FnMut() -> bool) -> bool {
+        let ok = bounded_spin(self.budget, done);
+        if !ok {
+            self.cells.mark_timeout(self.role);
         }
+        ok
+    }
+}
+
+/// Spins until `done()` (yielding every 64 checks); `false` once `budget` of wall time is spent.
+fn bounded_spin(budget: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let t = Instant::now();
+    let mut spins = 0u32;
+    loop {
+        if done() {
+            return true;
+        }
+        spins += 1;
+        if spins & 63 == 0 {
+            if t.elapsed() > budget {
+                return false;
+            }
+            std::thread::yield_now();
+        }
+        std::hint::spin_loop();
     }
 }
 
@@ -114,14 +122,94 @@ pub fn run<T: Litmus>(rounds: u64) -> CpuCounts {
     counts
 }
 
+// ---- DeepEP's barrier: `ptx_sync_programs::deepep::rank`, one std thread per rank ----------
+
+/// Ranks of a CPU instance of DeepEP's barrier.
+const DEEPEP_RANKS: usize = 4;
+
+/// The `DEEPEP_RANKS²` entries of one CPU instance.
+struct DeepepRows([Strong<i32>; DEEPEP_RANKS * DEEPEP_RANKS]);
+
+impl deepep::Fifo for DeepepRows {
+    fn entry(&self, r: usize, t: usize) -> &Strong<i32> {
+        &self.0[r * DEEPEP_RANKS + t]
+    }
+}
+
+/// A rank's wait on a CPU thread: [`bounded_spin`] with its budget.
+struct DeepepWait(Duration);
+
+impl Env for DeepepWait {
+    fn wait(&self, _what: &'static str, done: impl FnMut() -> bool) -> bool {
+        bounded_spin(self.0, done)
+    }
+}
+
+/// DeepEP's barrier (`ptx_sync_programs::deepep`, the GPU kernel's source) on `DEEPEP_RANKS`
+/// threads, `rounds` instances; with `missing`, one rank per instance (in turn) never arrives
+/// and the others' waits run out after 2 ms. Each rank's output word is the kernel's
+/// (`deepep::RAN`, the lanes still pending once the ranks are joined), classified with the
+/// host's table.
+pub fn run_deepep(rounds: u64, missing: bool) -> CpuCounts {
+    let name = deepep::PROGRAMS[missing as usize].name;
+    let p = programs::find(name).expect("both DeepEP programs are in the host's table");
+    let budget = Duration::from_millis(if missing { 2 } else { 2000 });
+    let mut counts = CpuCounts {
+        rounds,
+        ..Default::default()
+    };
+    for i in 0..rounds {
+        let rows = DeepepRows(std::array::from_fn(|_| Strong::new(0)));
+        let gone = missing.then_some((i % DEEPEP_RANKS as u64) as usize);
+        let c = deepep::AS_WRITTEN;
+        let all = 0..DEEPEP_RANKS;
+        let passed: Vec<Option<bool>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..DEEPEP_RANKS)
+                .map(|r| {
+                    let (rows, all) = (&rows, all.clone());
+                    s.spawn(move || {
+                        (gone != Some(r))
+                            .then(|| deepep::rank(c, rows, &DeepepWait(budget), r, all, true))
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        // A rank whose wait ran out names the lanes still pending once every present rank is
+        // done (on the GPU each lane names itself as its own wait runs out); none pending: the
+        // wait ran out although every rank arrived, and it names them all.
+        let words: Vec<u32> = passed
+            .iter()
+            .enumerate()
+            .map(|(r, p)| match p {
+                None => 0,
+                Some(true) => deepep::RAN,
+                Some(false) => match deepep::pending(c, &rows, r, all.clone()) {
+                    0 => deepep::RAN | ((1 << DEEPEP_RANKS) - 1),
+                    m => deepep::RAN | m,
+                },
+            })
+            .collect();
+        match p.classify(&words, gone.map(|g| g as u32)).class {
+            Class::Ok => {}
+            Class::Forbidden => counts.bad += 1,
+            Class::Timeout => counts.timeouts += 1,
+        }
+    }
+    counts
+}
+
 macro_rules! by_name {
     ($($kernel:ident: $T:path),* $(,)?) => {
-        /// [`run`] for the registry program named `name`; `None` if it is not one (DeepEP and
-        /// the §5 kernels have no CPU run).
+        /// [`run`] for the registry program named `name`, [`run_deepep`] for DeepEP's; `None`
+        /// if it is neither (the §5 kernels have no CPU run).
         pub fn run_named(name: &str, rounds: u64) -> Option<CpuCounts> {
             $(if name == <$T as Litmus>::NAME {
                 return Some(run::<$T>(rounds));
             })*
+            if let Some(d) = deepep::PROGRAMS.iter().find(|d| d.name == name) {
+                return Some(run_deepep(rounds, d.missing));
+            }
             None
         }
     };
@@ -155,6 +243,28 @@ mod tests {
         let s = run_named("sb_plain", 3000).unwrap();
         assert_eq!(s.rounds, 2 * BATCH as u64, "rounded up to whole batches");
         assert!(s.bad <= s.rounds);
-        assert!(run_named("deepep_barrier", 10).is_none());
+        assert!(run_named("no_such_program", 10).is_none());
+    }
+
+    #[test]
+    fn deepep_barrier_on_cpu_threads() {
+        // Every rank passes when all arrive; with one rank missing, the others time out and
+        // name it (the classifier's `Ok`), never pass.
+        assert_eq!(
+            run_named("deepep_barrier", 64),
+            Some(CpuCounts {
+                rounds: 64,
+                bad: 0,
+                timeouts: 0
+            })
+        );
+        assert_eq!(
+            run_deepep(16, true),
+            CpuCounts {
+                rounds: 16,
+                bad: 0,
+                timeouts: 0
+            }
+        );
     }
 }

@@ -3,10 +3,11 @@
 //! ([`crate::analysis::kernel_ptx`]), not written here.
 //!
 //! The §2–§4 programs come from the registry of `ptx_sync_programs` (`programs/`: one source
-//! per program, also the kernels' and the loom suite's); DeepEP's barrier and the §5 kernels
-//! (`host/kernels/src/deepep.rs`, `section5.rs`) are listed here by hand.
+//! per program, also the kernels' and the loom suite's), DeepEP's barrier from
+//! `ptx_sync_programs::deepep` (its one source, [`Program::deepep`]); the §5 kernels
+//! (`host/kernels/src/section5.rs`) are listed here by hand.
 
-use ptx_sync_programs::{Litmus, Shape, Verdict};
+use ptx_sync_programs::{deepep, Litmus, Shape, Verdict};
 
 /// The shape of a program: how many roles, which output words, how to read them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +138,23 @@ impl Program {
             loom: Some(T::LOOM),
         }
     }
+
+    /// The entry of a DeepEP program (`ptx_sync_programs::deepep`, its one source): correct in
+    /// both versions (with a missing rank the others must time out and name it); its loom model
+    /// is `loom-tests/tests/deepep.rs`, not the registry suite.
+    pub const fn deepep(d: deepep::Program) -> Program {
+        Program {
+            name: d.name,
+            kernel: deepep::KERNEL,
+            seed: deepep::SEED,
+            what: d.what,
+            kind: Kind::Deepep { missing: d.missing },
+            correct: true,
+            rounds: d.rounds,
+            version: None,
+            loom: None,
+        }
+    }
 }
 
 macro_rules! s5 {
@@ -167,28 +185,8 @@ macro_rules! table {
 /// then DeepEP's barrier and the §5 kernels.
 pub const PROGRAMS: &[Program] = &[
     $(Program::litmus::<$T>(stringify!($kernel)),)*
-    Program {
-        name: "deepep_barrier",
-        kernel: "deepep_barrier",
-        seed: "seed 004",
-        what: "DeepEP barrier_device, 8 CTAs as ranks: atom.sys add, fence.acq_rel.sys, atom.sys sub, ld.volatile spin",
-        kind: Kind::Deepep { missing: false },
-        correct: true,
-        rounds: 20_000,
-        version: None,
-        loom: None,
-    },
-    Program {
-        name: "deepep_barrier_missing",
-        kernel: "deepep_barrier",
-        seed: "seed 004",
-        what: "the same with one rank per instance that never arrives: the others must time out and name it",
-        kind: Kind::Deepep { missing: true },
-        correct: true,
-        rounds: 5_000,
-        version: None,
-        loom: None,
-    },
+    Program::deepep(deepep::PROGRAMS[0]),
+    Program::deepep(deepep::PROGRAMS[1]),
     s5!("s51_cp_async_bug", "§5.1", 256, 256, false, false,
         "cp.async then bar.arrive without cp.async.wait_all: C may read the tile before it lands"),
     s5!("s51_cp_async_fix", "§5.1", 256, 256, false, true,
