@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub mod sass;
+#[doc(hidden)]
+pub mod testing;
 pub mod tools;
 
 use tools::absolute;

@@ -6,16 +6,14 @@
 //! `core` stay built between runs; the kernel source is rewritten each run, so the build script
 //! runs each time.
 
+use ptx_sync_build::testing;
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn a_build_script_builds_the_kernels_into_out_dir() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/build-rs-test");
-    let device = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../device")
-        .canonicalize()
-        .unwrap();
+    let device = testing::device_dir();
     let builder = Path::new(env!("CARGO_MANIFEST_DIR"))
         .canonicalize()
         .unwrap();
@@ -27,12 +25,7 @@ fn a_build_script_builds_the_kernels_into_out_dir() {
     let w = |p: &Path, s: String| std::fs::write(p, s).unwrap();
     w(
         &k.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"my-kernels\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [lib]\ncrate-type = [\"cdylib\", \"rlib\"]\n\n\
-             [dependencies]\nptx-sync = {{ path = \"{}\" }}\n\n[workspace]\n",
-            device.display()
-        ),
+        testing::cargo_toml("my-kernels", r#"["cdylib", "rlib"]"#, &device),
     );
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -42,20 +35,14 @@ fn a_build_script_builds_the_kernels_into_out_dir() {
         &k.join("src/lib.rs"),
         format!(
             r#"//! run {stamp}
-#![no_std]
-#![feature(abi_ptx, asm_experimental_arch)]
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {{
-    unsafe {{ core::arch::asm!("trap;", options(noreturn)) }}
-}}
-
+{}
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn from_build_rs(out: *mut u32) {{
     *out = 1;
     ptx_sync::fence::<ptx_sync::Release, ptx_sync::Gpu>();
 }}
-"#
+"#,
+            testing::PRELUDE
         ),
     );
     w(

@@ -4,15 +4,8 @@
 //! These tests need the nightly toolchain with `rust-src` and ptxas (`cargo xtask setup`
 //! installs both); without them they fail with the command that installs them.
 
-use ptx_sync_build::{ErrorKind, KernelCrate, Ptxas};
+use ptx_sync_build::{testing, ErrorKind, KernelCrate, Ptxas};
 use std::path::{Path, PathBuf};
-
-fn device_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../device")
-        .canonicalize()
-        .unwrap()
-}
 
 /// xtask's nvptx target directory: the `core` it built for sm_90 is reused.
 fn shared_target() -> PathBuf {
@@ -21,40 +14,12 @@ fn shared_target() -> PathBuf {
 
 /// A fresh kernel crate in the temp dir; `crate_types` as in `[lib] crate-type = …`.
 pub fn user_crate(tag: &str, crate_types: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptx-sync-build-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            r#"[package]
-name = "user-kernels"
-version = "0.1.0"
-edition = "2021"
-
-[lib]
-crate-type = {crate_types}
-
-[dependencies]
-ptx-sync = {{ path = "{}" }}
-
-[workspace]
-"#,
-            device_dir().display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("src/lib.rs"),
-        r#"#![no_std]
-#![feature(abi_ptx, asm_experimental_arch)]
-
+    testing::user_crate(
+        &format!("ptx-sync-build-{tag}"),
+        "user-kernels",
+        crate_types,
+        r#"
 use ptx_sync::{fence, AcqRel, Gpu};
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    unsafe { core::arch::asm!("trap;", options(noreturn)) }
-}
 
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn user_publish(out: *mut u32) {
@@ -64,8 +29,6 @@ pub unsafe extern "ptx-kernel" fn user_publish(out: *mut u32) {
 }
 "#,
     )
-    .unwrap();
-    dir
 }
 
 fn fail_with_fix(e: ptx_sync_build::Error) -> ! {

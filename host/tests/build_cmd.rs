@@ -7,33 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn user_crate(tag: &str) -> PathBuf {
-    let device = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../device")
-        .canonicalize()
-        .unwrap();
-    let dir = std::env::temp_dir().join(format!("ptx-sync-cli-build-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"cli-kernels\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [lib]\ncrate-type = [\"cdylib\", \"rlib\"]\n\n\
-             [dependencies]\nptx-sync = {{ path = \"{}\" }}\n\n[workspace]\n",
-            device.display()
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("src/lib.rs"),
-        r#"#![no_std]
-#![feature(abi_ptx, asm_experimental_arch)]
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    unsafe { core::arch::asm!("trap;", options(noreturn)) }
-}
-
+    ptx_sync_build::testing::user_crate(
+        &format!("ptx-sync-cli-build-{tag}"),
+        "cli-kernels",
+        r#"["cdylib", "rlib"]"#,
+        r#"
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn cli_fence(out: *mut u32) {
     *out = 1;
@@ -41,8 +19,6 @@ pub unsafe extern "ptx-kernel" fn cli_fence(out: *mut u32) {
 }
 "#,
     )
-    .unwrap();
-    dir
 }
 
 fn ptx_sync() -> Command {

@@ -12,6 +12,9 @@
 //! `.target`, `.address_size`, `.visible .entry` with `.param` state-space parameters), not
 //! produced by the code under test.
 
+mod common;
+
+use common::{parse_log, Call};
 use ptx_sync_host::cuda::tensor_map::{Elem, Interleave, Swizzle, TensorMapError, TiledMap};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,35 +27,8 @@ const USER_PTX: &str = "//\n// user kernels\n//\n.version 8.6\n.target sm_90\n.a
 .visible .entry swapped(\n\t.param .u32 swapped_param_0,\n\t.param .u64 .ptr .align 1 swapped_param_1,\n\t.param .u64 .ptr .align 1 swapped_param_2\n)\n{\n\tret;\n}\n\n\
 .visible .entry short(\n\t.param .u64 .ptr .align 1 short_param_0,\n\t.param .u32 short_param_1\n)\n{\n\tret;\n}\n";
 
-/// The stub, built once per variant (`-D` flags) into the test's tmp dir.
-fn stub_variant(variant: &str, flags: &[&str]) -> PathBuf {
-    static DIRS: OnceLock<std::sync::Mutex<BTreeMap<String, PathBuf>>> = OnceLock::new();
-    let mut m = DIRS.get_or_init(Default::default).lock().unwrap();
-    if let Some(d) = m.get(variant) {
-        return d.clone();
-    }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cuda-api-stub-{variant}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stub/libcuda_stub.c");
-    let o = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
-        .args(flags)
-        .arg("-o")
-        .arg(dir.join("libcuda.so"))
-        .arg(&src)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cc to build the driver stub: {e}"));
-    assert!(
-        o.status.success(),
-        "cc: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    m.insert(variant.into(), dir.clone());
-    dir
-}
-
 fn stub() -> PathBuf {
-    stub_variant("full", &[])
+    common::stub("full")
 }
 
 /// The example binary: built by `cargo test` with the workspace; built here if this test runs
@@ -100,15 +76,15 @@ struct Run {
     code: Option<i32>,
     out: String,
     err: String,
-    log: Vec<(String, BTreeMap<String, String>)>,
+    log: Vec<Call>,
 }
 
 impl Run {
     fn calls(&self, name: &str) -> Vec<&BTreeMap<String, String>> {
         self.log
             .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, a)| a)
+            .filter(|c| c.name == name)
+            .map(|c| &c.args)
             .collect()
     }
     fn launch(&self) -> &BTreeMap<String, String> {
@@ -141,18 +117,7 @@ fn run(tag: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
     }
     let o = c.output().unwrap();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let log = text
-        .lines()
-        .map(|l| {
-            let mut t = l.split_whitespace();
-            let name = t.next().unwrap_or("").to_string();
-            let args = t
-                .filter_map(|a| a.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
-            (name, args)
-        })
-        .collect();
+    let log = parse_log(&text);
     let r = Run {
         code: o.status.code(),
         out: String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -337,10 +302,7 @@ fn a_driver_library_without_an_entry_point_is_an_error_value() {
     std::fs::write(&ptx, USER_PTX).unwrap();
     let o = Command::new(example())
         .arg(&ptx)
-        .env(
-            "LD_LIBRARY_PATH",
-            stub_variant("no-cuinit", &["-DSTUB_NO_CUINIT"]),
-        )
+        .env("LD_LIBRARY_PATH", common::stub("no-cuinit"))
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);

@@ -9,50 +9,15 @@
 //!
 //! Needs `cc` and the built kernels (`cargo xtask ptx`); without them the tests fail, saying so.
 
+mod common;
+
+use common::{parse_log, stub, Call};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-// ---- the stub -----------------------------------------------------------------------------
-
-/// Builds the stub in one variant (`-D` flags) once per test process; returns its directory.
-fn stub(variant: &str) -> PathBuf {
-    static BUILT: OnceLock<std::sync::Mutex<BTreeMap<String, PathBuf>>> = OnceLock::new();
-    let m = BUILT.get_or_init(Default::default);
-    let mut m = m.lock().unwrap();
-    if let Some(d) = m.get(variant) {
-        return d.clone();
-    }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cuda-stub-{variant}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stub/libcuda_stub.c");
-    let mut cc = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()));
-    cc.args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
-        .arg(dir.join("libcuda.so"))
-        .arg(&src);
-    match variant {
-        "full" => {}
-        "no-cuinit" => {
-            cc.arg("-DSTUB_NO_CUINIT");
-        }
-        "pre-12.8" => {
-            cc.arg("-DSTUB_NO_ELAPSED_V2");
-        }
-        v => panic!("unknown stub variant {v}"),
-    }
-    let o = cc
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cc to build the driver stub: {e}"));
-    assert!(
-        o.status.success(),
-        "cc failed on {}:\n{}",
-        src.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    m.insert(variant.into(), dir.clone());
-    dir
-}
+// ---- the stub (built by `common::stub`) ------------------------------------------------------
 
 /// One run of the binary against a stub: exit code, stdout, stderr, the call log.
 struct Run {
@@ -60,62 +25,6 @@ struct Run {
     out: String,
     err: String,
     log: Vec<Call>,
-}
-
-/// One logged driver call: its name and `key=value` arguments (`-> v` as key `->`).
-#[derive(Clone, Debug)]
-struct Call {
-    /// Position in the log.
-    idx: usize,
-    name: String,
-    args: BTreeMap<String, String>,
-    line: String,
-}
-
-impl Call {
-    fn get(&self, k: &str) -> &str {
-        self.args
-            .get(k)
-            .map(String::as_str)
-            .unwrap_or_else(|| panic!("no `{k}` in: {}", self.line))
-    }
-    fn num(&self, k: &str) -> u64 {
-        let v = self.get(k);
-        if let Some(h) = v.strip_prefix("0x") {
-            u64::from_str_radix(h, 16).unwrap()
-        } else {
-            v.parse()
-                .unwrap_or_else(|_| panic!("`{k}={v}` is not a number"))
-        }
-    }
-}
-
-fn parse_log(text: &str) -> Vec<Call> {
-    text.lines()
-        .enumerate()
-        .map(|(idx, l)| {
-            let mut toks = l.split_whitespace();
-            let name = toks.next().unwrap_or("").to_string();
-            let mut args = BTreeMap::new();
-            let mut arrow = false;
-            for t in toks {
-                if t == "->" {
-                    arrow = true;
-                } else if arrow {
-                    args.insert("->".to_string(), t.to_string());
-                    arrow = false;
-                } else if let Some((k, v)) = t.split_once('=') {
-                    args.insert(k.to_string(), v.to_string());
-                }
-            }
-            Call {
-                idx,
-                name,
-                args,
-                line: l.to_string(),
-            }
-        })
-        .collect()
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -1,6 +1,8 @@
 //! The reduction on CPU threads (ptx-sync's host backend): the kernel body itself, run by
 //! `ptx_sync::index::launch` (per CTA its own `sync_threads` barrier and dynamic shared memory);
 //! then the binary's no-driver path.
+#[path = "../../common/no_driver.rs"]
+mod no_driver;
 use ptx_sync::index::{launch, Dim3};
 use ptx_sync::shared::dynamic_smem;
 use ptx_sync::{AcqRel, Data, Gpu, Relaxed, Strong};
@@ -45,18 +47,5 @@ fn only_the_last_ticket_sums() {
 
 #[test]
 fn without_a_driver_the_binary_says_so_and_exits_1() {
-    let has_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1"]
-        .iter()
-        .any(|p| std::path::Path::new(p).exists());
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_reduction")).output().unwrap();
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert!(!e.contains("panicked"), "{e}");
-    if has_driver {
-        // A real driver is installed: the binary must not claim there is none.
-        assert!(!e.contains("no NVIDIA driver"), "{e}");
-        return;
-    }
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(e.starts_with("reduction: no NVIDIA driver"), "{e}");
+    no_driver::says_so_and_exits_1(env!("CARGO_BIN_EXE_reduction"), "reduction");
 }

@@ -4,6 +4,8 @@
 //! happens at issue and completes its tx on `full`. Every stage count 1..=4, matrices whose sides
 //! are not multiples of the tile, several CTAs, output poisoned with guard words behind it; then
 //! the broken pipelines that must report a stall instead of hanging; and the no-driver path.
+#[path = "../../common/no_driver.rs"]
+mod no_driver;
 use ptx_sync::copy::TensorMap;
 use ptx_sync::index::{launch, thread_idx, Dim3};
 use ptx_sync::pipeline::PipelineState;
@@ -145,18 +147,5 @@ fn tile_count() {
 
 #[test]
 fn without_a_driver_the_binary_says_so_and_exits_1() {
-    let has_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1"]
-        .iter()
-        .any(|p| std::path::Path::new(p).exists());
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tiled-copy")).output().unwrap();
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert!(!e.contains("panicked"), "{e}");
-    if has_driver {
-        // A real driver is installed: the binary must not claim there is none.
-        assert!(!e.contains("no NVIDIA driver"), "{e}");
-        return;
-    }
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(e.starts_with("tiled-copy: no NVIDIA driver"), "{e}");
+    no_driver::says_so_and_exits_1(env!("CARGO_BIN_EXE_tiled-copy"), "tiled-copy");
 }

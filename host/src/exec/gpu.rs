@@ -242,7 +242,8 @@ fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
 /// An open device with the kernels module loaded.
 pub struct Gpu {
     pub info: DeviceInfo,
-    module: sys::CUmodule,
+    /// The embedded kernels (unloaded by [`Module`]'s drop).
+    module: Module,
     /// Declared after `module`: dropped (context released) after the module is unloaded.
     device: cuda::Device,
     /// What the module was loaded from: `"cubin (sm_90a)"` or `"PTX (JIT)"`.
@@ -308,7 +309,7 @@ impl Gpu {
         };
         Ok(Gpu {
             info,
-            module,
+            module: Module { m: module },
             device,
             loaded_from: loaded,
             driver_version: version,
@@ -330,11 +331,7 @@ impl Gpu {
 
     /// A kernel of the embedded module.
     pub fn function(&self, name: &str) -> Result<sys::CUfunction, GpuError> {
-        let c = CString::new(name).unwrap();
-        // SAFETY: module is loaded.
-        drv(&format!("cuModuleGetFunction({name})"), unsafe {
-            result::module::get_function(self.module, c)
-        })
+        self.module.function(name)
     }
 
     /// Device memory of `bytes` bytes, zeroed.
@@ -560,20 +557,8 @@ impl Gpu {
     }
 }
 
-impl Drop for Gpu {
-    fn drop(&mut self) {
-        if hung() {
-            return; // would block on the stuck kernel (see HUNG)
-        }
-        // SAFETY: the module was loaded in `open`; the context is released by `device`'s drop,
-        // which runs after this.
-        unsafe {
-            let _ = result::module::unload(self.module);
-        }
-    }
-}
-
-/// A module loaded by [`Gpu::load_ptx`], unloaded on drop.
+/// A module loaded by [`Gpu::open`] (the embedded kernels) or [`Gpu::load_ptx`], unloaded on
+/// drop (before the context: `Gpu` declares its module before its device).
 pub struct Module {
     m: sys::CUmodule,
 }
@@ -594,7 +579,7 @@ impl Drop for Module {
         if hung() {
             return; // would block on the stuck kernel (see HUNG)
         }
-        // SAFETY: loaded by load_ptx.
+        // SAFETY: loaded by `open` or `load_ptx`; the context is still current.
         unsafe {
             let _ = result::module::unload(self.m);
         }
