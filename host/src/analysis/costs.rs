@@ -18,8 +18,9 @@
 //! Each access uses a per-thread address (`p + 8·tid.x`) and a per-thread value, so ptxas cannot
 //! aggregate a warp's atomics into one (with a uniform address it does: `VOTEU`/`REDUX` around a
 //! single predicated `ATOM`), and the row shows the instruction itself. `ptx-sync show --costs`
-//! prints [`render_costs`]; `docs/fence-costs-sass.txt` is the committed snapshot
-//! ([`snapshot_text`]) that `host/tests/costs.rs` compares with a fresh run.
+//! prints [`render_costs`](crate::render::show_sass::render_costs); `docs/fence-costs-sass.txt`
+//! is the committed snapshot ([`snapshot_text`](crate::render::show_sass::snapshot_text)) that
+//! `host/tests/costs.rs` compares with a fresh run.
 
 //! The rendering (`render_costs`, the snapshot) and `ptx-sync show`'s use of the same wiring
 //! are in `render/show_sass.rs` ([`crate::render::show_sass`]); both are re-exported as
