@@ -218,27 +218,18 @@ fn the_table_parser_reads_lines_and_modules() {
 /// "Release notes" target table; [`ptxas_targets_need_their_ptx_version`] measures it).
 const TARGETS: [(u16, u16); 6] = [(75, 63), (80, 70), (86, 71), (87, 74), (89, 78), (90, 78)];
 
-/// The PTX ISA versions, in order (PTX ISA §12, release history).
-const VERSIONS: [u16; 37] = [
+/// The PTX ISA versions, in order, times ten (PTX ISA §12, release history).
+const VERSIONS: [u16; 43] = [
     10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 30, 31, 32, 40, 41, 42, 43, 50, 60, 61, 62, 63, 64, 65,
-    70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82, 83,
+    70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86, 87, 88, 90,
 ];
 
-fn versions() -> Vec<u16> {
-    VERSIONS
-        .iter()
-        .copied()
-        .chain([84, 85, 86, 87, 88, 90])
-        .collect()
-}
-
 fn prev_version(v: u16) -> u16 {
-    let all = versions();
-    let i = all
+    let i = VERSIONS
         .iter()
         .position(|&x| x == v)
         .unwrap_or_else(|| panic!("PTX {v} unknown"));
-    all[i - 1]
+    VERSIONS[i - 1]
 }
 
 fn min_version(sm: u16) -> u16 {
