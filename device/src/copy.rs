@@ -78,12 +78,10 @@ use crate::shared::{ClusterAddr, SharedAddr};
 use core::arch::asm;
 
 mod hint;
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use hint::catalog_rows as hint_catalog_rows;
 pub use hint::{
     cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
     cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
-    CpAsyncBulkG2SHint, CpAsyncBulkPrefetchHint, CpAsyncBulkS2GHint, TensorCoordsHint,
+    TensorCoordsHint,
 };
 
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, 64-byte aligned, created on the host with
@@ -192,40 +190,44 @@ instr! {
     CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc", tok!(Shared), ".b64");
     fn exec(b: u32) => m { asm!(asm_text!(none; (cp_mbar); m!()), b = in(reg32) b, options(nostack, preserves_flags)); }
 }
-instr! {
-    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];`
-    /// (PTX 8.0, sm_90).
-    CpAsyncBulkG2S = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
-    fn exec(d: u32, s: u64, n: u32, b: u32) => m {
-        asm!(asm_text!(cvta; (bulk_g2s); m!()),
-             sd = in(reg32) d, gp = in(reg64) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
-    }
+/// One bulk-copy row: `Name = (mnemonic); BLOCK (KEY); (operand: type => class, …)` defines
+/// `Name: Instr` with its `asm!`; `Name / HintName = …` also defines the `.L2::cache_hint` twin
+/// (the mnemonic + `.L2::cache_hint`, the operands + the 64-bit policy `{pol}`, PTX ISA
+/// §9.7.9.25.4 `.level::cache_hint`), so each instruction is written once.
+macro_rules! bulk_instr {
+    ($Name:ident / $Hint:ident = ($($mn:tt)*); $blk:ident ($key:ident); ($($args:tt)*)) => {
+        bulk_instr! { $Name = ($($mn)*); $blk ($key); ($($args)*) }
+        bulk_instr! { $Hint = ($($mn)*, tok!(CacheHint)); $blk ($key hint); ($($args)*, pol: u64 => reg64) }
+    };
+    ($Name:ident = ($($mn:tt)*); $blk:ident ($($key:tt)*); ($($a:ident: $t:ty => $r:ident),*)) => {
+        instr! {
+            #[doc = concat!("`", $($mn)*, $crate::instr::aops!($($key)*), ";` (PTX 8.0, sm_90; PTX ISA §9.7.9.25.4).")]
+            $Name = ($($mn)*);
+            fn exec($($a: $t),*) => m {
+                asm!(asm_text!($blk; ($($key)*); m!()), $($a = in($r) $a,)* options(nostack, preserves_flags));
+            }
+        }
+    };
 }
-instr! {
-    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-    /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90; sm_90a advised).
+bulk_instr! {
+    CpAsyncBulkG2S / CpAsyncBulkG2SHint = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
+    cvta (bulk_g2s); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32)
+}
+bulk_instr! {
     CpAsyncBulkG2SMulticast = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
-    fn exec(d: u32, s: u64, n: u32, b: u32, mask: u16) => m {
-        asm!(asm_text!(cvta; (bulk_g2s_mc); m!()),
-             sd = in(reg32) d, gp = in(reg64) s, n = in(reg32) n, b = in(reg32) b, k = in(reg16) mask, options(nostack, preserves_flags));
-    }
+    cvta (bulk_g2s_mc); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32, k: u16 => reg16)
 }
-instr! {
-    /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` (PTX 8.0, sm_90).
-    CpAsyncBulkS2G = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
-    fn exec(d: u64, s: u32, n: u32) => m {
-        asm!(asm_text!(cvta; (bulk_s2g); m!()),
-             gp = in(reg64) d, ss = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
-    }
+bulk_instr! {
+    CpAsyncBulkS2G / CpAsyncBulkS2GHint = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
+    cvta (bulk_s2g); (gp: u64 => reg64, ss: u32 => reg32, n: u32 => reg32)
 }
-instr! {
-    /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];`
-    /// (PTX 8.0, sm_90).
+bulk_instr! {
     CpAsyncBulkS2C = ("cp.async.bulk", tok!(SharedCluster), tok!(Shared), ".mbarrier::complete_tx::bytes");
-    fn exec(d: u32, s: u32, n: u32, b: u32) => m {
-        asm!(asm_text!(none; (bulk_s2c); m!()),
-             sd = in(reg32) d, ss = in(reg32) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
-    }
+    none (bulk_s2c); (sd: u32 => reg32, ss: u32 => reg32, n: u32 => reg32, b: u32 => reg32)
+}
+bulk_instr! {
+    CpAsyncBulkPrefetch / CpAsyncBulkPrefetchHint = ("cp.async.bulk.prefetch.L2", tok!(Global));
+    cvta (bulk_prefetch); (gp: u64 => reg64, n: u32 => reg32)
 }
 instr! {
     /// `cp.async.bulk.commit_group;` (PTX 8.0, sm_90).
@@ -242,15 +244,6 @@ instr! {
     CpAsyncBulkWaitGroupRead = ("cp.async.bulk.wait_group.read");
     fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
 }
-instr! {
-    /// `cp.async.bulk.prefetch.L2.global [s], n;` (PTX 8.0, sm_90).
-    CpAsyncBulkPrefetch = ("cp.async.bulk.prefetch.L2", tok!(Global));
-    fn exec(s: u64, n: u32) => m {
-        asm!(asm_text!(cvta; (bulk_prefetch); m!()),
-             gp = in(reg64) s, n = in(reg32) n, options(nostack, preserves_flags));
-    }
-}
-
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type` for one element type.
 ///
 /// # Safety
@@ -340,15 +333,24 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     const DIM: u32;
     /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
     const PTX_LOAD: &'static str;
+    /// … `.L2::cache_hint`
+    const PTX_LOAD_HINT: &'static str;
     /// … `.multicast::cluster`
     const PTX_LOAD_MULTICAST: &'static str;
     /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group`
     const PTX_STORE: &'static str;
+    /// … `.L2::cache_hint`
+    const PTX_STORE_HINT: &'static str;
     /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile`
     const PTX_PREFETCH: &'static str;
+    /// … `.L2::cache_hint`
+    const PTX_PREFETCH_HINT: &'static str;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn load(self, d: u32, m: u64, b: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load_hint(self, d: u32, m: u64, b: u32, pol: u64);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16);
@@ -357,7 +359,13 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     unsafe fn store(self, m: u64, s: u32);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
+    unsafe fn store_hint(self, m: u64, s: u32, pol: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
     unsafe fn prefetch(self, m: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn prefetch_hint(self, m: u64, pol: u64);
 }
 
 macro_rules! for_tensor_dims {
@@ -372,45 +380,42 @@ macro_rules! for_tensor_dims {
 #[allow(unused_imports)]
 pub(crate) use for_tensor_dims;
 
+/// One tensor-copy form of one rank, inside its `impl`: `PTX fn (KEY "{c…}") [coords]
+/// (mnemonic) (operand: type => class, …)` defines the `PTX` constant and the method with its
+/// `asm!`; `PTX / PTX_HINT fn / fn_hint …` also the `.L2::cache_hint` twin (PTX ISA §9.7.9.25.5:
+/// the qualifier last, the policy the last operand).
+macro_rules! tensor_op {
+    ($P:ident / $PH:ident $f:ident / $fh:ident ($key:ident $cs:literal) $co:tt ($($mn:tt)*) ($($args:tt)*)) => {
+        tensor_op! { $P $f ($key $cs) $co ($($mn)*) ($($args)*) }
+        tensor_op! { $PH $fh ($key $cs hint) $co ($($mn)*, tok!(CacheHint)) ($($args)*, pol: u64 => reg64) }
+    };
+    ($P:ident $f:ident ($($key:tt)*) [$($c:ident $i:literal),*] ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
+        const $P: &'static str = concat!($($mn)*);
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        unsafe fn $f(self, $($a: $t),*) {
+            asm!(asm_text!(none; ($($key)*); $($mn)*),
+                 $($a = in($r) $a,)* $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+        }
+    };
+}
+
 macro_rules! tensor_leaf {
     ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
-        tensor_leaf! { @ (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes"))
-                         (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster"))
-                         (concat!("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group"))
-                         (concat!("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile"))
-                         $n $cs [$($c $i),*] }
-    };
-    (@ ($($l:tt)*) ($($lm:tt)*) ($($s:tt)*) ($($p:tt)*) $n:literal $cs:literal [$($c:ident $i:literal),*]) => {
         unsafe impl TensorCoords for [i32; $n] {
             const DIM: u32 = $n;
-            const PTX_LOAD: &'static str = $($l)*;
-            const PTX_LOAD_MULTICAST: &'static str = $($lm)*;
-            const PTX_STORE: &'static str = $($s)*;
-            const PTX_PREFETCH: &'static str = $($p)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn load(self, d: u32, m: u64, b: u32) {
-                asm!(asm_text!(none; (tensor_load $cs); $($l)*),
-                     sd = in(reg32) d, m = in(reg64) m, b = in(reg32) b, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16) {
-                asm!(asm_text!(none; (tensor_load_mc $cs); $($lm)*),
-                     sd = in(reg32) d, m = in(reg64) m, b = in(reg32) b, k = in(reg16) mask, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn store(self, m: u64, s: u32) {
-                asm!(asm_text!(none; (tensor_store $cs); $($s)*),
-                     m = in(reg64) m, ss = in(reg32) s, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn prefetch(self, m: u64) {
-                asm!(asm_text!(none; (tensor_prefetch $cs); $($p)*),
-                     m = in(reg64) m, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
+            tensor_op! { PTX_LOAD / PTX_LOAD_HINT load / load_hint (tensor_load $cs) [$($c $i),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes")
+                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32) }
+            tensor_op! { PTX_LOAD_MULTICAST load_multicast (tensor_load_mc $cs) [$($c $i),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster")
+                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16) }
+            tensor_op! { PTX_STORE / PTX_STORE_HINT store / store_hint (tensor_store $cs) [$($c $i),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group")
+                (m: u64 => reg64, ss: u32 => reg32) }
+            tensor_op! { PTX_PREFETCH / PTX_PREFETCH_HINT prefetch / prefetch_hint (tensor_prefetch $cs) [$($c $i),*]
+                ("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile")
+                (m: u64 => reg64) }
         }
     };
 }
@@ -1288,76 +1293,45 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         seed: "5.2",
         ..v
     };
-    f(with_ops!(cvta; (bulk_g2s); Variant {
-        space: M::SharedCluster,
-        form: Form {
-            src: M::Global,
-            completion: Completion::Mbarrier,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkG2S::PTX,
-        rust: "cp_async_bulk_g2s",
-        ..b
-    }));
-    f(with_ops!(cvta; (bulk_g2s_mc); Variant {
-        space: M::SharedCluster,
-        form: Form {
-            src: M::Global,
-            completion: Completion::Mbarrier,
-            multicast: true,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkG2SMulticast::PTX,
-        rust: "cp_async_bulk_g2s_multicast",
-        ..b
-    }));
-    f(with_ops!(cvta; (bulk_s2g); Variant {
-        space: M::Global,
-        form: Form {
-            src: M::Shared,
-            completion: Completion::BulkGroup,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkS2G::PTX,
-        rust: "cp_async_bulk_s2g",
-        ..b
-    }));
-    f(with_ops!(none; (bulk_s2c); Variant {
-        space: M::SharedCluster,
-        form: Form {
-            src: M::Shared,
-            completion: Completion::Mbarrier,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkS2C::PTX,
-        rust: "cp_async_bulk_s2c",
-        ..b
-    }));
-    f(with_ops!(none; (none); Variant {
-        op: "commit_group",
-        ptx: CpAsyncBulkCommitGroup::PTX,
-        rust: "cp_async_bulk_commit_group",
-        ..b
-    }));
-    f(with_ops!(none; (imm); Variant {
-        op: "wait_group",
-        ptx: CpAsyncBulkWaitGroup::PTX,
-        rust: "cp_async_bulk_wait_group::<N>",
-        ..b
-    }));
-    f(with_ops!(none; (imm); Variant {
-        op: "wait_group.read",
-        ptx: CpAsyncBulkWaitGroupRead::PTX,
-        rust: "cp_async_bulk_wait_group_read::<N>",
-        ..b
-    }));
-    f(with_ops!(cvta; (bulk_prefetch); Variant {
-        op: "prefetch.L2",
-        space: M::Global,
-        ptx: CpAsyncBulkPrefetch::PTX,
-        rust: "cp_async_bulk_prefetch",
-        ..b
-    }));
+    // A row and, with a second `[ptx, rust]`, its `.L2::cache_hint` twin (operands `KEY hint`).
+    macro_rules! row {
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr] [$hptx:expr, $hrust:expr]; $v:expr) => {
+            row!($blk ($($k)*) [$ptx, $rust]; $v);
+            row!($blk ($($k)* hint) [$hptx, $hrust]; Variant { form: Form { cache_hint: true, ..$v.form }, ..$v });
+        };
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr]; $v:expr) => {
+            f(with_ops!($blk; ($($k)*); Variant { ptx: $ptx, rust: $rust, ..$v }))
+        };
+    }
+    let g2s = Form {
+        src: M::Global,
+        completion: Completion::Mbarrier,
+        ..Form::NONE
+    };
+    row!(cvta (bulk_g2s) [CpAsyncBulkG2S::PTX, "cp_async_bulk_g2s"]
+        [CpAsyncBulkG2SHint::PTX, "cp_async_bulk_g2s_hint"];
+        Variant { space: M::SharedCluster, form: g2s, ..b });
+    row!(cvta (bulk_g2s_mc) [CpAsyncBulkG2SMulticast::PTX, "cp_async_bulk_g2s_multicast"];
+        Variant { space: M::SharedCluster, form: Form { multicast: true, ..g2s }, ..b });
+    let s2g = Form {
+        src: M::Shared,
+        completion: Completion::BulkGroup,
+        ..Form::NONE
+    };
+    row!(cvta (bulk_s2g) [CpAsyncBulkS2G::PTX, "cp_async_bulk_s2g"]
+        [CpAsyncBulkS2GHint::PTX, "cp_async_bulk_s2g_hint"];
+        Variant { space: M::Global, form: s2g, ..b });
+    row!(none (bulk_s2c) [CpAsyncBulkS2C::PTX, "cp_async_bulk_s2c"];
+        Variant { space: M::SharedCluster, form: Form { src: M::Shared, ..g2s }, ..b });
+    row!(none (none) [CpAsyncBulkCommitGroup::PTX, "cp_async_bulk_commit_group"];
+        Variant { op: "commit_group", ..b });
+    row!(none (imm) [CpAsyncBulkWaitGroup::PTX, "cp_async_bulk_wait_group::<N>"];
+        Variant { op: "wait_group", ..b });
+    row!(none (imm) [CpAsyncBulkWaitGroupRead::PTX, "cp_async_bulk_wait_group_read::<N>"];
+        Variant { op: "wait_group.read", ..b });
+    row!(cvta (bulk_prefetch) [CpAsyncBulkPrefetch::PTX, "cp_async_bulk_prefetch"]
+        [CpAsyncBulkPrefetchHint::PTX, "cp_async_bulk_prefetch_hint"];
+        Variant { op: "prefetch.L2", space: M::Global, ..b });
     macro_rules! red_v {
         ($t:ident $tt:literal) => {
             f(with_ops!(cvta; (bulk_s2g); Variant {
@@ -1396,34 +1370,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 },
                 ..v
             };
-            f(with_ops!(none; (tensor_load $cs); Variant {
-                op: "load",
-                space: M::SharedCluster,
-                ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
-                rust: concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>"),
-                ..t
-            }));
-            f(with_ops!(none; (tensor_load_mc $cs); Variant {
-                op: "load.multicast",
-                space: M::SharedCluster,
-                ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
-                rust: concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>"),
-                ..t
-            }));
-            f(with_ops!(none; (tensor_store $cs); Variant {
-                op: "store",
-                space: M::Global,
-                ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
-                rust: concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>"),
-                ..t
-            }));
-            f(with_ops!(none; (tensor_prefetch $cs); Variant {
-                op: "prefetch",
-                space: M::Global,
-                ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
-                rust: concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>"),
-                ..t
-            }));
+            row!(none (tensor_load $cs)
+                [<[i32; $n] as TensorCoords>::PTX_LOAD, concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>")]
+                [<[i32; $n] as TensorCoords>::PTX_LOAD_HINT, concat!("cp_async_bulk_tensor_load_hint::<[i32; ", $n, "], _>")];
+                Variant { op: "load", space: M::SharedCluster, ..t });
+            row!(none (tensor_load_mc $cs)
+                [<[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST, concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>")];
+                Variant { op: "load.multicast", space: M::SharedCluster, ..t });
+            row!(none (tensor_store $cs)
+                [<[i32; $n] as TensorCoords>::PTX_STORE, concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>")]
+                [<[i32; $n] as TensorCoords>::PTX_STORE_HINT, concat!("cp_async_bulk_tensor_store_hint::<[i32; ", $n, "]>")];
+                Variant { op: "store", space: M::Global, ..t });
+            row!(none (tensor_prefetch $cs)
+                [<[i32; $n] as TensorCoords>::PTX_PREFETCH, concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>")]
+                [<[i32; $n] as TensorCoords>::PTX_PREFETCH_HINT, concat!("cp_async_bulk_prefetch_tensor_hint::<[i32; ", $n, "]>")];
+                Variant { op: "prefetch", space: M::Global, ..t });
         };
     }
     for_tensor_dims! { tensor_v }

@@ -186,53 +186,42 @@ macro_rules! aops {
     (cp_mbar) => {
         " [{b}]"
     };
-    (bulk_g2s) => {
-        " [{sd}], [g], {n}, [{b}]"
+    // The bulk and tensor copies; a trailing `hint` is the `.L2::cache_hint` twin (the 64-bit
+    // cache policy `{pol}` last, PTX ISA §9.7.9.25.4/5).
+    (bulk_g2s $($h:ident)?) => {
+        concat!(" [{sd}], [g], {n}, [{b}]", $crate::instr::aops!(@pol $($h)?))
     };
-    (bulk_g2s_mc) => {
-        " [{sd}], [g], {n}, [{b}], {k}"
+    (bulk_g2s_mc $($h:ident)?) => {
+        concat!(" [{sd}], [g], {n}, [{b}], {k}", $crate::instr::aops!(@pol $($h)?))
     };
-    (bulk_s2g) => {
-        " [g], [{ss}], {n}"
+    (bulk_s2g $($h:ident)?) => {
+        concat!(" [g], [{ss}], {n}", $crate::instr::aops!(@pol $($h)?))
     };
     (bulk_s2c) => {
         " [{sd}], [{ss}], {n}, [{b}]"
     };
-    (bulk_prefetch) => {
-        " [g], {n}"
+    (bulk_prefetch $($h:ident)?) => {
+        concat!(" [g], {n}", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_load $cs:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}]")
+    (tensor_load $cs:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}]", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_load_mc $cs:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {k}")
+    (tensor_load_mc $cs:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {k}", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_store $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}], [{ss}]")
+    (tensor_store $cs:literal $($h:ident)?) => {
+        concat!(" [{m}, {{", $cs, "}}], [{ss}]", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_prefetch $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}]")
+    (tensor_prefetch $cs:literal $($h:ident)?) => {
+        concat!(" [{m}, {{", $cs, "}}]", $crate::instr::aops!(@pol $($h)?))
     };
-    // `.L2::cache_hint` forms (the 64-bit cache policy `{pol}` last), `tensormap.*`,
-    // `nanosleep`, `createpolicy`: keys ready for the `coverage` branch's `asm!`.
-    (bulk_g2s_hint) => {
-        " [{sd}], [g], {n}, [{b}], {pol}"
+    (@pol) => {
+        ""
     };
-    (bulk_s2g_hint) => {
-        " [g], [{ss}], {n}, {pol}"
+    (@pol hint) => {
+        ", {pol}"
     };
-    (bulk_prefetch_hint) => {
-        " [g], {n}, {pol}"
-    };
-    (tensor_load_hint $cs:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {pol}")
-    };
-    (tensor_store_hint $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}], [{ss}], {pol}")
-    };
-    (tensor_prefetch_hint $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}], {pol}")
-    };
+    // `tensormap.*`, `nanosleep`, `createpolicy`.
     (tensormap_cp) => {
         " [{a64}], [{ss}], 128"
     };
