@@ -32,7 +32,8 @@
 //! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_commit_group`], [`cp_async_bulk_wait_group`], [`cp_async_bulk_wait_group_read`] | `cp.async.bulk.commit_group;` `cp.async.bulk.wait_group{.read} N;` | 8.0 / sm_90 |
-//! | [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.{u32,s32,u64,f32,f64} [d], [s], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] (`_hint`), [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type [d], [s], n{, policy};` (the ISA's `.redOp.type` table: `copy/reduce.rs`) | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
@@ -47,8 +48,9 @@
 //! (`Mbarrier::async_copy_complete_tx` (host): a `Release` RMW, ordered after the copy's writes —
 //! unlike the `.relaxed` `mbarrier.complete_tx` instruction), so a protocol
 //! that waits correctly on the device also waits correctly on the host; `commit_group` /
-//! `wait_group` are no-ops and `cp.reduce.async.bulk` is an element-wise relaxed atomic add (as
-//! on the device: each element a relaxed `.gpu` reduction). Tensor
+//! `wait_group` are no-ops and `cp.reduce.async.bulk` is an element-wise relaxed atomic
+//! read-modify-write with its operator (as on the device: each element a relaxed `.gpu`
+//! reduction). Tensor
 //! copies on the host read a map made by `TensorMap::host_tiled` (this crate's own encoding of
 //! base, element size, dims, strides and box; a driver-encoded map panics), zero-fill
 //! out-of-bounds elements of a load and skip them in a store, like TMA tile mode.
@@ -78,10 +80,15 @@ use crate::shared::{ClusterAddr, SharedAddr};
 use core::arch::asm;
 
 mod hint;
+pub mod reduce;
 pub use hint::{
     cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
     cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
     TensorCoordsHint,
+};
+pub use reduce::{
+    cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
+    cp_reduce_async_bulk_s2c, Bf16, BulkReduce, BulkReduceCluster, F16,
 };
 
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, 64-byte aligned, created on the host with
@@ -244,82 +251,6 @@ instr! {
     CpAsyncBulkWaitGroupRead = ("cp.async.bulk.wait_group.read");
     fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
 }
-/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type` for one element type.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "this crate has no `cp.reduce.async.bulk ... .add` for `{Self}`",
-    note = "PTX ISA §9.7.9.25.4.2: add on .u32, .s32, .u64, .f32, .f64 (global destination)"
-)]
-pub unsafe trait BulkReduceAddInstr: Copy + 'static {
-    /// e.g. `"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn add(a: Self, b: Self) -> Self;
-    /// Host: `*p += b` as one relaxed atomic RMW (what the device does per element: a relaxed
-    /// `.gpu` reduction, PTX ISA §9.7.9.25.4).
-    ///
-    /// # Safety
-    /// `p` aligned and valid for reads and writes; every concurrent access to `*p` atomic.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    unsafe fn atomic_add(p: *mut Self, b: Self);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(d: u64, s: u32, n: u32);
-}
-macro_rules! for_bulk_reduce {
-    ($leaf:ident) => {
-        $leaf! { u32 "u32" }
-        $leaf! { i32 "s32" }
-        $leaf! { u64 "u64" }
-        $leaf! { f32 "f32" }
-        $leaf! { f64 "f64" }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_bulk_reduce;
-macro_rules! bulk_reduce_leaf {
-    ($t:ident $tt:literal) => {
-        bulk_reduce_leaf! { @ (concat!("cp.reduce.async.bulk", tok!(Global), tok!(Shared), ".bulk_group.add.", $tt)) $t }
-    };
-    (@ ($($mn:tt)*) $t:ident) => {
-        unsafe impl BulkReduceAddInstr for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            #[allow(clippy::unnecessary_cast)]
-            fn add(a: Self, b: Self) -> Self { bulk_reduce_leaf!(@add $t a b) }
-            #[cfg(not(target_arch = "nvptx64"))]
-            unsafe fn atomic_add(p: *mut Self, b: Self) { bulk_reduce_leaf!(@atomic $t p b) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(d: u64, s: u32, n: u32) {
-                asm!(asm_text!(cvta; (bulk_s2g); $($mn)*),
-                     gp = in(reg64) d, ss = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-        }
-    };
-    (@atomic u32 $p:ident $b:ident) => {{ core::sync::atomic::AtomicU32::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
-    (@atomic i32 $p:ident $b:ident) => {{ core::sync::atomic::AtomicI32::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
-    (@atomic u64 $p:ident $b:ident) => {{ core::sync::atomic::AtomicU64::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
-    (@atomic f32 $p:ident $b:ident) => {{
-        let a = core::sync::atomic::AtomicU32::from_ptr($p as *mut u32);
-        let _ = a.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed,
-                               |x| Some(Self::add(f32::from_bits(x), $b).to_bits()));
-    }};
-    (@atomic f64 $p:ident $b:ident) => {{
-        let a = core::sync::atomic::AtomicU64::from_ptr($p as *mut u64);
-        let _ = a.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed,
-                               |x| Some(Self::add(f64::from_bits(x), $b).to_bits()));
-    }};
-    (@add f32 $a:ident $b:ident) => { $a + $b };
-    (@add f64 $a:ident $b:ident) => { $a + $b };
-    (@add $t:ident $a:ident $b:ident) => { $a.wrapping_add($b) };
-}
-for_bulk_reduce! { bulk_reduce_leaf }
-
 /// Tensor coordinates `[i32; D]`, `D` ∈ 1..=5: the `.dim` of `cp.async.bulk.tensor`.
 ///
 /// # Safety
@@ -854,54 +785,6 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
     }
 }
 
-/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type [d], [s], n;` — element-wise
-/// `dst[i] += src[i]` by TMA; on the device each element's update is a relaxed atomic
-/// reduction at `.gpu` scope (PTX ISA §9.7.9.25.4), so concurrent reductions into the same
-/// elements lose nothing. Host: the same, at issue — one relaxed atomic RMW per element.
-///
-/// # Safety
-/// As [`cp_async_bulk_s2g`]; `dst` aligned for `T`, and every concurrent access to its elements
-/// atomic (another reduction, or an atomic of this crate).
-///
-/// `T` ∈ {`u32`, `i32`, `u64`, `f32`, `f64`}; other types do not compile. SASS: not recorded in
-/// the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4.
-///
-/// # Examples
-///
-/// ```
-/// use ptx_sync::{copy::{cp_reduce_async_bulk_add, cp_async_bulk_commit_group, cp_async_bulk_wait_group, BulkReduceAddInstr}, shared::to_shared};
-/// #[repr(align(16))] struct A([u32; 4]);
-/// let (mut acc, part) = (A([10; 4]), A([1, 2, 3, 4]));
-/// unsafe { cp_reduce_async_bulk_add(acc.0.as_mut_ptr(), to_shared(part.0.as_ptr()), 16) };
-/// cp_async_bulk_commit_group();
-/// cp_async_bulk_wait_group::<0>();
-/// assert_eq!(acc.0, [11, 12, 13, 14]);
-/// assert_eq!(<u32 as BulkReduceAddInstr>::PTX, "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32");
-/// ```
-///
-/// ```compile_fail
-/// use ptx_sync::{copy::cp_reduce_async_bulk_add, shared::to_shared};
-/// let (mut d, s) = ([0u8; 16], [0u8; 16]);
-/// unsafe { cp_reduce_async_bulk_add(d.as_mut_ptr(), to_shared(s.as_ptr()), 16) }; // no .add.u8
-/// ```
-#[inline(always)]
-pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
-    dst: *mut T,
-    src: SharedAddr,
-    bytes: u32,
-) {
-    check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    T::exec(dst as u64, src.0, bytes);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let s = src.0 as *const T;
-        for i in 0..bytes as usize / core::mem::size_of::<T>() {
-            T::atomic_add(dst.add(i), *s.add(i));
-        }
-    }
-}
-
 /// `cp.async.bulk.prefetch.L2.global [s], n;` — a hint. Host: nothing.
 ///
 /// # Safety
@@ -1332,29 +1215,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     row!(cvta (bulk_prefetch) [CpAsyncBulkPrefetch::PTX, "cp_async_bulk_prefetch"]
         [CpAsyncBulkPrefetchHint::PTX, "cp_async_bulk_prefetch_hint"];
         Variant { op: "prefetch.L2", space: M::Global, ..b });
-    macro_rules! red_v {
-        ($t:ident $tt:literal) => {
-            f(with_ops!(cvta; (bulk_s2g); Variant {
-                family: "cp.reduce.async.bulk",
-                op: "add",
-                sm: b.sm,
-                ptx_isa: b.ptx_isa,
-                isa: b.isa,
-                seed: b.seed,
-                ty: stringify!($t),
-                space: M::Global,
-                form: Form {
-                    src: M::Shared,
-                    completion: Completion::BulkGroup,
-                    ..Form::NONE
-                },
-                ptx: <$t as BulkReduceAddInstr>::PTX,
-                rust: concat!("cp_reduce_async_bulk_add::<", stringify!($t), ">"),
-                ..v
-            }));
-        };
-    }
-    for_bulk_reduce! { red_v }
+    reduce::catalog_rows(&mut f);
     macro_rules! tensor_v {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {

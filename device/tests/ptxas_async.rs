@@ -34,6 +34,13 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",
+        // cp.reduce.async.bulk controls (§9.7.9.25.4): each illegal class below has a legal twin
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.and.b64 [%rd1], [%r1], 16, %rd2;",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b32 [%r1], [%r1], 16, [%r1];",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -60,6 +67,13 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "fence.acquire.sync_restrict::shared::cluster.gpu;", // the scope is always .cluster
         "membar.cluster;",                                   // membar_cluster
         "membar.gpu;",                                       // the level is `.gl`
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.s32 [%rd1], [%r1], 16;", // reduce_inc_i32
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b8 [%rd1], [%r1], 16;", // reduce_u8
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%r1], 16;", // f16 add is .noftz only
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s64 [%rd1], [%r1], 16;", // i64 adds as .u64
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 [%r1], [%r1], 16, [%r1];", // reduce_cluster_f32
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.u64 [%r1], [%r1], 16, [%r1];", // reduce_cluster_f32 (64-bit min)
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64 [%r1], [%r1], 16, [%r1];", // .b64 bitwise: .global only
     ] {
         assert!(
             !ptxas_accepts(illegal),
@@ -92,6 +106,16 @@ fn ptxas_enforces_the_control_floors() {
         ),
         (
             "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 16;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.dec.u32 [%r1], [%r1], 16, [%r1];",
             "sm_90",
             "sm_89",
         ),

@@ -79,15 +79,61 @@ fn completion(s: Completion) -> &'static str {
         other => panic!("unknown completion {other:?}"),
     }
 }
-fn reduce_type(t: &str) -> &'static str {
-    match t {
-        "u32" => ".u32",
-        "i32" => ".s32",
-        "u64" => ".u64",
-        "f32" => ".f32",
-        "f64" => ".f64",
-        other => panic!("no bulk add for {other}"),
-    }
+/// PTX ISA §9.7.9.25.4, the table of `cp.reduce.async.bulk`: per destination, each `.redOp` with
+/// the `.type`s it takes (`.add.noftz` the f16/bf16 add of `.global`).
+const REDUCE_TABLE: &[(&str, &str, &[&str])] = &[
+    (".shared::cluster", "add", &["u32", "s32", "u64"]),
+    (".shared::cluster", "min", &["u32", "s32"]),
+    (".shared::cluster", "max", &["u32", "s32"]),
+    (".shared::cluster", "inc", &["u32"]),
+    (".shared::cluster", "dec", &["u32"]),
+    (".shared::cluster", "and", &["b32"]),
+    (".shared::cluster", "or", &["b32"]),
+    (".shared::cluster", "xor", &["b32"]),
+    (".global", "add", &["u32", "s32", "u64", "f32", "f64"]),
+    (".global", "add.noftz", &["f16", "bf16"]),
+    (
+        ".global",
+        "min",
+        &["u32", "s32", "u64", "s64", "f16", "bf16"],
+    ),
+    (
+        ".global",
+        "max",
+        &["u32", "s32", "u64", "s64", "f16", "bf16"],
+    ),
+    (".global", "inc", &["u32"]),
+    (".global", "dec", &["u32"]),
+    (".global", "and", &["b32", "b64"]),
+    (".global", "or", &["b32", "b64"]),
+    (".global", "xor", &["b32", "b64"]),
+];
+
+/// The `.redOp.type` of a reduction row: the Rust element type and operator as the ISA spells
+/// them (`.b32`/`.b64` for the bitwise operators, `.s64` as `.u64` for `add` — PTX has no
+/// `.add.s64` and two's-complement addition is the same —, `.add.noftz` for the 16-bit floats).
+fn reduce_op_type(op: &str, ty: &str) -> String {
+    let bitwise = ["and", "or", "xor"].contains(&op);
+    let t = match (ty, bitwise) {
+        ("u32", true) => "b32",
+        ("u64", true) => "b64",
+        ("u32", _) => "u32",
+        ("i32", _) => "s32",
+        ("u64", _) => "u64",
+        ("i64", _) if op == "add" => "u64",
+        ("i64", _) => "s64",
+        ("f32", _) => "f32",
+        ("f64", _) => "f64",
+        ("F16", _) => "f16",
+        ("Bf16", _) => "bf16",
+        (o, _) => panic!("no bulk reduction on {o}"),
+    };
+    let op = if op == "add" && (t == "f16" || t == "bf16") {
+        "add.noftz"
+    } else {
+        op
+    };
+    format!(".{op}.{t}")
 }
 
 /// The PTX the grammar prescribes for a row.
@@ -264,13 +310,19 @@ fn expected(v: &Variant) -> String {
             );
             format!("createpolicy.fractional{}{}.b64", prio(p), prio(sec))
         }
+        // `cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type`:
+        // the hint before the operator (§9.7.9.25.4).
         "cp.reduce.async.bulk" => format!(
-            "cp.reduce.async.bulk{}{}{}.{}{}",
+            "cp.reduce.async.bulk{}{}{}{}{}",
             space(v.space),
             space(v.form.src),
             completion(v.form.completion),
-            v.op,
-            reduce_type(v.ty)
+            if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            },
+            reduce_op_type(v.op, v.ty)
         ),
         "cp.async.bulk.tensor" => {
             let d = v.form.dim;
@@ -392,7 +444,8 @@ fn row_counts_per_family() {
         ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
         ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
         ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
-        ("cp.reduce.async.bulk", 5),
+        // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
+        ("cp.reduce.async.bulk", 28 * 2 + 13),
         ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
     ]
     .into_iter()
@@ -448,6 +501,46 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
+}
+
+/// The bulk reductions are exactly the ISA's table (nothing more, nothing less): each
+/// destination's `.redOp.type` set, and every `.global` one also with `.L2::cache_hint`.
+#[test]
+fn bulk_reductions_are_the_isa_table() {
+    use std::collections::BTreeSet;
+    let want: BTreeSet<(String, bool, String)> = REDUCE_TABLE
+        .iter()
+        .flat_map(|(dst, op, tys)| {
+            tys.iter().flat_map(move |t| {
+                let hints: &[bool] = if *dst == ".global" {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                hints
+                    .iter()
+                    .map(move |&h| (dst.to_string(), h, format!(".{op}.{t}")))
+            })
+        })
+        .collect();
+    let have: BTreeSet<(String, bool, String)> = rows()
+        .iter()
+        .filter(|v| v.family == "cp.reduce.async.bulk")
+        .map(|v| {
+            (
+                space(v.space).to_string(),
+                v.form.cache_hint,
+                reduce_op_type(v.op, v.ty),
+            )
+        })
+        .collect();
+    assert_eq!(have, want);
+    assert!(rows().iter().any(|v| v.ptx
+        == "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.noftz.bf16"));
+    assert!(rows().iter().any(|v| {
+        v.ptx
+        == "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32"
+    }));
 }
 
 #[test]
@@ -671,7 +764,11 @@ fn operand_shape(v: &Variant) -> String {
         }
         ("cp.async.bulk", "") => " [%r], [%r], %r, [%r]".into(),
         ("cp.async.bulk", "prefetch.L2") => format!(" [g], %r{}", opt(f.cache_hint, ", %r")),
-        ("cp.reduce.async.bulk", _) => " [g], [%r], %r".into(),
+        // §9.7.9.25.4: `[dstMem], [srcMem], size, [mbar]` / `[dstMem], [srcMem], size{, cache-policy}`.
+        ("cp.reduce.async.bulk", _) if v.space == Marker::SharedCluster => {
+            " [%r], [%r], %r, [%r]".into()
+        }
+        ("cp.reduce.async.bulk", _) => format!(" [g], [%r], %r{}", opt(f.cache_hint, ", %r")),
         ("cp.async.bulk.tensor", op) => {
             let c = vec!["%r"; usize::from(f.dim)].join(", ");
             // §9.7.9.25.5: the cache policy is the last operand.

@@ -179,14 +179,30 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_bulk_commit_group();
     cp_async_bulk_wait_group::<0>();
     cp_async_bulk_wait_group_read::<1>();
-    cp_reduce_async_bulk_add(p as *mut u32, s, 256);
-    cp_reduce_async_bulk_add(p as *mut i32, s, 256);
-    cp_reduce_async_bulk_add(p as *mut u64, s, 256);
-    cp_reduce_async_bulk_add(p as *mut f32, s, 256);
-    cp_reduce_async_bulk_add(p as *mut f64, s, 256);
     cp_async_bulk_prefetch(g, 256);
     // the .L2::cache_hint forms, with a policy from createpolicy
     let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
+    // cp.reduce.async.bulk: the PTX ISA's table (§9.7.9.25.4), written here by hand; `cluster`
+    // lists the pairs the .shared::cluster destination takes too (into a peer CTA, rank 1).
+    macro_rules! red {
+        ($($t:ident: $($Op:ident)* $(; cluster $($COp:ident)*)?),* $(,)?) => {$(
+            $(
+                cp_reduce_async_bulk::<ptx_sync::atomic::op::$Op, $t>(p as *mut $t, s, 256);
+                cp_reduce_async_bulk_hint::<ptx_sync::atomic::op::$Op, $t>(p as *mut $t, s, 256, pol);
+            )*
+            $($( cp_reduce_async_bulk_s2c::<ptx_sync::atomic::op::$COp, $t, _>(mapa(s, 1), s, 256, m.remote(1)); )*)?
+        )*};
+    }
+    red! {
+        u32: Add Min Max Inc Dec And Or Xor; cluster Add Min Max Inc Dec And Or Xor,
+        i32: Add Min Max; cluster Add Min Max,
+        u64: Add Min Max And Or Xor; cluster Add,
+        i64: Add Min Max; cluster Add,
+        f32: Add,
+        f64: Add,
+        F16: Add Min Max,
+        Bf16: Add Min Max,
+    }
     cp_async_bulk_g2s_hint(s, g, 256, m, pol);
     cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
     cp_async_bulk_prefetch_hint(g, 256, pol);
