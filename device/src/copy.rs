@@ -25,6 +25,7 @@
 //! | function | PTX | PTX ISA / SM |
 //! |---|---|---|
 //! | [`cp_async`] / [`cp_async_zfill`] | `cp.async.{ca,cg}.shared::cta.global [d], [s], N{, src_size};` | 7.0 / sm_80 (`::cta` 7.8) |
+//! | [`cp_async_hint`] / [`cp_async_zfill_hint`] | `cp.async.{ca,cg}.shared::cta.global.L2::cache_hint [d], [s], N{, src_size}, policy;` | 7.4 / sm_80 (`::cta` 7.8) |
 //! | [`cp_async_commit_group`], [`cp_async_wait_group`], [`cp_async_wait_all`] | `cp.async.commit_group;` `cp.async.wait_group N;` `cp.async.wait_all;` | 7.0 / sm_80 |
 //! | [`cp_async_mbarrier_arrive`] (`_noinc`) | `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 [b];` | 7.0 / sm_80 |
 //! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
@@ -84,7 +85,7 @@ pub mod reduce;
 pub use hint::{
     cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
     cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
-    TensorCoordsHint,
+    cp_async_hint, cp_async_zfill_hint, TensorCoordsHint,
 };
 pub use reduce::{
     cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
@@ -129,12 +130,20 @@ crate::sem::token_markers! {
 pub unsafe trait CpAsyncInstr<const BYTES: usize>: CacheOp {
     /// e.g. `"cp.async.ca.shared::cta.global"`.
     const PTX: &'static str;
+    /// … `.L2::cache_hint` (with a cache-policy operand last, PTX ISA §9.7.9.25.3).
+    const PTX_HINT: &'static str;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec(d: u32, s: u64);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec_zfill(d: u32, s: u64, src_size: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec_hint(d: u32, s: u64, pol: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec_zfill_hint(d: u32, s: u64, src_size: u32, pol: u64);
 }
 
 macro_rules! for_cp_async {
@@ -148,25 +157,32 @@ macro_rules! for_cp_async {
 #[allow(unused_imports)]
 pub(crate) use for_cp_async;
 
+/// One `cp.async` method: `fn (KEY) (mnemonic) (operand: type => class, …)`.
+macro_rules! cp_async_fn {
+    ($f:ident ($($key:tt)*) ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        unsafe fn $f($($a: $t),*) {
+            asm!(asm_text!(cvta; ($($key)*); $($mn)*),
+                 $($a = in($r) $a,)* options(nostack, preserves_flags));
+        }
+    };
+}
+
 macro_rules! cp_async_leaf {
     ($C:ident, $n:literal) => {
-        cp_async_leaf! { @ (concat!("cp.async", tok!($C), tok!(Shared), tok!(Global))) $C $n }
+        cp_async_leaf! { @ ("cp.async", tok!($C), tok!(Shared), tok!(Global)) $C $n }
     };
     (@ ($($mn:tt)*) $C:ident $n:literal) => {
         unsafe impl CpAsyncInstr<$n> for $C {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(d: u32, s: u64) {
-                asm!(asm_text!(cvta; (cp_async $n); $($mn)*),
-                     sd = in(reg32) d, gp = in(reg64) s, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec_zfill(d: u32, s: u64, z: u32) {
-                asm!(asm_text!(cvta; (cp_async_zfill $n); $($mn)*),
-                     sd = in(reg32) d, gp = in(reg64) s, z = in(reg32) z, options(nostack, preserves_flags));
-            }
+            const PTX: &'static str = concat!($($mn)*);
+            const PTX_HINT: &'static str = concat!($($mn)*, tok!(CacheHint));
+            cp_async_fn! { exec (cp_async $n) ($($mn)*) (sd: u32 => reg32, gp: u64 => reg64) }
+            cp_async_fn! { exec_zfill (cp_async_zfill $n) ($($mn)*) (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32) }
+            cp_async_fn! { exec_hint (cp_async $n hint) ($($mn)*, tok!(CacheHint))
+                           (sd: u32 => reg32, gp: u64 => reg64, pol: u64 => reg64) }
+            cp_async_fn! { exec_zfill_hint (cp_async_zfill $n hint) ($($mn)*, tok!(CacheHint))
+                           (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32, pol: u64 => reg64) }
         }
     };
 }
@@ -1105,31 +1121,35 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             ..r
         })
     };
+    // A row and, with a second `[ptx, rust]`, its `.L2::cache_hint` twin (operands `KEY hint`).
+    macro_rules! row {
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr] [$hptx:expr, $hrust:expr]; $v:expr) => {
+            row!($blk ($($k)*) [$ptx, $rust]; $v);
+            row!($blk ($($k)* hint) [$hptx, $hrust]; Variant { form: Form { cache_hint: true, ..$v.form }, ..$v });
+        };
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr]; $v:expr) => {
+            f(with_ops!($blk; ($($k)*); Variant { ptx: $ptx, rust: $rust, ..$v }))
+        };
+    }
     macro_rules! cpa_v {
         ($C:ident, $n:literal) => {
-            f(with_ops!(cvta; (cp_async $n); Variant {
+            let c = Variant {
                 space: M::Shared,
                 form: Form {
                     cache: M::$C,
                     bytes: $n,
                     ..Form::NONE
                 },
-                ptx: <$C as CpAsyncInstr<$n>>::PTX,
-                rust: concat!("cp_async::<", stringify!($C), ", ", $n, ">"),
                 ..v
-            }));
-            f(with_ops!(cvta; (cp_async_zfill $n); Variant {
-                space: M::Shared,
-                form: Form {
-                    cache: M::$C,
-                    bytes: $n,
-                    zfill: true,
-                    ..Form::NONE
-                },
-                ptx: <$C as CpAsyncInstr<$n>>::PTX,
-                rust: concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">"),
-                ..v
-            }));
+            };
+            row!(cvta (cp_async $n)
+                [<$C as CpAsyncInstr<$n>>::PTX, concat!("cp_async::<", stringify!($C), ", ", $n, ">")]
+                [<$C as CpAsyncInstr<$n>>::PTX_HINT, concat!("cp_async_hint::<", stringify!($C), ", ", $n, ">")];
+                c);
+            row!(cvta (cp_async_zfill $n)
+                [<$C as CpAsyncInstr<$n>>::PTX, concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">")]
+                [<$C as CpAsyncInstr<$n>>::PTX_HINT, concat!("cp_async_zfill_hint::<", stringify!($C), ", ", $n, ">")];
+                Variant { form: Form { zfill: true, ..c.form }, ..c });
         };
     }
     for_cp_async! { cpa_v }
@@ -1176,16 +1196,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         seed: "5.2",
         ..v
     };
-    // A row and, with a second `[ptx, rust]`, its `.L2::cache_hint` twin (operands `KEY hint`).
-    macro_rules! row {
-        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr] [$hptx:expr, $hrust:expr]; $v:expr) => {
-            row!($blk ($($k)*) [$ptx, $rust]; $v);
-            row!($blk ($($k)* hint) [$hptx, $hrust]; Variant { form: Form { cache_hint: true, ..$v.form }, ..$v });
-        };
-        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr]; $v:expr) => {
-            f(with_ops!($blk; ($($k)*); Variant { ptx: $ptx, rust: $rust, ..$v }))
-        };
-    }
     let g2s = Form {
         src: M::Global,
         completion: Completion::Mbarrier,

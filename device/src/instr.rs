@@ -174,11 +174,11 @@ macro_rules! aops {
         " [{a64}], 128"
     };
     // copy.rs
-    (cp_async $n:literal) => {
-        concat!(" [{sd}], [g], ", stringify!($n))
+    (cp_async $n:literal $($h:ident)?) => {
+        concat!(" [{sd}], [g], ", stringify!($n), $crate::instr::aops!(@pol $($h)?))
     };
-    (cp_async_zfill $n:literal) => {
-        concat!(" [{sd}], [g], ", stringify!($n), ", {z}")
+    (cp_async_zfill $n:literal $($h:ident)?) => {
+        concat!(" [{sd}], [g], ", stringify!($n), ", {z}", $crate::instr::aops!(@pol $($h)?))
     };
     (imm) => {
         " {imm}"

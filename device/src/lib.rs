@@ -47,7 +47,7 @@
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
 //! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk{,.tensor}` (G→S, S→G, prefetch) and `cp.reduce.async.bulk` | sm_90 | 8.0 |
-//! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
+//! | [`copy`]: `cp.async` (LDGSTS); its `.L2::cache_hint` forms 7.4 | sm_80 | 7.0 |
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
 //! | [`copy`]: `cp.reduce.async.bulk` — the ISA's `.redOp.type` table into `.global` (`.bulk_group`) and `.shared::cluster` (mbarrier) | sm_90 | 8.0 |
 //! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |

@@ -16,6 +16,7 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p1, [%r1], %r2;",
         "mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [%r1], 16;",
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 16;",
+        "cp.async.cg.shared::cta.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;",
         "barrier.cluster.wait.acquire.aligned;",
         "barrier.cluster.arrive.relaxed.aligned;",
         "mbarrier.arrive_drop.release.cluster.shared::cluster.b64 _, [%r1];",
@@ -54,6 +55,7 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.arrive.release.gpu.shared::cta.b64 %rd2, [%r1];", // arrive_gpu_scope
         "mbarrier.expect_tx.relaxed.sys.shared::cta.b64 [%r1], 16;", // expect_tx_sys
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 4;",         // cp_async_cg_4
+        "cp.async.cg.shared::cta.global.L2::cache_hint [%r1], [%rd1], 8, %rd2;", // cp_async_cg_4 (hinted)
         "barrier.cluster.wait.release.aligned;",                    // cluster_wait_release
         "barrier.cluster.arrive.acquire.aligned;",                  // cluster_arrive_acquire
         "cp.async.bulk.prefetch.tensor.6d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1, %r1, %r1}];", // tensor_6d
@@ -108,6 +110,11 @@ fn ptxas_enforces_the_control_floors() {
             "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
             "sm_90",
             "sm_89",
+        ),
+        (
+            "cp.async.ca.shared::cta.global.L2::cache_hint [%r1], [%rd1], 4, %r2, %rd2;",
+            "sm_80",
+            "sm_75",
         ),
         (
             "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 16;",

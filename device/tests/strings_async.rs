@@ -255,7 +255,13 @@ fn expected(v: &Variant) -> String {
                 Marker::Cg => ".cg",
                 e => panic!("{e:?}"),
             };
-            format!("cp.async{cache}{}.global", space(v.space))
+            // §9.7.9.25.3: `{.level::cache_hint}` after `.global`.
+            let hint = if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            };
+            format!("cp.async{cache}{}.global{hint}", space(v.space))
         }
         "cp.async" => {
             if v.ty.is_empty() {
@@ -441,9 +447,10 @@ fn row_counts_per_family() {
         ("griddepcontrol", 2), // wait, launch_dependents
         ("membar", 3),         // cta, gl, sys
         ("nanosleep", 1),
-        ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
+        // {ca 4,8,16; cg 16} x {-, zfill} x {-, .L2::cache_hint}; 5 group/arrive forms
+        ("cp.async", 8 * 2 + 5),
         ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
-        ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
+        ("createpolicy", 4 * 3),      // primary x {none, evict_first, evict_unchanged}
         // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
         ("cp.reduce.async.bulk", 28 * 2 + 13),
         ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
@@ -498,6 +505,8 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint",
         "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group.L2::cache_hint",
         "cp.async.bulk.prefetch.tensor.5d.L2.global.tile.L2::cache_hint",
+        "cp.async.cg.shared::cta.global.L2::cache_hint",
+        "cp.async.ca.shared::cta.global.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -749,7 +758,13 @@ fn operand_shape(v: &Variant) -> String {
         ("prefetch.tensormap", _) => " [%r]".into(),
         // §9.7.9.18: `createpolicy.fractional… cache-policy, fraction;`.
         ("createpolicy", _) => " %r, %r".into(),
-        ("cp.async", "") => format!(" [%r], [g], {}{}", f.bytes, opt(f.zfill, ", %r")),
+        // §9.7.9.25.3: `cp-size{, src-size}{, cache-policy}`.
+        ("cp.async", "") => format!(
+            " [%r], [g], {}{}{}",
+            f.bytes,
+            opt(f.zfill, ", %r"),
+            opt(f.cache_hint, ", %r")
+        ),
         ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => String::new(),
         ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => " %r".into(),
         ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => " [%r]".into(),

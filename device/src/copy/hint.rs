@@ -1,4 +1,5 @@
-//! The `.L2::cache_hint` forms of the bulk copies: the same copies as
+//! The `.L2::cache_hint` forms of `cp.async` and the bulk copies: the same copies as [`cp_async`],
+//! [`cp_async_zfill`],
 //! [`cp_async_bulk_g2s`], [`cp_async_bulk_s2g`] and [`cp_async_bulk_prefetch`], with a
 //! `cache-policy` operand made by [`createpolicy`](crate::policy::createpolicy). PTX ISA
 //! §9.7.9.25.4 (`cp.async.bulk`, `cp.async.bulk.prefetch`): `.level::cache_hint =
@@ -7,6 +8,7 @@
 //!
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
+//! | [`cp_async_hint`], [`cp_async_zfill_hint`] (`unsafe`) | `cp.async.{ca,cg}.shared::cta.global.L2::cache_hint [d], [s], N{, src_size}, policy;` (LDGSTS, PTX ISA §9.7.9.25.3) | 7.4 (`::cta` 7.8) / sm_80 |
 //! | [`cp_async_bulk_g2s_hint`] (`unsafe`) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [d], [s], n, [b], policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_s2g_hint`] (`unsafe`) | `cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [d], [s], n, policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_hint`] (`unsafe`) | `cp.async.bulk.prefetch.L2.global.L2::cache_hint [s], n, policy;` | 8.0 / sm_90 |
@@ -173,5 +175,81 @@ pub unsafe fn cp_async_bulk_prefetch_tensor_hint<C: TensorCoords>(
     {
         let _ = policy;
         cp_async_bulk_prefetch_tensor(map, coords)
+    }
+}
+
+/// [`cp_async`] with `.L2::cache_hint`: the global read uses `policy`.
+/// `cp.async{.ca,.cg}.shared::cta.global.L2::cache_hint [d], [s], BYTES, policy;` — PTX 7.4
+/// (`.shared::cta` 7.8), sm_80; PTX ISA §9.7.9.25.3 (`.level::cache_hint`), seed §5.1. A
+/// performance hint: same ordering and result (host: the copy without it).
+///
+/// # Safety
+/// As [`cp_async`]; `policy` made by [`createpolicy`](crate::policy::createpolicy).
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_hint, cp_async_wait_all, Cg, CpAsyncInstr}, policy::*, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (src, mut dst) = (A([3; 16]), A([0; 16]));
+/// let pol = createpolicy::<EvictFirst, NoSecondary>(1.0);
+/// unsafe { cp_async_hint::<Cg, 16>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), pol) };
+/// cp_async_wait_all();
+/// assert_eq!(dst.0, [3; 16]);
+/// assert_eq!(<Cg as CpAsyncInstr<16>>::PTX_HINT, "cp.async.cg.shared::cta.global.L2::cache_hint");
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_hint<C: CacheOp, const BYTES: usize>(
+    dst: SharedAddr,
+    src: *const u8,
+    policy: CachePolicy,
+) where
+    C: CpAsyncInstr<BYTES>,
+{
+    #[cfg(target_arch = "nvptx64")]
+    <C as CpAsyncInstr<BYTES>>::exec_hint(dst.0, src as u64, policy.0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async::<C, BYTES>(dst, src)
+    }
+}
+
+/// [`cp_async_zfill`] with `.L2::cache_hint`.
+/// `cp.async{.ca,.cg}.shared::cta.global.L2::cache_hint [d], [s], BYTES, src_size, policy;` —
+/// PTX 7.4 (`.shared::cta` 7.8), sm_80; PTX ISA §9.7.9.25.3, seed §5.1. Host: the copy without
+/// the hint.
+///
+/// # Safety
+/// As [`cp_async_zfill`]; `policy` made by [`createpolicy`](crate::policy::createpolicy).
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_zfill_hint, cp_async_wait_all, Ca}, policy::*, shared::to_shared};
+/// #[repr(align(8))] struct A([u8; 8]);
+/// let (src, mut dst) = (A([1; 8]), A([9; 8]));
+/// let pol = createpolicy::<EvictLast, NoSecondary>(0.5);
+/// unsafe { cp_async_zfill_hint::<Ca, 8>(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 3, pol) };
+/// cp_async_wait_all();
+/// assert_eq!(dst.0, [1, 1, 1, 0, 0, 0, 0, 0]);
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_zfill_hint<C: CacheOp, const BYTES: usize>(
+    dst: SharedAddr,
+    src: *const u8,
+    src_size: u32,
+    policy: CachePolicy,
+) where
+    C: CpAsyncInstr<BYTES>,
+{
+    #[cfg(target_arch = "nvptx64")]
+    {
+        assert!(
+            src_size as usize <= BYTES,
+            "cp.async: src-size must not exceed cp-size"
+        );
+        <C as CpAsyncInstr<BYTES>>::exec_zfill_hint(dst.0, src as u64, src_size, policy.0);
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async_zfill::<C, BYTES>(dst, src, src_size)
     }
 }

@@ -203,6 +203,14 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
         F16: Add Min Max,
         Bf16: Add Min Max,
     }
+    cp_async_hint::<Ca, 4>(s, g, pol);
+    cp_async_hint::<Ca, 8>(s, g, pol);
+    cp_async_hint::<Ca, 16>(s, g, pol);
+    cp_async_hint::<Cg, 16>(s, g, pol);
+    cp_async_zfill_hint::<Ca, 4>(s, g, 2, pol);
+    cp_async_zfill_hint::<Ca, 8>(s, g, 4, pol);
+    cp_async_zfill_hint::<Ca, 16>(s, g, 8, pol);
+    cp_async_zfill_hint::<Cg, 16>(s, g, 0, pol);
     cp_async_bulk_g2s_hint(s, g, 256, m, pol);
     cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
     cp_async_bulk_prefetch_hint(g, 256, pol);
