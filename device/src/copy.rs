@@ -36,6 +36,7 @@
 //! | [`cp_reduce_async_bulk`] (`_hint`), [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type [d], [s], n{, policy};` (the ISA's `.redOp.type` table: `copy/reduce.rs`) | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_tensor`] (`_hint`) | `cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.{tile,im2col_no_offs}.bulk_group{.L2::cache_hint} [map, {c…}], [s]{, policy};` (`copy/tensor_reduce.rs`; host: panics) | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
@@ -90,6 +91,10 @@ pub use hint::{
 pub use reduce::{
     cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
     cp_reduce_async_bulk_s2c, Bf16, BulkReduce, BulkReduceCluster, F16,
+};
+pub use tensor_reduce::{
+    cp_reduce_async_bulk_tensor, cp_reduce_async_bulk_tensor_hint, Im2colNoOffs, TensorReduce,
+    TensorReduceMode, Tile,
 };
 
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, 64-byte aligned, created on the host with
@@ -367,6 +372,21 @@ macro_rules! tensor_leaf {
     };
 }
 for_tensor_dims! { tensor_leaf }
+
+/// The ranks of the im2col modes (3–5: PTX ISA §9.7.9.25.5, `.im2col` needs a spatial
+/// dimension), with their `D − 2` 16-bit im2col offsets: `$leaf! { n "n" "{c…}" [coords]
+/// "{o…}" [offsets] }`.
+macro_rules! for_im2col_dims {
+    ($leaf:ident) => {
+        $leaf! { 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] "{o0}" [o0 0] }
+        $leaf! { 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] "{o0}, {o1}" [o0 0, o1 1] }
+        $leaf! { 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] "{o0}, {o1}, {o2}" [o0 0, o1 1, o2 2] }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_im2col_dims;
+
+pub mod tensor_reduce;
 
 // ---------------------------------------------------------------------------------------------
 // Public functions
@@ -1226,6 +1246,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         [CpAsyncBulkPrefetchHint::PTX, "cp_async_bulk_prefetch_hint"];
         Variant { op: "prefetch.L2", space: M::Global, ..b });
     reduce::catalog_rows(&mut f);
+    tensor_reduce::catalog_rows(&mut f);
     macro_rules! tensor_v {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {

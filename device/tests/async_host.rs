@@ -675,3 +675,18 @@ fn bulk_reduce_into_cluster_completes_on_the_barrier() {
     assert!(bar.try_wait_parity::<Acquire, ptx_sync::Cluster>(Phase::ZERO));
     assert_eq!(peer.0, [-5, 1, 0, 1]);
 }
+
+/// `cp.reduce.async.bulk.tensor` is not emulated on the host (the element type is in the
+/// driver's map encoding): the host arm panics rather than reduce with a guessed type.
+#[test]
+#[should_panic(expected = "cp.reduce.async.bulk.tensor has no host emulation")]
+fn tensor_reduce_panics_on_the_host() {
+    use ptx_sync::atomic::op::Add;
+    use ptx_sync::copy::{cp_reduce_async_bulk_tensor, TensorMap, Tile};
+    let out = [0u32; 8];
+    let map = TensorMap::host_tiled(out.as_ptr().cast(), 4, &[8], &[], &[4]).unwrap();
+    #[repr(align(128))]
+    struct T([u32; 4]);
+    let part = T([1; 4]);
+    unsafe { cp_reduce_async_bulk_tensor::<Add, Tile, _>(&map, [4], to_shared(part.0.as_ptr())) };
+}

@@ -42,6 +42,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64 [%rd1], [%r1], 16;",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.and.b64 [%rd1], [%r1], 16, %rd2;",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b32 [%r1], [%r1], 16, [%r1];",
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r1, %r1}], [%r1];",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group.L2::cache_hint [%rd1, {%r1, %r1}], [%r1], %rd2;",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -76,6 +78,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 [%r1], [%r1], 16, [%r1];", // reduce_cluster_f32
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.u64 [%r1], [%r1], 16, [%r1];", // reduce_cluster_f32 (64-bit min)
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64 [%r1], [%r1], 16, [%r1];", // .b64 bitwise: .global only
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_im2col_2d
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.exch.tile.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_exch
     ] {
         assert!(
             !ptxas_accepts(illegal),
@@ -118,6 +122,11 @@ fn ptxas_enforces_the_control_floors() {
         ),
         (
             "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 16;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "cp.reduce.async.bulk.tensor.1d.global.shared::cta.or.tile.bulk_group [%rd1, {%r1}], [%r1];",
             "sm_90",
             "sm_89",
         ),

@@ -364,6 +364,34 @@ fn expected(v: &Variant) -> String {
                 o => panic!("tensor op {o}"),
             }
         }
+        // §9.7.9.25.5: `cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}
+        // .completion_mechanism{.level::cache_hint}`, `.redOp` of the eight, `.load_mode` tile or
+        // im2col_no_offs (the latter from 3d).
+        "cp.reduce.async.bulk.tensor" => {
+            let d = v.form.dim;
+            assert!(
+                ["add", "min", "max", "inc", "dec", "and", "or", "xor"].contains(&v.op),
+                "{v:?}"
+            );
+            let mode = match v.ty {
+                "Tile" => ".tile",
+                "Im2colNoOffs" => {
+                    assert!(d >= 3, "{v:?}");
+                    ".im2col_no_offs"
+                }
+                o => panic!("load mode {o}"),
+            };
+            assert!((1..=5).contains(&d), "{v:?}");
+            format!(
+                "cp.reduce.async.bulk.tensor.{d}d.global.shared::cta.{}{mode}.bulk_group{}",
+                v.op,
+                if v.form.cache_hint {
+                    ".L2::cache_hint"
+                } else {
+                    ""
+                }
+            )
+        }
         f => panic!("not an async family: {f}"),
     }
 }
@@ -392,6 +420,7 @@ const ASYNC: &[&str] = &[
     "cp.async.bulk",
     "cp.reduce.async.bulk",
     "cp.async.bulk.tensor",
+    "cp.reduce.async.bulk.tensor",
 ];
 
 fn rows() -> Vec<Variant> {
@@ -454,6 +483,8 @@ fn row_counts_per_family() {
         // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
         ("cp.reduce.async.bulk", 28 * 2 + 13),
         ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
+        // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
+        ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
     ]
     .into_iter()
     .collect();
@@ -507,6 +538,9 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.bulk.prefetch.tensor.5d.L2.global.tile.L2::cache_hint",
         "cp.async.cg.shared::cta.global.L2::cache_hint",
         "cp.async.ca.shared::cta.global.L2::cache_hint",
+        // issue #13 item 8
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group",
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.im2col_no_offs.bulk_group.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -796,6 +830,12 @@ fn operand_shape(v: &Variant) -> String {
                 o => panic!("tensor op {o}"),
             }
         }
+        // §9.7.9.25.5: `[tensorMap, tensorCoords], [srcMem]{, cache-policy}`.
+        ("cp.reduce.async.bulk.tensor", _) => format!(
+            " [%r, {{{}}}], [%r]{}",
+            vec!["%r"; usize::from(f.dim)].join(", "),
+            opt(f.cache_hint, ", %r")
+        ),
         (fam, op) => panic!("no operand grammar for {fam} {op}"),
     }
 }

@@ -226,4 +226,14 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
         )*};
     }
     tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    // cp.reduce.async.bulk.tensor (§9.7.9.25.5): every redOp, .tile on 1d-5d, .im2col_no_offs on 3d-5d
+    macro_rules! tred {
+        ($M:ident: $($c:expr),*) => {$( tred!(@ $M $c; Add Min Max Inc Dec And Or Xor); )*};
+        (@ $M:ident $c:expr; $($Op:ident)*) => {$(
+            cp_reduce_async_bulk_tensor::<ptx_sync::atomic::op::$Op, $M, _>(map, $c, s);
+            cp_reduce_async_bulk_tensor_hint::<ptx_sync::atomic::op::$Op, $M, _>(map, $c, s, pol);
+        )*};
+    }
+    tred!(Tile: [1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    tred!(Im2colNoOffs: [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
 }
