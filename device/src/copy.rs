@@ -41,6 +41,7 @@
 //! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [map, {c…}];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col`] (`_hint`, `_multicast`), [`cp_async_bulk_prefetch_tensor_im2col`] (`_hint`) | `cp.async.bulk.tensor.{3,4,5}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes … [b], {o…};`, `cp.async.bulk.prefetch.tensor.{3,4,5}d.L2.global.im2col [map, {c…}], {o…};` (`copy/im2col.rs`; host: loads panic) | 8.0 / sm_90 |
 //!
 //! `cp_async::<Cg, 4>` does not compile (`.cg` copies only 16 bytes).
 //!
@@ -87,6 +88,11 @@ pub use hint::{
     cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
     cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
     cp_async_hint, cp_async_zfill_hint, TensorCoordsHint,
+};
+pub use im2col::{
+    cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_prefetch_tensor_im2col_hint,
+    cp_async_bulk_tensor_load_im2col, cp_async_bulk_tensor_load_im2col_hint,
+    cp_async_bulk_tensor_load_im2col_multicast, TensorIm2col,
 };
 pub use reduce::{
     cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
@@ -386,6 +392,7 @@ macro_rules! for_im2col_dims {
 #[allow(unused_imports)]
 pub(crate) use for_im2col_dims;
 
+pub mod im2col;
 pub mod tensor_reduce;
 
 // ---------------------------------------------------------------------------------------------
@@ -1247,6 +1254,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         Variant { op: "prefetch.L2", space: M::Global, ..b });
     reduce::catalog_rows(&mut f);
     tensor_reduce::catalog_rows(&mut f);
+    im2col::catalog_rows(&mut f);
     macro_rules! tensor_v {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {

@@ -87,6 +87,7 @@ pub(crate) fn host_spin() {
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
 /// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
 /// | `{k}` | `in(reg16)`: a CTA mask |
+/// | `{o0}`…`{o2}` | `in(reg16)`: the 16-bit im2col offsets |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
 /// | `{imm}` | `const`: an immediate |
@@ -214,6 +215,17 @@ macro_rules! aops {
     };
     (tensor_prefetch $cs:literal $($h:ident)?) => {
         concat!(" [{m}, {{", $cs, "}}]", $crate::instr::aops!(@pol $($h)?))
+    };
+    // The `.im2col` tensor forms: the `D − 2` 16-bit offsets `{{o…}}` after the barrier (load)
+    // or the coordinates (prefetch), before `{, ctaMask}` and `{, cache-policy}` (§9.7.9.25.5).
+    (im2col_load $cs:literal $os:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
+    };
+    (im2col_load_mc $cs:literal $os:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}, {k}")
+    };
+    (im2col_prefetch $cs:literal $os:literal $($h:ident)?) => {
+        concat!(" [{m}, {{", $cs, "}}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
     };
     (@pol) => {
         ""

@@ -690,3 +690,25 @@ fn tensor_reduce_panics_on_the_host() {
     let part = T([1; 4]);
     unsafe { cp_reduce_async_bulk_tensor::<Add, Tile, _>(&map, [4], to_shared(part.0.as_ptr())) };
 }
+
+/// The `.im2col` loads are not emulated on the host (the host map is tiled): the host arm
+/// panics, never a silently different copy; the prefetches are hints and do nothing.
+#[test]
+#[should_panic(expected = "cp.async.bulk.tensor .im2col has no host emulation")]
+fn im2col_load_panics_on_the_host() {
+    use ptx_sync::copy::{
+        cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_tensor_load_im2col, TensorMap,
+    };
+    let data = [7u32; 64];
+    let map =
+        TensorMap::host_tiled(data.as_ptr().cast(), 4, &[4, 4, 4], &[16, 64], &[4, 4, 4]).unwrap();
+    unsafe { cp_async_bulk_prefetch_tensor_im2col(&map, [0, 0, 0], [1]) }; // a hint: returns
+    #[repr(align(128))]
+    struct T([u32; 64]);
+    let mut t = T([0; 64]);
+    let bar: Mbarrier = Mbarrier::new();
+    bar.init(1);
+    unsafe {
+        cp_async_bulk_tensor_load_im2col(to_shared(t.0.as_mut_ptr()), &map, [0, 0, 0], [1], &bar)
+    };
+}

@@ -43,6 +43,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.and.b64 [%rd1], [%r1], 16, %rd2;",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b32 [%r1], [%r1], 16, [%r1];",
         "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r1, %r1}], [%r1];",
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1}; }",
+        "{ .reg .b16 %rs<2>; cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r1, %r1, %r1, %r1}], {%rs1, %rs1, %rs1}; }",
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group.L2::cache_hint [%rd1, {%r1, %r1}], [%r1], %rd2;",
     ] {
         assert!(
@@ -80,6 +82,8 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64 [%r1], [%r1], 16, [%r1];", // .b64 bitwise: .global only
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_im2col_2d
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.exch.tile.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_exch
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1}; }", // im2col_2d
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1, %rs1}; }", // im2col_offsets (D - 2 of them)
     ] {
         assert!(
             !ptxas_accepts(illegal),

@@ -361,6 +361,29 @@ fn expected(v: &Variant) -> String {
                     "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile{hint}",
                     space(v.space)
                 ),
+                // `.load_mode = .im2col` (3d-5d only), then the completion, `.multicast::cluster`,
+                // `.level::cache_hint`.
+                "load.im2col" | "load.im2col.multicast" => {
+                    assert!(d >= 3, "{v:?}");
+                    format!(
+                        "cp.async.bulk.tensor.{d}d{}{}.im2col{}{}{hint}",
+                        space(v.space),
+                        space(Marker::Global),
+                        completion(Completion::Mbarrier),
+                        if v.op == "load.im2col.multicast" {
+                            ".multicast::cluster"
+                        } else {
+                            ""
+                        }
+                    )
+                }
+                "prefetch.im2col" => {
+                    assert!(d >= 3, "{v:?}");
+                    format!(
+                        "cp.async.bulk.prefetch.tensor.{d}d.L2{}.im2col{hint}",
+                        space(v.space)
+                    )
+                }
                 o => panic!("tensor op {o}"),
             }
         }
@@ -482,7 +505,9 @@ fn row_counts_per_family() {
         ("createpolicy", 4 * 3),      // primary x {none, evict_first, evict_unchanged}
         // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
         ("cp.reduce.async.bulk", 28 * 2 + 13),
-        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
+        // + load/store/prefetch .L2::cache_hint per rank; im2col 3d-5d x {load, load hint,
+        // load multicast, prefetch, prefetch hint}
+        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3 + 3 * 5),
         // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
         ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
     ]
@@ -540,6 +565,9 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.ca.shared::cta.global.L2::cache_hint",
         // issue #13 item 8
         "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes",
+        "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster",
+        "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col.L2::cache_hint",
         "cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.im2col_no_offs.bulk_group.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
@@ -827,6 +855,17 @@ fn operand_shape(v: &Variant) -> String {
                 "load.multicast" => format!(" [%r], [%r, {{{c}}}], [%r], %r{h}"),
                 "store" => format!(" [%r, {{{c}}}], [%r]{h}"),
                 "prefetch" => format!(" [%r, {{{c}}}]{h}"),
+                // the `D - 2` 16-bit im2col offsets `{…}` after `[mbar]` / the coordinates
+                "load.im2col" | "load.im2col.multicast" | "prefetch.im2col" => {
+                    let o = vec!["%r"; usize::from(f.dim) - 2].join(", ");
+                    match op {
+                        "load.im2col" => format!(" [%r], [%r, {{{c}}}], [%r], {{{o}}}{h}"),
+                        "load.im2col.multicast" => {
+                            format!(" [%r], [%r, {{{c}}}], [%r], {{{o}}}, %r{h}")
+                        }
+                        _ => format!(" [%r, {{{c}}}], {{{o}}}{h}"),
+                    }
+                }
                 o => panic!("tensor op {o}"),
             }
         }
