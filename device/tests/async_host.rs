@@ -542,8 +542,7 @@ where
         })
         .collect();
     hs.into_iter().for_each(|h| h.join().unwrap());
-    let got = unsafe { (*dst.0.get()).0.to_vec() };
-    got
+    unsafe { (*dst.0.get()).0.to_vec() }
 }
 
 /// Every operator of `cp.reduce.async.bulk` on the host is one atomic read-modify-write per

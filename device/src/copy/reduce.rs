@@ -500,7 +500,7 @@ mod half {
                 _ => (f + pow2(self.m as i32)) * pow2(e - self.bias - self.m as i32),
             }
         }
-        fn from_f64(&self, x: f64) -> u16 {
+        fn round_f64(&self, x: f64) -> u16 {
             if x.is_nan() {
                 return 0x7fff; // PTX's canonical NaN
             }
@@ -529,7 +529,7 @@ mod half {
         }
         /// `a + b`, rounded once.
         pub(super) fn add(&self, a: u16, b: u16) -> u16 {
-            self.from_f64(self.to_f64(a) + self.to_f64(b))
+            self.round_f64(self.to_f64(a) + self.to_f64(b))
         }
         /// `min`/`max` (`max` true): a NaN operand yields the other; `-0 < +0`.
         pub(super) fn min_max(&self, a: u16, b: u16, max: bool) -> u16 {
