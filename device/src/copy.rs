@@ -327,12 +327,12 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
 }
 
 macro_rules! for_tensor_dims {
-    ($leaf:ident) => {
-        $leaf! { 1 "1" "{c0}" [c0 0] }
-        $leaf! { 2 "2" "{c0}, {c1}" [c0 0, c1 1] }
-        $leaf! { 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] }
-        $leaf! { 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] }
-        $leaf! { 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] }
+    ($leaf:ident $($pre:tt)*) => {
+        $leaf! { $($pre)* 1 "1" "{c0}" [c0 0] }
+        $leaf! { $($pre)* 2 "2" "{c0}, {c1}" [c0 0, c1 1] }
+        $leaf! { $($pre)* 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] }
+        $leaf! { $($pre)* 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] }
+        $leaf! { $($pre)* 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] }
     };
 }
 #[allow(unused_imports)]
@@ -381,12 +381,12 @@ for_tensor_dims! { tensor_leaf }
 
 /// The ranks of the im2col modes (3–5: PTX ISA §9.7.9.25.5, `.im2col` needs a spatial
 /// dimension), with their `D − 2` 16-bit im2col offsets: `$leaf! { n "n" "{c…}" [coords]
-/// "{o…}" [offsets] }`.
+/// "{o…}" [offsets] }` (tokens after `$leaf` are passed first, as for `for_tensor_dims!`).
 macro_rules! for_im2col_dims {
-    ($leaf:ident) => {
-        $leaf! { 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] "{o0}" [o0 0] }
-        $leaf! { 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] "{o0}, {o1}" [o0 0, o1 1] }
-        $leaf! { 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] "{o0}, {o1}, {o2}" [o0 0, o1 1, o2 2] }
+    ($leaf:ident $($pre:tt)*) => {
+        $leaf! { $($pre)* 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] "{o0}" [o0 0] }
+        $leaf! { $($pre)* 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] "{o0}, {o1}" [o0 0, o1 1] }
+        $leaf! { $($pre)* 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] "{o0}, {o1}, {o2}" [o0 0, o1 1, o2 2] }
     };
 }
 #[allow(unused_imports)]

@@ -81,32 +81,37 @@ pub unsafe trait TensorReduce<Op: op::Op, M: TensorReduceMode>: TensorCoords {
     unsafe fn exec_hint(self, m: u64, ss: u32, pol: u64);
 }
 
-/// Every operator of one (rank, mode): `tred_ops!(n d cs [coords] Mode ".mode")`.
-macro_rules! tred_ops {
-    ($n:literal $d:literal $cs:literal $co:tt $M:ident $mt:literal) => {
-        tred_ops! { @ $n $d $cs $co $M $mt
-        Add ".add" Min ".min" Max ".max" Inc ".inc" Dec ".dec" And ".and" Or ".or" Xor ".xor" }
+/// The table: `tred_rows!(leaf)` calls `leaf! { Mode ".mode" Op ".op" n "n" "{c…}" [coords] … }`
+/// for every operator (PTX ISA §9.7.9.25.5 `.redOp`) of every rank of each mode (`.tile` 1d–5d,
+/// `.im2col_no_offs` 3d–5d); the impls and the catalog rows both walk it.
+macro_rules! tred_rows {
+    ($leaf:ident) => {
+        for_tensor_dims! { tred_ops $leaf Tile ".tile" }
+        for_im2col_dims! { tred_ops $leaf Im2colNoOffs ".im2col_no_offs" }
     };
-    (@ $n:literal $d:literal $cs:literal $co:tt $M:ident $mt:literal $($Op:ident $ot:literal)*) => {$(
+}
+macro_rules! tred_ops {
+    ($leaf:ident $M:ident $mt:literal $($dim:tt)*) => {
+        $leaf! { $M $mt Add ".add" $($dim)* }
+        $leaf! { $M $mt Min ".min" $($dim)* }
+        $leaf! { $M $mt Max ".max" $($dim)* }
+        $leaf! { $M $mt Inc ".inc" $($dim)* }
+        $leaf! { $M $mt Dec ".dec" $($dim)* }
+        $leaf! { $M $mt And ".and" $($dim)* }
+        $leaf! { $M $mt Or ".or" $($dim)* }
+        $leaf! { $M $mt Xor ".xor" $($dim)* }
+    };
+}
+macro_rules! tred_impl {
+    ($M:ident $mt:literal $Op:ident $ot:literal $n:literal $d:literal $cs:literal $co:tt $($offsets:tt)*) => {
         unsafe impl TensorReduce<$Op, $M> for [i32; $n] {
             tensor_op! { PTX / PTX_HINT exec / exec_hint (tensor_store $cs) $co
                 ("cp.reduce.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), $ot, $mt, ".bulk_group")
                 (m: u64 => reg64, ss: u32 => reg32) }
         }
-    )*};
-}
-macro_rules! tred_tile {
-    ($n:literal $d:literal $cs:literal $co:tt) => {
-        tred_ops! { $n $d $cs $co Tile ".tile" }
     };
 }
-macro_rules! tred_im2col {
-    ($n:literal $d:literal $cs:literal $co:tt $($rest:tt)*) => {
-        tred_ops! { $n $d $cs $co Im2colNoOffs ".im2col_no_offs" }
-    };
-}
-for_tensor_dims! { tred_tile }
-for_im2col_dims! { tred_im2col }
+tred_rows! { tred_impl }
 
 #[cfg(not(target_arch = "nvptx64"))]
 fn no_host_emulation() -> ! {
@@ -215,11 +220,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         space: M::Global,
         ..Variant::EMPTY
     };
-    macro_rules! rows {
-        ($n:literal $d:literal $cs:literal $co:tt $M:ident $mt:literal) => {
-            rows! { @ $n $cs $M Add Min Max Inc Dec And Or Xor }
-        };
-        (@ $n:literal $cs:literal $M:ident $($Op:ident)*) => {$(
+    macro_rules! row {
+        ($M:ident $mt:literal $Op:ident $ot:literal $n:literal $d:literal $cs:literal $co:tt $($offsets:tt)*) => {
             let v = Variant {
                 op: <$Op as op::Op>::PTX,
                 ty: stringify!($M),
@@ -237,18 +239,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 rust: concat!("cp_reduce_async_bulk_tensor_hint::<", stringify!($Op), ", ", stringify!($M), ", [i32; ", $n, "]>"),
                 ..v
             }));
-        )*};
-    }
-    macro_rules! tile {
-        ($n:literal $d:literal $cs:literal $co:tt) => {
-            rows! { $n $d $cs $co Tile ".tile" }
         };
     }
-    macro_rules! im2col {
-        ($n:literal $d:literal $cs:literal $co:tt $($rest:tt)*) => {
-            rows! { $n $d $cs $co Im2colNoOffs ".im2col_no_offs" }
-        };
-    }
-    for_tensor_dims! { tile }
-    for_im2col_dims! { im2col }
+    tred_rows! { row }
 }
