@@ -537,5 +537,4 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::sync_restrict::catalog_rows,
     crate::tensormap::catalog_rows,
     crate::policy::catalog_rows,
-    crate::copy::hint_catalog_rows,
 ];

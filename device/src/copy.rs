@@ -25,6 +25,7 @@
 //! | function | PTX | PTX ISA / SM |
 //! |---|---|---|
 //! | [`cp_async`] / [`cp_async_zfill`] | `cp.async.{ca,cg}.shared::cta.global [d], [s], N{, src_size};` | 7.0 / sm_80 (`::cta` 7.8) |
+//! | [`cp_async_hint`] / [`cp_async_zfill_hint`] | `cp.async.{ca,cg}.shared::cta.global.L2::cache_hint [d], [s], N{, src_size}, policy;` | 7.4 / sm_80 (`::cta` 7.8) |
 //! | [`cp_async_commit_group`], [`cp_async_wait_group`], [`cp_async_wait_all`] | `cp.async.commit_group;` `cp.async.wait_group N;` `cp.async.wait_all;` | 7.0 / sm_80 |
 //! | [`cp_async_mbarrier_arrive`] (`_noinc`) | `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 [b];` | 7.0 / sm_80 |
 //! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
@@ -32,12 +33,15 @@
 //! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_commit_group`], [`cp_async_bulk_wait_group`], [`cp_async_bulk_wait_group_read`] | `cp.async.bulk.commit_group;` `cp.async.bulk.wait_group{.read} N;` | 8.0 / sm_90 |
-//! | [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.{u32,s32,u64,f32,f64} [d], [s], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] (`_hint`), [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type [d], [s], n{, policy};` (the ISA's `.redOp.type` table: `copy/reduce.rs`) | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_tensor`] (`_hint`) | `cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.{tile,im2col_no_offs}.bulk_group{.L2::cache_hint} [map, {c…}], [s]{, policy};` (`copy/tensor_reduce.rs`; host: panics) | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [map, {c…}];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col`] (`_hint`, `_multicast`), [`cp_async_bulk_prefetch_tensor_im2col`] (`_hint`) | `cp.async.bulk.tensor.{3,4,5}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes … [b], {o…};`, `cp.async.bulk.prefetch.tensor.{3,4,5}d.L2.global.im2col [map, {c…}], {o…};` (`copy/im2col.rs`; host: loads panic) | 8.0 / sm_90 |
 //!
 //! `cp_async::<Cg, 4>` does not compile (`.cg` copies only 16 bytes).
 //!
@@ -47,8 +51,9 @@
 //! (`Mbarrier::async_copy_complete_tx` (host): a `Release` RMW, ordered after the copy's writes —
 //! unlike the `.relaxed` `mbarrier.complete_tx` instruction), so a protocol
 //! that waits correctly on the device also waits correctly on the host; `commit_group` /
-//! `wait_group` are no-ops and `cp.reduce.async.bulk` is an element-wise relaxed atomic add (as
-//! on the device: each element a relaxed `.gpu` reduction). Tensor
+//! `wait_group` are no-ops and `cp.reduce.async.bulk` is an element-wise relaxed atomic
+//! read-modify-write with its operator (as on the device: each element a relaxed `.gpu`
+//! reduction). Tensor
 //! copies on the host read a map made by `TensorMap::host_tiled` (this crate's own encoding of
 //! base, element size, dims, strides and box; a driver-encoded map panics), zero-fill
 //! out-of-bounds elements of a load and skip them in a store, like TMA tile mode.
@@ -78,12 +83,24 @@ use crate::shared::{ClusterAddr, SharedAddr};
 use core::arch::asm;
 
 mod hint;
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use hint::catalog_rows as hint_catalog_rows;
+pub mod reduce;
 pub use hint::{
     cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
     cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
-    CpAsyncBulkG2SHint, CpAsyncBulkPrefetchHint, CpAsyncBulkS2GHint, TensorCoordsHint,
+    cp_async_hint, cp_async_zfill_hint, TensorCoordsHint,
+};
+pub use im2col::{
+    cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_prefetch_tensor_im2col_hint,
+    cp_async_bulk_tensor_load_im2col, cp_async_bulk_tensor_load_im2col_hint,
+    cp_async_bulk_tensor_load_im2col_multicast, TensorIm2col,
+};
+pub use reduce::{
+    cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
+    cp_reduce_async_bulk_s2c, Bf16, BulkReduce, BulkReduceCluster, F16,
+};
+pub use tensor_reduce::{
+    cp_reduce_async_bulk_tensor, cp_reduce_async_bulk_tensor_hint, Im2colNoOffs, TensorReduce,
+    TensorReduceMode, Tile,
 };
 
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, 64-byte aligned, created on the host with
@@ -124,12 +141,20 @@ crate::sem::token_markers! {
 pub unsafe trait CpAsyncInstr<const BYTES: usize>: CacheOp {
     /// e.g. `"cp.async.ca.shared::cta.global"`.
     const PTX: &'static str;
+    /// … `.L2::cache_hint` (with a cache-policy operand last, PTX ISA §9.7.9.25.3).
+    const PTX_HINT: &'static str;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec(d: u32, s: u64);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec_zfill(d: u32, s: u64, src_size: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec_hint(d: u32, s: u64, pol: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec_zfill_hint(d: u32, s: u64, src_size: u32, pol: u64);
 }
 
 macro_rules! for_cp_async {
@@ -143,25 +168,32 @@ macro_rules! for_cp_async {
 #[allow(unused_imports)]
 pub(crate) use for_cp_async;
 
+/// One `cp.async` method: `fn (KEY) (mnemonic) (operand: type => class, …)`.
+macro_rules! cp_async_fn {
+    ($f:ident ($($key:tt)*) ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        unsafe fn $f($($a: $t),*) {
+            asm!(asm_text!(cvta; ($($key)*); $($mn)*),
+                 $($a = in($r) $a,)* options(nostack, preserves_flags));
+        }
+    };
+}
+
 macro_rules! cp_async_leaf {
     ($C:ident, $n:literal) => {
-        cp_async_leaf! { @ (concat!("cp.async", tok!($C), tok!(Shared), tok!(Global))) $C $n }
+        cp_async_leaf! { @ ("cp.async", tok!($C), tok!(Shared), tok!(Global)) $C $n }
     };
     (@ ($($mn:tt)*) $C:ident $n:literal) => {
         unsafe impl CpAsyncInstr<$n> for $C {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(d: u32, s: u64) {
-                asm!(asm_text!(cvta; (cp_async $n); $($mn)*),
-                     sd = in(reg32) d, gp = in(reg64) s, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec_zfill(d: u32, s: u64, z: u32) {
-                asm!(asm_text!(cvta; (cp_async_zfill $n); $($mn)*),
-                     sd = in(reg32) d, gp = in(reg64) s, z = in(reg32) z, options(nostack, preserves_flags));
-            }
+            const PTX: &'static str = concat!($($mn)*);
+            const PTX_HINT: &'static str = concat!($($mn)*, tok!(CacheHint));
+            cp_async_fn! { exec (cp_async $n) ($($mn)*) (sd: u32 => reg32, gp: u64 => reg64) }
+            cp_async_fn! { exec_zfill (cp_async_zfill $n) ($($mn)*) (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32) }
+            cp_async_fn! { exec_hint (cp_async $n hint) ($($mn)*, tok!(CacheHint))
+                           (sd: u32 => reg32, gp: u64 => reg64, pol: u64 => reg64) }
+            cp_async_fn! { exec_zfill_hint (cp_async_zfill $n hint) ($($mn)*, tok!(CacheHint))
+                           (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32, pol: u64 => reg64) }
         }
     };
 }
@@ -192,40 +224,44 @@ instr! {
     CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc", tok!(Shared), ".b64");
     fn exec(b: u32) => m { asm!(asm_text!(none; (cp_mbar); m!()), b = in(reg32) b, options(nostack, preserves_flags)); }
 }
-instr! {
-    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];`
-    /// (PTX 8.0, sm_90).
-    CpAsyncBulkG2S = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
-    fn exec(d: u32, s: u64, n: u32, b: u32) => m {
-        asm!(asm_text!(cvta; (bulk_g2s); m!()),
-             sd = in(reg32) d, gp = in(reg64) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
-    }
+/// One bulk-copy row: `Name = (mnemonic); BLOCK (KEY); (operand: type => class, …)` defines
+/// `Name: Instr` with its `asm!`; `Name / HintName = …` also defines the `.L2::cache_hint` twin
+/// (the mnemonic + `.L2::cache_hint`, the operands + the 64-bit policy `{pol}`, PTX ISA
+/// §9.7.9.25.4 `.level::cache_hint`), so each instruction is written once.
+macro_rules! bulk_instr {
+    ($Name:ident / $Hint:ident = ($($mn:tt)*); $blk:ident ($key:ident); ($($args:tt)*)) => {
+        bulk_instr! { $Name = ($($mn)*); $blk ($key); ($($args)*) }
+        bulk_instr! { $Hint = ($($mn)*, tok!(CacheHint)); $blk ($key hint); ($($args)*, pol: u64 => reg64) }
+    };
+    ($Name:ident = ($($mn:tt)*); $blk:ident ($($key:tt)*); ($($a:ident: $t:ty => $r:ident),*)) => {
+        instr! {
+            #[doc = concat!("`", $($mn)*, $crate::instr::aops!($($key)*), ";` (PTX 8.0, sm_90; PTX ISA §9.7.9.25.4).")]
+            $Name = ($($mn)*);
+            fn exec($($a: $t),*) => m {
+                asm!(asm_text!($blk; ($($key)*); m!()), $($a = in($r) $a,)* options(nostack, preserves_flags));
+            }
+        }
+    };
 }
-instr! {
-    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-    /// [d], [s], n, [b], mask;` (PTX 8.0, sm_90; sm_90a advised).
+bulk_instr! {
+    CpAsyncBulkG2S / CpAsyncBulkG2SHint = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
+    cvta (bulk_g2s); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32)
+}
+bulk_instr! {
     CpAsyncBulkG2SMulticast = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
-    fn exec(d: u32, s: u64, n: u32, b: u32, mask: u16) => m {
-        asm!(asm_text!(cvta; (bulk_g2s_mc); m!()),
-             sd = in(reg32) d, gp = in(reg64) s, n = in(reg32) n, b = in(reg32) b, k = in(reg16) mask, options(nostack, preserves_flags));
-    }
+    cvta (bulk_g2s_mc); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32, k: u16 => reg16)
 }
-instr! {
-    /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` (PTX 8.0, sm_90).
-    CpAsyncBulkS2G = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
-    fn exec(d: u64, s: u32, n: u32) => m {
-        asm!(asm_text!(cvta; (bulk_s2g); m!()),
-             gp = in(reg64) d, ss = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
-    }
+bulk_instr! {
+    CpAsyncBulkS2G / CpAsyncBulkS2GHint = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
+    cvta (bulk_s2g); (gp: u64 => reg64, ss: u32 => reg32, n: u32 => reg32)
 }
-instr! {
-    /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];`
-    /// (PTX 8.0, sm_90).
+bulk_instr! {
     CpAsyncBulkS2C = ("cp.async.bulk", tok!(SharedCluster), tok!(Shared), ".mbarrier::complete_tx::bytes");
-    fn exec(d: u32, s: u32, n: u32, b: u32) => m {
-        asm!(asm_text!(none; (bulk_s2c); m!()),
-             sd = in(reg32) d, ss = in(reg32) s, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
-    }
+    none (bulk_s2c); (sd: u32 => reg32, ss: u32 => reg32, n: u32 => reg32, b: u32 => reg32)
+}
+bulk_instr! {
+    CpAsyncBulkPrefetch / CpAsyncBulkPrefetchHint = ("cp.async.bulk.prefetch.L2", tok!(Global));
+    cvta (bulk_prefetch); (gp: u64 => reg64, n: u32 => reg32)
 }
 instr! {
     /// `cp.async.bulk.commit_group;` (PTX 8.0, sm_90).
@@ -242,91 +278,6 @@ instr! {
     CpAsyncBulkWaitGroupRead = ("cp.async.bulk.wait_group.read");
     fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
 }
-instr! {
-    /// `cp.async.bulk.prefetch.L2.global [s], n;` (PTX 8.0, sm_90).
-    CpAsyncBulkPrefetch = ("cp.async.bulk.prefetch.L2", tok!(Global));
-    fn exec(s: u64, n: u32) => m {
-        asm!(asm_text!(cvta; (bulk_prefetch); m!()),
-             gp = in(reg64) s, n = in(reg32) n, options(nostack, preserves_flags));
-    }
-}
-
-/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type` for one element type.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "this crate has no `cp.reduce.async.bulk ... .add` for `{Self}`",
-    note = "PTX ISA §9.7.9.25.4.2: add on .u32, .s32, .u64, .f32, .f64 (global destination)"
-)]
-pub unsafe trait BulkReduceAddInstr: Copy + 'static {
-    /// e.g. `"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn add(a: Self, b: Self) -> Self;
-    /// Host: `*p += b` as one relaxed atomic RMW (what the device does per element: a relaxed
-    /// `.gpu` reduction, PTX ISA §9.7.9.25.4).
-    ///
-    /// # Safety
-    /// `p` aligned and valid for reads and writes; every concurrent access to `*p` atomic.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    unsafe fn atomic_add(p: *mut Self, b: Self);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(d: u64, s: u32, n: u32);
-}
-macro_rules! for_bulk_reduce {
-    ($leaf:ident) => {
-        $leaf! { u32 "u32" }
-        $leaf! { i32 "s32" }
-        $leaf! { u64 "u64" }
-        $leaf! { f32 "f32" }
-        $leaf! { f64 "f64" }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_bulk_reduce;
-macro_rules! bulk_reduce_leaf {
-    ($t:ident $tt:literal) => {
-        bulk_reduce_leaf! { @ (concat!("cp.reduce.async.bulk", tok!(Global), tok!(Shared), ".bulk_group.add.", $tt)) $t }
-    };
-    (@ ($($mn:tt)*) $t:ident) => {
-        unsafe impl BulkReduceAddInstr for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            #[allow(clippy::unnecessary_cast)]
-            fn add(a: Self, b: Self) -> Self { bulk_reduce_leaf!(@add $t a b) }
-            #[cfg(not(target_arch = "nvptx64"))]
-            unsafe fn atomic_add(p: *mut Self, b: Self) { bulk_reduce_leaf!(@atomic $t p b) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(d: u64, s: u32, n: u32) {
-                asm!(asm_text!(cvta; (bulk_s2g); $($mn)*),
-                     gp = in(reg64) d, ss = in(reg32) s, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-        }
-    };
-    (@atomic u32 $p:ident $b:ident) => {{ core::sync::atomic::AtomicU32::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
-    (@atomic i32 $p:ident $b:ident) => {{ core::sync::atomic::AtomicI32::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
-    (@atomic u64 $p:ident $b:ident) => {{ core::sync::atomic::AtomicU64::from_ptr($p).fetch_add($b, core::sync::atomic::Ordering::Relaxed); }};
-    (@atomic f32 $p:ident $b:ident) => {{
-        let a = core::sync::atomic::AtomicU32::from_ptr($p as *mut u32);
-        let _ = a.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed,
-                               |x| Some(Self::add(f32::from_bits(x), $b).to_bits()));
-    }};
-    (@atomic f64 $p:ident $b:ident) => {{
-        let a = core::sync::atomic::AtomicU64::from_ptr($p as *mut u64);
-        let _ = a.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed,
-                               |x| Some(Self::add(f64::from_bits(x), $b).to_bits()));
-    }};
-    (@add f32 $a:ident $b:ident) => { $a + $b };
-    (@add f64 $a:ident $b:ident) => { $a + $b };
-    (@add $t:ident $a:ident $b:ident) => { $a.wrapping_add($b) };
-}
-for_bulk_reduce! { bulk_reduce_leaf }
-
 /// Tensor coordinates `[i32; D]`, `D` ∈ 1..=5: the `.dim` of `cp.async.bulk.tensor`.
 ///
 /// # Safety
@@ -340,15 +291,24 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     const DIM: u32;
     /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
     const PTX_LOAD: &'static str;
+    /// … `.L2::cache_hint`
+    const PTX_LOAD_HINT: &'static str;
     /// … `.multicast::cluster`
     const PTX_LOAD_MULTICAST: &'static str;
     /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group`
     const PTX_STORE: &'static str;
+    /// … `.L2::cache_hint`
+    const PTX_STORE_HINT: &'static str;
     /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile`
     const PTX_PREFETCH: &'static str;
+    /// … `.L2::cache_hint`
+    const PTX_PREFETCH_HINT: &'static str;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn load(self, d: u32, m: u64, b: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load_hint(self, d: u32, m: u64, b: u32, pol: u64);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16);
@@ -357,64 +317,83 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     unsafe fn store(self, m: u64, s: u32);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
+    unsafe fn store_hint(self, m: u64, s: u32, pol: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
     unsafe fn prefetch(self, m: u64);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn prefetch_hint(self, m: u64, pol: u64);
 }
 
 macro_rules! for_tensor_dims {
-    ($leaf:ident) => {
-        $leaf! { 1 "1" "{c0}" [c0 0] }
-        $leaf! { 2 "2" "{c0}, {c1}" [c0 0, c1 1] }
-        $leaf! { 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] }
-        $leaf! { 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] }
-        $leaf! { 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] }
+    ($leaf:ident $($pre:tt)*) => {
+        $leaf! { $($pre)* 1 "1" "{c0}" [c0 0] }
+        $leaf! { $($pre)* 2 "2" "{c0}, {c1}" [c0 0, c1 1] }
+        $leaf! { $($pre)* 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] }
+        $leaf! { $($pre)* 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] }
+        $leaf! { $($pre)* 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use for_tensor_dims;
 
+/// One tensor-copy form of one rank, inside its `impl`: `PTX fn (KEY "{c…}") [coords]
+/// (mnemonic) (operand: type => class, …)` defines the `PTX` constant and the method with its
+/// `asm!`; `PTX / PTX_HINT fn / fn_hint …` also the `.L2::cache_hint` twin (PTX ISA §9.7.9.25.5:
+/// the qualifier last, the policy the last operand).
+macro_rules! tensor_op {
+    ($P:ident / $PH:ident $f:ident / $fh:ident ($key:ident $cs:literal) $co:tt ($($mn:tt)*) ($($args:tt)*)) => {
+        tensor_op! { $P $f ($key $cs) $co ($($mn)*) ($($args)*) }
+        tensor_op! { $PH $fh ($key $cs hint) $co ($($mn)*, tok!(CacheHint)) ($($args)*, pol: u64 => reg64) }
+    };
+    ($P:ident $f:ident ($($key:tt)*) [$($c:ident $i:literal),*] ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
+        const $P: &'static str = concat!($($mn)*);
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        unsafe fn $f(self, $($a: $t),*) {
+            asm!(asm_text!(none; ($($key)*); $($mn)*),
+                 $($a = in($r) $a,)* $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
+        }
+    };
+}
+
 macro_rules! tensor_leaf {
     ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
-        tensor_leaf! { @ (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes"))
-                         (concat!("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster"))
-                         (concat!("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group"))
-                         (concat!("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile"))
-                         $n $cs [$($c $i),*] }
-    };
-    (@ ($($l:tt)*) ($($lm:tt)*) ($($s:tt)*) ($($p:tt)*) $n:literal $cs:literal [$($c:ident $i:literal),*]) => {
         unsafe impl TensorCoords for [i32; $n] {
             const DIM: u32 = $n;
-            const PTX_LOAD: &'static str = $($l)*;
-            const PTX_LOAD_MULTICAST: &'static str = $($lm)*;
-            const PTX_STORE: &'static str = $($s)*;
-            const PTX_PREFETCH: &'static str = $($p)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn load(self, d: u32, m: u64, b: u32) {
-                asm!(asm_text!(none; (tensor_load $cs); $($l)*),
-                     sd = in(reg32) d, m = in(reg64) m, b = in(reg32) b, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16) {
-                asm!(asm_text!(none; (tensor_load_mc $cs); $($lm)*),
-                     sd = in(reg32) d, m = in(reg64) m, b = in(reg32) b, k = in(reg16) mask, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn store(self, m: u64, s: u32) {
-                asm!(asm_text!(none; (tensor_store $cs); $($s)*),
-                     m = in(reg64) m, ss = in(reg32) s, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn prefetch(self, m: u64) {
-                asm!(asm_text!(none; (tensor_prefetch $cs); $($p)*),
-                     m = in(reg64) m, $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-            }
+            tensor_op! { PTX_LOAD / PTX_LOAD_HINT load / load_hint (tensor_load $cs) [$($c $i),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes")
+                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32) }
+            tensor_op! { PTX_LOAD_MULTICAST load_multicast (tensor_load_mc $cs) [$($c $i),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster")
+                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16) }
+            tensor_op! { PTX_STORE / PTX_STORE_HINT store / store_hint (tensor_store $cs) [$($c $i),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group")
+                (m: u64 => reg64, ss: u32 => reg32) }
+            tensor_op! { PTX_PREFETCH / PTX_PREFETCH_HINT prefetch / prefetch_hint (tensor_prefetch $cs) [$($c $i),*]
+                ("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile")
+                (m: u64 => reg64) }
         }
     };
 }
 for_tensor_dims! { tensor_leaf }
+
+/// The ranks of the im2col modes (3–5: PTX ISA §9.7.9.25.5, `.im2col` needs a spatial
+/// dimension), with their `D − 2` 16-bit im2col offsets: `$leaf! { n "n" "{c…}" [coords]
+/// "{o…}" [offsets] }` (tokens after `$leaf` are passed first, as for `for_tensor_dims!`).
+macro_rules! for_im2col_dims {
+    ($leaf:ident $($pre:tt)*) => {
+        $leaf! { $($pre)* 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] "{o0}" [o0 0] }
+        $leaf! { $($pre)* 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] "{o0}, {o1}" [o0 0, o1 1] }
+        $leaf! { $($pre)* 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] "{o0}, {o1}, {o2}" [o0 0, o1 1, o2 2] }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_im2col_dims;
+
+pub mod im2col;
+pub mod tensor_reduce;
 
 // ---------------------------------------------------------------------------------------------
 // Public functions
@@ -849,54 +828,6 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
     }
 }
 
-/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type [d], [s], n;` — element-wise
-/// `dst[i] += src[i]` by TMA; on the device each element's update is a relaxed atomic
-/// reduction at `.gpu` scope (PTX ISA §9.7.9.25.4), so concurrent reductions into the same
-/// elements lose nothing. Host: the same, at issue — one relaxed atomic RMW per element.
-///
-/// # Safety
-/// As [`cp_async_bulk_s2g`]; `dst` aligned for `T`, and every concurrent access to its elements
-/// atomic (another reduction, or an atomic of this crate).
-///
-/// `T` ∈ {`u32`, `i32`, `u64`, `f32`, `f64`}; other types do not compile. SASS: not recorded in
-/// the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.4.
-///
-/// # Examples
-///
-/// ```
-/// use ptx_sync::{copy::{cp_reduce_async_bulk_add, cp_async_bulk_commit_group, cp_async_bulk_wait_group, BulkReduceAddInstr}, shared::to_shared};
-/// #[repr(align(16))] struct A([u32; 4]);
-/// let (mut acc, part) = (A([10; 4]), A([1, 2, 3, 4]));
-/// unsafe { cp_reduce_async_bulk_add(acc.0.as_mut_ptr(), to_shared(part.0.as_ptr()), 16) };
-/// cp_async_bulk_commit_group();
-/// cp_async_bulk_wait_group::<0>();
-/// assert_eq!(acc.0, [11, 12, 13, 14]);
-/// assert_eq!(<u32 as BulkReduceAddInstr>::PTX, "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32");
-/// ```
-///
-/// ```compile_fail
-/// use ptx_sync::{copy::cp_reduce_async_bulk_add, shared::to_shared};
-/// let (mut d, s) = ([0u8; 16], [0u8; 16]);
-/// unsafe { cp_reduce_async_bulk_add(d.as_mut_ptr(), to_shared(s.as_ptr()), 16) }; // no .add.u8
-/// ```
-#[inline(always)]
-pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduceAddInstr>(
-    dst: *mut T,
-    src: SharedAddr,
-    bytes: u32,
-) {
-    check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    T::exec(dst as u64, src.0, bytes);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let s = src.0 as *const T;
-        for i in 0..bytes as usize / core::mem::size_of::<T>() {
-            T::atomic_add(dst.add(i), *s.add(i));
-        }
-    }
-}
-
 /// `cp.async.bulk.prefetch.L2.global [s], n;` — a hint. Host: nothing.
 ///
 /// # Safety
@@ -1217,31 +1148,35 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             ..r
         })
     };
+    // A row and, with a second `[ptx, rust]`, its `.L2::cache_hint` twin (operands `KEY hint`).
+    macro_rules! row {
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr] [$hptx:expr, $hrust:expr]; $v:expr) => {
+            row!($blk ($($k)*) [$ptx, $rust]; $v);
+            row!($blk ($($k)* hint) [$hptx, $hrust]; Variant { form: Form { cache_hint: true, ..$v.form }, ..$v });
+        };
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr]; $v:expr) => {
+            f(with_ops!($blk; ($($k)*); Variant { ptx: $ptx, rust: $rust, ..$v }))
+        };
+    }
     macro_rules! cpa_v {
         ($C:ident, $n:literal) => {
-            f(with_ops!(cvta; (cp_async $n); Variant {
+            let c = Variant {
                 space: M::Shared,
                 form: Form {
                     cache: M::$C,
                     bytes: $n,
                     ..Form::NONE
                 },
-                ptx: <$C as CpAsyncInstr<$n>>::PTX,
-                rust: concat!("cp_async::<", stringify!($C), ", ", $n, ">"),
                 ..v
-            }));
-            f(with_ops!(cvta; (cp_async_zfill $n); Variant {
-                space: M::Shared,
-                form: Form {
-                    cache: M::$C,
-                    bytes: $n,
-                    zfill: true,
-                    ..Form::NONE
-                },
-                ptx: <$C as CpAsyncInstr<$n>>::PTX,
-                rust: concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">"),
-                ..v
-            }));
+            };
+            row!(cvta (cp_async $n)
+                [<$C as CpAsyncInstr<$n>>::PTX, concat!("cp_async::<", stringify!($C), ", ", $n, ">")]
+                [<$C as CpAsyncInstr<$n>>::PTX_HINT, concat!("cp_async_hint::<", stringify!($C), ", ", $n, ">")];
+                c);
+            row!(cvta (cp_async_zfill $n)
+                [<$C as CpAsyncInstr<$n>>::PTX, concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">")]
+                [<$C as CpAsyncInstr<$n>>::PTX_HINT, concat!("cp_async_zfill_hint::<", stringify!($C), ", ", $n, ">")];
+                Variant { form: Form { zfill: true, ..c.form }, ..c });
         };
     }
     for_cp_async! { cpa_v }
@@ -1288,99 +1223,38 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         seed: "5.2",
         ..v
     };
-    f(with_ops!(cvta; (bulk_g2s); Variant {
-        space: M::SharedCluster,
-        form: Form {
-            src: M::Global,
-            completion: Completion::Mbarrier,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkG2S::PTX,
-        rust: "cp_async_bulk_g2s",
-        ..b
-    }));
-    f(with_ops!(cvta; (bulk_g2s_mc); Variant {
-        space: M::SharedCluster,
-        form: Form {
-            src: M::Global,
-            completion: Completion::Mbarrier,
-            multicast: true,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkG2SMulticast::PTX,
-        rust: "cp_async_bulk_g2s_multicast",
-        ..b
-    }));
-    f(with_ops!(cvta; (bulk_s2g); Variant {
-        space: M::Global,
-        form: Form {
-            src: M::Shared,
-            completion: Completion::BulkGroup,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkS2G::PTX,
-        rust: "cp_async_bulk_s2g",
-        ..b
-    }));
-    f(with_ops!(none; (bulk_s2c); Variant {
-        space: M::SharedCluster,
-        form: Form {
-            src: M::Shared,
-            completion: Completion::Mbarrier,
-            ..Form::NONE
-        },
-        ptx: CpAsyncBulkS2C::PTX,
-        rust: "cp_async_bulk_s2c",
-        ..b
-    }));
-    f(with_ops!(none; (none); Variant {
-        op: "commit_group",
-        ptx: CpAsyncBulkCommitGroup::PTX,
-        rust: "cp_async_bulk_commit_group",
-        ..b
-    }));
-    f(with_ops!(none; (imm); Variant {
-        op: "wait_group",
-        ptx: CpAsyncBulkWaitGroup::PTX,
-        rust: "cp_async_bulk_wait_group::<N>",
-        ..b
-    }));
-    f(with_ops!(none; (imm); Variant {
-        op: "wait_group.read",
-        ptx: CpAsyncBulkWaitGroupRead::PTX,
-        rust: "cp_async_bulk_wait_group_read::<N>",
-        ..b
-    }));
-    f(with_ops!(cvta; (bulk_prefetch); Variant {
-        op: "prefetch.L2",
-        space: M::Global,
-        ptx: CpAsyncBulkPrefetch::PTX,
-        rust: "cp_async_bulk_prefetch",
-        ..b
-    }));
-    macro_rules! red_v {
-        ($t:ident $tt:literal) => {
-            f(with_ops!(cvta; (bulk_s2g); Variant {
-                family: "cp.reduce.async.bulk",
-                op: "add",
-                sm: b.sm,
-                ptx_isa: b.ptx_isa,
-                isa: b.isa,
-                seed: b.seed,
-                ty: stringify!($t),
-                space: M::Global,
-                form: Form {
-                    src: M::Shared,
-                    completion: Completion::BulkGroup,
-                    ..Form::NONE
-                },
-                ptx: <$t as BulkReduceAddInstr>::PTX,
-                rust: concat!("cp_reduce_async_bulk_add::<", stringify!($t), ">"),
-                ..v
-            }));
-        };
-    }
-    for_bulk_reduce! { red_v }
+    let g2s = Form {
+        src: M::Global,
+        completion: Completion::Mbarrier,
+        ..Form::NONE
+    };
+    row!(cvta (bulk_g2s) [CpAsyncBulkG2S::PTX, "cp_async_bulk_g2s"]
+        [CpAsyncBulkG2SHint::PTX, "cp_async_bulk_g2s_hint"];
+        Variant { space: M::SharedCluster, form: g2s, ..b });
+    row!(cvta (bulk_g2s_mc) [CpAsyncBulkG2SMulticast::PTX, "cp_async_bulk_g2s_multicast"];
+        Variant { space: M::SharedCluster, form: Form { multicast: true, ..g2s }, ..b });
+    let s2g = Form {
+        src: M::Shared,
+        completion: Completion::BulkGroup,
+        ..Form::NONE
+    };
+    row!(cvta (bulk_s2g) [CpAsyncBulkS2G::PTX, "cp_async_bulk_s2g"]
+        [CpAsyncBulkS2GHint::PTX, "cp_async_bulk_s2g_hint"];
+        Variant { space: M::Global, form: s2g, ..b });
+    row!(none (bulk_s2c) [CpAsyncBulkS2C::PTX, "cp_async_bulk_s2c"];
+        Variant { space: M::SharedCluster, form: Form { src: M::Shared, ..g2s }, ..b });
+    row!(none (none) [CpAsyncBulkCommitGroup::PTX, "cp_async_bulk_commit_group"];
+        Variant { op: "commit_group", ..b });
+    row!(none (imm) [CpAsyncBulkWaitGroup::PTX, "cp_async_bulk_wait_group::<N>"];
+        Variant { op: "wait_group", ..b });
+    row!(none (imm) [CpAsyncBulkWaitGroupRead::PTX, "cp_async_bulk_wait_group_read::<N>"];
+        Variant { op: "wait_group.read", ..b });
+    row!(cvta (bulk_prefetch) [CpAsyncBulkPrefetch::PTX, "cp_async_bulk_prefetch"]
+        [CpAsyncBulkPrefetchHint::PTX, "cp_async_bulk_prefetch_hint"];
+        Variant { op: "prefetch.L2", space: M::Global, ..b });
+    reduce::catalog_rows(&mut f);
+    tensor_reduce::catalog_rows(&mut f);
+    im2col::catalog_rows(&mut f);
     macro_rules! tensor_v {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
             let t = Variant {
@@ -1396,34 +1270,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 },
                 ..v
             };
-            f(with_ops!(none; (tensor_load $cs); Variant {
-                op: "load",
-                space: M::SharedCluster,
-                ptx: <[i32; $n] as TensorCoords>::PTX_LOAD,
-                rust: concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>"),
-                ..t
-            }));
-            f(with_ops!(none; (tensor_load_mc $cs); Variant {
-                op: "load.multicast",
-                space: M::SharedCluster,
-                ptx: <[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST,
-                rust: concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>"),
-                ..t
-            }));
-            f(with_ops!(none; (tensor_store $cs); Variant {
-                op: "store",
-                space: M::Global,
-                ptx: <[i32; $n] as TensorCoords>::PTX_STORE,
-                rust: concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>"),
-                ..t
-            }));
-            f(with_ops!(none; (tensor_prefetch $cs); Variant {
-                op: "prefetch",
-                space: M::Global,
-                ptx: <[i32; $n] as TensorCoords>::PTX_PREFETCH,
-                rust: concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>"),
-                ..t
-            }));
+            row!(none (tensor_load $cs)
+                [<[i32; $n] as TensorCoords>::PTX_LOAD, concat!("cp_async_bulk_tensor_load::<[i32; ", $n, "], _>")]
+                [<[i32; $n] as TensorCoords>::PTX_LOAD_HINT, concat!("cp_async_bulk_tensor_load_hint::<[i32; ", $n, "], _>")];
+                Variant { op: "load", space: M::SharedCluster, ..t });
+            row!(none (tensor_load_mc $cs)
+                [<[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST, concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>")];
+                Variant { op: "load.multicast", space: M::SharedCluster, ..t });
+            row!(none (tensor_store $cs)
+                [<[i32; $n] as TensorCoords>::PTX_STORE, concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>")]
+                [<[i32; $n] as TensorCoords>::PTX_STORE_HINT, concat!("cp_async_bulk_tensor_store_hint::<[i32; ", $n, "]>")];
+                Variant { op: "store", space: M::Global, ..t });
+            row!(none (tensor_prefetch $cs)
+                [<[i32; $n] as TensorCoords>::PTX_PREFETCH, concat!("cp_async_bulk_prefetch_tensor::<[i32; ", $n, "]>")]
+                [<[i32; $n] as TensorCoords>::PTX_PREFETCH_HINT, concat!("cp_async_bulk_prefetch_tensor_hint::<[i32; ", $n, "]>")];
+                Variant { op: "prefetch", space: M::Global, ..t });
         };
     }
     for_tensor_dims! { tensor_v }

@@ -87,6 +87,7 @@ pub(crate) fn host_spin() {
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
 /// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
 /// | `{k}` | `in(reg16)`: a CTA mask |
+/// | `{o0}`…`{o2}` | `in(reg16)`: the 16-bit im2col offsets |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
 /// | `{imm}` | `const`: an immediate |
@@ -174,11 +175,11 @@ macro_rules! aops {
         " [{a64}], 128"
     };
     // copy.rs
-    (cp_async $n:literal) => {
-        concat!(" [{sd}], [g], ", stringify!($n))
+    (cp_async $n:literal $($h:ident)?) => {
+        concat!(" [{sd}], [g], ", stringify!($n), $crate::instr::aops!(@pol $($h)?))
     };
-    (cp_async_zfill $n:literal) => {
-        concat!(" [{sd}], [g], ", stringify!($n), ", {z}")
+    (cp_async_zfill $n:literal $($h:ident)?) => {
+        concat!(" [{sd}], [g], ", stringify!($n), ", {z}", $crate::instr::aops!(@pol $($h)?))
     };
     (imm) => {
         " {imm}"
@@ -186,53 +187,53 @@ macro_rules! aops {
     (cp_mbar) => {
         " [{b}]"
     };
-    (bulk_g2s) => {
-        " [{sd}], [g], {n}, [{b}]"
+    // The bulk and tensor copies; a trailing `hint` is the `.L2::cache_hint` twin (the 64-bit
+    // cache policy `{pol}` last, PTX ISA §9.7.9.25.4/5).
+    (bulk_g2s $($h:ident)?) => {
+        concat!(" [{sd}], [g], {n}, [{b}]", $crate::instr::aops!(@pol $($h)?))
     };
-    (bulk_g2s_mc) => {
-        " [{sd}], [g], {n}, [{b}], {k}"
+    (bulk_g2s_mc $($h:ident)?) => {
+        concat!(" [{sd}], [g], {n}, [{b}], {k}", $crate::instr::aops!(@pol $($h)?))
     };
-    (bulk_s2g) => {
-        " [g], [{ss}], {n}"
+    (bulk_s2g $($h:ident)?) => {
+        concat!(" [g], [{ss}], {n}", $crate::instr::aops!(@pol $($h)?))
     };
     (bulk_s2c) => {
         " [{sd}], [{ss}], {n}, [{b}]"
     };
-    (bulk_prefetch) => {
-        " [g], {n}"
+    (bulk_prefetch $($h:ident)?) => {
+        concat!(" [g], {n}", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_load $cs:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}]")
+    (tensor_load $cs:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}]", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_load_mc $cs:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {k}")
+    (tensor_load_mc $cs:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {k}", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_store $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}], [{ss}]")
+    (tensor_store $cs:literal $($h:ident)?) => {
+        concat!(" [{m}, {{", $cs, "}}], [{ss}]", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_prefetch $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}]")
+    (tensor_prefetch $cs:literal $($h:ident)?) => {
+        concat!(" [{m}, {{", $cs, "}}]", $crate::instr::aops!(@pol $($h)?))
     };
-    // `.L2::cache_hint` forms (the 64-bit cache policy `{pol}` last), `tensormap.*`,
-    // `nanosleep`, `createpolicy`: keys ready for the `coverage` branch's `asm!`.
-    (bulk_g2s_hint) => {
-        " [{sd}], [g], {n}, [{b}], {pol}"
+    // The `.im2col` tensor forms: the `D − 2` 16-bit offsets `{{o…}}` after the barrier (load)
+    // or the coordinates (prefetch), before `{, ctaMask}` and `{, cache-policy}` (§9.7.9.25.5).
+    (im2col_load $cs:literal $os:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
     };
-    (bulk_s2g_hint) => {
-        " [g], [{ss}], {n}, {pol}"
+    (im2col_load_mc $cs:literal $os:literal) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}, {k}")
     };
-    (bulk_prefetch_hint) => {
-        " [g], {n}, {pol}"
+    (im2col_prefetch $cs:literal $os:literal $($h:ident)?) => {
+        concat!(" [{m}, {{", $cs, "}}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
     };
-    (tensor_load_hint $cs:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {pol}")
+    (@pol) => {
+        ""
     };
-    (tensor_store_hint $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}], [{ss}], {pol}")
+    (@pol hint) => {
+        ", {pol}"
     };
-    (tensor_prefetch_hint $cs:literal) => {
-        concat!(" [{m}, {{", $cs, "}}], {pol}")
-    };
+    // `tensormap.*`, `nanosleep`, `createpolicy`.
     (tensormap_cp) => {
         " [{a64}], [{ss}], 128"
     };

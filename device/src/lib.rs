@@ -48,9 +48,11 @@
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
-//! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk` (G→S, S→G, prefetch) | sm_90 | 8.0 |
-//! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
+//! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk{,.tensor}` (G→S, S→G, prefetch) and `cp.reduce.async.bulk` | sm_90 | 8.0 |
+//! | [`copy`]: `cp.async` (LDGSTS); its `.L2::cache_hint` forms 7.4 | sm_80 | 7.0 |
 //! | [`copy`]: `cp.async.bulk{,.tensor}` (TMA); `.multicast::cluster` (sm_90a advised, sm_100a/f assemble) | sm_90 | 8.0 |
+//! | [`copy`]: `.im2col` tensor loads (`{.multicast::cluster}`, `{.L2::cache_hint}`) and prefetches, 3d–5d | sm_90 | 8.0 |
+//! | [`copy`]: `cp.reduce.async.bulk` — the ISA's `.redOp.type` table into `.global` (`.bulk_group`) and `.shared::cluster` (mbarrier); `cp.reduce.async.bulk.tensor` (`.tile` 1d–5d, `.im2col_no_offs` 3d–5d) | sm_90 | 8.0 |
 //! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |
 //! | [`wait`]: `nanosleep.u32` (the backoff of [`wait::Budget::with_backoff`]) | sm_70 | 6.3 |
 //! | [`grid`]: `griddepcontrol.wait`, `griddepcontrol.launch_dependents` (programmatic dependent launch) | sm_90 | 7.8 |

@@ -502,3 +502,212 @@ fn bulk_reduce_from_threads_loses_nothing() {
         assert_eq!(v, ROUNDS * (4 * i as u32 + 6), "element {i}");
     }
 }
+
+/// Four threads, each reducing its own 64 elements into the same destination at the same time
+/// with `op`, `ROUNDS` times: `f(t)` is thread `t`'s source element `i`.
+fn reduce_from_threads<T, Op>(
+    init: T,
+    src: impl Fn(u32, usize) -> T + Send + Sync + 'static,
+    rounds: u32,
+) -> Vec<T>
+where
+    Op: ptx_sync::atomic::op::Op,
+    T: ptx_sync::copy::BulkReduce<Op> + Send + Sync + std::fmt::Debug,
+{
+    use ptx_sync::copy::cp_reduce_async_bulk;
+    use std::sync::Arc;
+    #[repr(align(16))]
+    struct Buf<T>([T; 64]);
+    struct Dst<T>(UnsafeCell<Buf<T>>);
+    unsafe impl<T> Sync for Dst<T> {}
+    let dst = Arc::new(Dst(UnsafeCell::new(Buf([init; 64]))));
+    let start = Arc::new(std::sync::Barrier::new(4));
+    let src = Arc::new(src);
+    let hs: Vec<_> = (0..4u32)
+        .map(|t| {
+            let (dst, start, src) = (dst.clone(), start.clone(), src.clone());
+            std::thread::spawn(move || {
+                let s = Buf(core::array::from_fn(|i| src(t, i)));
+                start.wait();
+                for _ in 0..rounds {
+                    unsafe {
+                        cp_reduce_async_bulk::<Op, T>(
+                            dst.0.get() as *mut T,
+                            to_shared(s.0.as_ptr()),
+                            (64 * std::mem::size_of::<T>()) as u32,
+                        )
+                    };
+                }
+            })
+        })
+        .collect();
+    hs.into_iter().for_each(|h| h.join().unwrap());
+    unsafe { (*dst.0.get()).0.to_vec() }
+}
+
+/// Every operator of `cp.reduce.async.bulk` on the host is one atomic read-modify-write per
+/// element: concurrent reducers lose nothing. Expected values from the operators' definitions
+/// (PTX ISA §9.7.9.25.4, `atom.inc`/`atom.dec` of §9.7.13.5).
+#[test]
+fn every_bulk_reduce_operator_from_threads_loses_nothing() {
+    use ptx_sync::atomic::op::*;
+    const R: u32 = 5_000;
+    // add on u64 and i64: 4 threads x R rounds of (i + t) / -(i + t)
+    let got = reduce_from_threads::<u64, Add>(0, |t, i| (i as u64) + t as u64, R);
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(v, R as u64 * (4 * i as u64 + 6), "add.u64 {i}");
+    }
+    let got = reduce_from_threads::<i64, Add>(0, |t, i| -((i as i64) + t as i64), R);
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(v, -(R as i64) * (4 * i as i64 + 6), "add.u64 (i64) {i}");
+    }
+    // inc with a bound above the total: a counter of all 4 R increments
+    let got = reduce_from_threads::<u32, Inc>(0, |_, _| u32::MAX, R);
+    assert!(got.iter().all(|&v| v == 4 * R), "inc.u32 {got:?}");
+    // dec from 4 R with a bound above it: down to 0 exactly
+    let got = reduce_from_threads::<u32, Dec>(4 * R, |_, _| u32::MAX, R);
+    assert!(got.iter().all(|&v| v == 0), "dec.u32 {got:?}");
+    // or / xor: bit t of element i set by thread t (xor: an even number of rounds clears it)
+    let got = reduce_from_threads::<u64, Or>(0, |t, i| 1u64 << ((i as u32 + 16 * t) % 64), 3);
+    for (i, &v) in got.iter().enumerate() {
+        let want = (0..4).fold(0u64, |a, t| a | 1u64 << ((i as u32 + 16 * t) % 64));
+        assert_eq!(v, want, "or.b64 {i}");
+    }
+    let got = reduce_from_threads::<u32, Xor>(0, |t, _| 1 << t, 2 * R);
+    assert!(got.iter().all(|&v| v == 0), "xor.b32 {got:?}");
+    let got = reduce_from_threads::<u32, Xor>(0, |t, _| 1 << t, 2 * R + 1);
+    assert!(got.iter().all(|&v| v == 0b1111), "xor.b32 {got:?}");
+    let got = reduce_from_threads::<u32, And>(u32::MAX, |t, _| !(1 << t), R);
+    assert!(got.iter().all(|&v| v == !0b1111), "and.b32 {got:?}");
+    // min / max: the extreme over the threads' elements
+    let got = reduce_from_threads::<i32, Min>(0, |t, i| i as i32 - 10 * t as i32, R);
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(v, (i as i32 - 30).min(0), "min.s32 {i}");
+    }
+    let got = reduce_from_threads::<i64, Max>(i64::MIN, |t, i| (i as i64) * (t as i64 - 2), R);
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(v, i as i64, "max.s64 {i}");
+    }
+    // f32 add of exactly representable values: no update lost
+    let got = reduce_from_threads::<f32, Add>(0.0, |t, _| (t + 1) as f32, R);
+    assert!(got.iter().all(|&v| v == 10.0 * R as f32), "add.f32 {got:?}");
+}
+
+/// The 16-bit float reductions on the host: `.add.noftz.f16/.bf16` is the sum rounded once to
+/// nearest even, subnormals kept; `min`/`max` take the number over a NaN. Bit patterns written
+/// here from IEEE 754 binary16 (1.0 = 0x3c00) and bfloat16 (the top half of an f32).
+#[test]
+fn bulk_reduce_16_bit_floats() {
+    use ptx_sync::atomic::op::{Add, Max, Min};
+    use ptx_sync::copy::{cp_reduce_async_bulk, Bf16, F16};
+    #[repr(align(16))]
+    struct B<T>([T; 8]);
+    fn red<Op: ptx_sync::atomic::op::Op, T: ptx_sync::copy::BulkReduce<Op>>(
+        d: [T; 8],
+        s: [T; 8],
+    ) -> [T; 8] {
+        let (mut d, s) = (B(d), B(s));
+        unsafe { cp_reduce_async_bulk::<Op, T>(d.0.as_mut_ptr(), to_shared(s.0.as_ptr()), 16) };
+        d.0
+    }
+    let h = |b: [u16; 8]| b.map(F16);
+    // f16: 1 + 1 = 2; 1 + 2^-11 = 1 (tie to even); (1 + 2^-10) + 2^-11 = 1 + 2^-9 (tie to even,
+    // up); 65504 + 8 = 65504 (below the half-way point 65520); 65504 + 32 = inf; smallest
+    // subnormal + smallest subnormal = 2 x it (no flush: .noftz); 1 + -1 = +0; -0 + -0 = -0.
+    assert_eq!(
+        red::<Add, F16>(
+            h([0x3c00, 0x3c00, 0x3c01, 0x7bff, 0x7bff, 0x0001, 0x3c00, 0x8000]),
+            h([0x3c00, 0x1000, 0x1000, 0x4800, 0x5000, 0x0001, 0xbc00, 0x8000])
+        ),
+        h([0x4000, 0x3c00, 0x3c02, 0x7bff, 0x7c00, 0x0002, 0x0000, 0x8000])
+    );
+    // f16 min/max: NaN (0x7e00) yields the number; -0 < +0; -2 < 1.
+    assert_eq!(
+        red::<Min, F16>(
+            h([0x7e00, 0x3c00, 0x0000, 0xc000, 0, 0, 0, 0]),
+            h([0x3c00, 0x7e00, 0x8000, 0x3c00, 0, 0, 0, 0])
+        ),
+        h([0x3c00, 0x3c00, 0x8000, 0xc000, 0, 0, 0, 0])
+    );
+    assert_eq!(
+        red::<Max, F16>(
+            h([0x7e00, 0x0000, 0xc000, 0, 0, 0, 0, 0]),
+            h([0xbc00, 0x8000, 0x3c00, 0, 0, 0, 0, 0])
+        ),
+        h([0xbc00, 0x0000, 0x3c00, 0, 0, 0, 0, 0])
+    );
+    // bf16: 1 + 1 = 2 (0x4000); 1 + 2^-8 = 1 (tie to even); (1 + 2^-7) + 2^-8 = 1 + 2^-6
+    // (0x3f82); the largest finite 0x7f7f + itself = inf.
+    let b = |x: [u16; 8]| x.map(Bf16);
+    assert_eq!(
+        red::<Add, Bf16>(
+            b([0x3f80, 0x3f80, 0x3f81, 0x7f7f, 0, 0, 0, 0]),
+            b([0x3f80, 0x3b80, 0x3b80, 0x7f7f, 0, 0, 0, 0])
+        ),
+        b([0x4000, 0x3f80, 0x3f82, 0x7f80, 0, 0, 0, 0])
+    );
+}
+
+/// `cp.reduce.async.bulk.shared::cluster…mbarrier::complete_tx::bytes`: the reduction lands and
+/// completes its bytes on the barrier (the waiter's phase completes only then).
+#[test]
+fn bulk_reduce_into_cluster_completes_on_the_barrier() {
+    use ptx_sync::atomic::op::Min;
+    use ptx_sync::copy::cp_reduce_async_bulk_s2c;
+    #[repr(align(16))]
+    struct A([i32; 4]);
+    let (src, mut peer) = (A([-5, 5, 0, 7]), A([1, 1, 1, 1]));
+    let bar: Mbarrier = Mbarrier::new();
+    bar.init(1);
+    let _ = bar.arrive_expect_tx::<Release, ptx_sync::Cluster>(32);
+    let dst = to_shared(peer.0.as_mut_ptr()).to_cluster();
+    unsafe {
+        cp_reduce_async_bulk_s2c::<Min, i32, _>(dst, to_shared(src.0.as_ptr()), 16, bar.remote(1))
+    };
+    assert!(
+        !bar.try_wait_parity::<Acquire, ptx_sync::Cluster>(Phase::ZERO),
+        "16 of 32 bytes"
+    );
+    unsafe {
+        cp_reduce_async_bulk_s2c::<Min, i32, _>(dst, to_shared(src.0.as_ptr()), 16, bar.remote(1))
+    };
+    assert!(bar.try_wait_parity::<Acquire, ptx_sync::Cluster>(Phase::ZERO));
+    assert_eq!(peer.0, [-5, 1, 0, 1]);
+}
+
+/// `cp.reduce.async.bulk.tensor` is not emulated on the host (the element type is in the
+/// driver's map encoding): the host arm panics rather than reduce with a guessed type.
+#[test]
+#[should_panic(expected = "cp.reduce.async.bulk.tensor has no host emulation")]
+fn tensor_reduce_panics_on_the_host() {
+    use ptx_sync::atomic::op::Add;
+    use ptx_sync::copy::{cp_reduce_async_bulk_tensor, TensorMap, Tile};
+    let out = [0u32; 8];
+    let map = TensorMap::host_tiled(out.as_ptr().cast(), 4, &[8], &[], &[4]).unwrap();
+    #[repr(align(128))]
+    struct T([u32; 4]);
+    let part = T([1; 4]);
+    unsafe { cp_reduce_async_bulk_tensor::<Add, Tile, _>(&map, [4], to_shared(part.0.as_ptr())) };
+}
+
+/// The `.im2col` loads are not emulated on the host (the host map is tiled): the host arm
+/// panics, never a silently different copy; the prefetches are hints and do nothing.
+#[test]
+#[should_panic(expected = "cp.async.bulk.tensor .im2col has no host emulation")]
+fn im2col_load_panics_on_the_host() {
+    use ptx_sync::copy::{
+        cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_tensor_load_im2col, TensorMap,
+    };
+    let data = [7u32; 64];
+    let map =
+        TensorMap::host_tiled(data.as_ptr().cast(), 4, &[4, 4, 4], &[16, 64], &[4, 4, 4]).unwrap();
+    unsafe { cp_async_bulk_prefetch_tensor_im2col(&map, [0, 0, 0], [1]) }; // a hint: returns
+    #[repr(align(128))]
+    struct T([u32; 64]);
+    let mut t = T([0; 64]);
+    let bar: Mbarrier = Mbarrier::new();
+    bar.init(1);
+    unsafe {
+        cp_async_bulk_tensor_load_im2col(to_shared(t.0.as_mut_ptr()), &map, [0, 0, 0], [1], &bar)
+    };
+}

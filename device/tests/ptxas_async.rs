@@ -16,6 +16,7 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p1, [%r1], %r2;",
         "mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [%r1], 16;",
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 16;",
+        "cp.async.cg.shared::cta.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;",
         "barrier.cluster.wait.acquire.aligned;",
         "barrier.cluster.arrive.relaxed.aligned;",
         "mbarrier.arrive_drop.release.cluster.shared::cluster.b64 _, [%r1];",
@@ -34,6 +35,17 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",
+        // cp.reduce.async.bulk controls (§9.7.9.25.4): each illegal class below has a legal twin
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64 [%rd1], [%r1], 16;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.and.b64 [%rd1], [%r1], 16, %rd2;",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b32 [%r1], [%r1], 16, [%r1];",
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r1, %r1}], [%r1];",
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1}; }",
+        "{ .reg .b16 %rs<2>; cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r1, %r1, %r1, %r1}], {%rs1, %rs1, %rs1}; }",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group.L2::cache_hint [%rd1, {%r1, %r1}], [%r1], %rd2;",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -47,6 +59,7 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "mbarrier.arrive.release.gpu.shared::cta.b64 %rd2, [%r1];", // arrive_gpu_scope
         "mbarrier.expect_tx.relaxed.sys.shared::cta.b64 [%r1], 16;", // expect_tx_sys
         "cp.async.cg.shared::cta.global [%r1], [%rd1], 4;",         // cp_async_cg_4
+        "cp.async.cg.shared::cta.global.L2::cache_hint [%r1], [%rd1], 8, %rd2;", // cp_async_cg_4 (hinted)
         "barrier.cluster.wait.release.aligned;",                    // cluster_wait_release
         "barrier.cluster.arrive.acquire.aligned;",                  // cluster_arrive_acquire
         "cp.async.bulk.prefetch.tensor.6d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1, %r1, %r1}];", // tensor_6d
@@ -60,6 +73,17 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "fence.acquire.sync_restrict::shared::cluster.gpu;", // the scope is always .cluster
         "membar.cluster;",                                   // membar_cluster
         "membar.gpu;",                                       // the level is `.gl`
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.s32 [%rd1], [%r1], 16;", // reduce_inc_i32
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b8 [%rd1], [%r1], 16;", // reduce_u8
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%r1], 16;", // f16 add is .noftz only
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s64 [%rd1], [%r1], 16;", // i64 adds as .u64
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 [%r1], [%r1], 16, [%r1];", // reduce_cluster_f32
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.u64 [%r1], [%r1], 16, [%r1];", // reduce_cluster_f32 (64-bit min)
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64 [%r1], [%r1], 16, [%r1];", // .b64 bitwise: .global only
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_im2col_2d
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.exch.tile.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_exch
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1}; }", // im2col_2d
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1, %rs1}; }", // im2col_offsets (D - 2 of them)
     ] {
         assert!(
             !ptxas_accepts(illegal),
@@ -92,6 +116,26 @@ fn ptxas_enforces_the_control_floors() {
         ),
         (
             "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "cp.async.ca.shared::cta.global.L2::cache_hint [%r1], [%rd1], 4, %r2, %rd2;",
+            "sm_80",
+            "sm_75",
+        ),
+        (
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 16;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "cp.reduce.async.bulk.tensor.1d.global.shared::cta.or.tile.bulk_group [%rd1, {%r1}], [%r1];",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.dec.u32 [%r1], [%r1], 16, [%r1];",
             "sm_90",
             "sm_89",
         ),

@@ -79,15 +79,61 @@ fn completion(s: Completion) -> &'static str {
         other => panic!("unknown completion {other:?}"),
     }
 }
-fn reduce_type(t: &str) -> &'static str {
-    match t {
-        "u32" => ".u32",
-        "i32" => ".s32",
-        "u64" => ".u64",
-        "f32" => ".f32",
-        "f64" => ".f64",
-        other => panic!("no bulk add for {other}"),
-    }
+/// PTX ISA §9.7.9.25.4, the table of `cp.reduce.async.bulk`: per destination, each `.redOp` with
+/// the `.type`s it takes (`.add.noftz` the f16/bf16 add of `.global`).
+const REDUCE_TABLE: &[(&str, &str, &[&str])] = &[
+    (".shared::cluster", "add", &["u32", "s32", "u64"]),
+    (".shared::cluster", "min", &["u32", "s32"]),
+    (".shared::cluster", "max", &["u32", "s32"]),
+    (".shared::cluster", "inc", &["u32"]),
+    (".shared::cluster", "dec", &["u32"]),
+    (".shared::cluster", "and", &["b32"]),
+    (".shared::cluster", "or", &["b32"]),
+    (".shared::cluster", "xor", &["b32"]),
+    (".global", "add", &["u32", "s32", "u64", "f32", "f64"]),
+    (".global", "add.noftz", &["f16", "bf16"]),
+    (
+        ".global",
+        "min",
+        &["u32", "s32", "u64", "s64", "f16", "bf16"],
+    ),
+    (
+        ".global",
+        "max",
+        &["u32", "s32", "u64", "s64", "f16", "bf16"],
+    ),
+    (".global", "inc", &["u32"]),
+    (".global", "dec", &["u32"]),
+    (".global", "and", &["b32", "b64"]),
+    (".global", "or", &["b32", "b64"]),
+    (".global", "xor", &["b32", "b64"]),
+];
+
+/// The `.redOp.type` of a reduction row: the Rust element type and operator as the ISA spells
+/// them (`.b32`/`.b64` for the bitwise operators, `.s64` as `.u64` for `add` — PTX has no
+/// `.add.s64` and two's-complement addition is the same —, `.add.noftz` for the 16-bit floats).
+fn reduce_op_type(op: &str, ty: &str) -> String {
+    let bitwise = ["and", "or", "xor"].contains(&op);
+    let t = match (ty, bitwise) {
+        ("u32", true) => "b32",
+        ("u64", true) => "b64",
+        ("u32", _) => "u32",
+        ("i32", _) => "s32",
+        ("u64", _) => "u64",
+        ("i64", _) if op == "add" => "u64",
+        ("i64", _) => "s64",
+        ("f32", _) => "f32",
+        ("f64", _) => "f64",
+        ("F16", _) => "f16",
+        ("Bf16", _) => "bf16",
+        (o, _) => panic!("no bulk reduction on {o}"),
+    };
+    let op = if op == "add" && (t == "f16" || t == "bf16") {
+        "add.noftz"
+    } else {
+        op
+    };
+    format!(".{op}.{t}")
 }
 
 /// The PTX the grammar prescribes for a row.
@@ -209,7 +255,13 @@ fn expected(v: &Variant) -> String {
                 Marker::Cg => ".cg",
                 e => panic!("{e:?}"),
             };
-            format!("cp.async{cache}{}.global", space(v.space))
+            // §9.7.9.25.3: `{.level::cache_hint}` after `.global`.
+            let hint = if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            };
+            format!("cp.async{cache}{}.global{hint}", space(v.space))
         }
         "cp.async" => {
             if v.ty.is_empty() {
@@ -264,13 +316,19 @@ fn expected(v: &Variant) -> String {
             );
             format!("createpolicy.fractional{}{}.b64", prio(p), prio(sec))
         }
+        // `cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type`:
+        // the hint before the operator (§9.7.9.25.4).
         "cp.reduce.async.bulk" => format!(
-            "cp.reduce.async.bulk{}{}{}.{}{}",
+            "cp.reduce.async.bulk{}{}{}{}{}",
             space(v.space),
             space(v.form.src),
             completion(v.form.completion),
-            v.op,
-            reduce_type(v.ty)
+            if v.form.cache_hint {
+                ".L2::cache_hint"
+            } else {
+                ""
+            },
+            reduce_op_type(v.op, v.ty)
         ),
         "cp.async.bulk.tensor" => {
             let d = v.form.dim;
@@ -303,8 +361,59 @@ fn expected(v: &Variant) -> String {
                     "cp.async.bulk.prefetch.tensor.{d}d.L2{}.tile{hint}",
                     space(v.space)
                 ),
+                // `.load_mode = .im2col` (3d-5d only), then the completion, `.multicast::cluster`,
+                // `.level::cache_hint`.
+                "load.im2col" | "load.im2col.multicast" => {
+                    assert!(d >= 3, "{v:?}");
+                    format!(
+                        "cp.async.bulk.tensor.{d}d{}{}.im2col{}{}{hint}",
+                        space(v.space),
+                        space(Marker::Global),
+                        completion(Completion::Mbarrier),
+                        if v.op == "load.im2col.multicast" {
+                            ".multicast::cluster"
+                        } else {
+                            ""
+                        }
+                    )
+                }
+                "prefetch.im2col" => {
+                    assert!(d >= 3, "{v:?}");
+                    format!(
+                        "cp.async.bulk.prefetch.tensor.{d}d.L2{}.im2col{hint}",
+                        space(v.space)
+                    )
+                }
                 o => panic!("tensor op {o}"),
             }
+        }
+        // §9.7.9.25.5: `cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}
+        // .completion_mechanism{.level::cache_hint}`, `.redOp` of the eight, `.load_mode` tile or
+        // im2col_no_offs (the latter from 3d).
+        "cp.reduce.async.bulk.tensor" => {
+            let d = v.form.dim;
+            assert!(
+                ["add", "min", "max", "inc", "dec", "and", "or", "xor"].contains(&v.op),
+                "{v:?}"
+            );
+            let mode = match v.ty {
+                "Tile" => ".tile",
+                "Im2colNoOffs" => {
+                    assert!(d >= 3, "{v:?}");
+                    ".im2col_no_offs"
+                }
+                o => panic!("load mode {o}"),
+            };
+            assert!((1..=5).contains(&d), "{v:?}");
+            format!(
+                "cp.reduce.async.bulk.tensor.{d}d.global.shared::cta.{}{mode}.bulk_group{}",
+                v.op,
+                if v.form.cache_hint {
+                    ".L2::cache_hint"
+                } else {
+                    ""
+                }
+            )
         }
         f => panic!("not an async family: {f}"),
     }
@@ -334,6 +443,7 @@ const ASYNC: &[&str] = &[
     "cp.async.bulk",
     "cp.reduce.async.bulk",
     "cp.async.bulk.tensor",
+    "cp.reduce.async.bulk.tensor",
 ];
 
 fn rows() -> Vec<Variant> {
@@ -389,11 +499,17 @@ fn row_counts_per_family() {
         ("griddepcontrol", 2), // wait, launch_dependents
         ("membar", 3),         // cta, gl, sys
         ("nanosleep", 1),
-        ("cp.async", 8 + 5), // {ca 4,8,16; cg 16} x {-, zfill}; 5 group/arrive forms
+        // {ca 4,8,16; cg 16} x {-, zfill} x {-, .L2::cache_hint}; 5 group/arrive forms
+        ("cp.async", 8 * 2 + 5),
         ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
-        ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
-        ("cp.reduce.async.bulk", 5),
-        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3), // + load/store/prefetch .L2::cache_hint per rank
+        ("createpolicy", 4 * 3),      // primary x {none, evict_first, evict_unchanged}
+        // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
+        ("cp.reduce.async.bulk", 28 * 2 + 13),
+        // + load/store/prefetch .L2::cache_hint per rank; im2col 3d-5d x {load, load hint,
+        // load multicast, prefetch, prefetch hint}
+        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3 + 3 * 5),
+        // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
+        ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
     ]
     .into_iter()
     .collect();
@@ -445,9 +561,57 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint",
         "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group.L2::cache_hint",
         "cp.async.bulk.prefetch.tensor.5d.L2.global.tile.L2::cache_hint",
+        "cp.async.cg.shared::cta.global.L2::cache_hint",
+        "cp.async.ca.shared::cta.global.L2::cache_hint",
+        // issue #13 item 8
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes",
+        "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster",
+        "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col.L2::cache_hint",
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.im2col_no_offs.bulk_group.L2::cache_hint",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
+}
+
+/// The bulk reductions are exactly the ISA's table (nothing more, nothing less): each
+/// destination's `.redOp.type` set, and every `.global` one also with `.L2::cache_hint`.
+#[test]
+fn bulk_reductions_are_the_isa_table() {
+    use std::collections::BTreeSet;
+    let want: BTreeSet<(String, bool, String)> = REDUCE_TABLE
+        .iter()
+        .flat_map(|(dst, op, tys)| {
+            tys.iter().flat_map(move |t| {
+                let hints: &[bool] = if *dst == ".global" {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                hints
+                    .iter()
+                    .map(move |&h| (dst.to_string(), h, format!(".{op}.{t}")))
+            })
+        })
+        .collect();
+    let have: BTreeSet<(String, bool, String)> = rows()
+        .iter()
+        .filter(|v| v.family == "cp.reduce.async.bulk")
+        .map(|v| {
+            (
+                space(v.space).to_string(),
+                v.form.cache_hint,
+                reduce_op_type(v.op, v.ty),
+            )
+        })
+        .collect();
+    assert_eq!(have, want);
+    assert!(rows().iter().any(|v| v.ptx
+        == "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.noftz.bf16"));
+    assert!(rows().iter().any(|v| {
+        v.ptx
+        == "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32"
+    }));
 }
 
 #[test]
@@ -656,7 +820,13 @@ fn operand_shape(v: &Variant) -> String {
         ("prefetch.tensormap", _) => " [%r]".into(),
         // §9.7.9.18: `createpolicy.fractional… cache-policy, fraction;`.
         ("createpolicy", _) => " %r, %r".into(),
-        ("cp.async", "") => format!(" [%r], [g], {}{}", f.bytes, opt(f.zfill, ", %r")),
+        // §9.7.9.25.3: `cp-size{, src-size}{, cache-policy}`.
+        ("cp.async", "") => format!(
+            " [%r], [g], {}{}{}",
+            f.bytes,
+            opt(f.zfill, ", %r"),
+            opt(f.cache_hint, ", %r")
+        ),
         ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => String::new(),
         ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => " %r".into(),
         ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => " [%r]".into(),
@@ -671,7 +841,11 @@ fn operand_shape(v: &Variant) -> String {
         }
         ("cp.async.bulk", "") => " [%r], [%r], %r, [%r]".into(),
         ("cp.async.bulk", "prefetch.L2") => format!(" [g], %r{}", opt(f.cache_hint, ", %r")),
-        ("cp.reduce.async.bulk", _) => " [g], [%r], %r".into(),
+        // §9.7.9.25.4: `[dstMem], [srcMem], size, [mbar]` / `[dstMem], [srcMem], size{, cache-policy}`.
+        ("cp.reduce.async.bulk", _) if v.space == Marker::SharedCluster => {
+            " [%r], [%r], %r, [%r]".into()
+        }
+        ("cp.reduce.async.bulk", _) => format!(" [g], [%r], %r{}", opt(f.cache_hint, ", %r")),
         ("cp.async.bulk.tensor", op) => {
             let c = vec!["%r"; usize::from(f.dim)].join(", ");
             // §9.7.9.25.5: the cache policy is the last operand.
@@ -681,9 +855,26 @@ fn operand_shape(v: &Variant) -> String {
                 "load.multicast" => format!(" [%r], [%r, {{{c}}}], [%r], %r{h}"),
                 "store" => format!(" [%r, {{{c}}}], [%r]{h}"),
                 "prefetch" => format!(" [%r, {{{c}}}]{h}"),
+                // the `D - 2` 16-bit im2col offsets `{…}` after `[mbar]` / the coordinates
+                "load.im2col" | "load.im2col.multicast" | "prefetch.im2col" => {
+                    let o = vec!["%r"; usize::from(f.dim) - 2].join(", ");
+                    match op {
+                        "load.im2col" => format!(" [%r], [%r, {{{c}}}], [%r], {{{o}}}{h}"),
+                        "load.im2col.multicast" => {
+                            format!(" [%r], [%r, {{{c}}}], [%r], {{{o}}}, %r{h}")
+                        }
+                        _ => format!(" [%r, {{{c}}}], {{{o}}}{h}"),
+                    }
+                }
                 o => panic!("tensor op {o}"),
             }
         }
+        // §9.7.9.25.5: `[tensorMap, tensorCoords], [srcMem]{, cache-policy}`.
+        ("cp.reduce.async.bulk.tensor", _) => format!(
+            " [%r, {{{}}}], [%r]{}",
+            vec!["%r"; usize::from(f.dim)].join(", "),
+            opt(f.cache_hint, ", %r")
+        ),
         (fam, op) => panic!("no operand grammar for {fam} {op}"),
     }
 }

@@ -179,14 +179,38 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_bulk_commit_group();
     cp_async_bulk_wait_group::<0>();
     cp_async_bulk_wait_group_read::<1>();
-    cp_reduce_async_bulk_add(p as *mut u32, s, 256);
-    cp_reduce_async_bulk_add(p as *mut i32, s, 256);
-    cp_reduce_async_bulk_add(p as *mut u64, s, 256);
-    cp_reduce_async_bulk_add(p as *mut f32, s, 256);
-    cp_reduce_async_bulk_add(p as *mut f64, s, 256);
     cp_async_bulk_prefetch(g, 256);
     // the .L2::cache_hint forms, with a policy from createpolicy
     let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
+    // cp.reduce.async.bulk: the PTX ISA's table (§9.7.9.25.4), written here by hand; `cluster`
+    // lists the pairs the .shared::cluster destination takes too (into a peer CTA, rank 1).
+    macro_rules! red {
+        ($($t:ident: $($Op:ident)* $(; cluster $($COp:ident)*)?),* $(,)?) => {$(
+            $(
+                cp_reduce_async_bulk::<ptx_sync::atomic::op::$Op, $t>(p as *mut $t, s, 256);
+                cp_reduce_async_bulk_hint::<ptx_sync::atomic::op::$Op, $t>(p as *mut $t, s, 256, pol);
+            )*
+            $($( cp_reduce_async_bulk_s2c::<ptx_sync::atomic::op::$COp, $t, _>(mapa(s, 1), s, 256, m.remote(1)); )*)?
+        )*};
+    }
+    red! {
+        u32: Add Min Max Inc Dec And Or Xor; cluster Add Min Max Inc Dec And Or Xor,
+        i32: Add Min Max; cluster Add Min Max,
+        u64: Add Min Max And Or Xor; cluster Add,
+        i64: Add Min Max; cluster Add,
+        f32: Add,
+        f64: Add,
+        F16: Add Min Max,
+        Bf16: Add Min Max,
+    }
+    cp_async_hint::<Ca, 4>(s, g, pol);
+    cp_async_hint::<Ca, 8>(s, g, pol);
+    cp_async_hint::<Ca, 16>(s, g, pol);
+    cp_async_hint::<Cg, 16>(s, g, pol);
+    cp_async_zfill_hint::<Ca, 4>(s, g, 2, pol);
+    cp_async_zfill_hint::<Ca, 8>(s, g, 4, pol);
+    cp_async_zfill_hint::<Ca, 16>(s, g, 8, pol);
+    cp_async_zfill_hint::<Cg, 16>(s, g, 0, pol);
     cp_async_bulk_g2s_hint(s, g, 256, m, pol);
     cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
     cp_async_bulk_prefetch_hint(g, 256, pol);
@@ -202,4 +226,25 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
         )*};
     }
     tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    // cp.reduce.async.bulk.tensor (§9.7.9.25.5): every redOp, .tile on 1d-5d, .im2col_no_offs on 3d-5d
+    macro_rules! tred {
+        ($M:ident: $($c:expr),*) => {$( tred!(@ $M $c; Add Min Max Inc Dec And Or Xor); )*};
+        (@ $M:ident $c:expr; $($Op:ident)*) => {$(
+            cp_reduce_async_bulk_tensor::<ptx_sync::atomic::op::$Op, $M, _>(map, $c, s);
+            cp_reduce_async_bulk_tensor_hint::<ptx_sync::atomic::op::$Op, $M, _>(map, $c, s, pol);
+        )*};
+    }
+    tred!(Tile: [1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    tred!(Im2colNoOffs: [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    // the .im2col loads and prefetches (3d-5d, D - 2 16-bit offsets)
+    macro_rules! im2col {
+        ($(($c:expr, $o:expr)),*) => {$(
+            cp_async_bulk_tensor_load_im2col(s, map, $c, $o, m);
+            cp_async_bulk_tensor_load_im2col_hint(s, map, $c, $o, m, pol);
+            cp_async_bulk_tensor_load_im2col_multicast(s, map, $c, $o, m, 0b11);
+            cp_async_bulk_prefetch_tensor_im2col(map, $c, $o);
+            cp_async_bulk_prefetch_tensor_im2col_hint(map, $c, $o, pol);
+        )*};
+    }
+    im2col!(([1i32, 2, 3], [1u16]), ([1i32, 2, 3, 4], [1u16, 2]), ([1i32, 2, 3, 4, 5], [1u16, 2, 3]));
 }

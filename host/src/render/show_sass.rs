@@ -182,7 +182,7 @@ pub fn async_reg(name: &str) -> Option<&'static str> {
         | "c2" | "c3" | "c4" => "%r3",
         "a64" | "gp" | "m" => "%rd1",
         "x" | "pol" => "%rd3",
-        "k" => "%rs1",
+        "k" | "o0" | "o1" | "o2" => "%rs1",
         "d" | "l" => "%r4",
         "e" => "%r5",
         "s" | "d64" => "%rd4",

@@ -1,0 +1,245 @@
+//! `cp.reduce.async.bulk.tensor`: a box of this CTA's shared memory reduced into the tensor a
+//! map describes, by TMA, completing through bulk groups. PTX ISA §9.7.9.25.5
+//! (`cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint}
+//! [tensorMap, tensorCoords], [srcMem]{, cache-policy};` with `.dst = .global`, `.src =
+//! .shared::cta`, `.completion_mechanism = .bulk_group`, `.load_mode = {.tile, .im2col_no_offs}`,
+//! `.redOp = {.add, .min, .max, .inc, .dec, .and, .or, .xor}`), PTX 8.0 / sm_90; seed §5.2.
+//!
+//! The operator is a marker of [`atomic::op`](crate::atomic::op) (not `Exch`), the load mode
+//! [`Tile`] (ranks 1–5) or [`Im2colNoOffs`] (ranks 3–5: ptxas rejects `.2d.im2col_no_offs`, the
+//! im2col modes need a spatial dimension); the element type is the map's. Each element is an
+//! atomic reduction (relaxed, `.gpu`), as for [`cp_reduce_async_bulk`].
+//!
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`cp_reduce_async_bulk_tensor`] (`unsafe`) | `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.{tile,im2col_no_offs}.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_tensor_hint`] (`unsafe`) | `… .bulk_group.L2::cache_hint [map, {c…}], [s], policy;` | 8.0 / sm_90 |
+//!
+//! # Host backend
+//! **Not emulated**: the element type and its reduction live in the driver's map encoding, which
+//! the host map (`TensorMap::host_tiled`) does not carry, so the host arm **panics** with a
+//! message naming the instruction, rather than reduce with a guessed type. Use
+//! [`cp_reduce_async_bulk`] (typed elements) where the host backend must run the reduction.
+//!
+//! ```
+//! use ptx_sync::{atomic::op::Max, copy::*};
+//! assert_eq!(
+//!     <[i32; 3] as TensorReduce<Max, Im2colNoOffs>>::PTX,
+//!     "cp.reduce.async.bulk.tensor.3d.global.shared::cta.max.im2col_no_offs.bulk_group"
+//! );
+//! ```
+
+use super::*;
+use crate::atomic::op::{self, Add, And, Dec, Inc, Max, Min, Or, Xor};
+use crate::policy::CachePolicy;
+
+/// The `.load_mode` of a tensor reduction: [`Tile`] or [`Im2colNoOffs`].
+pub trait TensorReduceMode: Sealed + Copy + Default + 'static {
+    /// `".tile"` / `".im2col_no_offs"`.
+    const PTX: &'static str;
+    /// `"Tile"` / `"Im2colNoOffs"`.
+    const NAME: &'static str;
+}
+macro_rules! modes {
+    ($($(#[$m:meta])* $n:ident $tok:literal),*) => {$(
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $n;
+        impl Sealed for $n {}
+        impl TensorReduceMode for $n {
+            const PTX: &'static str = $tok;
+            const NAME: &'static str = stringify!($n);
+        }
+    )*};
+}
+modes! {
+    /// `.tile`: the box at the coordinates, as [`cp_async_bulk_tensor_store`] writes it.
+    Tile ".tile",
+    /// `.im2col_no_offs`: the im2col layout without offsets (ranks 3–5).
+    Im2colNoOffs ".im2col_no_offs"
+}
+
+/// `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.mode.bulk_group` for coordinates
+/// `Self = [i32; D]`, operator `Op`, load mode `M`.
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `cp.reduce.async.bulk.tensor` with `{Op}` in mode `{M}` for coordinates `{Self}`",
+    note = "PTX ISA §9.7.9.25.5: .redOp = {{.add, .min, .max, .inc, .dec, .and, .or, .xor}}; .tile on 1d–5d, .im2col_no_offs on 3d–5d"
+)]
+pub unsafe trait TensorReduce<Op: op::Op, M: TensorReduceMode>: TensorCoords {
+    /// e.g. `"cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"`.
+    const PTX: &'static str;
+    /// … `.L2::cache_hint`.
+    const PTX_HINT: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec(self, m: u64, ss: u32);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn exec_hint(self, m: u64, ss: u32, pol: u64);
+}
+
+/// The table: `tred_rows!(leaf)` calls `leaf! { Mode ".mode" Op ".op" n "n" "{c…}" [coords] … }`
+/// for every operator (PTX ISA §9.7.9.25.5 `.redOp`) of every rank of each mode (`.tile` 1d–5d,
+/// `.im2col_no_offs` 3d–5d); the impls and the catalog rows both walk it.
+macro_rules! tred_rows {
+    ($leaf:ident) => {
+        for_tensor_dims! { tred_ops $leaf Tile ".tile" }
+        for_im2col_dims! { tred_ops $leaf Im2colNoOffs ".im2col_no_offs" }
+    };
+}
+macro_rules! tred_ops {
+    ($leaf:ident $M:ident $mt:literal $($dim:tt)*) => {
+        $leaf! { $M $mt Add ".add" $($dim)* }
+        $leaf! { $M $mt Min ".min" $($dim)* }
+        $leaf! { $M $mt Max ".max" $($dim)* }
+        $leaf! { $M $mt Inc ".inc" $($dim)* }
+        $leaf! { $M $mt Dec ".dec" $($dim)* }
+        $leaf! { $M $mt And ".and" $($dim)* }
+        $leaf! { $M $mt Or ".or" $($dim)* }
+        $leaf! { $M $mt Xor ".xor" $($dim)* }
+    };
+}
+macro_rules! tred_impl {
+    ($M:ident $mt:literal $Op:ident $ot:literal $n:literal $d:literal $cs:literal $co:tt $($offsets:tt)*) => {
+        unsafe impl TensorReduce<$Op, $M> for [i32; $n] {
+            tensor_op! { PTX / PTX_HINT exec / exec_hint (tensor_store $cs) $co
+                ("cp.reduce.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), $ot, $mt, ".bulk_group")
+                (m: u64 => reg64, ss: u32 => reg32) }
+        }
+    };
+}
+tred_rows! { tred_impl }
+
+#[cfg(not(target_arch = "nvptx64"))]
+fn no_host_emulation() -> ! {
+    panic!(
+        "cp.reduce.async.bulk.tensor has no host emulation (the element type is in the driver's \
+         tensor-map encoding): use cp_reduce_async_bulk on the host"
+    )
+}
+
+/// `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.mode.bulk_group [map, {c…}], [s];`
+/// — reduces the box at `coords` of this CTA's `src` into the tensor `map` describes, each
+/// element atomically (relaxed, `.gpu`); complete it with [`cp_async_bulk_commit_group`] +
+/// [`cp_async_bulk_wait_group`]. **Host: panics** (not emulated, see the [module](self)).
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_store`] (a valid map, `src` 128-byte aligned holding the box; seed
+/// §5.3: fence the generic writes of `src` with `fence.proxy.async` first); every concurrent
+/// access to the destination elements atomic.
+///
+/// `Op` ∈ {`Add`, `Min`, `Max`, `Inc`, `Dec`, `And`, `Or`, `Xor`}, `M` ∈ {[`Tile`],
+/// [`Im2colNoOffs`]}, `C = [i32; D]` (`D` 1–5, 3–5 for `Im2colNoOffs`); others do not compile.
+/// SASS: not recorded in the repo. PTX 8.0 / sm_90. PTX ISA §9.7.9.25.5; seed §5.2.
+///
+/// # Examples
+///
+/// ```should_panic
+/// use ptx_sync::{atomic::op::Add, copy::*, shared::to_shared};
+/// let out = [0u32; 8];
+/// let map = TensorMap::host_tiled(out.as_ptr().cast(), 4, &[8], &[], &[4]).unwrap();
+/// #[repr(align(128))] struct Tile4([u32; 4]);
+/// let part = Tile4([1; 4]);
+/// // on the device: out[4..8] += 1; the host backend panics (no emulation)
+/// unsafe { cp_reduce_async_bulk_tensor::<Add, Tile, _>(&map, [4], to_shared(part.0.as_ptr())) };
+/// ```
+///
+/// ```compile_fail
+/// use ptx_sync::{atomic::op::Add, copy::*, shared::to_shared};
+/// let map = TensorMap { opaque: [0; 16] };
+/// let s = [0u32; 4];
+/// unsafe { cp_reduce_async_bulk_tensor::<Add, Im2colNoOffs, _>(&map, [0, 0], to_shared(s.as_ptr())) }; // im2col needs 3d+
+/// ```
+#[inline(always)]
+pub unsafe fn cp_reduce_async_bulk_tensor<
+    Op: op::Op,
+    M: TensorReduceMode,
+    C: TensorReduce<Op, M>,
+>(
+    map: &TensorMap,
+    coords: C,
+    src: SharedAddr,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.exec(map as *const TensorMap as u64, src.0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = (map, coords, src);
+        no_host_emulation()
+    }
+}
+
+/// [`cp_reduce_async_bulk_tensor`] with `.L2::cache_hint`:
+/// `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.mode.bulk_group.L2::cache_hint [map,
+/// {c…}], [s], policy;` — PTX 8.0 / sm_90; PTX ISA §9.7.9.25.5, seed §5.2. **Host: panics.**
+///
+/// # Safety
+/// As [`cp_reduce_async_bulk_tensor`]; `policy` made by [`createpolicy`](crate::policy::createpolicy).
+///
+/// ```
+/// use ptx_sync::{atomic::op::Inc, copy::*};
+/// assert_eq!(
+///     <[i32; 1] as TensorReduce<Inc, Tile>>::PTX_HINT,
+///     "cp.reduce.async.bulk.tensor.1d.global.shared::cta.inc.tile.bulk_group.L2::cache_hint"
+/// );
+/// ```
+#[inline(always)]
+pub unsafe fn cp_reduce_async_bulk_tensor_hint<
+    Op: op::Op,
+    M: TensorReduceMode,
+    C: TensorReduce<Op, M>,
+>(
+    map: &TensorMap,
+    coords: C,
+    src: SharedAddr,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.exec_hint(map as *const TensorMap as u64, src.0, policy.0);
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = (map, coords, src, policy);
+        no_host_emulation()
+    }
+}
+
+/// Catalog rows of the tensor reductions (`ptx-sync show`): `op` the `.redOp` token, `ty` the
+/// load mode's marker (`"Tile"`), `dim` the rank.
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
+    use crate::catalog::{Completion, Form, Marker as M, Variant};
+    let base = Variant {
+        family: "cp.reduce.async.bulk.tensor",
+        sm: 90,
+        ptx_isa: 80,
+        isa: "9.7.9.25.5",
+        seed: "5.2",
+        space: M::Global,
+        ..Variant::EMPTY
+    };
+    macro_rules! row {
+        ($M:ident $mt:literal $Op:ident $ot:literal $n:literal $d:literal $cs:literal $co:tt $($offsets:tt)*) => {
+            let v = Variant {
+                op: <$Op as op::Op>::PTX,
+                ty: stringify!($M),
+                form: Form { src: M::Shared, completion: Completion::BulkGroup, dim: $n, ..Form::NONE },
+                ..base
+            };
+            f(with_ops!(none; (tensor_store $cs); Variant {
+                ptx: <[i32; $n] as TensorReduce<$Op, $M>>::PTX,
+                rust: concat!("cp_reduce_async_bulk_tensor::<", stringify!($Op), ", ", stringify!($M), ", [i32; ", $n, "]>"),
+                ..v
+            }));
+            f(with_ops!(none; (tensor_store $cs hint); Variant {
+                form: Form { cache_hint: true, ..v.form },
+                ptx: <[i32; $n] as TensorReduce<$Op, $M>>::PTX_HINT,
+                rust: concat!("cp_reduce_async_bulk_tensor_hint::<", stringify!($Op), ", ", stringify!($M), ", [i32; ", $n, "]>"),
+                ..v
+            }));
+        };
+    }
+    tred_rows! { row }
+}
