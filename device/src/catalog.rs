@@ -647,4 +647,6 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::copy::hint_catalog_rows,
     // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
     crate::tensormap::replace::catalog_rows,
+    crate::clc::catalog_rows,
+    crate::copy::blackwell::catalog_rows,
 ];

@@ -101,6 +101,7 @@ pub(crate) fn host_spin() {
 /// | `{v}` | `in(reg32)`: a 32-bit field value (`tensormap.replace`) |
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
 /// | `{x}`, `{pol}`, `{v64}` | `in(reg64)`: an mbarrier state, a cache policy, a 64-bit field value |
+/// | `{lo}`, `{hi}` | `in(reg64)`: the halves of a `.b128` value (`clusterlaunchcontrol` response) |
 /// | `{k}` | `in(reg16)`: a CTA mask |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
@@ -307,6 +308,21 @@ macro_rules! aops {
     (tmr_a_imm) => {
         " [{a64}], {imm}"
     };
+    // clc.rs: the response buffer `{sd}` and the mbarrier `{b}`; the `.b128` response `q`
+    // (block `clc_q`/`clc_q_pred`, from `{lo}`/`{hi}`).
+    // copy/blackwell.rs: the byte-masked store (`{k}` the 16-bit byte mask).
+    (bulk_s2g_mask) => {
+        " [g], [{ss}], {n}, {k}"
+    };
+    (clc_try) => {
+        " [{sd}], [{b}]"
+    };
+    (clc_pred) => {
+        " p, q"
+    };
+    (clc_ctaid) => {
+        " {d}, q"
+    };
 }
 pub(crate) use aops;
 
@@ -359,6 +375,20 @@ macro_rules! ablk {
     };
     (post cvta) => {
         "\n\t}}"
+    };
+    // `clusterlaunchcontrol.query_cancel`: the `.b128` response `q` from `{lo}`, `{hi}`.
+    (pre clc_q) => {
+        "{{\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (post clc_q) => {
+        "\n\t}}"
+    };
+    // … and the predicate out as `{d}`.
+    (pre clc_q_pred) => {
+        "{{\n\t.reg .pred p;\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (post clc_q_pred) => {
+        "\n\tselp.u32 {d}, 1, 0, p;\n\t}}"
     };
 }
 pub(crate) use ablk;

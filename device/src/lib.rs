@@ -46,6 +46,11 @@
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
 //! | [`tensormap::replace`]: `tensormap.replace.tile.<field>.{global,shared::cta}.b1024.<type>` (`.swizzle_atomicity`: sm_100a, 8.6) | **sm_90a**, sm_100a | 8.3 |
+//! | [`copy::blackwell`]: `cp.async.bulk.shared::cta.global` (`.shared::cta` destination) | sm_90 | 8.6 |
+//! | [`copy::blackwell`]: `.tile::gather4` into `.shared::cta`, `cp.async.bulk….cp_mask` | sm_100 | 8.6 |
+//! | [`copy::blackwell`]: `.cta_group::{1,2}` tensor loads, `.tile::scatter4`, gather4 into `.shared::cluster` | **sm_100a** | 8.6 |
+//! | [`clc`]: `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128`, `query_cancel.{is_canceled,get_first_ctaid::{x,y,z}}` | sm_100 | 8.6 |
+//! | [`clc`]: `try_cancel….multicast::cluster::all` | **sm_100a** | 8.6 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
 //! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk` (G→S, S→G, prefetch) | sm_90 | 8.0 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
@@ -94,6 +99,7 @@ pub mod backend;
 pub mod atomic;
 pub mod barrier;
 pub mod catalog;
+pub mod clc;
 pub mod cluster;
 pub mod copy;
 pub mod fence;

@@ -31,15 +31,15 @@ fn mnemonics(ptx: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// ptxas on one instruction for `arch` (PTX 8.6): registers `%r1..3` (`%r1` a `.shared`
-/// address), `%rd1..3` (`%rd1` a pointer), `%p1`, `%q1` (`.b128`).
+/// ptxas on one instruction for `arch` (PTX 8.6): registers `%r1..7` (`%r1` a `.shared`
+/// address), `%rd1..3` (`%rd1` a pointer), `%rs1`, `%p1`, `%q1` (`.b128`).
 fn accepts(arch: &str, insn: &str) -> bool {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let ptx = format!(
         ".version 8.6\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
-         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
+         .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .b16 %rs<2>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\ncvt.u16.u64 %rs1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
     );
     let dir = std::env::temp_dir().join(format!(
         "ptx-sync-arch-{}-{}",
@@ -155,6 +155,72 @@ fn instructions() -> Vec<(String, &'static str, &'static [&'static str])> {
             }
         }
     }
+    // §9.7.13.17/18 clusterlaunchcontrol: sm_100 (the multicast form sm_100a). Measured: ptxas
+    // 13.0 rejects all on sm_90a ("requires .target sm_100 or higher"), the multicast form on
+    // sm_100 too.
+    let t = "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes";
+    v.push((
+        format!("{t}.b128 [%r1], [%r2];"),
+        "sm_100",
+        &["sm_90", "sm_90a"][..],
+    ));
+    v.push((format!("{t}.b128 [%r1], [%r2];"), "sm_100a", &[][..]));
+    v.push((
+        format!("{t}.multicast::cluster::all.b128 [%r1], [%r2];"),
+        "sm_100a",
+        &["sm_90", "sm_90a", "sm_100"][..],
+    ));
+    for q in [
+        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %q1;",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r2, %q1;",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %r2, %q1;",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 %r2, %q1;",
+    ] {
+        v.push((q.to_string(), "sm_100", &["sm_90", "sm_90a"][..]));
+        v.push((q.to_string(), "sm_100a", &[][..]));
+    }
+    // §9.7.9.25.4/5 the Blackwell copy forms (copy::blackwell). Measured with ptxas 13.0: the
+    // `.shared::cta` destination assembles on sm_90 (PTX 8.6); `.cp_mask` and a `.shared::cta`
+    // gather4 are rejected below sm_100; `.cta_group`, scatter4 and a `.shared::cluster` gather4
+    // on sm_90, sm_90a and sm_100.
+    let mbar = ".mbarrier::complete_tx::bytes";
+    let old: &[&str] = &["sm_90", "sm_90a"];
+    let not_a: &[&str] = &["sm_90", "sm_90a", "sm_100"];
+    v.push((
+        format!("cp.async.bulk.shared::cta.global{mbar} [%r1], [%rd1], %r2, [%r3];"),
+        "sm_90",
+        &[][..],
+    ));
+    v.push((
+        format!("cp.async.bulk.shared::cta.global{mbar} [%r1], [%rd1], %r2, [%r3];"),
+        "sm_100a",
+        &[][..],
+    ));
+    v.push((
+        "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%r1], %r2, %rs1;".into(),
+        "sm_100",
+        old,
+    ));
+    v.push((
+        "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%r1], %r2, %rs1;".into(),
+        "sm_100a",
+        &[][..],
+    ));
+    for k in 1..=2 {
+        for d in 1..=5usize {
+            let c = vec!["%r2"; d].join(", ");
+            v.push((
+                format!("cp.async.bulk.tensor.{d}d.shared::cluster.global.tile{mbar}.cta_group::{k} [%r1], [%rd1, {{{c}}}], [%r3];"),
+                "sm_100a",
+                not_a,
+            ));
+        }
+    }
+    let c5 = "%r2, %r3, %r4, %r5, %r6";
+    v.push((format!("cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4{mbar} [%r1], [%rd1, {{{c5}}}], [%r7];"), "sm_100", old));
+    v.push((format!("cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4{mbar} [%r1], [%rd1, {{{c5}}}], [%r7];"), "sm_100a", &[][..]));
+    v.push((format!("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4{mbar} [%r1], [%rd1, {{{c5}}}], [%r7];"), "sm_100a", not_a));
+    v.push((format!("cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {{{c5}}}], [%r1];"), "sm_100a", not_a));
     v
 }
 
@@ -212,5 +278,18 @@ fn ptxas_rejects_what_the_arch_types_reject() {
         "tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], %r2;",
     ] {
         assert!(!accepts("sm_90a", illegal), "ptxas accepts `{illegal}`");
+    }
+    let mbar = ".mbarrier::complete_tx::bytes";
+    assert!(accepts(
+        "sm_100a",
+        &format!("cp.async.bulk.tensor.5d.shared::cluster.global.tile{mbar}.cta_group::1 [%r1], [%rd1, {{%r2, %r2, %r2, %r2, %r2}}], [%r3];")
+    ));
+    for illegal in [
+        // gather4_global_dst: the destination is shared memory
+        format!("cp.async.bulk.tensor.2d.global.global.tile::gather4{mbar} [%rd2], [%rd1, {{%r2, %r3, %r4, %r5, %r6}}], [%r7];"),
+        // cta_group_6d: 1..=5 dimensions
+        format!("cp.async.bulk.tensor.6d.shared::cluster.global.tile{mbar}.cta_group::1 [%r1], [%rd1, {{%r2, %r2, %r2, %r2, %r2, %r2}}], [%r3];"),
+    ] {
+        assert!(!accepts("sm_100a", &illegal), "ptxas accepts `{illegal}`");
     }
 }

@@ -54,7 +54,51 @@ pub unsafe extern "ptx-kernel" fn catalog_sm90a(
     tensormap_replace_all(g, s, v, w);
 }
 
-/// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`).
+/// sm_100 / sm_100a: `clusterlaunchcontrol.try_cancel` (both forms), and each `query_cancel`
+/// of the response the request wrote.
+#[cfg(target_feature = "sm_100a")]
+#[inline(always)]
+unsafe fn clc_all(p: *mut u64, out: *mut u32) {
+    use ptx_sync::clc::*;
+    let bar: &Mbarrier = Mbarrier::from_shared(p);
+    let resp = p.add(2) as *mut ClcResponse;
+    try_cancel(resp, bar);
+    try_cancel_multicast(resp, bar);
+    let r = resp.read_volatile();
+    out.write_volatile(r.is_canceled() as u32);
+    out.add(1).write_volatile(r.first_ctaid_x_unchecked());
+    out.add(2).write_volatile(r.first_ctaid_y_unchecked());
+    out.add(3).write_volatile(r.first_ctaid_z_unchecked());
+}
+
+/// sm_100 / sm_100a: the Blackwell TMA forms of `copy::blackwell` (every `.cta_group` rank and
+/// group, gather4 into both spaces, scatter4, the masked store).
+#[cfg(target_feature = "sm_100a")]
+#[inline(always)]
+unsafe fn blackwell_all(p: *mut u64, map: &TensorMap, g: *mut u8) {
+    use ptx_sync::copy::blackwell::*;
+    use ptx_sync::shared::to_shared;
+    let bar: &Mbarrier = Mbarrier::from_shared(p);
+    let d = to_shared(p.add(16));
+    let c = *(p as *const i32);
+    macro_rules! cg {
+        ($($G:ident),*) => {$(
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2, 3], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2, 3, 4], bar);
+        )*};
+    }
+    cg!(CtaGroup1, CtaGroup2);
+    cp_async_bulk_tensor_gather4::<Shared, _>(d, map, c, [0, 1, 2, 3], bar);
+    cp_async_bulk_tensor_gather4::<SharedCluster, _>(d, map, c, [4, 5, 6, 7], bar);
+    cp_async_bulk_tensor_scatter4(map, c, [0, 1, 2, 3], d);
+    cp_async_bulk_s2g_cp_mask(g, d, 64, 0x00ff);
+}
+
+/// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`), cluster launch control, the
+/// Blackwell TMA forms.
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_sm100a(
@@ -62,6 +106,11 @@ pub unsafe extern "ptx-kernel" fn catalog_sm100a(
     s: *mut TensorMap,
     v: u32,
     w: u64,
+    p: *mut u64,
+    out: *mut u32,
+    map: *const TensorMap,
 ) {
     tensormap_replace_all(g, s, v, w);
+    clc_all(p, out);
+    blackwell_all(p, &*map, out.cast());
 }

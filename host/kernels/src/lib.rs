@@ -34,6 +34,8 @@ mod tiled_copy;
 mod catalog_async;
 #[cfg(feature = "catalog_arch")]
 mod catalog_arch;
+#[cfg(feature = "catalog")]
+mod catalog_blackwell;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod bench;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
