@@ -266,6 +266,13 @@ pub enum Arch {
 
 impl Arch {
     /// The arch-specific target's name (`"sm_90a"`), `""` for [`Arch::Base`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::Arch;
+    /// assert_eq!(Arch::Sm100a.suffix(), "sm_100a");
+    /// ```
     pub const fn suffix(self) -> &'static str {
         match self {
             Arch::Base => "",

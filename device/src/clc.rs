@@ -167,7 +167,7 @@ pub struct ClcResponse {
 /// unsafe { try_cancel(&mut r, &bar) };
 /// assert!(ClcTryCancel::PTX.starts_with("clusterlaunchcontrol.try_cancel.async.shared::cta"));
 /// ```
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
 #[inline(always)]
 pub unsafe fn try_cancel<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
     #[cfg(target_arch = "nvptx64")]
@@ -201,7 +201,7 @@ pub unsafe fn try_cancel<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
 /// unsafe { try_cancel_multicast(&mut r, &bar) };
 /// assert!(bar.try_wait_parity::<Acquire, Cluster>(Phase::ZERO) && !r.is_canceled());
 /// ```
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 #[inline(always)]
 pub unsafe fn try_cancel_multicast<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
     #[cfg(target_arch = "nvptx64")]
@@ -223,7 +223,7 @@ unsafe fn host_fail<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
     bar.async_copy_complete_tx(16);
 }
 
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
 impl ClcResponse {
     /// `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, q;` — whether the request
     /// canceled a cluster. PTX 8.6, sm_100; PTX ISA §9.7.13.18, seed §5.2. Read the response
@@ -279,7 +279,7 @@ impl ClcResponse {
 
 macro_rules! ctaid_fns {
     ($($(#[$m:meta])* $f:ident $d:ident $shift:literal $w:literal;)*) => {
-        #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100"))]
+        #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
         impl ClcResponse {$(
             $(#[$m])*
             ///

@@ -27,8 +27,9 @@
 //! above the crate's sm_90 floor records it in its catalog row
 //! ([`Variant::arch`](crate::catalog::Variant::arch), [`Arch`](crate::catalog::Arch), and
 //! [`Variant::sm`](crate::catalog::Variant::sm)), and its item is gated on nvptx64 by the
-//! build's target CPU: `#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90a",
-//! target_feature = "sm_100a"))]` (host and loom always have it). `-C target-cpu=sm_100a` sets
+//! build's target CPU: `#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature =
+//! "sm_90a", target_feature = "sm_100a"))]` (host and loom always have it; `doc` so that the
+//! documentation of a portable nvptx64 build lists it). `-C target-cpu=sm_100a` sets
 //! `target_feature = "sm_100a"`, `"sm_100"`, `"sm_90"` — not `"sm_90a"`, so a row on both lists
 //! both. `cargo xtask ptx` builds the catalog kernels once more for each `a` target
 //! (`catalog_sm90a.ptx`, `catalog_sm100a.ptx`, from `host/kernels/src/catalog_arch.rs`) and

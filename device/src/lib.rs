@@ -66,8 +66,8 @@
 //!
 //! **Architecture-specific rows** (an SM in bold above, the ISA's "requires `sm_90a`" /
 //! `sm_100a`) exist on nvptx64 only in a build for that target (`-C target-cpu=sm_90a`,
-//! `KernelCrate::new(..).arch("sm_90a")`): they are gated with `#[cfg(any(not(target_arch =
-//! "nvptx64"), target_feature = "sm_90a", …))]`, so a portable sm_90 build cannot call them,
+//! `KernelCrate::new(..).arch("sm_90a")`): they are gated with `#[cfg(any(doc, not(target_arch
+//! = "nvptx64"), target_feature = "sm_90a", …))]`, so a portable sm_90 build cannot call them,
 //! and the host and loom backends always have them. Each catalog row names its target
 //! ([`catalog::Variant::arch`], [`catalog::Arch`]); see [`instr`]'s module docs.
 //!

@@ -127,7 +127,7 @@ pub unsafe fn cp_async_bulk_g2s_cta<Tag>(
 /// assert_eq!(&dst.0[..4], &[9, 0, 9, 0]);
 /// assert_eq!(&dst.0[16..19], &[9, 0, 9]);
 /// ```
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
 #[inline(always)]
 pub unsafe fn cp_async_bulk_s2g_cp_mask(dst: *mut u8, src: SharedAddr, bytes: u32, mask: u16) {
     check_bulk(bytes);
@@ -225,7 +225,7 @@ macro_rules! cta_group_leaf {
         }
     };
 }
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 crate::cta_group_load_rows! { cta_group_leaf }
 
 /// `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::K
@@ -301,9 +301,9 @@ macro_rules! gather4_leaf {
         }
     };
 }
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
 gather4_leaf!(Shared);
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 gather4_leaf!(SharedCluster);
 
 /// `cp.async.bulk.tensor.2d.<dst>.global.tile::gather4.mbarrier::complete_tx::bytes [d], [map,
@@ -372,7 +372,7 @@ instr! {
 /// use ptx_sync::{copy::blackwell::CpAsyncBulkTensorScatter4, instr::Instr};
 /// assert!(CpAsyncBulkTensorScatter4::PTX.ends_with(".tile::scatter4.bulk_group"));
 /// ```
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_scatter4(
     map: &TensorMap,

@@ -371,12 +371,13 @@ macro_rules! replace_leaf {
 }
 
 #[cfg(any(
+    doc,
     not(target_arch = "nvptx64"),
     target_feature = "sm_90a",
     target_feature = "sm_100a"
 ))]
 crate::tensormap_replace_rows! { replace_leaf }
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
+#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 crate::tensormap_replace_sm100a_rows! { replace_leaf }
 
 #[cfg(not(target_arch = "nvptx64"))]
