@@ -45,7 +45,8 @@
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
-//! | [`tensormap::replace`]: `tensormap.replace.tile.<field>.{global,shared::cta}.b1024.<type>` (`.swizzle_atomicity`: sm_100a, 8.6) | **sm_90a**, sm_100a | 8.3 |
+//! | [`tensormap::replace`]: `tensormap.replace.tile.<field>{.global,.shared::cta,}.b1024.<type>` | **sm_90a**, sm_100a | 8.3 |
+//! | [`tensormap::replace`]: `tensormap.replace.tile.swizzle_atomicity…` | **sm_100a** | 8.6 |
 //! | [`copy::blackwell`]: `cp.async.bulk.shared::cta.global` (`.shared::cta` destination) | sm_90 | 8.6 |
 //! | [`copy::blackwell`]: `.tile::gather4` into `.shared::cta`, `cp.async.bulk….cp_mask` | sm_100 | 8.6 |
 //! | [`copy::blackwell`]: `.cta_group::{1,2}` tensor loads, `.tile::scatter4`, gather4 into `.shared::cluster` | **sm_100a** | 8.6 |

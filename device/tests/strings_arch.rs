@@ -339,3 +339,47 @@ fn each_row_names_the_build_of_its_target() {
     });
     assert!(portable > 3000, "{portable}");
 }
+
+/// The SM/PTX table of the crate docs (`device/src/lib.rs`) has a line for each row's module at
+/// the row's floor: `**sm_90a**` / `**sm_100a**` for an `a` row, `sm_100` / `sm_90` for a
+/// portable one, with its PTX version (each floor is checked with ptxas in `ptxas_arch.rs`).
+#[test]
+fn the_crate_table_states_each_arch_floor() {
+    let lib = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")).unwrap();
+    let lines: Vec<Vec<String>> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! | "))
+        .map(|l| {
+            l.split(" | ")
+                .map(|c| c.trim().trim_end_matches('|').trim().to_string())
+                .collect()
+        })
+        .collect();
+    let mut bad = Vec::new();
+    for v in arch_rows() {
+        let module = ["tensormap::replace", "clc", "copy::blackwell"]
+            .into_iter()
+            .find(|m| v.rust.starts_with(&format!("{m}::")))
+            .unwrap_or_else(|| panic!("{}: no module", v.rust));
+        let label = match (v.arch, v.sm) {
+            (Arch::Sm90a, _) => "**sm_90a**".to_string(),
+            (Arch::Sm100a, _) => "**sm_100a**".to_string(),
+            (Arch::Base, sm) => format!("sm_{sm}"),
+        };
+        let ptx = format!("{}.{}", v.ptx_isa / 10, v.ptx_isa % 10);
+        let found = lines.iter().any(|c| {
+            c.len() == 3
+                && c[0].starts_with(&format!("[`{module}`]"))
+                && (c[1] == label || c[1].starts_with(&format!("{label},")))
+                && c[2] == ptx
+        });
+        if !found {
+            bad.push(format!("{} ({module}, {label}, PTX {ptx})", v.ptx));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "not in the lib.rs table:\n{}",
+        bad.join("\n")
+    );
+}
