@@ -169,6 +169,10 @@ impl CtaGroup for CtaGroup2 {
 ///
 /// # Safety
 /// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the coordinate of a `.cta_group` tensor load: use `[i32; D]` with D in 1..=5",
+    note = "PTX ISA §9.7.9.25.5: `.dim = {{.1d, .2d, .3d, .4d, .5d}}`"
+)]
 pub unsafe trait CtaGroupLoad<G: CtaGroup>: TensorCoords {
     /// The mnemonic.
     const PTX: &'static str;
