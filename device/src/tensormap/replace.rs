@@ -33,6 +33,12 @@
 //! `SwizzleAtomicity` only for `sm_100a`): ptxas 13.0 rejects `tensormap.replace` on `sm_90` and
 //! `sm_100`.
 //!
+//! Cost (`ptx-sync show tensormap.replace`, ptxas 13.0, sm_90a): each replace is an ordinary
+//! read-modify-write of the word holding the field (`LDG`/`LDS`/`LD`, shift and `LOP3`, then
+//! the store; `.global_address` in global memory is one `STG.E.64`) — not atomic, so two
+//! threads replacing fields of one map concurrently race (the `# Safety` sections require that
+//! nothing else accesses the map).
+//!
 //! Host backend: **not available** — each call panics. The fields the instruction writes are
 //! the driver's encoding of a `CUtensorMap`, which the host map (`TensorMap::host_tiled`, this
 //! crate's own layout) does not have; writing them there would be silently wrong.
