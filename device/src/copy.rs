@@ -82,6 +82,8 @@ use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
 
+// The Blackwell forms (`.shared::cta` destination, `.cta_group`, gather4/scatter4, `.cp_mask`).
+pub mod blackwell;
 mod hint;
 pub mod reduce;
 pub use hint::{

@@ -21,6 +21,21 @@
 //!   `operands`/`asm_pre`/`asm_post` are the text the `asm!` pastes, and `ptx-sync show`
 //!   assembles exactly that (each placeholder is one operand kind, bound to a register by name).
 //!
+//! # Architecture-specific instructions
+//!
+//! A row that needs an `a` target (`sm_90a`, `sm_100a`: the ISA's "requires `sm_90a`") or an SM
+//! above the crate's sm_90 floor records it in its catalog row
+//! ([`Variant::arch`](crate::catalog::Variant::arch), [`Arch`](crate::catalog::Arch), and
+//! [`Variant::sm`](crate::catalog::Variant::sm)), and its item is gated on nvptx64 by the
+//! build's target CPU: `#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature =
+//! "sm_90a", target_feature = "sm_100a"))]` (host and loom always have it; `doc` so that the
+//! documentation of a portable nvptx64 build lists it). `-C target-cpu=sm_100a` sets
+//! `target_feature = "sm_100a"`, `"sm_100"`, `"sm_90"` — not `"sm_90a"`, so a row on both lists
+//! both. `cargo xtask ptx` builds the catalog kernels once more for each `a` target
+//! (`catalog_sm90a.ptx`, `catalog_sm100a.ptx`, from `host/kernels/src/catalog_arch.rs`) and
+//! assembles each for its target; the tests check each such row there, and that ptxas rejects
+//! it on the base targets below it.
+//!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
 //! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
 //! into the `asm!` template of the struct's hidden `exec` functions. Instructions with type
@@ -84,8 +99,10 @@ pub(crate) fn host_spin() {
 /// | `{a}`, `{b}` | `in(reg32)`: an mbarrier's (or any) `.shared` address |
 /// | `{sd}`, `{ss}` | `in(reg32)`: a `.shared` copy destination / source |
 /// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{t}` `{f}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, sleep times, fractions, coordinates |
+/// | `{v}` | `in(reg32)`: a 32-bit field value (`tensormap.replace`) |
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
-/// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
+/// | `{x}`, `{pol}`, `{v64}` | `in(reg64)`: an mbarrier state, a cache policy, a 64-bit field value |
+/// | `{lo}`, `{hi}` | `in(reg64)`: the halves of a `.b128` value (`clusterlaunchcontrol` response) |
 /// | `{k}` | `in(reg16)`: a CTA mask |
 /// | `{o0}`…`{o2}` | `in(reg16)`: the 16-bit im2col offsets |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
@@ -246,6 +263,68 @@ macro_rules! aops {
     (createpolicy) => {
         " {d64}, {f}"
     };
+    // tensormap/replace.rs: the map in `.global` (`g`, block `cvta`), `.shared::cta` (`{ss}`)
+    // or generic (`{a64}`); the ordinal or field3 value `{imm}`; the new value `{v}` / `{v64}`.
+    (tmr_g_v) => {
+        " [g], {v}"
+    };
+    (tmr_g_v64) => {
+        " [g], {v64}"
+    };
+    (tmr_g_ord_v) => {
+        " [g], {imm}, {v}"
+    };
+    (tmr_g_ord_v64) => {
+        " [g], {imm}, {v64}"
+    };
+    (tmr_g_imm) => {
+        " [g], {imm}"
+    };
+    (tmr_s_v) => {
+        " [{ss}], {v}"
+    };
+    (tmr_s_v64) => {
+        " [{ss}], {v64}"
+    };
+    (tmr_s_ord_v) => {
+        " [{ss}], {imm}, {v}"
+    };
+    (tmr_s_ord_v64) => {
+        " [{ss}], {imm}, {v64}"
+    };
+    (tmr_s_imm) => {
+        " [{ss}], {imm}"
+    };
+    (tmr_a_v) => {
+        " [{a64}], {v}"
+    };
+    (tmr_a_v64) => {
+        " [{a64}], {v64}"
+    };
+    (tmr_a_ord_v) => {
+        " [{a64}], {imm}, {v}"
+    };
+    (tmr_a_ord_v64) => {
+        " [{a64}], {imm}, {v64}"
+    };
+    (tmr_a_imm) => {
+        " [{a64}], {imm}"
+    };
+    // clc.rs: the response buffer `{sd}` and the mbarrier `{b}`; the `.b128` response `q`
+    // (block `clc_q`/`clc_q_pred`, from `{lo}`/`{hi}`).
+    // copy/blackwell.rs: the byte-masked store (`{k}` the 16-bit byte mask).
+    (bulk_s2g_mask) => {
+        " [g], [{ss}], {n}, {k}"
+    };
+    (clc_try) => {
+        " [{sd}], [{b}]"
+    };
+    (clc_pred) => {
+        " p, q"
+    };
+    (clc_ctaid) => {
+        " {d}, q"
+    };
 }
 pub(crate) use aops;
 
@@ -298,6 +377,20 @@ macro_rules! ablk {
     };
     (post cvta) => {
         "\n\t}}"
+    };
+    // `clusterlaunchcontrol.query_cancel`: the `.b128` response `q` from `{lo}`, `{hi}`.
+    (pre clc_q) => {
+        "{{\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (post clc_q) => {
+        "\n\t}}"
+    };
+    // … and the predicate out as `{d}`.
+    (pre clc_q_pred) => {
+        "{{\n\t.reg .pred p;\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (post clc_q_pred) => {
+        "\n\tselp.u32 {d}, 1, 0, p;\n\t}}"
     };
 }
 pub(crate) use ablk;

@@ -47,6 +47,13 @@
 //! | [`proxy`]: `fence.proxy.alias` | sm_70 | 7.5 |
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
+//! | [`tensormap::replace`]: `tensormap.replace.tile.<field>{.global,.shared::cta,}.b1024.<type>` | **sm_90a**, sm_100a | 8.3 |
+//! | [`tensormap::replace`]: `tensormap.replace.tile.swizzle_atomicity…` | **sm_100a** | 8.6 |
+//! | [`copy::blackwell`]: `cp.async.bulk.shared::cta.global` (`.shared::cta` destination) | sm_90 | 8.6 |
+//! | [`copy::blackwell`]: `.tile::gather4` into `.shared::cta`, `cp.async.bulk….cp_mask` | sm_100 | 8.6 |
+//! | [`copy::blackwell`]: `.cta_group::{1,2}` tensor loads, `.tile::scatter4`, gather4 into `.shared::cluster` | **sm_100a** | 8.6 |
+//! | [`clc`]: `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128`, `query_cancel.{is_canceled,get_first_ctaid::{x,y,z}}` | sm_100 | 8.6 |
+//! | [`clc`]: `try_cancel….multicast::cluster::all` | **sm_100a** | 8.6 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
 //! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk{,.tensor}` (G→S, S→G, prefetch) and `cp.reduce.async.bulk` | sm_90 | 8.0 |
 //! | [`copy`]: `cp.async` (LDGSTS); its `.L2::cache_hint` forms 7.4 | sm_80 | 7.0 |
@@ -61,6 +68,13 @@
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` — `ptx-sync build` or
 //! `ptx_sync_build::KernelCrate` pass these flags (see `docs/guide.md`); a build for an older SM
 //! or PTX version stops with a `compile_error!` that names the fix.
+//!
+//! **Architecture-specific rows** (an SM in bold above, the ISA's "requires `sm_90a`" /
+//! `sm_100a`) exist on nvptx64 only in a build for that target (`-C target-cpu=sm_90a`,
+//! `KernelCrate::new(..).arch("sm_90a")`): they are gated with `#[cfg(any(doc, not(target_arch
+//! = "nvptx64"), target_feature = "sm_90a", …))]`, so a portable sm_90 build cannot call them,
+//! and the host and loom backends always have them. Each catalog row names its target
+//! ([`catalog::Variant::arch`], [`catalog::Arch`]); see [`instr`]'s module docs.
 //!
 //! # Writing a kernel
 //!
@@ -90,6 +104,7 @@ pub mod backend;
 pub mod atomic;
 pub mod barrier;
 pub mod catalog;
+pub mod clc;
 pub mod cluster;
 pub mod copy;
 pub mod fence;

@@ -1,0 +1,116 @@
+//! Catalog kernels of the architecture-specific rows (`Variant::arch`, `Variant::sm` ≥ 100): one
+//! call of every such variant through the public API, built by `cargo xtask ptx` with feature
+//! `catalog_arch` for `-Ctarget-cpu=sm_90a` (`catalog_sm90a.ptx`) and `sm_100a`
+//! (`catalog_sm100a.ptx`), and assembled by ptxas for that target. Lists written here by hand,
+//! independently of the device crate's tables. Assembled, never launched.
+
+#[allow(unused_imports)]
+use ptx_sync::copy::TensorMap;
+#[allow(unused_imports)]
+use ptx_sync::tensormap::replace::*;
+#[allow(unused_imports)]
+use ptx_sync::*;
+
+/// Every `tensormap.replace` row of sm_90a and sm_100a: in the global, the shared and the generic
+/// space.
+#[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
+#[inline(always)]
+unsafe fn tensormap_replace_all(g: *mut TensorMap, s: *mut TensorMap, v: u32, w: u64) {
+    macro_rules! both {
+        ($($f:ident::<$F:ident $(, $c:literal)?>($($a:expr)?);)*) => {$(
+            $f::<$F, Global $(, $c)?>(g $(, $a)?);
+            $f::<$F, Shared $(, $c)?>(s $(, $a)?);
+            $f::<$F, Generic $(, $c)?>(g $(, $a)?);
+        )*};
+    }
+    both! {
+        tensormap_replace::<GlobalAddress>(w);
+        tensormap_replace::<Rank>(v);
+        tensormap_replace_ord::<BoxDim, 1>(v);
+        tensormap_replace_ord::<GlobalDim, 2>(v);
+        tensormap_replace_ord::<GlobalStride, 3>(w);
+        tensormap_replace_ord::<ElementStride, 4>(v);
+        tensormap_replace_imm::<Elemtype, 7>();
+        tensormap_replace_imm::<InterleaveLayout, 0>();
+        tensormap_replace_imm::<SwizzleMode, 3>();
+        tensormap_replace_imm::<FillMode, 1>();
+    }
+    #[cfg(target_feature = "sm_100a")]
+    both! {
+        tensormap_replace_imm::<SwizzleAtomicity, 1>();
+    }
+}
+
+/// sm_90a: `tensormap.replace` on a map in global memory (`g`) and one staged in shared memory
+/// (`s`, a generic address in this CTA's window).
+#[cfg(target_feature = "sm_90a")]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_sm90a(
+    g: *mut TensorMap,
+    s: *mut TensorMap,
+    v: u32,
+    w: u64,
+) {
+    tensormap_replace_all(g, s, v, w);
+}
+
+/// sm_100 / sm_100a: `clusterlaunchcontrol.try_cancel` (both forms), and each `query_cancel`
+/// of the response the request wrote.
+#[cfg(target_feature = "sm_100a")]
+#[inline(always)]
+unsafe fn clc_all(p: *mut u64, out: *mut u32) {
+    use ptx_sync::clc::*;
+    let bar: &Mbarrier = Mbarrier::from_shared(p);
+    let resp = p.add(2) as *mut ClcResponse;
+    try_cancel(resp, bar);
+    try_cancel_multicast(resp, bar);
+    let r = resp.read_volatile();
+    out.write_volatile(r.is_canceled() as u32);
+    out.add(1).write_volatile(r.first_ctaid_x_unchecked());
+    out.add(2).write_volatile(r.first_ctaid_y_unchecked());
+    out.add(3).write_volatile(r.first_ctaid_z_unchecked());
+}
+
+/// sm_100 / sm_100a: the Blackwell TMA forms of `copy::blackwell` (every `.cta_group` rank and
+/// group, gather4 into both spaces, scatter4, the masked store).
+#[cfg(target_feature = "sm_100a")]
+#[inline(always)]
+unsafe fn blackwell_all(p: *mut u64, map: &TensorMap, g: *mut u8) {
+    use ptx_sync::copy::blackwell::*;
+    use ptx_sync::shared::to_shared;
+    let bar: &Mbarrier = Mbarrier::from_shared(p);
+    let d = to_shared(p.add(16));
+    let c = *(p as *const i32);
+    macro_rules! cg {
+        ($($G:ident),*) => {$(
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2, 3], bar);
+            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2, 3, 4], bar);
+        )*};
+    }
+    cg!(CtaGroup1, CtaGroup2);
+    cp_async_bulk_tensor_gather4::<Shared, _>(d, map, c, [0, 1, 2, 3], bar);
+    cp_async_bulk_tensor_gather4::<SharedCluster, _>(d, map, c, [4, 5, 6, 7], bar);
+    cp_async_bulk_tensor_scatter4(map, c, [0, 1, 2, 3], d);
+    cp_async_bulk_s2g_cp_mask(g, d, 64, 0x00ff);
+}
+
+/// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`), cluster launch control, the
+/// Blackwell TMA forms.
+#[cfg(target_feature = "sm_100a")]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_sm100a(
+    g: *mut TensorMap,
+    s: *mut TensorMap,
+    v: u32,
+    w: u64,
+    p: *mut u64,
+    out: *mut u32,
+    map: *const TensorMap,
+) {
+    tensormap_replace_all(g, s, v, w);
+    clc_all(p, out);
+    blackwell_all(p, &*map, out.cast());
+}
