@@ -538,4 +538,5 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::tensormap::catalog_rows,
     crate::policy::catalog_rows,
     crate::copy::hint_catalog_rows,
+    crate::st_async::catalog_rows,
 ];

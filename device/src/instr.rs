@@ -86,6 +86,7 @@ pub(crate) fn host_spin() {
 /// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{t}` `{f}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, sleep times, fractions, coordinates |
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
 /// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
+/// | `{v}`, `{v0}`…`{v3}` / `{w}`, `{w0}`, `{w1}` | `in(reg32)` / `in(reg64)`: the value (or vector elements) of `st.async` / `red.async` |
 /// | `{k}` | `in(reg16)`: a CTA mask |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
@@ -244,6 +245,23 @@ macro_rules! aops {
     };
     (createpolicy) => {
         " {d64}, {f}"
+    };
+    // st_async.rs: `st.async` / `red.async` — `[a], b, [mbar]`, the value a 32-bit (`{v}`,
+    // `{v0}`…`{v3}`) or 64-bit (`{w}`, `{w0}`, `{w1}`) register or a `{…}` vector of them.
+    (st_async) => {
+        " [{sd}], {v}, [{b}]"
+    };
+    (st_async64) => {
+        " [{sd}], {w}, [{b}]"
+    };
+    (st_async_v2) => {
+        " [{sd}], {{{v0}, {v1}}}, [{b}]"
+    };
+    (st_async_v4) => {
+        " [{sd}], {{{v0}, {v1}, {v2}, {v3}}}, [{b}]"
+    };
+    (st_async64_v2) => {
+        " [{sd}], {{{w0}, {w1}}}, [{b}]"
     };
 }
 pub(crate) use aops;

@@ -34,6 +34,15 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "membar.cta;",
         "membar.gl;",
         "membar.sys;",
+        // st.async / red.async (PTX ISA §9.7.9.12, §9.7.13.7): the controls of st_async_types
+        // and red_async_op_type
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%r1], {%r2, %r2, %r2, %r2}, [%r3];",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.u64 [%r1], {%rd2, %rd2}, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32 [%r1], %r2, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.s32 [%r1], %r2, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.and.b32 [%r1], %r2, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [%r1], %rd2, [%r3];",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -60,6 +69,12 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "fence.acquire.sync_restrict::shared::cluster.gpu;", // the scope is always .cluster
         "membar.cluster;",                                   // membar_cluster
         "membar.gpu;",                                       // the level is `.gl`
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u16 [%r1], %r2, [%r3];", // st_async_types
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u64 [%r1], {%rd2, %rd2, %rd2, %rd2}, [%r3];", // st_async_types
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32 [%r1], %r2, [%r3];", // red_async_op_type
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.u64 [%r1], %rd2, [%r3];", // red_async_op_type
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.f32 [%r1], %r2, [%r3];", // red_async_op_type
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.exch.b32 [%r1], %r2, [%r3];", // red_async_op_type
     ] {
         assert!(
             !ptxas_accepts(illegal),
@@ -92,6 +107,16 @@ fn ptxas_enforces_the_control_floors() {
         ),
         (
             "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];",
             "sm_90",
             "sm_89",
         ),

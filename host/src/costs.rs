@@ -360,6 +360,9 @@ pub fn async_reg(name: &str) -> Option<&'static str> {
         | "c2" | "c3" | "c4" => "%r3",
         "a64" | "gp" | "m" => "%rd1",
         "x" | "pol" => "%rd3",
+        // st.async / red.async values
+        "v" | "v0" | "v1" | "v2" | "v3" => "%r3",
+        "w" | "w0" | "w1" => "%rd3",
         "k" => "%rs1",
         "d" | "l" => "%r4",
         "e" => "%r5",

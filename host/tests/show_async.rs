@@ -208,6 +208,17 @@ fn async_copy_rows() {
     );
     has("cp.async.ca.shared::cta.global", "Ca:4", "LDGSTS.E");
     has("cp.async.wait_all", "", "DEPBAR.LE");
+    // st.async / red.async (issue #13 item 4): one reading of ptxas 13.0 on sm_90.
+    has(
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u32",
+        "completion=Mbarrier",
+        "STAS.128",
+    );
+    has(
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32",
+        "completion=Mbarrier",
+        "REDAS.ADD",
+    );
 }
 
 /// A row whose wrapper ptxas rejects is named with ptxas's message; the other rows keep their
