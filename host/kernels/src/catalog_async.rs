@@ -15,22 +15,28 @@ fn keep<T: Copy>(out: *mut u64, v: T) {
     unsafe { core::ptr::write_volatile(out as *mut T, v) }
 }
 
-/// `bar.*`, `barrier.{sync,arrive}` (no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
+/// `bar.*` (`NamedBarrier<Aligned>`), `barrier.{sync,arrive,red}` (the default, no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut u64) {
+    // `bar.*`: the aligned barrier (assembled, never run: the contract of `new_aligned` and
+    // `sync_threads_aligned` is the caller's), then the default, unaligned `barrier.*`.
+    let a = NamedBarrier::new_aligned(3, 64);
+    a.sync();
+    sync_threads_aligned();
+    a.arrive();
+    keep(out, a.red_popc(*p != 0));
+    keep(out, a.red_and(*p != 1));
+    keep(out, a.red_or(*p != 2));
     let b = NamedBarrier::new(3, 64);
     b.sync();
-    sync_threads();
     b.arrive();
-    b.sync_unaligned();
-    b.arrive_unaligned();
+    sync_threads();
+    a.sync_unaligned();
+    a.arrive_unaligned();
     sync_threads_unaligned();
-    keep(out, b.red_popc(*p != 0));
-    keep(out, b.red_and(*p != 1));
-    keep(out, b.red_or(*p != 2));
-    keep(out, b.red_popc_unaligned(*p != 3));
-    keep(out, b.red_and_unaligned(*p != 4));
-    keep(out, b.red_or_unaligned(*p != 5));
+    keep(out, b.red_popc(*p != 3));
+    keep(out, b.red_and(*p != 4));
+    keep(out, a.red_or_unaligned(*p != 5));
     let cb = ClusterBarrier::new(0);
     macro_rules! cbar {
         ($($S:ident $A:ident),*) => {$( let a = cb.arrive::<$S, $A>(); cb.wait::<Acquire, $A>(a); )*};
