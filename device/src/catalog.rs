@@ -232,6 +232,49 @@ impl core::fmt::Display for Form {
     }
 }
 
+/// The target a row needs beyond its SM floor ([`Variant::sm`]): portable, or one of PTX's
+/// architecture-specific targets (the `a` suffix: the instruction exists on that SM only, and a
+/// module that uses it is built with `-C target-cpu=sm_90a` / `sm_100a` and assembled with
+/// `ptxas -arch=sm_90a` / `sm_100a`). Typed, not a string: the catalog kernels, the ptxas tests
+/// and `ptx-sync show` pick each row's build from it ([`Variant::target`]).
+///
+/// On `nvptx64` the device crate defines an arch-specific item only when the build's target CPU
+/// has it (`#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90a"))]`); on the host
+/// and under loom every item exists. The nightly's `-Ctarget-cpu=sm_100a` sets
+/// `target_feature = "sm_100a"`, `"sm_100"` and `"sm_90"` (not `"sm_90a"`: the `a` features are not
+/// inherited).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::catalog::Arch;
+/// assert_eq!((Arch::Base.suffix(), Arch::Sm90a.suffix(), Arch::Sm100a.suffix()), ("", "sm_90a", "sm_100a"));
+/// assert_eq!(Arch::default(), Arch::Base);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Arch {
+    /// Portable: every SM at or above the row's floor.
+    #[default]
+    Base,
+    /// Arch-specific `sm_90a` (the ISA's "requires `sm_90a`"; some such instructions are listed
+    /// for `sm_100a` too, which the row's docs say).
+    Sm90a,
+    /// Arch-specific `sm_100a` (Blackwell; the ISA's "requires `sm_100a`" — from PTX 8.8 also
+    /// the `sm_100f` family where the ISA says so, which the row's docs say).
+    Sm100a,
+}
+
+impl Arch {
+    /// The arch-specific target's name (`"sm_90a"`), `""` for [`Arch::Base`].
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            Arch::Base => "",
+            Arch::Sm90a => "sm_90a",
+            Arch::Sm100a => "sm_100a",
+        }
+    }
+}
+
 /// One instruction variant: a row of an instruction table, as data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
@@ -268,6 +311,8 @@ pub struct Variant {
     pub sm: u16,
     /// The PTX ISA version floor, times ten (`86` = PTX 8.6).
     pub ptx_isa: u16,
+    /// The architecture-specific target the row needs ([`Arch::Base`]: none beyond `sm`).
+    pub arch: Arch,
     /// The PTX ISA section that defines the instruction (`"9.7.13.5"`).
     pub isa: &'static str,
     /// The seed article section the instruction serves (`"4.3"`).
@@ -291,9 +336,70 @@ impl Variant {
         rust: "",
         sm: 0,
         ptx_isa: 0,
+        arch: Arch::Base,
         isa: "",
         seed: "",
     };
+
+    /// The target the row is built and assembled for: its catalog kernel's `-C target-cpu` and
+    /// `ptxas -arch` — `"sm_90"` for a portable row of the crate's floor, `"sm_90a"` /
+    /// `"sm_100a"` for an arch-specific row, `"sm_100a"` for a portable sm_100 row (the catalog
+    /// builds for sm_90, sm_90a and sm_100a only; the row assembles on plain `sm_100` too, see
+    /// [`Variant::floor_target`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::{Arch, Variant};
+    /// let v = Variant { sm: 90, ..Variant::EMPTY };
+    /// assert_eq!(v.target(), "sm_90");
+    /// assert_eq!(Variant { arch: Arch::Sm90a, ..v }.target(), "sm_90a");
+    /// assert_eq!(Variant { sm: 100, ..v }.target(), "sm_100a");
+    /// ```
+    pub const fn target(&self) -> &'static str {
+        match self.arch {
+            Arch::Base if self.sm >= 100 => "sm_100a",
+            Arch::Base => "sm_90",
+            a => a.suffix(),
+        }
+    }
+
+    /// The oldest target ptxas must accept the row on: `"sm_90"` (portable, floor ≤ sm_90),
+    /// `"sm_100"` (portable sm_100), or the arch-specific target.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::{Arch, Variant};
+    /// assert_eq!(Variant { sm: 100, ..Variant::EMPTY }.floor_target(), "sm_100");
+    /// assert_eq!(Variant { sm: 100, arch: Arch::Sm100a, ..Variant::EMPTY }.floor_target(), "sm_100a");
+    /// ```
+    pub const fn floor_target(&self) -> &'static str {
+        match self.arch {
+            Arch::Base if self.sm >= 100 => "sm_100",
+            Arch::Base => "sm_90",
+            a => a.suffix(),
+        }
+    }
+
+    /// The catalog PTX file (in `target/ptx/`, without `.ptx`) whose kernels instantiate the
+    /// row: `"catalog"` (sm_90; the other kernels are in `kernels.ptx`), `"catalog_sm90a"`,
+    /// `"catalog_sm100a"` — one per [`Variant::target`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::{Arch, Variant};
+    /// assert_eq!(Variant { arch: Arch::Sm100a, ..Variant::EMPTY }.catalog_ptx(), "catalog_sm100a");
+    /// assert_eq!(Variant::EMPTY.catalog_ptx(), "catalog");
+    /// ```
+    pub const fn catalog_ptx(&self) -> &'static str {
+        match (self.arch, self.sm >= 100) {
+            (Arch::Sm90a, _) => "catalog_sm90a",
+            (Arch::Sm100a, _) | (Arch::Base, true) => "catalog_sm100a",
+            (Arch::Base, false) => "catalog",
+        }
+    }
 }
 
 /// The floors of an `ld`/`st`/`atom`/`red`/`fence` row: sm_70 / PTX 6.0 for the scoped forms
@@ -421,6 +527,7 @@ mod walk {
                 ),
                 sm,
                 ptx_isa,
+                arch: super::Arch::Base,
                 isa,
                 seed,
             }
@@ -539,4 +646,6 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::policy::catalog_rows,
     crate::copy::hint_catalog_rows,
     crate::st_async::catalog_rows,
+    // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
+    crate::tensormap::replace::catalog_rows,
 ];

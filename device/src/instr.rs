@@ -21,6 +21,20 @@
 //!   `operands`/`asm_pre`/`asm_post` are the text the `asm!` pastes, and `ptx-sync show`
 //!   assembles exactly that (each placeholder is one operand kind, bound to a register by name).
 //!
+//! # Architecture-specific instructions
+//!
+//! A row that needs an `a` target (`sm_90a`, `sm_100a`: the ISA's "requires `sm_90a`") or an SM
+//! above the crate's sm_90 floor records it in its catalog row
+//! ([`Variant::arch`](crate::catalog::Variant::arch), [`Arch`](crate::catalog::Arch), and
+//! [`Variant::sm`](crate::catalog::Variant::sm)), and its item is gated on nvptx64 by the
+//! build's target CPU: `#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90a",
+//! target_feature = "sm_100a"))]` (host and loom always have it). `-C target-cpu=sm_100a` sets
+//! `target_feature = "sm_100a"`, `"sm_100"`, `"sm_90"` — not `"sm_90a"`, so a row on both lists
+//! both. `cargo xtask ptx` builds the catalog kernels once more for each `a` target
+//! (`catalog_sm90a.ptx`, `catalog_sm100a.ptx`, from `host/kernels/src/catalog_arch.rs`) and
+//! assembles each for its target; the tests check each such row there, and that ptxas rejects
+//! it on the base targets below it.
+//!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
 //! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
 //! into the `asm!` template of the struct's hidden `exec` functions. Instructions with type
@@ -84,9 +98,10 @@ pub(crate) fn host_spin() {
 /// | `{a}`, `{b}` | `in(reg32)`: an mbarrier's (or any) `.shared` address |
 /// | `{sd}`, `{ss}` | `in(reg32)`: a `.shared` copy destination / source |
 /// | `{n}` `{id}` `{c}` `{r}` `{tx}` `{ns}` `{ph}` `{mask}` `{z}` `{t}` `{f}` `{c0}`…`{c4}` | `in(reg32)`: counts, ids, predicates, ranks, tx-bytes, hints, parities, masks, sizes, sleep times, fractions, coordinates |
+/// | `{v}` | `in(reg32)`: a 32-bit field value (`tensormap.replace`) |
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
-/// | `{x}`, `{pol}` | `in(reg64)`: an mbarrier state, a cache policy |
-/// | `{v}`, `{v0}`…`{v3}` / `{w}`, `{w0}`, `{w1}` | `in(reg32)` / `in(reg64)`: the value (or vector elements) of `st.async` / `red.async` |
+/// | `{x}`, `{pol}`, `{v64}` | `in(reg64)`: an mbarrier state, a cache policy, a 64-bit field value |
+/// | `{v}`, `{v0}`…`{v3}` / `{w}`, `{w0}`, `{w1}` | `in(reg32)` / `in(reg64)`: also the value (or vector elements) of `st.async` / `red.async` |
 /// | `{k}` | `in(reg16)`: a CTA mask |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
@@ -262,6 +277,53 @@ macro_rules! aops {
     };
     (st_async64_v2) => {
         " [{sd}], {{{w0}, {w1}}}, [{b}]"
+    };
+    // tensormap/replace.rs: the map in `.global` (`g`, block `cvta`), `.shared::cta` (`{ss}`)
+    // or generic (`{a64}`); the ordinal or field3 value `{imm}`; the new value `{v}` / `{v64}`.
+    (tmr_g_v) => {
+        " [g], {v}"
+    };
+    (tmr_g_v64) => {
+        " [g], {v64}"
+    };
+    (tmr_g_ord_v) => {
+        " [g], {imm}, {v}"
+    };
+    (tmr_g_ord_v64) => {
+        " [g], {imm}, {v64}"
+    };
+    (tmr_g_imm) => {
+        " [g], {imm}"
+    };
+    (tmr_s_v) => {
+        " [{ss}], {v}"
+    };
+    (tmr_s_v64) => {
+        " [{ss}], {v64}"
+    };
+    (tmr_s_ord_v) => {
+        " [{ss}], {imm}, {v}"
+    };
+    (tmr_s_ord_v64) => {
+        " [{ss}], {imm}, {v64}"
+    };
+    (tmr_s_imm) => {
+        " [{ss}], {imm}"
+    };
+    (tmr_a_v) => {
+        " [{a64}], {v}"
+    };
+    (tmr_a_v64) => {
+        " [{a64}], {v64}"
+    };
+    (tmr_a_ord_v) => {
+        " [{a64}], {imm}, {v}"
+    };
+    (tmr_a_ord_v64) => {
+        " [{a64}], {imm}, {v64}"
+    };
+    (tmr_a_imm) => {
+        " [{a64}], {imm}"
     };
 }
 pub(crate) use aops;

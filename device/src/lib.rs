@@ -45,6 +45,7 @@
 //! | [`proxy`]: `fence.proxy.async`, `fence.mbarrier_init`; `fence.proxy.tensormap::generic` | sm_90 | 8.0; 8.3 |
 //! | [`sync_restrict`]: `fence{.proxy.async::generic}.{acquire,release}.sync_restrict::shared::{cluster,cta}.cluster` | sm_90 | 8.6 |
 //! | [`tensormap`]: `tensormap.cp_fenceproxy…release.scope.sync.aligned`; `prefetch.tensormap` | sm_90 | 8.3; 8.0 |
+//! | [`tensormap::replace`]: `tensormap.replace.tile.<field>.{global,shared::cta}.b1024.<type>` (`.swizzle_atomicity`: sm_100a, 8.6) | **sm_90a**, sm_100a | 8.3 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
 //! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk` (G→S, S→G, prefetch) | sm_90 | 8.0 |
 //! | [`copy`]: `cp.async` (LDGSTS) | sm_80 | 7.0 |
@@ -58,6 +59,13 @@
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` — `ptx-sync build` or
 //! `ptx_sync_build::KernelCrate` pass these flags (see `docs/guide.md`); a build for an older SM
 //! or PTX version stops with a `compile_error!` that names the fix.
+//!
+//! **Architecture-specific rows** (an SM in bold above, the ISA's "requires `sm_90a`" /
+//! `sm_100a`) exist on nvptx64 only in a build for that target (`-C target-cpu=sm_90a`,
+//! `KernelCrate::new(..).arch("sm_90a")`): they are gated with `#[cfg(any(not(target_arch =
+//! "nvptx64"), target_feature = "sm_90a", …))]`, so a portable sm_90 build cannot call them,
+//! and the host and loom backends always have them. Each catalog row names its target
+//! ([`catalog::Variant::arch`], [`catalog::Arch`]); see [`instr`]'s module docs.
 //!
 //! # Writing a kernel
 //!

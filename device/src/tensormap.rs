@@ -16,13 +16,14 @@
 //! must be fenced before the tensormap proxy — TMA — reads it): `cp_fenceproxy` is the copy and
 //! the release half in one instruction; the reader still needs
 //! [`fence_proxy_tensormap_acquire`](crate::proxy::fence_proxy_tensormap_acquire) (or a map
-//! it never saw before). `tensormap.replace` (sm_90a) is not offered: the catalog kernels are
-//! built and assembled for sm_90.
+//! it never saw before). [`replace`] has `tensormap.replace` (sm_90a / sm_100a), which rewrites
+//! one field of a map in place before this copy publishes it.
 //!
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
 //! | [`tensormap_cp_fenceproxy::<Sco>`](tensormap_cp_fenceproxy) (`unsafe`) | `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned [d], [s], 128;` | 8.3 / sm_90 |
 //! | [`prefetch_tensormap`] (`unsafe`) | `prefetch.tensormap [a];` | 8.0 / sm_90 |
+//! | [`replace::tensormap_replace`] … (`unsafe`) | `tensormap.replace.tile.<field>.<ss>.b1024.<type> [a], …;` | 8.3 / sm_90a, sm_100a |
 //!
 //! Host: the copy is a 128-byte copy then `fence(Release)` (under `--cfg loom` the model's
 //! release fence at the scope); the prefetch does nothing (no cache to warm).
@@ -39,6 +40,8 @@
 //! assert_eq!(<Gpu as CpFenceproxyInstr>::PTX,
 //!     "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned");
 //! ```
+
+pub mod replace;
 
 use crate::copy::TensorMap;
 use crate::instr::instr;

@@ -4,7 +4,7 @@
 //! barrier's semantics, waiting twice on one arrival, a 6-d tensor copy, a pipeline at `.gpu`
 //! scope, `pending_count` on an ordinary arrive's token (defined only on a `.noComplete` state,
 //! PTX ISA §9.7.13.15.18), a `RemoteMbarrier` outliving its `Mbarrier`, `SharedArray::get` and
-//! `fence_proxy_tensormap_acquire` without `unsafe`, `membar` at the cluster scope (no such level), an acquiring or `.gpu` `arrive_drop`, a `sync_restrict` fence with the other semantic/space pairing, `tensormap_cp_fenceproxy` and `prefetch_tensormap` without `unsafe`, `createpolicy` with a priority pair PTX lacks, a `st.async` value or `red.async` op/type outside the ISA's table, either without `unsafe`, the aligned CTA barrier (`NamedBarrier::new_aligned`, `sync_threads_aligned`) without `unsafe` or from the safe `new`. The expected messages are the `.stderr`
+//! `fence_proxy_tensormap_acquire` without `unsafe`, `membar` at the cluster scope (no such level), an acquiring or `.gpu` `arrive_drop`, a `sync_restrict` fence with the other semantic/space pairing, `tensormap_cp_fenceproxy` and `prefetch_tensormap` without `unsafe`, `createpolicy` with a priority pair PTX lacks, `tensormap.replace` with `ord` 5, a `u64` `.rank`, `.shared::cluster`, a register `field3` value or without `unsafe`, a `st.async` value or `red.async` op/type outside the ISA's table, either without `unsafe`, the aligned CTA barrier (`NamedBarrier::new_aligned`, `sync_threads_aligned`) without `unsafe` or from the safe `new`. The expected messages are the `.stderr`
 //! files next to them (regenerate with `TRYBUILD=overwrite` after a deliberate change, and
 //! review).
 

@@ -27,6 +27,10 @@ fn every_catalog_row_is_in_the_rust_built_ptx() {
     let mut n = 0;
     ptx_sync::catalog::for_each_variant(|v| {
         n += 1;
+        // The architecture-specific rows live in their own builds (tests/ptxas_arch.rs).
+        if v.catalog_ptx() != "catalog" {
+            return;
+        }
         if !have.contains(v.ptx) {
             missing.push(format!("{v:?}"));
         }

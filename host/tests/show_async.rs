@@ -84,7 +84,10 @@ fn every_async_row_has_sass_or_a_reason() {
                 // No SASS of their own on sm_90 (ptxas 13.0): `fence.mbarrier_init`, and the
                 // PTX 8.6 restricted acquire fences on `.shared::cluster` (checked in
                 // device/tests/ptxas_async.rs, `sync_restrict_sass`).
+                // `tensormap.replace.tile.global_address.global` is one `STG.E.64` on sm_90a
+                // (the map's first 8 bytes), which the baseline's store of `%rd3` matches.
                 if v.ptx != "fence.mbarrier_init.release.cluster"
+                    && v.ptx != "tensormap.replace.tile.global_address.global.b1024.b64"
                     && !(v.ptx.contains(".acquire.sync_restrict::shared::cluster"))
                 {
                     bad.push(format!("{} ({}): empty SASS", v.ptx, v.form));

@@ -3,7 +3,10 @@
 //! * `setup`     — installs what is missing: nightly `rust-src`, and a project venv `.venv` with
 //!   the PTX tools from PyPI (ptxas/nvcc 13.0 line, cuobjdump, nvdisasm, libcu++ headers).
 //! * `ptx`       — builds `host/kernels` for nvptx64 (`kernels.ptx`, and `catalog.ptx` with every
-//!   instruction variant), assembles both with ptxas for sm_90a and dumps the SASS; prints paths.
+//!   instruction variant), assembles both with ptxas for sm_90 (and kernels.sm_90a.cubin) and
+//!   dumps the SASS; builds the architecture-specific catalog kernels for sm_90a and sm_100a
+//!   (`catalog_sm90a.ptx`, `catalog_sm100a.ptx`, feature `catalog_arch`) and assembles each for
+//!   its target; prints paths.
 //! * `lint`      — `cargo fmt --all --check` and `cargo clippy --workspace --all-targets -- -D
 //!   warnings`.
 //! * `test`      — `setup`, `ptx`, `lint`, then every test: the workspace (unit, integration, doc,
@@ -46,6 +49,11 @@ const PIP_PACKAGES: &[&str] = &[
 
 /// The SM that ptxas assembles the device code for (the PTX says `.target sm_90`).
 pub const SM: &str = "sm_90";
+
+/// The architecture-specific catalog builds: `(target CPU, target/ptx/NAME.ptx)` — the rows
+/// whose `Variant::catalog_ptx()` is `NAME`.
+pub const ARCH_CATALOGS: [(&str, &str); 2] =
+    [("sm_90a", "catalog_sm90a"), ("sm_100a", "catalog_sm100a")];
 
 fn root() -> PathBuf {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -154,12 +162,18 @@ fn tool_env(cmd: &mut Command) -> &mut Command {
 /// `ptx-sync-build` (the one place that knows the nightly flags: `-Zbuild-std=core`, the nvptx64
 /// target, `-Ctarget-cpu`, `+ptx86`, fat LTO, `panic = "abort"`, `-Zno-link --emit=asm`).
 fn build_kernels(name: &str, features: &str) -> PathBuf {
+    build_kernels_for(name, features, SM, "target/nvptx")
+}
+
+/// [`build_kernels`] for another target CPU (`sm_90a`), in its own target directory (rustc
+/// flags differ per arch, so a shared directory would rebuild `core` on every switch).
+fn build_kernels_for(name: &str, features: &str, arch: &str, target_dir: &str) -> PathBuf {
     let mut k = ptx_sync_build::KernelCrate::new(root().join("host/kernels"))
-        .arch(SM)
+        .arch(arch)
         .ptx_version(86)
         .name(name)
         .out_dir(ptx_dir())
-        .target_dir(root().join("target/nvptx"))
+        .target_dir(root().join(target_dir))
         // assemble() runs ptxas itself (its advisories, the SASS dump, the sm_90a cubin).
         .ptxas(ptx_sync_build::Ptxas::Skip)
         .rerun_if_changed(false);
@@ -289,8 +303,16 @@ fn ptx() {
     assemble_for(&k, "sm_90a", &ptx_dir().join("kernels.sm_90a.cubin"), false);
     let c = build_kernels("catalog", "catalog");
     assemble(&c);
+    // The architecture-specific rows (`Variant::arch`): only their kernels (`catalog_arch`),
+    // built and assembled for each `a` target.
+    let mut arch = Vec::new();
+    for (sm, name) in ARCH_CATALOGS {
+        let p = build_kernels_for(name, "catalog_arch", sm, &format!("target/nvptx-{sm}"));
+        assemble_for(&p, sm, &p.with_extension("cubin"), true);
+        arch.push(p);
+    }
     println!("{}", ptx_dir().join("kernels.sm_90a.cubin").display());
-    for p in [&k, &c] {
+    for p in [&k, &c].into_iter().chain(&arch) {
         println!("{}", p.display());
         println!("{}", p.with_extension("cubin").display());
         println!("{}", p.with_extension("sass").display());

@@ -2,7 +2,9 @@
 //!
 //! Built by `cargo xtask ptx` for `nvptx64-nvidia-cuda`: without features into `kernels.ptx`
 //! (the seed's programs, the SASS-fact kernels, the comparisons with CUDA C++), with the
-//! `catalog` feature into `catalog.ptx` (every instruction variant, for ptxas acceptance).
+//! `catalog` feature into `catalog.ptx` (every instruction variant, for ptxas acceptance), with
+//! `catalog_arch` and `-Ctarget-cpu=sm_90a` / `sm_100a` into `catalog_sm90a.ptx` /
+//! `catalog_sm100a.ptx` (the architecture-specific rows).
 #![no_std]
 #![feature(abi_ptx, asm_experimental_arch)]
 #![allow(clippy::missing_safety_doc)]
@@ -16,21 +18,23 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 #[cfg(feature = "catalog")]
 mod catalog;
 
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod facts;
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod rt;
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod litmus;
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod deepep;
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod section5;
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod tiled_copy;
 #[cfg(feature = "catalog")]
 mod catalog_async;
-#[cfg(not(feature = "catalog"))]
+#[cfg(feature = "catalog_arch")]
+mod catalog_arch;
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod bench;
-#[cfg(not(feature = "catalog"))]
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod abi_check;

@@ -33,7 +33,8 @@ pub fn render(rows: &[Variant], tools: Result<std::path::PathBuf, String>) -> St
         let ver = sass::tool_version(&t, "ptxas").unwrap_or_else(|_| "ptxas".into());
         let _ = writeln!(
             s,
-            "SASS: ptxas -arch={} -O3 ({ver}); opcodes beyond a wiring-only baseline",
+            "SASS: ptxas -arch={} -O3 ({ver}; architecture-specific rows at their own target, \
+             sm_90a / sm_100a); opcodes beyond a wiring-only baseline",
             costs::ARCH
         );
         costs::show_sass(&t, rows)

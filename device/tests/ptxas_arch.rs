@@ -1,0 +1,216 @@
+//! The architecture-specific builds (`cargo xtask ptx`: `catalog_sm90a.ptx`, `catalog_sm100a.ptx`
+//! from `host/kernels/src/catalog_arch.rs`): every row whose `Variant::arch` is an `a` target, or
+//! whose SM floor is above sm_90, is an instruction of its build's PTX; ptxas 13.0 assembles that
+//! PTX for its target; and each row's instruction, written here from the ISA grammar, assembles
+//! at its target and is rejected on the base targets below it (where ptxas enforces that — the
+//! rejections listed were measured with ptxas 13.0.88).
+
+mod common;
+use common::*;
+use ptx_sync::catalog::{for_each_variant, Arch, Variant};
+use std::collections::BTreeSet;
+use std::process::Command;
+
+fn arch_rows() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for_each_variant(|r| {
+        if r.arch != Arch::Base || r.sm >= 100 {
+            v.push(r)
+        }
+    });
+    v
+}
+
+/// First token of every instruction line of a PTX file.
+fn mnemonics(ptx: &str) -> BTreeSet<String> {
+    ptx.lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('.'))
+        .filter_map(|l| l.split(|c: char| c.is_whitespace() || c == ';').next())
+        .map(|s| s.trim_start_matches('{').to_string())
+        .collect()
+}
+
+/// ptxas on one instruction for `arch` (PTX 8.6): registers `%r1..3` (`%r1` a `.shared`
+/// address), `%rd1..3` (`%rd1` a pointer), `%p1`, `%q1` (`.b128`).
+fn accepts(arch: &str, insn: &str) -> bool {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let ptx = format!(
+        ".version 8.6\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
+    );
+    let dir = std::env::temp_dir().join(format!(
+        "ptx-sync-arch-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("k.ptx");
+    std::fs::write(&f, ptx).unwrap();
+    let ok = Command::new(tools().join("ptxas"))
+        .args([
+            &format!("-arch={arch}"),
+            f.to_str().unwrap(),
+            "-o",
+            dir.join("k.cubin").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap()
+        .status
+        .success();
+    let _ = std::fs::remove_dir_all(&dir);
+    ok
+}
+
+const BUILDS: [(&str, &str); 2] = [("catalog_sm90a", "sm_90a"), ("catalog_sm100a", "sm_100a")];
+
+#[test]
+fn arch_catalogs_are_built_and_assembled_for_their_target() {
+    let dir = ptx_dir();
+    for (name, target) in BUILDS {
+        let ptx = dir.join(format!("{name}.ptx"));
+        let text = read(&ptx);
+        assert!(text.contains(".version 8.6"), "{name}.ptx: not PTX 8.6");
+        assert!(
+            text.lines()
+                .any(|l| l.trim() == format!(".target {target}")),
+            "{name}.ptx: not .target {target}"
+        );
+        assert!(
+            text.contains(&format!(".entry {name}(")),
+            "{name}.ptx: no kernel {name}"
+        );
+        assert!(
+            !text.contains(".extern .func"),
+            "{name}.ptx calls an undefined function"
+        );
+        let out =
+            std::env::temp_dir().join(format!("ptx-sync-{name}-{}.cubin", std::process::id()));
+        tool(
+            "ptxas",
+            &[
+                &format!("-arch={target}"),
+                ptx.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert!(out.metadata().unwrap().len() > 0);
+        let _ = std::fs::remove_file(out);
+    }
+}
+
+#[test]
+fn every_arch_row_is_in_its_build() {
+    let dir = ptx_dir();
+    let rows = arch_rows();
+    assert!(rows.len() >= 33, "{}", rows.len());
+    let mut missing = Vec::new();
+    for v in &rows {
+        let have = mnemonics(&read(&dir.join(format!("{}.ptx", v.catalog_ptx()))));
+        if !have.contains(v.ptx) {
+            missing.push(format!("{} ({})", v.ptx, v.catalog_ptx()));
+        }
+        // and not in the portable build, which cannot hold it
+        let base = mnemonics(&read(&dir.join("catalog.ptx")));
+        assert!(!base.contains(v.ptx), "{} in catalog.ptx (sm_90)", v.ptx);
+    }
+    assert!(missing.is_empty(), "not emitted:\n{}", missing.join("\n"));
+}
+
+/// `(instruction, target it assembles on, targets ptxas rejects it on)`, each written from the
+/// ISA grammar with concrete operands.
+fn instructions() -> Vec<(String, &'static str, &'static [&'static str])> {
+    let mut v = Vec::new();
+    // §9.7.9.27 tensormap.replace: sm_90a (and sm_100a); `.swizzle_atomicity` sm_100a only.
+    // Measured: ptxas 13.0 rejects every form on sm_90 and sm_100.
+    let spaces = [
+        (".global", "[%rd1]"),
+        (".shared::cta", "[%r1]"),
+        ("", "[%rd1]"),
+    ];
+    let fields: [(&str, &str, &str); 11] = [
+        ("global_address", "b64", ", %rd2"),
+        ("rank", "b32", ", %r2"),
+        ("box_dim", "b32", ", 1, %r2"),
+        ("global_dim", "b32", ", 2, %r2"),
+        ("global_stride", "b64", ", 3, %rd2"),
+        ("element_stride", "b32", ", 4, %r2"),
+        ("elemtype", "b32", ", 7"),
+        ("interleave_layout", "b32", ", 0"),
+        ("swizzle_mode", "b32", ", 3"),
+        ("fill_mode", "b32", ", 1"),
+        ("swizzle_atomicity", "b32", ", 1"),
+    ];
+    for (field, ty, rest) in fields {
+        for (ss, addr) in spaces {
+            let insn = format!("tensormap.replace.tile.{field}{ss}.b1024.{ty} {addr}{rest};");
+            if field == "swizzle_atomicity" {
+                v.push((insn, "sm_100a", &["sm_90", "sm_90a", "sm_100"][..]));
+            } else {
+                v.push((insn.clone(), "sm_90a", &["sm_90", "sm_100"][..]));
+                v.push((insn, "sm_100a", &[][..]));
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn ptxas_assembles_each_arch_row_at_its_target_and_rejects_it_below() {
+    let list = instructions();
+    // every arch row's mnemonic has an instruction here
+    let written: BTreeSet<String> = list
+        .iter()
+        .map(|(i, ..)| i.split(' ').next().unwrap().to_string())
+        .collect();
+    for v in arch_rows() {
+        assert!(written.contains(v.ptx), "{}: no instruction written", v.ptx);
+        let at: Vec<&str> = list
+            .iter()
+            .filter(|(i, ..)| i.split(' ').next() == Some(v.ptx))
+            .map(|(_, t, _)| *t)
+            .collect();
+        assert!(
+            at.contains(&v.target()),
+            "{}: not checked at {}",
+            v.ptx,
+            v.target()
+        );
+    }
+    let mut bad = Vec::new();
+    for (insn, at, below) in &list {
+        if !accepts(at, insn) {
+            bad.push(format!("rejected on {at}: {insn}"));
+        }
+        for b in *below {
+            if accepts(b, insn) {
+                bad.push(format!("accepted on {b}: {insn}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The compile-fail rules of the arch rows (tests/ui/async/tensormap_replace_*.rs): ptxas agrees.
+#[test]
+fn ptxas_rejects_what_the_arch_types_reject() {
+    assert!(accepts(
+        "sm_90a",
+        "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 4, %r2;"
+    ));
+    for illegal in [
+        // tensormap_replace_ord_5: `ord` is 0..=4
+        "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 5, %r2;",
+        // tensormap_replace_rank_b64: `.rank` is `.b32`
+        "tensormap.replace.tile.rank.global.b1024.b64 [%rd1], %rd2;",
+        // tensormap_replace_cluster_space: `.ss = {.global, .shared::cta}`
+        "tensormap.replace.tile.box_dim.shared::cluster.b1024.b32 [%r1], 2, %r2;",
+        // tensormap_replace_imm_register: a field3 value is an immediate
+        "tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], %r2;",
+    ] {
+        assert!(!accepts("sm_90a", illegal), "ptxas accepts `{illegal}`");
+    }
+}
