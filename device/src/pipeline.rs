@@ -461,6 +461,12 @@ pub mod proxy_hook {
     use core::sync::atomic::{AtomicUsize, Ordering};
     static HOOK: AtomicUsize = AtomicUsize::new(0);
     /// Installs `f` (for every later `consumer_release`).
+    ///
+    /// ```
+    /// // in a loom test (`--cfg loom`): the `loom-tests` crate's proxy-fence analogue
+    /// fn analogue() {}
+    /// ptx_sync::pipeline::proxy_hook::set(analogue);
+    /// ```
     pub fn set(f: fn()) {
         HOOK.store(f as usize, Ordering::SeqCst);
     }

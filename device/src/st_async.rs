@@ -347,6 +347,25 @@ crate::red_async_rows! { red_leaf }
 ///            "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.f32");
 /// ```
 ///
+/// Across threads (the host's stand-in for two CTAs): the waiter that observes the phase
+/// complete with `Acquire` at `Cluster` scope sees the stored value (the complete-tx releases it):
+///
+/// ```
+/// use ptx_sync::st_async::st_async;
+/// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared, wait::Budget};
+/// #[repr(align(8))] struct Slot([u32; 2]);
+/// let mut slot = Slot([0; 2]);
+/// let dst = to_shared(slot.0.as_mut_ptr()).to_cluster();
+/// let full: Mbarrier = Mbarrier::new();
+/// full.init(1);
+/// let _ = full.arrive_expect_tx::<Release, Cluster>(8);      // the consumer arms its `full`
+/// std::thread::scope(|s| {
+///     s.spawn(|| unsafe { st_async(dst, [5u32, 6], full.remote(1)) }); // the producer CTA
+///     assert!(full.wait_parity::<Acquire, Cluster>(Phase::ZERO, Budget::iterations(1 << 30)).is_ok());
+/// });
+/// assert_eq!(slot.0, [5, 6]);
+/// ```
+///
 /// ```compile_fail
 /// // 256 bits: a vector is at most 128 (PTX ISA §5.4.2)
 /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
