@@ -648,4 +648,5 @@ pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::st_async::catalog_rows,
     // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
     crate::tensormap::replace::catalog_rows,
+    crate::st_async::release::catalog_rows,
 ];

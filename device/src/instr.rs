@@ -102,7 +102,7 @@ pub(crate) fn host_spin() {
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
 /// | `{x}`, `{pol}`, `{v64}` | `in(reg64)`: an mbarrier state, a cache policy, a 64-bit field value |
 /// | `{v}`, `{v0}`…`{v3}` / `{w}`, `{w0}`, `{w1}` | `in(reg32)` / `in(reg64)`: also the value (or vector elements) of `st.async` / `red.async` |
-/// | `{k}` | `in(reg16)`: a CTA mask |
+/// | `{k}`, `{h}` | `in(reg16)`: a CTA mask, a 16-bit `st.async.release` value |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
 /// | `{imm}` | `const`: an immediate |
@@ -277,6 +277,17 @@ macro_rules! aops {
     };
     (st_async64_v2) => {
         " [{sd}], {{{w0}, {w1}}}, [{b}]"
+    };
+    // st_async/release.rs: the sm_100 `.release` forms to `.global` (`g`, block `cvta`); the
+    // value a 16-bit (`{h}`), 32-bit (`{v}`) or 64-bit (`{w}`) register.
+    (st_global16) => {
+        " [g], {h}"
+    };
+    (st_global) => {
+        " [g], {v}"
+    };
+    (st_global64) => {
+        " [g], {w}"
     };
     // tensormap/replace.rs: the map in `.global` (`g`, block `cvta`), `.shared::cta` (`{ss}`)
     // or generic (`{a64}`); the ordinal or field3 value `{imm}`; the new value `{v}` / `{v64}`.

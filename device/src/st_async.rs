@@ -34,6 +34,8 @@
 //! |---|---|---|
 //! | [`st_async`] | `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar];` | 8.1 / sm_90 |
 //! | [`red_async`] | `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar];` | 8.1 / sm_90 |
+//! | [`release::st_async_release`], [`release::st_async_mmio_release`] | `st.async{.mmio}.release.{gpu,sys}.global.type [a], b;` | 8.7 / sm_100 |
+//! | [`release::red_async_release_add`], [`release::red_async_mmio_release_add`] | `red.async{.mmio}.release.{gpu,sys}.global.add.type [a], b;` | 8.7 / sm_100 |
 //!
 //! # Ordering (PTX ISA §9.7.9.12, §9.7.13.7 "Conditions")
 //!
@@ -78,6 +80,8 @@ use crate::sem::tok;
 use crate::shared::ClusterAddr;
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
+
+pub mod release;
 
 mod sealed {
     pub trait Sealed {}
@@ -201,6 +205,8 @@ macro_rules! red_mn {
     };
 }
 
+impl sealed::Sealed for u16 {}
+impl sealed::Sealed for i16 {}
 impl sealed::Sealed for u32 {}
 impl sealed::Sealed for i32 {}
 impl sealed::Sealed for f32 {}

@@ -222,6 +222,17 @@ fn async_copy_rows() {
         "completion=Mbarrier",
         "REDAS.ADD",
     );
+    // the sm_100 `.release` forms, assembled for sm_100a at PTX 8.7 (ptxas 13.0)
+    has(
+        "st.async.release.gpu.global.u32",
+        "",
+        "USTGR.E.NA.STRONG.GPU",
+    );
+    has(
+        "red.async.release.sys.global.add.u32",
+        "",
+        "UREDGR.E.ADD.NA.STRONG.SYS",
+    );
 }
 
 /// A row whose wrapper ptxas rejects is named with ptxas's message; the other rows keep their

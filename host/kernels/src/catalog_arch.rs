@@ -54,7 +54,8 @@ pub unsafe extern "ptx-kernel" fn catalog_sm90a(
     tensormap_replace_all(g, s, v, w);
 }
 
-/// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`).
+/// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`), and the portable sm_100 rows (PTX
+/// 8.7): `st.async`/`red.async` `.release` to `.global` (`g` stands for a global address).
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_sm100a(
@@ -64,4 +65,22 @@ pub unsafe extern "ptx-kernel" fn catalog_sm100a(
     w: u64,
 ) {
     tensormap_replace_all(g, s, v, w);
+    use ptx_sync::st_async::release::*;
+    let p = g as *mut u64;
+    macro_rules! st {
+        ($bits:tt $T:ident $pt:literal) => {
+            st_async_release::<Gpu, $T>(p as *mut $T, w as $T);
+            st_async_release::<Sys, $T>(p as *mut $T, w as $T);
+            st_async_mmio_release::<$T>(p as *mut $T, w as $T);
+        };
+    }
+    ptx_sync::st_async_release_rows! { st }
+    macro_rules! red {
+        ($bits:tt $T:ident $pt:literal) => {
+            red_async_release_add::<Gpu, $T>(p as *mut $T, w as $T);
+            red_async_release_add::<Sys, $T>(p as *mut $T, w as $T);
+            red_async_mmio_release_add::<$T>(p as *mut $T, w as $T);
+        };
+    }
+    ptx_sync::red_async_release_rows! { red }
 }
