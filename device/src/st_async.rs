@@ -34,8 +34,8 @@
 //! |---|---|---|
 //! | [`st_async`] | `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar];` | 8.1 / sm_90 |
 //! | [`red_async`] | `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar];` | 8.1 / sm_90 |
-//! | [`release::st_async_release`], [`release::st_async_mmio_release`] | `st.async{.mmio}.release.{gpu,sys}.global.type [a], b;` | 8.7 / sm_100 |
-//! | [`release::red_async_release_add`], [`release::red_async_mmio_release_add`] | `red.async{.mmio}.release.{gpu,sys}.global.add.type [a], b;` | 8.7 / sm_100 |
+//! | [`release`]: `st_async_release`, `st_async_mmio_release` (sm_100 + PTX 8.7 builds only on nvptx64) | `st.async{.mmio}.release.{gpu,sys}.global.type [a], b;` | 8.7 / sm_100 |
+//! | [`release`]: `red_async_release_add`, `red_async_mmio_release_add` | `red.async{.mmio}.release.{gpu,sys}.global.add.type [a], b;` | 8.7 / sm_100 |
 //!
 //! # Ordering (PTX ISA §9.7.9.12, §9.7.13.7 "Conditions")
 //!
