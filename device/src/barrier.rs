@@ -8,15 +8,30 @@
 //!
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`NamedBarrier::sync`] | `bar.sync id, n;` (≡ `barrier.sync.aligned`) | 2.0 / sm_20 (register id and count; immediate id alone: all targets) |
-//! | [`NamedBarrier::arrive`] | `bar.arrive id, n;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::sync_unaligned`] / [`sync_threads_unaligned`] | `barrier.sync id{, n};` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::arrive_unaligned`] | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::red_popc`] | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::red_and`] / [`red_or`](NamedBarrier::red_or) | `bar.red.{and,or}.pred q, id, n, p;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::red_popc_unaligned`], [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) | `barrier.red.{popc.u32,and.pred,or.pred} d, id, n, p;` (no `.aligned`) | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::sync`](NamedBarrier::sync) (the default) / [`sync_threads`], [`sync_threads_unaligned`] | `barrier.sync id{, n};` (no `.aligned`) | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::arrive`](NamedBarrier::arrive) | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `barrier.red.{popc.u32,and.pred,or.pred} d, id, n, p;` (no `.aligned`) | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Aligned>::sync`](NamedBarrier::sync) (from the `unsafe` [`NamedBarrier::new_aligned`]) / `unsafe` [`sync_threads_aligned`] | `bar.sync id{, n};` (≡ `barrier.sync.aligned`) | 2.0 / sm_20 (register id and count; immediate id alone: all targets) |
+//! | [`NamedBarrier::<Aligned>::arrive`](NamedBarrier::arrive) | `bar.arrive id, n;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Aligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `bar.red.{popc.u32,and.pred,or.pred} d, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::sync_unaligned`], [`arrive_unaligned`](NamedBarrier::arrive_unaligned), [`red_popc_unaligned`](NamedBarrier::red_popc_unaligned), [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) (either alignment) | the `barrier.*` forms above | 6.0 / sm_30 |
 //! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
 //! | [`ClusterBarrier::wait`] | `barrier.cluster.wait{.acquire}{.aligned};` | 8.0 / sm_90 |
+//!
+//! # Alignment of the CTA barriers (issue #13 item 9)
+//!
+//! `.aligned` (which every `bar.*` spelling implies, PTX ISA §9.7.13.1: "`bar{.cta}.sync` is
+//! equivalent to `barrier{.cta}.sync.aligned`") states that **all threads in the CTA** execute
+//! the same barrier instruction; in conditionally executed code it is defined only if every
+//! thread of the CTA evaluates the condition identically. rustc's inline asm is not
+//! `convergent`, so LLVM may duplicate one call into two branches (two instructions; seen in this
+//! repo's kernels, `host/tests/barriers.rs`). The alignment is therefore the type parameter `A`
+//! of [`NamedBarrier<A>`](NamedBarrier), as it is of [`ClusterBarrier::arrive`]: the default
+//! [`Unaligned`] (made by the safe [`NamedBarrier::new`]) emits `barrier.*`, always defined;
+//! [`Aligned`] is made only by the `unsafe` [`NamedBarrier::new_aligned`] (and
+//! [`sync_threads`]'s aligned form is the `unsafe` [`sync_threads_aligned`]), whose contract is
+//! the ISA's precondition. `NamedBarrier::<Aligned>::new` does not compile. The SASS is the same
+//! (`BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, ptxas 13.0 sm_90: `host/tests/show_async.rs`).
 //!
 //! `barrier.cluster.arrive` without `.sem` means `.release` and `wait` without `.sem` means
 //! `.acquire`; this crate always spells the semantic out. `arrive::<Acquire, _>()` and
@@ -39,8 +54,11 @@
 //! use ptx_sync::barrier::{ClusterBarrier, NamedBarrier, Aligned};
 //! use ptx_sync::{Relaxed, Acquire};
 //! let bar = NamedBarrier::new(1, 1);
-//! bar.sync();                                  // bar.sync 1, 1;  (one thread: passes)
-//! assert_eq!(bar.red_popc(true), 1);           // bar.red.popc.u32
+//! bar.sync();                                  // barrier.sync 1, 1;  (one thread: passes)
+//! assert_eq!(bar.red_popc(true), 1);           // barrier.red.popc.u32
+//! // all threads of the CTA at this one instruction (the caller's promise): bar.sync 2, 1;
+//! let aligned: NamedBarrier<Aligned> = unsafe { NamedBarrier::new_aligned(2, 1) };
+//! aligned.sync();
 //! let cb = ClusterBarrier::new(1);
 //! let t = cb.arrive::<Relaxed, Aligned>();     // barrier.cluster.arrive.relaxed.aligned
 //! cb.wait::<Acquire, Aligned>(t);              // barrier.cluster.wait.acquire.aligned
@@ -53,6 +71,7 @@ use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
+use core::marker::PhantomData;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
 
@@ -149,13 +168,16 @@ instr! {
     }
 }
 
-/// A named CTA barrier: id `0..16` and a thread count (a multiple of 32, PTX ISA §9.7.13.1).
-/// Device: a plain value. Host: a counting barrier shared by reference between threads.
-pub struct NamedBarrier {
+/// A named CTA barrier: id `0..16` and a thread count (a multiple of 32, PTX ISA §9.7.13.1),
+/// with its alignment `A` ([`Unaligned`] by default: `barrier.*`; [`Aligned`]: `bar.*`, made
+/// only by the `unsafe` [`NamedBarrier::new_aligned`] — the module docs). Device: a plain
+/// value. Host: a counting barrier shared by reference between threads.
+pub struct NamedBarrier<A: Alignment = Unaligned> {
     id: u32,
     count: u32,
     /// The backend's state: nothing on the device, the counting barrier on the host.
     h: <Active as BarBackend>::Named,
+    _a: PhantomData<A>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,15 +198,15 @@ pub(crate) trait BarBackend {
     /// A named barrier's state for `count` threads (checks the backend's count rule).
     fn named(count: u32) -> Self::Named;
     /// `bar.sync` (`aligned`) or `barrier.sync`.
-    fn sync(b: &NamedBarrier, aligned: bool);
+    fn sync<A: Alignment>(b: &NamedBarrier<A>, aligned: bool);
     /// `bar.arrive` (`aligned`) or `barrier.arrive`.
-    fn arrive(b: &NamedBarrier, aligned: bool);
+    fn arrive<A: Alignment>(b: &NamedBarrier<A>, aligned: bool);
     /// `bar.red.popc.u32` (`aligned`) or `barrier.red.popc.u32`.
-    fn red_popc(b: &NamedBarrier, pred: bool, aligned: bool) -> u32;
+    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> u32;
     /// `bar.red.and.pred` (`aligned`) or `barrier.red.and.pred`.
-    fn red_and(b: &NamedBarrier, pred: bool, aligned: bool) -> bool;
+    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool;
     /// `bar.red.or.pred` (`aligned`) or `barrier.red.or.pred`.
-    fn red_or(b: &NamedBarrier, pred: bool, aligned: bool) -> bool;
+    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool;
     /// A cluster barrier's state for `threads` participants.
     fn cluster(threads: u32) -> Self::Cluster;
     /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
@@ -206,7 +228,7 @@ impl BarBackend for crate::atomic::Nvptx {
         );
     }
     #[inline(always)]
-    fn sync(b: &NamedBarrier, aligned: bool) {
+    fn sync<A: Alignment>(b: &NamedBarrier<A>, aligned: bool) {
         unsafe {
             if aligned {
                 BarSync::exec(b.id, b.count)
@@ -216,7 +238,7 @@ impl BarBackend for crate::atomic::Nvptx {
         }
     }
     #[inline(always)]
-    fn arrive(b: &NamedBarrier, aligned: bool) {
+    fn arrive<A: Alignment>(b: &NamedBarrier<A>, aligned: bool) {
         unsafe {
             if aligned {
                 BarArrive::exec(b.id, b.count)
@@ -226,7 +248,7 @@ impl BarBackend for crate::atomic::Nvptx {
         }
     }
     #[inline(always)]
-    fn red_popc(b: &NamedBarrier, pred: bool, aligned: bool) -> u32 {
+    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> u32 {
         unsafe {
             if aligned {
                 BarRedPopc::exec(b.id, b.count, pred as u32)
@@ -236,7 +258,7 @@ impl BarBackend for crate::atomic::Nvptx {
         }
     }
     #[inline(always)]
-    fn red_and(b: &NamedBarrier, pred: bool, aligned: bool) -> bool {
+    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool {
         unsafe {
             if aligned {
                 BarRedAnd::exec(b.id, b.count, pred as u32) != 0
@@ -246,7 +268,7 @@ impl BarBackend for crate::atomic::Nvptx {
         }
     }
     #[inline(always)]
-    fn red_or(b: &NamedBarrier, pred: bool, aligned: bool) -> bool {
+    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool {
         unsafe {
             if aligned {
                 BarRedOr::exec(b.id, b.count, pred as u32) != 0
@@ -280,19 +302,19 @@ impl BarBackend for Active {
         );
         HostBar::new()
     }
-    fn sync(b: &NamedBarrier, _aligned: bool) {
+    fn sync<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
         b.h.arrive(b.count, false, true);
     }
-    fn arrive(b: &NamedBarrier, _aligned: bool) {
+    fn arrive<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
         b.h.arrive(b.count, false, false);
     }
-    fn red_popc(b: &NamedBarrier, pred: bool, _aligned: bool) -> u32 {
+    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> u32 {
         b.h.arrive(b.count, pred, true)
     }
-    fn red_and(b: &NamedBarrier, pred: bool, _aligned: bool) -> bool {
+    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
         b.h.arrive(b.count, pred, true) == b.count
     }
-    fn red_or(b: &NamedBarrier, pred: bool, _aligned: bool) -> bool {
+    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
         b.h.arrive(b.count, pred, true) != 0
     }
     fn cluster(threads: u32) -> HostCluster {
@@ -436,9 +458,10 @@ impl HostBar {
     }
 }
 
-impl NamedBarrier {
+impl NamedBarrier<Unaligned> {
     /// Barrier `id` (`< 16`) for `count` threads (`count % 32 == 0` on the device; any positive
-    /// count on the host). Panics otherwise.
+    /// count on the host), **without `.aligned`**: its methods emit `barrier.*`, defined wherever
+    /// the threads reach them (PTX ISA §9.7.13.1). Panics otherwise.
     ///
     /// No instruction: the id and count become the operands of each barrier instruction. `id >= 16`
     /// panics everywhere; `count % 32 != 0` panics on the device (a `trap`; PTX ISA §9.7.13.1), not
@@ -447,14 +470,54 @@ impl NamedBarrier {
     /// # Examples
     ///
     /// ```
-    /// let bar = ptx_sync::barrier::NamedBarrier::new(3, 64); // bar.sync 3, 64; on the device
+    /// let bar = ptx_sync::barrier::NamedBarrier::new(3, 64); // barrier.sync 3, 64; on the device
     /// assert_eq!(bar.id(), 3);
     /// ```
     ///
     /// ```should_panic
     /// let _ = ptx_sync::barrier::NamedBarrier::new(16, 32); // ids are 0..16
     /// ```
+    ///
+    /// The aligned barrier has no safe constructor:
+    ///
+    /// ```compile_fail
+    /// let _ = ptx_sync::barrier::NamedBarrier::<ptx_sync::barrier::Aligned>::new(1, 64);
+    /// ```
     pub fn new(id: u32, count: u32) -> Self {
+        NamedBarrier::make(id, count)
+    }
+}
+
+impl NamedBarrier<Aligned> {
+    /// [`new`](NamedBarrier::new) with `.aligned`: its methods emit `bar.sync` / `bar.arrive` /
+    /// `bar.red` (≡ `barrier.*.aligned`, PTX ISA §9.7.13.1). PTX 2.0 / sm_20. Seed §5.1.
+    ///
+    /// # Safety
+    /// PTX ISA §9.7.13.1: every thread of the CTA that executes a barrier instruction of this
+    /// barrier executes **the same instruction** (all threads in the CTA, not only the warp);
+    /// in conditionally executed code only where every thread of the CTA evaluates the
+    /// condition identically — undefined behaviour otherwise. rustc's inline asm is not
+    /// `convergent`: LLVM may duplicate one call into two branches, which breaks the
+    /// precondition even for straight-line source; check the kernel's PTX (`ptx-sync show
+    /// --ptx` lints `aligned-barrier-two-paths`) or use [`new`](NamedBarrier::new).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::{Aligned, NamedBarrier};
+    /// let bar: NamedBarrier<Aligned> = unsafe { NamedBarrier::new_aligned(1, 1) };
+    /// bar.sync(); // bar.sync 1, 1;
+    /// ```
+    pub unsafe fn new_aligned(id: u32, count: u32) -> Self {
+        NamedBarrier::make(id, count)
+    }
+}
+
+impl<A: Alignment> NamedBarrier<A> {
+    /// `.aligned` or not, from the marker's token.
+    const ALIGNED: bool = !A::PTX.is_empty();
+
+    fn make(id: u32, count: u32) -> Self {
         assert!(
             id < 16,
             "bar: barrier id must be below 16 (PTX ISA §9.7.13.1)"
@@ -464,6 +527,7 @@ impl NamedBarrier {
             id,
             count,
             h: <Active as BarBackend>::named(count),
+            _a: PhantomData,
         }
     }
     /// The barrier id.
@@ -478,12 +542,13 @@ impl NamedBarrier {
     pub fn id(&self) -> u32 {
         self.id
     }
-    /// `bar.sync id, n;` — arrive and wait for `n` threads. Orders memory among participants
-    /// (PTX ISA §8.9.4: barrier = release + acquire at CTA scope).
+    /// `barrier.sync id, n;` ([`Unaligned`]) or `bar.sync id, n;` ([`Aligned`]) — arrive and
+    /// wait for `n` threads. Orders memory among participants (PTX ISA §8.9.4: barrier =
+    /// release + acquire at CTA scope).
     ///
-    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `bar.sync` →
-    /// `BAR.SYNC.DEFER_BLOCKING` (recorded for the CTA-wide form; the counted form's SASS is not
-    /// recorded). PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`, `show_async.rs`): both →
+    /// `BAR.SYNC.DEFER_BLOCKING`. PTX 6.0 / sm_30 (`bar.sync`: 2.0 / sm_20). PTX ISA §9.7.13.1;
+    /// seed §5.1.
     ///
     /// # Examples
     ///
@@ -497,13 +562,15 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn sync(&self) {
-        <Active as BarBackend>::sync(self, true)
+        <Active as BarBackend>::sync(self, Self::ALIGNED)
     }
-    /// `bar.arrive id, n;` — arrive without waiting (a producer's signal, seed §5.1). Does not
-    /// wait for this thread's `cp.async` copies (seed §5.1: `cp_async_wait_all` first).
+    /// `barrier.arrive id, n;` ([`Unaligned`]) or `bar.arrive id, n;` ([`Aligned`]) — arrive
+    /// without waiting (a producer's signal, seed §5.1). Does not wait for this thread's
+    /// `cp.async` copies (seed §5.1: `cp_async_wait_all` first).
     ///
-    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `BAR.ARV`. PTX 2.0 / sm_20. PTX
-    /// ISA §9.7.13.1; seed §5.1 (producer `arrive`, consumer `sync` on the same id).
+    /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `BAR.ARV`. PTX 6.0 / sm_30
+    /// (`bar.arrive`: 2.0 / sm_20). PTX ISA §9.7.13.1; seed §5.1 (producer `arrive`, consumer
+    /// `sync` on the same id).
     ///
     /// # Examples
     ///
@@ -517,11 +584,11 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn arrive(&self) {
-        <Active as BarBackend>::arrive(self, true)
+        <Active as BarBackend>::arrive(self, Self::ALIGNED)
     }
-    /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`: use it wherever the
-    /// compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for the
-    /// `.aligned` form, all threads in the CTA must execute the same barrier instruction).
+    /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`, whatever `A` is: use it
+    /// wherever the compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for
+    /// the `.aligned` form, all threads in the CTA must execute the same barrier instruction).
     ///
     /// SASS: not recorded in the repo. PTX 6.0 / sm_30. Seed §5.1.
     ///
@@ -554,10 +621,11 @@ impl NamedBarrier {
     pub fn arrive_unaligned(&self) {
         <Active as BarBackend>::arrive(self, false)
     }
-    /// `bar.red.popc.u32` — barrier, then the number of participants whose `pred` was true.
+    /// `barrier.red.popc.u32` ([`Unaligned`]) or `bar.red.popc.u32` ([`Aligned`]) — barrier,
+    /// then the number of participants whose `pred` was true.
     ///
-    /// Every participant gets the same count. SASS: not recorded in the repo. PTX 2.0 / sm_20.
-    /// PTX ISA §9.7.13.1; seed §5.1.
+    /// Every participant gets the same count. SASS: not recorded in the repo. PTX 6.0 / sm_30
+    /// (`bar.red`: 2.0 / sm_20). PTX ISA §9.7.13.1; seed §5.1.
     ///
     /// # Examples
     ///
@@ -572,11 +640,13 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred, true)
+        <Active as BarBackend>::red_popc(self, pred, Self::ALIGNED)
     }
-    /// `bar.red.and.pred` — barrier, then whether every participant's `pred` was true.
+    /// `barrier.red.and.pred` ([`Unaligned`]) or `bar.red.and.pred` ([`Aligned`]) — barrier,
+    /// then whether every participant's `pred` was true.
     ///
-    /// SASS: not recorded in the repo. PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    /// SASS: not recorded in the repo. PTX 6.0 / sm_30 (`bar.red`: 2.0 / sm_20). PTX ISA
+    /// §9.7.13.1; seed §5.1.
     ///
     /// # Examples
     ///
@@ -591,11 +661,13 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred, true)
+        <Active as BarBackend>::red_and(self, pred, Self::ALIGNED)
     }
-    /// `bar.red.or.pred` — barrier, then whether any participant's `pred` was true.
+    /// `barrier.red.or.pred` ([`Unaligned`]) or `bar.red.or.pred` ([`Aligned`]) — barrier, then
+    /// whether any participant's `pred` was true.
     ///
-    /// SASS: not recorded in the repo. PTX 2.0 / sm_20. PTX ISA §9.7.13.1; seed §5.1.
+    /// SASS: not recorded in the repo. PTX 6.0 / sm_30 (`bar.red`: 2.0 / sm_20). PTX ISA
+    /// §9.7.13.1; seed §5.1.
     ///
     /// # Examples
     ///
@@ -610,28 +682,46 @@ impl NamedBarrier {
     /// ```
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred, true)
+        <Active as BarBackend>::red_or(self, pred, Self::ALIGNED)
     }
 }
 
-/// `bar.sync 0;` — the whole CTA (`__syncthreads`). Host: the barrier of the calling thread's
-/// CTA in an `index::launch` (host; outside one, a CTA of one thread: passes).
+/// `barrier.sync 0;` — the whole CTA (`__syncthreads`), without `.aligned` (PTX ISA
+/// §9.7.13.1; the module docs: the aligned `bar.sync 0` is the `unsafe`
+/// [`sync_threads_aligned`]). Host: the barrier of the calling thread's CTA in an
+/// `index::launch` (host; outside one, a CTA of one thread: passes).
+///
+/// SASS (ptxas 13.0, sm_90): `BAR.SYNC.DEFER_BLOCKING`. PTX 6.0 / sm_30. Seed §5.1.
 ///
 /// ```
 /// ptx_sync::barrier::sync_threads(); // one host thread: a CTA of one
 /// ```
 #[inline(always)]
 pub fn sync_threads() {
+    sync_threads_unaligned()
+}
+
+/// `bar.sync 0;` (≡ `barrier.sync.aligned 0`) — [`sync_threads`] with `.aligned`. PTX 1.0,
+/// all targets. PTX ISA §9.7.13.1; seed §5.1. Host: as [`sync_threads`].
+///
+/// # Safety
+/// As [`NamedBarrier::new_aligned`]: every thread of the CTA executes this same instruction
+/// (rustc may duplicate the call into two branches: check the kernel's PTX).
+///
+/// ```
+/// unsafe { ptx_sync::barrier::sync_threads_aligned() };
+/// ```
+#[inline(always)]
+pub unsafe fn sync_threads_aligned() {
     #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        BarSync::exec_all(0)
-    }
+    BarSync::exec_all(0);
     #[cfg(not(target_arch = "nvptx64"))]
     crate::index::host_sync_threads()
 }
 
 /// `barrier.sync 0;` — the whole CTA, without `.aligned` (PTX ISA §9.7.13.1): the form to use
-/// where LLVM may tail-duplicate the barrier into two branches. Host: as [`sync_threads`].
+/// where LLVM may tail-duplicate the barrier into two branches; the same as [`sync_threads`].
+/// Host: as [`sync_threads`].
 ///
 /// ```
 /// ptx_sync::barrier::sync_threads_unaligned();
@@ -847,7 +937,9 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     use crate::catalog::{Completion, Form, Marker as M, Variant};
     use crate::instr::Instr;
     // PTX ISA §9.7.13.1: `bar` PTX 2.0 / sm_20 (register id and count), `barrier` (no
-    // `.aligned`) PTX 6.0 / sm_30. Seed §5.1.
+    // `.aligned`) PTX 6.0 / sm_30. Seed §5.1. The `bar` rows are `NamedBarrier<Aligned>`'s
+    // (the `unsafe` `new_aligned`), the `barrier` rows the default `NamedBarrier<Unaligned>`'s
+    // (also `sync_unaligned` & co. on either).
     let v = Variant {
         family: "bar",
         sm: 20,
@@ -859,21 +951,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(with_ops!(none; (bar_id); Variant {
         op: "sync",
         ptx: BarSync::PTX,
-        rust: "sync_threads()",
+        rust: "sync_threads_aligned()",
         ..v
     }));
     f(with_ops!(none; (bar_id_n); Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarSync::PTX,
-        rust: "NamedBarrier::sync",
+        rust: "NamedBarrier::<Aligned>::sync",
         ..v
     }));
     f(with_ops!(none; (bar_id_n); Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarArrive::PTX,
-        rust: "NamedBarrier::arrive",
+        rust: "NamedBarrier::<Aligned>::arrive",
         ..v
     }));
     let u = Variant {
@@ -885,21 +977,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     f(with_ops!(none; (bar_id); Variant {
         op: "sync",
         ptx: BarrierSync::PTX,
-        rust: "sync_threads_unaligned()",
+        rust: "sync_threads()",
         ..u
     }));
     f(with_ops!(none; (bar_id_n); Variant {
         op: "sync",
         form: Form::COUNT,
         ptx: BarrierSync::PTX,
-        rust: "NamedBarrier::sync_unaligned",
+        rust: "NamedBarrier::<Unaligned>::sync",
         ..u
     }));
     f(with_ops!(none; (bar_id_n); Variant {
         op: "arrive",
         form: Form::COUNT,
         ptx: BarrierArrive::PTX,
-        rust: "NamedBarrier::arrive_unaligned",
+        rust: "NamedBarrier::<Unaligned>::arrive",
         ..u
     }));
     f(with_ops!(pred_in; (bar_popc); Variant {
@@ -907,7 +999,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "u32",
         form: Form::COUNT,
         ptx: BarRedPopc::PTX,
-        rust: "NamedBarrier::red_popc",
+        rust: "NamedBarrier::<Aligned>::red_popc",
         ..v
     }));
     f(with_ops!(pred_in_out; (bar_pred); Variant {
@@ -915,7 +1007,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedAnd::PTX,
-        rust: "NamedBarrier::red_and",
+        rust: "NamedBarrier::<Aligned>::red_and",
         ..v
     }));
     f(with_ops!(pred_in_out; (bar_pred); Variant {
@@ -923,7 +1015,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ty: "pred",
         form: Form::COUNT,
         ptx: BarRedOr::PTX,
-        rust: "NamedBarrier::red_or",
+        rust: "NamedBarrier::<Aligned>::red_or",
         ..v
     }));
     macro_rules! cb_v {

@@ -103,7 +103,8 @@ pub(crate) fn host_spin() {
 /// | `{a64}`, `{gp}`, `{m}` | `in(reg64)`: a generic address, a generic pointer to global memory, a tensor map |
 /// | `{x}`, `{pol}`, `{v64}` | `in(reg64)`: an mbarrier state, a cache policy, a 64-bit field value |
 /// | `{lo}`, `{hi}` | `in(reg64)`: the halves of a `.b128` value (`clusterlaunchcontrol` response) |
-/// | `{k}` | `in(reg16)`: a CTA mask |
+/// | `{v}`, `{v0}`…`{v3}` / `{w}`, `{w0}`, `{w1}` | `in(reg32)` / `in(reg64)`: also the value (or vector elements) of `st.async` / `red.async` |
+/// | `{k}`, `{h}` | `in(reg16)`: a CTA mask, a 16-bit `st.async.release` value |
 /// | `{o0}`…`{o2}` | `in(reg16)`: the 16-bit im2col offsets |
 /// | `{d}`, `{l}`, `{e}` | `out(reg32)` |
 /// | `{s}`, `{d64}` | `out(reg64)`: a state, a 64-bit result |
@@ -262,6 +263,34 @@ macro_rules! aops {
     };
     (createpolicy) => {
         " {d64}, {f}"
+    };
+    // st_async.rs: `st.async` / `red.async` — `[a], b, [mbar]`, the value a 32-bit (`{v}`,
+    // `{v0}`…`{v3}`) or 64-bit (`{w}`, `{w0}`, `{w1}`) register or a `{…}` vector of them.
+    (st_async) => {
+        " [{sd}], {v}, [{b}]"
+    };
+    (st_async64) => {
+        " [{sd}], {w}, [{b}]"
+    };
+    (st_async_v2) => {
+        " [{sd}], {{{v0}, {v1}}}, [{b}]"
+    };
+    (st_async_v4) => {
+        " [{sd}], {{{v0}, {v1}, {v2}, {v3}}}, [{b}]"
+    };
+    (st_async64_v2) => {
+        " [{sd}], {{{w0}, {w1}}}, [{b}]"
+    };
+    // st_async/release.rs: the sm_100 `.release` forms to `.global` (`g`, block `cvta`); the
+    // value a 16-bit (`{h}`), 32-bit (`{v}`) or 64-bit (`{w}`) register.
+    (st_global16) => {
+        " [g], {h}"
+    };
+    (st_global) => {
+        " [g], {v}"
+    };
+    (st_global64) => {
+        " [g], {w}"
     };
     // tensormap/replace.rs: the map in `.global` (`g`, block `cvta`), `.shared::cta` (`{ss}`)
     // or generic (`{a64}`); the ordinal or field3 value `{imm}`; the new value `{v}` / `{v64}`.

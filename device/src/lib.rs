@@ -63,6 +63,8 @@
 //! | [`membar`](mod@membar): `membar.{cta,gl,sys}` (= `fence.sc` from sm_70) | sm_20 | 1.4 (`.sys` 2.0) |
 //! | [`wait`]: `nanosleep.u32` (the backoff of [`wait::Budget::with_backoff`]) | sm_70 | 6.3 |
 //! | [`grid`]: `griddepcontrol.wait`, `griddepcontrol.launch_dependents` (programmatic dependent launch) | sm_90 | 7.8 |
+//! | [`st_async`]: `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type`, `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type` | sm_90 | 8.1 |
+//! | [`st_async::release`]: `st.async{.mmio}.release.{gpu,sys}.global.type`, `red.async{.mmio}.release.{gpu,sys}.global.add.type` | sm_100 | 8.7 |
 //! | [`pipeline`]: `Pipeline<STAGES>` over full/empty mbarrier rings (seed §5) | sm_90 | 8.0 |
 //!
 //! Build device code with `-C target-cpu=sm_90 -C target-feature=+ptx86` — `ptx-sync build` or
@@ -121,6 +123,7 @@ pub mod prelude;
 pub mod proxy;
 pub mod sem;
 pub mod shared;
+pub mod st_async;
 pub mod sync_restrict;
 pub mod tensormap;
 pub mod wait;

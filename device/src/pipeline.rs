@@ -15,7 +15,7 @@
 //!       wait empty[i] parity st.phase               wait full[i] parity st.phase (acquire)
 //!       full[i].arrive.expect_tx(bytes)           read stage i (generic ld)
 //!     TMA(stage i, complete_tx on full[i])        consumer_release(st)
-//!     st.advance()                                  fence.proxy.async; arrive empty[i] (release)
+//!     st.advance()                                  proxy fence; arrive empty[i] (release)
 //!   producer_tail(st): wait every empty once      st.advance()
 //! ```
 //!
@@ -25,6 +25,43 @@
 //! wraps, which makes `STAGES == 1` work as well (every step flips).
 //!
 //! Waits are bounded by a [`Budget`] and return [`Timeout`] instead of hanging.
+//!
+//! # The proxy fence of `consumer_release` (issue #13 item 3)
+//!
+//! The hazard is a write-after-read across proxies: the consumers' generic-proxy `ld`s of
+//! stage `i`, then their arrive on `empty[i]`, then the producer's wait on `empty[i]` and the
+//! next TMA (async-proxy) write into stage `i`. Causality carries over from the generic to the
+//! async proxy only through a proxy fence between the two accesses in base causality order
+//! (PTX ISA §8 "proxy-preserved base causality order"; seed §5.3). What the step needs is one
+//! direction, generic → async, released through the `empty` arrive.
+//!
+//! * `Sco = Cta`: [`consumer_release`](Pipeline::consumer_release) issues
+//!   `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;` (PTX 8.6, sm_90;
+//!   [`fence_proxy_async_sync_restrict`]). PTX ISA §9.7.13.4: `.async::generic` is the
+//!   uni-directional ordering *from* the generic proxy *to* the async proxy ("between a prior
+//!   memory access performed via the from-proxykind and a subsequent memory access performed
+//!   via the to-proxykind") — exactly the reads-before-TMA-writes direction (the other one,
+//!   TMA-writes-before-reads, is the `full` barrier's completion, seed §5.2); "a `.release`
+//!   proxy fence can form a release sequence"; and with `.sync_restrict::shared::cta` "the
+//!   effect of the fence only applies to operations performed on objects in `.shared::cta`
+//!   state space", scope `.cluster` (⊇ `.cta`). Every object of the step is in the executing
+//!   CTA's `.shared::cta`: the stage it reads, the `empty` barrier it arrives on
+//!   (`mbarrier.arrive.release.cta.shared::cta`), and the TMA destination (the same CTA's
+//!   shared memory, whichever window the copy names it through, §5.1.5). So the restricted
+//!   fence provides what the bidirectional `fence.proxy.async` was used for, and no more than
+//!   the async → generic half it drops (ptxas 13.0, sm_90: `MEMBAR.ALL.CTA` +
+//!   `FENCE.VIEW.ASYNC.S` instead of `MEMBAR.ALL.GPU` + `FENCE.VIEW.ASYNC.S`,
+//!   `device/tests/ptxas_async.rs`).
+//! * `Sco = Cluster`: the consumer arrives on the **leader's** `empty`, through
+//!   `.shared::cluster` (`mbarrier.arrive.release.cluster.shared::cluster`, seed §5.4) — an
+//!   operation on an object outside this CTA's `.shared::cta`, which the
+//!   `.sync_restrict::shared::cta` fence's effect does not cover (§9.7.13.4 above), and the only
+//!   restricted form with `.shared::cluster` is the `.acquire` one. The step keeps the
+//!   bidirectional `fence.proxy.async;`.
+//!
+//! The loom model `loom-tests/tests/pipeline.rs` runs the `Cta` pipeline with the stages as
+//! proxy-tracked tiles (`ProxyTile`): with `consumer_release` it passes, and the same protocol
+//! with the arrive but without the fence is caught as a proxy race.
 //!
 //! ```
 //! use ptx_sync::pipeline::PipelineState;
@@ -37,8 +74,11 @@
 use core::marker::PhantomData;
 
 use crate::mbarrier::{Mbarrier, Phase};
+#[allow(unused_imports)]
 use crate::proxy::fence_proxy_async;
-use crate::sem::{Acquire, Cluster, Cta, Generic, Release, Scope, Sealed};
+use crate::sem::{Acquire, Cluster, Cta, Generic, Release, Scope, Sealed, Shared};
+#[allow(unused_imports)]
+use crate::sync_restrict::fence_proxy_async_sync_restrict;
 use crate::wait::{Budget, Timeout};
 
 /// Tag of the `full` barriers (filled by the producer / TMA).
@@ -144,12 +184,19 @@ impl<const STAGES: usize> PipelineState<STAGES> {
     note = "mbarrier arrive/wait have only `.cta` and `.cluster` scopes (PTX ISA §9.7.13.15)"
 )]
 pub trait PipelineScope: Scope + Sealed {
+    /// The proxy fence of `consumer_release` (the module docs).
+    #[doc(hidden)]
+    fn release_fence();
     #[doc(hidden)]
     fn release_empty(bar: &Mbarrier<Empty>, leader: u32);
     #[doc(hidden)]
     fn wait_empty(bar: &Mbarrier<Empty>, phase: Phase, dl: Budget) -> Result<(), Timeout>;
 }
 impl PipelineScope for Cta {
+    #[inline(always)]
+    fn release_fence() {
+        fence_proxy_async_sync_restrict::<Release, Shared>();
+    }
     #[inline(always)]
     fn release_empty(bar: &Mbarrier<Empty>, _leader: u32) {
         let _ = bar.arrive::<Release, Cta>();
@@ -160,6 +207,10 @@ impl PipelineScope for Cta {
     }
 }
 impl PipelineScope for Cluster {
+    #[inline(always)]
+    fn release_fence() {
+        fence_proxy_async::<Generic>();
+    }
     #[inline(always)]
     fn release_empty(bar: &Mbarrier<Empty>, leader: u32) {
         bar.remote(leader).arrive::<Release, Cluster>();
@@ -331,11 +382,14 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
             .map(drop)
     }
 
-    /// **Consumer, every consumer thread, after its last generic read of the stage.**
-    /// `fence.proxy.async;` (the next write into the stage is TMA's, seed §5.3), then the release
-    /// arrive on `empty`: `mbarrier.arrive.release.cta.shared::cta.b64` (`Sco = Cta`) or
-    /// `mbarrier.arrive.release.cluster.shared::cluster.b64` on the leader's barrier
-    /// (`Sco = Cluster`, seed §5.4). Does not block.
+    /// **Consumer, every consumer thread, after its last generic read of the stage.** The
+    /// generic → async proxy fence (the next write into the stage is TMA's, seed §5.3), then the
+    /// release arrive on `empty`: `Sco = Cta`:
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;` +
+    /// `mbarrier.arrive.release.cta.shared::cta.b64` (PTX 8.6); `Sco = Cluster`:
+    /// `fence.proxy.async;` + `mbarrier.arrive.release.cluster.shared::cluster.b64` on the
+    /// leader's barrier (seed §5.4; PTX 8.0). Why each fence: the module docs (PTX ISA
+    /// §9.7.13.4). sm_90. Does not block.
     ///
     /// ```
     /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
@@ -353,12 +407,14 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// assert!(pipe.producer_acquire(p, 0, b).is_err());
     /// let c = PipelineState::consumer_start();
     /// pipe.consumer_wait(c, b).unwrap();
-    /// pipe.consumer_release(c); // fence.proxy.async; mbarrier.arrive.release.cta
+    /// pipe.consumer_release(c); // fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster; mbarrier.arrive.release.cta
     /// assert!(pipe.producer_acquire(p, 0, b).is_ok());
     /// ```
     #[inline(always)]
     pub fn consumer_release(&self, st: PipelineState<STAGES>) {
-        fence_proxy_async::<Generic>();
+        Sco::release_fence();
+        #[cfg(loom)]
+        proxy_hook::call();
         Sco::release_empty(&self.empty[st.index()], self.leader);
     }
 
@@ -393,5 +449,33 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
             st.advance();
         }
         Ok(())
+    }
+}
+
+/// Under `--cfg loom` only: the model has no proxies (`ptx_sync::model`), so a loom test that
+/// tracks them (the `loom-tests` crate's `ProxyTile`) installs its `fence_proxy_async` analogue
+/// here, and [`Pipeline::consumer_release`] calls it right after its proxy fence.
+#[cfg(loom)]
+#[doc(hidden)]
+pub mod proxy_hook {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    static HOOK: AtomicUsize = AtomicUsize::new(0);
+    /// Installs `f` (for every later `consumer_release`).
+    ///
+    /// ```
+    /// // in a loom test (`--cfg loom`): the `loom-tests` crate's proxy-fence analogue
+    /// fn analogue() {}
+    /// ptx_sync::pipeline::proxy_hook::set(analogue);
+    /// ```
+    pub fn set(f: fn()) {
+        HOOK.store(f as usize, Ordering::SeqCst);
+    }
+    pub(crate) fn call() {
+        let h = HOOK.load(Ordering::SeqCst);
+        if h != 0 {
+            // SAFETY: only `set` stores, and it stores a `fn()`.
+            let f: fn() = unsafe { core::mem::transmute::<usize, fn()>(h) };
+            f();
+        }
     }
 }

@@ -31,8 +31,9 @@ fn mnemonics(ptx: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// ptxas on one instruction for `arch` (PTX 8.6): registers `%r1..7` (`%r1` a `.shared`
-/// address), `%rd1..3` (`%rd1` a pointer), `%rs1`, `%p1`, `%q1` (`.b128`).
+/// ptxas on one instruction for `arch` (PTX 8.7: the oldest version of every arch row; the
+/// `.release` `st.async`/`red.async` need it): registers `%rs1..2` (`.b16`), `%r1..3` (`%r1` a `.shared`
+/// address), `%rd1..3` (`%rd1` a pointer), `%p1`, `%q1` (`.b128`).
 fn accepts(arch: &str, insn: &str) -> bool {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -40,6 +41,10 @@ fn accepts(arch: &str, insn: &str) -> bool {
         ".version 8.6\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
          .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .b16 %rs<2>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
          ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\ncvt.u16.u64 %rs1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
+    }
+        ".version 8.7\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b16 %rs<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
     );
     let dir = std::env::temp_dir().join(format!(
         "ptx-sync-arch-{}-{}",
@@ -72,7 +77,13 @@ fn arch_catalogs_are_built_and_assembled_for_their_target() {
     for (name, target) in BUILDS {
         let ptx = dir.join(format!("{name}.ptx"));
         let text = read(&ptx);
-        assert!(text.contains(".version 8.6"), "{name}.ptx: not PTX 8.6");
+        // sm_100a is built at PTX 8.7 (the `st.async`/`red.async` `.release` rows need it)
+        let version = if target == "sm_100a" {
+            ".version 8.7"
+        } else {
+            ".version 8.6"
+        };
+        assert!(text.contains(version), "{name}.ptx: not {version}");
         assert!(
             text.lines()
                 .any(|l| l.trim() == format!(".target {target}")),
@@ -144,6 +155,38 @@ fn instructions() -> Vec<(String, &'static str, &'static [&'static str])> {
         ("fill_mode", "b32", ", 1"),
         ("swizzle_atomicity", "b32", ", 1"),
     ];
+    // §9.7.9.12 / §9.7.13.7 (PTX 8.7, sm_100): `st.async{.mmio}.release.scope.global.type [a], b;`
+    // and `red.async{.mmio}.release.scope.global.add.type [a], b;`, `.scope = { .gpu, .sys }`,
+    // `.mmio` with `.sys` only. Portable: plain sm_100 assembles them; ptxas 13.0 rejects them on
+    // sm_90 / sm_90a.
+    for (ty, reg) in [
+        ("u16", "%rs1"),
+        ("s16", "%rs1"),
+        ("u32", "%r2"),
+        ("s32", "%r2"),
+        ("f32", "%r2"),
+        ("u64", "%rd2"),
+        ("s64", "%rd2"),
+        ("f64", "%rd2"),
+    ] {
+        for q in [".release.gpu", ".release.sys", ".mmio.release.sys"] {
+            let insn = format!("st.async{q}.global.{ty} [%rd1], {reg};");
+            v.push((insn.clone(), "sm_100a", &["sm_90", "sm_90a"][..]));
+            v.push((insn, "sm_100", &[][..]));
+        }
+    }
+    for (ty, reg) in [
+        ("u32", "%r2"),
+        ("s32", "%r2"),
+        ("u64", "%rd2"),
+        ("s64", "%rd2"),
+    ] {
+        for q in [".release.gpu", ".release.sys", ".mmio.release.sys"] {
+            let insn = format!("red.async{q}.global.add.{ty} [%rd1], {reg};");
+            v.push((insn.clone(), "sm_100a", &["sm_90", "sm_90a"][..]));
+            v.push((insn, "sm_100", &[][..]));
+        }
+    }
     for (field, ty, rest) in fields {
         for (ss, addr) in spaces {
             let insn = format!("tensormap.replace.tile.{field}{ss}.b1024.{ty} {addr}{rest};");
@@ -291,5 +334,17 @@ fn ptxas_rejects_what_the_arch_types_reject() {
         format!("cp.async.bulk.tensor.6d.shared::cluster.global.tile{mbar}.cta_group::1 [%r1], [%rd1, {{%r2, %r2, %r2, %r2, %r2, %r2}}], [%r3];"),
     ] {
         assert!(!accepts("sm_100a", &illegal), "ptxas accepts `{illegal}`");
+    }
+    // async_release_scope_type: `.scope = { .gpu, .sys }`, `red.async.release` adds integers
+    assert!(accepts(
+        "sm_100a",
+        "st.async.release.gpu.global.u32 [%rd1], %r2;"
+    ));
+    for illegal in [
+        "st.async.release.cluster.global.u32 [%rd1], %r2;",
+        "red.async.release.cta.global.add.u32 [%rd1], %r2;",
+        "red.async.release.gpu.global.add.f32 [%rd1], %r2;",
+    ] {
+        assert!(!accepts("sm_100a", illegal), "ptxas accepts `{illegal}`");
     }
 }

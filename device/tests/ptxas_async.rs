@@ -46,6 +46,15 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1}; }",
         "{ .reg .b16 %rs<2>; cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r1, %r1, %r1, %r1}], {%rs1, %rs1, %rs1}; }",
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group.L2::cache_hint [%rd1, {%r1, %r1}], [%r1], %rd2;",
+        // st.async / red.async (PTX ISA §9.7.9.12, §9.7.13.7): the controls of st_async_types
+        // and red_async_op_type
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%r1], {%r2, %r2, %r2, %r2}, [%r3];",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.u64 [%r1], {%rd2, %rd2}, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32 [%r1], %r2, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.s32 [%r1], %r2, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.and.b32 [%r1], %r2, [%r3];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [%r1], %rd2, [%r3];",
     ] {
         assert!(
             ptxas_accepts(legal),
@@ -84,6 +93,12 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.exch.tile.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_exch
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1}; }", // im2col_2d
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1, %rs1}; }", // im2col_offsets (D - 2 of them)
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u16 [%r1], %r2, [%r3];", // st_async_types
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u64 [%r1], {%rd2, %rd2, %rd2, %rd2}, [%r3];", // st_async_types
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32 [%r1], %r2, [%r3];", // red_async_op_type
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.u64 [%r1], %rd2, [%r3];", // red_async_op_type
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.f32 [%r1], %r2, [%r3];", // red_async_op_type
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.exch.b32 [%r1], %r2, [%r3];", // red_async_op_type
     ] {
         assert!(
             !ptxas_accepts(illegal),
@@ -130,12 +145,22 @@ fn ptxas_enforces_the_control_floors() {
             "sm_89",
         ),
         (
+            "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+            "sm_90",
+            "sm_89",
+        ),
+        (
             "cp.reduce.async.bulk.tensor.1d.global.shared::cta.or.tile.bulk_group [%rd1, {%r1}], [%r1];",
             "sm_90",
             "sm_89",
         ),
         (
             "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.dec.u32 [%r1], [%r1], 16, [%r1];",
+            "sm_90",
+            "sm_89",
+        ),
+        (
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];",
             "sm_90",
             "sm_89",
         ),

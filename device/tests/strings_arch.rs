@@ -103,6 +103,39 @@ fn clusterlaunchcontrol() -> Vec<Row> {
     rows
 }
 
+/// PTX ISA §9.7.9.12 `st.async{.mmio}.sem.scope{.ss}.type [a], b;` and §9.7.13.7
+/// `red.async{.mmio}.sem.scope{.ss}.add.type [a], b;` with `.sem = { .release }`, `.scope =
+/// { .gpu, .sys }` (`.mmio` only with `.sys`), `.ss = { .global }` (PTX 8.7, sm_100, portable):
+/// `st.async` on the 16/32/64-bit types (the crate offers no 8-bit form: an 8-bit register),
+/// `red.async` `.add` on `.u32 .s32 .u64 .s64`.
+fn async_release() -> Vec<Row> {
+    let mut rows = Vec::new();
+    let quals = [".release.gpu", ".release.sys", ".mmio.release.sys"];
+    for ty in ["u16", "s16", "u32", "s32", "f32", "u64", "s64", "f64"] {
+        for q in quals {
+            rows.push((
+                format!("st.async{q}.global.{ty}"),
+                " [g], %r".into(),
+                Arch::Base,
+                100,
+                87,
+            ));
+        }
+    }
+    for ty in ["u32", "s32", "u64", "s64"] {
+        for q in quals {
+            rows.push((
+                format!("red.async{q}.global.add.{ty}"),
+                " [g], %r".into(),
+                Arch::Base,
+                100,
+                87,
+            ));
+        }
+    }
+    rows
+}
+
 /// PTX ISA §9.7.9.25.4/5 (PTX 8.6), with `g` the `.global` address (`cvta`), `%r` registers:
 /// `cp.async.bulk.dst.src.completion_mechanism [dstMem], [srcMem], size, [mbar]` with `.dst =
 /// .shared::cta` (sm_90); `cp.async.bulk.dst.src.bulk_group.cp_mask [dstMem], [srcMem], size,
@@ -170,6 +203,7 @@ pub fn expected() -> Vec<Row> {
     let mut v = tensormap_replace();
     v.extend(clusterlaunchcontrol());
     v.extend(blackwell_copies());
+    v.extend(async_release());
     v
 }
 

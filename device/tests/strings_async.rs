@@ -38,6 +38,10 @@
 //!   `.secondary_priority = {.evict_first, .evict_unchanged}`); `.L2::cache_hint` on `cp.async.bulk`
 //! * griddepcontrol: `griddepcontrol.action`, `.action = { .launch_dependents, .wait }`;
 //!   §9.7.13.4 `membar.level`, `.level = { .cta, .gl, .sys }`; "nanosleep": `nanosleep.u32 t`
+//! * §9.7.9.12 (PTX 8.1) `st.async{.weak}{.shared::cluster}{.mbarrier::complete_tx::bytes}{.vec}.type [a], b, [mbar]`
+//!   (`.type = {.b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64}`, `.vec = {.v2, .v4}`, at most
+//!   128 bits); §9.7.13.7 `red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type`
+//!   (`.inc/.dec` `.u32`; `.min/.max` `.u32 .s32`; `.and/.or/.xor` `.b32`; `.add` `.u32 .s32 .u64`)
 //! * §9.7.9.25.5 `cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.multicast::cluster}`,
 //!   `cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}`
 
@@ -415,6 +419,47 @@ fn expected(v: &Variant) -> String {
                 }
             )
         }
+        // §9.7.9.12: `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes{.vec}.type`;
+        // the row's `op` is the vector (`""`, `"v2"`, `"v4"`), its `ty` the PTX type.
+        "st.async" => {
+            assert_eq!(v.sem, Marker::Weak, "{v:?}");
+            let vec = match v.op {
+                "" => "",
+                "v2" => ".v2",
+                "v4" => ".v4",
+                o => panic!("no st.async vector {o}"),
+            };
+            let ty = match v.ty {
+                "u32" | "s32" | "f32" | "u64" | "s64" | "f64" => v.ty,
+                t => panic!("no st.async type {t}"),
+            };
+            format!(
+                "st.async.weak{}{}{vec}.{ty}",
+                space(v.space),
+                completion(v.form.completion)
+            )
+        }
+        // §9.7.13.7: `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type`,
+        // each op with the types of its line of the grammar.
+        "red.async" => {
+            let ok: &[&str] = match v.op {
+                "inc" | "dec" => &["u32"],
+                "min" | "max" => &["u32", "s32"],
+                "and" | "or" | "xor" => &["b32"],
+                "add" => &["u32", "s32", "u64"],
+                o => panic!("no red.async op {o}"),
+            };
+            assert!(ok.contains(&v.ty), "{v:?}");
+            format!(
+                "red.async{}{}{}{}.{}.{}",
+                sem(v.sem),
+                scope(v.scope),
+                space(v.space),
+                completion(v.form.completion),
+                v.op,
+                v.ty
+            )
+        }
         f => panic!("not an async family: {f}"),
     }
 }
@@ -444,6 +489,8 @@ const ASYNC: &[&str] = &[
     "cp.reduce.async.bulk",
     "cp.async.bulk.tensor",
     "cp.reduce.async.bulk.tensor",
+    "st.async",
+    "red.async",
 ];
 
 /// The rows spelled in `strings_arch.rs` instead: the architecture-specific ones (an `a` target
@@ -518,6 +565,8 @@ fn row_counts_per_family() {
         ("cp.async.bulk.tensor", 5 * 4 + 5 * 3 + 3 * 5),
         // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
         ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
+        ("st.async", 6 + 3 + 3 + 3),             // 6 scalars; v2 x 32-bit; v4 x 32-bit; v2 x 64-bit
+        ("red.async", 2 + 4 + 3 + 3), // inc/dec u32; min/max u32,s32; and/or/xor b32; add u32,s32,u64
     ]
     .into_iter()
     .collect();
@@ -577,6 +626,13 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster",
         "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col.L2::cache_hint",
         "cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.im2col_no_offs.bulk_group.L2::cache_hint",
+        // issue #13 item 4 (seed 5.4)
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.f32",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.s64",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.xor.b32",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64",
     ] {
         assert!(have.contains(&s), "missing {s}");
     }
@@ -640,6 +696,10 @@ fn forbidden_combinations_are_absent() {
             "mbarrier" => {}
             "barrier.cluster" if v.op == "wait" => assert_eq!(v.sem, "Acquire"),
             "barrier.cluster" => assert!(v.sem == "Release" || v.sem == "Relaxed"),
+            // 128 bits at most: no `.v4` of a 64-bit type; no 64-bit red.async but `.add.u64`
+            "st.async" if v.op == "v4" => assert!(v.ty.ends_with("32"), "{v:?}"),
+            "red.async" if v.ty == "u64" => assert_eq!(v.op, "add", "{v:?}"),
+            "red.async" => assert!(!v.ty.ends_with("64"), "{v:?}"),
             "cp.async" if v.form.cache == Marker::Cg => {
                 assert_eq!(v.form.bytes, 16, "{v:?}")
             }
@@ -887,6 +947,10 @@ fn operand_shape(v: &Variant) -> String {
             vec!["%r"; usize::from(f.dim)].join(", "),
             opt(f.cache_hint, ", %r")
         ),
+        // §9.7.9.12 / §9.7.13.7: `[a], b, [mbar]`, `b` a register or a `{…}` vector of them.
+        ("st.async", "") | ("red.async", _) => " [%r], %r, [%r]".into(),
+        ("st.async", "v2") => " [%r], {%r, %r}, [%r]".into(),
+        ("st.async", "v4") => " [%r], {%r, %r, %r, %r}, [%r]".into(),
         (fam, op) => panic!("no operand grammar for {fam} {op}"),
     }
 }
@@ -1034,6 +1098,19 @@ fn every_async_row_names_its_floors_and_sections() {
         by_ptx("cp.async.bulk.prefetch.L2.global.L2::cache_hint"),
         (90, 80)
     );
+    // #13 item 4: `st.async` / `red.async` PTX 8.1 / sm_90 (§9.7.9.12, §9.7.13.7 notes).
+    for v in rows
+        .iter()
+        .filter(|v| v.family == "st.async" || v.family == "red.async")
+    {
+        assert_eq!((v.sm, v.ptx_isa, v.seed), (90, 81, "5.4"), "{v:?}");
+        let isa = if v.family == "st.async" {
+            "9.7.9.12"
+        } else {
+            "9.7.13.7"
+        };
+        assert_eq!(v.isa, isa, "{v:?}");
+    }
 }
 
 /// A seed section: `N` or `N.M` with `N` one of the seed document's sections §1–§6 (§5, the

@@ -211,6 +211,28 @@ fn async_copy_rows() {
     );
     has("cp.async.ca.shared::cta.global", "Ca:4", "LDGSTS.E");
     has("cp.async.wait_all", "", "DEPBAR.LE");
+    // st.async / red.async (issue #13 item 4): one reading of ptxas 13.0 on sm_90.
+    has(
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u32",
+        "completion=Mbarrier",
+        "STAS.128",
+    );
+    has(
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32",
+        "completion=Mbarrier",
+        "REDAS.ADD",
+    );
+    // the sm_100 `.release` forms, assembled for sm_100a at PTX 8.7 (ptxas 13.0)
+    has(
+        "st.async.release.gpu.global.u32",
+        "",
+        "USTGR.E.NA.STRONG.GPU",
+    );
+    has(
+        "red.async.release.sys.global.add.u32",
+        "",
+        "UREDGR.E.ADD.NA.STRONG.SYS",
+    );
 }
 
 /// A row whose wrapper ptxas rejects is named with ptxas's message; the other rows keep their

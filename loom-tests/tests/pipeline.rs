@@ -4,9 +4,15 @@
 //! arrivals, `Acquire` `try_wait.parity` loads, a `Release` RMW for the copy engine's completion, each at the
 //! scope the call names, so the scope check sees them). One producer (the elected TMA
 //! thread) and one or two consumer threads, all of one CTA, move 3 tiles through `STAGES` = 1 or
-//! 2 stages; each stage's buffer is a `Data<u32>`, so a consumer read that the protocol does not
-//! order after the producer's write (or a producer write not ordered after the consumers' reads
-//! of the previous tile) is a data race that the model reports.
+//! 2 stages; each stage's buffer is a `ProxyTile<u32>` (a `Data<u32>` whose generic- and
+//! async-proxy accesses are tracked), so a consumer read that the protocol does not order after
+//! the producer's write (or a producer write not ordered after the consumers' reads of the
+//! previous tile) is a data race that the model reports, and a TMA write into a stage after a
+//! consumer's generic read with no generic → async proxy fence in that consumer between the read
+//! and its release is a `proxy race` (issue #13 item 3: `consumer_release`'s
+//! `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster`, see
+//! `ptx_sync::pipeline`'s docs; `Pipeline::consumer_release` calls the `ProxyTile` analogue of
+//! the fence through `ptx_sync::pipeline::proxy_hook` right after the library's own fence).
 //!
 //! | threads, stages | variant | verdict | bound |
 //! |---|---|---|---|
@@ -18,7 +24,9 @@
 //! | 1 + 1, STAGES 1 / 2 | the consumer never calls `consumer_release` | caught: `deadlock: pipeline: producer_acquire: …` | 2 |
 //! | 1 + 2, STAGES 2 | consumer 0 never calls `consumer_release` | caught: `deadlock: pipeline: consumer_wait: …` | 0 |
 //! | 1 + 1, STAGES 2 | the copy writes the stage after its `complete_tx` | caught: data race on the stage (`ld`) | 2 |
-//! | 1 + 1, STAGES 2 | the consumer reads the stage after `consumer_release` | caught: data race on the stage (`st`) | 2 |
+//! | 1 + 1, STAGES 2 | the consumer reads the stage after `consumer_release` | caught: proxy race / data race on the stage | 2 |
+//! | 1 + 1, STAGES 1 / 2 | the consumer arrives on `empty` without `consumer_release`'s proxy fence | caught: `proxy race` | 2 |
+//! | 1 + 2, STAGES 2 | consumer 0 arrives without the proxy fence | caught: `proxy race` | 0 |
 //!
 //! The wrong producer phase cannot show up as a race: phase 0 on a fresh `empty` makes the very
 //! first `producer_acquire` wait for a consumer release, and no consumer can release before the
@@ -36,8 +44,8 @@
 //! (not the `mbarrier.complete_tx` *instruction*, which is `.relaxed` and publishes nothing:
 //! `async_copy.rs` shows a thread's write published by it is caught). The copy is not asynchronous here (the separate
 //! copy-engine thread of `async_copy.rs` adds a thread whose loom-mutex queue multiplies the
-//! schedules: that file needs bound 0 with three threads); the async-proxy side of §5.3
-//! (`fence.proxy.async`) is checked in `async_copy.rs`.
+//! schedules: that file needs bound 0 with three threads); its write is the async proxy's
+//! (`ProxyTile::write_async`), so the proxy side of §5.3 is checked here too.
 //!
 //! **Waits.** The library's waits take a `wait::Budget`; under `--cfg loom` a budget is not a
 //! timeout: `wait::spin_until` is the model's spin (`ptx_sync::model::spin_until`), which returns
@@ -59,10 +67,12 @@
 use loom::sync::Arc;
 use ptx_sync::mbarrier::Mbarrier;
 use ptx_sync::model;
-use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineScope, PipelineState};
 use ptx_sync::wait::Budget;
-use ptx_sync::{Cta, Data};
-use ptx_sync_loom_tests::{check, spawn_in, spin_until};
+use ptx_sync::Cta;
+use ptx_sync_loom_tests::{
+    assert_caught, check, fence_proxy_async, spawn_in, spin_until, ProxyTile,
+};
 
 const TILES: u32 = 3;
 /// Bytes of one tile (one `u32`): the `expect_tx` / `complete_tx` amount.
@@ -82,13 +92,15 @@ enum Bug {
     WriteAfterComplete,
     /// The consumers read the stage after `consumer_release`.
     ReadAfterRelease,
+    /// Consumer 0 arrives on `empty` without `consumer_release`'s proxy fence (the arrive alone).
+    NoProxyFence,
 }
 
 /// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers.
 struct Smem {
     full: Vec<Mbarrier<Full>>,
     empty: Vec<Mbarrier<Empty>>,
-    stage: Vec<Data<u32>>,
+    stage: Vec<ProxyTile<u32>>,
 }
 
 fn tile(t: u32) -> u32 {
@@ -122,13 +134,13 @@ fn producer<const S: usize>(m: &Smem, bug: Bug) {
                 Err(_) => false,
             },
         );
-        // The TMA stand-in: the copy's writes, then its complete_tx on `full`.
+        // The TMA stand-in: the copy's (async-proxy) writes, then its complete_tx on `full`.
         let full = full.unwrap();
         if bug == Bug::WriteAfterComplete {
             full.async_copy_complete_tx(TX);
-            unsafe { m.stage[st.index()].write(tile(t)) };
+            unsafe { m.stage[st.index()].write_async(tile(t)) };
         } else {
-            unsafe { m.stage[st.index()].write(tile(t)) };
+            unsafe { m.stage[st.index()].write_async(tile(t)) };
             full.async_copy_complete_tx(TX);
         }
         st.advance();
@@ -155,7 +167,10 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
         }
         let v = unsafe { m.stage[st.index()].read() };
         assert_eq!(v, tile(t), "pipeline: consumer {me} read a wrong tile");
-        if release && bug != Bug::ReadAfterRelease {
+        if release && bug == Bug::NoProxyFence && me == 0 {
+            // the arrive of `consumer_release`, without its proxy fence
+            <Cta as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
+        } else if release && bug != Bug::ReadAfterRelease {
             pipe.consumer_release(st);
         }
         st.advance();
@@ -165,13 +180,16 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
 /// 1 producer (the model's main thread) and `consumers` spawned consumer threads, `S` stages,
 /// [`TILES`] tiles.
 fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
+    // `consumer_release`'s proxy fence also fences the `ProxyTile` accesses (the model itself has
+    // no proxies).
+    ptx_sync::pipeline::proxy_hook::set(fence_proxy_async);
     check(bound, move || {
         // Every thread is in CTA 0 (the pipeline's `.cta` barriers are the CTA's own).
         model::set_thread(0, 0);
         let m = Arc::new(Smem {
             full: (0..S).map(|_| Mbarrier::new()).collect(),
             empty: (0..S).map(|_| Mbarrier::new()).collect(),
-            stage: (0..S).map(|_| Data::new(0)).collect(),
+            stage: (0..S).map(|_| ProxyTile::new(0)).collect(),
         });
         // One thread inits before the others start (the spawn publishes it, as bar.sync would).
         Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true).init(1, consumers as u32);
@@ -287,9 +305,37 @@ fn pipeline_write_after_complete_tx_caught() {
 }
 
 /// The consumer reads the stage after its `consumer_release`: the producer's next write into the
-/// stage is unordered with that read. Bound 2.
+/// stage is unordered with that read (and the read is not fenced for the async proxy: whichever
+/// the first failing schedule meets). Bound 2.
 #[test]
-#[should_panic(expected = "ptx-sync model: data race on Data (st)")]
 fn pipeline_read_after_release_caught() {
-    run::<2>(1, Bug::ReadAfterRelease, BOUND_1C);
+    assert_caught(
+        || run::<2>(1, Bug::ReadAfterRelease, BOUND_1C),
+        &["proxy race", "ptx-sync model: data race on Data (st)"],
+    );
+}
+
+// --- consumer_release's proxy fence is needed (issue #13 item 3) ------------------------------
+
+/// The arrive without the generic → async proxy fence: the next TMA write into the stage follows
+/// the consumer's generic read with no proxy fence in between (seed §5.3). With one stage the
+/// very next tile reuses it. Bound 2.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_no_proxy_fence_stages1_caught() {
+    run::<1>(1, Bug::NoProxyFence, BOUND_1C);
+}
+
+/// Bound 2.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_no_proxy_fence_stages2_caught() {
+    run::<2>(1, Bug::NoProxyFence, BOUND_1C);
+}
+
+/// Consumer 1 fences, consumer 0 does not: still caught. Bound 0.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_no_proxy_fence_1p2c_stages2_caught() {
+    run::<2>(2, Bug::NoProxyFence, BOUND_2C);
 }

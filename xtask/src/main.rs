@@ -170,7 +170,8 @@ fn build_kernels(name: &str, features: &str) -> PathBuf {
 fn build_kernels_for(name: &str, features: &str, arch: &str, target_dir: &str) -> PathBuf {
     let mut k = ptx_sync_build::KernelCrate::new(root().join("host/kernels"))
         .arch(arch)
-        .ptx_version(86)
+        // sm_100a: PTX 8.7, for the `st.async`/`red.async` `.release` forms (st_async/release.rs)
+        .ptx_version(if arch == "sm_100a" { 87 } else { 86 })
         .name(name)
         .out_dir(ptx_dir())
         .target_dir(root().join(target_dir))

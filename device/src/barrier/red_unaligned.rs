@@ -3,7 +3,9 @@
 //! `barrier.sync` / `barrier.arrive` rows of [`NamedBarrier::sync_unaligned`] /
 //! [`NamedBarrier::arrive_unaligned`]. Without `.aligned` the threads of the CTA may execute
 //! different `barrier` instructions for the same barrier (a call the compiler duplicated into
-//! two branches stays defined). Seed §5.1. Host and `--cfg loom`: the same counting barrier as
+//! two branches stays defined). These are what the default `NamedBarrier<Unaligned>`'s
+//! `red_popc`/`red_and`/`red_or` emit; the `*_unaligned` methods emit them for either
+//! alignment. Seed §5.1. Host and `--cfg loom`: the same counting barrier as
 //! [`NamedBarrier::red_popc`] (alignment is not observable on the CPU): the methods call the
 //! barriers' `BarBackend` with `aligned = false`.
 //!
@@ -45,7 +47,7 @@ instr! {
     }
 }
 
-impl NamedBarrier {
+impl<A: Alignment> NamedBarrier<A> {
     /// `barrier.red.popc.u32 d, id, n, p;` — [`red_popc`](Self::red_popc) without `.aligned`:
     /// barrier, then the number of participants whose `pred` was true. PTX 6.0, sm_30; PTX ISA
     /// §9.7.13.1, seed §5.1.
@@ -101,21 +103,21 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         op: "red.popc",
         ty: "u32",
         ptx: BarrierRedPopc::PTX,
-        rust: "NamedBarrier::red_popc_unaligned",
+        rust: "NamedBarrier::<Unaligned>::red_popc",
         ..u
     }));
     f(with_ops!(pred_in_out; (bar_pred); Variant {
         op: "red.and",
         ty: "pred",
         ptx: BarrierRedAnd::PTX,
-        rust: "NamedBarrier::red_and_unaligned",
+        rust: "NamedBarrier::<Unaligned>::red_and",
         ..u
     }));
     f(with_ops!(pred_in_out; (bar_pred); Variant {
         op: "red.or",
         ty: "pred",
         ptx: BarrierRedOr::PTX,
-        rust: "NamedBarrier::red_or_unaligned",
+        rust: "NamedBarrier::<Unaligned>::red_or",
         ..u
     }));
 }

@@ -2,7 +2,7 @@
 //! it: one source for the GPU kernel and for CPU threads (the host backend).
 //!
 //! ```text
-//! every thread:      red.relaxed.cta.add acc, (its grid-stride share); bar.sync 0
+//! every thread:      red.relaxed.cta.add acc, (its grid-stride share); barrier.sync 0
 //! thread 0 of CTA b: partials[b] = acc; t = atom.acq_rel.gpu.add ticket, 1
 //!                    if t == gridDim - 1: out = Σ partials; st.relaxed.gpu ticket = 0
 //! ```

@@ -98,7 +98,8 @@ unsafe fn blackwell_all(p: *mut u64, map: &TensorMap, g: *mut u8) {
 }
 
 /// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`), cluster launch control, the
-/// Blackwell TMA forms.
+/// Blackwell TMA forms, and the portable sm_100 rows (PTX 8.7): `st.async`/`red.async`
+/// `.release` to `.global` (`g` stands for a global address).
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_sm100a(
@@ -113,4 +114,22 @@ pub unsafe extern "ptx-kernel" fn catalog_sm100a(
     tensormap_replace_all(g, s, v, w);
     clc_all(p, out);
     blackwell_all(p, &*map, out.cast());
+    use ptx_sync::st_async::release::*;
+    let gp = g as *mut u64;
+    macro_rules! st {
+        ($bits:tt $T:ident $pt:literal) => {
+            st_async_release::<Gpu, $T>(gp as *mut $T, w as $T);
+            st_async_release::<Sys, $T>(gp as *mut $T, w as $T);
+            st_async_mmio_release::<$T>(gp as *mut $T, w as $T);
+        };
+    }
+    ptx_sync::st_async_release_rows! { st }
+    macro_rules! red {
+        ($bits:tt $T:ident $pt:literal) => {
+            red_async_release_add::<Gpu, $T>(gp as *mut $T, w as $T);
+            red_async_release_add::<Sys, $T>(gp as *mut $T, w as $T);
+            red_async_mmio_release_add::<$T>(gp as *mut $T, w as $T);
+        };
+    }
+    ptx_sync::red_async_release_rows! { red }
 }

@@ -15,22 +15,28 @@ fn keep<T: Copy>(out: *mut u64, v: T) {
     unsafe { core::ptr::write_volatile(out as *mut T, v) }
 }
 
-/// `bar.*`, `barrier.{sync,arrive}` (no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
+/// `bar.*` (`NamedBarrier<Aligned>`), `barrier.{sync,arrive,red}` (the default, no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut u64) {
+    // `bar.*`: the aligned barrier (assembled, never run: the contract of `new_aligned` and
+    // `sync_threads_aligned` is the caller's), then the default, unaligned `barrier.*`.
+    let a = NamedBarrier::new_aligned(3, 64);
+    a.sync();
+    sync_threads_aligned();
+    a.arrive();
+    keep(out, a.red_popc(*p != 0));
+    keep(out, a.red_and(*p != 1));
+    keep(out, a.red_or(*p != 2));
     let b = NamedBarrier::new(3, 64);
     b.sync();
-    sync_threads();
     b.arrive();
-    b.sync_unaligned();
-    b.arrive_unaligned();
+    sync_threads();
+    a.sync_unaligned();
+    a.arrive_unaligned();
     sync_threads_unaligned();
-    keep(out, b.red_popc(*p != 0));
-    keep(out, b.red_and(*p != 1));
-    keep(out, b.red_or(*p != 2));
-    keep(out, b.red_popc_unaligned(*p != 3));
-    keep(out, b.red_and_unaligned(*p != 4));
-    keep(out, b.red_or_unaligned(*p != 5));
+    keep(out, b.red_popc(*p != 3));
+    keep(out, b.red_and(*p != 4));
+    keep(out, a.red_or_unaligned(*p != 5));
     let cb = ClusterBarrier::new(0);
     macro_rules! cbar {
         ($($S:ident $A:ident),*) => {$( let a = cb.arrive::<$S, $A>(); cb.wait::<Acquire, $A>(a); )*};
@@ -149,6 +155,29 @@ pub unsafe extern "ptx-kernel" fn catalog_control(p: *mut u64) {
     macro_rules! mb { ($Sco:ident $($rest:tt)*) => { ptx_sync::membar::membar::<$Sco>(); }; }
     ptx_sync::membar_rows! { mb }
     ptx_sync::wait::nanosleep(*p as u32);
+}
+
+/// `st.async` / `red.async`, from the device table's row lists (assembled, never run: the
+/// destination and barrier stand for a peer CTA's, rank 1, as the ISA requires).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn catalog_st_async(p: *mut u64) {
+    let m: &Mbarrier = Mbarrier::from_shared(p);
+    let dst = mapa(to_shared(p.add(2)), 1);
+    let x = *p.add(1);
+    macro_rules! st {
+        (s32 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, x as $T, m.remote(1)); };
+        (s64 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, x as $T, m.remote(1)); };
+        (v2_32 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1)); };
+        (v4_32 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, [x as $T; 4], m.remote(1)); };
+        (v2_64 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1)); };
+    }
+    ptx_sync::st_async_rows! { st }
+    macro_rules! red {
+        ($O:ident $o:literal $T:ident $pt:literal) => {
+            ptx_sync::st_async::red_async::<ptx_sync::atomic::op::$O, $T, _>(dst, x as $T, m.remote(1));
+        };
+    }
+    ptx_sync::red_async_rows! { red }
 }
 
 /// cp.async, bulk and tensor copies.
