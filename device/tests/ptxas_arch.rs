@@ -38,13 +38,9 @@ fn accepts(arch: &str, insn: &str) -> bool {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let ptx = format!(
-        ".version 8.6\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .b16 %rs<2>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
-         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\ncvt.u16.u64 %rs1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
-    }
         ".version 8.7\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
          .reg .b16 %rs<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
-         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\ncvt.u16.u64 %rs1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
     );
     let dir = std::env::temp_dir().join(format!(
         "ptx-sync-arch-{}-{}",
