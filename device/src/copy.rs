@@ -77,6 +77,10 @@ use crate::shared::{ClusterAddr, SharedAddr};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
 
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) mod engine;
+#[cfg(not(target_arch = "nvptx64"))]
+use engine::{Done, Group};
 mod hint;
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) use hint::catalog_rows as hint_catalog_rows;
@@ -420,7 +424,10 @@ for_tensor_dims! { tensor_leaf }
 // Public functions
 // ---------------------------------------------------------------------------------------------
 
+/// A copy at once (the cache-hint variants' host arms); the others go through the copy
+/// engine (`copy/engine.rs`: at once on the host, on an engine thread under loom).
 #[cfg(not(target_arch = "nvptx64"))]
+#[allow(dead_code)]
 unsafe fn host_copy(d: usize, s: *const u8, n: usize) {
     core::ptr::copy(s, d as *mut u8, n)
 }
@@ -462,7 +469,7 @@ where
     #[cfg(target_arch = "nvptx64")]
     <C as CpAsyncInstr<BYTES>>::exec(dst.0, src as u64);
     #[cfg(not(target_arch = "nvptx64"))]
-    host_copy(dst.0, src, BYTES);
+    engine::host_copy(Done::CpAsync, dst.0, src, BYTES);
 }
 
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES, src_size;` — copies `src_size` bytes
@@ -500,12 +507,10 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
     <C as CpAsyncInstr<BYTES>>::exec_zfill(dst.0, src as u64, src_size);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        host_copy(dst.0, src, src_size as usize);
-        core::ptr::write_bytes(
-            (dst.0 + src_size as usize) as *mut u8,
-            0,
-            BYTES - src_size as usize,
-        );
+        let mut b = engine::Batch::new();
+        b.copy(dst.0, src, src_size as usize);
+        b.zero(dst.0 + src_size as usize, BYTES - src_size as usize);
+        b.issue(Done::CpAsync);
     }
 }
 
@@ -529,6 +534,8 @@ pub fn cp_async_commit_group() {
     unsafe {
         CpAsyncCommitGroup::exec()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::commit(Group::CpAsync);
 }
 
 /// `cp.async.wait_group N;` — waits until at most `N` of this thread's groups are pending.
@@ -549,6 +556,8 @@ pub fn cp_async_wait_group<const N: u32>() {
     unsafe {
         CpAsyncWaitGroup::exec::<N>()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::CpAsync, Some(N));
 }
 
 /// `cp.async.wait_all;` — waits for all of this thread's `cp.async`s. The data becomes visible
@@ -575,6 +584,8 @@ pub fn cp_async_wait_all() {
     unsafe {
         CpAsyncWaitAll::exec()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::CpAsync, None);
 }
 
 /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` — an arrive on `bar` once this thread's prior
@@ -600,7 +611,10 @@ pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
         CpAsyncMbarrierArrive::exec(bar.shared_addr().0)
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    let _ = bar;
+    {
+        let _ = bar;
+        engine::wait(Group::CpAsync, None);
+    }
 }
 
 /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` — as above without the increment: the
@@ -624,7 +638,10 @@ pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
         CpAsyncMbarrierArriveNoinc::exec(bar.shared_addr().0)
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    let _ = bar.arrive::<crate::Release, crate::Cta>();
+    {
+        engine::wait(Group::CpAsync, None);
+        let _ = bar.arrive::<crate::Release, crate::Cta>();
+    }
 }
 
 #[inline(always)]
@@ -669,10 +686,7 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkG2S::exec(dst.0, src as u64, bytes, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        host_copy(dst.0, src, bytes as usize);
-        bar.h_complete_tx(bytes);
-    }
+    engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
 }
 
 /// `….multicast::cluster [d], [s], n, [b], mask;` — the same copy into every CTA of `mask`
@@ -712,8 +726,7 @@ pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let _ = mask;
-        host_copy(dst.0, src, bytes as usize);
-        bar.h_complete_tx(bytes);
+        engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
     }
 }
 
@@ -745,7 +758,12 @@ pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkS2G::exec(dst as u64, src.0, bytes);
     #[cfg(not(target_arch = "nvptx64"))]
-    host_copy(dst as usize, src.0 as *const u8, bytes as usize);
+    engine::host_copy(
+        Done::BulkGroup,
+        dst as usize,
+        src.0 as *const u8,
+        bytes as usize,
+    );
 }
 
 /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` —
@@ -786,8 +804,8 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
     CpAsyncBulkS2C::exec(dst.0, src.0, bytes, bar.addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        host_copy(dst.0, src.0 as *const u8, bytes as usize);
-        bar.local().h_complete_tx(bytes);
+        let done = Done::tx(bar.local(), bytes);
+        engine::host_copy(done, dst.0, src.0 as *const u8, bytes as usize);
     }
 }
 
@@ -807,6 +825,8 @@ pub fn cp_async_bulk_commit_group() {
     unsafe {
         CpAsyncBulkCommitGroup::exec()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::commit(Group::Bulk);
 }
 
 /// `cp.async.bulk.wait_group N;` — at most `N` bulk groups pending (writes complete).
@@ -827,6 +847,8 @@ pub fn cp_async_bulk_wait_group<const N: u32>() {
     unsafe {
         CpAsyncBulkWaitGroup::exec::<N>()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::Bulk, Some(N));
 }
 
 /// `cp.async.bulk.wait_group.read N;` — at most `N` bulk groups still *reading* their source
@@ -847,6 +869,8 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
     unsafe {
         CpAsyncBulkWaitGroupRead::exec::<N>()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::Bulk, Some(N));
 }
 
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type [d], [s], n;` — element-wise
@@ -1032,11 +1056,12 @@ unsafe fn host_tensor_load<Tag>(
     bar: &Mbarrier<Tag>,
 ) {
     let eb = map.host_elem();
+    let mut b = engine::Batch::new();
     let bytes = map.host_box(coords, |off, g| match g {
-        Some(a) => host_copy(dst.0 + off, a as *const u8, eb),
-        None => core::ptr::write_bytes((dst.0 + off) as *mut u8, 0, eb),
+        Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
+        None => b.zero(dst.0 + off, eb),
     });
-    bar.h_complete_tx(bytes);
+    b.issue(Done::tx(bar, bytes));
 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -1159,11 +1184,13 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let eb = map.host_elem();
+        let mut b = engine::Batch::new();
         map.host_box(coords.as_slice(), |off, g| {
             if let Some(a) = g {
-                host_copy(a, (src.0 + off) as *const u8, eb);
+                b.copy(a, (src.0 + off) as *const u8, eb);
             }
         });
+        b.issue(Done::BulkGroup);
     }
 }
 
