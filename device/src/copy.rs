@@ -53,6 +53,11 @@
 //! base, element size, dims, strides and box; a driver-encoded map panics), zero-fill
 //! out-of-bounds elements of a load and skip them in a store, like TMA tile mode.
 //!
+//! Under `--cfg loom` the same host arms go to the library's copy engine (`copy/engine.rs`): an
+//! issued copy is performed by a loom thread of its own, completed only by its mechanism
+//! (`cp.async.wait_group/wait_all`, `cp.async.bulk.wait_group`, the mbarrier's `complete_tx`),
+//! and copies into or out of a `ptx_sync::model::Tile` are race- and proxy-checked (seed §5.1–§5.3).
+//!
 //! ```
 //! use ptx_sync::copy::*;
 //! use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
