@@ -58,6 +58,11 @@
 //! base, element size, dims, strides and box; a driver-encoded map panics), zero-fill
 //! out-of-bounds elements of a load and skip them in a store, like TMA tile mode.
 //!
+//! Under `--cfg loom` the same host arms go to the library's copy engine (`copy/engine.rs`): an
+//! issued copy is performed by a loom thread of its own, completed only by its mechanism
+//! (`cp.async.wait_group/wait_all`, `cp.async.bulk.wait_group`, the mbarrier's `complete_tx`),
+//! and copies into or out of a `ptx_sync::model::Tile` are race- and proxy-checked (seed §5.1–§5.3).
+//!
 //! ```
 //! use ptx_sync::copy::*;
 //! use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
@@ -84,6 +89,10 @@ use core::arch::asm;
 
 // The Blackwell forms (`.shared::cta` destination, `.cta_group`, gather4/scatter4, `.cp_mask`).
 pub mod blackwell;
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) mod engine;
+#[cfg(not(target_arch = "nvptx64"))]
+use engine::{Done, Group};
 mod hint;
 pub mod reduce;
 pub use hint::{
@@ -401,7 +410,10 @@ pub mod tensor_reduce;
 // Public functions
 // ---------------------------------------------------------------------------------------------
 
+/// A copy at once (the cache-hint variants' host arms); the others go through the copy
+/// engine (`copy/engine.rs`: at once on the host, on an engine thread under loom).
 #[cfg(not(target_arch = "nvptx64"))]
+#[allow(dead_code)]
 unsafe fn host_copy(d: usize, s: *const u8, n: usize) {
     core::ptr::copy(s, d as *mut u8, n)
 }
@@ -443,7 +455,7 @@ where
     #[cfg(target_arch = "nvptx64")]
     <C as CpAsyncInstr<BYTES>>::exec(dst.0, src as u64);
     #[cfg(not(target_arch = "nvptx64"))]
-    host_copy(dst.0, src, BYTES);
+    engine::host_copy(Done::CpAsync, dst.0, src, BYTES);
 }
 
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES, src_size;` — copies `src_size` bytes
@@ -481,12 +493,10 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
     <C as CpAsyncInstr<BYTES>>::exec_zfill(dst.0, src as u64, src_size);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        host_copy(dst.0, src, src_size as usize);
-        core::ptr::write_bytes(
-            (dst.0 + src_size as usize) as *mut u8,
-            0,
-            BYTES - src_size as usize,
-        );
+        let mut b = engine::Batch::new();
+        b.copy(dst.0, src, src_size as usize);
+        b.zero(dst.0 + src_size as usize, BYTES - src_size as usize);
+        b.issue(Done::CpAsync);
     }
 }
 
@@ -510,6 +520,8 @@ pub fn cp_async_commit_group() {
     unsafe {
         CpAsyncCommitGroup::exec()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::commit(Group::CpAsync);
 }
 
 /// `cp.async.wait_group N;` — waits until at most `N` of this thread's groups are pending.
@@ -530,6 +542,8 @@ pub fn cp_async_wait_group<const N: u32>() {
     unsafe {
         CpAsyncWaitGroup::exec::<N>()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::CpAsync, Some(N));
 }
 
 /// `cp.async.wait_all;` — waits for all of this thread's `cp.async`s. The data becomes visible
@@ -556,6 +570,8 @@ pub fn cp_async_wait_all() {
     unsafe {
         CpAsyncWaitAll::exec()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::CpAsync, None);
 }
 
 /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` — an arrive on `bar` once this thread's prior
@@ -581,7 +597,10 @@ pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
         CpAsyncMbarrierArrive::exec(bar.shared_addr().0)
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    let _ = bar;
+    {
+        let _ = bar;
+        engine::wait(Group::CpAsync, None);
+    }
 }
 
 /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` — as above without the increment: the
@@ -605,7 +624,10 @@ pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
         CpAsyncMbarrierArriveNoinc::exec(bar.shared_addr().0)
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    let _ = bar.arrive::<crate::Release, crate::Cta>();
+    {
+        engine::wait(Group::CpAsync, None);
+        let _ = bar.arrive::<crate::Release, crate::Cta>();
+    }
 }
 
 #[inline(always)]
@@ -650,10 +672,7 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkG2S::exec(dst.0, src as u64, bytes, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        host_copy(dst.0, src, bytes as usize);
-        bar.h_complete_tx(bytes);
-    }
+    engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
 }
 
 /// `….multicast::cluster [d], [s], n, [b], mask;` — the same copy into every CTA of `mask`
@@ -693,8 +712,7 @@ pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let _ = mask;
-        host_copy(dst.0, src, bytes as usize);
-        bar.h_complete_tx(bytes);
+        engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
     }
 }
 
@@ -726,7 +744,12 @@ pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkS2G::exec(dst as u64, src.0, bytes);
     #[cfg(not(target_arch = "nvptx64"))]
-    host_copy(dst as usize, src.0 as *const u8, bytes as usize);
+    engine::host_copy(
+        Done::BulkGroup,
+        dst as usize,
+        src.0 as *const u8,
+        bytes as usize,
+    );
 }
 
 /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` —
@@ -767,8 +790,8 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
     CpAsyncBulkS2C::exec(dst.0, src.0, bytes, bar.addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        host_copy(dst.0, src.0 as *const u8, bytes as usize);
-        bar.local().h_complete_tx(bytes);
+        let done = Done::tx(bar.local(), bytes);
+        engine::host_copy(done, dst.0, src.0 as *const u8, bytes as usize);
     }
 }
 
@@ -788,6 +811,8 @@ pub fn cp_async_bulk_commit_group() {
     unsafe {
         CpAsyncBulkCommitGroup::exec()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::commit(Group::Bulk);
 }
 
 /// `cp.async.bulk.wait_group N;` — at most `N` bulk groups pending (writes complete).
@@ -808,6 +833,8 @@ pub fn cp_async_bulk_wait_group<const N: u32>() {
     unsafe {
         CpAsyncBulkWaitGroup::exec::<N>()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::Bulk, Some(N));
 }
 
 /// `cp.async.bulk.wait_group.read N;` — at most `N` bulk groups still *reading* their source
@@ -828,6 +855,8 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
     unsafe {
         CpAsyncBulkWaitGroupRead::exec::<N>()
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    engine::wait(Group::Bulk, Some(N));
 }
 
 /// `cp.async.bulk.prefetch.L2.global [s], n;` — a hint. Host: nothing.
@@ -965,11 +994,12 @@ unsafe fn host_tensor_load<Tag>(
     bar: &Mbarrier<Tag>,
 ) {
     let eb = map.host_elem();
+    let mut b = engine::Batch::new();
     let bytes = map.host_box(coords, |off, g| match g {
-        Some(a) => host_copy(dst.0 + off, a as *const u8, eb),
-        None => core::ptr::write_bytes((dst.0 + off) as *mut u8, 0, eb),
+        Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
+        None => b.zero(dst.0 + off, eb),
     });
-    bar.h_complete_tx(bytes);
+    b.issue(Done::tx(bar, bytes));
 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -1092,11 +1122,13 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
     #[cfg(not(target_arch = "nvptx64"))]
     {
         let eb = map.host_elem();
+        let mut b = engine::Batch::new();
         map.host_box(coords.as_slice(), |off, g| {
             if let Some(a) = g {
-                host_copy(a, (src.0 + off) as *const u8, eb);
+                b.copy(a, (src.0 + off) as *const u8, eb);
             }
         });
+        b.issue(Done::BulkGroup);
     }
 }
 

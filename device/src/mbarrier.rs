@@ -36,6 +36,12 @@
 //! the protocol (leaving the range is undefined). `mbarrier.pending_count` is defined only on
 //! the state of a `.noComplete` arrive, so it takes a [`NoCompleteToken`].
 //!
+//! # Backends
+//! The methods carry no `#[cfg]`: each calls the one backend chosen in `atomic.rs` through the
+//! `MbarBackend` seam (`mbarrier/backend.rs`, like `BarBackend` for the CTA barriers): nvptx64
+//! the table's inline PTX, host and loom the state-word operations below. The layout is the same
+//! 8 bytes on the device and the host (a loom location under `--cfg loom`).
+//!
 //! # Host backend
 //! On the host an `Mbarrier` is one `AtomicU64` (loom's under `--cfg loom`) holding phase parity,
 //! pending count, expected count and tx-count; every operation is one compare-exchange with the
@@ -86,7 +92,10 @@ use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
 
+mod backend;
 mod drop;
+use crate::atomic::Active;
+use backend::{Arrive, MbarBackend, Wait};
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) use drop::catalog_rows as drop_catalog_rows;
 pub use drop::ArriveDropInstr;
@@ -103,12 +112,10 @@ pub const MAX_COUNT: u32 = (1 << 20) - 1;
 /// or with [`Mbarrier::from_shared`]); every method converts the address with [`to_shared`].
 #[repr(C, align(8))]
 pub struct Mbarrier<Tag = ()> {
-    #[cfg(target_arch = "nvptx64")]
-    state: core::cell::UnsafeCell<u64>,
-    /// Host: a [`backend::Word`](crate::backend::Word) (under loom a strong location of the
+    /// The backend's state word (`MbarBackend::State`): the barrier's 8 bytes on the device; on
+    /// the host a [`backend::Word`](crate::backend::Word) (under loom a strong location of the
     /// model, accessed at the scope each operation names).
-    #[cfg(not(target_arch = "nvptx64"))]
-    state: crate::backend::Word,
+    state: <Active as MbarBackend>::State,
     _t: PhantomData<fn() -> Tag>,
 }
 
@@ -766,19 +773,9 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[cfg(not(loom))]
     pub const fn new() -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            Mbarrier {
-                state: core::cell::UnsafeCell::new(0),
-                _t: PhantomData,
-            }
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            Mbarrier {
-                state: crate::backend::Word::new(0),
-                _t: PhantomData,
-            }
+        Mbarrier {
+            state: <Active as MbarBackend>::NEW,
+            _t: PhantomData,
         }
     }
     /// An uninitialized barrier value (a loom atomic under `--cfg loom`).
@@ -884,20 +881,7 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     pub fn init(&self, count: u32) {
         check_count(count);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            MbarrierInit::exec(self.a(), count)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_store(
-            <MbarrierInit as crate::instr::Instr>::PTX,
-            host::pack(host::St {
-                pending: count,
-                expected: count,
-                tx: 0,
-                phase: 0,
-            }),
-        );
+        <Active as MbarBackend>::init(self, count)
     }
 
     /// `mbarrier.inval.shared::cta.b64 [a];` — before the memory is reused for anything else.
@@ -919,10 +903,7 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub unsafe fn inval(&self) {
-        #[cfg(target_arch = "nvptx64")]
-        MbarrierInval::exec(self.a());
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_store(<MbarrierInval as crate::instr::Instr>::PTX, 0);
+        <Active as MbarBackend>::inval(self)
     }
 
     /// `init`/`inval` on the host: a relaxed store; under loom a strong store at `.cta` (the
@@ -974,22 +955,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: ArriveInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sco>>::arrive(self.a()) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(
-            Sco::LEVEL,
-            <S as ArriveInstr<Sco>>::PTX,
-            <S as ArriveInstr<Sco>>::HOST,
-            |mut s| {
-                assert!(
-                    s.pending >= 1,
-                    "mbarrier: more arrivals than expected in this phase"
-                );
-                s.pending -= 1;
-                host::settle(s)
-            },
-        );
+        let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::One);
         Token {
             state,
             _t: PhantomData,
@@ -1020,22 +986,7 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveInstr<Sco>,
     {
         check_count(count);
-        #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_n(self.a(), count) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(
-            Sco::LEVEL,
-            <S as ArriveInstr<Sco>>::PTX,
-            <S as ArriveInstr<Sco>>::HOST,
-            |mut s| {
-                assert!(
-                    s.pending >= count,
-                    "mbarrier: more arrivals than expected in this phase"
-                );
-                s.pending -= count;
-                host::settle(s)
-            },
-        );
+        let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::N(count));
         Token {
             state,
             _t: PhantomData,
@@ -1065,23 +1016,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: ArriveInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_drop(self.a()) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(
-            Sco::LEVEL,
-            <S as ArriveInstr<Sco>>::PTX_DROP,
-            <S as ArriveInstr<Sco>>::HOST,
-            |mut s| {
-                assert!(
-                    s.pending >= 1 && s.expected >= 1,
-                    "mbarrier: arrive_drop without arrivals left"
-                );
-                s.pending -= 1;
-                s.expected -= 1;
-                host::settle(s)
-            },
-        );
+        let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::Drop);
         Token {
             state,
             _t: PhantomData,
@@ -1113,27 +1048,7 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     pub unsafe fn arrive_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
-        #[cfg(target_arch = "nvptx64")]
-        let state = MbarrierArriveNoComplete::exec(self.a(), count);
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = {
-            use crate::instr::Instr;
-            self.h_rmw(
-                Cta::LEVEL,
-                MbarrierArriveNoComplete::PTX,
-                Ordering::Release,
-                |mut s| {
-                    assert!(
-                        s.pending > count,
-                        "mbarrier: arrive.noComplete of {count} would complete the phase \
-                         (pending {}; PTX ISA §9.7.13.15.15: undefined)",
-                        s.pending
-                    );
-                    s.pending -= count;
-                    s
-                },
-            )
-        };
+        let state = <Active as MbarBackend>::arrive_no_complete(self, count, false);
         NoCompleteToken {
             state,
             _t: PhantomData,
@@ -1162,29 +1077,7 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     pub unsafe fn arrive_drop_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
-        #[cfg(target_arch = "nvptx64")]
-        let state = MbarrierArriveDropNoComplete::exec(self.a(), count);
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = {
-            use crate::instr::Instr;
-            self.h_rmw(
-                Cta::LEVEL,
-                MbarrierArriveDropNoComplete::PTX,
-                Ordering::Release,
-                |mut s| {
-                    assert!(
-                        s.pending > count && s.expected >= count,
-                        "mbarrier: arrive_drop.noComplete of {count} would complete the phase \
-                         (pending {}, expected {}; PTX ISA §9.7.13.15.16: undefined)",
-                        s.pending,
-                        s.expected
-                    );
-                    s.pending -= count;
-                    s.expected -= count;
-                    s
-                },
-            )
-        };
+        let state = <Active as MbarBackend>::arrive_no_complete(self, count, true);
         NoCompleteToken {
             state,
             _t: PhantomData,
@@ -1218,23 +1111,7 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveInstr<Sco>,
     {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveInstr<Sco>>::arrive_expect_tx(self.a(), tx) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(
-            Sco::LEVEL,
-            <S as ArriveInstr<Sco>>::PTX_EXPECT_TX,
-            <S as ArriveInstr<Sco>>::HOST,
-            |mut s| {
-                assert!(
-                    s.pending >= 1,
-                    "mbarrier: more arrivals than expected in this phase"
-                );
-                s = host::add_tx(s, tx as i64);
-                s.pending -= 1;
-                host::settle(s)
-            },
-        );
+        let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::ExpectTx(tx));
         Token {
             state,
             _t: PhantomData,
@@ -1268,14 +1145,7 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     pub fn expect_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            Sco::expect(self.a(), tx)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_rmw(Sco::LEVEL, Sco::PTX_EXPECT, Ordering::Relaxed, |s| {
-            host::add_tx(s, tx as i64)
-        });
+        <Active as MbarBackend>::tx::<Sco, Tag>(self, tx, false)
     }
 
     /// `mbarrier.complete_tx.relaxed.scope.shared::cta.b64 [a], tx;` — lowers the tx-count by
@@ -1308,12 +1178,7 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     pub fn complete_tx<Sco: TxInstr>(&self, tx: u32) {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            Sco::complete(self.a(), tx)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_complete_tx_at(Sco::LEVEL, Sco::PTX_COMPLETE, tx, Ordering::Relaxed);
+        <Active as MbarBackend>::tx::<Sco, Tag>(self, tx, true)
     }
 
     /// Host and loom only: the completion of an async copy on this barrier — what the copy
@@ -1414,17 +1279,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as WaitInstr<Sco>>::try_wait(self.a(), token.state)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(
-            Sco::LEVEL,
-            <S as WaitInstr<Sco>>::PTX_TRY,
-            <S as WaitInstr<Sco>>::HOST,
-            host::unpack(token.state).phase,
-        )
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Try(token.state))
     }
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
@@ -1447,20 +1302,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as WaitInstr<Sco>>::try_wait_hint(self.a(), token.state, ns)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = ns;
-            self.h_phase_done(
-                Sco::LEVEL,
-                <S as WaitInstr<Sco>>::PTX_TRY,
-                <S as WaitInstr<Sco>>::HOST,
-                host::unpack(token.state).phase,
-            )
-        }
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryHint(token.state, ns))
     }
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
@@ -1488,17 +1330,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as WaitInstr<Sco>>::try_wait_parity(self.a(), phase.0)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(
-            Sco::LEVEL,
-            <S as WaitInstr<Sco>>::PTX_TRY_PARITY,
-            <S as WaitInstr<Sco>>::HOST,
-            phase.0,
-        )
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryParity(phase.0))
     }
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
@@ -1520,20 +1352,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as WaitInstr<Sco>>::try_wait_parity_hint(self.a(), phase.0, ns)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = ns;
-            self.h_phase_done(
-                Sco::LEVEL,
-                <S as WaitInstr<Sco>>::PTX_TRY_PARITY,
-                <S as WaitInstr<Sco>>::HOST,
-                phase.0,
-            )
-        }
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryParityHint(phase.0, ns))
     }
 
     /// `mbarrier.test_wait.sem.scope.shared::cta.b64 p, [a], state;` — non-blocking test.
@@ -1557,17 +1376,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as WaitInstr<Sco>>::test_wait(self.a(), token.state)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(
-            Sco::LEVEL,
-            <S as WaitInstr<Sco>>::PTX_TEST,
-            <S as WaitInstr<Sco>>::HOST,
-            host::unpack(token.state).phase,
-        )
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Test(token.state))
     }
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
@@ -1591,17 +1400,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as WaitInstr<Sco>>::test_wait_parity(self.a(), phase.0)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.h_phase_done(
-            Sco::LEVEL,
-            <S as WaitInstr<Sco>>::PTX_TEST_PARITY,
-            <S as WaitInstr<Sco>>::HOST,
-            phase.0,
-        )
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TestParity(phase.0))
     }
 
     /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
@@ -1690,12 +1489,7 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub fn pending_count(token: NoCompleteToken<Tag>) -> u32 {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            MbarrierPendingCount::exec(token.state)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        host::unpack(token.state).pending
+        <Active as MbarBackend>::pending_count(token.state)
     }
 
     /// This barrier as seen through `.shared::cluster` from this CTA (no instruction). The view
@@ -1862,26 +1656,7 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     where
         S: RemoteArriveInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as RemoteArriveInstr<Sco>>::arrive(self.addr.0)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = self.local().h_rmw(
-                Sco::LEVEL,
-                <S as RemoteArriveInstr<Sco>>::PTX,
-                <S as RemoteArriveInstr<Sco>>::HOST,
-                |mut s| {
-                    assert!(
-                        s.pending >= 1,
-                        "mbarrier: more arrivals than expected in this phase"
-                    );
-                    s.pending -= 1;
-                    host::settle(s)
-                },
-            );
-        }
+        <Active as MbarBackend>::remote_arrive::<S, Sco, Tag>(self, Arrive::One)
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a], count;`. PTX 8.0, sm_90.
@@ -1905,26 +1680,7 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
         S: RemoteArriveInstr<Sco>,
     {
         check_count(count);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as RemoteArriveInstr<Sco>>::arrive_n(self.addr.0, count)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = self.local().h_rmw(
-                Sco::LEVEL,
-                <S as RemoteArriveInstr<Sco>>::PTX,
-                <S as RemoteArriveInstr<Sco>>::HOST,
-                |mut s| {
-                    assert!(
-                        s.pending >= count,
-                        "mbarrier: more arrivals than expected in this phase"
-                    );
-                    s.pending -= count;
-                    host::settle(s)
-                },
-            );
-        }
+        <Active as MbarBackend>::remote_arrive::<S, Sco, Tag>(self, Arrive::N(count))
     }
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;`. PTX 8.0, sm_90.
@@ -1949,23 +1705,7 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
         S: RemoteArriveInstr<Sco>,
     {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as RemoteArriveInstr<Sco>>::arrive_expect_tx(self.addr.0, tx)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = self.local().h_rmw(
-                Sco::LEVEL,
-                <S as RemoteArriveInstr<Sco>>::PTX_EXPECT_TX,
-                <S as RemoteArriveInstr<Sco>>::HOST,
-                |mut s| {
-                    s = host::add_tx(s, tx as i64);
-                    s.pending -= 1;
-                    host::settle(s)
-                },
-            );
-        }
+        <Active as MbarBackend>::remote_arrive::<S, Sco, Tag>(self, Arrive::ExpectTx(tx))
     }
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
@@ -1987,12 +1727,7 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     #[inline(always)]
     pub fn expect_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            Sco::expect_cluster(self.addr.0, tx)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.local().expect_tx::<Sco>(tx);
+        <Active as MbarBackend>::remote_tx::<Sco, Tag>(self, tx, false)
     }
 
     /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64 [a], tx;`. PTX 8.0, sm_90.
@@ -2013,12 +1748,7 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     #[inline(always)]
     pub fn complete_tx<Sco: TxInstr>(self, tx: u32) {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            Sco::complete_cluster(self.addr.0, tx)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.local().complete_tx::<Sco>(tx);
+        <Active as MbarBackend>::remote_tx::<Sco, Tag>(self, tx, true)
     }
 }
 

@@ -121,9 +121,11 @@
 //!   execution. Fences that include every thread are loom's own: loom joins every `fence(SeqCst)`
 //!   into one global clock in execution order, stronger than Fence-SC, which is why seed §2.4's
 //!   race is not found (see `loom-tests/tests/handoff_fences.rs`).
-//! * **Proxies are not modelled.** The generic and async proxies (seed §5.3) are the same
-//!   memory here; a missing `fence.proxy.async` is only visible through the copy-engine analogues
-//!   of the `loom-tests` crate. `fence.mbarrier_init.release.cluster` is modelled as a release
+//! * **Proxies** are modelled for [`Tile`]s only: the copy engine's accesses to a tile are the
+//!   async proxy's, a thread's [`Tile::read`]/[`Tile::write`] the generic proxy's, and an
+//!   async-proxy access after an unfenced generic one is a `"proxy race"` (seed §5.3; see
+//!   `copy/engine.rs`: copies run on engine threads, completed only by their completion
+//!   mechanism). Other memory (`Data`, `Strong`) has one proxy. `fence.mbarrier_init.release.cluster` is modelled as a release
 //!   fence at `.cluster` (what it does for the generic proxy; its effect on the barrier's own
 //!   proxy is not separate here), and the `fence.proxy.tensormap` fences as release / acquire
 //!   fences at their scope.
@@ -365,6 +367,8 @@ struct Exec {
     min_native_what: &'static str,
     /// The thread that started this state (loom's main thread of the execution).
     main: Option<loom::thread::ThreadId>,
+    /// The copy engine's copies in flight and the execution's tiles (`copy/engine.rs`).
+    engine: crate::copy::engine::EngineState,
 }
 
 impl Exec {
@@ -386,6 +390,7 @@ impl Exec {
             min_native: 4,
             min_native_what: "",
             main: None,
+            engine: crate::copy::engine::EngineState::new(),
         }
     }
 
@@ -434,6 +439,14 @@ std::thread_local! {
 fn with_exec<R>(f: impl FnOnce(&mut Exec) -> R) -> R {
     EXEC.with(|e| f(&mut e.borrow_mut()))
 }
+
+/// The copy engine's per-execution state (`copy/engine.rs`).
+pub(crate) fn with_engine<R>(f: impl FnOnce(&mut crate::copy::engine::EngineState) -> R) -> R {
+    ensure_registered();
+    with_exec(|e| f(&mut e.engine))
+}
+
+pub use crate::copy::engine::{drain_copies, Tile};
 
 /// Starts the model's per-execution state (called by [`check`] at the start of every execution,
 /// on the model's main thread). Creates the pool of fence cells and registers the calling thread.
@@ -749,7 +762,15 @@ where
             } else {
                 panic::resume_unwind(p);
             }
+        } else {
+            let left = with_exec(|e| e.engine.in_flight());
+            assert!(
+                left == 0,
+                "ptx-sync model: {left} async copies still in flight at the end of the model \
+                 (call `ptx_sync::model::drain_copies()` before the memory they touch goes away)"
+            );
         }
+        drop(with_exec(|e| e.engine.take_regions()));
     });
     let e = Explored {
         executions: runs.load(Ordering::Relaxed),
@@ -947,6 +968,7 @@ impl<T: Copy + Default> Location<T> {
 
     /// A compare-and-swap: writes `new` if the value equals `current` (by `eq`). A failed one is
     /// a read with ordering `fail`.
+    #[allow(clippy::too_many_arguments)]
     pub fn cas(
         &self,
         level: i8,

@@ -262,7 +262,9 @@ plain_fences! { ($)
 ///
 /// No semantic or scope parameter (the fence is a proxy fence of this thread); a space outside
 /// the four does not compile (e.g. `Sys`, a scope). Host: a compiler fence (the host has one
-/// proxy). SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `FENCE.VIEW.ASYNC.S`.
+/// proxy); under `--cfg loom` it also marks the thread's earlier generic accesses of
+/// `ptx_sync::model::Tile`s as ordered before its later async-proxy accesses (the model's proxy
+/// check, `copy/engine.rs`). SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `FENCE.VIEW.ASYNC.S`.
 /// PTX 8.0 / sm_90. PTX ISA §9.7.13.4 (`fence.proxy.async`), §8.6 (proxies); seed §5.3.
 ///
 /// # Examples
@@ -291,6 +293,8 @@ pub fn fence_proxy_async<Sp: ProxyAsyncInstr>() {
     }
     #[cfg(not(target_arch = "nvptx64"))]
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    #[cfg(loom)]
+    crate::copy::engine::fence_proxy_async();
 }
 
 /// `fence.proxy.tensormap::generic.release.scope;` — after writing a tensor map with generic

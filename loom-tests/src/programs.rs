@@ -116,3 +116,43 @@ pub fn handoff(bound: usize, v: ptx_sync_programs::handoff::Handoff) {
         },
     );
 }
+
+/// A §5 role's [`S5Env`](ptx_sync_programs::section5::S5Env) under loom: a phase wait is a
+/// model spin on `mbarrier.try_wait.parity.acquire.cta`.
+pub struct LoomS5Env;
+
+impl ptx_sync_programs::section5::S5Env for LoomS5Env {
+    fn wait_phase(&self, b: &ptx_sync::Mbarrier, phase: ptx_sync::Phase, _bit: u32) -> bool {
+        crate::spin_until("a §5 mbarrier phase never completes", || {
+            b.try_wait_parity::<ptx_sync::Acquire, ptx_sync::Cta>(phase)
+        });
+        true
+    }
+}
+
+/// The §5 registry's check of `T` (`ptx_sync_programs::section5`, the source of the GPU kernels
+/// `s5*`): the setup on the model's main thread, P and C as loom threads of CTA 0, one lane
+/// each, over a `HostMem` (its tile a `ptx_sync::model::Tile`, the copies the library's copy
+/// engine); after both are joined and every copy has completed, the output must equal the
+/// source (else a [`FORBIDDEN`] panic).
+pub fn section5_model<T: ptx_sync_programs::section5::Section5 + 'static>(bound: usize) {
+    use ptx_sync_programs::section5::HostMem;
+    crate::check(bound, || {
+        let m = Arc::new(HostMem::new());
+        T::setup(&*m, 0, 2);
+        let hs: Vec<_> = (0..2u32)
+            .map(|r| {
+                let m = m.clone();
+                crate::spawn_in(0, 0, move || T::role(r, 0, 1, &LoomS5Env, &*m))
+            })
+            .collect();
+        for h in hs {
+            h.join();
+        }
+        model::drain_copies();
+        let words: Vec<u32> = (0..2 * ptx_sync_programs::section5::WORDS)
+            .map(|k| m.word(k))
+            .collect();
+        assert!(m.correct(T::BLOCKS), "{FORBIDDEN}: output {words:?}");
+    });
+}

@@ -17,19 +17,25 @@
 //! | §5.4 | `.release.cluster` / `.acquire.cluster` | passes |
 //!
 //! Preemption bound: 2 for every test. The §5.4 model starts from a filled tile in both CTAs
-//! (the multicast of the previous round) and checks the `empty` hand-off and the reuse; the
+//! (the multicast of the previous round) and checks the `empty` hand-off and the reuse (P's
+//! multicast with the library's `cp_async_bulk_g2s_multicast`, performed by the library's copy
+//! engine under loom); the
 //! `mbarrier.init` publication (`fence.mbarrier_init` + `barrier.cluster`) is the threads'
 //! creation here.
 #![cfg(loom)]
 
 use loom::sync::Arc;
+use ptx_sync::copy::cp_async_bulk_g2s_multicast;
 use ptx_sync::mbarrier::{ArriveInstr, RemoteArriveInstr, WaitInstr};
 use ptx_sync::model::{self, Place};
+use ptx_sync::model::{drain_copies, Tile};
+use ptx_sync::proxy::fence_proxy_async;
 use ptx_sync::sem::Scope;
 use ptx_sync::wait::Budget;
+use ptx_sync::Shared;
 use ptx_sync::{Acquire, Cluster, Cta, Mbarrier, Phase, Release};
 use ptx_sync_loom_tests::programs::{self, LoomEnv};
-use ptx_sync_loom_tests::{assert_caught_all, check, fence_proxy_async, spawn_in, ProxyTile};
+use ptx_sync_loom_tests::{assert_caught_all, check, spawn_in};
 use ptx_sync_programs::cells::Cells;
 use ptx_sync_programs::count::{self, Count};
 use ptx_sync_programs::mp::{self, Mp};
@@ -116,6 +122,10 @@ fn s4_2_atom_gpu_both_passes() {
     two_atoms(Sco::Gpu, Sco::Gpu);
 }
 
+/// Global memory, 16-aligned (a TMA source).
+#[repr(align(16))]
+struct Src([u32; 4]);
+
 const A: Place = Place {
     gpu: 0,
     cluster: 0,
@@ -139,38 +149,42 @@ where
     check(BOUND, || {
         // `mbarrier.init` by a thread of A, before the others start (their creation publishes it).
         model::set_place(A);
-        let tile_a = Arc::new(ProxyTile::new(1u32));
-        let tile_b = Arc::new(ProxyTile::new(1u32));
+        let src = Arc::new(Src([2; 4]));
+        let tile_a = Arc::new(Tile::new(4, 1u32));
+        let tile_b = Arc::new(Tile::new(4, 1u32));
         let empty: Arc<Mbarrier> = Arc::new(Mbarrier::new());
         empty.init(2);
+        let full: Arc<Mbarrier> = Arc::new(Mbarrier::new());
+        full.init(1);
         let (ta1, e1) = (tile_a.clone(), empty.clone());
         let c1 = spawn_in(A.cluster, A.cta, move || {
-            let v = unsafe { ta1.read() };
-            fence_proxy_async();
+            let v = unsafe { ta1.read(0) };
+            fence_proxy_async::<Shared>();
             let _ = e1.arrive::<Release, S>(); // mbarrier.arrive.release.<S>.shared::cta.b64
             v
         });
         let (tb2, e2) = (tile_b.clone(), empty.clone());
         let c2 = spawn_in(B.cluster, B.cta, move || {
-            let v = unsafe { tb2.read() };
-            fence_proxy_async();
+            let v = unsafe { tb2.read(0) };
+            fence_proxy_async::<Shared>();
             // mapa + mbarrier.arrive.release.<S>.shared::cluster.b64 on A's barrier
             e2.remote(A.cta).arrive::<Release, S>();
             v
         });
-        let (ta, tb, e) = (tile_a.clone(), tile_b.clone(), empty.clone());
+        let (s, ta, e, f) = (src.clone(), tile_a.clone(), empty.clone(), full.clone());
         let p = spawn_in(A.cluster, A.cta, move || {
             e.wait_parity::<Acquire, S>(Phase::ZERO, Budget::nanos(1_000_000_000))
                 .expect("a budget never times out under loom");
-            // The TMA multicast of the next tile into both CTAs (its async-proxy writes; the
-            // copy engine itself is exercised in async_copy.rs, here it would only add a thread).
-            unsafe {
-                ta.write_async(2);
-                tb.write_async(2);
-            }
+            // The TMA multicast of the next tile (the library's copy: its async-proxy writes on
+            // a copy-engine thread, checked against C1's generic read of tile A; the model lands
+            // a multicast in the issuing CTA's tile only).
+            let _ = f.arrive_expect_tx::<Release, Cta>(16);
+            unsafe { cp_async_bulk_g2s_multicast(ta.addr(), s.0.as_ptr().cast(), 16, &*f, 0b11) };
         });
         assert_eq!((c1.join(), c2.join()), (1, 1));
         p.join();
+        drain_copies();
+        assert_eq!(unsafe { tile_a.read(3) }, 2, "the multicast wrote tile A");
     });
 }
 

@@ -42,6 +42,7 @@ pub mod mp;
 pub mod ops;
 pub mod registry;
 pub mod sb;
+pub mod section5;
 
 pub use env::{Env, Mem};
 pub use registry::{Litmus, Shape, Verdict, FORBIDDEN};

@@ -1,4 +1,8 @@
-//! Seed §5 (async copies and proxies) as Rust kernels: each bug and its fix.
+//! Seed §5 (async copies and proxies) as Rust kernels: each bug and its fix. The §5.1–§5.3
+//! programs are written once in `ptx_sync_programs::section5` (the source the CPU runs and the
+//! loom suite share); this file is their GPU harness ([`S5Mem`] over the shared tile, [`S5Env`]
+//! over bounded waits) and one kernel per entry of `for_each_section5!`. §5.4 is still written
+//! here.
 //!
 //! PTX ISA §9.7.9.25 (cp.async, cp.async.bulk), §9.7.13.15 (mbarrier), §9.7.13.4
 //! (fence.proxy.async), §9.7.13.3 (barrier.cluster). Every wait is bounded by
@@ -36,7 +40,8 @@ use ptx_sync::barrier::{sync_threads_unaligned, Aligned, ClusterBarrier, NamedBa
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::copy::*;
 use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async};
-use ptx_sync::shared::{shared_slice, SharedArray};
+use ptx_sync::shared::{shared_slice, SharedAddr, SharedArray};
+use ptx_sync_programs::section5::{S5Env, S5Mem, Section5};
 use ptx_sync::wait::Budget;
 use ptx_sync::*;
 
@@ -78,16 +83,6 @@ fn data_ptr() -> *mut u32 {
     S5_DATA.as_ptr()
 }
 
-/// Fill `data` with a poison value (all 64 threads), then `bar.sync 0`.
-#[inline(always)]
-unsafe fn poison(t: u32) {
-    let mut i = t as usize;
-    while i < 256 {
-        core::ptr::write_volatile(data_ptr().add(i), 0xDEAD_BEEF);
-        i += 64;
-    }
-}
-
 /// C's read of the 256-word tile into `out` (32 lanes, 8 words each).
 #[inline(always)]
 unsafe fn consume(lane: u32, out: *mut u32) {
@@ -98,145 +93,97 @@ unsafe fn consume(lane: u32, out: *mut u32) {
     }
 }
 
-// ---- 5.1 cp.async: not in program order ------------------------------------------------------
+// ---- 5.1–5.3: the programs of `ptx_sync_programs::section5`, one kernel each ----------------
 
+/// The GPU's [`S5Mem`]: the 256-word tile `S5_DATA`, the barriers `S5_BARS`, the kernel's `src`
+/// and `out`, `bar` = named barrier 1 of both warps.
+struct Smem5 {
+    src: *const u32,
+    out: *mut u32,
+    bar: NamedBarrier,
+}
+
+impl S5Mem for Smem5 {
+    #[inline(always)]
+    fn words(&self) -> u32 {
+        256
+    }
+    #[inline(always)]
+    fn tile(&self) -> SharedAddr {
+        S5_DATA.addr()
+    }
+    #[inline(always)]
+    unsafe fn read(&self, i: u32) -> u32 {
+        core::ptr::read_volatile(data_ptr().add(i as usize))
+    }
+    #[inline(always)]
+    fn src(&self, b: u32) -> *const u32 {
+        unsafe { self.src.add(b as usize * 256) }
+    }
+    #[inline(always)]
+    fn put(&self, k: u32, v: u32) {
+        unsafe { *self.out.add(k as usize) = v }
+    }
+    #[inline(always)]
+    fn full(&self) -> &Mbarrier {
+        unsafe { S5_BARS.get(0) }
+    }
+    #[inline(always)]
+    fn empty(&self) -> &Mbarrier {
+        unsafe { S5_BARS.get(1) }
+    }
+    #[inline(always)]
+    fn bar(&self) -> &NamedBarrier {
+        &self.bar
+    }
+    /// Fill `data` with a poison value (lane `lane` of `lanes`: all 64 threads).
+    #[inline(always)]
+    fn poison(&self, lane: u32, lanes: u32) {
+        let mut i = lane as usize;
+        while i < 256 {
+            unsafe { core::ptr::write_volatile(data_ptr().add(i), 0xDEAD_BEEF) };
+            i += lanes as usize;
+        }
+    }
+}
+
+/// The GPU's [`S5Env`]: [`Waits`] (bounded `wait_parity`, a timeout ORs its bit into `status`).
+struct Env5(core::cell::Cell<Waits>);
+
+impl S5Env for Env5 {
+    #[inline(always)]
+    fn wait_phase(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool {
+        let mut w = self.0.replace(Waits::new(core::ptr::null_mut()));
+        let r = b.wait_parity::<Acquire, Cta>(phase, w.budget());
+        let ok = r.is_ok();
+        w.check(r, bit);
+        self.0.set(w);
+        ok
+    }
+}
+
+/// A §5.1–§5.3 program on one CTA of 64 threads: every thread runs the setup, `bar.sync 0`
+/// (unaligned), then warp 0 runs P and warp 1 runs C, one lane per thread.
 #[inline(always)]
-unsafe fn s51(src: *const u32, out: *mut u32, fix: bool) {
+unsafe fn s5<T: Section5>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
-    poison(t);
+    let m = Smem5 { src, out, bar: NamedBarrier::new(1, 64) };
+    let e = Env5(core::cell::Cell::new(Waits::new(status)));
+    T::setup(&m, t, 64);
     sync_threads_unaligned();
-    let full = NamedBarrier::new(1, 64);
-    if t < 32 {
-        // P: 64 chunks of 16 bytes, two per lane.
-        for k in 0..2u32 {
-            let c = k * 32 + t;
-            cp_async::<Cg, 16>(S5_DATA.addr().offset(c * 16), src.add(c as usize * 4) as *const u8);
-        }
-        cp_async_commit_group();
-        if fix {
-            cp_async_wait_all(); // seed 5.1 fix: the copies complete before the barrier
-        }
-        full.arrive_unaligned(); // barrier.arrive 1, 64
-        if !fix {
-            cp_async_wait_all(); // drain before exit only
-        }
-    } else {
-        full.sync_unaligned(); // barrier.sync 1, 64
-        consume(t - 32, out);
-    }
+    T::role(t / 32, t % 32, 32, &e, &m);
 }
 
-/// Seed 5.1 bug: `cp.async` … `bar.arrive` without `cp.async.wait_all` in between.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s51_cp_async_bug(src: *const u32, out: *mut u32, _status: *mut u32) {
-    s51(src, out, false)
-}
-/// Seed 5.1 fix: `cp.async.wait_all` then `bar.arrive`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s51_cp_async_fix(src: *const u32, out: *mut u32, _status: *mut u32) {
-    s51(src, out, true)
-}
-
-// ---- 5.2 TMA: completion on an mbarrier ------------------------------------------------------
-
-#[inline(always)]
-unsafe fn s52(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
-    let t = tid();
-    let mut w = Waits::new(status);
-    let full: &Mbarrier = S5_BARS.get(0);
-    if t == 0 {
-        full.init(1);
-    }
-    poison(t);
-    // The poison is a generic-proxy write and the TMA copy an async-proxy write to the same
-    // words: without this fence the poison may land after the tile and fake a stale read.
-    fence_proxy_async::<Shared>();
-    sync_threads_unaligned(); // publishes init and the poison
-    let bar = NamedBarrier::new(1, 64);
-    if t < 32 {
-        if t == 0 {
-            let _ = full.arrive_expect_tx::<Release, Cta>(1024);
-            cp_async_bulk_g2s(S5_DATA.addr(), src as *const u8, 1024, full);
+macro_rules! s5_kernels {
+    ($($kernel:ident: $T:path),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($kernel), "`: the program `", stringify!($T), "` of `ptx_sync_programs::section5`.")]
+        #[no_mangle]
+        pub unsafe extern "ptx-kernel" fn $kernel(src: *const u32, out: *mut u32, status: *mut u32) {
+            s5::<$T>(src, out, status)
         }
-        if !fix {
-            bar.arrive_unaligned(); // the bug: P signals C, but no instruction waits for TMA
-        }
-        if t == 0 {
-            let r = full.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget()); // drain
-            w.check(r, 4);
-        }
-    } else {
-        if fix {
-            let r = full.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget());
-            w.check(r, 1);
-        } else {
-            bar.sync_unaligned();
-        }
-        consume(t - 32, out);
-    }
+    )*};
 }
-
-/// Seed 5.2 bug: TMA then `bar.arrive`; C reads after `bar.sync`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s52_tma_bug(src: *const u32, out: *mut u32, status: *mut u32) {
-    s52(src, out, status, false)
-}
-/// Seed 5.2 fix: `mbarrier.arrive.expect_tx` + TMA `complete_tx` + `mbarrier.try_wait.parity`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s52_tma_fix(src: *const u32, out: *mut u32, status: *mut u32) {
-    s52(src, out, status, true)
-}
-
-// ---- 5.3 proxies: generic reads, then a TMA write into the same buffer -----------------------
-
-#[inline(always)]
-unsafe fn s53(src: *const u32, out: *mut u32, status: *mut u32, fix: bool) {
-    let t = tid();
-    let mut w = Waits::new(status);
-    let full: &Mbarrier = S5_BARS.get(0);
-    let empty: &Mbarrier = S5_BARS.get(1);
-    if t == 0 {
-        full.init(1);
-        empty.init(32);
-        // The inits are generic-proxy writes that TMA (async proxy) will read: make them
-        // visible to it (CUDA programming guide's TMA example).
-        fence_proxy_async::<Shared>();
-    }
-    sync_threads_unaligned();
-    if t == 0 {
-        let _ = full.arrive_expect_tx::<Release, Cta>(1024);
-        cp_async_bulk_g2s(S5_DATA.addr(), src as *const u8, 1024, full); // block A
-        let r = empty.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget());
-        w.check(r, 2);
-        let _ = full.arrive_expect_tx::<Release, Cta>(1024);
-        cp_async_bulk_g2s(S5_DATA.addr(), src.add(256) as *const u8, 1024, full); // block B
-        let r = full.wait_parity::<Acquire, Cta>(Phase::ONE, w.budget()); // drain
-        w.check(r, 4);
-    } else if t >= 32 {
-        let lane = t - 32;
-        let r = full.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget());
-        w.check(r, 1);
-        consume(lane, out);
-        if fix {
-            fence_proxy_async::<Shared>(); // seed 5.3 fix: generic reads before the async write
-        }
-        let _ = empty.arrive::<Release, Cta>();
-        let r = full.wait_parity::<Acquire, Cta>(Phase::ONE, w.budget());
-        w.check(r, 1);
-        consume(lane, out.add(256));
-    }
-}
-
-/// Seed 5.3 bug: C reads `data`, arrives on `empty` without `fence.proxy.async`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s53_reuse_bug(src: *const u32, out: *mut u32, status: *mut u32) {
-    s53(src, out, status, false)
-}
-/// Seed 5.3 fix: `fence.proxy.async.shared::cta` before the arrive on `empty`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s53_reuse_fix(src: *const u32, out: *mut u32, status: *mut u32) {
-    s53(src, out, status, true)
-}
+ptx_sync_programs::for_each_section5!(s5_kernels);
 
 // ---- 5.4 cluster: multicast TMA, remote arrive on the leader's `empty` ----------------------
 

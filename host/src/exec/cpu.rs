@@ -8,10 +8,16 @@
 //! `fence.acq_rel`, never with `fence.sc` — and a read-increment-write loses increments on any
 //! machine. Message passing never fails on x86; there the loom tests (`loom-tests/`) explore the
 //! weak behaviours of the C++ model instead.
+//!
+//! The §5.1–§5.3 programs (`ptx_sync_programs::section5`, the source of the kernels `s51_*` …
+//! `s53_*`) run too ([`run_section5`]): P and C on two threads over a `HostMem`; the host
+//! backend copies at issue, so only a program that never hands the tile over at all could fail
+//! here — the broken variants' races are the loom suite's (`loom-tests/tests/section5.rs`).
 
 use crate::registry::programs::{self, Class};
 use ptx_sync::{Gpu, Relaxed, Strong};
 use ptx_sync_programs::cells::Cells;
+use ptx_sync_programs::section5::{HostMem, S5Env, Section5};
 use ptx_sync_programs::{deepep, Env, Litmus};
 use std::time::{Duration, Instant};
 
@@ -199,10 +205,65 @@ pub fn run_deepep(rounds: u64, missing: bool) -> CpuCounts {
     counts
 }
 
+/// A §5 role's [`S5Env`] on a CPU thread: `try_wait.parity` spun for at most `budget` of wall
+/// time.
+struct CpuS5Env {
+    budget: Duration,
+}
+
+impl S5Env for CpuS5Env {
+    fn wait_phase(&self, b: &ptx_sync::Mbarrier, phase: ptx_sync::Phase, _bit: u32) -> bool {
+        let t = Instant::now();
+        loop {
+            if b.try_wait_parity::<ptx_sync::Acquire, ptx_sync::Cta>(phase) {
+                return true;
+            }
+            if t.elapsed() > self.budget {
+                return false;
+            }
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Runs the §5 program `T` `rounds` times: each round a fresh `HostMem`, the setup on this thread,
+/// P and C on two `std` threads (one lane each); a round whose output differs from the source is
+/// `bad`, one whose wait ran out a timeout.
+pub fn run_section5<T: Section5>(rounds: u64) -> CpuCounts {
+    let mut counts = CpuCounts {
+        rounds,
+        ..Default::default()
+    };
+    for _ in 0..rounds {
+        let m = HostMem::new();
+        T::setup(&m, 0, 2);
+        let ok = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..2u32)
+                .map(|r| {
+                    let m = &m;
+                    s.spawn(move || {
+                        let e = CpuS5Env {
+                            budget: Duration::from_secs(2),
+                        };
+                        T::role(r, 0, 1, &e, m);
+                    })
+                })
+                .collect();
+            hs.into_iter().all(|h| h.join().is_ok())
+        });
+        if !ok {
+            counts.timeouts += 1;
+        } else if !m.correct(T::BLOCKS) {
+            counts.bad += 1;
+        }
+    }
+    counts
+}
+
 macro_rules! by_name {
     ($($kernel:ident: $T:path),* $(,)?) => {
-        /// [`run`] for the registry program named `name`, [`run_deepep`] for DeepEP's; `None`
-        /// if it is neither (the §5 kernels have no CPU run).
+        /// [`run`] for the registry program named `name`, [`run_deepep`] for DeepEP's,
+        /// [`run_section5`] for a §5 program; `None` if it is none of them (§5.4 has no CPU run).
         pub fn run_named(name: &str, rounds: u64) -> Option<CpuCounts> {
             $(if name == <$T as Litmus>::NAME {
                 return Some(run::<$T>(rounds));
@@ -210,11 +271,24 @@ macro_rules! by_name {
             if let Some(d) = deepep::PROGRAMS.iter().find(|d| d.name == name) {
                 return Some(run_deepep(rounds, d.missing));
             }
-            None
+            run_section5_named(name, rounds)
         }
     };
 }
 ptx_sync_programs::for_each_litmus!(by_name);
+
+macro_rules! s5_by_name {
+    ($($kernel:ident: $T:path),* $(,)?) => {
+        /// [`run_section5`] for the §5 program named `name`.
+        fn run_section5_named(name: &str, rounds: u64) -> Option<CpuCounts> {
+            $(if name == <$T as Section5>::NAME {
+                return Some(run_section5::<$T>(rounds));
+            })*
+            None
+        }
+    };
+}
+ptx_sync_programs::for_each_section5!(s5_by_name);
 
 #[cfg(test)]
 mod tests {
@@ -244,6 +318,25 @@ mod tests {
         assert_eq!(s.rounds, 2 * BATCH as u64, "rounded up to whole batches");
         assert!(s.bad <= s.rounds);
         assert!(run_named("no_such_program", 10).is_none());
+        assert!(run_named("s54_cluster_fix", 10).is_none());
+    }
+
+    #[test]
+    fn section5_programs_copy_the_source_on_the_cpu() {
+        // Every §5.1–§5.3 program of `ptx_sync_programs::section5` on two threads: the fixed
+        // ones must copy the source every round (the host copies at issue, so the broken ones
+        // do too: their races are the loom suite's).
+        for name in [
+            "s51_cp_async_fix",
+            "s52_tma_fix",
+            "s53_reuse_fix",
+            "s51_cp_async_bug",
+            "s52_tma_bug",
+            "s53_reuse_bug",
+        ] {
+            let c = run_named(name, 50).expect(name);
+            assert_eq!((c.rounds, c.bad, c.timeouts), (50, 0, 0), "{name}");
+        }
     }
 
     #[test]

@@ -1,0 +1,591 @@
+//! The copy engine of the host backends: what an issued `cp.async`, `cp.async.bulk` or
+//! `cp.async.bulk.tensor` does when the crate is not compiled for `nvptx64`. The host arms of
+//! `copy.rs` describe each copy as a [`Batch`] of byte moves and issue it with its completion
+//! mechanism ([`Done`]); the waits (`cp.async.wait_group/wait_all`, `cp.async.bulk.wait_group`)
+//! call [`wait`], the commits [`commit`].
+//!
+//! * **Host** (`not(loom)`): the copy happens at issue (`ptr::copy`), then the completion: a copy
+//!   that completes on an mbarrier performs the copy engine's `complete_tx` on it
+//!   (`Mbarrier::async_copy_complete_tx`, a `Release` RMW); commits and waits do nothing.
+//! * **Loom** (`--cfg loom`): an issued copy is performed by a loom thread of its own (placed where
+//!   the issuing thread is), at a point of the schedule loom explores. Nothing orders it before
+//!   the issuer's later accesses except its completion mechanism (PTX ISA §9.7.9.25: the copies
+//!   are performed asynchronously, "no ordering guarantee" between them and later accesses):
+//!   `cp.async.wait_group/wait_all` and `cp.async.bulk.wait_group` join the calling thread's
+//!   copies of the groups they wait for (their writes happen before what follows the wait, in
+//!   that thread only, seed §5.1); a copy with `.mbarrier::complete_tx::bytes` ends with the
+//!   barrier's `complete_tx` of its bytes as a `Release` RMW at `.cluster` scope (the completion
+//!   of the async operation is ordered after its writes, seed §5.2 — unlike the `.relaxed`
+//!   `mbarrier.complete_tx` instruction). Every copy engine thread counts as a live thread of the
+//!   model, so a waiter on its completion is not a deadlock. The destination and the source are
+//!   checked when they are a [`Tile`](crate::model::Tile): the copy's accesses are race-checked
+//!   like `Data` accesses (`"ptx-sync model: data race on Data (…)"`); those of the bulk and
+//!   tensor copies are the async proxy's (`cp.async` is performed in the generic proxy, PTX ISA
+//!   §8.6), and an async-proxy access that follows a generic-proxy access of the same element with no
+//!   `fence.proxy.async` of that thread in between is a `"proxy race"` (PTX ISA §8.9.1.2
+//!   proxy-preserved causality, seed §5.3).
+//!
+//! Under loom, a model that issues copies must wait for every one of them before the memory
+//! they touch goes away — [`drain_copies`](crate::model::drain_copies), what a kernel's exit does
+//! on the GPU; [`check`](crate::model::check) panics if an execution ends with copies in flight.
+//! A `.multicast::cluster` copy lands in the issuing CTA's tile only (as on the host: the model
+//! has one address space, not one shared memory per CTA). `cp.async.mbarrier.arrive` joins the
+//! thread's copies at the call (stronger than the device, where the arrive-on is deferred).
+#![allow(clippy::missing_safety_doc)]
+
+use crate::mbarrier::Mbarrier;
+
+/// How an issued copy completes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Done {
+    /// `cp.async`: a `cp.async` group of the issuing thread (`cp.async.commit_group` /
+    /// `wait_group` / `wait_all`).
+    CpAsync,
+    /// `….bulk_group`: a bulk async-group of the issuing thread (`cp.async.bulk.commit_group` /
+    /// `wait_group{.read}`).
+    BulkGroup,
+    /// `.mbarrier::complete_tx::bytes`: `tx` bytes completed on the barrier at `bar`.
+    Tx { bar: *const Mbarrier<()>, tx: u32 },
+}
+
+impl Done {
+    /// Completion on `bar`, `tx` bytes.
+    pub(crate) fn tx<Tag>(bar: &Mbarrier<Tag>, tx: u32) -> Done {
+        // `Mbarrier<Tag>` is `repr(C)`: the tag is a `PhantomData`, the layout is `Mbarrier<()>`'s.
+        Done::Tx {
+            bar: bar as *const Mbarrier<Tag> as *const Mbarrier<()>,
+            tx,
+        }
+    }
+}
+
+/// The kind of group a wait or commit is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Group {
+    /// `cp.async.commit_group` / `cp.async.wait_group` groups.
+    CpAsync,
+    /// `cp.async.bulk.commit_group` / `cp.async.bulk.wait_group` groups.
+    Bulk,
+}
+
+#[cfg_attr(not(loom), allow(dead_code))]
+#[derive(Clone, Copy, Debug)]
+struct Op {
+    d: usize,
+    /// `None`: zero-fill.
+    s: Option<usize>,
+    n: usize,
+}
+
+/// The byte moves of one issued copy instruction.
+pub(crate) struct Batch {
+    #[cfg(loom)]
+    ops: std::vec::Vec<Op>,
+}
+
+impl Batch {
+    /// No moves yet.
+    pub(crate) fn new() -> Self {
+        Batch {
+            #[cfg(loom)]
+            ops: std::vec::Vec::new(),
+        }
+    }
+    /// Moves `n` bytes from `s` to `d`.
+    pub(crate) unsafe fn copy(&mut self, d: usize, s: *const u8, n: usize) {
+        #[cfg(not(loom))]
+        core::ptr::copy(s, d as *mut u8, n);
+        #[cfg(loom)]
+        self.ops.push(Op {
+            d,
+            s: Some(s as usize),
+            n,
+        });
+    }
+    /// Zero-fills `n` bytes at `d`.
+    pub(crate) unsafe fn zero(&mut self, d: usize, n: usize) {
+        #[cfg(not(loom))]
+        core::ptr::write_bytes(d as *mut u8, 0, n);
+        #[cfg(loom)]
+        self.ops.push(Op { d, s: None, n });
+    }
+    /// Issues the moves, completing through `done`.
+    pub(crate) unsafe fn issue(self, done: Done) {
+        #[cfg(not(loom))]
+        if let Done::Tx { bar, tx } = done {
+            (*bar).h_complete_tx(tx);
+        }
+        #[cfg(loom)]
+        model::issue(done, self.ops);
+    }
+}
+
+/// One copy of `n` bytes from `s` to `d`, completing through `done`.
+pub(crate) unsafe fn host_copy(done: Done, d: usize, s: *const u8, n: usize) {
+    let mut b = Batch::new();
+    b.copy(d, s, n);
+    b.issue(done)
+}
+
+/// `commit_group` of `g`: the calling thread's uncommitted copies of that kind form a group.
+pub(crate) fn commit(g: Group) {
+    #[cfg(loom)]
+    model::commit(g);
+    #[cfg(not(loom))]
+    let _ = g;
+}
+
+/// Waits until at most `pending` of the calling thread's committed groups of kind `g` are
+/// incomplete; `None`: every copy of that kind of the thread, committed or not (`wait_all`).
+pub(crate) fn wait(g: Group, pending: Option<u32>) {
+    #[cfg(loom)]
+    model::wait(g, pending);
+    #[cfg(not(loom))]
+    let _ = (g, pending);
+}
+
+/// `fence.proxy.async` under loom: the calling thread's earlier generic-proxy accesses of
+/// [`Tile`](crate::model::Tile)s are ordered before its later async-proxy accesses.
+#[cfg(loom)]
+pub(crate) fn fence_proxy_async() {
+    model::fence_proxy_async()
+}
+
+#[cfg(loom)]
+pub(crate) use model::EngineState;
+#[cfg(loom)]
+pub use model::{drain_copies, Tile};
+
+#[cfg(loom)]
+mod model {
+    extern crate std;
+    use super::{Done, Group, Op};
+    use crate::model::{self as m, Handle};
+    use crate::shared::SharedAddr;
+    use core::marker::PhantomData;
+    use std::boxed::Box;
+    use std::cell::RefCell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+    use std::vec::Vec;
+
+    struct Pending {
+        owner: loom::thread::ThreadId,
+        /// `None`: completes on an mbarrier (joined only by [`drain_copies`]).
+        kind: Option<Group>,
+        group: Option<u64>,
+        handle: Handle<()>,
+    }
+
+    /// The engine's part of the model's per-execution state.
+    #[derive(Default)]
+    pub(crate) struct EngineState {
+        copies: Vec<Pending>,
+        /// (thread, kind, groups committed so far).
+        groups: Vec<(loom::thread::ThreadId, Group, u64)>,
+        regions: Vec<Arc<Region>>,
+    }
+
+    impl EngineState {
+        pub(crate) const fn new() -> Self {
+            EngineState {
+                copies: Vec::new(),
+                groups: Vec::new(),
+                regions: Vec::new(),
+            }
+        }
+        /// Copies still in flight.
+        pub(crate) fn in_flight(&self) -> usize {
+            self.copies.len()
+        }
+        /// Forgets the execution's tiles (called at its end, inside it).
+        pub(crate) fn take_regions(&mut self) -> Vec<Arc<Region>> {
+            core::mem::take(&mut self.regions)
+        }
+        fn committed(&mut self, t: loom::thread::ThreadId, g: Group) -> &mut u64 {
+            let i = match self.groups.iter().position(|e| e.0 == t && e.1 == g) {
+                Some(i) => i,
+                None => {
+                    self.groups.push((t, g, 0));
+                    self.groups.len() - 1
+                }
+            };
+            &mut self.groups[i].2
+        }
+    }
+
+    fn me() -> loom::thread::ThreadId {
+        loom::thread::current().id()
+    }
+
+    fn region_of(addr: usize, n: usize) -> Option<(Arc<Region>, usize, usize)> {
+        m::with_engine(|s| {
+            s.regions.iter().find_map(|r| {
+                let end = r.base + r.elem * r.len;
+                if addr >= r.base && addr < end {
+                    let lo = (addr - r.base) / r.elem;
+                    let hi = ((addr + n - r.base).div_ceil(r.elem)).min(r.len);
+                    Some((r.clone(), lo, hi))
+                } else {
+                    None
+                }
+            })
+        })
+    }
+
+    pub(super) fn issue(done: Done, ops: Vec<Op>) {
+        // `cp.async` (non-bulk) is performed in the generic proxy; the bulk and tensor copies in
+        // the async proxy (PTX ISA §8.6, §9.7.9.25).
+        let proxy = !matches!(done, Done::CpAsync);
+        let body = move || {
+            for op in &ops {
+                if let Some(s) = op.s {
+                    if let Some((r, lo, hi)) = region_of(s, op.n) {
+                        r.engine_access(lo, hi, false, proxy);
+                    }
+                }
+                if let Some((r, lo, hi)) = region_of(op.d, op.n) {
+                    r.engine_access(lo, hi, true, proxy);
+                }
+                unsafe {
+                    match op.s {
+                        Some(s) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
+                        None => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
+                    }
+                }
+            }
+            if let Done::Tx { bar, tx } = done {
+                // The copy's completion, ordered after its writes (a `Release` RMW).
+                unsafe { (*bar).h_complete_tx(tx) };
+            }
+        };
+        let handle = match m::place() {
+            Some(p) => m::spawn_at(p, body),
+            None => m::spawn(body),
+        };
+        let kind = match done {
+            Done::CpAsync => Some(Group::CpAsync),
+            Done::BulkGroup => Some(Group::Bulk),
+            Done::Tx { .. } => None,
+        };
+        let owner = me();
+        m::with_engine(|s| {
+            s.copies.push(Pending {
+                owner,
+                kind,
+                group: None,
+                handle,
+            })
+        });
+    }
+
+    pub(super) fn commit(g: Group) {
+        let t = me();
+        m::with_engine(|s| {
+            let n = {
+                let c = s.committed(t, g);
+                *c += 1;
+                *c
+            };
+            for p in s.copies.iter_mut() {
+                if p.owner == t && p.kind == Some(g) && p.group.is_none() {
+                    p.group = Some(n);
+                }
+            }
+        });
+    }
+
+    fn join_where(mut pick: impl FnMut(&Pending) -> bool) {
+        let taken: Vec<Pending> = m::with_engine(|s| {
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < s.copies.len() {
+                if pick(&s.copies[i]) {
+                    out.push(s.copies.remove(i));
+                } else {
+                    i += 1;
+                }
+            }
+            out
+        });
+        for p in taken {
+            p.handle.join();
+        }
+    }
+
+    pub(super) fn wait(g: Group, pending: Option<u32>) {
+        let t = me();
+        match pending {
+            None => join_where(|p| p.owner == t && p.kind == Some(g)),
+            Some(n) => {
+                let committed = m::with_engine(|s| *s.committed(t, g));
+                let upto = committed.saturating_sub(n as u64);
+                join_where(|p| {
+                    p.owner == t && p.kind == Some(g) && p.group.is_some_and(|k| k <= upto)
+                })
+            }
+        }
+    }
+
+    /// Waits for every async copy still in flight (any thread's, any completion mechanism): what
+    /// a kernel's exit does. Call it before the memory the copies touch goes away (a model that
+    /// ends with copies in flight fails in [`check`](crate::model::check)).
+    ///
+    /// No instruction (the model's bookkeeping; on the GPU a grid does not end before its async
+    /// copies do). PTX ISA §9.7.9.25; seed §5.
+    ///
+    /// # Examples
+    ///
+    /// ```ignore
+    /// ptx_sync::model::check(0, || {
+    ///     // ... issue copies, run the roles ...
+    ///     ptx_sync::model::drain_copies();
+    /// });
+    /// ```
+    pub fn drain_copies() {
+        join_where(|_| true)
+    }
+
+    loom::thread_local! {
+        static UNFENCED: RefCell<Vec<Arc<AtomicBool>>> = RefCell::new(Vec::new());
+    }
+
+    pub(super) fn fence_proxy_async() {
+        UNFENCED.with(|u| {
+            for f in u.borrow_mut().drain(..) {
+                f.store(true, Ordering::SeqCst);
+            }
+        });
+    }
+
+    /// A generic-proxy access not yet known to be fenced: (instruction, write, fenced).
+    type Note = (&'static str, bool, Arc<AtomicBool>);
+
+    /// The memory of a [`Tile`], registered with the model so that the copy engine finds it by
+    /// address.
+    pub(crate) struct Region {
+        base: usize,
+        elem: usize,
+        len: usize,
+        layout: std::alloc::Layout,
+        /// One loom cell per element: its accesses are the race check.
+        cells: Box<[loom::cell::UnsafeCell<()>]>,
+        /// Per element, the generic-proxy accesses not yet followed by a proxy fence.
+        generic: Mutex<Vec<Vec<Note>>>,
+    }
+
+    unsafe impl Send for Region {}
+    unsafe impl Sync for Region {}
+
+    impl Drop for Region {
+        fn drop(&mut self) {
+            unsafe { std::alloc::dealloc(self.base as *mut u8, self.layout) }
+        }
+    }
+
+    impl Region {
+        fn generic_access(&self, i: usize, write: bool) {
+            assert!(i < self.len, "ptx-sync model: Tile index {i} out of bounds");
+            let what = if write { "st" } else { "ld" };
+            let f = Arc::new(AtomicBool::new(false));
+            UNFENCED.with(|u| u.borrow_mut().push(f.clone()));
+            self.generic.lock().unwrap()[i].push((what, write, f));
+            m::weak_access(what, || {
+                if write {
+                    self.cells[i].with_mut(|_| ())
+                } else {
+                    self.cells[i].with(|_| ())
+                }
+            });
+        }
+
+        fn engine_access(&self, lo: usize, hi: usize, write: bool, proxy: bool) {
+            if proxy {
+                let mut g = self.generic.lock().unwrap();
+                for notes in g[lo..hi].iter_mut() {
+                    let bad = notes
+                        .iter()
+                        .find(|(_, w, f)| (write || *w) && !f.load(Ordering::SeqCst))
+                        .map(|(what, _, _)| *what);
+                    notes.retain(|(_, w, f)| !f.load(Ordering::SeqCst) && !write && !*w);
+                    if let Some(what) = bad {
+                        drop(g);
+                        panic!(
+                            "proxy race: an async-proxy {} (TMA) follows a \
+                             generic-proxy `{what}` of the same shared memory with no \
+                             fence.proxy.async in between (seed §5.3, PTX ISA §8.9.1.2)",
+                            if write { "write" } else { "read" }
+                        );
+                    }
+                }
+            }
+            let what = match (proxy, write) {
+                (true, true) => "async-proxy write (TMA)",
+                (true, false) => "async-proxy read (TMA)",
+                (false, _) => "cp.async write",
+            };
+            m::weak_access(what, || {
+                for c in &self.cells[lo..hi] {
+                    if write {
+                        c.with_mut(|_| ())
+                    } else {
+                        c.with(|_| ())
+                    }
+                }
+            });
+        }
+    }
+
+    /// Shared memory that the copy engine and threads both access, for models under
+    /// `--cfg loom`: `len` elements of `T`, 128-byte aligned (a TMA destination), at a stable
+    /// address registered with the model. The copy functions of [`crate::copy`] whose source or
+    /// destination lies in a tile access it through the **async proxy** (from the copy engine's
+    /// thread); [`read`](Tile::read) and [`write`](Tile::write) are the **generic proxy**'s `ld`
+    /// and `st`. Every access is race-checked per element (as a [`Data`](crate::Data): an
+    /// unordered conflicting pair is `"ptx-sync model: data race on Data"`), and an async-proxy
+    /// access after a generic one of the same element whose thread has not executed
+    /// [`fence_proxy_async`](crate::proxy::fence_proxy_async) since is a `"proxy race"` (PTX ISA
+    /// §8.9.1.2, seed §5.3). The async → generic direction needs no fence: the completion
+    /// mechanism (a wait, an mbarrier phase) orders it (seed §5.2).
+    ///
+    /// No instruction (the model's stand-in for a `shared_array!`). Seed §5.1–§5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```ignore
+    /// use ptx_sync::{model::{self, Tile}, copy::*, Mbarrier, Release, Acquire, Cta, Phase};
+    /// model::check(0, || {
+    ///     let (src, tile, full) = ([7u32; 4], Tile::new(4, 0u32), Mbarrier::<()>::new());
+    ///     full.init(1);
+    ///     let _ = full.arrive_expect_tx::<Release, Cta>(16);
+    ///     unsafe { cp_async_bulk_g2s(tile.addr(), src.as_ptr().cast(), 16, &full) };
+    ///     model::spin_until("full", || full.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+    ///     assert_eq!(unsafe { tile.read(3) }, 7);
+    ///     model::drain_copies();
+    /// });
+    /// ```
+    pub struct Tile<T> {
+        r: Arc<Region>,
+        _t: PhantomData<T>,
+    }
+
+    unsafe impl<T: Send> Send for Tile<T> {}
+    unsafe impl<T: Send> Sync for Tile<T> {}
+
+    impl<T: Copy> Tile<T> {
+        /// A tile of `len` elements, each `v` (written before any thread starts: not an access).
+        ///
+        /// No instruction. Seed §5.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// let t = ptx_sync::model::Tile::new(8, 1u32); // inside a model
+        /// ```
+        pub fn new(len: usize, v: T) -> Self {
+            m::touch();
+            let elem = core::mem::size_of::<T>();
+            assert!(elem > 0 && len > 0, "ptx-sync model: an empty Tile");
+            let layout = std::alloc::Layout::from_size_align(
+                elem * len,
+                core::mem::align_of::<T>().max(128),
+            )
+            .expect("Tile layout");
+            let base = unsafe { std::alloc::alloc(layout) } as *mut T;
+            assert!(!base.is_null(), "Tile allocation");
+            for i in 0..len {
+                unsafe { base.add(i).write(v) };
+            }
+            let r = Arc::new(Region {
+                base: base as usize,
+                elem,
+                len,
+                layout,
+                cells: (0..len).map(|_| loom::cell::UnsafeCell::new(())).collect(),
+                generic: Mutex::new((0..len).map(|_| Vec::new()).collect()),
+            });
+            m::with_engine(|s| s.regions.push(r.clone()));
+            Tile { r, _t: PhantomData }
+        }
+        /// The tile's shared-memory address (a copy's destination or source).
+        ///
+        /// No instruction.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// let a = tile.addr().offset(16); // element 4 of a u32 tile
+        /// ```
+        pub fn addr(&self) -> SharedAddr {
+            crate::shared::to_shared(self.as_ptr())
+        }
+        /// The tile's generic address.
+        ///
+        /// No instruction.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// let p: *mut u32 = tile.as_ptr();
+        /// ```
+        pub fn as_ptr(&self) -> *mut T {
+            self.r.base as *mut T
+        }
+        /// Elements.
+        ///
+        /// No instruction.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// assert_eq!(ptx_sync::model::Tile::new(4, 0u8).len(), 4);
+        /// ```
+        pub fn len(&self) -> usize {
+            self.r.len
+        }
+        /// Never: a tile has at least one element.
+        ///
+        /// No instruction.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// assert!(!ptx_sync::model::Tile::new(4, 0u8).is_empty());
+        /// ```
+        pub fn is_empty(&self) -> bool {
+            false
+        }
+        /// A generic-proxy `ld` of element `i`.
+        ///
+        /// # Safety
+        /// As [`Data::read`](crate::Data::read): the model reports a read that races.
+        ///
+        /// PTX: a weak `ld.shared`. Seed §5.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// let v = unsafe { tile.read(0) };
+        /// ```
+        pub unsafe fn read(&self, i: usize) -> T {
+            self.r.generic_access(i, false);
+            self.as_ptr().add(i).read()
+        }
+        /// A generic-proxy `st` to element `i`.
+        ///
+        /// # Safety
+        /// As [`Data::write`](crate::Data::write).
+        ///
+        /// PTX: a weak `st.shared`. Seed §5.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// unsafe { tile.write(0, 5) };
+        /// ```
+        pub unsafe fn write(&self, i: usize, v: T) {
+            self.r.generic_access(i, true);
+            self.as_ptr().add(i).write(v)
+        }
+    }
+}
