@@ -20,6 +20,14 @@
 //! | `i64` | `.s64` | `.u64` (PTX has no `add.s64`; two's complement is the same) | `.s64` | `.b64` | – |
 //! | `f32` | `.f32` | `.f32` | – | `exch`/`cas` only: `.b32` | – |
 //! | `f64` | `.f64` | `.f64` | – | `exch`/`cas` only: `.b64` | – |
+//! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
+//! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
+//!
+//! The half types ([`half`]) are bit wrappers (Rust has no stable `f16`): `add.noftz` keeps
+//! subnormals (the ISA requires `.noftz` on them), a packed pair is atomic per element, and the
+//! host adds in `f32` with one rounding to the half (the device's result). Floors:
+//! `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
+//! `add.noftz.bf16{,x2}` 7.8 / sm_90 (§9.7.13.5/6 version notes; with a `.sem`: sm_70 / 6.0).
 //!
 //! A "–" does not compile. `fetch_sub` is `atom.add` of the negation (PTX has no `atom.sub`).
 //!
@@ -65,7 +73,7 @@ use crate::sem::{
 use core::arch::asm;
 
 /// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
-/// `f64`.
+/// `f64`, and the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`].
 pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     /// The Rust name (`"u32"`).
     const NAME: &'static str;
@@ -76,6 +84,14 @@ pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     /// as 32-bit x86 does: an `atom`/`ld` of 8 bytes needs an 8-aligned address).
     #[doc(hidden)]
     type Align: Copy + Default + 'static;
+    /// The primitive an `asm!` operand holds (`Self` for the primitives, the bits for the half
+    /// types of [`half`]).
+    #[doc(hidden)]
+    type Raw: Copy;
+    #[doc(hidden)]
+    fn to_raw(self) -> Self::Raw;
+    #[doc(hidden)]
+    fn from_raw(r: Self::Raw) -> Self;
 }
 
 /// An 8-aligned zero-sized marker (the [`Scalar::Align`] of the 64-bit types).
@@ -110,6 +126,11 @@ macro_rules! scalars {
         impl Scalar for $t {
             const NAME: &'static str = stringify!($t);
             type Align = $al;
+            type Raw = $t;
+            #[inline(always)]
+            fn to_raw(self) -> $t { self }
+            #[inline(always)]
+            fn from_raw(r: $t) -> Self { r }
             #[allow(clippy::float_cmp)]
             fn bits_eq(self, other: Self) -> bool { self.to_ne_bytes() == other.to_ne_bytes() }
         }
@@ -122,7 +143,9 @@ scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
          u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
          f32, Align4, |x| -x; f64, Align8, |x| -x);
 
+pub mod half;
 mod seq_cst;
+pub use half::{Bf16, Bf16x2, F16x2, F16};
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -201,7 +224,7 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `atom.{O}` on `{Self}`",
     label = "no such atom",
-    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64)"
+    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32"
 )]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
@@ -230,7 +253,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `red.{O}` on `{Self}`",
     label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions"
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only)"
 )]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
@@ -368,6 +391,10 @@ macro_rules! for_ldst_types {
         $crate::$sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
         $crate::$sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [F16 "b16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [Bf16 "b16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [F16x2 "b32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [Bf16x2 "b32" reg32;] Acquire, Release }
     };
 }
 
@@ -410,6 +437,12 @@ macro_rules! for_atom_rows {
         $crate::$sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
         $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
         $crate::$sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Exch "exch" "b32";] }
     };
 }
 
@@ -446,6 +479,10 @@ macro_rules! for_red_rows {
         $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
         $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
         $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
     };
 }
 
@@ -460,6 +497,10 @@ macro_rules! for_cas_rows {
         $crate::$sems! { $leaf [i64 reg64 "b64";] }
         $crate::$sems! { $leaf [f32 reg32 "b32";] }
         $crate::$sems! { $leaf [f64 reg64 "b64";] }
+        $crate::$sems! { $leaf [F16 reg16 "b16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 "b16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 "b32";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 "b32";] }
     };
 }
 
@@ -506,12 +547,12 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let v: $t;
+                let v: <$t as Scalar>::Raw;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
                 asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
-                v
+                <$t as Scalar>::from_raw(v)
             }
         }
     };
@@ -522,10 +563,10 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let v: $t;
+                let v: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                v
+                <$t as Scalar>::from_raw(v)
             }
         }
     };
@@ -544,7 +585,7 @@ macro_rules! st_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v,
+                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }
@@ -564,10 +605,10 @@ macro_rules! atom_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                let d: $t;
+                let d: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) b, options(nostack, preserves_flags));
-                d
+                     p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
+                <$t as Scalar>::from_raw(d)
             }
         }
     };
@@ -586,11 +627,11 @@ macro_rules! cas_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
-                let d: $t;
+                let d: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp, c = in($reg) new,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
                      options(nostack, preserves_flags));
-                d
+                <$t as Scalar>::from_raw(d)
             }
         }
     };
@@ -610,7 +651,7 @@ macro_rules! red_leaf {
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) {
                 asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
-                     b = in($reg) b, options(nostack, preserves_flags));
+                     b = in($reg) b.to_raw(), options(nostack, preserves_flags));
             }
         }
     };

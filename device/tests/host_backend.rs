@@ -179,3 +179,146 @@ fn zero_budgets_are_raised_to_one() {
         Err(Timeout { checks: 1 })
     );
 }
+
+/// `F16`/`Bf16` conversions, checked exhaustively against the definition of round-to-nearest-even
+/// (not against the code's own arithmetic): every finite half converts to `f32` and back to itself;
+/// the midpoint of two adjacent halves (exact in `f32`) goes to the one with the even bit
+/// pattern, and the `f32` neighbours of the midpoint go to the nearer half.
+#[test]
+fn half_conversions_round_to_nearest_even() {
+    fn check(name: &str, to: fn(u16) -> f32, from: fn(f32) -> u16, exp_mask: u16) {
+        for b in 0u16..=0x7fff {
+            let x = to(b);
+            if b & exp_mask == exp_mask {
+                continue; // inf / NaN
+            }
+            assert_eq!(from(x), b, "{name} {b:#06x} round trip");
+            assert_eq!(from(-x), b | 0x8000, "{name} -{b:#06x} round trip");
+            let next = b + 1; // the next half up (the largest finite one goes to infinity)
+                              // Past the largest finite half the next value is infinity: the tie is at half an
+                              // ulp above it all the same (IEEE 754 rounds as if the exponent were unbounded).
+            let ulp = if next & exp_mask == exp_mask {
+                x - to(b - 1)
+            } else {
+                to(next) - x
+            };
+            let mid = x + ulp / 2.0;
+            assert!(x < mid && mid < x + ulp, "{name} {b:#06x}: midpoint exact");
+            let even = if b % 2 == 0 { b } else { next };
+            assert_eq!(from(mid), even, "{name} {b:#06x}: tie to even");
+            assert_eq!(
+                from(f32::from_bits(mid.to_bits() - 1)),
+                b,
+                "{name} below the tie"
+            );
+            assert_eq!(
+                from(f32::from_bits(mid.to_bits() + 1)),
+                next,
+                "{name} above the tie"
+            );
+        }
+        assert_eq!(from(f32::NAN), 0x7fff, "{name}: canonical NaN");
+        assert_eq!(from(f32::INFINITY), exp_mask, "{name}: +inf");
+    }
+    check(
+        "f16",
+        |b| F16::from_bits(b).to_f32(),
+        |x| F16::from_f32(x).to_bits(),
+        0x7c00,
+    );
+    check(
+        "bf16",
+        |b| Bf16::from_bits(b).to_f32(),
+        |x| Bf16::from_f32(x).to_bits(),
+        0x7f80,
+    );
+    // Values written from the formats' definitions: 1.0, the largest finite, the smallest
+    // subnormal (2^-24 for f16; 2^-133 for bf16).
+    assert_eq!(F16::from_f32(1.0).to_bits(), 0x3c00);
+    assert_eq!(F16::from_bits(0x7bff).to_f32(), 65504.0);
+    assert_eq!(F16::from_bits(0x0001).to_f32(), 2f32.powi(-24));
+    assert_eq!(Bf16::from_f32(1.0).to_bits(), 0x3f80);
+    assert_eq!(
+        Bf16::from_bits(0x0001).to_f32(),
+        2f32.powi(-66) * 2f32.powi(-67)
+    );
+    // An f32 subnormal is a bf16 subnormal (no flush).
+    assert_eq!(
+        Bf16::from_f32(f32::from_bits(0x0001_0000)).to_bits(),
+        0x0001
+    );
+}
+
+/// `atom.add.noftz` on the host: correctly rounded, subnormals kept (`.noftz`), packed pairs
+/// element-wise, and no lost update among threads (a CAS loop on the bits).
+#[test]
+fn half_adds_are_atomic_and_do_not_flush() {
+    let sub = F16::from_bits(0x0001); // 2^-24, the smallest subnormal
+    let c = Strong::new(sub);
+    assert_eq!(c.at::<Gpu>().fetch_add::<Relaxed>(sub), sub);
+    assert_eq!(c.at::<Gpu>().load::<Relaxed>().to_bits(), 0x0002); // not flushed to zero
+                                                                   // 1 + 2^-11 is a tie between 1.0 (even) and 1 + 2^-10.
+    let one = Strong::new(F16::from_f32(1.0));
+    one.at::<Gpu>()
+        .red_add::<Release>(F16::from_f32(2f32.powi(-11)));
+    assert_eq!(one.at::<Gpu>().load::<Acquire>().to_bits(), 0x3c00);
+    // fetch_sub is the add of the negation.
+    let s = Strong::new(Bf16::from_f32(3.0));
+    assert_eq!(
+        s.at::<Gpu>()
+            .fetch_sub::<AcqRel>(Bf16::from_f32(1.0))
+            .to_f32(),
+        3.0
+    );
+    assert_eq!(s.at::<Gpu>().load::<Relaxed>().to_f32(), 2.0);
+    // NaN stays NaN.
+    let n = Strong::new(F16::from_f32(1.0));
+    n.at::<Gpu>().red_add::<Relaxed>(F16::from_f32(f32::NAN));
+    assert!(n.at::<Gpu>().load::<Relaxed>().to_f32().is_nan());
+    // cas.b16 compares bits.
+    let k = Strong::new(Bf16::from_f32(1.0));
+    assert_eq!(
+        k.at::<Gpu>()
+            .compare_exchange::<AcqRel>(Bf16::from_f32(2.0), Bf16::from_f32(5.0)),
+        Err(Bf16::from_f32(1.0))
+    );
+    assert!(k
+        .at::<Gpu>()
+        .compare_exchange::<AcqRel>(Bf16::from_f32(1.0), Bf16::from_f32(5.0))
+        .is_ok());
+    assert_eq!(k.at::<Gpu>().load::<Relaxed>().to_f32(), 5.0);
+    // Threads: 4 × 256 adds of 1.0 to an f16 (integers are exact up to 2048), and of [1, 0.5]
+    // to an f16x2 and a bf16x2 pair (bf16 integers exact up to 256: 4 × 32 adds).
+    let h = Arc::new(Strong::new(F16::from_f32(0.0)));
+    let p = Arc::new(Strong::new(F16x2::from_f32s([0.0, 0.0])));
+    let q = Arc::new(Strong::new(Bf16x2::from_f32s([0.0, 0.0])));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (h, p, q) = (h.clone(), p.clone(), q.clone());
+            std::thread::spawn(move || {
+                for i in 0..256 {
+                    let _ = h.at::<Gpu>().fetch_add::<Relaxed>(F16::from_f32(1.0));
+                    p.at::<Gpu>()
+                        .red_add::<Relaxed>(F16x2::from_f32s([1.0, 0.5]));
+                    if i < 32 {
+                        let _ = q
+                            .at::<Gpu>()
+                            .fetch_add::<AcqRel>(Bf16x2::from_f32s([1.0, 0.5]));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert_eq!(h.at::<Gpu>().load::<Relaxed>().to_f32(), 1024.0);
+    assert_eq!(p.at::<Gpu>().load::<Relaxed>().to_f32s(), [1024.0, 512.0]);
+    assert_eq!(q.at::<Gpu>().load::<Relaxed>().to_f32s(), [128.0, 64.0]);
+    // The pair swaps as one .b32.
+    assert_eq!(
+        p.at::<Gpu>().swap::<Relaxed>(F16x2::from_bits(7)).to_f32s(),
+        [1024.0, 512.0]
+    );
+    assert_eq!(p.at::<Gpu>().load::<Relaxed>().to_bits(), 7);
+}

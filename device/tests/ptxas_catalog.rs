@@ -103,3 +103,46 @@ fn ptxas_rejects_what_the_types_reject() {
         );
     }
 }
+
+/// The half-precision rows (issue #13 item 7): what the types reject ptxas rejects (no `.add`
+/// without `.noftz`, no scalar `min`/`max`/`and`/`exch` on a half), and the `bf16` floor sm_90
+/// is enforced (`f16`'s sm_70 is below ptxas 13.0's oldest target, sm_75: it assembles there).
+#[test]
+fn ptxas_agrees_on_the_half_precision_rows() {
+    let h = |i: &str| format!("{{\n.reg .b16 %h<4>;\n{i}\n}}");
+    assert!(
+        ptxas_accepts(&h("atom.relaxed.gpu.add.noftz.f16 %h1, [%rd1], %h2;")),
+        "control: legal atom.add.noftz.f16 rejected"
+    );
+    for illegal in [
+        "atom.relaxed.gpu.add.f16 %h1, [%rd1], %h2;",
+        "red.relaxed.gpu.add.bf16 [%rd1], %h2;",
+        "red.relaxed.gpu.add.f16x2 [%rd1], %r2;",
+        "atom.relaxed.gpu.min.noftz.f16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.exch.b16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.and.b16 %h1, [%rd1], %h2;",
+    ] {
+        assert!(
+            !ptxas_accepts(&h(illegal)),
+            "ptxas accepts `{illegal}`, which the types reject"
+        );
+    }
+    for insn in [
+        "atom.relaxed.gpu.add.noftz.bf16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.add.noftz.bf16x2 %r1, [%rd1], %r2;",
+        "red.release.gpu.add.noftz.bf16 [%rd1], %h2;",
+    ] {
+        assert!(ptxas_accepts_on("sm_90", &h(insn)), "`{insn}` on sm_90");
+        assert!(
+            !ptxas_accepts_on("sm_89", &h(insn)),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+    }
+    for insn in [
+        "atom.relaxed.gpu.add.noftz.f16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.add.noftz.f16x2 %r1, [%rd1], %r2;",
+        "atom.relaxed.gpu.cas.b16 %h1, [%rd1], %h2, %h3;",
+    ] {
+        assert!(ptxas_accepts_on("sm_75", &h(insn)), "`{insn}` on sm_75");
+    }
+}

@@ -10,13 +10,29 @@
 //!   §9.7.13.5 `atom{.sem}{.scope}{.space}.op.type`, `atom{.sem}{.scope}{.space}.cas.bN`
 //!   §9.7.13.6 `red{.sem}{.scope}{.space}.op.type`, `.sem = { .relaxed, .release }`
 //!   §9.7.13.4 `fence{.sem}.scope`, `.sem = { .sc, .acq_rel, .acquire, .release }`
+//!   §9.7.13.5 `atom{.sem}{.scope}{.space}.add.noftz.{f16,f16x2,bf16,bf16x2}`,
+//!             `atom{.sem}{.scope}{.space}.cas.b16`; §9.7.13.6 `red{.sem}{.scope}{.space}.add.noftz.…`
+//!   (the half types load and store as `.b16`, the packed pairs as `.b32`: §5.2.1, a bit-size
+//!   type stands for any type of its size)
 //! They are not produced by, nor shared with, the macros that generate the instructions.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use ptx_sync::catalog::{for_each_variant, Variant};
 
-const TYPES: [&str; 6] = ["u32", "i32", "u64", "i64", "f32", "f64"];
+const TYPES: [&str; 10] = [
+    "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2",
+];
+/// The half-precision types (`ptx_sync::F16` …) and their PTX `.type` in `add.noftz`.
+fn half_type(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "F16" => "f16",
+        "Bf16" => "bf16",
+        "F16x2" => "f16x2",
+        "Bf16x2" => "bf16x2",
+        _ => return None,
+    })
+}
 const SCOPES: [(&str, &str); 4] = [
     ("Cta", ".cta"),
     ("Cluster", ".cluster"),
@@ -45,22 +61,36 @@ fn ldst_type(t: &str) -> &'static str {
         "i64" => "s64",
         "f32" => "f32",
         "f64" => "f64",
+        "F16" | "Bf16" => "b16",
+        "F16x2" | "Bf16x2" => "b32",
         _ => unreachable!(),
     }
 }
 
 fn bits(t: &str) -> &'static str {
-    if t.ends_with("32") {
-        "b32"
-    } else {
-        "b64"
+    match t {
+        "F16" | "Bf16" => "b16",
+        "F16x2" | "Bf16x2" => "b32",
+        _ if t.ends_with("32") => "b32",
+        _ => "b64",
     }
 }
 
 /// PTX ISA §9.7.13.5 type restrictions: the `.type` an op takes for a Rust scalar, or None.
 fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
+    if let Some(h) = half_type(t) {
+        // Only `.add.noftz` (the `.noftz` is required), `cas.b16` on one half, and `cas`/`exch`
+        // as `.b32` on a packed pair.
+        return match op {
+            "add.noftz" => Some(h),
+            "cas" => Some(bits(t)),
+            "exch" if t.ends_with("x2") => Some("b32"),
+            _ => None,
+        };
+    }
     let float = t.starts_with('f');
     match op {
+        "add.noftz" => None,
         "and" | "or" | "xor" if !float => Some(bits(t)),
         "exch" | "cas" => Some(bits(t)),
         // `.add` has .u32 .s32 .u64 .f32 .f64 — no .s64, so i64 uses .u64.
@@ -122,13 +152,33 @@ fn expected() -> BTreeMap<Key, String> {
             "atom",
             &RMW_SEMS[..],
             &[
-                "add", "min", "max", "and", "or", "xor", "exch", "inc", "dec", "cas",
+                "add",
+                "min",
+                "max",
+                "and",
+                "or",
+                "xor",
+                "exch",
+                "inc",
+                "dec",
+                "cas",
+                "add.noftz",
             ][..],
         ),
         (
             "red",
             &[RMW_SEMS[0], RMW_SEMS[2]][..],
-            &["add", "min", "max", "and", "or", "xor", "inc", "dec"][..],
+            &[
+                "add",
+                "min",
+                "max",
+                "and",
+                "or",
+                "xor",
+                "inc",
+                "dec",
+                "add.noftz",
+            ][..],
         ),
     ] {
         for t in TYPES {
@@ -224,10 +274,17 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 6 types × (2 unscoped + 2 × 4 scoped) × 4 spaces.
+    // The sizes the grammar implies: ld/st 10 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // the `.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems (`red`).
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 240);
-    assert_eq!(count("st"), 240);
+    assert_eq!(count("ld"), 400);
+    assert_eq!(count("st"), 400);
+    let noftz = |f: &str| {
+        got.iter()
+            .filter(|k| k.0 == f && k.1 == "add.noftz")
+            .count()
+    };
+    assert_eq!((noftz("atom"), noftz("red")), (256, 128));
     assert_eq!(count("fence"), 16);
 }
 
@@ -381,4 +438,96 @@ fn rows_carry_call_path_floors_and_sections() {
             assert!(v.rust.ends_with(&format!("::<{}>", v.sem)), "{v:?}");
         }
     }
+}
+
+/// The half-precision rows (issue #13 item 7): the ISA's spellings, written out, and the floors
+/// of the ISA's version notes (§9.7.13.5/6: `.f16x2` PTX 6.2 / sm_60, `.f16` and `cas.b16` 6.3 /
+/// sm_70, `.bf16{,x2}` 7.8 / sm_90; a `.sem` or `.scope` needs sm_70 / 6.0, `.cluster` 7.8 /
+/// sm_90), and the Rust call of each.
+#[test]
+fn half_precision_rows() {
+    use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <F16 as AtomInstr<op::Add, Relaxed, Gpu, Global>>::PTX,
+        "atom.relaxed.gpu.global.add.noftz.f16"
+    );
+    assert_eq!(
+        <Bf16x2 as AtomInstr<op::Add, AcqRel, Sys, Generic>>::PTX,
+        "atom.acq_rel.sys.add.noftz.bf16x2"
+    );
+    assert_eq!(
+        <F16x2 as RedInstr<op::Add, Release, Cta, Shared>>::PTX,
+        "red.release.cta.shared::cta.add.noftz.f16x2"
+    );
+    assert_eq!(
+        <Bf16 as RedInstr<op::Add, Relaxed, Cluster, SharedCluster>>::PTX,
+        "red.relaxed.cluster.shared::cluster.add.noftz.bf16"
+    );
+    assert_eq!(
+        <F16 as CasInstr<Acquire, Gpu, Generic>>::PTX,
+        "atom.acquire.gpu.cas.b16"
+    );
+    assert_eq!(
+        <F16x2 as AtomInstr<op::Exch, Relaxed, Gpu, Generic>>::PTX,
+        "atom.relaxed.gpu.exch.b32"
+    );
+    assert_eq!(
+        <Bf16 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.b16"
+    );
+    assert_eq!(
+        <Bf16x2 as StInstr<Release, Sys, Generic>>::PTX,
+        "st.release.sys.b32"
+    );
+    let rows = catalog();
+    let find = |ptx: &str, ty: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx && v.ty == ty)
+            .unwrap_or_else(|| panic!("no row {ptx} {ty}"))
+    };
+    let f = find("atom.relaxed.gpu.add.noftz.f16", "F16");
+    assert_eq!(
+        (f.rust, f.sm, f.ptx_isa, f.isa, f.op),
+        (
+            "AtomicRef::<F16, Gpu, Generic>::fetch_add::<Relaxed>",
+            70,
+            63,
+            "9.7.13.5",
+            "add.noftz"
+        )
+    );
+    assert_eq!(
+        (
+            find("atom.relaxed.gpu.add.noftz.f16x2", "F16x2").sm,
+            find("atom.relaxed.gpu.add.noftz.f16x2", "F16x2").ptx_isa
+        ),
+        (70, 62)
+    );
+    let b = find("red.release.gpu.add.noftz.bf16x2", "Bf16x2");
+    assert_eq!(
+        (b.rust, b.sm, b.ptx_isa, b.isa),
+        (
+            "AtomicRef::<Bf16x2, Gpu, Generic>::red_add::<Release>",
+            90,
+            78,
+            "9.7.13.6"
+        )
+    );
+    let c = find("atom.relaxed.cta.cas.b16", "Bf16");
+    assert_eq!((c.sm, c.ptx_isa), (70, 63));
+    assert_eq!(find("atom.relaxed.cluster.cas.b16", "F16").ptx_isa, 78);
+    assert_eq!(
+        (find("ld.b16", "F16").sm, find("ld.b16", "F16").ptx_isa),
+        (20, 20)
+    );
+    assert_eq!(find("atom.relaxed.gpu.exch.b32", "Bf16x2").ptx_isa, 60);
+    // No `.add` without `.noftz`, no `min`/`max`/`exch` on one half.
+    assert!(rows
+        .iter()
+        .all(|v| !(v.ty.contains('F') || v.ty.starts_with('B'))
+            || !matches!(
+                v.op,
+                "add" | "min" | "max" | "and" | "or" | "xor" | "inc" | "dec"
+            )));
 }

@@ -446,12 +446,16 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
         ("f64", true) => ("f64", "%fd1", "%fd2"),
         ("f32", true) => ("f32", "%f1", "%f2"),
         ("u64" | "i64" | "f64", _) => ("b64", "%rd5", "%rd4"),
+        // The half types of `ptx_sync::atomic::half` (a `.f16`/`.bf16` lives in a `.b16`).
+        ("F16" | "Bf16", _) => ("b16", "%rs1", "%rs2"),
+        ("F16x2" | "Bf16x2", _) => ("b32", "%x1", "%x2"),
         _ => ("b32", "%r1", "%r2"),
     };
     let wiring = "\t.reg .u64 %rd<6>;\n\t.reg .u32 %r<3>;\n\t.reg .f32 %f<3>;\n\t.reg .f64 %fd<3>;\n\
+                  \t.reg .b16 %rs<3>;\n\t.reg .b32 %x<3>;\n\
                   \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 16;\n\
                   \tadd.u64 %rd3, %rd1, %rd2;\n\tcvt.u64.u32 %rd4, %r2;\n\
-                  \tcvt.rn.f32.u32 %f2, %r2;\n\tcvt.rn.f64.u32 %fd2, %r2;\n";
+                  \tcvt.rn.f32.u32 %f2, %r2;\n\tcvt.rn.f64.u32 %fd2, %r2;\n\tcvt.u16.u32 %rs2, %r2;\n\tmov.b32 %x2, %r2;\n";
     let sink = format!("\tst.{bits} [%rd3+8], {dst};\n");
     let i = row_instr(v, dst, val, "%rd3").ok_or("the row carries no operands")?;
     let (body, base) = match v.family {
