@@ -22,6 +22,7 @@
 //! | `f64` | `.f64` | `.f64` | – | `exch`/`cas` only: `.b64` | – |
 //! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
 //! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
+//! | `u128` ([`b128`]) | `.b128` | – | – | `exch`/`cas` only: `.b128` (sm_90) | – |
 //!
 //! The half types ([`half`]) are bit wrappers (Rust has no stable `f16`): `add.noftz` keeps
 //! subnormals (the ISA requires `.noftz` on them), a packed pair is atomic per element, and the
@@ -73,7 +74,7 @@ use crate::sem::{
 use core::arch::asm;
 
 /// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
-/// `f64`, and the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`].
+/// `f64`, the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`], and `u128` ([`b128`]).
 pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     /// The Rust name (`"u32"`).
     const NAME: &'static str;
@@ -143,6 +144,7 @@ scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
          u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
          f32, Align4, |x| -x; f64, Align8, |x| -x);
 
+pub mod b128;
 pub mod half;
 mod seq_cst;
 pub use half::{Bf16, Bf16x2, F16x2, F16};
@@ -224,7 +226,7 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `atom.{O}` on `{Self}`",
     label = "no such atom",
-    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32"
+    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128"
 )]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
@@ -253,7 +255,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `red.{O}` on `{Self}`",
     label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only)"
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only; no 128-bit red)"
 )]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
@@ -336,6 +338,51 @@ macro_rules! ops {
 #[allow(unused_imports)]
 pub(crate) use ops;
 
+/// The `.b128` rows' templates ([`b128`]): `(pre F)` before the mnemonic, `(F)` the operands,
+/// `(post F)` after the `;`. The value crosses the `asm!` as two 64-bit halves `{lo}`/`{hi}`
+/// (`{blo}`/`{bhi}`, `{clo}`/`{chi}` for the operands of `atom`) packed into `.b128` registers
+/// `q` (the value or `b`), `qc` (`c`) and `qd` (`d`) with `mov.b128`.
+macro_rules! ops128 {
+    (pre ld) => {
+        "{{\n\t.reg .b128 q;\n\t"
+    };
+    (ld) => {
+        " q, [{p}]"
+    };
+    (post ld) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, q;\n\t}}"
+    };
+    (pre st) => {
+        "{{\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (st) => {
+        " [{p}], q"
+    };
+    (post st) => {
+        "\n\t}}"
+    };
+    (pre atom) => {
+        "{{\n\t.reg .b128 q, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\t"
+    };
+    (atom) => {
+        " qd, [{p}], q"
+    };
+    (post atom) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
+    };
+    (pre cas) => {
+        "{{\n\t.reg .b128 q, qc, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\tmov.b128 qc, {{{clo}, {chi}}};\n\t"
+    };
+    (cas) => {
+        " qd, [{p}], q, qc"
+    };
+    (post cas) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use ops128;
+
 /// Scopes: `[generic params] type token`.
 #[doc(hidden)]
 #[macro_export]
@@ -395,6 +442,7 @@ macro_rules! for_ldst_types {
         $crate::$sems! { $leaf [Bf16 "b16" reg16;] Acquire, Release }
         $crate::$sems! { $leaf [F16x2 "b32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [Bf16x2 "b32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [u128 "b128" reg128;] Acquire, Release }
     };
 }
 
@@ -443,6 +491,7 @@ macro_rules! for_atom_rows {
         $crate::$sems! { $leaf [F16x2 reg32 Exch "exch" "b32";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u128 reg128 Exch "exch" "b128";] }
     };
 }
 
@@ -501,6 +550,7 @@ macro_rules! for_cas_rows {
         $crate::$sems! { $leaf [Bf16 reg16 "b16";] }
         $crate::$sems! { $leaf [F16x2 reg32 "b32";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 "b32";] }
+        $crate::$sems! { $leaf [u128 reg128 "b128";] }
     };
 }
 
@@ -535,6 +585,22 @@ macro_rules! sco_tok {
 }
 
 macro_rules! ld_leaf {
+    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre ld), "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
+                             ops128!(ld), ";", ops128!(post ld)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
@@ -573,6 +639,20 @@ macro_rules! ld_leaf {
 }
 
 macro_rules! st_leaf {
+    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, ops128!(pre st), "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
+                             ops128!(st), ";", ops128!(post st)),
+                     lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+            }
+        }
+    };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
@@ -593,6 +673,23 @@ macro_rules! st_leaf {
 }
 
 macro_rules! atom_leaf {
+    (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre atom), "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                             ops128!(atom), ";", ops128!(post atom)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
@@ -615,6 +712,24 @@ macro_rules! atom_leaf {
 }
 
 macro_rules! cas_leaf {
+    (u128 reg128 $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl CasInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre cas), "atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt,
+                             ops128!(cas), ";", ops128!(post cas)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
+                     clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
     ($t:ident $reg:ident $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp

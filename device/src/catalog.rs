@@ -340,7 +340,7 @@ pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marke
 mod walk {
     use super::{access_floor, Form, Marker, Variant};
     use crate::atomic::{
-        op, ops, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr, StInstr, F16,
+        op, ops, ops128, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr, StInstr, F16,
     };
     use crate::fence::FenceInstr;
     use crate::sem::*;
@@ -412,12 +412,27 @@ mod walk {
         let (t, o) = (ty.as_bytes(), op.as_bytes());
         let add = o.len() == 9; // "add.noftz"
         let cas = o.len() == 3 && o[0] == b'c'; // "cas"
+        let exch = o.len() == 4; // "exch"
+        if t.len() == 4 && t[1] == b'1' {
+            // "u128": `.b128` is PTX 8.3; `ld`/`st` sm_70, `atom` sm_90.
+            return if cas || exch { (90, 83) } else { (70, 83) };
+        }
         match (t, add, cas) {
             (b"F16", true, _) | (b"F16", _, true) | (b"Bf16", _, true) => (70, 63),
             (b"F16x2", true, _) => (60, 62),
             (b"Bf16", true, _) | (b"Bf16x2", true, _) => (90, 78),
             _ => (0, 0),
         }
+    }
+    /// A row's `(asm_pre, operands, asm_post)`: the `.b128` block for `u128`, the plain
+    /// operands otherwise (the texts the table's `asm!` pastes).
+    macro_rules! tmpl {
+        ($fam:ident u128) => {
+            (ops128!(pre $fam), ops128!($fam), ops128!(post $fam))
+        };
+        ($fam:ident $t:ident) => {
+            ("", ops!($fam), "")
+        };
     }
     macro_rules! v {
         ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
@@ -436,9 +451,9 @@ mod walk {
                 space,
                 form: Form::NONE,
                 ptx: $ptx,
-                operands: Some($ops),
-                asm_pre: "",
-                asm_post: "",
+                operands: Some($ops.1),
+                asm_pre: $ops.0,
+                asm_post: $ops.2,
                 rust: concat!(
                     "AtomicRef::<", stringify!($ty), ", ", scope_rust!([$($g)*] $Sco), ", ",
                     stringify!($Sp), ">::", $method, "::<", stringify!($S), ">"
@@ -468,7 +483,7 @@ mod walk {
                 ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
                  $Sp:ident $rest:tt) => {
                     f(v!(ld, "", $t, $S, [$($g)*] $Sco, $Sp,
-                         <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ops!(ld), "load"));
+                         <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(ld $t), "load"));
                 };
             }
             crate::access_rows! { ld ld_v }
@@ -479,7 +494,7 @@ mod walk {
                 ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
                  $Sp:ident $rest:tt) => {
                     f(v!(st, "", $t, $S, [$($g)*] $Sco, $Sp,
-                         <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ops!(st), "store"));
+                         <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(st $t), "store"));
                 };
             }
             crate::access_rows! { st st_v }
@@ -490,7 +505,7 @@ mod walk {
                 ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
                  [] $Sco:ident; $Sp:ident $rest:tt) => {
                     f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         ops!(atom), method!(atom $O $ot)));
+                         tmpl!(atom $t), method!(atom $O $ot)));
                 };
             }
             crate::access_rows! { atom atom_v }
@@ -501,7 +516,7 @@ mod walk {
                 ($t:ident $reg:ident $tt:literal; $S:ident;
                  [] $Sco:ident; $Sp:ident $rest:tt) => {
                     f(v!(atom, "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX,
-                         ops!(cas), "compare_exchange"));
+                         tmpl!(cas $t), "compare_exchange"));
                 };
             }
             crate::access_rows! { cas cas_v }
@@ -512,7 +527,7 @@ mod walk {
                 ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
                  [] $Sco:ident; $Sp:ident $rest:tt) => {
                     f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         ops!(red), method!(red $O $ot)));
+                         tmpl!(red $t), method!(red $O $ot)));
                 };
             }
             crate::access_rows! { red red_v }

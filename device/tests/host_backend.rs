@@ -322,3 +322,58 @@ fn half_adds_are_atomic_and_do_not_flush() {
     );
     assert_eq!(p.at::<Gpu>().load::<Relaxed>().to_bits(), 7);
 }
+
+/// `u128` on the host (no stable 128-bit atomic in Rust: a striped lock): `cas.b128`/`exch.b128`
+/// results follow the ISA, concurrent CAS increments of both halves lose no update, and a reader
+/// never sees a torn value while writers swap and store whole values.
+#[test]
+fn b128_operations_are_atomic_among_threads() {
+    let c = Strong::new(5u128);
+    let r = c.at::<Gpu>();
+    assert_eq!(r.compare_exchange::<AcqRel>(4, 9), Err(5));
+    assert_eq!(r.compare_exchange::<AcqRel>(5, u128::MAX), Ok(5));
+    assert_eq!(r.swap::<Relaxed>(1 << 64), u128::MAX);
+    r.store::<Release>(3 << 100);
+    assert_eq!(r.load::<Acquire>(), 3 << 100);
+    assert_eq!(core::mem::align_of::<Strong<u128>>(), 16);
+
+    let both = |k: u64| ((k as u128) << 64) | k as u128;
+    let cell = Arc::new(Strong::new(both(0)));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (cell, stop) = (cell.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut seen = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let v = cell.at::<Gpu>().load::<Relaxed>();
+                assert_eq!(v >> 64, v as u64 as u128, "torn 128-bit value {v:#x}");
+                seen += 1;
+            }
+            seen
+        })
+    };
+    let writers: Vec<_> = (0..3)
+        .map(|_| {
+            let cell = cell.clone();
+            std::thread::spawn(move || {
+                for _ in 0..2000 {
+                    let a = cell.at::<Gpu>();
+                    let mut cur = a.load::<Relaxed>();
+                    loop {
+                        let next = both((cur as u64).wrapping_add(1));
+                        match a.compare_exchange::<AcqRel>(cur, next) {
+                            Ok(_) => break,
+                            Err(seen) => cur = seen,
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(reader.join().unwrap() > 0);
+    assert_eq!(cell.at::<Gpu>().load::<Relaxed>(), both(6000));
+}

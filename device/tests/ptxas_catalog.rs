@@ -146,3 +146,38 @@ fn ptxas_agrees_on_the_half_precision_rows() {
         assert!(ptxas_accepts_on("sm_75", &h(insn)), "`{insn}` on sm_75");
     }
 }
+
+/// The `.b128` rows (issue #13 item 7): ptxas rejects the 128-bit forms the types reject (no
+/// `atom.add.b128`, no 128-bit `red`), enforces `atom.{cas,exch}.b128`'s floor sm_90, and takes
+/// the `ld`/`st` forms on sm_75 (their sm_70 floor is below ptxas 13.0's oldest target).
+#[test]
+fn ptxas_agrees_on_the_b128_rows() {
+    let q = |i: &str| format!("{{\n.reg .b128 q, qc, qd;\n{i}\n}}");
+    for illegal in [
+        "atom.relaxed.gpu.add.b128 qd, [%rd1], q;",
+        "atom.relaxed.gpu.or.b128 qd, [%rd1], q;",
+        "red.relaxed.gpu.exch.b128 [%rd1], q;",
+    ] {
+        assert!(
+            !ptxas_accepts(&q(illegal)),
+            "ptxas accepts `{illegal}`, which the types reject"
+        );
+    }
+    for insn in [
+        "atom.relaxed.gpu.cas.b128 qd, [%rd1], q, qc;",
+        "atom.acq_rel.sys.global.exch.b128 qd, [%rd1], q;",
+    ] {
+        assert!(ptxas_accepts_on("sm_90", &q(insn)), "`{insn}` on sm_90");
+        assert!(
+            !ptxas_accepts_on("sm_89", &q(insn)),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+    }
+    for insn in [
+        "ld.acquire.gpu.b128 q, [%rd1];",
+        "st.release.gpu.global.b128 [%rd1], q;",
+        "ld.b128 q, [%rd1];",
+    ] {
+        assert!(ptxas_accepts_on("sm_75", &q(insn)), "`{insn}` on sm_75");
+    }
+}

@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ptx_sync::catalog::{for_each_variant, Variant};
 
-const TYPES: [&str; 10] = [
-    "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2",
+const TYPES: [&str; 11] = [
+    "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2", "u128",
 ];
 /// The half-precision types (`ptx_sync::F16` …) and their PTX `.type` in `add.noftz`.
 fn half_type(t: &str) -> Option<&'static str> {
@@ -63,6 +63,7 @@ fn ldst_type(t: &str) -> &'static str {
         "f64" => "f64",
         "F16" | "Bf16" => "b16",
         "F16x2" | "Bf16x2" => "b32",
+        "u128" => "b128",
         _ => unreachable!(),
     }
 }
@@ -71,6 +72,7 @@ fn bits(t: &str) -> &'static str {
     match t {
         "F16" | "Bf16" => "b16",
         "F16x2" | "Bf16x2" => "b32",
+        "u128" => "b128",
         _ if t.ends_with("32") => "b32",
         _ => "b64",
     }
@@ -87,6 +89,10 @@ fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
             "exch" if t.ends_with("x2") => Some("b32"),
             _ => None,
         };
+    }
+    if t == "u128" {
+        // §9.7.13.5: the only 128-bit atoms are `cas.b128` and `exch.b128`.
+        return matches!(op, "cas" | "exch").then_some("b128");
     }
     let float = t.starts_with('f');
     match op {
@@ -274,11 +280,11 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 10 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // The sizes the grammar implies: ld/st 11 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
     // the `.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems (`red`).
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 400);
-    assert_eq!(count("st"), 400);
+    assert_eq!(count("ld"), 440);
+    assert_eq!(count("st"), 440);
     let noftz = |f: &str| {
         got.iter()
             .filter(|k| k.0 == f && k.1 == "add.noftz")
@@ -342,7 +348,18 @@ fn seed_spellings() {
 /// The operand order of each family, from the PTX ISA grammar (§9.7.9.8 `ld d, [a]`, §9.7.9.10
 /// `st [a], b`, §9.7.13.5 `atom d, [a], b` / `atom.cas d, [a], b, c`, §9.7.13.6 `red [a], b`,
 /// §9.7.13.4 `fence` without operands), with every register written `%r`.
-fn operand_shape(family: &str, op: &str) -> &'static str {
+fn operand_shape(family: &str, op: &str, ty: &str) -> &'static str {
+    if ty == "u128" {
+        // A `.b128` operand is a `.b128` register (§5.2.2): the block's `q` (value, `b`), `qc`
+        // (`c`) and `qd` (`d`), in the same order.
+        return match (family, op) {
+            ("ld", _) => " q, [%r]",
+            ("st", _) => " [%r], q",
+            ("atom", "cas") => " qd, [%r], q, qc",
+            ("atom", "exch") => " qd, [%r], q",
+            (f, o) => panic!("no .b128 {f}.{o}"),
+        };
+    }
     match (family, op) {
         ("ld", _) => " %r, [%r]",
         ("st", _) => " [%r], %r",
@@ -377,7 +394,7 @@ fn every_row_carries_the_grammar_operands() {
                 (c, false) => shape.push(c),
             }
         }
-        if shape != operand_shape(v.family, v.op) {
+        if shape != operand_shape(v.family, v.op, v.ty) {
             bad.push(format!("{}: operands `{ops}`", v.ptx));
         }
     }
@@ -530,4 +547,80 @@ fn half_precision_rows() {
                 v.op,
                 "add" | "min" | "max" | "and" | "or" | "xor" | "inc" | "dec"
             )));
+}
+
+/// The `.b128` rows (issue #13 item 7), spelled from §9.7.9.8/§9.7.9.10 (`.b128` among the
+/// `.type`s of every `ld`/`st` form) and §9.7.13.5 (`atom{.sem}{.scope}{.space}.cas.b128`,
+/// `.exch.b128`); floors PTX 8.3 with sm_70 (`ld`/`st`) and sm_90 (`atom`). Each row's `asm!`
+/// block declares its `.b128` registers and packs/unpacks them with `mov.b128` (§9.7.9.9).
+#[test]
+fn b128_rows() {
+    use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <u128 as LdInstr<Relaxed, Gpu, Generic>>::PTX,
+        "ld.relaxed.gpu.b128"
+    );
+    assert_eq!(<u128 as LdInstr<Weak, Gpu, Generic>>::PTX, "ld.b128");
+    assert_eq!(
+        <u128 as LdInstr<Volatile, Cta, Global>>::PTX,
+        "ld.volatile.global.b128"
+    );
+    assert_eq!(
+        <u128 as StInstr<Release, Sys, SharedCluster>>::PTX,
+        "st.release.sys.shared::cluster.b128"
+    );
+    assert_eq!(
+        <u128 as AtomInstr<op::Exch, AcqRel, Gpu, Generic>>::PTX,
+        "atom.acq_rel.gpu.exch.b128"
+    );
+    assert_eq!(
+        <u128 as CasInstr<Relaxed, Cta, Shared>>::PTX,
+        "atom.relaxed.cta.shared::cta.cas.b128"
+    );
+    let rows: Vec<Variant> = catalog().into_iter().filter(|v| v.ty == "u128").collect();
+    assert_eq!(rows.len(), 40 + 40 + 2 * 64);
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let a = find("atom.acq_rel.gpu.exch.b128");
+    assert_eq!(
+        (a.rust, a.sm, a.ptx_isa),
+        ("AtomicRef::<u128, Gpu, Generic>::swap::<AcqRel>", 90, 83)
+    );
+    let c = find("atom.relaxed.gpu.global.cas.b128");
+    assert_eq!((c.sm, c.ptx_isa), (90, 83));
+    let l = find("ld.acquire.gpu.b128");
+    assert_eq!((l.sm, l.ptx_isa, l.isa), (70, 83, "9.7.9.8"));
+    assert_eq!(find("ld.b128").sm, 70);
+    assert_eq!(find("st.relaxed.cluster.b128").sm, 90);
+    for v in &rows {
+        let regs = match (v.family, v.op) {
+            ("atom", "cas") => ".reg .b128 q, qc, qd;",
+            ("atom", _) => ".reg .b128 q, qd;",
+            _ => ".reg .b128 q;",
+        };
+        assert!(
+            v.asm_pre.starts_with("{{") && v.asm_pre.contains(regs),
+            "{v:?}"
+        );
+        assert!(v.asm_post.ends_with("}}"), "{v:?}");
+        let unpack = "mov.b128 {{{lo}, {hi}}}, ";
+        match v.family {
+            "ld" => assert!(v.asm_post.contains(&format!("{unpack}q;")), "{v:?}"),
+            "st" => assert!(v.asm_pre.contains("mov.b128 q, {{{lo}, {hi}}};"), "{v:?}"),
+            _ => {
+                assert!(v.asm_pre.contains("mov.b128 q, {{{blo}, {bhi}}};"), "{v:?}");
+                assert!(v.asm_post.contains(&format!("{unpack}qd;")), "{v:?}");
+            }
+        }
+        if v.op == "cas" {
+            assert!(
+                v.asm_pre.contains("mov.b128 qc, {{{clo}, {chi}}};"),
+                "{v:?}"
+            );
+        }
+    }
 }

@@ -440,6 +440,9 @@ fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
 /// as [`WIRING`], `.b32`/`.b64` registers by the type's width (PTX lets a bit-size register stand
 /// for any type of its size), and a baseline of the same width with weak `ld`/`st`.
 fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
+    if v.ty == "u128" {
+        return b128_body(v);
+    }
     // `ld`/`st`/`red` on floats want float registers; `atom.exch`/`cas` on floats are `.bN`.
     let float_regs = v.ty.starts_with('f') && !matches!(v.op, "exch" | "cas");
     let (bits, dst, val) = match (v.ty, float_regs) {
@@ -465,6 +468,43 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
         ),
         "st" | "red" => (format!("\t{i}\n"), format!("\tst.{bits} [%rd3], {val};\n")),
         _ => return Err(""),
+    };
+    Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
+}
+
+/// A `.b128` row (`ptx_sync::atomic::b128`): the row's whole `asm!` block (it declares its
+/// `.b128` registers and packs them from 64-bit halves with `mov.b128`), `{lo}`/`{hi}` bound to
+/// `%rd5`/`%rd6` and the operands' halves (`{blo}`, `{bhi}`, `{clo}`, `{chi}`) to `%rd4`; the
+/// baseline moves the same halves with a weak `ld`/`st.v2.b64`.
+fn b128_body(v: &Variant) -> Result<(String, String), &'static str> {
+    let ops = v.operands.ok_or("the row carries no operands")?;
+    let wiring = "\t.reg .u64 %rd<7>;\n\t.reg .u32 %r<3>;\n\tld.param.u64 %rd1, [p];\n\
+                  \tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 32;\n\
+                  \tadd.u64 %rd3, %rd1, %rd2;\n\tcvt.u64.u32 %rd4, %r2;\n";
+    let mut i = format!("{}{}{ops};{}", v.asm_pre, v.ptx, v.asm_post);
+    for (ph, reg) in [
+        ("{p}", "%rd3"),
+        ("{lo}", "%rd5"),
+        ("{hi}", "%rd6"),
+        ("{blo}", "%rd4"),
+        ("{bhi}", "%rd4"),
+        ("{clo}", "%rd4"),
+        ("{chi}", "%rd4"),
+    ] {
+        i = i.replace(ph, reg);
+    }
+    let i = i.replace("{{", "{").replace("}}", "}");
+    let sink = "\tst.v2.b64 [%rd3+16], {%rd5, %rd6};\n";
+    let (body, base) = match v.family {
+        "ld" | "atom" => (
+            format!("\t{i}\n{sink}"),
+            format!("\tld.v2.b64 {{%rd5, %rd6}}, [%rd3];\n{sink}"),
+        ),
+        "st" => (
+            format!("\t{i}\n"),
+            "\tst.v2.b64 [%rd3], {%rd4, %rd4};\n".to_string(),
+        ),
+        _ => return Err("no .b128 form of the family"),
     };
     Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
 }
