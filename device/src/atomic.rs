@@ -23,6 +23,10 @@
 //! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
 //! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
 //! | `u128` ([`b128`]) | `.b128` | – | – | `exch`/`cas` only: `.b128` (sm_90) | – |
+//! | [`vector::V2U32`] … [`vector::V2F64`] | `.v2`/`.v4` `.u32`/`.f32`, `.v2` `.u64`/`.f64` | – | – | – | – |
+//!
+//! A vector ([`vector`]) is loaded or stored by one instruction but is one memory operation per
+//! element (PTX ISA §8): it is not an atomic 64- or 128-bit access.
 //!
 //! The half types ([`half`]) are bit wrappers (Rust has no stable `f16`): `add.noftz` keeps
 //! subnormals (the ISA requires `.noftz` on them), a packed pair is atomic per element, and the
@@ -74,7 +78,8 @@ use crate::sem::{
 use core::arch::asm;
 
 /// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
-/// `f64`, the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`], and `u128` ([`b128`]).
+/// `f64`, the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`], `u128` ([`b128`]), and the
+/// `ld`/`st`-only vectors of [`vector`].
 pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     /// The Rust name (`"u32"`).
     const NAME: &'static str;
@@ -147,7 +152,10 @@ scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
 pub mod b128;
 pub mod half;
 mod seq_cst;
+pub mod vector;
 pub use half::{Bf16, Bf16x2, F16x2, F16};
+#[allow(unused_imports)]
+use vector::{Vector, VectorElem, V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -383,6 +391,24 @@ macro_rules! ops128 {
 #[allow(unused_imports)]
 pub(crate) use ops128;
 
+/// The operands of the vector rows ([`vector`]): a brace-enclosed register list `{v0, …}`.
+macro_rules! opsv {
+    (ld 2) => {
+        " {{{v0}, {v1}}}, [{p}]"
+    };
+    (ld 4) => {
+        " {{{v0}, {v1}, {v2}, {v3}}}, [{p}]"
+    };
+    (st 2) => {
+        " [{p}], {{{v0}, {v1}}}"
+    };
+    (st 4) => {
+        " [{p}], {{{v0}, {v1}, {v2}, {v3}}}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use opsv;
+
 /// Scopes: `[generic params] type token`.
 #[doc(hidden)]
 #[macro_export]
@@ -443,6 +469,12 @@ macro_rules! for_ldst_types {
         $crate::$sems! { $leaf [F16x2 "b32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [Bf16x2 "b32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [u128 "b128" reg128;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U32 "v2.u32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4U32 "v4.u32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U64 "v2.u64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F32 "v2.f32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F32 "v4.f32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F64 "v2.f64" v2reg64;] Acquire, Release }
     };
 }
 
@@ -601,6 +633,39 @@ macro_rules! ld_leaf {
             }
         }
     };
+    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (a, b): (<$t as VectorElem>::E, <$t as VectorElem>::E);
+                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
+                     v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+                Vector([a, b])
+            }
+        }
+    };
+    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (a, b, c, d): (<$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E);
+                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
+                     v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+                Vector([a, b, c, d])
+            }
+        }
+    };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
@@ -650,6 +715,35 @@ macro_rules! st_leaf {
                              ops128!(st), ";", ops128!(post st)),
                      lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
+            }
+        }
+    };
+    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
+                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+            }
+        }
+    };
+    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
+                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], v2 = in($reg) v.0[2], v3 = in($reg) v.0[3],
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }
     };

@@ -339,8 +339,10 @@ pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marke
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
     use super::{access_floor, Form, Marker, Variant};
+    use crate::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
     use crate::atomic::{
-        op, ops, ops128, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr, StInstr, F16,
+        op, ops, ops128, opsv, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr,
+        StInstr, F16,
     };
     use crate::fence::FenceInstr;
     use crate::sem::*;
@@ -429,6 +431,24 @@ mod walk {
     macro_rules! tmpl {
         ($fam:ident u128) => {
             (ops128!(pre $fam), ops128!($fam), ops128!(post $fam))
+        };
+        ($fam:ident V2U32) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2F32) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2U64) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2F64) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4U32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V4F32) => {
+            ("", opsv!($fam 4), "")
         };
         ($fam:ident $t:ident) => {
             ("", ops!($fam), "")

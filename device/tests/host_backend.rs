@@ -377,3 +377,53 @@ fn b128_operations_are_atomic_among_threads() {
     assert!(reader.join().unwrap() > 0);
     assert_eq!(cell.at::<Gpu>().load::<Relaxed>(), both(6000));
 }
+
+/// Strong vector loads and stores on the host: every element round-trips (all six vector types),
+/// and a vector published by a release store of a flag is read whole after an acquire of the
+/// flag (the pattern the module docs prescribe, since a vector access is per-element atomic).
+#[test]
+fn vector_loads_and_stores() {
+    use ptx_sync::atomic::vector::*;
+    let a: Strong<V2U32> = Strong::new(Vector([1, 2]));
+    a.at::<Cta>().store::<Relaxed>(Vector([3, u32::MAX]));
+    assert_eq!(a.at::<Cta>().load::<Acquire>(), Vector([3, u32::MAX]));
+    let b: Strong<V4U32> = Strong::new(Vector::default());
+    b.at::<Gpu>().store::<Release>(Vector([4, 5, 6, 7]));
+    assert_eq!(b.at::<Gpu>().load::<Volatile>().0, [4, 5, 6, 7]);
+    let c: Strong<V2U64> = Strong::new(Vector([u64::MAX, 0]));
+    assert_eq!(c.at::<Sys>().load::<Weak>().0, [u64::MAX, 0]);
+    let d: Strong<V2F32> = Strong::new(Vector([0.5, -0.5]));
+    assert_eq!(d.at::<Gpu>().load::<Relaxed>().0, [0.5, -0.5]);
+    let e: Strong<V4F32> = Strong::new(Vector([1.0; 4]));
+    e.at::<Gpu>().store::<Weak>(Vector([1.0, 2.0, 3.0, 4.0]));
+    assert_eq!(e.at::<Gpu>().load::<Relaxed>().0, [1.0, 2.0, 3.0, 4.0]);
+    let f: Strong<V2F64> = Strong::new(Vector([0.0; 2]));
+    f.at::<Cluster>().store::<Release>(Vector([1e300, -1e-300]));
+    assert_eq!(f.at::<Cluster>().load::<Acquire>().0, [1e300, -1e-300]);
+    for (al, sz) in [
+        (core::mem::align_of::<Strong<V2U32>>(), 8),
+        (core::mem::align_of::<Strong<V4U32>>(), 16),
+        (core::mem::align_of::<Strong<V2U64>>(), 16),
+        (core::mem::align_of::<Strong<V4F32>>(), 16),
+    ] {
+        assert_eq!(al, sz, "a vector access needs the vector's alignment");
+    }
+
+    for _ in 0..200 {
+        let data: Arc<Strong<V4U32>> = Arc::new(Strong::new(Vector([0; 4])));
+        let flag = Arc::new(Strong::new(0u32));
+        let w = {
+            let (data, flag) = (data.clone(), flag.clone());
+            std::thread::spawn(move || {
+                data.at::<Gpu>().store::<Relaxed>(Vector([9, 8, 7, 6]));
+                flag.at::<Gpu>().store::<Release>(1);
+            })
+        };
+        let seen = ptx_sync::wait::spin_until(ptx_sync::wait::Budget::iterations(1 << 30), || {
+            flag.at::<Gpu>().load::<Acquire>() == 1
+        });
+        assert!(seen.is_ok(), "the flag was never set");
+        assert_eq!(data.at::<Gpu>().load::<Relaxed>().0, [9, 8, 7, 6]);
+        w.join().unwrap();
+    }
+}

@@ -181,3 +181,28 @@ fn ptxas_agrees_on_the_b128_rows() {
         assert!(ptxas_accepts_on("sm_75", &q(insn)), "`{insn}` on sm_75");
     }
 }
+
+/// The vector rows (issue #13 item 7): ptxas takes the strong `.v2`/`.v4` forms, rejects a
+/// vector `ld.release`/`st.acquire` (as the types do), and rejects the 256-bit forms (`.v8.b32`,
+/// `.v4.b64`) at this crate's PTX 8.6 — they are PTX 8.8, which is why the table stops at 128 bits.
+#[test]
+fn ptxas_agrees_on_the_vector_rows() {
+    for insn in [
+        "ld.acquire.gpu.global.v4.u32 {%r1, %r2, %r3, %r0}, [%rd1];",
+        "st.release.sys.v2.u64 [%rd1], {%rd2, %rd3};",
+        "ld.relaxed.cluster.shared::cluster.v2.b64 {%rd2, %rd3}, [%rd1];",
+    ] {
+        assert!(ptxas_accepts(insn), "ptxas rejects `{insn}`");
+    }
+    for illegal in [
+        "ld.release.gpu.v4.u32 {%r1, %r2, %r3, %r0}, [%rd1];",
+        "st.acquire.gpu.v2.u64 [%rd1], {%rd2, %rd3};",
+        "ld.relaxed.gpu.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];",
+        "ld.relaxed.gpu.v8.u32 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1];",
+    ] {
+        assert!(
+            !ptxas_accepts(illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}

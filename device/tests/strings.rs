@@ -23,6 +23,17 @@ use ptx_sync::catalog::{for_each_variant, Variant};
 const TYPES: [&str; 11] = [
     "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2", "u128",
 ];
+/// The vector types of `ptx_sync::atomic::vector` with their `{.vec}.type` (§9.7.9.8: `.vec` =
+/// `{ .v2, .v4 }`; a 256-bit `.v4` of a 64-bit type is PTX 8.8, beyond this crate's 8.6) and
+/// element count; `ld`/`st` only.
+const VECTORS: [(&str, &str, usize); 6] = [
+    ("V2U32", "v2.u32", 2),
+    ("V4U32", "v4.u32", 4),
+    ("V2U64", "v2.u64", 2),
+    ("V2F32", "v2.f32", 2),
+    ("V4F32", "v4.f32", 4),
+    ("V2F64", "v2.f64", 2),
+];
 /// The half-precision types (`ptx_sync::F16` …) and their PTX `.type` in `add.noftz`.
 fn half_type(t: &str) -> Option<&'static str> {
     Some(match t {
@@ -64,7 +75,11 @@ fn ldst_type(t: &str) -> &'static str {
         "F16" | "Bf16" => "b16",
         "F16x2" | "Bf16x2" => "b32",
         "u128" => "b128",
-        _ => unreachable!(),
+        v => VECTORS
+            .iter()
+            .find(|x| x.0 == v)
+            .map(|x| x.1)
+            .unwrap_or_else(|| unreachable!()),
     }
 }
 
@@ -134,7 +149,7 @@ fn expected() -> BTreeMap<Key, String> {
         ("ld", ("Acquire", ".acquire")),
         ("st", ("Release", ".release")),
     ] {
-        for t in TYPES {
+        for t in TYPES.into_iter().chain(VECTORS.map(|v| v.0)) {
             for (sp, spt) in SPACES {
                 for (sem, semt) in [("Weak", ""), ("Volatile", ".volatile")] {
                     m.insert(
@@ -280,11 +295,11 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 11 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // The sizes the grammar implies: ld/st 17 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
     // the `.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems (`red`).
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 440);
-    assert_eq!(count("st"), 440);
+    assert_eq!(count("ld"), 680);
+    assert_eq!(count("st"), 680);
     let noftz = |f: &str| {
         got.iter()
             .filter(|k| k.0 == f && k.1 == "add.noftz")
@@ -360,6 +375,14 @@ fn operand_shape(family: &str, op: &str, ty: &str) -> &'static str {
             (f, o) => panic!("no .b128 {f}.{o}"),
         };
     }
+    // A vector operand is a brace-enclosed register list (§9.7.9.8).
+    match VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2) {
+        Some(2) if family == "ld" => return " {%r, %r}, [%r]",
+        Some(4) if family == "ld" => return " {%r, %r, %r, %r}, [%r]",
+        Some(2) => return " [%r], {%r, %r}",
+        Some(4) => return " [%r], {%r, %r, %r, %r}",
+        _ => {}
+    }
     match (family, op) {
         ("ld", _) => " %r, [%r]",
         ("st", _) => " [%r], %r",
@@ -381,17 +404,24 @@ fn every_row_carries_the_grammar_operands() {
             bad.push(format!("{}: no operands", v.ptx));
             continue;
         };
+        // `{x}` a placeholder, `{{`/`}}` a literal brace (a vector's register list).
         let mut shape = String::new();
-        let mut in_ph = false;
-        for c in ops.chars() {
-            match (c, in_ph) {
-                ('{', false) => in_ph = true,
-                ('}', true) => {
-                    in_ph = false;
+        let mut it = ops.chars().peekable();
+        while let Some(c) = it.next() {
+            match c {
+                '{' | '}' if it.peek() == Some(&c) => {
+                    it.next();
+                    shape.push(c);
+                }
+                '{' => {
+                    for c in it.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                    }
                     shape.push_str("%r");
                 }
-                (_, true) => {}
-                (c, false) => shape.push(c),
+                c => shape.push(c),
             }
         }
         if shape != operand_shape(v.family, v.op, v.ty) {
@@ -623,4 +653,60 @@ fn b128_rows() {
             );
         }
     }
+}
+
+/// The strong vector rows (issue #13 item 7): spellings from §9.7.9.8/§9.7.9.10 (`{.vec}` after
+/// the state space, before the type), the scalar forms' floors, and the Rust call.
+#[test]
+fn vector_rows() {
+    use ptx_sync::atomic::vector::{V2F64, V2U64, V4F32, V4U32};
+    use ptx_sync::atomic::{LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <V4U32 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.v4.u32"
+    );
+    assert_eq!(
+        <V2U64 as StInstr<Release, Sys, Generic>>::PTX,
+        "st.release.sys.v2.u64"
+    );
+    assert_eq!(
+        <V4F32 as StInstr<Relaxed, Cluster, SharedCluster>>::PTX,
+        "st.relaxed.cluster.shared::cluster.v4.f32"
+    );
+    assert_eq!(
+        <V2F64 as LdInstr<Weak, Cta, Shared>>::PTX,
+        "ld.shared::cta.v2.f64"
+    );
+    assert_eq!(
+        <V4U32 as LdInstr<Volatile, Cta, Generic>>::PTX,
+        "ld.volatile.v4.u32"
+    );
+    let rows = catalog();
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let l = find("ld.acquire.gpu.v4.u32");
+    assert_eq!(
+        (l.rust, l.sm, l.ptx_isa, l.op),
+        (
+            "AtomicRef::<V4U32, Gpu, Generic>::load::<Acquire>",
+            70,
+            60,
+            ""
+        )
+    );
+    assert_eq!(find("st.release.cluster.v2.f32").sm, 90);
+    assert_eq!(find("st.v2.f64").sm, 20);
+    // ld/st only: no vector atom/red row (the sm_90 vector atomics are not in the table).
+    assert!(rows
+        .iter()
+        .filter(|v| v.ty.starts_with('V'))
+        .all(|v| v.family == "ld" || v.family == "st"));
+    assert_eq!(
+        rows.iter().filter(|v| v.ty.starts_with('V')).count(),
+        6 * 80
+    );
 }

@@ -443,6 +443,9 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
     if v.ty == "u128" {
         return b128_body(v);
     }
+    if let Some(e) = vector_elem(v.ty) {
+        return vector_body(v, e);
+    }
     // `ld`/`st`/`red` on floats want float registers; `atom.exch`/`cas` on floats are `.bN`.
     let float_regs = v.ty.starts_with('f') && !matches!(v.op, "exch" | "cas");
     let (bits, dst, val) = match (v.ty, float_regs) {
@@ -505,6 +508,63 @@ fn b128_body(v: &Variant) -> Result<(String, String), &'static str> {
             "\tst.v2.b64 [%rd3], {%rd4, %rd4};\n".to_string(),
         ),
         _ => return Err("no .b128 form of the family"),
+    };
+    Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
+}
+
+/// The element `(count, PTX type, how a `%r2 = tid.x` becomes one)` of a vector row's type
+/// (`ptx_sync::atomic::vector`), or `None`.
+fn vector_elem(ty: &str) -> Option<(usize, &'static str, &'static str)> {
+    Some(match ty {
+        "V2U32" => (2, "u32", "mov.u32"),
+        "V4U32" => (4, "u32", "mov.u32"),
+        "V2F32" => (2, "f32", "cvt.rn.f32.u32"),
+        "V4F32" => (4, "f32", "cvt.rn.f32.u32"),
+        "V2U64" => (2, "u64", "cvt.u64.u32"),
+        "V2F64" => (2, "f64", "cvt.rn.f64.u32"),
+        _ => return None,
+    })
+}
+
+/// A vector `ld`/`st` row: its register list `{v0}`… bound to `%ve1`… of the element type (a
+/// store's values all `%ve1`, from `tid.x`), `{p}` to the per-thread address; the baseline is
+/// the weak vector access of the same shape.
+fn vector_body(
+    v: &Variant,
+    (n, ety, conv): (usize, &str, &str),
+) -> Result<(String, String), &'static str> {
+    let ops = v.operands.ok_or("the row carries no operands")?;
+    let wiring = format!(
+        "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\t.reg .{ety} %ve<5>;\n\
+         \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 64;\n\
+         \tadd.u64 %rd3, %rd1, %rd2;\n\t{conv} %ve1, %r2;\n"
+    );
+    let st = v.family == "st";
+    let mut i = format!("{}{ops};", v.ptx).replace("{p}", "%rd3");
+    for k in 0..4 {
+        let reg = if st { 1 } else { k + 1 };
+        i = i.replace(&format!("{{v{k}}}"), &format!("%ve{reg}"));
+    }
+    let i = i.replace("{{", "{").replace("}}", "}");
+    let list = |st: bool| {
+        (1..=n)
+            .map(|k| format!("%ve{}", if st { 1 } else { k }))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (body, base) = match v.family {
+        "ld" => {
+            let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{}}};\n", list(false));
+            (
+                format!("\t{i}\n{sink}"),
+                format!("\tld.v{n}.{ety} {{{}}}, [%rd3];\n{sink}", list(false)),
+            )
+        }
+        "st" => (
+            format!("\t{i}\n"),
+            format!("\tst.v{n}.{ety} [%rd3], {{{}}};\n", list(true)),
+        ),
+        _ => return Err("no vector form of the family"),
     };
     Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
 }
