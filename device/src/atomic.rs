@@ -23,7 +23,7 @@
 //! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
 //! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
 //! | `u128` ([`b128`]) | `.b128` | – | – | `exch`/`cas` only: `.b128` (sm_90) | – |
-//! | [`vector::V2U32`] … [`vector::V2F64`] | `.v2`/`.v4` `.u32`/`.f32`, `.v2` `.u64`/`.f64` | – | – | – | – |
+//! | [`vector::V2U32`] … [`vector::V2F64`] | `.v2`/`.v4` `.u32`/`.f32`, `.v2` `.u64`/`.f64` | `V2F32`/`V4F32`: `.add.v2.f32`/`.v4.f32`, `Global`/`Generic` only (sm_90, PTX 8.1) | – | – | – |
 //!
 //! A vector ([`vector`]) is loaded or stored by one instruction but is one memory operation per
 //! element (PTX ISA §8): it is not an atomic 64- or 128-bit access.
@@ -234,7 +234,7 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `atom.{O}` on `{Self}`",
     label = "no such atom",
-    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128"
+    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32, in Global or Generic (sm_90)"
 )]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
@@ -263,7 +263,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `red.{O}` on `{Self}`",
     label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only; no 128-bit red)"
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32 in Global or Generic)"
 )]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
@@ -405,6 +405,18 @@ macro_rules! opsv {
     (st 4) => {
         " [{p}], {{{v0}, {v1}, {v2}, {v3}}}"
     };
+    (atom 2) => {
+        " {{{d0}, {d1}}}, [{p}], {{{b0}, {b1}}}"
+    };
+    (atom 4) => {
+        " {{{d0}, {d1}, {d2}, {d3}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
+    };
+    (red 2) => {
+        " [{p}], {{{b0}, {b1}}}"
+    };
+    (red 4) => {
+        " [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
+    };
 }
 #[allow(unused_imports)]
 pub(crate) use opsv;
@@ -441,6 +453,34 @@ macro_rules! for_rmw_sems {
         $crate::for_scopes! { $leaf [$($a)* Acquire;] }
         $crate::for_scopes! { $leaf [$($a)* Release;] }
         $crate::for_scopes! { $leaf [$($a)* AcqRel;] }
+    };
+}
+
+/// The vector atoms' walk (PTX ISA §9.7.13.5/6: `atom/red{.sem}{.scope}{.global}` with a vector
+/// type): the semantics of `$sems` (`for_rmw_sems` or `for_red_sems`), every scope, and only the
+/// `Generic` and `Global` spaces.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! global_only {
+    (for_rmw_sems $leaf:ident [$($a:tt)*]) => {
+        $crate::global_only! { @sem $leaf [$($a)*] Relaxed }
+        $crate::global_only! { @sem $leaf [$($a)*] Acquire }
+        $crate::global_only! { @sem $leaf [$($a)*] Release }
+        $crate::global_only! { @sem $leaf [$($a)*] AcqRel }
+    };
+    (for_red_sems $leaf:ident [$($a:tt)*]) => {
+        $crate::global_only! { @sem $leaf [$($a)*] Relaxed }
+        $crate::global_only! { @sem $leaf [$($a)*] Release }
+    };
+    (@sem $leaf:ident [$($a:tt)*] $S:ident) => {
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Cta }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Cluster }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Gpu }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Sys }
+    };
+    (@scope $leaf:ident [$($a:tt)*] $Sco:ident) => {
+        $leaf! { $($a)* [] $Sco; Generic ([""] (in)) }
+        $leaf! { $($a)* [] $Sco; Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
     };
 }
 
@@ -524,6 +564,8 @@ macro_rules! for_atom_rows {
         $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 Exch "exch" "b32";] }
         $crate::$sems! { $leaf [u128 reg128 Exch "exch" "b128";] }
+        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
+        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
     };
 }
 
@@ -564,6 +606,8 @@ macro_rules! for_red_rows {
         $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
         $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
+        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
     };
 }
 
@@ -766,7 +810,48 @@ macro_rules! st_leaf {
     };
 }
 
+/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `f32`
+/// elements: `{d0}`… the old values, `{b0}`… the operand's elements.
+#[cfg(target_arch = "nvptx64")]
+macro_rules! vec_asm {
+    (2 out; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1): (f32, f32);
+        asm!($tmpl, d0 = out(reg32) d0, d1 = out(reg32) d1, b0 = in(reg32) $b.0[0],
+             b1 = in(reg32) $b.0[1], $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1])
+    }};
+    (4 out; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1, d2, d3): (f32, f32, f32, f32);
+        asm!($tmpl, d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
+             b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], b2 = in(reg32) $b.0[2],
+             b3 = in(reg32) $b.0[3], $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1, d2, d3])
+    }};
+    (2 none; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], $($p)*,
+             options(nostack, preserves_flags))
+    };
+    (4 none; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], b2 = in(reg32) $b.0[2],
+             b3 = in(reg32) $b.0[3], $($p)*, options(nostack, preserves_flags))
+    };
+}
+
 macro_rules! atom_leaf {
+    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 $t $($rest)* } };
+    (@vec $n:tt $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                vec_asm!($n out; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                                      opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
+            }
+        }
+    };
     (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for u128 {
@@ -847,6 +932,20 @@ macro_rules! cas_leaf {
 }
 
 macro_rules! red_leaf {
+    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 $t $($rest)* } };
+    (@vec $n:tt $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn red(p: *mut Self, b: Self) {
+                vec_asm!($n none; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                                       opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
+            }
+        }
+    };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp

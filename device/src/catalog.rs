@@ -415,6 +415,10 @@ mod walk {
         let add = o.len() == 9; // "add.noftz"
         let cas = o.len() == 3 && o[0] == b'c'; // "cas"
         let exch = o.len() == 4; // "exch"
+        if t.len() == 5 && t[0] == b'V' && o.len() == 3 && o[0] == b'a' {
+            // V2F32/V4F32: the vector `atom`/`red.add` (PTX 8.1, sm_90).
+            return (90, 81);
+        }
         if t.len() == 4 && t[1] == b'1' {
             // "u128": `.b128` is PTX 8.3; `ld`/`st` sm_70, `atom` sm_90.
             return if cas || exch { (90, 83) } else { (70, 83) };

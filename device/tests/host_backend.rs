@@ -427,3 +427,36 @@ fn vector_loads_and_stores() {
         w.join().unwrap();
     }
 }
+
+/// The sm_90 vector float atomics on the host: `fetch_add` of a `.v4.f32` returns the old
+/// vector and adds element-wise (each element its own atomic), `red_add` of a `.v2.f32` loses no
+/// update among threads, and subnormals flush as `atom.add.f32` on global memory does.
+#[test]
+fn vector_float_atomics() {
+    use ptx_sync::atomic::vector::*;
+    let v: Strong<V4F32> = Strong::new(Vector([1.0, 2.0, 3.0, 4.0]));
+    let g = unsafe { AtomicRef::<V4F32, Gpu, Global>::new_in(&v) };
+    assert_eq!(
+        g.fetch_add::<AcqRel>(Vector([0.5, 0.5, -1.0, 1e-45])).0,
+        [1.0, 2.0, 3.0, 4.0]
+    );
+    assert_eq!(v.at::<Gpu>().load::<Relaxed>().0, [1.5, 2.5, 2.0, 4.0]);
+    let s: Strong<V2F32> = Strong::new(Vector([0.0, 1e-40]));
+    s.at::<Gpu>().red_add::<Relaxed>(Vector([0.0, 0.0]));
+    assert_eq!(s.at::<Gpu>().load::<Relaxed>().0, [0.0, 0.0]); // the subnormal flushed
+    let c = Arc::new(Strong::new(Vector([0.0f32, 0.0])));
+    let t: Vec<_> = (0..4)
+        .map(|_| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                for _ in 0..500 {
+                    c.at::<Sys>().red_add::<Release>(Vector([1.0, 2.0]));
+                }
+            })
+        })
+        .collect();
+    for t in t {
+        t.join().unwrap();
+    }
+    assert_eq!(c.at::<Gpu>().load::<Acquire>().0, [2000.0, 4000.0]);
+}

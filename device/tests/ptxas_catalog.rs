@@ -199,10 +199,24 @@ fn ptxas_agrees_on_the_vector_rows() {
         "st.acquire.gpu.v2.u64 [%rd1], {%rd2, %rd3};",
         "ld.relaxed.gpu.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];",
         "ld.relaxed.gpu.v8.u32 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1];",
+        // The vector atomics: `.global`/generic only, floats only.
+        "atom.relaxed.gpu.shared::cta.add.v4.f32 {%f0, %f1, %f2, %f0}, [%rd1], {%f0, %f1, %f2, %f0};",
+        "red.relaxed.gpu.shared::cluster.add.v2.f32 [%rd1], {%f0, %f1};",
+        "atom.relaxed.gpu.global.add.v2.u32 {%r0, %r1}, [%rd1], {%r2, %r3};",
     ] {
         assert!(
             !ptxas_accepts(illegal),
             "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+    for insn in [
+        "atom.acq_rel.gpu.global.add.v4.f32 {%f0, %f1, %f2, %f0}, [%rd1], {%f0, %f1, %f2, %f0};",
+        "red.release.sys.add.v2.f32 [%rd1], {%f0, %f1};",
+    ] {
+        assert!(ptxas_accepts_on("sm_90", insn), "`{insn}` on sm_90");
+        assert!(
+            !ptxas_accepts_on("sm_89", insn),
+            "ptxas accepts `{insn}` below its floor sm_90"
         );
     }
 }

@@ -218,6 +218,25 @@ fn expected() -> BTreeMap<Key, String> {
             }
         }
     }
+    // §9.7.13.5/6 vector atomics: `atom{.sem}{.scope}{.global}.add.vec_32_bit.f32` (`.vec_32_bit
+    // = { .v2, .v4 }`), `red` likewise; `.global` or generic addressing only.
+    for (fam, sems) in [
+        ("atom", &RMW_SEMS[..]),
+        ("red", &[RMW_SEMS[0], RMW_SEMS[2]][..]),
+    ] {
+        for (t, vt) in [("V2F32", "v2.f32"), ("V4F32", "v4.f32")] {
+            for (sem, semt) in sems {
+                for (sc, sct) in SCOPES {
+                    for (sp, spt) in &SPACES[..2] {
+                        m.insert(
+                            key(fam, "add", t, sem, sc, sp),
+                            format!("{fam}{semt}{sct}{spt}.add.{vt}"),
+                        );
+                    }
+                }
+            }
+        }
+    }
     for (sem, semt) in [
         ("Sc", ".sc"),
         ("AcqRel", ".acq_rel"),
@@ -375,7 +394,14 @@ fn operand_shape(family: &str, op: &str, ty: &str) -> &'static str {
             (f, o) => panic!("no .b128 {f}.{o}"),
         };
     }
-    // A vector operand is a brace-enclosed register list (§9.7.9.8).
+    // A vector operand is a brace-enclosed register list (§9.7.9.8, §9.7.13.5).
+    match (family, VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2)) {
+        ("atom", Some(2)) => return " {%r, %r}, [%r], {%r, %r}",
+        ("atom", Some(4)) => return " {%r, %r, %r, %r}, [%r], {%r, %r, %r, %r}",
+        ("red", Some(2)) => return " [%r], {%r, %r}",
+        ("red", Some(4)) => return " [%r], {%r, %r, %r, %r}",
+        _ => {}
+    }
     match VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2) {
         Some(2) if family == "ld" => return " {%r, %r}, [%r]",
         Some(4) if family == "ld" => return " {%r, %r, %r, %r}, [%r]",
@@ -570,13 +596,12 @@ fn half_precision_rows() {
     );
     assert_eq!(find("atom.relaxed.gpu.exch.b32", "Bf16x2").ptx_isa, 60);
     // No `.add` without `.noftz`, no `min`/`max`/`exch` on one half.
-    assert!(rows
-        .iter()
-        .all(|v| !(v.ty.contains('F') || v.ty.starts_with('B'))
-            || !matches!(
-                v.op,
-                "add" | "min" | "max" | "and" | "or" | "xor" | "inc" | "dec"
-            )));
+    let half = |t: &str| matches!(t, "F16" | "Bf16" | "F16x2" | "Bf16x2");
+    assert!(rows.iter().all(|v| !half(v.ty)
+        || !matches!(
+            v.op,
+            "add" | "min" | "max" | "and" | "or" | "xor" | "inc" | "dec"
+        )));
 }
 
 /// The `.b128` rows (issue #13 item 7), spelled from §9.7.9.8/§9.7.9.10 (`.b128` among the
@@ -700,13 +725,33 @@ fn vector_rows() {
     );
     assert_eq!(find("st.release.cluster.v2.f32").sm, 90);
     assert_eq!(find("st.v2.f64").sm, 20);
-    // ld/st only: no vector atom/red row (the sm_90 vector atomics are not in the table).
-    assert!(rows
-        .iter()
-        .filter(|v| v.ty.starts_with('V'))
-        .all(|v| v.family == "ld" || v.family == "st"));
+    // ld/st of six types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
+    // (8) on `.global` and generic addresses.
     assert_eq!(
         rows.iter().filter(|v| v.ty.starts_with('V')).count(),
-        6 * 80
+        6 * 80 + 2 * (32 + 16)
     );
+    let a = find("atom.acq_rel.gpu.global.add.v4.f32");
+    assert_eq!(
+        (a.rust, a.sm, a.ptx_isa, a.isa),
+        (
+            "AtomicRef::<V4F32, Gpu, Global>::fetch_add::<AcqRel>",
+            90,
+            81,
+            "9.7.13.5"
+        )
+    );
+    let r = find("red.release.sys.add.v2.f32");
+    assert_eq!(
+        (r.rust, r.sm, r.ptx_isa),
+        (
+            "AtomicRef::<V2F32, Sys, Generic>::red_add::<Release>",
+            90,
+            81
+        )
+    );
+    assert!(rows
+        .iter()
+        .filter(|v| v.ty.starts_with('V') && (v.family == "atom" || v.family == "red"))
+        .all(|v| (v.space == "Generic" || v.space == "Global") && v.ty.contains('F')));
 }

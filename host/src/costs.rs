@@ -535,15 +535,18 @@ fn vector_body(
 ) -> Result<(String, String), &'static str> {
     let ops = v.operands.ok_or("the row carries no operands")?;
     let wiring = format!(
-        "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\t.reg .{ety} %ve<5>;\n\
+        "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\t.reg .{ety} %ve<5>;\n\t.reg .{ety} %vd<5>;\n\
          \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 64;\n\
          \tadd.u64 %rd3, %rd1, %rd2;\n\t{conv} %ve1, %r2;\n"
     );
-    let st = v.family == "st";
+    let st = v.family != "ld";
     let mut i = format!("{}{ops};", v.ptx).replace("{p}", "%rd3");
     for k in 0..4 {
         let reg = if st { 1 } else { k + 1 };
         i = i.replace(&format!("{{v{k}}}"), &format!("%ve{reg}"));
+        // The vector atomics: `{d0}`… the old values, `{b0}`… the operand (all `%ve1`).
+        i = i.replace(&format!("{{d{k}}}"), &format!("%vd{}", k + 1));
+        i = i.replace(&format!("{{b{k}}}"), "%ve1");
     }
     let i = i.replace("{{", "{").replace("}}", "}");
     let list = |st: bool| {
@@ -560,10 +563,21 @@ fn vector_body(
                 format!("\tld.v{n}.{ety} {{{}}}, [%rd3];\n{sink}", list(false)),
             )
         }
-        "st" => (
+        "st" | "red" => (
             format!("\t{i}\n"),
             format!("\tst.v{n}.{ety} [%rd3], {{{}}};\n", list(true)),
         ),
+        "atom" => {
+            let d = (1..=n)
+                .map(|k| format!("%vd{k}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{d}}};\n");
+            (
+                format!("\t{i}\n{sink}"),
+                format!("\tld.v{n}.{ety} {{{d}}}, [%rd3];\n{sink}"),
+            )
+        }
         _ => return Err("no vector form of the family"),
     };
     Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))

@@ -24,6 +24,17 @@
 //! a vector with a release store of a separate flag (or an `atom.exch.b128`, [`super::b128`])
 //! when the reader needs all of it at once. Seed §3.5 (strong accesses), §4.1 (atomicity).
 //!
+//! # Vector atomics (sm_90)
+//!
+//! [`V2F32`] and [`V4F32`] also have `atom{.sem}{.scope}{.global}.add.v2/.v4.f32`
+//! ([`fetch_add`](crate::AtomicRef::fetch_add)) and `red{.sem}{.scope}{.global}.add.v2/.v4.f32`
+//! ([`red_add`](crate::AtomicRef::red_add)) (PTX ISA §9.7.13.5/6, PTX 8.1, sm_90): on `.global`
+//! or a generic address in global memory only — an `AtomicRef` in `Shared`/`SharedCluster` does
+//! not compile. Each element is a separate atomic add ("the atomicity is guaranteed separately
+//! for each of the individual scalar elements"), rounding to nearest even; like the scalar
+//! `atom.add.f32` on global memory, the host flushes subnormal inputs and results to zero. The
+//! ISA's `.f16`/`.bf16` vectors (`.v2/.v4/.v8`, `add/min/max.noftz`) are not offered yet.
+//!
 //! Host backend: one `core::sync::atomic` access per element with the semantic's ordering, in
 //! ascending order (one of the orders the model allows). Under `--cfg loom` the scope model
 //! treats the vector as one location (it explores fewer interleavings than the device has: a
@@ -131,15 +142,20 @@ macro_rules! vectors {
                 unreachable!("PTX has no vector atom.cas (the table has no such row)")
             }
             fn h_rmw(
-                _: &Self::Atomic,
+                a: &Self::Atomic,
                 k: crate::backend::RmwKind,
-                _: Self,
-                _: core::sync::atomic::Ordering,
+                b: Self,
+                o: core::sync::atomic::Ordering,
             ) -> Self {
-                unreachable!("the table has no vector atom {:?}", k)
+                // One atomic per element (the table has only `atom/red.add` on the f32 vectors).
+                Vector(core::array::from_fn(|i| {
+                    <$e as crate::backend::HostScalar>::h_rmw(&a[i], k, b.0[i], o)
+                }))
             }
-            fn h_apply(k: crate::backend::RmwKind, _: Self, _: Self) -> Self {
-                unreachable!("the table has no vector atom {:?}", k)
+            fn h_apply(k: crate::backend::RmwKind, old: Self, b: Self) -> Self {
+                Vector(core::array::from_fn(|i| {
+                    <$e as crate::backend::HostScalar>::h_apply(k, old.0[i], b.0[i])
+                }))
             }
             #[cfg(not(loom))]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {

@@ -1,5 +1,5 @@
-// A vector has no `atom` in the table: the sm_90 vector atomics are `.global` float adds/min/max
-// only (PTX ISA §9.7.13.5), not offered here, and there is no integer vector atom.
+// PTX has no integer vector `atom` (PTX ISA §9.7.13.5: the vector atomics are `.add` on `.f32`
+// and `add/min/max.noftz` on the 16-bit float types).
 use ptx_sync::atomic::vector::{Vector, V2U32};
 use ptx_sync::*;
 
