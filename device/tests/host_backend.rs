@@ -340,18 +340,25 @@ fn b128_operations_are_atomic_among_threads() {
     let both = |k: u64| ((k as u128) << 64) | k as u128;
     let cell = Arc::new(Strong::new(both(0)));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let reader = {
-        let (cell, stop) = (cell.clone(), stop.clone());
+        let (cell, stop, started) = (cell.clone(), stop.clone(), started.clone());
         std::thread::spawn(move || {
-            let mut seen = 0u64;
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            started.store(true, std::sync::atomic::Ordering::Release);
+            // At least 1000 reads, and on until the writers are done.
+            let mut n = 0u32;
+            while n < 1000 || !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let v = cell.at::<Gpu>().load::<Relaxed>();
                 assert_eq!(v >> 64, v as u64 as u128, "torn 128-bit value {v:#x}");
-                seen += 1;
+                n = n.saturating_add(1);
             }
-            seen
         })
     };
+    // The writers start once the reader reads, so that the reads overlap the writes.
+    let up = ptx_sync::wait::spin_until(ptx_sync::wait::Budget::iterations(1 << 30), || {
+        started.load(std::sync::atomic::Ordering::Acquire)
+    });
+    assert!(up.is_ok(), "the reader never started");
     let writers: Vec<_> = (0..3)
         .map(|_| {
             let cell = cell.clone();
@@ -374,7 +381,7 @@ fn b128_operations_are_atomic_among_threads() {
         w.join().unwrap();
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    assert!(reader.join().unwrap() > 0);
+    reader.join().unwrap();
     assert_eq!(cell.at::<Gpu>().load::<Relaxed>(), both(6000));
 }
 
