@@ -20,6 +20,19 @@
 //! | `i64` | `.s64` | `.u64` (PTX has no `add.s64`; two's complement is the same) | `.s64` | `.b64` | – |
 //! | `f32` | `.f32` | `.f32` | – | `exch`/`cas` only: `.b32` | – |
 //! | `f64` | `.f64` | `.f64` | – | `exch`/`cas` only: `.b64` | – |
+//! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
+//! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
+//! | `u128` ([`b128`]) | `.b128` | – | – | `exch`/`cas` only: `.b128` (sm_90) | – |
+//! | [`vector::V2U32`] … [`vector::V2F64`] | `.v2`/`.v4` `.u32`/`.f32`, `.v2` `.u64`/`.f64` | `V2F32`/`V4F32`: `.add.v2.f32`/`.v4.f32`, `Global`/`Generic` only (sm_90, PTX 8.1) | – | – | – |
+//!
+//! A vector ([`vector`]) is loaded or stored by one instruction but is one memory operation per
+//! element (PTX ISA §8): it is not an atomic 64- or 128-bit access.
+//!
+//! The half types ([`half`]) are bit wrappers (Rust has no stable `f16`): `add.noftz` keeps
+//! subnormals (the ISA requires `.noftz` on them), a packed pair is atomic per element, and the
+//! host adds in `f32` with one rounding to the half (the device's result). Floors:
+//! `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
+//! `add.noftz.bf16{,x2}` 7.8 / sm_90 (§9.7.13.5/6 version notes; with a `.sem`: sm_70 / 6.0).
 //!
 //! A "–" does not compile. `fetch_sub` is `atom.add` of the negation (PTX has no `atom.sub`).
 //!
@@ -65,7 +78,8 @@ use crate::sem::{
 use core::arch::asm;
 
 /// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
-/// `f64`.
+/// `f64`, the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`], `u128` ([`b128`]), and the
+/// `ld`/`st`-only vectors of [`vector`].
 pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     /// The Rust name (`"u32"`).
     const NAME: &'static str;
@@ -76,6 +90,14 @@ pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
     /// as 32-bit x86 does: an `atom`/`ld` of 8 bytes needs an 8-aligned address).
     #[doc(hidden)]
     type Align: Copy + Default + 'static;
+    /// The primitive an `asm!` operand holds (`Self` for the primitives, the bits for the half
+    /// types of [`half`]).
+    #[doc(hidden)]
+    type Raw: Copy;
+    #[doc(hidden)]
+    fn to_raw(self) -> Self::Raw;
+    #[doc(hidden)]
+    fn from_raw(r: Self::Raw) -> Self;
 }
 
 /// An 8-aligned zero-sized marker (the [`Scalar::Align`] of the 64-bit types).
@@ -110,6 +132,11 @@ macro_rules! scalars {
         impl Scalar for $t {
             const NAME: &'static str = stringify!($t);
             type Align = $al;
+            type Raw = $t;
+            #[inline(always)]
+            fn to_raw(self) -> $t { self }
+            #[inline(always)]
+            fn from_raw(r: $t) -> Self { r }
             #[allow(clippy::float_cmp)]
             fn bits_eq(self, other: Self) -> bool { self.to_ne_bytes() == other.to_ne_bytes() }
         }
@@ -122,7 +149,13 @@ scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
          u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
          f32, Align4, |x| -x; f64, Align8, |x| -x);
 
+pub mod b128;
+pub mod half;
 mod seq_cst;
+pub mod vector;
+pub use half::{Bf16, Bf16x2, F16x2, F16};
+#[allow(unused_imports)]
+use vector::{Vector, VectorElem, V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -201,7 +234,7 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `atom.{O}` on `{Self}`",
     label = "no such atom",
-    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64)"
+    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32, in Global or Generic (sm_90)"
 )]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
@@ -230,7 +263,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `red.{O}` on `{Self}`",
     label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions"
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32 in Global or Generic)"
 )]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
@@ -313,6 +346,81 @@ macro_rules! ops {
 #[allow(unused_imports)]
 pub(crate) use ops;
 
+/// The `.b128` rows' templates ([`b128`]): `(pre F)` before the mnemonic, `(F)` the operands,
+/// `(post F)` after the `;`. The value crosses the `asm!` as two 64-bit halves `{lo}`/`{hi}`
+/// (`{blo}`/`{bhi}`, `{clo}`/`{chi}` for the operands of `atom`) packed into `.b128` registers
+/// `q` (the value or `b`), `qc` (`c`) and `qd` (`d`) with `mov.b128`.
+macro_rules! ops128 {
+    (pre ld) => {
+        "{{\n\t.reg .b128 q;\n\t"
+    };
+    (ld) => {
+        " q, [{p}]"
+    };
+    (post ld) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, q;\n\t}}"
+    };
+    (pre st) => {
+        "{{\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (st) => {
+        " [{p}], q"
+    };
+    (post st) => {
+        "\n\t}}"
+    };
+    (pre atom) => {
+        "{{\n\t.reg .b128 q, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\t"
+    };
+    (atom) => {
+        " qd, [{p}], q"
+    };
+    (post atom) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
+    };
+    (pre cas) => {
+        "{{\n\t.reg .b128 q, qc, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\tmov.b128 qc, {{{clo}, {chi}}};\n\t"
+    };
+    (cas) => {
+        " qd, [{p}], q, qc"
+    };
+    (post cas) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use ops128;
+
+/// The operands of the vector rows ([`vector`]): a brace-enclosed register list `{v0, …}`.
+macro_rules! opsv {
+    (ld 2) => {
+        " {{{v0}, {v1}}}, [{p}]"
+    };
+    (ld 4) => {
+        " {{{v0}, {v1}, {v2}, {v3}}}, [{p}]"
+    };
+    (st 2) => {
+        " [{p}], {{{v0}, {v1}}}"
+    };
+    (st 4) => {
+        " [{p}], {{{v0}, {v1}, {v2}, {v3}}}"
+    };
+    (atom 2) => {
+        " {{{d0}, {d1}}}, [{p}], {{{b0}, {b1}}}"
+    };
+    (atom 4) => {
+        " {{{d0}, {d1}, {d2}, {d3}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
+    };
+    (red 2) => {
+        " [{p}], {{{b0}, {b1}}}"
+    };
+    (red 4) => {
+        " [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use opsv;
+
 /// Scopes: `[generic params] type token`.
 #[doc(hidden)]
 #[macro_export]
@@ -348,6 +456,34 @@ macro_rules! for_rmw_sems {
     };
 }
 
+/// The vector atoms' walk (PTX ISA §9.7.13.5/6: `atom/red{.sem}{.scope}{.global}` with a vector
+/// type): the semantics of `$sems` (`for_rmw_sems` or `for_red_sems`), every scope, and only the
+/// `Generic` and `Global` spaces.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! global_only {
+    (for_rmw_sems $leaf:ident [$($a:tt)*]) => {
+        $crate::global_only! { @sem $leaf [$($a)*] Relaxed }
+        $crate::global_only! { @sem $leaf [$($a)*] Acquire }
+        $crate::global_only! { @sem $leaf [$($a)*] Release }
+        $crate::global_only! { @sem $leaf [$($a)*] AcqRel }
+    };
+    (for_red_sems $leaf:ident [$($a:tt)*]) => {
+        $crate::global_only! { @sem $leaf [$($a)*] Relaxed }
+        $crate::global_only! { @sem $leaf [$($a)*] Release }
+    };
+    (@sem $leaf:ident [$($a:tt)*] $S:ident) => {
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Cta }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Cluster }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Gpu }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Sys }
+    };
+    (@scope $leaf:ident [$($a:tt)*] $Sco:ident) => {
+        $leaf! { $($a)* [] $Sco; Generic ([""] (in)) }
+        $leaf! { $($a)* [] $Sco; Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
+    };
+}
+
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_red_sems {
@@ -368,6 +504,17 @@ macro_rules! for_ldst_types {
         $crate::$sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
         $crate::$sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [F16 "b16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [Bf16 "b16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [F16x2 "b32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [Bf16x2 "b32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [u128 "b128" reg128;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U32 "v2.u32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4U32 "v4.u32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U64 "v2.u64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F32 "v2.f32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F32 "v4.f32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F64 "v2.f64" v2reg64;] Acquire, Release }
     };
 }
 
@@ -410,6 +557,15 @@ macro_rules! for_atom_rows {
         $crate::$sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
         $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
         $crate::$sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u128 reg128 Exch "exch" "b128";] }
+        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
+        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
     };
 }
 
@@ -446,6 +602,12 @@ macro_rules! for_red_rows {
         $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
         $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
         $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
+        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
     };
 }
 
@@ -460,6 +622,11 @@ macro_rules! for_cas_rows {
         $crate::$sems! { $leaf [i64 reg64 "b64";] }
         $crate::$sems! { $leaf [f32 reg32 "b32";] }
         $crate::$sems! { $leaf [f64 reg64 "b64";] }
+        $crate::$sems! { $leaf [F16 reg16 "b16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 "b16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 "b32";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 "b32";] }
+        $crate::$sems! { $leaf [u128 reg128 "b128";] }
     };
 }
 
@@ -494,6 +661,55 @@ macro_rules! sco_tok {
 }
 
 macro_rules! ld_leaf {
+    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre ld), "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
+                             ops128!(ld), ";", ops128!(post ld)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
+    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (a, b): (<$t as VectorElem>::E, <$t as VectorElem>::E);
+                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
+                     v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+                Vector([a, b])
+            }
+        }
+    };
+    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (a, b, c, d): (<$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E);
+                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
+                     v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+                Vector([a, b, c, d])
+            }
+        }
+    };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
@@ -506,12 +722,12 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let v: $t;
+                let v: <$t as Scalar>::Raw;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
                 asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
-                v
+                <$t as Scalar>::from_raw(v)
             }
         }
     };
@@ -522,16 +738,59 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let v: $t;
+                let v: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                v
+                <$t as Scalar>::from_raw(v)
             }
         }
     };
 }
 
 macro_rules! st_leaf {
+    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, ops128!(pre st), "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
+                             ops128!(st), ";", ops128!(post st)),
+                     lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+            }
+        }
+    };
+    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
+                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+            }
+        }
+    };
+    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
+                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], v2 = in($reg) v.0[2], v3 = in($reg) v.0[3],
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+            }
+        }
+    };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
@@ -544,14 +803,72 @@ macro_rules! st_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v,
+                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }
     };
 }
 
+/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `f32`
+/// elements: `{d0}`… the old values, `{b0}`… the operand's elements.
+#[cfg(target_arch = "nvptx64")]
+macro_rules! vec_asm {
+    (2 out; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1): (f32, f32);
+        asm!($tmpl, d0 = out(reg32) d0, d1 = out(reg32) d1, b0 = in(reg32) $b.0[0],
+             b1 = in(reg32) $b.0[1], $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1])
+    }};
+    (4 out; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1, d2, d3): (f32, f32, f32, f32);
+        asm!($tmpl, d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
+             b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], b2 = in(reg32) $b.0[2],
+             b3 = in(reg32) $b.0[3], $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1, d2, d3])
+    }};
+    (2 none; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], $($p)*,
+             options(nostack, preserves_flags))
+    };
+    (4 none; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], b2 = in(reg32) $b.0[2],
+             b3 = in(reg32) $b.0[3], $($p)*, options(nostack, preserves_flags))
+    };
+}
+
 macro_rules! atom_leaf {
+    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 $t $($rest)* } };
+    (@vec $n:tt $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                vec_asm!($n out; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                                      opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
+            }
+        }
+    };
+    (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre atom), "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                             ops128!(atom), ";", ops128!(post atom)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
@@ -564,16 +881,34 @@ macro_rules! atom_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                let d: $t;
+                let d: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) b, options(nostack, preserves_flags));
-                d
+                     p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
+                <$t as Scalar>::from_raw(d)
             }
         }
     };
 }
 
 macro_rules! cas_leaf {
+    (u128 reg128 $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl CasInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre cas), "atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt,
+                             ops128!(cas), ";", ops128!(post cas)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
+                     clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
     ($t:ident $reg:ident $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
@@ -586,17 +921,31 @@ macro_rules! cas_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
-                let d: $t;
+                let d: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp, c = in($reg) new,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
                      options(nostack, preserves_flags));
-                d
+                <$t as Scalar>::from_raw(d)
             }
         }
     };
 }
 
 macro_rules! red_leaf {
+    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 $t $($rest)* } };
+    (@vec $n:tt $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn red(p: *mut Self, b: Self) {
+                vec_asm!($n none; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                                       opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
+            }
+        }
+    };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
@@ -610,7 +959,7 @@ macro_rules! red_leaf {
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) {
                 asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
-                     b = in($reg) b, options(nostack, preserves_flags));
+                     b = in($reg) b.to_raw(), options(nostack, preserves_flags));
             }
         }
     };

@@ -452,7 +452,11 @@ pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marke
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
     use super::{access_floor, Form, Marker, Variant};
-    use crate::atomic::{op, ops, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+    use crate::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
+    use crate::atomic::{
+        op, ops, ops128, opsv, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr,
+        StInstr, F16,
+    };
     use crate::fence::FenceInstr;
     use crate::sem::*;
 
@@ -482,13 +486,19 @@ mod walk {
     }
     /// The public method of an `atom`/`red` op (`Exch` is `swap`; PTX has no `atom.sub`).
     macro_rules! method {
-        (atom Exch $ot:literal) => {
+        (atom Exch $ot:tt) => {
             "swap"
         };
-        (atom $O:ident $ot:literal) => {
+        (atom Add "add.noftz") => {
+            "fetch_add"
+        };
+        (red Add "add.noftz") => {
+            "red_add"
+        };
+        (atom $O:ident $ot:tt) => {
             concat!("fetch_", $ot)
         };
-        (red $O:ident $ot:literal) => {
+        (red $O:ident $ot:tt) => {
             concat!("red_", $ot)
         };
     }
@@ -510,11 +520,64 @@ mod walk {
             ("9.7.13.4", "3.6")
         };
     }
+    /// The floors a row's type adds to [`access_floor`] (PTX ISA §9.7.13.5/6 version notes):
+    /// `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
+    /// `add.noftz.bf16{,x2}` 7.8 / sm_90; `ld`/`st` `.b16`/`.b32` and `exch.b32` add none.
+    const fn type_floor(ty: &str, op: &str) -> (u16, u16) {
+        let (t, o) = (ty.as_bytes(), op.as_bytes());
+        let add = o.len() == 9; // "add.noftz"
+        let cas = o.len() == 3 && o[0] == b'c'; // "cas"
+        let exch = o.len() == 4; // "exch"
+        if t.len() == 5 && t[0] == b'V' && o.len() == 3 && o[0] == b'a' {
+            // V2F32/V4F32: the vector `atom`/`red.add` (PTX 8.1, sm_90).
+            return (90, 81);
+        }
+        if t.len() == 4 && t[1] == b'1' {
+            // "u128": `.b128` is PTX 8.3; `ld`/`st` sm_70, `atom` sm_90.
+            return if cas || exch { (90, 83) } else { (70, 83) };
+        }
+        match (t, add, cas) {
+            (b"F16", true, _) | (b"F16", _, true) | (b"Bf16", _, true) => (70, 63),
+            (b"F16x2", true, _) => (60, 62),
+            (b"Bf16", true, _) | (b"Bf16x2", true, _) => (90, 78),
+            _ => (0, 0),
+        }
+    }
+    /// A row's `(asm_pre, operands, asm_post)`: the `.b128` block for `u128`, the plain
+    /// operands otherwise (the texts the table's `asm!` pastes).
+    macro_rules! tmpl {
+        ($fam:ident u128) => {
+            (ops128!(pre $fam), ops128!($fam), ops128!(post $fam))
+        };
+        ($fam:ident V2U32) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2F32) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2U64) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2F64) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4U32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V4F32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident $t:ident) => {
+            ("", ops!($fam), "")
+        };
+    }
     macro_rules! v {
         ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
          $ops:expr, $method:expr) => {{
             let (sem, scope, space) = (Marker::$S, scope_marker!([$($g)*] $Sco), Marker::$Sp);
             let (sm, ptx_isa) = access_floor(stringify!($fam), sem, scope, space);
+            let (tsm, tptx) = type_floor(stringify!($ty), $op);
+            let (sm, ptx_isa) = (if tsm > sm { tsm } else { sm }, if tptx > ptx_isa { tptx } else { ptx_isa });
             let (isa, seed) = sections!($fam);
             Variant {
                 family: stringify!($fam),
@@ -525,9 +588,9 @@ mod walk {
                 space,
                 form: Form::NONE,
                 ptx: $ptx,
-                operands: Some($ops),
-                asm_pre: "",
-                asm_post: "",
+                operands: Some($ops.1),
+                asm_pre: $ops.0,
+                asm_post: $ops.2,
                 rust: concat!(
                     "AtomicRef::<", stringify!($ty), ", ", scope_rust!([$($g)*] $Sco), ", ",
                     stringify!($Sp), ">::", $method, "::<", stringify!($S), ">"
@@ -550,67 +613,93 @@ mod walk {
     /// assert!(n > 100);
     /// ```
     pub fn all(f: &mut dyn FnMut(Variant)) {
-        macro_rules! ld_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-             $Sp:ident $rest:tt) => {
-                f(v!(ld, "", $t, $S, [$($g)*] $Sco, $Sp,
-                     <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ops!(ld), "load"));
-            };
+        // One function per family: each row's temporaries get their own stack slot in a debug
+        // build, and one frame for all of them overflows a test thread's stack.
+        #[inline(never)]
+        fn ld_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! ld_v {
+                ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+                 $Sp:ident $rest:tt) => {
+                    f(v!(ld, "", $t, $S, [$($g)*] $Sco, $Sp,
+                         <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(ld $t), "load"));
+                };
+            }
+            crate::access_rows! { ld ld_v }
         }
-        macro_rules! st_v {
-            ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-             $Sp:ident $rest:tt) => {
-                f(v!(st, "", $t, $S, [$($g)*] $Sco, $Sp,
-                     <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ops!(st), "store"));
-            };
+        #[inline(never)]
+        fn st_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! st_v {
+                ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+                 $Sp:ident $rest:tt) => {
+                    f(v!(st, "", $t, $S, [$($g)*] $Sco, $Sp,
+                         <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(st $t), "store"));
+                };
+            }
+            crate::access_rows! { st st_v }
         }
-        macro_rules! atom_v {
-            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-             [] $Sco:ident; $Sp:ident $rest:tt) => {
-                f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                     ops!(atom), method!(atom $O $ot)));
-            };
+        #[inline(never)]
+        fn atom_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! atom_v {
+                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
+                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                    f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
+                         tmpl!(atom $t), method!(atom $O $ot)));
+                };
+            }
+            crate::access_rows! { atom atom_v }
         }
-        macro_rules! cas_v {
-            ($t:ident $reg:ident $tt:literal; $S:ident;
-             [] $Sco:ident; $Sp:ident $rest:tt) => {
-                f(v!(atom, "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX,
-                     ops!(cas), "compare_exchange"));
-            };
+        #[inline(never)]
+        fn cas_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! cas_v {
+                ($t:ident $reg:ident $tt:literal; $S:ident;
+                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                    f(v!(atom, "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX,
+                         tmpl!(cas $t), "compare_exchange"));
+                };
+            }
+            crate::access_rows! { cas cas_v }
         }
-        macro_rules! red_v {
-            ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-             [] $Sco:ident; $Sp:ident $rest:tt) => {
-                f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                     ops!(red), method!(red $O $ot)));
-            };
+        #[inline(never)]
+        fn red_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! red_v {
+                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
+                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                    f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
+                         tmpl!(red $t), method!(red $O $ot)));
+                };
+            }
+            crate::access_rows! { red red_v }
         }
-        macro_rules! fence_v {
-            ($S:ident, $Sco:ident) => {{
-                let (sem, scope) = (Marker::$S, Marker::$Sco);
-                let (sm, ptx_isa) = access_floor("fence", sem, scope, Marker::None);
-                let (isa, seed) = sections!(fence);
-                f(Variant {
-                    family: "fence",
-                    sem,
-                    scope,
-                    ptx: <$S as FenceInstr<$Sco>>::PTX,
-                    operands: Some(""),
-                    rust: concat!("fence::<", stringify!($S), ", ", stringify!($Sco), ">()"),
-                    sm,
-                    ptx_isa,
-                    isa,
-                    seed,
-                    ..Variant::EMPTY
-                });
-            }};
+        #[inline(never)]
+        fn fence_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! fence_v {
+                ($S:ident, $Sco:ident) => {{
+                    let (sem, scope) = (Marker::$S, Marker::$Sco);
+                    let (sm, ptx_isa) = access_floor("fence", sem, scope, Marker::None);
+                    let (isa, seed) = sections!(fence);
+                    f(Variant {
+                        family: "fence",
+                        sem,
+                        scope,
+                        ptx: <$S as FenceInstr<$Sco>>::PTX,
+                        operands: Some(""),
+                        rust: concat!("fence::<", stringify!($S), ", ", stringify!($Sco), ">()"),
+                        sm,
+                        ptx_isa,
+                        isa,
+                        seed,
+                        ..Variant::EMPTY
+                    });
+                }};
+            }
+            crate::access_rows! { fence fence_v }
         }
-        crate::access_rows! { ld ld_v }
-        crate::access_rows! { st st_v }
-        crate::access_rows! { atom atom_v }
-        crate::access_rows! { cas cas_v }
-        crate::access_rows! { red red_v }
-        crate::access_rows! { fence fence_v }
+        ld_rows(f);
+        st_rows(f);
+        atom_rows(f);
+        cas_rows(f);
+        red_rows(f);
+        fence_rows(f);
         // The other tables' rows name their own floors and sections.
         for ext in crate::catalog::EXTENSIONS {
             ext(f);

@@ -38,6 +38,13 @@
 //! | weak and `.volatile` `ld/st` (generic, `.global`; the `.shared::cta` spelling 7.8) | sm_20 | 2.0 |
 //! | `.cluster` scope, `.shared::cluster` | sm_90 | 7.8 |
 //! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
+//! | [`atomic::half`]: `atom/red.add.noftz.f16x2` (with `.sem`: sm_70, 6.0) | sm_60 | 6.2 |
+//! | [`atomic::half`]: `atom/red.add.noftz.f16`, `atom.cas.b16` | sm_70 | 6.3 |
+//! | [`atomic::half`]: `atom/red.add.noftz.bf16`, `.bf16x2` | sm_90 | 7.8 |
+//! | [`atomic::b128`]: `ld/st{.sem.scope}{.space}.b128` | sm_70 | 8.3 |
+//! | [`atomic::b128`]: `atom{.sem}{.scope}{.space}.{cas,exch}.b128` | sm_90 | 8.3 |
+//! | [`atomic::vector`]: `ld/st{.sem.scope}{.space}.v2/.v4.type` (one access per element) | sm_70 | 6.0 |
+//! | [`atomic::vector`]: `atom/red{.sem.scope}{.global}.add.v2/.v4.f32` | sm_90 | 8.1 |
 //! | [`barrier`]: `bar.sync/arrive/red` with register id and count (`barrier.sync/arrive`: sm_30, 6.0) | sm_20 | 2.0 |
 //! | [`barrier`]: `barrier.cluster.arrive/wait`, [`cluster`]: `mapa`, `getctarank`, `%cluster_*` | sm_90 | 7.8 / 8.0 |
 //! | [`mbarrier`]: `init/inval/arrive/arrive_drop/test_wait`, `arrive{,_drop}.noComplete`, `pending_count` | sm_80 | 7.0 (`::cta` 7.8, `.release`/`.acquire` 8.0) |
@@ -128,7 +135,7 @@ pub mod sync_restrict;
 pub mod tensormap;
 pub mod wait;
 
-pub use atomic::{AtomicRef, Data, Negate, Scalar, Strong};
+pub use atomic::{AtomicRef, Bf16, Bf16x2, Data, F16x2, Negate, Scalar, Strong, F16};
 pub use fence::fence;
 pub use mbarrier::{Mbarrier, NoCompleteToken, Phase, RemoteMbarrier, Token};
 pub use pipeline::{Pipeline, PipelineState};

@@ -34,6 +34,9 @@ const OPS: &[&str] = &[
     "fetch_add_sc_gpu",
     "swap_sc_gpu",
     "cas_sc_gpu",
+    // half-precision and vector float atomics (item 7), against CUDA's atomicAdd overloads
+    "fetch_add_f16_relaxed_gpu",
+    "fetch_add_v4f32_relaxed_gpu",
 ];
 
 /// Memory and synchronization opcodes, for the printed table.

@@ -179,3 +179,291 @@ fn zero_budgets_are_raised_to_one() {
         Err(Timeout { checks: 1 })
     );
 }
+
+/// `F16`/`Bf16` conversions, checked exhaustively against the definition of round-to-nearest-even
+/// (not against the code's own arithmetic): every finite half converts to `f32` and back to itself;
+/// the midpoint of two adjacent halves (exact in `f32`) goes to the one with the even bit
+/// pattern, and the `f32` neighbours of the midpoint go to the nearer half.
+#[test]
+fn half_conversions_round_to_nearest_even() {
+    fn check(name: &str, to: fn(u16) -> f32, from: fn(f32) -> u16, exp_mask: u16) {
+        for b in 0u16..=0x7fff {
+            let x = to(b);
+            if b & exp_mask == exp_mask {
+                continue; // inf / NaN
+            }
+            assert_eq!(from(x), b, "{name} {b:#06x} round trip");
+            assert_eq!(from(-x), b | 0x8000, "{name} -{b:#06x} round trip");
+            let next = b + 1; // the next half up (the largest finite one goes to infinity)
+                              // Past the largest finite half the next value is infinity: the tie is at half an
+                              // ulp above it all the same (IEEE 754 rounds as if the exponent were unbounded).
+            let ulp = if next & exp_mask == exp_mask {
+                x - to(b - 1)
+            } else {
+                to(next) - x
+            };
+            let mid = x + ulp / 2.0;
+            assert!(x < mid && mid < x + ulp, "{name} {b:#06x}: midpoint exact");
+            let even = if b % 2 == 0 { b } else { next };
+            assert_eq!(from(mid), even, "{name} {b:#06x}: tie to even");
+            assert_eq!(
+                from(f32::from_bits(mid.to_bits() - 1)),
+                b,
+                "{name} below the tie"
+            );
+            assert_eq!(
+                from(f32::from_bits(mid.to_bits() + 1)),
+                next,
+                "{name} above the tie"
+            );
+        }
+        assert_eq!(from(f32::NAN), 0x7fff, "{name}: canonical NaN");
+        assert_eq!(from(f32::INFINITY), exp_mask, "{name}: +inf");
+    }
+    check(
+        "f16",
+        |b| F16::from_bits(b).to_f32(),
+        |x| F16::from_f32(x).to_bits(),
+        0x7c00,
+    );
+    check(
+        "bf16",
+        |b| Bf16::from_bits(b).to_f32(),
+        |x| Bf16::from_f32(x).to_bits(),
+        0x7f80,
+    );
+    // Values written from the formats' definitions: 1.0, the largest finite, the smallest
+    // subnormal (2^-24 for f16; 2^-133 for bf16).
+    assert_eq!(F16::from_f32(1.0).to_bits(), 0x3c00);
+    assert_eq!(F16::from_bits(0x7bff).to_f32(), 65504.0);
+    assert_eq!(F16::from_bits(0x0001).to_f32(), 2f32.powi(-24));
+    assert_eq!(Bf16::from_f32(1.0).to_bits(), 0x3f80);
+    assert_eq!(
+        Bf16::from_bits(0x0001).to_f32(),
+        2f32.powi(-66) * 2f32.powi(-67)
+    );
+    // An f32 subnormal is a bf16 subnormal (no flush).
+    assert_eq!(
+        Bf16::from_f32(f32::from_bits(0x0001_0000)).to_bits(),
+        0x0001
+    );
+}
+
+/// `atom.add.noftz` on the host: correctly rounded, subnormals kept (`.noftz`), packed pairs
+/// element-wise, and no lost update among threads (a CAS loop on the bits).
+#[test]
+fn half_adds_are_atomic_and_do_not_flush() {
+    let sub = F16::from_bits(0x0001); // 2^-24, the smallest subnormal
+    let c = Strong::new(sub);
+    assert_eq!(c.at::<Gpu>().fetch_add::<Relaxed>(sub), sub);
+    assert_eq!(c.at::<Gpu>().load::<Relaxed>().to_bits(), 0x0002); // not flushed to zero
+                                                                   // 1 + 2^-11 is a tie between 1.0 (even) and 1 + 2^-10.
+    let one = Strong::new(F16::from_f32(1.0));
+    one.at::<Gpu>()
+        .red_add::<Release>(F16::from_f32(2f32.powi(-11)));
+    assert_eq!(one.at::<Gpu>().load::<Acquire>().to_bits(), 0x3c00);
+    // fetch_sub is the add of the negation.
+    let s = Strong::new(Bf16::from_f32(3.0));
+    assert_eq!(
+        s.at::<Gpu>()
+            .fetch_sub::<AcqRel>(Bf16::from_f32(1.0))
+            .to_f32(),
+        3.0
+    );
+    assert_eq!(s.at::<Gpu>().load::<Relaxed>().to_f32(), 2.0);
+    // NaN stays NaN.
+    let n = Strong::new(F16::from_f32(1.0));
+    n.at::<Gpu>().red_add::<Relaxed>(F16::from_f32(f32::NAN));
+    assert!(n.at::<Gpu>().load::<Relaxed>().to_f32().is_nan());
+    // cas.b16 compares bits.
+    let k = Strong::new(Bf16::from_f32(1.0));
+    assert_eq!(
+        k.at::<Gpu>()
+            .compare_exchange::<AcqRel>(Bf16::from_f32(2.0), Bf16::from_f32(5.0)),
+        Err(Bf16::from_f32(1.0))
+    );
+    assert!(k
+        .at::<Gpu>()
+        .compare_exchange::<AcqRel>(Bf16::from_f32(1.0), Bf16::from_f32(5.0))
+        .is_ok());
+    assert_eq!(k.at::<Gpu>().load::<Relaxed>().to_f32(), 5.0);
+    // Threads: 4 × 256 adds of 1.0 to an f16 (integers are exact up to 2048), and of [1, 0.5]
+    // to an f16x2 and a bf16x2 pair (bf16 integers exact up to 256: 4 × 32 adds).
+    let h = Arc::new(Strong::new(F16::from_f32(0.0)));
+    let p = Arc::new(Strong::new(F16x2::from_f32s([0.0, 0.0])));
+    let q = Arc::new(Strong::new(Bf16x2::from_f32s([0.0, 0.0])));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (h, p, q) = (h.clone(), p.clone(), q.clone());
+            std::thread::spawn(move || {
+                for i in 0..256 {
+                    let _ = h.at::<Gpu>().fetch_add::<Relaxed>(F16::from_f32(1.0));
+                    p.at::<Gpu>()
+                        .red_add::<Relaxed>(F16x2::from_f32s([1.0, 0.5]));
+                    if i < 32 {
+                        let _ = q
+                            .at::<Gpu>()
+                            .fetch_add::<AcqRel>(Bf16x2::from_f32s([1.0, 0.5]));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert_eq!(h.at::<Gpu>().load::<Relaxed>().to_f32(), 1024.0);
+    assert_eq!(p.at::<Gpu>().load::<Relaxed>().to_f32s(), [1024.0, 512.0]);
+    assert_eq!(q.at::<Gpu>().load::<Relaxed>().to_f32s(), [128.0, 64.0]);
+    // The pair swaps as one .b32.
+    assert_eq!(
+        p.at::<Gpu>().swap::<Relaxed>(F16x2::from_bits(7)).to_f32s(),
+        [1024.0, 512.0]
+    );
+    assert_eq!(p.at::<Gpu>().load::<Relaxed>().to_bits(), 7);
+}
+
+/// `u128` on the host (no stable 128-bit atomic in Rust: a striped lock): `cas.b128`/`exch.b128`
+/// results follow the ISA, concurrent CAS increments of both halves lose no update, and a reader
+/// never sees a torn value while writers swap and store whole values.
+#[test]
+fn b128_operations_are_atomic_among_threads() {
+    let c = Strong::new(5u128);
+    let r = c.at::<Gpu>();
+    assert_eq!(r.compare_exchange::<AcqRel>(4, 9), Err(5));
+    assert_eq!(r.compare_exchange::<AcqRel>(5, u128::MAX), Ok(5));
+    assert_eq!(r.swap::<Relaxed>(1 << 64), u128::MAX);
+    r.store::<Release>(3 << 100);
+    assert_eq!(r.load::<Acquire>(), 3 << 100);
+    assert_eq!(core::mem::align_of::<Strong<u128>>(), 16);
+
+    let both = |k: u64| ((k as u128) << 64) | k as u128;
+    let cell = Arc::new(Strong::new(both(0)));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (cell, stop, started) = (cell.clone(), stop.clone(), started.clone());
+        std::thread::spawn(move || {
+            started.store(true, std::sync::atomic::Ordering::Release);
+            // At least 1000 reads, and on until the writers are done.
+            let mut n = 0u32;
+            while n < 1000 || !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let v = cell.at::<Gpu>().load::<Relaxed>();
+                assert_eq!(v >> 64, v as u64 as u128, "torn 128-bit value {v:#x}");
+                n = n.saturating_add(1);
+            }
+        })
+    };
+    // The writers start once the reader reads, so that the reads overlap the writes.
+    let up = ptx_sync::wait::spin_until(ptx_sync::wait::Budget::iterations(1 << 30), || {
+        started.load(std::sync::atomic::Ordering::Acquire)
+    });
+    assert!(up.is_ok(), "the reader never started");
+    let writers: Vec<_> = (0..3)
+        .map(|_| {
+            let cell = cell.clone();
+            std::thread::spawn(move || {
+                for _ in 0..2000 {
+                    let a = cell.at::<Gpu>();
+                    let mut cur = a.load::<Relaxed>();
+                    loop {
+                        let next = both((cur as u64).wrapping_add(1));
+                        match a.compare_exchange::<AcqRel>(cur, next) {
+                            Ok(_) => break,
+                            Err(seen) => cur = seen,
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    reader.join().unwrap();
+    assert_eq!(cell.at::<Gpu>().load::<Relaxed>(), both(6000));
+}
+
+/// Strong vector loads and stores on the host: every element round-trips (all six vector types),
+/// and a vector published by a release store of a flag is read whole after an acquire of the
+/// flag (the pattern the module docs prescribe, since a vector access is per-element atomic).
+#[test]
+fn vector_loads_and_stores() {
+    use ptx_sync::atomic::vector::*;
+    let a: Strong<V2U32> = Strong::new(Vector([1, 2]));
+    a.at::<Cta>().store::<Relaxed>(Vector([3, u32::MAX]));
+    assert_eq!(a.at::<Cta>().load::<Acquire>(), Vector([3, u32::MAX]));
+    let b: Strong<V4U32> = Strong::new(Vector::default());
+    b.at::<Gpu>().store::<Release>(Vector([4, 5, 6, 7]));
+    assert_eq!(b.at::<Gpu>().load::<Volatile>().0, [4, 5, 6, 7]);
+    let c: Strong<V2U64> = Strong::new(Vector([u64::MAX, 0]));
+    assert_eq!(c.at::<Sys>().load::<Weak>().0, [u64::MAX, 0]);
+    let d: Strong<V2F32> = Strong::new(Vector([0.5, -0.5]));
+    assert_eq!(d.at::<Gpu>().load::<Relaxed>().0, [0.5, -0.5]);
+    let e: Strong<V4F32> = Strong::new(Vector([1.0; 4]));
+    e.at::<Gpu>().store::<Weak>(Vector([1.0, 2.0, 3.0, 4.0]));
+    assert_eq!(e.at::<Gpu>().load::<Relaxed>().0, [1.0, 2.0, 3.0, 4.0]);
+    let f: Strong<V2F64> = Strong::new(Vector([0.0; 2]));
+    f.at::<Cluster>().store::<Release>(Vector([1e300, -1e-300]));
+    assert_eq!(f.at::<Cluster>().load::<Acquire>().0, [1e300, -1e-300]);
+    for (al, sz) in [
+        (core::mem::align_of::<Strong<V2U32>>(), 8),
+        (core::mem::align_of::<Strong<V4U32>>(), 16),
+        (core::mem::align_of::<Strong<V2U64>>(), 16),
+        (core::mem::align_of::<Strong<V4F32>>(), 16),
+    ] {
+        assert_eq!(al, sz, "a vector access needs the vector's alignment");
+    }
+
+    for _ in 0..200 {
+        let data: Arc<Strong<V4U32>> = Arc::new(Strong::new(Vector([0; 4])));
+        let flag = Arc::new(Strong::new(0u32));
+        let w = {
+            let (data, flag) = (data.clone(), flag.clone());
+            std::thread::spawn(move || {
+                data.at::<Gpu>().store::<Relaxed>(Vector([9, 8, 7, 6]));
+                flag.at::<Gpu>().store::<Release>(1);
+            })
+        };
+        let seen = ptx_sync::wait::spin_until(ptx_sync::wait::Budget::iterations(1 << 30), || {
+            flag.at::<Gpu>().load::<Acquire>() == 1
+        });
+        assert!(seen.is_ok(), "the flag was never set");
+        assert_eq!(data.at::<Gpu>().load::<Relaxed>().0, [9, 8, 7, 6]);
+        w.join().unwrap();
+    }
+}
+
+/// The sm_90 vector float atomics on the host: `fetch_add` of a `.v4.f32` returns the old
+/// vector and adds element-wise (each element its own atomic), `red_add` of a `.v2.f32` loses no
+/// update among threads, and subnormals flush as `atom.add.f32` on global memory does.
+#[test]
+fn vector_float_atomics() {
+    use ptx_sync::atomic::vector::*;
+    let v: Strong<V4F32> = Strong::new(Vector([1.0, 2.0, 3.0, 4.0]));
+    let g = unsafe { AtomicRef::<V4F32, Gpu, Global>::new_in(&v) };
+    assert_eq!(
+        g.fetch_add::<AcqRel>(Vector([0.5, 0.5, -1.0, 1e-45])).0,
+        [1.0, 2.0, 3.0, 4.0]
+    );
+    assert_eq!(v.at::<Gpu>().load::<Relaxed>().0, [1.5, 2.5, 2.0, 4.0]);
+    let s: Strong<V2F32> = Strong::new(Vector([0.0, 1e-40]));
+    s.at::<Gpu>().red_add::<Relaxed>(Vector([0.0, 0.0]));
+    assert_eq!(s.at::<Gpu>().load::<Relaxed>().0, [0.0, 0.0]); // the subnormal flushed
+    let c = Arc::new(Strong::new(Vector([0.0f32, 0.0])));
+    let t: Vec<_> = (0..4)
+        .map(|_| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                for _ in 0..500 {
+                    c.at::<Sys>().red_add::<Release>(Vector([1.0, 2.0]));
+                }
+            })
+        })
+        .collect();
+    for t in t {
+        t.join().unwrap();
+    }
+    assert_eq!(c.at::<Gpu>().load::<Acquire>().0, [2000.0, 4000.0]);
+}

@@ -107,3 +107,120 @@ fn ptxas_rejects_what_the_types_reject() {
         );
     }
 }
+
+/// The half-precision rows (issue #13 item 7): what the types reject ptxas rejects (no `.add`
+/// without `.noftz`, no scalar `min`/`max`/`and`/`exch` on a half), and the `bf16` floor sm_90
+/// is enforced (`f16`'s sm_70 is below ptxas 13.0's oldest target, sm_75: it assembles there).
+#[test]
+fn ptxas_agrees_on_the_half_precision_rows() {
+    let h = |i: &str| format!("{{\n.reg .b16 %h<4>;\n{i}\n}}");
+    assert!(
+        ptxas_accepts(&h("atom.relaxed.gpu.add.noftz.f16 %h1, [%rd1], %h2;")),
+        "control: legal atom.add.noftz.f16 rejected"
+    );
+    for illegal in [
+        "atom.relaxed.gpu.add.f16 %h1, [%rd1], %h2;",
+        "red.relaxed.gpu.add.bf16 [%rd1], %h2;",
+        "red.relaxed.gpu.add.f16x2 [%rd1], %r2;",
+        "atom.relaxed.gpu.min.noftz.f16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.exch.b16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.and.b16 %h1, [%rd1], %h2;",
+    ] {
+        assert!(
+            !ptxas_accepts(&h(illegal)),
+            "ptxas accepts `{illegal}`, which the types reject"
+        );
+    }
+    for insn in [
+        "atom.relaxed.gpu.add.noftz.bf16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.add.noftz.bf16x2 %r1, [%rd1], %r2;",
+        "red.release.gpu.add.noftz.bf16 [%rd1], %h2;",
+    ] {
+        assert!(ptxas_accepts_on("sm_90", &h(insn)), "`{insn}` on sm_90");
+        assert!(
+            !ptxas_accepts_on("sm_89", &h(insn)),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+    }
+    for insn in [
+        "atom.relaxed.gpu.add.noftz.f16 %h1, [%rd1], %h2;",
+        "atom.relaxed.gpu.add.noftz.f16x2 %r1, [%rd1], %r2;",
+        "atom.relaxed.gpu.cas.b16 %h1, [%rd1], %h2, %h3;",
+    ] {
+        assert!(ptxas_accepts_on("sm_75", &h(insn)), "`{insn}` on sm_75");
+    }
+}
+
+/// The `.b128` rows (issue #13 item 7): ptxas rejects the 128-bit forms the types reject (no
+/// `atom.add.b128`, no 128-bit `red`), enforces `atom.{cas,exch}.b128`'s floor sm_90, and takes
+/// the `ld`/`st` forms on sm_75 (their sm_70 floor is below ptxas 13.0's oldest target).
+#[test]
+fn ptxas_agrees_on_the_b128_rows() {
+    let q = |i: &str| format!("{{\n.reg .b128 q, qc, qd;\n{i}\n}}");
+    for illegal in [
+        "atom.relaxed.gpu.add.b128 qd, [%rd1], q;",
+        "atom.relaxed.gpu.or.b128 qd, [%rd1], q;",
+        "red.relaxed.gpu.exch.b128 [%rd1], q;",
+    ] {
+        assert!(
+            !ptxas_accepts(&q(illegal)),
+            "ptxas accepts `{illegal}`, which the types reject"
+        );
+    }
+    for insn in [
+        "atom.relaxed.gpu.cas.b128 qd, [%rd1], q, qc;",
+        "atom.acq_rel.sys.global.exch.b128 qd, [%rd1], q;",
+    ] {
+        assert!(ptxas_accepts_on("sm_90", &q(insn)), "`{insn}` on sm_90");
+        assert!(
+            !ptxas_accepts_on("sm_89", &q(insn)),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+    }
+    for insn in [
+        "ld.acquire.gpu.b128 q, [%rd1];",
+        "st.release.gpu.global.b128 [%rd1], q;",
+        "ld.b128 q, [%rd1];",
+    ] {
+        assert!(ptxas_accepts_on("sm_75", &q(insn)), "`{insn}` on sm_75");
+    }
+}
+
+/// The vector rows (issue #13 item 7): ptxas takes the strong `.v2`/`.v4` forms, rejects a
+/// vector `ld.release`/`st.acquire` (as the types do), and rejects the 256-bit forms (`.v8.b32`,
+/// `.v4.b64`) at this crate's PTX 8.6 — they are PTX 8.8, which is why the table stops at 128 bits.
+#[test]
+fn ptxas_agrees_on_the_vector_rows() {
+    for insn in [
+        "ld.acquire.gpu.global.v4.u32 {%r1, %r2, %r3, %r0}, [%rd1];",
+        "st.release.sys.v2.u64 [%rd1], {%rd2, %rd3};",
+        "ld.relaxed.cluster.shared::cluster.v2.b64 {%rd2, %rd3}, [%rd1];",
+    ] {
+        assert!(ptxas_accepts(insn), "ptxas rejects `{insn}`");
+    }
+    for illegal in [
+        "ld.release.gpu.v4.u32 {%r1, %r2, %r3, %r0}, [%rd1];",
+        "st.acquire.gpu.v2.u64 [%rd1], {%rd2, %rd3};",
+        "ld.relaxed.gpu.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];",
+        "ld.relaxed.gpu.v8.u32 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1];",
+        // The vector atomics: `.global`/generic only, floats only.
+        "atom.relaxed.gpu.shared::cta.add.v4.f32 {%f0, %f1, %f2, %f0}, [%rd1], {%f0, %f1, %f2, %f0};",
+        "red.relaxed.gpu.shared::cluster.add.v2.f32 [%rd1], {%f0, %f1};",
+        "atom.relaxed.gpu.global.add.v2.u32 {%r0, %r1}, [%rd1], {%r2, %r3};",
+    ] {
+        assert!(
+            !ptxas_accepts(illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+    for insn in [
+        "atom.acq_rel.gpu.global.add.v4.f32 {%f0, %f1, %f2, %f0}, [%rd1], {%f0, %f1, %f2, %f0};",
+        "red.release.sys.add.v2.f32 [%rd1], {%f0, %f1};",
+    ] {
+        assert!(ptxas_accepts_on("sm_90", insn), "`{insn}` on sm_90");
+        assert!(
+            !ptxas_accepts_on("sm_89", insn),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+    }
+}

@@ -10,13 +10,40 @@
 //!   §9.7.13.5 `atom{.sem}{.scope}{.space}.op.type`, `atom{.sem}{.scope}{.space}.cas.bN`
 //!   §9.7.13.6 `red{.sem}{.scope}{.space}.op.type`, `.sem = { .relaxed, .release }`
 //!   §9.7.13.4 `fence{.sem}.scope`, `.sem = { .sc, .acq_rel, .acquire, .release }`
+//!   §9.7.13.5 `atom{.sem}{.scope}{.space}.add.noftz.{f16,f16x2,bf16,bf16x2}`,
+//!             `atom{.sem}{.scope}{.space}.cas.b16`; §9.7.13.6 `red{.sem}{.scope}{.space}.add.noftz.…`
+//!   (the half types load and store as `.b16`, the packed pairs as `.b32`: §5.2.1, a bit-size
+//!   type stands for any type of its size)
 //! They are not produced by, nor shared with, the macros that generate the instructions.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use ptx_sync::catalog::{for_each_variant, Variant};
 
-const TYPES: [&str; 6] = ["u32", "i32", "u64", "i64", "f32", "f64"];
+const TYPES: [&str; 11] = [
+    "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2", "u128",
+];
+/// The vector types of `ptx_sync::atomic::vector` with their `{.vec}.type` (§9.7.9.8: `.vec` =
+/// `{ .v2, .v4 }`; a 256-bit `.v4` of a 64-bit type is PTX 8.8, beyond this crate's 8.6) and
+/// element count; `ld`/`st` only.
+const VECTORS: [(&str, &str, usize); 6] = [
+    ("V2U32", "v2.u32", 2),
+    ("V4U32", "v4.u32", 4),
+    ("V2U64", "v2.u64", 2),
+    ("V2F32", "v2.f32", 2),
+    ("V4F32", "v4.f32", 4),
+    ("V2F64", "v2.f64", 2),
+];
+/// The half-precision types (`ptx_sync::F16` …) and their PTX `.type` in `add.noftz`.
+fn half_type(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "F16" => "f16",
+        "Bf16" => "bf16",
+        "F16x2" => "f16x2",
+        "Bf16x2" => "bf16x2",
+        _ => return None,
+    })
+}
 const SCOPES: [(&str, &str); 4] = [
     ("Cta", ".cta"),
     ("Cluster", ".cluster"),
@@ -45,22 +72,46 @@ fn ldst_type(t: &str) -> &'static str {
         "i64" => "s64",
         "f32" => "f32",
         "f64" => "f64",
-        _ => unreachable!(),
+        "F16" | "Bf16" => "b16",
+        "F16x2" | "Bf16x2" => "b32",
+        "u128" => "b128",
+        v => VECTORS
+            .iter()
+            .find(|x| x.0 == v)
+            .map(|x| x.1)
+            .unwrap_or_else(|| unreachable!()),
     }
 }
 
 fn bits(t: &str) -> &'static str {
-    if t.ends_with("32") {
-        "b32"
-    } else {
-        "b64"
+    match t {
+        "F16" | "Bf16" => "b16",
+        "F16x2" | "Bf16x2" => "b32",
+        "u128" => "b128",
+        _ if t.ends_with("32") => "b32",
+        _ => "b64",
     }
 }
 
 /// PTX ISA §9.7.13.5 type restrictions: the `.type` an op takes for a Rust scalar, or None.
 fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
+    if let Some(h) = half_type(t) {
+        // Only `.add.noftz` (the `.noftz` is required), `cas.b16` on one half, and `cas`/`exch`
+        // as `.b32` on a packed pair.
+        return match op {
+            "add.noftz" => Some(h),
+            "cas" => Some(bits(t)),
+            "exch" if t.ends_with("x2") => Some("b32"),
+            _ => None,
+        };
+    }
+    if t == "u128" {
+        // §9.7.13.5: the only 128-bit atoms are `cas.b128` and `exch.b128`.
+        return matches!(op, "cas" | "exch").then_some("b128");
+    }
     let float = t.starts_with('f');
     match op {
+        "add.noftz" => None,
         "and" | "or" | "xor" if !float => Some(bits(t)),
         "exch" | "cas" => Some(bits(t)),
         // `.add` has .u32 .s32 .u64 .f32 .f64 — no .s64, so i64 uses .u64.
@@ -98,7 +149,7 @@ fn expected() -> BTreeMap<Key, String> {
         ("ld", ("Acquire", ".acquire")),
         ("st", ("Release", ".release")),
     ] {
-        for t in TYPES {
+        for t in TYPES.into_iter().chain(VECTORS.map(|v| v.0)) {
             for (sp, spt) in SPACES {
                 for (sem, semt) in [("Weak", ""), ("Volatile", ".volatile")] {
                     m.insert(
@@ -122,13 +173,33 @@ fn expected() -> BTreeMap<Key, String> {
             "atom",
             &RMW_SEMS[..],
             &[
-                "add", "min", "max", "and", "or", "xor", "exch", "inc", "dec", "cas",
+                "add",
+                "min",
+                "max",
+                "and",
+                "or",
+                "xor",
+                "exch",
+                "inc",
+                "dec",
+                "cas",
+                "add.noftz",
             ][..],
         ),
         (
             "red",
             &[RMW_SEMS[0], RMW_SEMS[2]][..],
-            &["add", "min", "max", "and", "or", "xor", "inc", "dec"][..],
+            &[
+                "add",
+                "min",
+                "max",
+                "and",
+                "or",
+                "xor",
+                "inc",
+                "dec",
+                "add.noftz",
+            ][..],
         ),
     ] {
         for t in TYPES {
@@ -142,6 +213,25 @@ fn expected() -> BTreeMap<Key, String> {
                                 format!("{fam}{semt}{sct}{spt}.{op}.{ty}"),
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+    // §9.7.13.5/6 vector atomics: `atom{.sem}{.scope}{.global}.add.vec_32_bit.f32` (`.vec_32_bit
+    // = { .v2, .v4 }`), `red` likewise; `.global` or generic addressing only.
+    for (fam, sems) in [
+        ("atom", &RMW_SEMS[..]),
+        ("red", &[RMW_SEMS[0], RMW_SEMS[2]][..]),
+    ] {
+        for (t, vt) in [("V2F32", "v2.f32"), ("V4F32", "v4.f32")] {
+            for (sem, semt) in sems {
+                for (sc, sct) in SCOPES {
+                    for (sp, spt) in &SPACES[..2] {
+                        m.insert(
+                            key(fam, "add", t, sem, sc, sp),
+                            format!("{fam}{semt}{sct}{spt}.add.{vt}"),
+                        );
                     }
                 }
             }
@@ -224,10 +314,17 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 6 types × (2 unscoped + 2 × 4 scoped) × 4 spaces.
+    // The sizes the grammar implies: ld/st 17 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // the `.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems (`red`).
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 240);
-    assert_eq!(count("st"), 240);
+    assert_eq!(count("ld"), 680);
+    assert_eq!(count("st"), 680);
+    let noftz = |f: &str| {
+        got.iter()
+            .filter(|k| k.0 == f && k.1 == "add.noftz")
+            .count()
+    };
+    assert_eq!((noftz("atom"), noftz("red")), (256, 128));
     assert_eq!(count("fence"), 16);
 }
 
@@ -285,7 +382,33 @@ fn seed_spellings() {
 /// The operand order of each family, from the PTX ISA grammar (§9.7.9.8 `ld d, [a]`, §9.7.9.10
 /// `st [a], b`, §9.7.13.5 `atom d, [a], b` / `atom.cas d, [a], b, c`, §9.7.13.6 `red [a], b`,
 /// §9.7.13.4 `fence` without operands), with every register written `%r`.
-fn operand_shape(family: &str, op: &str) -> &'static str {
+fn operand_shape(family: &str, op: &str, ty: &str) -> &'static str {
+    if ty == "u128" {
+        // A `.b128` operand is a `.b128` register (§5.2.2): the block's `q` (value, `b`), `qc`
+        // (`c`) and `qd` (`d`), in the same order.
+        return match (family, op) {
+            ("ld", _) => " q, [%r]",
+            ("st", _) => " [%r], q",
+            ("atom", "cas") => " qd, [%r], q, qc",
+            ("atom", "exch") => " qd, [%r], q",
+            (f, o) => panic!("no .b128 {f}.{o}"),
+        };
+    }
+    // A vector operand is a brace-enclosed register list (§9.7.9.8, §9.7.13.5).
+    match (family, VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2)) {
+        ("atom", Some(2)) => return " {%r, %r}, [%r], {%r, %r}",
+        ("atom", Some(4)) => return " {%r, %r, %r, %r}, [%r], {%r, %r, %r, %r}",
+        ("red", Some(2)) => return " [%r], {%r, %r}",
+        ("red", Some(4)) => return " [%r], {%r, %r, %r, %r}",
+        _ => {}
+    }
+    match VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2) {
+        Some(2) if family == "ld" => return " {%r, %r}, [%r]",
+        Some(4) if family == "ld" => return " {%r, %r, %r, %r}, [%r]",
+        Some(2) => return " [%r], {%r, %r}",
+        Some(4) => return " [%r], {%r, %r, %r, %r}",
+        _ => {}
+    }
     match (family, op) {
         ("ld", _) => " %r, [%r]",
         ("st", _) => " [%r], %r",
@@ -307,20 +430,27 @@ fn every_row_carries_the_grammar_operands() {
             bad.push(format!("{}: no operands", v.ptx));
             continue;
         };
+        // `{x}` a placeholder, `{{`/`}}` a literal brace (a vector's register list).
         let mut shape = String::new();
-        let mut in_ph = false;
-        for c in ops.chars() {
-            match (c, in_ph) {
-                ('{', false) => in_ph = true,
-                ('}', true) => {
-                    in_ph = false;
+        let mut it = ops.chars().peekable();
+        while let Some(c) = it.next() {
+            match c {
+                '{' | '}' if it.peek() == Some(&c) => {
+                    it.next();
+                    shape.push(c);
+                }
+                '{' => {
+                    for c in it.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                    }
                     shape.push_str("%r");
                 }
-                (_, true) => {}
-                (c, false) => shape.push(c),
+                c => shape.push(c),
             }
         }
-        if shape != operand_shape(v.family, v.op) {
+        if shape != operand_shape(v.family, v.op, v.ty) {
             bad.push(format!("{}: operands `{ops}`", v.ptx));
         }
     }
@@ -381,4 +511,247 @@ fn rows_carry_call_path_floors_and_sections() {
             assert!(v.rust.ends_with(&format!("::<{}>", v.sem)), "{v:?}");
         }
     }
+}
+
+/// The half-precision rows (issue #13 item 7): the ISA's spellings, written out, and the floors
+/// of the ISA's version notes (§9.7.13.5/6: `.f16x2` PTX 6.2 / sm_60, `.f16` and `cas.b16` 6.3 /
+/// sm_70, `.bf16{,x2}` 7.8 / sm_90; a `.sem` or `.scope` needs sm_70 / 6.0, `.cluster` 7.8 /
+/// sm_90), and the Rust call of each.
+#[test]
+fn half_precision_rows() {
+    use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <F16 as AtomInstr<op::Add, Relaxed, Gpu, Global>>::PTX,
+        "atom.relaxed.gpu.global.add.noftz.f16"
+    );
+    assert_eq!(
+        <Bf16x2 as AtomInstr<op::Add, AcqRel, Sys, Generic>>::PTX,
+        "atom.acq_rel.sys.add.noftz.bf16x2"
+    );
+    assert_eq!(
+        <F16x2 as RedInstr<op::Add, Release, Cta, Shared>>::PTX,
+        "red.release.cta.shared::cta.add.noftz.f16x2"
+    );
+    assert_eq!(
+        <Bf16 as RedInstr<op::Add, Relaxed, Cluster, SharedCluster>>::PTX,
+        "red.relaxed.cluster.shared::cluster.add.noftz.bf16"
+    );
+    assert_eq!(
+        <F16 as CasInstr<Acquire, Gpu, Generic>>::PTX,
+        "atom.acquire.gpu.cas.b16"
+    );
+    assert_eq!(
+        <F16x2 as AtomInstr<op::Exch, Relaxed, Gpu, Generic>>::PTX,
+        "atom.relaxed.gpu.exch.b32"
+    );
+    assert_eq!(
+        <Bf16 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.b16"
+    );
+    assert_eq!(
+        <Bf16x2 as StInstr<Release, Sys, Generic>>::PTX,
+        "st.release.sys.b32"
+    );
+    let rows = catalog();
+    let find = |ptx: &str, ty: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx && v.ty == ty)
+            .unwrap_or_else(|| panic!("no row {ptx} {ty}"))
+    };
+    let f = find("atom.relaxed.gpu.add.noftz.f16", "F16");
+    assert_eq!(
+        (f.rust, f.sm, f.ptx_isa, f.isa, f.op),
+        (
+            "AtomicRef::<F16, Gpu, Generic>::fetch_add::<Relaxed>",
+            70,
+            63,
+            "9.7.13.5",
+            "add.noftz"
+        )
+    );
+    assert_eq!(
+        (
+            find("atom.relaxed.gpu.add.noftz.f16x2", "F16x2").sm,
+            find("atom.relaxed.gpu.add.noftz.f16x2", "F16x2").ptx_isa
+        ),
+        (70, 62)
+    );
+    let b = find("red.release.gpu.add.noftz.bf16x2", "Bf16x2");
+    assert_eq!(
+        (b.rust, b.sm, b.ptx_isa, b.isa),
+        (
+            "AtomicRef::<Bf16x2, Gpu, Generic>::red_add::<Release>",
+            90,
+            78,
+            "9.7.13.6"
+        )
+    );
+    let c = find("atom.relaxed.cta.cas.b16", "Bf16");
+    assert_eq!((c.sm, c.ptx_isa), (70, 63));
+    assert_eq!(find("atom.relaxed.cluster.cas.b16", "F16").ptx_isa, 78);
+    assert_eq!(
+        (find("ld.b16", "F16").sm, find("ld.b16", "F16").ptx_isa),
+        (20, 20)
+    );
+    assert_eq!(find("atom.relaxed.gpu.exch.b32", "Bf16x2").ptx_isa, 60);
+    // No `.add` without `.noftz`, no `min`/`max`/`exch` on one half.
+    let half = |t: &str| matches!(t, "F16" | "Bf16" | "F16x2" | "Bf16x2");
+    assert!(rows.iter().all(|v| !half(v.ty)
+        || !matches!(
+            v.op,
+            "add" | "min" | "max" | "and" | "or" | "xor" | "inc" | "dec"
+        )));
+}
+
+/// The `.b128` rows (issue #13 item 7), spelled from §9.7.9.8/§9.7.9.10 (`.b128` among the
+/// `.type`s of every `ld`/`st` form) and §9.7.13.5 (`atom{.sem}{.scope}{.space}.cas.b128`,
+/// `.exch.b128`); floors PTX 8.3 with sm_70 (`ld`/`st`) and sm_90 (`atom`). Each row's `asm!`
+/// block declares its `.b128` registers and packs/unpacks them with `mov.b128` (§9.7.9.9).
+#[test]
+fn b128_rows() {
+    use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <u128 as LdInstr<Relaxed, Gpu, Generic>>::PTX,
+        "ld.relaxed.gpu.b128"
+    );
+    assert_eq!(<u128 as LdInstr<Weak, Gpu, Generic>>::PTX, "ld.b128");
+    assert_eq!(
+        <u128 as LdInstr<Volatile, Cta, Global>>::PTX,
+        "ld.volatile.global.b128"
+    );
+    assert_eq!(
+        <u128 as StInstr<Release, Sys, SharedCluster>>::PTX,
+        "st.release.sys.shared::cluster.b128"
+    );
+    assert_eq!(
+        <u128 as AtomInstr<op::Exch, AcqRel, Gpu, Generic>>::PTX,
+        "atom.acq_rel.gpu.exch.b128"
+    );
+    assert_eq!(
+        <u128 as CasInstr<Relaxed, Cta, Shared>>::PTX,
+        "atom.relaxed.cta.shared::cta.cas.b128"
+    );
+    let rows: Vec<Variant> = catalog().into_iter().filter(|v| v.ty == "u128").collect();
+    assert_eq!(rows.len(), 40 + 40 + 2 * 64);
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let a = find("atom.acq_rel.gpu.exch.b128");
+    assert_eq!(
+        (a.rust, a.sm, a.ptx_isa),
+        ("AtomicRef::<u128, Gpu, Generic>::swap::<AcqRel>", 90, 83)
+    );
+    let c = find("atom.relaxed.gpu.global.cas.b128");
+    assert_eq!((c.sm, c.ptx_isa), (90, 83));
+    let l = find("ld.acquire.gpu.b128");
+    assert_eq!((l.sm, l.ptx_isa, l.isa), (70, 83, "9.7.9.8"));
+    assert_eq!(find("ld.b128").sm, 70);
+    assert_eq!(find("st.relaxed.cluster.b128").sm, 90);
+    for v in &rows {
+        let regs = match (v.family, v.op) {
+            ("atom", "cas") => ".reg .b128 q, qc, qd;",
+            ("atom", _) => ".reg .b128 q, qd;",
+            _ => ".reg .b128 q;",
+        };
+        assert!(
+            v.asm_pre.starts_with("{{") && v.asm_pre.contains(regs),
+            "{v:?}"
+        );
+        assert!(v.asm_post.ends_with("}}"), "{v:?}");
+        let unpack = "mov.b128 {{{lo}, {hi}}}, ";
+        match v.family {
+            "ld" => assert!(v.asm_post.contains(&format!("{unpack}q;")), "{v:?}"),
+            "st" => assert!(v.asm_pre.contains("mov.b128 q, {{{lo}, {hi}}};"), "{v:?}"),
+            _ => {
+                assert!(v.asm_pre.contains("mov.b128 q, {{{blo}, {bhi}}};"), "{v:?}");
+                assert!(v.asm_post.contains(&format!("{unpack}qd;")), "{v:?}");
+            }
+        }
+        if v.op == "cas" {
+            assert!(
+                v.asm_pre.contains("mov.b128 qc, {{{clo}, {chi}}};"),
+                "{v:?}"
+            );
+        }
+    }
+}
+
+/// The strong vector rows (issue #13 item 7): spellings from §9.7.9.8/§9.7.9.10 (`{.vec}` after
+/// the state space, before the type), the scalar forms' floors, and the Rust call.
+#[test]
+fn vector_rows() {
+    use ptx_sync::atomic::vector::{V2F64, V2U64, V4F32, V4U32};
+    use ptx_sync::atomic::{LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <V4U32 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.v4.u32"
+    );
+    assert_eq!(
+        <V2U64 as StInstr<Release, Sys, Generic>>::PTX,
+        "st.release.sys.v2.u64"
+    );
+    assert_eq!(
+        <V4F32 as StInstr<Relaxed, Cluster, SharedCluster>>::PTX,
+        "st.relaxed.cluster.shared::cluster.v4.f32"
+    );
+    assert_eq!(
+        <V2F64 as LdInstr<Weak, Cta, Shared>>::PTX,
+        "ld.shared::cta.v2.f64"
+    );
+    assert_eq!(
+        <V4U32 as LdInstr<Volatile, Cta, Generic>>::PTX,
+        "ld.volatile.v4.u32"
+    );
+    let rows = catalog();
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let l = find("ld.acquire.gpu.v4.u32");
+    assert_eq!(
+        (l.rust, l.sm, l.ptx_isa, l.op),
+        (
+            "AtomicRef::<V4U32, Gpu, Generic>::load::<Acquire>",
+            70,
+            60,
+            ""
+        )
+    );
+    assert_eq!(find("st.release.cluster.v2.f32").sm, 90);
+    assert_eq!(find("st.v2.f64").sm, 20);
+    // ld/st of six types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
+    // (8) on `.global` and generic addresses.
+    assert_eq!(
+        rows.iter().filter(|v| v.ty.starts_with('V')).count(),
+        6 * 80 + 2 * (32 + 16)
+    );
+    let a = find("atom.acq_rel.gpu.global.add.v4.f32");
+    assert_eq!(
+        (a.rust, a.sm, a.ptx_isa, a.isa),
+        (
+            "AtomicRef::<V4F32, Gpu, Global>::fetch_add::<AcqRel>",
+            90,
+            81,
+            "9.7.13.5"
+        )
+    );
+    let r = find("red.release.sys.add.v2.f32");
+    assert_eq!(
+        (r.rust, r.sm, r.ptx_isa),
+        (
+            "AtomicRef::<V2F32, Sys, Generic>::red_add::<Release>",
+            90,
+            81
+        )
+    );
+    assert!(rows
+        .iter()
+        .filter(|v| v.ty.starts_with('V') && (v.family == "atom" || v.family == "red"))
+        .all(|v| (v.space == "Generic" || v.space == "Global") && v.ty.contains('F')));
 }

@@ -4,6 +4,7 @@
 // author writes it. The test compares the memory/synchronization SASS of each pair.
 #include <cuda/atomic>
 #include <cuda/ptx>
+#include <cuda_fp16.h>
 
 using ref_gpu = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 using ref_cta = cuda::atomic_ref<unsigned, cuda::thread_scope_block>;
@@ -47,4 +48,8 @@ __global__ void cpp_cas_sc_gpu(unsigned* p) {
   ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_seq_cst);
   p[1] = e;
 }
+// half-precision and vector float atomics (issue #13 item 7): CUDA's atomicAdd overloads
+// (libcu++'s atomic_ref<__half> has no fetch_add)
+__global__ void cpp_fetch_add_f16_relaxed_gpu(__half* p) { p[1] = atomicAdd(p, __float2half(1.0f)); }
+__global__ void cpp_fetch_add_v4f32_relaxed_gpu(float4* p) { p[1] = atomicAdd(p, make_float4(1.0f, 1.0f, 1.0f, 1.0f)); }
 }

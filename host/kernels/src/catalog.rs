@@ -8,6 +8,7 @@
 //! The kernels are assembled, never launched (the Shared/SharedCluster rows get a global pointer).
 
 use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+use ptx_sync::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
 use ptx_sync::fence::FenceInstr;
 use ptx_sync::sem::*;
 use ptx_sync::*;

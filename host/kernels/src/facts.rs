@@ -127,4 +127,20 @@ cmp_kernels! {
         let old = match AtomicRef::<u32, Gpu>::from_ptr(p).compare_exchange_sc(0, 1) { Ok(v) | Err(v) => v };
         *p.add(1) = old;
     }
+    /// `atom.relaxed.gpu.add.noftz.f16` ≡ CUDA's `atomicAdd(__half*, __half)` (issue #13 item 7;
+    /// libcu++'s `atomic_ref<__half>` has no `fetch_add`).
+    cmp_fetch_add_f16_relaxed_gpu(p) {
+        let h = p as *mut F16;
+        *h.add(1) = AtomicRef::<F16, Gpu>::from_ptr(h).fetch_add::<Relaxed>(F16::from_bits(0x3c00));
+    }
+    /// `atom.relaxed.gpu.global.add.v4.f32` ≡ CUDA's sm_90 `atomicAdd(float4*, float4)`; the old
+    /// vector stored as a 16-aligned plain store (C++'s `float4` store).
+    cmp_fetch_add_v4f32_relaxed_gpu(p) {
+        use ptx_sync::atomic::vector::{Vector, V4F32};
+        #[repr(C, align(16))]
+        struct Float4([f32; 4]);
+        let v = p as *mut V4F32;
+        let old = AtomicRef::<V4F32, Gpu, Global>::from_ptr(v).fetch_add::<Relaxed>(Vector([1.0; 4]));
+        *(v.add(1) as *mut Float4) = Float4(old.0);
+    }
 }

@@ -267,18 +267,28 @@ fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
 /// as [`WIRING`], `.b32`/`.b64` registers by the type's width (PTX lets a bit-size register stand
 /// for any type of its size), and a baseline of the same width with weak `ld`/`st`.
 fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
+    if v.ty == "u128" {
+        return b128_body(v);
+    }
+    if let Some(e) = vector_elem(v.ty) {
+        return vector_body(v, e);
+    }
     // `ld`/`st`/`red` on floats want float registers; `atom.exch`/`cas` on floats are `.bN`.
     let float_regs = v.ty.starts_with('f') && !matches!(v.op, "exch" | "cas");
     let (bits, dst, val) = match (v.ty, float_regs) {
         ("f64", true) => ("f64", "%fd1", "%fd2"),
         ("f32", true) => ("f32", "%f1", "%f2"),
         ("u64" | "i64" | "f64", _) => ("b64", "%rd5", "%rd4"),
+        // The half types of `ptx_sync::atomic::half` (a `.f16`/`.bf16` lives in a `.b16`).
+        ("F16" | "Bf16", _) => ("b16", "%rs1", "%rs2"),
+        ("F16x2" | "Bf16x2", _) => ("b32", "%x1", "%x2"),
         _ => ("b32", "%r1", "%r2"),
     };
     let wiring = "\t.reg .u64 %rd<6>;\n\t.reg .u32 %r<3>;\n\t.reg .f32 %f<3>;\n\t.reg .f64 %fd<3>;\n\
+                  \t.reg .b16 %rs<3>;\n\t.reg .b32 %x<3>;\n\
                   \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 16;\n\
                   \tadd.u64 %rd3, %rd1, %rd2;\n\tcvt.u64.u32 %rd4, %r2;\n\
-                  \tcvt.rn.f32.u32 %f2, %r2;\n\tcvt.rn.f64.u32 %fd2, %r2;\n";
+                  \tcvt.rn.f32.u32 %f2, %r2;\n\tcvt.rn.f64.u32 %fd2, %r2;\n\tcvt.u16.u32 %rs2, %r2;\n\tmov.b32 %x2, %r2;\n";
     let sink = format!("\tst.{bits} [%rd3+8], {dst};\n");
     let i = row_instr(v, dst, val, "%rd3").ok_or("the row carries no operands")?;
     let (body, base) = match v.family {
@@ -288,6 +298,114 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
         ),
         "st" | "red" => (format!("\t{i}\n"), format!("\tst.{bits} [%rd3], {val};\n")),
         _ => return Err(""),
+    };
+    Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
+}
+
+/// A `.b128` row (`ptx_sync::atomic::b128`): the row's whole `asm!` block (it declares its
+/// `.b128` registers and packs them from 64-bit halves with `mov.b128`), `{lo}`/`{hi}` bound to
+/// `%rd5`/`%rd6` and the operands' halves (`{blo}`, `{bhi}`, `{clo}`, `{chi}`) to `%rd4`; the
+/// baseline moves the same halves with a weak `ld`/`st.v2.b64`.
+fn b128_body(v: &Variant) -> Result<(String, String), &'static str> {
+    let ops = v.operands.ok_or("the row carries no operands")?;
+    let wiring = "\t.reg .u64 %rd<7>;\n\t.reg .u32 %r<3>;\n\tld.param.u64 %rd1, [p];\n\
+                  \tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 32;\n\
+                  \tadd.u64 %rd3, %rd1, %rd2;\n\tcvt.u64.u32 %rd4, %r2;\n";
+    let mut i = format!("{}{}{ops};{}", v.asm_pre, v.ptx, v.asm_post);
+    for (ph, reg) in [
+        ("{p}", "%rd3"),
+        ("{lo}", "%rd5"),
+        ("{hi}", "%rd6"),
+        ("{blo}", "%rd4"),
+        ("{bhi}", "%rd4"),
+        ("{clo}", "%rd4"),
+        ("{chi}", "%rd4"),
+    ] {
+        i = i.replace(ph, reg);
+    }
+    let i = i.replace("{{", "{").replace("}}", "}");
+    let sink = "\tst.v2.b64 [%rd3+16], {%rd5, %rd6};\n";
+    let (body, base) = match v.family {
+        "ld" | "atom" => (
+            format!("\t{i}\n{sink}"),
+            format!("\tld.v2.b64 {{%rd5, %rd6}}, [%rd3];\n{sink}"),
+        ),
+        "st" => (
+            format!("\t{i}\n"),
+            "\tst.v2.b64 [%rd3], {%rd4, %rd4};\n".to_string(),
+        ),
+        _ => return Err("no .b128 form of the family"),
+    };
+    Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
+}
+
+/// The element `(count, PTX type, how a `%r2 = tid.x` becomes one)` of a vector row's type
+/// (`ptx_sync::atomic::vector`), or `None`.
+fn vector_elem(ty: &str) -> Option<(usize, &'static str, &'static str)> {
+    Some(match ty {
+        "V2U32" => (2, "u32", "mov.u32"),
+        "V4U32" => (4, "u32", "mov.u32"),
+        "V2F32" => (2, "f32", "cvt.rn.f32.u32"),
+        "V4F32" => (4, "f32", "cvt.rn.f32.u32"),
+        "V2U64" => (2, "u64", "cvt.u64.u32"),
+        "V2F64" => (2, "f64", "cvt.rn.f64.u32"),
+        _ => return None,
+    })
+}
+
+/// A vector `ld`/`st` row: its register list `{v0}`… bound to `%ve1`… of the element type (a
+/// store's values all `%ve1`, from `tid.x`), `{p}` to the per-thread address; the baseline is
+/// the weak vector access of the same shape.
+fn vector_body(
+    v: &Variant,
+    (n, ety, conv): (usize, &str, &str),
+) -> Result<(String, String), &'static str> {
+    let ops = v.operands.ok_or("the row carries no operands")?;
+    let wiring = format!(
+        "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\t.reg .{ety} %ve<5>;\n\t.reg .{ety} %vd<5>;\n\
+         \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 64;\n\
+         \tadd.u64 %rd3, %rd1, %rd2;\n\t{conv} %ve1, %r2;\n"
+    );
+    let st = v.family != "ld";
+    let mut i = format!("{}{ops};", v.ptx).replace("{p}", "%rd3");
+    for k in 0..4 {
+        let reg = if st { 1 } else { k + 1 };
+        i = i.replace(&format!("{{v{k}}}"), &format!("%ve{reg}"));
+        // The vector atomics: `{d0}`… the old values, `{b0}`… the operand (all `%ve1`).
+        i = i.replace(&format!("{{d{k}}}"), &format!("%vd{}", k + 1));
+        i = i.replace(&format!("{{b{k}}}"), "%ve1");
+    }
+    let i = i.replace("{{", "{").replace("}}", "}");
+    let list = |st: bool| {
+        (1..=n)
+            .map(|k| format!("%ve{}", if st { 1 } else { k }))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (body, base) = match v.family {
+        "ld" => {
+            let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{}}};\n", list(false));
+            (
+                format!("\t{i}\n{sink}"),
+                format!("\tld.v{n}.{ety} {{{}}}, [%rd3];\n{sink}", list(false)),
+            )
+        }
+        "st" | "red" => (
+            format!("\t{i}\n"),
+            format!("\tst.v{n}.{ety} [%rd3], {{{}}};\n", list(true)),
+        ),
+        "atom" => {
+            let d = (1..=n)
+                .map(|k| format!("%vd{k}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{d}}};\n");
+            (
+                format!("\t{i}\n{sink}"),
+                format!("\tld.v{n}.{ety} {{{d}}}, [%rd3];\n{sink}"),
+            )
+        }
+        _ => return Err("no vector form of the family"),
     };
     Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
 }

@@ -1,0 +1,170 @@
+//! Strong vector loads and stores: `ld{.sem}{.scope}{.space}.v2/.v4.type` and
+//! `st{.sem}{.scope}{.space}.v2/.v4.type` on a [`Vector`] of `N` scalars.
+//!
+//! | Rust | PTX | bytes (alignment) |
+//! |---|---|---|
+//! | [`V2U32`], [`V2F32`] | `.v2.u32`, `.v2.f32` | 8 |
+//! | [`V4U32`], [`V4F32`] | `.v4.u32`, `.v4.f32` | 16 |
+//! | [`V2U64`], [`V2F64`] | `.v2.u64`, `.v2.f64` | 16 |
+//!
+//! PTX ISA §9.7.9.8 (`ld`) / §9.7.9.10 (`st`): `{.vec}` sits between the state space and the
+//! type in every form — weak, `.volatile`, `.relaxed.scope`, and `.acquire.scope` (`ld`) /
+//! `.release.scope` (`st`) — with `.vec = { .v2, .v4 }` (`.v8` and the 256-bit `.v4` of a 64-bit
+//! type are PTX 8.8 / sm_100 and are not offered: this crate emits PTX 8.6). The operand is a
+//! brace-enclosed list of registers, `{a, b}`; the address must be aligned to the whole vector
+//! (`N · size_of::<T>()`): [`Strong<Vector<T, N>>`](crate::Strong) has that alignment on every
+//! target, so a reference to one is always a legal operand. Floors as the scalar forms: sm_70 /
+//! PTX 6.0 with a `.sem` (`.cluster`: sm_90 / 7.8).
+//!
+//! **A vector access is not one atomic access.** The memory model (§8, "vector data-types")
+//! models a vector load or store as one memory operation per element, performed in an
+//! unspecified order: each element is a strong access with the instruction's semantic and scope,
+//! but another thread may see some elements of a store and not others. An acquire vector load
+//! is an acquire on each element; a release vector store releases before each element. Publish
+//! a vector with a release store of a separate flag (or an `atom.exch.b128`, [`super::b128`])
+//! when the reader needs all of it at once. Seed §3.5 (strong accesses), §4.1 (atomicity).
+//!
+//! # Vector atomics (sm_90)
+//!
+//! [`V2F32`] and [`V4F32`] also have `atom{.sem}{.scope}{.global}.add.v2/.v4.f32`
+//! ([`fetch_add`](crate::AtomicRef::fetch_add)) and `red{.sem}{.scope}{.global}.add.v2/.v4.f32`
+//! ([`red_add`](crate::AtomicRef::red_add)) (PTX ISA §9.7.13.5/6, PTX 8.1, sm_90): on `.global`
+//! or a generic address in global memory only — an `AtomicRef` in `Shared`/`SharedCluster` does
+//! not compile. Each element is a separate atomic add ("the atomicity is guaranteed separately
+//! for each of the individual scalar elements"), rounding to nearest even; like the scalar
+//! `atom.add.f32` on global memory, the host flushes subnormal inputs and results to zero. The
+//! ISA's `.f16`/`.bf16` vectors (`.v2/.v4/.v8`, `add/min/max.noftz`) are not offered yet.
+//!
+//! Host backend: one `core::sync::atomic` access per element with the semantic's ordering, in
+//! ascending order (one of the orders the model allows). Under `--cfg loom` the scope model
+//! treats the vector as one location (it explores fewer interleavings than the device has: a
+//! torn vector is not among them).
+//!
+//! ```
+//! use ptx_sync::{Strong, Gpu, Acquire, Release, Relaxed, atomic::vector::{Vector, V4U32, V2F64}};
+//! let v: Strong<V4U32> = Strong::new(Vector([0; 4]));
+//! v.at::<Gpu>().store::<Release>(Vector([1, 2, 3, 4]));      // st.release.gpu.v4.u32
+//! assert_eq!(v.at::<Gpu>().load::<Acquire>(), Vector([1, 2, 3, 4])); // ld.acquire.gpu.v4.u32
+//! let d: Strong<V2F64> = Strong::new(Vector([0.5, 1.5]));
+//! assert_eq!(d.at::<Gpu>().load::<Relaxed>().0, [0.5, 1.5]);     // ld.relaxed.gpu.v2.f64
+//! ```
+
+use super::Scalar;
+use crate::sem::Sealed;
+
+/// `N` scalars loaded or stored by one vector instruction (`.v2`/`.v4`); element 0 at the
+/// lowest address. Each element is a separate memory operation (see the
+/// [module docs](crate::atomic::vector)). The instances are the aliases [`V2U32`], [`V4U32`],
+/// [`V2U64`], [`V2F32`], [`V4F32`], [`V2F64`].
+///
+/// ```
+/// let v = ptx_sync::atomic::vector::Vector([1u32, 2]);
+/// assert_eq!(v.0[1], 2);
+/// ```
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vector<T, const N: usize>(pub [T; N]);
+
+impl<T: Default + Copy, const N: usize> Default for Vector<T, N> {
+    fn default() -> Self {
+        Vector([T::default(); N])
+    }
+}
+
+/// The element type of a vector (the `asm!` operand of each register of the list).
+#[doc(hidden)]
+pub trait VectorElem {
+    type E: Copy;
+}
+impl<T: Copy, const N: usize> VectorElem for Vector<T, N> {
+    type E = T;
+}
+
+/// `.v2.u32`: two `u32`, 8-aligned.
+pub type V2U32 = Vector<u32, 2>;
+/// `.v4.u32`: four `u32`, 16-aligned.
+pub type V4U32 = Vector<u32, 4>;
+/// `.v2.u64`: two `u64`, 16-aligned.
+pub type V2U64 = Vector<u64, 2>;
+/// `.v2.f32`: two `f32`, 8-aligned.
+pub type V2F32 = Vector<f32, 2>;
+/// `.v4.f32`: four `f32`, 16-aligned.
+pub type V4F32 = Vector<f32, 4>;
+/// `.v2.f64`: two `f64`, 16-aligned.
+pub type V2F64 = Vector<f64, 2>;
+
+macro_rules! vectors {
+    ($($T:ty, $e:ty, $n:literal, $al:ty, $name:literal);*) => {$(
+        impl Sealed for $T {}
+        impl Scalar for $T {
+            const NAME: &'static str = $name;
+            type Align = $al;
+            type Raw = $T;
+            fn bits_eq(self, other: Self) -> bool {
+                self.0.iter().zip(other.0.iter()).all(|(a, b)| a.bits_eq(*b))
+            }
+            #[inline(always)]
+            fn to_raw(self) -> $T {
+                self
+            }
+            #[inline(always)]
+            fn from_raw(r: $T) -> Self {
+                r
+            }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        impl crate::backend::HostScalar for $T {
+            type Atomic = [<$e as crate::backend::HostScalar>::Atomic; $n];
+            type Repr = $T;
+            fn to_repr(self) -> $T {
+                self
+            }
+            fn from_repr(r: $T) -> Self {
+                r
+            }
+            fn atomic_new(v: Self) -> Self::Atomic {
+                v.0.map(<$e as crate::backend::HostScalar>::atomic_new)
+            }
+            fn h_load(a: &Self::Atomic, o: core::sync::atomic::Ordering) -> Self {
+                Vector(core::array::from_fn(|i| <$e as crate::backend::HostScalar>::h_load(&a[i], o)))
+            }
+            fn h_store(a: &Self::Atomic, v: Self, o: core::sync::atomic::Ordering) {
+                for (a, v) in a.iter().zip(v.0) {
+                    <$e as crate::backend::HostScalar>::h_store(a, v, o)
+                }
+            }
+            fn h_cas(
+                _: &Self::Atomic,
+                _: Self,
+                _: Self,
+                _: core::sync::atomic::Ordering,
+            ) -> Result<Self, Self> {
+                unreachable!("PTX has no vector atom.cas (the table has no such row)")
+            }
+            fn h_rmw(
+                a: &Self::Atomic,
+                k: crate::backend::RmwKind,
+                b: Self,
+                o: core::sync::atomic::Ordering,
+            ) -> Self {
+                // One atomic per element (the table has only `atom/red.add` on the f32 vectors).
+                Vector(core::array::from_fn(|i| {
+                    <$e as crate::backend::HostScalar>::h_rmw(&a[i], k, b.0[i], o)
+                }))
+            }
+            fn h_apply(k: crate::backend::RmwKind, old: Self, b: Self) -> Self {
+                Vector(core::array::from_fn(|i| {
+                    <$e as crate::backend::HostScalar>::h_apply(k, old.0[i], b.0[i])
+                }))
+            }
+            #[cfg(not(loom))]
+            unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
+                // `Vector` is `repr(C)` over `[e; N]`, and each atomic has its scalar's layout.
+                &*(p as *const Self::Atomic)
+            }
+        }
+    )*};
+}
+vectors!(V2U32, u32, 2, super::Align8, "V2U32"; V4U32, u32, 4, super::b128::Align16, "V4U32";
+         V2U64, u64, 2, super::b128::Align16, "V2U64"; V2F32, f32, 2, super::Align8, "V2F32";
+         V4F32, f32, 4, super::b128::Align16, "V4F32"; V2F64, f64, 2, super::b128::Align16, "V2F64");
