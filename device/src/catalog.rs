@@ -523,7 +523,7 @@ mod walk {
     /// The floors a row's type adds to [`access_floor`] (PTX ISA §9.7.13.5/6 version notes):
     /// `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
     /// `add.noftz.bf16{,x2}` 7.8 / sm_90; `ld`/`st` `.b16`/`.b32` and `exch.b32` add none.
-    const fn type_floor(ty: &str, op: &str) -> (u16, u16) {
+    const fn type_floor(ty: &str, op: &str, sys: bool) -> (u16, u16) {
         let (t, o) = (ty.as_bytes(), op.as_bytes());
         let add = o.len() == 9; // "add.noftz"
         let cas = o.len() == 3 && o[0] == b'c'; // "cas"
@@ -533,8 +533,11 @@ mod walk {
             return (90, 81);
         }
         if t.len() == 4 && t[1] == b'1' {
-            // "u128": `.b128` is PTX 8.3; `ld`/`st` sm_70, `atom` sm_90.
-            return if cas || exch { (90, 83) } else { (70, 83) };
+            // "u128": `.b128` is PTX 8.3, at `.sys` scope 8.4 (ld/st/atom "Support for `.sys`
+            // scope with `.b128` type introduced in PTX ISA version 8.4"); `ld`/`st` sm_70,
+            // `atom` sm_90.
+            let ptx = if sys { 84 } else { 83 };
+            return if cas || exch { (90, ptx) } else { (70, ptx) };
         }
         match (t, add, cas) {
             (b"F16", true, _) | (b"F16", _, true) | (b"Bf16", _, true) => (70, 63),
@@ -576,7 +579,7 @@ mod walk {
          $ops:expr, $method:expr) => {{
             let (sem, scope, space) = (Marker::$S, scope_marker!([$($g)*] $Sco), Marker::$Sp);
             let (sm, ptx_isa) = access_floor(stringify!($fam), sem, scope, space);
-            let (tsm, tptx) = type_floor(stringify!($ty), $op);
+            let (tsm, tptx) = type_floor(stringify!($ty), $op, matches!(scope, Marker::Sys));
             let (sm, ptx_isa) = (if tsm > sm { tsm } else { sm }, if tptx > ptx_isa { tptx } else { ptx_isa });
             let (isa, seed) = sections!($fam);
             Variant {

@@ -650,6 +650,10 @@ fn b128_rows() {
     let l = find("ld.acquire.gpu.b128");
     assert_eq!((l.sm, l.ptx_isa, l.isa), (70, 83, "9.7.9.8"));
     assert_eq!(find("ld.b128").sm, 70);
+    // `.sys` with `.b128`: PTX 8.4 (the ISA's ld/st/atom notes).
+    let s = find("atom.acquire.sys.global.exch.b128");
+    assert_eq!((s.sm, s.ptx_isa), (90, 84));
+    assert_eq!(find("st.release.sys.b128").ptx_isa, 84);
     assert_eq!(find("st.relaxed.cluster.b128").sm, 90);
     for v in &rows {
         let regs = match (v.family, v.op) {

@@ -25,7 +25,7 @@
 //! Needs the PTX tools: `PTX_SYNC_TOOLS` (set by `cargo xtask test`) or the `.venv` made by
 //! `cargo xtask setup`; without them every ptxas test here fails and says so.
 
-use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync::catalog::{for_each_variant, Arch, Variant};
 use ptx_sync_host::costs::{ptxas_errors, rows_module};
 use ptx_sync_host::sass::find_tools;
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,8 +69,12 @@ fn table() -> Vec<Line> {
             cells.next().unwrap().trim(),
             cells.next().unwrap().trim_start_matches('|').trim(),
         );
+        // `sm_90`, or an arch-specific first target (`**sm_90a**, sm_100a`): its number.
         let sm = sm_col
+            .trim_start_matches('*')
             .strip_prefix("sm_")
+            .map(|n| n.trim_end_matches(|c: char| !c.is_ascii_digit()))
+            .map(|n| n.split(|c: char| !c.is_ascii_digit()).next().unwrap_or(""))
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("SM floor `{sm_col}` in `{l}`"));
         let ptx = ptx_col
@@ -82,8 +86,13 @@ fn table() -> Vec<Line> {
             .split("[`")
             .skip(1)
             .filter_map(|s| s.split_once("`]").map(|(m, _)| m.to_string()))
-            // A link to an item (`wait::Budget::with_backoff`) is not a module.
-            .filter(|m| !m.contains("::"))
+            // A link to an item (`wait::Budget::with_backoff`) is not a module; a submodule
+            // (`copy::blackwell`) is its module's line (`atomic::half`: the accesses').
+            .filter(|m| !m.split("::").any(|seg| seg.starts_with(char::is_uppercase)))
+            .map(|m| match m.split("::").next().unwrap() {
+                "atomic" => "access".to_string(),
+                top => top.to_string(),
+            })
             .collect();
         if modules.is_empty() {
             modules.push("access".into());
@@ -116,6 +125,9 @@ fn module_of(v: &Variant) -> &'static str {
         f if f.starts_with("cp.") => "copy",
         "membar" => "membar",
         "nanosleep" => "wait",
+        "st.async" | "red.async" | "st.async.release" | "red.async.release" => "st_async",
+        "tensormap.replace" => "tensormap",
+        "clusterlaunchcontrol" => "clc",
         "griddepcontrol" => "grid",
         f => panic!(
             "catalog family `{f}` ({}) has no module in host/tests/floors.rs's map: add it \
@@ -216,7 +228,26 @@ fn the_table_parser_reads_lines_and_modules() {
 
 /// The targets of ptxas 13.0 used here and the oldest PTX ISA version each takes (PTX ISA,
 /// "Release notes" target table; [`ptxas_targets_need_their_ptx_version`] measures it).
-const TARGETS: [(u16, u16); 6] = [(75, 63), (80, 70), (86, 71), (87, 74), (89, 78), (90, 78)];
+const TARGETS: [(u16, u16); 7] = [
+    (75, 63),
+    (80, 70),
+    (86, 71),
+    (87, 74),
+    (89, 78),
+    (90, 78),
+    (100, 86),
+];
+
+/// The arch-specific targets ([`Arch`]) and the oldest PTX ISA version each takes: `sm_90a`
+/// 8.0, `sm_100a` 8.6 (PTX ISA release notes). An arch row is assembled there; its rejection
+/// on the base targets is `device/tests/ptxas_arch.rs`'s.
+fn arch_min_version(a: Arch) -> u16 {
+    match a {
+        Arch::Base => unreachable!(),
+        Arch::Sm90a => 80,
+        Arch::Sm100a => 86,
+    }
+}
 
 /// The PTX ISA versions, in order, times ten (PTX ISA §12, release history).
 const VERSIONS: [u16; 43] = [
@@ -253,8 +284,8 @@ fn tools() -> PathBuf {
     find_tools().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Assembles `ptx` for `sm_<sm>`: `Ok` or ptxas's stderr.
-fn ptxas(ptx: &str, sm: u16) -> Result<(), String> {
+/// Assembles `ptx` for `target` (`"sm_90"`, `"sm_100a"`): `Ok` or ptxas's stderr.
+fn ptxas(ptx: &str, target: &str) -> Result<(), String> {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("ptx-sync-floors-{}-{n}", std::process::id()));
@@ -262,7 +293,7 @@ fn ptxas(ptx: &str, sm: u16) -> Result<(), String> {
     let src = dir.join("m.ptx");
     std::fs::write(&src, ptx).unwrap();
     let out = Command::new(tools().join("ptxas"))
-        .arg(format!("-arch=sm_{sm}"))
+        .arg(format!("-arch={target}"))
         .arg("-O0")
         .arg(&src)
         .arg("-o")
@@ -277,12 +308,12 @@ fn ptxas(ptx: &str, sm: u16) -> Result<(), String> {
     }
 }
 
-/// Assembles `rows` at `.version v` / `.target sm_<sm>`; the indices of the rows whose entry
+/// Assembles `rows` at `.version v` / `.target <target>`; the indices of the rows whose entry
 /// ptxas rejected. Panics when ptxas fails for a reason outside every entry (the header).
-fn rejected(rows: &[&Variant], v: u16, sm: u16) -> BTreeSet<usize> {
+fn rejected(rows: &[&Variant], v: u16, target: &str) -> BTreeSet<usize> {
     let owned: Vec<Variant> = rows.iter().map(|v| **v).collect();
-    let (m, lines) = rows_module(&owned, &ver(v), &format!("sm_{sm}"));
-    let Err(e) = ptxas(&m, sm) else {
+    let (m, lines) = rows_module(&owned, &ver(v), target);
+    let Err(e) = ptxas(&m, target) else {
         return BTreeSet::new();
     };
     let errs = ptxas_errors(&e);
@@ -298,7 +329,7 @@ fn rejected(rows: &[&Variant], v: u16, sm: u16) -> BTreeSet<usize> {
     }
     assert!(
         !out.is_empty(),
-        "ptxas failed with no entry error at {} sm_{sm}:\n{e}",
+        "ptxas failed with no entry error at {} {target}:\n{e}",
         ver(v)
     );
     out
@@ -317,10 +348,15 @@ fn ptxas_targets_need_their_ptx_version() {
         .unwrap();
     for (sm, v) in TARGETS {
         let (m, _) = rows_module(&[fence], &ver(v), &format!("sm_{sm}"));
-        assert_eq!(ptxas(&m, sm), Ok(()), "sm_{sm} at PTX {}", ver(v));
+        assert_eq!(
+            ptxas(&m, &format!("sm_{sm}")),
+            Ok(()),
+            "sm_{sm} at PTX {}",
+            ver(v)
+        );
         let below = prev_version(v);
         let (m, _) = rows_module(&[fence], &ver(below), &format!("sm_{sm}"));
-        let e = ptxas(&m, sm).expect_err("a target below its PTX version");
+        let e = ptxas(&m, &format!("sm_{sm}")).expect_err("a target below its PTX version");
         assert!(
             e.contains(&format!(
                 "PTX .version {} does not support .target sm_{sm}",
@@ -331,11 +367,20 @@ fn ptxas_targets_need_their_ptx_version() {
     }
 }
 
-/// Rows grouped by their (SM, PTX) floors.
+/// The portable rows grouped by their (SM, PTX) floors.
 fn groups(rows: &[Variant]) -> BTreeMap<(u16, u16), Vec<&Variant>> {
     let mut g: BTreeMap<(u16, u16), Vec<&Variant>> = BTreeMap::new();
-    for v in rows {
+    for v in rows.iter().filter(|v| v.arch == Arch::Base) {
         g.entry((v.sm, v.ptx_isa)).or_default().push(v);
+    }
+    g
+}
+
+/// The arch-specific rows grouped by (target, PTX floor).
+fn arch_groups(rows: &[Variant]) -> BTreeMap<(&'static str, u16), Vec<&Variant>> {
+    let mut g: BTreeMap<(&'static str, u16), Vec<&Variant>> = BTreeMap::new();
+    for v in rows.iter().filter(|v| v.arch != Arch::Base) {
+        g.entry((v.arch.suffix(), v.ptx_isa)).or_default().push(v);
     }
     g
 }
@@ -355,10 +400,19 @@ fn every_row_assembles_at_its_floor() {
                 ver(v)
             );
         }
-        for i in rejected(&g, v, t) {
+        for i in rejected(&g, v, &format!("sm_{t}")) {
             failed.push(format!("{} at sm_{t} / {}", key(g[i]), ver(v)));
         }
     }
+    let mut arch_rows = 0;
+    for ((t, ptx), g) in arch_groups(&rows) {
+        let v = ptx.max(arch_min_version(g[0].arch));
+        arch_rows += g.len();
+        for i in rejected(&g, v, t) {
+            failed.push(format!("{} at {t} / {}", key(g[i]), ver(v)));
+        }
+    }
+    assert!(arch_rows > 0, "the catalog has arch-specific rows");
     assert!(
         failed.is_empty(),
         "rows ptxas rejects at their floor:\n{}",
@@ -369,7 +423,8 @@ fn every_row_assembles_at_its_floor() {
 /// The rows ptxas 13.0 assembles one PTX version below their floor (at their target), measured:
 /// ptxas does not enforce these floors. The floors stay the ISA's (its PTX ISA notes, as the
 /// device docs cite them): `fence.acquire`/`.release` PTX 8.6 / sm_90 (§9.7.13.4, `fence.rs`),
-/// the `.shared::cta` spelling of `cp.async`'s destination PTX 7.8 (§9.7.9.25, `copy.rs`);
+/// the `.shared::cta` spelling of `cp.async`'s destination PTX 7.8 (§9.7.9.25, `copy.rs`; also
+/// in the `.L2::cache_hint` forms);
 /// ptxas takes them at 8.5 and 7.7.
 const VERSION_NOT_ENFORCED: &[&str] = &[
     "cp.async.ca.shared::cta.global [Ca:16:zfill]",
@@ -380,6 +435,14 @@ const VERSION_NOT_ENFORCED: &[&str] = &[
     "cp.async.ca.shared::cta.global [Ca:8]",
     "cp.async.cg.shared::cta.global [Cg:16:zfill]",
     "cp.async.cg.shared::cta.global [Cg:16]",
+    "cp.async.ca.shared::cta.global.L2::cache_hint [Ca:16 cache_hint]",
+    "cp.async.ca.shared::cta.global.L2::cache_hint [Ca:16:zfill cache_hint]",
+    "cp.async.ca.shared::cta.global.L2::cache_hint [Ca:4 cache_hint]",
+    "cp.async.ca.shared::cta.global.L2::cache_hint [Ca:4:zfill cache_hint]",
+    "cp.async.ca.shared::cta.global.L2::cache_hint [Ca:8 cache_hint]",
+    "cp.async.ca.shared::cta.global.L2::cache_hint [Ca:8:zfill cache_hint]",
+    "cp.async.cg.shared::cta.global.L2::cache_hint [Cg:16 cache_hint]",
+    "cp.async.cg.shared::cta.global.L2::cache_hint [Cg:16:zfill cache_hint]",
     "fence.acquire.cluster",
     "fence.acquire.cta",
     "fence.acquire.gpu",
@@ -419,13 +482,30 @@ fn ptxas_rejects_rows_below_their_floors() {
             );
             bound += g.len();
         } else {
-            let r = rejected(&g, vb, t);
+            let r = rejected(&g, vb, &format!("sm_{t}"));
             version_ok.extend((0..g.len()).filter(|i| !r.contains(i)).map(|i| key(g[i])));
         }
         if let Some(tb) = prev_target(sm).filter(|_| sm >= 80) {
             let v = ptx.max(min_version(tb));
-            let r = rejected(&g, v, tb);
+            let r = rejected(&g, v, &format!("sm_{tb}"));
             sm_ok.extend((0..g.len()).filter(|i| !r.contains(i)).map(|i| key(g[i])));
+        }
+    }
+    // Arch rows: one PTX version below at their own target (their rejection on the portable
+    // targets is device/tests/ptxas_arch.rs's).
+    for ((t, ptx), g) in arch_groups(&rows) {
+        let vb = prev_version(ptx);
+        if vb < arch_min_version(g[0].arch) {
+            println!(
+                "{} rows at {t} / {}: PTX {} does not take {t}; version floor not separable",
+                g.len(),
+                ver(ptx),
+                ver(vb)
+            );
+            bound += g.len();
+        } else {
+            let r = rejected(&g, vb, t);
+            version_ok.extend((0..g.len()).filter(|i| !r.contains(i)).map(|i| key(g[i])));
         }
     }
     println!("{bound} rows' version floors not separable from their target's");

@@ -7,6 +7,10 @@
 //! | [`swap`](crate::AtomicRef::swap) | `atom{.sem}{.scope}{.space}.exch.b128` | PTX 8.3, sm_90 |
 //! | [`compare_exchange`](crate::AtomicRef::compare_exchange) | `atom{.sem}{.scope}{.space}.cas.b128` | PTX 8.3, sm_90 |
 //!
+//! At `.sys` scope each form needs PTX 8.4 (the ISA's notes: `.sys` with `.b128` from PTX ISA
+//! 8.4; ptxas 13.0 rejects it at 8.3: "Feature '.b128 with .sys' requires PTX ISA .version 8.4";
+//! `host/tests/floors.rs`).
+//!
 //! PTX ISA §9.7.9.8 (`ld`), §9.7.9.10 (`st`): `.b128` is one of the `.type`s of every form
 //! (weak, `.volatile`, `.relaxed.scope`, `.acquire`/`.release.scope`); §9.7.13.5 (`atom`):
 //! `atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c` and `….exch.b128 d, [a], b` — no other
