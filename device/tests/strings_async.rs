@@ -565,7 +565,7 @@ fn row_counts_per_family() {
         ("cp.async.bulk.tensor", 5 * 4 + 5 * 3 + 3 * 5),
         // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
         ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
-        ("st.async", 6 + 3 + 3 + 3),             // 6 scalars; v2 x 32-bit; v4 x 32-bit; v2 x 64-bit
+        ("st.async", 6 + 3 + 3 + 3), // 6 scalars; v2 x 32-bit; v4 x 32-bit; v2 x 64-bit
         ("red.async", 2 + 4 + 3 + 3), // inc/dec u32; min/max u32,s32; and/or/xor b32; add u32,s32,u64
     ]
     .into_iter()
