@@ -410,14 +410,6 @@ pub mod tensor_reduce;
 // Public functions
 // ---------------------------------------------------------------------------------------------
 
-/// A copy at once (the cache-hint variants' host arms); the others go through the copy
-/// engine (`copy/engine.rs`: at once on the host, on an engine thread under loom).
-#[cfg(not(target_arch = "nvptx64"))]
-#[allow(dead_code)]
-unsafe fn host_copy(d: usize, s: *const u8, n: usize) {
-    core::ptr::copy(s, d as *mut u8, n)
-}
-
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES;` — an asynchronous copy of `BYTES`
 /// (4, 8, 16; `.cg` only 16) from global to this CTA's shared memory. Not in program order
 /// (seed §5.1): wait with [`cp_async_wait_all`] / [`cp_async_wait_group`] before using the data

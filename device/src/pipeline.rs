@@ -60,8 +60,10 @@
 //!   bidirectional `fence.proxy.async;`.
 //!
 //! The loom model `loom-tests/tests/pipeline.rs` runs the `Cta` pipeline with the stages as
-//! proxy-tracked tiles (`ProxyTile`): with `consumer_release` it passes, and the same protocol
-//! with the arrive but without the fence is caught as a proxy race.
+//! `ptx_sync::model::Tile`s (generic and async-proxy accesses tracked per element): with
+//! `consumer_release` it passes (under `--cfg loom` both release fences above are the model's
+//! generic → async proxy fence), and the same protocol with the arrive but without the fence is
+//! caught as a proxy race.
 //!
 //! ```
 //! use ptx_sync::pipeline::PipelineState;
@@ -413,8 +415,6 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     #[inline(always)]
     pub fn consumer_release(&self, st: PipelineState<STAGES>) {
         Sco::release_fence();
-        #[cfg(loom)]
-        proxy_hook::call();
         Sco::release_empty(&self.empty[st.index()], self.leader);
     }
 
@@ -449,33 +449,5 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
             st.advance();
         }
         Ok(())
-    }
-}
-
-/// Under `--cfg loom` only: the model has no proxies (`ptx_sync::model`), so a loom test that
-/// tracks them (the `loom-tests` crate's `ProxyTile`) installs its `fence_proxy_async` analogue
-/// here, and [`Pipeline::consumer_release`] calls it right after its proxy fence.
-#[cfg(loom)]
-#[doc(hidden)]
-pub mod proxy_hook {
-    use core::sync::atomic::{AtomicUsize, Ordering};
-    static HOOK: AtomicUsize = AtomicUsize::new(0);
-    /// Installs `f` (for every later `consumer_release`).
-    ///
-    /// ```
-    /// // in a loom test (`--cfg loom`): the `loom-tests` crate's proxy-fence analogue
-    /// fn analogue() {}
-    /// ptx_sync::pipeline::proxy_hook::set(analogue);
-    /// ```
-    pub fn set(f: fn()) {
-        HOOK.store(f as usize, Ordering::SeqCst);
-    }
-    pub(crate) fn call() {
-        let h = HOOK.load(Ordering::SeqCst);
-        if h != 0 {
-            // SAFETY: only `set` stores, and it stores a `fn()`.
-            let f: fn() = unsafe { core::mem::transmute::<usize, fn()>(h) };
-            f();
-        }
     }
 }

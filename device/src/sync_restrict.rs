@@ -31,7 +31,10 @@
 //! fence orders *more* than the device's: every access, not only those to the space); under
 //! `--cfg loom` an acquire / release fence of `ptx_sync::model` at `.cluster` scope, again not
 //! restricted to the space — a protocol that relies on the restriction being absent passes in
-//! the model and must be checked against this table.
+//! the model and must be checked against this table. The `fence.proxy.async::generic` forms
+//! are also the model's generic → async proxy fence: like `proxy::fence_proxy_async`, they
+//! fence the thread's earlier generic accesses of `ptx_sync::model::Tile`s for later
+//! async-proxy accesses (the restriction to `Sp` again not modelled: a tile is shared memory).
 //!
 //! ```
 //! use ptx_sync::sync_restrict::*;
@@ -187,6 +190,10 @@ where
     }
     #[cfg(not(target_arch = "nvptx64"))]
     host::<S, Sp>(<S as SyncRestrictInstr<Sp>>::PTX_PROXY);
+    // `.async::generic`: a generic → async proxy fence (PTX ISA §9.7.13.4), so under loom it
+    // fences the thread's earlier generic accesses of `model::Tile`s, as `fence_proxy_async` does.
+    #[cfg(loom)]
+    crate::copy::engine::fence_proxy_async();
 }
 
 #[allow(unused)]

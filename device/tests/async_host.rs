@@ -610,7 +610,7 @@ fn bulk_reduce_16_bit_floats() {
         unsafe { cp_reduce_async_bulk::<Op, T>(d.0.as_mut_ptr(), to_shared(s.0.as_ptr()), 16) };
         d.0
     }
-    let h = |b: [u16; 8]| b.map(F16);
+    let h = |b: [u16; 8]| b.map(F16::from_bits);
     // f16: 1 + 1 = 2; 1 + 2^-11 = 1 (tie to even); (1 + 2^-10) + 2^-11 = 1 + 2^-9 (tie to even,
     // up); 65504 + 8 = 65504 (below the half-way point 65520); 65504 + 32 = inf; smallest
     // subnormal + smallest subnormal = 2 x it (no flush: .noftz); 1 + -1 = +0; -0 + -0 = -0.
@@ -638,7 +638,7 @@ fn bulk_reduce_16_bit_floats() {
     );
     // bf16: 1 + 1 = 2 (0x4000); 1 + 2^-8 = 1 (tie to even); (1 + 2^-7) + 2^-8 = 1 + 2^-6
     // (0x3f82); the largest finite 0x7f7f + itself = inf.
-    let b = |x: [u16; 8]| x.map(Bf16);
+    let b = |x: [u16; 8]| x.map(Bf16::from_bits);
     assert_eq!(
         red::<Add, Bf16>(
             b([0x3f80, 0x3f80, 0x3f81, 0x7f7f, 0, 0, 0, 0]),
@@ -710,4 +710,51 @@ fn im2col_load_panics_on_the_host() {
     unsafe {
         cp_async_bulk_tensor_load_im2col(to_shared(t.0.as_mut_ptr()), &map, [0, 0, 0], [1], &bar)
     };
+}
+
+/// `copy::blackwell`'s host arms go through the library's copy engine: the `.shared::cta` TMA
+/// load lands all 16 bytes and completes its 16 bytes on the barrier (a phase that expects 16
+/// more bytes than the arrival completes only then); the `.cp_mask` store writes byte `i` of each
+/// 16-byte chunk only where bit `i` of the mask is set (expected bytes written by hand).
+#[test]
+fn blackwell_bulk_copies_host() {
+    use ptx_sync::copy::blackwell::{cp_async_bulk_g2s_cta, cp_async_bulk_s2g_cp_mask};
+    use ptx_sync::copy::{cp_async_bulk_commit_group, cp_async_bulk_wait_group};
+    #[repr(align(16))]
+    struct A([u8; 32]);
+    let src = A(core::array::from_fn(|i| i as u8 + 1));
+    let mut dst = A([0; 32]);
+    let bar = Mbarrier::<()>::new();
+    bar.init(1);
+    let _ = bar.arrive_expect_tx::<Release, Cta>(16);
+    assert!(
+        !bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO),
+        "no bytes yet"
+    );
+    unsafe { cp_async_bulk_g2s_cta(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 16, &bar) };
+    assert!(
+        bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO),
+        "the copy completed 16 bytes"
+    );
+    assert_eq!(&dst.0[..16], &src.0[..16]);
+    assert_eq!(dst.0[16..], [0; 16]);
+
+    let mut out = A([0xee; 32]);
+    unsafe {
+        cp_async_bulk_s2g_cp_mask(
+            out.0.as_mut_ptr(),
+            to_shared(src.0.as_ptr()),
+            32,
+            0b1000_0000_0000_0101,
+        )
+    };
+    cp_async_bulk_commit_group();
+    cp_async_bulk_wait_group::<0>();
+    let mut want = [0xeeu8; 32];
+    for c in [0, 16] {
+        want[c] = src.0[c];
+        want[c + 2] = src.0[c + 2];
+        want[c + 15] = src.0[c + 15];
+    }
+    assert_eq!(out.0, want);
 }

@@ -4,15 +4,15 @@
 //! arrivals, `Acquire` `try_wait.parity` loads, a `Release` RMW for the copy engine's completion, each at the
 //! scope the call names, so the scope check sees them). One producer (the elected TMA
 //! thread) and one or two consumer threads, all of one CTA, move 3 tiles through `STAGES` = 1 or
-//! 2 stages; each stage's buffer is a `ProxyTile<u32>` (a `Data<u32>` whose generic- and
-//! async-proxy accesses are tracked), so a consumer read that the protocol does not order after
-//! the producer's write (or a producer write not ordered after the consumers' reads of the
-//! previous tile) is a data race that the model reports, and a TMA write into a stage after a
-//! consumer's generic read with no generic → async proxy fence in that consumer between the read
-//! and its release is a `proxy race` (issue #13 item 3: `consumer_release`'s
-//! `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster`, see
-//! `ptx_sync::pipeline`'s docs; `Pipeline::consumer_release` calls the `ProxyTile` analogue of
-//! the fence through `ptx_sync::pipeline::proxy_hook` right after the library's own fence).
+//! 2 stages; each stage's buffer is a `ptx_sync::model::Tile<u32>` (shared memory whose generic-
+//! and async-proxy accesses the model tracks per element), so a consumer read that the protocol
+//! does not order after the producer's TMA write (or a TMA write not ordered after the
+//! consumers' reads of the previous tile) is a data race that the model reports, and a TMA write
+//! into a stage after a consumer's generic read with no generic → async proxy fence in that
+//! consumer between the read and its release is a `proxy race` (issue #13 item 3:
+//! `consumer_release`'s `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster`,
+//! see `ptx_sync::pipeline`'s docs; under `--cfg loom` that fence is the model's generic → async
+//! proxy fence, as `proxy::fence_proxy_async` is).
 //!
 //! | threads, stages | variant | verdict | bound |
 //! |---|---|---|---|
@@ -35,17 +35,16 @@
 //! rows show that the model sees what each barrier orders (`full`: the copy before the reads;
 //! `empty`: the reads before the next copy into the stage), so the passing rows are not vacuous.
 //!
-//! **The TMA stand-in.** The library's host bulk copy (`copy::cp_async_bulk_g2s`) copies with a
-//! raw-pointer `memcpy` into plain memory and then calls the barrier's `complete_tx`: loom would
-//! not see its writes, so it cannot show a race on the stage. The producer therefore writes the
-//! tile itself into the stage's `Data<u32>` (a weak `st`, loom-tracked) right after
-//! `producer_acquire` and then calls `full.async_copy_complete_tx(4)` — the copy engine's
-//! completion, exactly what the host backend's bulk copy does, with the copy visible to the model
-//! (not the `mbarrier.complete_tx` *instruction*, which is `.relaxed` and publishes nothing:
-//! `async_copy.rs` shows a thread's write published by it is caught). The copy is not asynchronous here (the separate
-//! copy-engine thread of `async_copy.rs` adds a thread whose loom-mutex queue multiplies the
-//! schedules: that file needs bound 0 with three threads); its write is the async proxy's
-//! (`ProxyTile::write_async`), so the proxy side of §5.3 is checked here too.
+//! **The TMA write.** The producer performs the copy's write into the stage itself with
+//! `Tile::write_async` (the async-proxy write of a bulk copy's destination, with its race and
+//! proxy checks, on the producer's thread) right after `producer_acquire`, then the copy engine's
+//! completion `full.async_copy_complete_tx(16)` — a `Release` RMW ordered after the write, what
+//! the library's bulk copy does on completion (not the `mbarrier.complete_tx` *instruction*,
+//! which is `.relaxed` and publishes nothing: `async_copy.rs` shows a thread's write published by
+//! it is caught). The library's own `copy::cp_async_bulk_g2s` runs each copy on a copy-engine
+//! loom thread of its own (`device/src/copy/engine.rs`): 3 tiles make 3 more threads, which with
+//! two consumers exceeds loom's 5 (`loom::MAX_THREADS`), and with one consumer at bound 2 did not
+//! finish within a 600 s `timeout`; `async_copy.rs`, `section5.rs` and `scope.rs` check that engine.
 //!
 //! **Waits.** The library's waits take a `wait::Budget`; under `--cfg loom` a budget is not a
 //! timeout: `wait::spin_until` is the model's spin (`ptx_sync::model::spin_until`), which returns
@@ -66,17 +65,18 @@
 
 use loom::sync::Arc;
 use ptx_sync::mbarrier::Mbarrier;
-use ptx_sync::model;
+use ptx_sync::model::{self, Tile};
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineScope, PipelineState};
 use ptx_sync::wait::Budget;
 use ptx_sync::Cta;
-use ptx_sync_loom_tests::{
-    assert_caught, check, fence_proxy_async, spawn_in, spin_until, ProxyTile,
-};
+use ptx_sync_loom_tests::{assert_caught, check, spawn_in, spin_until};
 
 const TILES: u32 = 3;
-/// Bytes of one tile (one `u32`): the `expect_tx` / `complete_tx` amount.
-const TX: u32 = 4;
+/// `u32`s of one tile.
+const WORDS: usize = 4;
+/// Bytes of one tile (a bulk copy's size, a multiple of 16): the `expect_tx` / `complete_tx`
+/// amount.
+const TX: u32 = 16;
 
 /// What is deliberately wrong.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -88,7 +88,7 @@ enum Bug {
     ConsumerPhase,
     /// Consumer 0 never calls `consumer_release`.
     NoRelease,
-    /// The TMA stand-in writes the tile after `complete_tx`.
+    /// The TMA writes the tile after `full`'s `complete_tx`.
     WriteAfterComplete,
     /// The consumers read the stage after `consumer_release`.
     ReadAfterRelease,
@@ -100,7 +100,7 @@ enum Bug {
 struct Smem {
     full: Vec<Mbarrier<Full>>,
     empty: Vec<Mbarrier<Empty>>,
-    stage: Vec<ProxyTile<u32>>,
+    stage: Vec<Tile<u32>>,
 }
 
 fn tile(t: u32) -> u32 {
@@ -114,6 +114,21 @@ const ONE_TRY: Budget = Budget::iterations(1);
 const BOUND_1C: usize = 2;
 /// Preemption bound with two consumers (three threads); bound 1 did not finish in 90 s.
 const BOUND_2C: usize = 0;
+
+/// The TMA write of tile `t` into `stage`, then its completion of `TX` bytes on `full` (with
+/// [`Bug::WriteAfterComplete`], the completion first).
+fn tma_write(bug: Bug, stage: &Tile<u32>, full: &Mbarrier<Full>, t: u32) {
+    let late = bug == Bug::WriteAfterComplete;
+    if late {
+        full.async_copy_complete_tx(TX);
+    }
+    for i in 0..WORDS {
+        unsafe { stage.write_async(i, tile(t)) };
+    }
+    if !late {
+        full.async_copy_complete_tx(TX);
+    }
+}
 
 fn producer<const S: usize>(m: &Smem, bug: Bug) {
     let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
@@ -134,15 +149,7 @@ fn producer<const S: usize>(m: &Smem, bug: Bug) {
                 Err(_) => false,
             },
         );
-        // The TMA stand-in: the copy's (async-proxy) writes, then its complete_tx on `full`.
-        let full = full.unwrap();
-        if bug == Bug::WriteAfterComplete {
-            full.async_copy_complete_tx(TX);
-            unsafe { m.stage[st.index()].write_async(tile(t)) };
-        } else {
-            unsafe { m.stage[st.index()].write_async(tile(t)) };
-            full.async_copy_complete_tx(TX);
-        }
+        tma_write(bug, &m.stage[st.index()], full.unwrap(), t);
         st.advance();
     }
     spin_until("pipeline: producer_tail: a stage never empties", || {
@@ -165,12 +172,13 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
         if release && bug == Bug::ReadAfterRelease {
             pipe.consumer_release(st);
         }
-        let v = unsafe { m.stage[st.index()].read() };
+        let v = unsafe { m.stage[st.index()].read(0) };
         assert_eq!(v, tile(t), "pipeline: consumer {me} read a wrong tile");
         if release && bug == Bug::NoProxyFence && me == 0 {
             // the arrive of `consumer_release`, without its proxy fence
             <Cta as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
         } else if release && bug != Bug::ReadAfterRelease {
+            // fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster; mbarrier.arrive.release.cta
             pipe.consumer_release(st);
         }
         st.advance();
@@ -180,16 +188,13 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
 /// 1 producer (the model's main thread) and `consumers` spawned consumer threads, `S` stages,
 /// [`TILES`] tiles.
 fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
-    // `consumer_release`'s proxy fence also fences the `ProxyTile` accesses (the model itself has
-    // no proxies).
-    ptx_sync::pipeline::proxy_hook::set(fence_proxy_async);
     check(bound, move || {
         // Every thread is in CTA 0 (the pipeline's `.cta` barriers are the CTA's own).
         model::set_thread(0, 0);
         let m = Arc::new(Smem {
             full: (0..S).map(|_| Mbarrier::new()).collect(),
             empty: (0..S).map(|_| Mbarrier::new()).collect(),
-            stage: (0..S).map(|_| ProxyTile::new(0)).collect(),
+            stage: (0..S).map(|_| Tile::new(WORDS, 0u32)).collect(),
         });
         // One thread inits before the others start (the spawn publishes it, as bar.sync would).
         Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true).init(1, consumers as u32);
@@ -311,7 +316,10 @@ fn pipeline_write_after_complete_tx_caught() {
 fn pipeline_read_after_release_caught() {
     assert_caught(
         || run::<2>(1, Bug::ReadAfterRelease, BOUND_1C),
-        &["proxy race", "ptx-sync model: data race on Data (st)"],
+        &[
+            "proxy race",
+            "ptx-sync model: data race on Data (async-proxy write (TMA))",
+        ],
     );
 }
 

@@ -105,8 +105,14 @@ pub unsafe fn cp_async_bulk_g2s_cta<Tag>(
     CpAsyncBulkG2SCta::exec(dst.0, src as u64, bytes, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        super::host_copy(dst.0, src, bytes as usize);
-        bar.async_copy_complete_tx(bytes);
+        // The copy engine (`copy/engine.rs`): at issue on the host, on an engine thread under
+        // loom, completing on `bar` (as `cp_async_bulk_g2s`).
+        super::engine::host_copy(
+            super::engine::Done::tx(bar, bytes),
+            dst.0,
+            src,
+            bytes as usize,
+        );
     }
 }
 
@@ -137,12 +143,16 @@ pub unsafe fn cp_async_bulk_s2g_cp_mask(dst: *mut u8, src: SharedAddr, bytes: u3
          options(nostack, preserves_flags));
     #[cfg(not(target_arch = "nvptx64"))]
     {
+        // The copy engine, one byte move per set mask bit, completing through the bulk group
+        // (at issue on the host, on an engine thread under loom).
         let s = src.0 as *const u8;
+        let mut b = super::engine::Batch::new();
         for i in 0..bytes as usize {
             if mask >> (i % 16) & 1 != 0 {
-                dst.add(i).write(s.add(i).read());
+                b.copy(dst.add(i) as usize, s.add(i), 1);
             }
         }
+        b.issue(super::engine::Done::BulkGroup);
     }
 }
 

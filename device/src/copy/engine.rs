@@ -587,5 +587,32 @@ mod model {
             self.r.generic_access(i, true);
             self.as_ptr().add(i).write(v)
         }
+        /// An **async-proxy** write of element `i` performed by the calling thread: what a copy
+        /// engine's write into the tile is (the proxy and race checks of a bulk copy's
+        /// destination), without a copy-engine thread of its own — for models that count loom
+        /// threads (loom runs at most 5) and pair it with the engine's completion themselves
+        /// (`Mbarrier::async_copy_complete_tx`). A generic access of the element not yet followed
+        /// by a [`fence_proxy_async`](crate::proxy::fence_proxy_async) of its thread makes it a
+        /// `"proxy race"`.
+        ///
+        /// # Safety
+        /// As [`Data::write`](crate::Data::write).
+        ///
+        /// No instruction (the model's stand-in for one element of a TMA write, PTX ISA §8.6).
+        /// Seed §5.2–§5.3.
+        ///
+        /// # Examples
+        ///
+        /// ```ignore
+        /// unsafe { tile.write_async(0, 5) }; // then full.async_copy_complete_tx(4)
+        /// ```
+        pub unsafe fn write_async(&self, i: usize, v: T) {
+            assert!(
+                i < self.r.len,
+                "ptx-sync model: Tile index {i} out of bounds"
+            );
+            self.r.engine_access(i, i + 1, true, true);
+            self.as_ptr().add(i).write(v)
+        }
     }
 }

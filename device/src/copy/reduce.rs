@@ -47,29 +47,19 @@ use super::*;
 use crate::atomic::op::{self, Add, And, Dec, Inc, Max, Min, Or, Xor};
 use crate::policy::CachePolicy;
 
-/// An IEEE 754 binary16 value, by its bits: the `.f16` element of [`cp_reduce_async_bulk`]
-/// (`F16(0x3c00)` is 1.0). No instruction of its own; PTX ISA §5.2.1 (`.f16`).
+/// The `.f16` / `.bf16` elements of [`cp_reduce_async_bulk`]: the atomic module's IEEE 754
+/// binary16 and bfloat16 bits wrappers ([`crate::atomic::F16`], [`crate::atomic::Bf16`], with
+/// their round-to-nearest-even `f32` conversions), re-exported here as `copy::F16` /
+/// `copy::Bf16`. No instruction of their own; PTX ISA §5.2.1.
 ///
 /// ```
-/// use ptx_sync::copy::F16;
+/// use ptx_sync::copy::{Bf16, F16};
 /// assert_eq!(core::mem::size_of::<F16>(), 2);
-/// let one = F16(0x3c00);
-/// assert_eq!(one.0 >> 10, 15); // biased exponent of 1.0
+/// assert_eq!(F16::from_bits(0x3c00).to_bits() >> 10, 15); // biased exponent of 1.0
+/// assert_eq!(f32::from_bits((Bf16::from_bits(0x3f80).to_bits() as u32) << 16), 1.0);
+/// assert_eq!(F16::from_bits(0x3c00), ptx_sync::F16::from_f32(1.0)); // one type
 /// ```
-#[repr(transparent)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct F16(pub u16);
-
-/// A bfloat16 value, by its bits (the upper half of an `f32`): the `.bf16` element of
-/// [`cp_reduce_async_bulk`] (`Bf16(0x3f80)` is 1.0). No instruction of its own; PTX ISA §5.2.1.
-///
-/// ```
-/// use ptx_sync::copy::Bf16;
-/// assert_eq!(f32::from_bits((Bf16(0x3f80).0 as u32) << 16), 1.0);
-/// ```
-#[repr(transparent)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Bf16(pub u16);
+pub use crate::atomic::{Bf16, F16};
 
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type`: element type
 /// `Self` with operator `Op` into global memory (the table of the [module docs](self)).
@@ -202,22 +192,22 @@ macro_rules! host_op {
         $a + $b
     };
     (Add F16 $a:ident $b:ident) => {
-        F16(half::F16_FMT.add($a.0, $b.0))
+        F16::from_bits(half::F16_FMT.add($a.to_bits(), $b.to_bits()))
     };
     (Add Bf16 $a:ident $b:ident) => {
-        Bf16(half::BF16_FMT.add($a.0, $b.0))
+        Bf16::from_bits(half::BF16_FMT.add($a.to_bits(), $b.to_bits()))
     };
     (Min F16 $a:ident $b:ident) => {
-        F16(half::F16_FMT.min_max($a.0, $b.0, false))
+        F16::from_bits(half::F16_FMT.min_max($a.to_bits(), $b.to_bits(), false))
     };
     (Max F16 $a:ident $b:ident) => {
-        F16(half::F16_FMT.min_max($a.0, $b.0, true))
+        F16::from_bits(half::F16_FMT.min_max($a.to_bits(), $b.to_bits(), true))
     };
     (Min Bf16 $a:ident $b:ident) => {
-        Bf16(half::BF16_FMT.min_max($a.0, $b.0, false))
+        Bf16::from_bits(half::BF16_FMT.min_max($a.to_bits(), $b.to_bits(), false))
     };
     (Max Bf16 $a:ident $b:ident) => {
-        Bf16(half::BF16_FMT.min_max($a.0, $b.0, true))
+        Bf16::from_bits(half::BF16_FMT.min_max($a.to_bits(), $b.to_bits(), true))
     };
     (Add $t:ident $a:ident $b:ident) => {
         $a.wrapping_add($b)
