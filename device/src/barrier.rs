@@ -176,6 +176,7 @@ pub struct NamedBarrier<A: Alignment = Unaligned> {
     id: u32,
     count: u32,
     /// The backend's state: nothing on the device, the counting barrier on the host.
+    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
     h: <Active as BarBackend>::Named,
     _a: PhantomData<A>,
 }
