@@ -21,48 +21,17 @@ fn arch_rows() -> Vec<Variant> {
     v
 }
 
-/// First token of every instruction line of a PTX file.
-fn mnemonics(ptx: &str) -> BTreeSet<String> {
-    ptx.lines()
-        .map(|l| l.trim())
-        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('.'))
-        .filter_map(|l| l.split(|c: char| c.is_whitespace() || c == ';').next())
-        .map(|s| s.trim_start_matches('{').to_string())
-        .collect()
-}
-
 /// ptxas on one instruction for `arch` (PTX 8.7: the oldest version of every arch row; the
 /// `.release` `st.async`/`red.async` need it): registers `%rs1..2` (`.b16`), `%r1..3` (`%r1` a `.shared`
 /// address), `%rd1..3` (`%rd1` a pointer), `%p1`, `%q1` (`.b128`).
 fn accepts(arch: &str, insn: &str) -> bool {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let ptx = format!(
-        ".version 8.7\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b16 %rs<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
-         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\ncvt.u16.u64 %rs1, %rd1;\nmov.b128 %q1, {{%rd1, %rd1}};\n{insn}\nret;\n}}\n"
-    );
-    let dir = std::env::temp_dir().join(format!(
-        "ptx-sync-arch-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("k.ptx");
-    std::fs::write(&f, ptx).unwrap();
-    let ok = Command::new(tools().join("ptxas"))
-        .args([
-            &format!("-arch={arch}"),
-            f.to_str().unwrap(),
-            "-o",
-            dir.join("k.cubin").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap()
-        .status
-        .success();
-    let _ = std::fs::remove_dir_all(&dir);
-    ok
+    ptxas_accepts_in(
+        arch,
+        "8.7",
+        ".reg .b16 %rs<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.reg .b128 %q<2>;\n\
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\ncvt.u16.u64 %rs1, %rd1;\nmov.b128 %q1, {%rd1, %rd1};",
+        insn,
+    )
 }
 
 const BUILDS: [(&str, &str); 2] = [("catalog_sm90a", "sm_90a"), ("catalog_sm100a", "sm_100a")];

@@ -6,17 +6,6 @@
 
 mod common;
 use common::*;
-use std::collections::BTreeSet;
-
-/// First token of every instruction line of a PTX file (`ld.acquire.gpu.u32`, `fence.sc.gpu`).
-fn mnemonics(ptx: &str) -> BTreeSet<String> {
-    ptx.lines()
-        .map(|l| l.trim())
-        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('.'))
-        .filter_map(|l| l.split(|c: char| c.is_whitespace() || c == ';').next())
-        .map(|s| s.trim_start_matches('{').to_string())
-        .collect()
-}
 
 #[test]
 fn every_catalog_row_is_in_the_rust_built_ptx() {

@@ -140,12 +140,23 @@ pub fn ptxas_accepts(insn: &str) -> bool {
 /// [`ptxas_accepts`] for another target (`"sm_80"`): the `.target` and `-arch` are `arch`, the
 /// PTX version stays 8.6, so a rejection is the SM floor, not the ISA version.
 pub fn ptxas_accepts_on(arch: &str, insn: &str) -> bool {
+    ptxas_accepts_in(
+        arch,
+        "8.6",
+        ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n.reg .pred %p<2>;\n\
+         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;",
+        insn,
+    )
+}
+
+/// ptxas on `insn` inside `.visible .entry k(.param .u64 p)` at `.version version` / `.target
+/// arch` (and `-arch=arch`), after `prologue` (the register declarations and their set-up).
+pub fn ptxas_accepts_in(arch: &str, version: &str, prologue: &str, insn: &str) -> bool {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let ptx = format!(
-        ".version 8.6\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<3>;\n.reg .pred %p<2>;\n\
-         ld.param.u64 %rd1, [p];\ncvt.u32.u64 %r1, %rd1;\n{insn}\nret;\n}}\n"
+        ".version {version}\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         {prologue}\n{insn}\nret;\n}}\n"
     );
     let dir = std::env::temp_dir().join(format!(
         "ptx-sync-accepts-{}-{}",
@@ -168,4 +179,14 @@ pub fn ptxas_accepts_on(arch: &str, insn: &str) -> bool {
         .success();
     let _ = std::fs::remove_dir_all(&dir);
     ok
+}
+
+/// The first token of every instruction line of a PTX file (its mnemonics, `{` blocks opened).
+pub fn mnemonics(ptx: &str) -> std::collections::BTreeSet<String> {
+    ptx.lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('.'))
+        .filter_map(|l| l.split(|c: char| c.is_whitespace() || c == ';').next())
+        .map(|s| s.trim_start_matches('{').to_string())
+        .collect()
 }
