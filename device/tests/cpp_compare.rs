@@ -51,6 +51,8 @@ const OPS: &[&str] = &[
     "mbarrier_arrive_expect_tx_remote_cluster",
     "st_async_u32",
     "red_async_add_u32",
+    "st_async_v4_b32",
+    "cp_reduce_async_bulk_tensor_2d_add",
 ];
 
 /// The compared operations whose SASS has no memory/sync instruction at all on sm_90 (both
@@ -71,6 +73,10 @@ const ADDRESS_DIFF: &[(&str, &str)] = &[
     ),
     (
         "st_async_u32",
+        "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
+    (
+        "st_async_v4_b32",
         "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
     ),
     (

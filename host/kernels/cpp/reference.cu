@@ -82,4 +82,13 @@ __global__ void cpp_red_async_add_u32(unsigned* d, unsigned* b) {
   cuda::ptx::red_async(cuda::ptx::op_add, static_cast<unsigned*>(__cluster_map_shared_rank(d, 1)), d[1],
                        static_cast<uint64_t*>(__cluster_map_shared_rank(b, 1)));
 }
+__global__ void cpp_cp_reduce_async_bulk_tensor_2d_add(unsigned* m, int* c, unsigned* s) {
+  const int32_t co[2] = {c[0], c[1]};
+  cuda::ptx::cp_reduce_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, cuda::ptx::op_add, m, co, s);
+}
+__global__ void cpp_st_async_v4_b32(unsigned* d, unsigned* b) {
+  const int32_t v[4] = {int(d[1]), int(d[2]), int(d[3]), int(d[4])};
+  cuda::ptx::st_async(static_cast<int32_t*>(__cluster_map_shared_rank(d, 1)), v,
+                      static_cast<uint64_t*>(__cluster_map_shared_rank(b, 1)));
+}
 }

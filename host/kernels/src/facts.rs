@@ -231,3 +231,26 @@ pub unsafe extern "ptx-kernel" fn cmp_red_async_add_u32(d: *mut u32, b: *mut u32
     let dst = cluster::mapa(shared::to_shared(d), 1);
     st_async::red_async::<atomic::op::Add, _, _>(dst, *d.add(1), m.remote(1));
 }
+
+/// `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [d'], {d[1..5]}, [b']` ≡
+/// `cuda::ptx::st_async(d', int32_t[4], b')` (`.v4.b32`), addresses as in `cmp_st_async_u32`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_st_async_v4_b32(d: *mut u32, b: *mut u32) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let dst = cluster::mapa(shared::to_shared(d), 1);
+    let v = [*d.add(1), *d.add(2), *d.add(3), *d.add(4)];
+    st_async::st_async(dst, v, m.remote(1));
+}
+
+/// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [m, {c[0], c[1]}], [s]`
+/// ≡ `cuda::ptx::cp_reduce_async_bulk_tensor(space_global, space_shared, op_add, m, c, s)`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_tensor_2d_add(
+    m: *mut u32,
+    c: *mut i32,
+    s: *mut u32,
+) {
+    let map = &*(m as *const copy::TensorMap);
+    let coords = [*c, *c.add(1)];
+    copy::cp_reduce_async_bulk_tensor::<atomic::op::Add, copy::Tile, _>(map, coords, shared::to_shared(s));
+}
