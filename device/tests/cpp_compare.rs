@@ -53,6 +53,7 @@ const OPS: &[&str] = &[
     "red_async_add_u32",
     "st_async_v4_b32",
     "cp_reduce_async_bulk_tensor_2d_add",
+    "cp_reduce_async_bulk_s2c_add_u32",
 ];
 
 /// The compared operations whose SASS has no memory/sync instruction at all on sm_90 (both
@@ -77,6 +78,10 @@ const ADDRESS_DIFF: &[(&str, &str)] = &[
     ),
     (
         "st_async_v4_b32",
+        "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
+    (
+        "cp_reduce_async_bulk_s2c_add_u32",
         "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
     ),
     (

@@ -91,4 +91,9 @@ __global__ void cpp_st_async_v4_b32(unsigned* d, unsigned* b) {
   cuda::ptx::st_async(static_cast<int32_t*>(__cluster_map_shared_rank(d, 1)), v,
                       static_cast<uint64_t*>(__cluster_map_shared_rank(b, 1)));
 }
+__global__ void cpp_cp_reduce_async_bulk_s2c_add_u32(unsigned* d, unsigned* s, unsigned* b) {
+  cuda::ptx::cp_reduce_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_shared, cuda::ptx::op_add,
+                                  static_cast<unsigned*>(__cluster_map_shared_rank(d, 1)), s, 16u,
+                                  static_cast<uint64_t*>(__cluster_map_shared_rank(b, 1)));
+}
 }

@@ -252,5 +252,21 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_tensor_2d_add(
 ) {
     let map = &*(m as *const copy::TensorMap);
     let coords = [*c, *c.add(1)];
-    copy::cp_reduce_async_bulk_tensor::<atomic::op::Add, copy::Tile, _>(map, coords, shared::to_shared(s));
+    let src = shared::to_shared(s);
+    copy::cp_reduce_async_bulk_tensor::<atomic::op::Add, copy::Tile, _>(map, coords, src);
+}
+
+/// `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [d'],
+/// [s], 16, [b']` (`d'`, `b'` rank 1's copies of `d` and of the mbarrier `b`) ≡
+/// `cuda::ptx::cp_reduce_async_bulk(space_cluster, space_shared, op_add, d', s, 16, b')`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_s2c_add_u32(
+    d: *mut u32,
+    s: *mut u32,
+    b: *mut u32,
+) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let dst = cluster::mapa(shared::to_shared(d), 1);
+    let src = shared::to_shared(s);
+    copy::cp_reduce_async_bulk_s2c::<atomic::op::Add, u32, _>(dst, src, 16, m.remote(1));
 }
