@@ -37,6 +37,57 @@ const OPS: &[&str] = &[
     // half-precision and vector float atomics (item 7), against CUDA's atomicAdd overloads
     "fetch_add_f16_relaxed_gpu",
     "fetch_add_v4f32_relaxed_gpu",
+    // cuda::ptx forms added in this session (issue #13 "What must be shown")
+    "fence_sync_restrict_release_shared",
+    "fence_sync_restrict_acquire_cluster",
+    "fence_proxy_async_sync_restrict_release_shared",
+    "fence_proxy_async_sync_restrict_acquire_cluster",
+    "griddepcontrol_wait",
+    "griddepcontrol_launch_dependents",
+    "tensormap_cp_fenceproxy_gpu",
+    "cp_reduce_async_bulk_add_u32",
+    "mbarrier_arrive_expect_tx_release_cta",
+    "mbarrier_expect_tx_relaxed_cta",
+    "mbarrier_arrive_expect_tx_remote_cluster",
+    "st_async_u32",
+    "red_async_add_u32",
+    "st_async_v4_b32",
+    "cp_reduce_async_bulk_tensor_2d_add",
+    "cp_reduce_async_bulk_s2c_add_u32",
+];
+
+/// The compared operations whose SASS has no memory/sync instruction at all on sm_90 (both
+/// sides; the whole functions are still compared).
+const NO_SYNC_SASS: &[&str] = &[
+    "fence_acquire_cta",
+    "fence_sync_restrict_acquire_cluster",
+    "fence_proxy_async_sync_restrict_acquire_cluster",
+];
+
+/// The pairs whose memory/sync SASS is equal but whose whole functions are not, with the reason
+/// (kept in `docs/zero-cost.md`'s notes). Both halves are asserted, so a toolchain that makes
+/// a pair equal, or that changes its sync instructions, is noticed.
+const ADDRESS_DIFF: &[(&str, &str)] = &[
+    (
+        "mbarrier_arrive_expect_tx_remote_cluster",
+        "mapa.shared::cluster.u32 of the cvta'd address (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
+    (
+        "st_async_u32",
+        "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
+    (
+        "st_async_v4_b32",
+        "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
+    (
+        "cp_reduce_async_bulk_s2c_add_u32",
+        "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
+    (
+        "red_async_add_u32",
+        "mapa.shared::cluster.u32 of the cvta'd addresses (crate) vs generic mapa.u64 then cvta (C++)",
+    ),
 ];
 
 /// Memory and synchronization opcodes, for the printed table.
@@ -51,6 +102,12 @@ fn is_sync(op: &str) -> bool {
         "RED",
         "LD",
         "ST",
+        // griddepcontrol.wait / .launch_dependents, the bulk (TMA) engine, mbarriers
+        "ACQBULK",
+        "PREEXIT",
+        "UBLK",
+        "UTMA",
+        "SYNCS",
     ]
     .iter()
     .any(|p| op.starts_with(p))
@@ -124,19 +181,35 @@ fn rust_sass_equals_libcuxx_sass() {
                 .join(" ; ")
         };
         let (rs, cs) = (sync(&r), sync(&c));
+        let known = ADDRESS_DIFF
+            .iter()
+            .find(|(o, _)| o == op)
+            .map(|(_, why)| *why);
         let row = format!(
             "| `{op}` | {rs} | {cs} | {} |",
-            if r == c { "yes" } else { "NO" }
+            match (r == c, known) {
+                (true, _) => "yes",
+                (false, Some(_)) => "no: address arithmetic only (see notes)",
+                (false, None) => "NO",
+            }
         );
         println!("{row}");
         if !doc.lines().any(|l| l == row) {
             stale.push(row);
         }
-        assert!(
-            !rs.is_empty() || op.starts_with("fence_acquire_cta"),
-            "{op}: no sync instruction at all"
+        assert_eq!(
+            rs.is_empty(),
+            NO_SYNC_SASS.contains(op),
+            "{op}: sync instructions {rs:?}; NO_SYNC_SASS lists the ops with none"
         );
-        if r != c {
+        if let Some(why) = known {
+            // the sync instructions are equal; only the address computation differs
+            if rs != cs || r == c {
+                diffs.push(format!(
+                    "{op} (listed as differing in addresses only: {why}):\n  rust {r:?}\n  c++  {c:?}"
+                ));
+            }
+        } else if r != c {
             diffs.push(format!("{op}:\n  rust {r:?}\n  c++  {c:?}"));
         }
     }

@@ -143,4 +143,130 @@ cmp_kernels! {
         let old = AtomicRef::<V4F32, Gpu, Global>::from_ptr(v).fetch_add::<Relaxed>(Vector([1.0; 4]));
         *(v.add(1) as *mut Float4) = Float4(old.0);
     }
+
+    // The cuda::ptx forms this session added to the crate (issue #13 "What must be shown").
+    /// `fence.release.sync_restrict::shared::cta.cluster` ≡
+    /// `cuda::ptx::fence_sync_restrict(sem_release, space_shared, scope_cluster)`.
+    cmp_fence_sync_restrict_release_shared(_p) {
+        sync_restrict::fence_sync_restrict::<Release, Shared>();
+    }
+    /// `fence.acquire.sync_restrict::shared::cluster.cluster` ≡
+    /// `cuda::ptx::fence_sync_restrict(sem_acquire, space_cluster, scope_cluster)`.
+    cmp_fence_sync_restrict_acquire_cluster(_p) {
+        sync_restrict::fence_sync_restrict::<Acquire, SharedCluster>();
+    }
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` ≡
+    /// `cuda::ptx::fence_proxy_async_generic_sync_restrict(sem_release, space_shared, scope_cluster)`.
+    cmp_fence_proxy_async_sync_restrict_release_shared(_p) {
+        sync_restrict::fence_proxy_async_sync_restrict::<Release, Shared>();
+    }
+    /// `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster` ≡
+    /// `cuda::ptx::fence_proxy_async_generic_sync_restrict(sem_acquire, space_cluster, scope_cluster)`.
+    cmp_fence_proxy_async_sync_restrict_acquire_cluster(_p) {
+        sync_restrict::fence_proxy_async_sync_restrict::<Acquire, SharedCluster>();
+    }
+    /// `griddepcontrol.wait` ≡ CUDA's `cudaGridDependencySynchronize()` (`cuda::ptx` has no
+    /// `griddepcontrol`).
+    cmp_griddepcontrol_wait(_p) { grid::griddepcontrol_wait(); }
+    /// `griddepcontrol.launch_dependents` ≡ CUDA's `cudaTriggerProgrammaticLaunchCompletion()`.
+    cmp_griddepcontrol_launch_dependents(_p) { grid::griddepcontrol_launch_dependents(); }
+    /// `mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 state, [m], 64` ≡
+    /// `cuda::ptx::mbarrier_arrive_expect_tx(sem_release, scope_cta, space_shared, m, 64)`; the
+    /// state stored to `p[2..4]`.
+    cmp_mbarrier_arrive_expect_tx_release_cta(p) {
+        let m: &Mbarrier = Mbarrier::from_shared(p as *mut u64);
+        *(p as *mut u64).add(1) = m.arrive_expect_tx::<Release, Cta>(64).raw();
+    }
+    /// `mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [m], 64` ≡
+    /// `cuda::ptx::mbarrier_expect_tx(sem_relaxed, scope_cta, space_shared, m, 64)`.
+    cmp_mbarrier_expect_tx_relaxed_cta(p) {
+        let m: &Mbarrier = Mbarrier::from_shared(p as *mut u64);
+        m.expect_tx::<Cta>(64);
+    }
+    /// `mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [rank 1's m], 64` ≡
+    /// `cuda::ptx::mbarrier_arrive_expect_tx(sem_release, scope_cluster, space_cluster,
+    /// __cluster_map_shared_rank(m, 1), 64)`.
+    cmp_mbarrier_arrive_expect_tx_remote_cluster(p) {
+        let m: &Mbarrier = Mbarrier::from_shared(p as *mut u64);
+        m.remote(1).arrive_expect_tx::<Release, Cluster>(64);
+    }
+}
+
+// Two-operand pairs: the addresses arrive as kernel parameters, so neither side does address
+// arithmetic around the instruction (compared with `cpp_<same name>` as above).
+
+/// `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [d], [s], 128`
+/// ≡ `cuda::ptx::tensormap_cp_fenceproxy(sem_release, scope_gpu, d, s, n32_t<128>)` (`s` a
+/// generic address of shared memory, `cvta.to.shared` on both sides).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_tensormap_cp_fenceproxy_gpu(d: *mut u32, s: *mut u32) {
+    tensormap::tensormap_cp_fenceproxy::<Gpu>(
+        d as *mut copy::TensorMap,
+        s as *const copy::TensorMap,
+    );
+}
+
+/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [d], [s], 16` ≡
+/// `cuda::ptx::cp_reduce_async_bulk(space_global, space_shared, op_add, d, s, 16)`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_add_u32(d: *mut u32, s: *mut u32) {
+    copy::cp_reduce_async_bulk::<atomic::op::Add, u32>(d, shared::to_shared(s), 16);
+}
+
+/// `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.b32 [d'], d[1], [b']` with `d'`,
+/// `b'` rank 1's copies of `d` and of the mbarrier `b` ≡ `cuda::ptx::st_async(d', d[1], b')`
+/// with both from `__cluster_map_shared_rank(…, 1)`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_st_async_u32(d: *mut u32, b: *mut u32) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let dst = cluster::mapa(shared::to_shared(d), 1);
+    st_async::st_async(dst, *d.add(1), m.remote(1));
+}
+
+/// `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [d'], d[1], [b']`
+/// ≡ `cuda::ptx::red_async(op_add, d', d[1], b')`, addresses as in `cmp_st_async_u32`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_red_async_add_u32(d: *mut u32, b: *mut u32) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let dst = cluster::mapa(shared::to_shared(d), 1);
+    st_async::red_async::<atomic::op::Add, _, _>(dst, *d.add(1), m.remote(1));
+}
+
+/// `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [d'], {d[1..5]}, [b']` ≡
+/// `cuda::ptx::st_async(d', int32_t[4], b')` (`.v4.b32`), addresses as in `cmp_st_async_u32`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_st_async_v4_b32(d: *mut u32, b: *mut u32) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let dst = cluster::mapa(shared::to_shared(d), 1);
+    let v = [*d.add(1), *d.add(2), *d.add(3), *d.add(4)];
+    st_async::st_async(dst, v, m.remote(1));
+}
+
+/// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [m, {c[0], c[1]}], [s]`
+/// ≡ `cuda::ptx::cp_reduce_async_bulk_tensor(space_global, space_shared, op_add, m, c, s)`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_tensor_2d_add(
+    m: *mut u32,
+    c: *mut i32,
+    s: *mut u32,
+) {
+    let map = &*(m as *const copy::TensorMap);
+    let coords = [*c, *c.add(1)];
+    let src = shared::to_shared(s);
+    copy::cp_reduce_async_bulk_tensor::<atomic::op::Add, copy::Tile, _>(map, coords, src);
+}
+
+/// `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [d'],
+/// [s], 16, [b']` (`d'`, `b'` rank 1's copies of `d` and of the mbarrier `b`) ≡
+/// `cuda::ptx::cp_reduce_async_bulk(space_cluster, space_shared, op_add, d', s, 16, b')`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_s2c_add_u32(
+    d: *mut u32,
+    s: *mut u32,
+    b: *mut u32,
+) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let dst = cluster::mapa(shared::to_shared(d), 1);
+    let src = shared::to_shared(s);
+    copy::cp_reduce_async_bulk_s2c::<atomic::op::Add, u32, _>(dst, src, 16, m.remote(1));
 }
