@@ -9,7 +9,6 @@ mod common;
 use common::*;
 use ptx_sync::catalog::{for_each_variant, Arch, Variant};
 use std::collections::BTreeSet;
-use std::process::Command;
 
 fn arch_rows() -> Vec<Variant> {
     let mut v = Vec::new();
