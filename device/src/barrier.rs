@@ -15,8 +15,10 @@
 //! | [`NamedBarrier::<Aligned>::arrive`](NamedBarrier::arrive) | `bar.arrive id, n;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::<Aligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `bar.red.{popc.u32,and.pred,or.pred} d, id, n, p;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::sync_unaligned`], [`arrive_unaligned`](NamedBarrier::arrive_unaligned), [`red_popc_unaligned`](NamedBarrier::red_popc_unaligned), [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) (either alignment) | the `barrier.*` forms above | 6.0 / sm_30 |
-//! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive{.release,.relaxed}{.aligned};` | 8.0 / sm_90 (`.relaxed`: 8.0) |
-//! | [`ClusterBarrier::wait`] | `barrier.cluster.wait{.acquire}{.aligned};` | 8.0 / sm_90 |
+//! | [`ClusterBarrier::arrive`], [`sync`](ClusterBarrier::sync) | `barrier.cluster.arrive{.release,.relaxed};` (no `.aligned`) | 8.0 / sm_90 (`.relaxed`: 8.0) |
+//! | [`ClusterBarrier::wait`] | `barrier.cluster.wait.acquire;` | 8.0 / sm_90 |
+//! | `unsafe` [`ClusterBarrier::arrive_aligned`], [`sync_aligned`](ClusterBarrier::sync_aligned) | `barrier.cluster.arrive{.release,.relaxed}.aligned;` | 8.0 / sm_90 |
+//! | `unsafe` [`ClusterBarrier::wait_aligned`] | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
 //!
 //! # Alignment of the CTA barriers (issue #13 item 9)
 //!
@@ -26,7 +28,10 @@
 //! thread of the CTA evaluates the condition identically. rustc's inline asm is not
 //! `convergent`, so LLVM may duplicate one call into two branches (two instructions; seen in this
 //! repo's kernels, `host/tests/barriers.rs`). The alignment is therefore the type parameter `A`
-//! of [`NamedBarrier<A>`](NamedBarrier), as it is of [`ClusterBarrier::arrive`]: the default
+//! of [`NamedBarrier<A>`](NamedBarrier) (and the cluster barrier's `.aligned` forms, whose
+//! precondition is every thread of the warp, PTX ISA §9.7.13.3, are the `unsafe`
+//! [`ClusterBarrier::arrive_aligned`], [`wait_aligned`](ClusterBarrier::wait_aligned) and
+//! [`sync_aligned`](ClusterBarrier::sync_aligned); `arrive`, `wait`, `sync` omit it): the default
 //! [`Unaligned`] (made by the safe [`NamedBarrier::new`]) emits `barrier.*`, always defined;
 //! [`Aligned`] is made only by the `unsafe` [`NamedBarrier::new_aligned`] (and
 //! [`sync_threads`]'s aligned form is the `unsafe` [`sync_threads_aligned`]), whose contract is
@@ -34,8 +39,8 @@
 //! (`BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, ptxas 13.0 sm_90: `host/tests/show_async.rs`).
 //!
 //! `barrier.cluster.arrive` without `.sem` means `.release` and `wait` without `.sem` means
-//! `.acquire`; this crate always spells the semantic out. `arrive::<Acquire, _>()` and
-//! `wait::<Release, _>()` do not compile.
+//! `.acquire`; this crate always spells the semantic out. `arrive::<Acquire>()` and
+//! `wait::<Release>()` do not compile.
 //!
 //! # Host backend
 //! The methods carry no `#[cfg]`: they call the one backend of the build (the crate-private
@@ -60,8 +65,11 @@
 //! let aligned: NamedBarrier<Aligned> = unsafe { NamedBarrier::new_aligned(2, 1) };
 //! aligned.sync();
 //! let cb = ClusterBarrier::new(1);
-//! let t = cb.arrive::<Relaxed, Aligned>();     // barrier.cluster.arrive.relaxed.aligned
-//! cb.wait::<Acquire, Aligned>(t);              // barrier.cluster.wait.acquire.aligned
+//! let t = cb.arrive::<Relaxed>();              // barrier.cluster.arrive.relaxed
+//! cb.wait::<Acquire>(t);                       // barrier.cluster.wait.acquire
+//! // SAFETY: every thread of the warp at these instructions (no branch).
+//! let t = unsafe { cb.arrive_aligned::<Relaxed>() }; // barrier.cluster.arrive.relaxed.aligned
+//! unsafe { cb.wait_aligned::<Acquire>(t) };          // barrier.cluster.wait.acquire.aligned
 //! ```
 
 use crate::instr::instr;
@@ -837,49 +845,80 @@ impl ClusterBarrier {
     /// # Examples
     ///
     /// ```
-    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned}, Release, Acquire};
+    /// use ptx_sync::{barrier::ClusterBarrier, Release, Acquire};
     /// let cb = ClusterBarrier::new(1);
-    /// let a = cb.arrive::<Release, Aligned>();
-    /// cb.wait::<Acquire, Aligned>(a);
+    /// let a = cb.arrive::<Release>();
+    /// cb.wait::<Acquire>(a);
     /// ```
     pub fn new(threads: u32) -> Self {
         ClusterBarrier {
             c: <Active as BarBackend>::cluster(threads),
         }
     }
-    /// `barrier.cluster.arrive{.release,.relaxed}{.aligned};` — `S` ∈ {`Release`, `Relaxed`}.
-    /// Seed §5.4: after `fence.mbarrier_init.release.cluster`, `Relaxed` is enough.
-    /// PTX 8.0, sm_90.
+    /// `barrier.cluster.arrive{.release,.relaxed};` (no `.aligned`) — `S` ∈ {`Release`,
+    /// `Relaxed`}. Seed §5.4: after `fence.mbarrier_init.release.cluster`, `Relaxed` is enough.
+    /// PTX 8.0, sm_90. Always defined, in divergent code too; the `.aligned` form is the `unsafe`
+    /// [`arrive_aligned`](Self::arrive_aligned).
     ///
-    /// `A` ∈ {[`Aligned`], [`Unaligned`]}; `arrive::<Acquire, _>()` does not compile (the arrive
-    /// releases or is relaxed). SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`):
-    /// `UCGABAR_ARV`. PTX ISA §9.7.13.3.
+    /// `arrive::<Acquire>()` does not compile (the arrive releases or is relaxed). SASS (ptxas
+    /// 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UCGABAR_ARV`. PTX ISA §9.7.13.3.
     ///
     /// # Examples
     ///
     /// ```
     /// use ptx_sync::{barrier::{ClusterBarrier, Unaligned, ClusterArriveInstr}, Relaxed, Release, Acquire};
     /// let cb = ClusterBarrier::new(1);
-    /// let a = cb.arrive::<Relaxed, Unaligned>(); // barrier.cluster.arrive.relaxed
-    /// cb.wait::<Acquire, Unaligned>(a);
+    /// let a = cb.arrive::<Relaxed>(); // barrier.cluster.arrive.relaxed
+    /// cb.wait::<Acquire>(a);          // barrier.cluster.wait.acquire
     /// assert_eq!(<Release as ClusterArriveInstr<Unaligned>>::PTX, "barrier.cluster.arrive.release");
     /// ```
     ///
     /// ```compile_fail
-    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned}, Acquire};
-    /// let _ = ClusterBarrier::new(1).arrive::<Acquire, Aligned>();
+    /// use ptx_sync::{barrier::ClusterBarrier, Acquire};
+    /// let _ = ClusterBarrier::new(1).arrive::<Acquire>();
     /// ```
     #[inline(always)]
-    pub fn arrive<S: Sem, A: Alignment>(&self) -> ClusterArrival
+    pub fn arrive<S: Sem>(&self) -> ClusterArrival
     where
-        S: ClusterArriveInstr<A>,
+        S: ClusterArriveInstr<Unaligned>,
     {
         ClusterArrival {
-            gen: <Active as BarBackend>::cluster_arrive::<S, A>(&self.c),
+            gen: <Active as BarBackend>::cluster_arrive::<S, Unaligned>(&self.c),
         }
     }
-    /// `barrier.cluster.wait{.acquire}{.aligned};` — waits for every thread's arrival.
-    /// PTX 8.0, sm_90.
+    /// `barrier.cluster.arrive{.release,.relaxed}.aligned;` — as [`arrive`](Self::arrive), with
+    /// `.aligned`. PTX 8.0, sm_90. SASS: `UCGABAR_ARV` (the same). PTX ISA §9.7.13.3; seed §5.4.
+    ///
+    /// # Safety
+    /// PTX ISA §9.7.13.3: with `.aligned`, all threads in the warp must execute the same
+    /// `barrier.cluster` instruction; in conditionally executed code it is defined only if every
+    /// thread of the warp evaluates the condition identically. rustc's inline asm is not
+    /// `convergent` (LLVM may duplicate the call into two branches, `host/tests/barriers.rs`), so
+    /// the caller promises that every thread of each warp reaches this call together (e.g.
+    /// outside any branch on the thread index), as for [`NamedBarrier::new_aligned`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned, ClusterArriveInstr}, Release, Acquire};
+    /// let cb = ClusterBarrier::new(1);
+    /// // SAFETY: one thread, no branch: every thread of the warp is here.
+    /// let a = unsafe { cb.arrive_aligned::<Release>() }; // barrier.cluster.arrive.release.aligned
+    /// unsafe { cb.wait_aligned::<Acquire>(a) };           // barrier.cluster.wait.acquire.aligned
+    /// assert_eq!(<Release as ClusterArriveInstr<Aligned>>::PTX, "barrier.cluster.arrive.release.aligned");
+    /// ```
+    #[inline(always)]
+    pub unsafe fn arrive_aligned<S: Sem>(&self) -> ClusterArrival
+    where
+        S: ClusterArriveInstr<Aligned>,
+    {
+        ClusterArrival {
+            gen: <Active as BarBackend>::cluster_arrive::<S, Aligned>(&self.c),
+        }
+    }
+    /// `barrier.cluster.wait.acquire;` (no `.aligned`) — waits for every thread's arrival.
+    /// PTX 8.0, sm_90. Always defined; the `.aligned` form is the `unsafe`
+    /// [`wait_aligned`](Self::wait_aligned).
     ///
     /// `S` = `Acquire` only (`Release`/`Relaxed` do not compile); the [`ClusterArrival`] is consumed,
     /// so a wait without an arrival does not compile. SASS (ptxas 13.0.88, sm_90a,
@@ -890,29 +929,54 @@ impl ClusterBarrier {
     /// The cluster publishes data written before the release arrive (two "CTAs" on the host):
     ///
     /// ```
-    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned, ClusterWaitInstr}, Data, Release, Acquire};
+    /// use ptx_sync::{barrier::{ClusterBarrier, Unaligned, ClusterWaitInstr}, Data, Release, Acquire};
     /// let (cb, x) = (ClusterBarrier::new(2), Data::new(0u32));
     /// std::thread::scope(|s| {
-    ///     s.spawn(|| { unsafe { x.write(8) }; let a = cb.arrive::<Release, Aligned>(); cb.wait::<Acquire, Aligned>(a); });
-    ///     s.spawn(|| { let a = cb.arrive::<Release, Aligned>(); cb.wait::<Acquire, Aligned>(a); assert_eq!(unsafe { x.read() }, 8); });
+    ///     s.spawn(|| { unsafe { x.write(8) }; let a = cb.arrive::<Release>(); cb.wait::<Acquire>(a); });
+    ///     s.spawn(|| { let a = cb.arrive::<Release>(); cb.wait::<Acquire>(a); assert_eq!(unsafe { x.read() }, 8); });
     /// });
-    /// assert_eq!(<Acquire as ClusterWaitInstr<Aligned>>::PTX, "barrier.cluster.wait.acquire.aligned");
+    /// assert_eq!(<Acquire as ClusterWaitInstr<Unaligned>>::PTX, "barrier.cluster.wait.acquire");
     /// ```
     ///
     /// ```compile_fail
-    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned}, Release, Relaxed};
+    /// use ptx_sync::{barrier::ClusterBarrier, Release, Relaxed};
     /// let cb = ClusterBarrier::new(1);
-    /// let a = cb.arrive::<Relaxed, Aligned>();
-    /// cb.wait::<Release, Aligned>(a); // barrier.cluster.wait takes only .acquire
+    /// let a = cb.arrive::<Relaxed>();
+    /// cb.wait::<Release>(a); // barrier.cluster.wait takes only .acquire
     /// ```
     #[inline(always)]
-    pub fn wait<S: Sem, A: Alignment>(&self, arrival: ClusterArrival)
+    pub fn wait<S: Sem>(&self, arrival: ClusterArrival)
     where
-        S: ClusterWaitInstr<A>,
+        S: ClusterWaitInstr<Unaligned>,
     {
-        <Active as BarBackend>::cluster_wait::<S, A>(&self.c, arrival.gen)
+        <Active as BarBackend>::cluster_wait::<S, Unaligned>(&self.c, arrival.gen)
     }
-    /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
+    /// `barrier.cluster.wait.acquire.aligned;` — as [`wait`](Self::wait), with `.aligned`.
+    /// PTX 8.0, sm_90. SASS: `UCGABAR_WAIT`. PTX ISA §9.7.13.3; seed §5.4.
+    ///
+    /// # Safety
+    /// As [`arrive_aligned`](Self::arrive_aligned): every thread of each warp executes this same
+    /// instruction (PTX ISA §9.7.13.3, `.aligned`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{barrier::{ClusterBarrier, Aligned, ClusterWaitInstr}, Release, Acquire};
+    /// let cb = ClusterBarrier::new(1);
+    /// let a = cb.arrive::<Release>();
+    /// // SAFETY: one thread, no branch.
+    /// unsafe { cb.wait_aligned::<Acquire>(a) };
+    /// assert_eq!(<Acquire as ClusterWaitInstr<Aligned>>::PTX, "barrier.cluster.wait.acquire.aligned");
+    /// ```
+    #[inline(always)]
+    pub unsafe fn wait_aligned<S: Sem>(&self, arrival: ClusterArrival)
+    where
+        S: ClusterWaitInstr<Aligned>,
+    {
+        <Active as BarBackend>::cluster_wait::<S, Aligned>(&self.c, arrival.gen)
+    }
+    /// `barrier.cluster.arrive.release; barrier.cluster.wait.acquire;` (no `.aligned`: always
+    /// defined; the `.aligned` pair is the `unsafe` [`sync_aligned`](Self::sync_aligned)).
     ///
     /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UCGABAR_ARV`, `UCGABAR_WAIT`.
     /// PTX 8.0 / sm_90. PTX ISA §9.7.13.3; seed §5.4.
@@ -926,8 +990,32 @@ impl ClusterBarrier {
     /// ```
     #[inline(always)]
     pub fn sync(&self) {
-        let t = self.arrive::<Release, Aligned>();
-        self.wait::<Acquire, Aligned>(t);
+        let t = self.arrive::<Release>();
+        self.wait::<Acquire>(t);
+    }
+    /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;`
+    ///
+    /// SASS: `UCGABAR_ARV`, `UCGABAR_WAIT`. PTX 8.0 / sm_90. PTX ISA §9.7.13.3; seed §5.4.
+    ///
+    /// # Safety
+    /// As [`arrive_aligned`](Self::arrive_aligned): every thread of each warp reaches this call
+    /// together (PTX ISA §9.7.13.3, `.aligned`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::barrier::ClusterBarrier;
+    /// let cb = ClusterBarrier::new(2);
+    /// // SAFETY: no branch around the calls.
+    /// std::thread::scope(|s| { s.spawn(|| unsafe { cb.sync_aligned() }); unsafe { cb.sync_aligned() } });
+    /// ```
+    #[inline(always)]
+    pub unsafe fn sync_aligned(&self) {
+        // SAFETY: the caller's promise (every thread of the warp here) covers both.
+        unsafe {
+            let t = self.arrive_aligned::<Release>();
+            self.wait_aligned::<Acquire>(t);
+        }
     }
 }
 
@@ -1020,6 +1108,12 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..v
     }));
     macro_rules! cb_v {
+        (@rust $op:literal, $S:ident, Aligned) => {
+            concat!("unsafe ClusterBarrier::", $op, "_aligned::<", stringify!($S), ">")
+        };
+        (@rust $op:literal, $S:ident, Unaligned) => {
+            concat!("ClusterBarrier::", $op, "::<", stringify!($S), ">")
+        };
         ($Tr:ident $op:literal, $S:ident, $A:ident) => {
             f(with_ops!(none; (none); Variant {
                 family: "barrier.cluster",
@@ -1036,15 +1130,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                     ..Form::NONE
                 },
                 ptx: <$S as $Tr<$A>>::PTX,
-                rust: concat!(
-                    "ClusterBarrier::",
-                    $op,
-                    "::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($A),
-                    ">"
-                ),
+                rust: cb_v!(@rust $op, $S, $A),
                 ..v
             }));
         };

@@ -4,7 +4,7 @@
 //! bulk copies completing on `full`); named and cluster barriers. Expected values are computed
 //! here from the PTX ISA's description (§9.7.13.15.1), not from the implementation.
 
-use ptx_sync::barrier::{Aligned, ClusterBarrier, NamedBarrier};
+use ptx_sync::barrier::{ClusterBarrier, NamedBarrier};
 use ptx_sync::copy::{cp_async, cp_async_bulk_g2s, cp_async_zfill, Ca};
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
 use ptx_sync::shared::to_shared;
@@ -229,8 +229,8 @@ fn cluster_barrier_on_threads() {
         for _ in 0..3 {
             s.spawn(|| {
                 flag.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let a = cb.arrive::<Release, Aligned>();
-                cb.wait::<Acquire, Aligned>(a);
+                let a = cb.arrive::<Release>();
+                cb.wait::<Acquire>(a);
                 assert_eq!(flag.load(std::sync::atomic::Ordering::Relaxed), 3);
             });
         }

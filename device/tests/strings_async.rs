@@ -842,6 +842,24 @@ fn mbarrier_rows_carry_their_call_path() {
     }
 }
 
+/// The cluster barrier's `.aligned` rows name the `unsafe` `*_aligned` calls (PTX ISA §9.7.13.3:
+/// `.aligned` requires every thread of the warp at the same instruction, a caller's promise), the
+/// rows without it the safe `arrive`/`wait`, with the row's semantic as the type argument.
+#[test]
+fn cluster_barrier_rows_carry_their_call_path() {
+    let mut n = 0;
+    for v in rows().into_iter().filter(|v| v.family == "barrier.cluster") {
+        let want = match v.form.align {
+            Marker::Aligned => format!("unsafe ClusterBarrier::{}_aligned::<{}>", v.op, v.sem),
+            Marker::Unaligned => format!("ClusterBarrier::{}::<{}>", v.op, v.sem),
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(v.rust, want, "{v:?}");
+        n += 1;
+    }
+    assert_eq!(n, 6);
+}
+
 /// The operands of each async row, from the PTX ISA grammar of its instruction (§9.7.13.1 `bar`,
 /// §9.7.13.3, §9.7.9.22/23 `mapa`/`getctarank`, §9.7.12.16 `elect.sync`, §9.7.13.15
 /// `mbarrier.*`, §9.7.13.4 `fence.proxy.*`, §9.7.9.25 `cp.async*`), every register written

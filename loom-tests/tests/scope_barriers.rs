@@ -24,7 +24,7 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use ptx_sync::barrier::{Aligned, ClusterBarrier, NamedBarrier};
+use ptx_sync::barrier::{ClusterBarrier, NamedBarrier};
 use ptx_sync::model::{self, Place};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
 use ptx_sync::wait::Budget;
@@ -98,12 +98,12 @@ fn cluster_handoff(c: Place) {
         let (d, b) = (data.clone(), cb.clone());
         let p = spawn_at(A, move || {
             unsafe { d.write(42) };
-            let t = b.arrive::<Release, Aligned>();
-            b.wait::<Acquire, Aligned>(t);
+            let t = b.arrive::<Release>();
+            b.wait::<Acquire>(t);
         });
         let ct = spawn_at(c, move || {
-            let t = cb.arrive::<Release, Aligned>();
-            cb.wait::<Acquire, Aligned>(t);
+            let t = cb.arrive::<Release>();
+            cb.wait::<Acquire>(t);
             unsafe { data.read() }
         });
         p.join();
@@ -147,14 +147,14 @@ fn init_publication(with_fence: bool) {
             if with_fence {
                 ptx_sync::proxy::fence_mbarrier_init();
             }
-            let t = c.arrive::<Relaxed, Aligned>();
-            c.wait::<Acquire, Aligned>(t);
+            let t = c.arrive::<Relaxed>();
+            c.wait::<Acquire>(t);
             e.wait_parity::<Acquire, Cluster>(Phase::ZERO, BUDGET)
                 .expect("a budget never times out under loom");
         });
         let b = spawn_at(B, move || {
-            let t = cb.arrive::<Relaxed, Aligned>();
-            cb.wait::<Acquire, Aligned>(t);
+            let t = cb.arrive::<Relaxed>();
+            cb.wait::<Acquire>(t);
             empty.remote(A.cta).arrive::<Release, Cluster>();
         });
         a.join();

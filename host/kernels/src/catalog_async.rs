@@ -39,9 +39,15 @@ pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut
     keep(out, a.red_or_unaligned(*p != 5));
     let cb = ClusterBarrier::new(0);
     macro_rules! cbar {
-        ($($S:ident $A:ident),*) => {$( let a = cb.arrive::<$S, $A>(); cb.wait::<Acquire, $A>(a); )*};
+        ($($S:ident),*) => {$(
+            // SAFETY: straight-line code, every thread of the warp here (no branch around it).
+            let a = unsafe { cb.arrive_aligned::<$S>() };
+            unsafe { cb.wait_aligned::<Acquire>(a) };
+            let a = cb.arrive::<$S>();
+            cb.wait::<Acquire>(a);
+        )*};
     }
-    cbar!(Release Aligned, Release Unaligned, Relaxed Aligned, Relaxed Unaligned);
+    cbar!(Release, Relaxed);
     for v in [cluster_ctarank(), cluster_nctarank(), clusterid_x(), clusterid_y(), clusterid_z(),
               nclusterid_x(), nclusterid_y(), nclusterid_z(), cluster_ctaid_x(), cluster_ctaid_y(),
               cluster_ctaid_z(), cluster_nctaid_x(), cluster_nctaid_y(), cluster_nctaid_z()] {

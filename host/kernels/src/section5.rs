@@ -36,7 +36,7 @@
 //! layout as `s54_cluster_fix`; all three end with the cluster barrier, so no CTA exits while its
 //! peer may still touch its shared memory.
 
-use ptx_sync::barrier::{sync_threads_unaligned, Aligned, ClusterBarrier, NamedBarrier};
+use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::copy::*;
 use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async};
@@ -204,8 +204,9 @@ unsafe fn s54<const CLUSTER_SCOPE: bool, const PUBLISH_INIT: bool>(src: *const u
     }
     if PUBLISH_INIT {
         // The init publication sequence of seed 5.4.
-        let a = cb.arrive::<Relaxed, Aligned>();
-        cb.wait::<Acquire, Aligned>(a);
+        // SAFETY: every thread of the CTA takes this branch (`PUBLISH_INIT` is a constant).
+        let a = unsafe { cb.arrive_aligned::<Relaxed>() };
+        unsafe { cb.wait_aligned::<Acquire>(a) };
     } else {
         // The init bug: bar.sync publishes the inits to this CTA only; the peer CTA may arrive
         // on (or multicast into) a barrier whose init it cannot see yet.
@@ -256,8 +257,9 @@ unsafe fn s54<const CLUSTER_SCOPE: bool, const PUBLISH_INIT: bool>(src: *const u
         }
     }
     // Nobody leaves while a peer may still touch this CTA's shared memory.
-    let a = cb.arrive::<Release, Aligned>();
-    cb.wait::<Acquire, Aligned>(a);
+    // SAFETY: outside every branch on the thread index: all threads of each warp here.
+    let a = unsafe { cb.arrive_aligned::<Release>() };
+    unsafe { cb.wait_aligned::<Acquire>(a) };
 }
 
 /// Seed 5.4 bug: remote arrive `.release.cta`, wait `.acquire.cta`.

@@ -35,7 +35,7 @@
 //! stores rows `16 r .. 16 r + 16` of the tile; all 256 consumers release rank 0's `empty`
 //! barrier with `mbarrier.arrive.release.cluster.shared::cluster`.
 
-use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, Unaligned};
+use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier};
 use ptx_sync::cluster::{cluster_ctarank, clusterid_x, nclusterid_x};
 use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_multicast, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
@@ -130,11 +130,11 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
         }
     }
     if cluster {
-        // `Unaligned`: rustc's inline asm is not `convergent`, and LLVM duplicates this barrier
+        // No `.aligned` (`arrive`, not the `unsafe` `arrive_aligned`): rustc's inline asm is not `convergent`, and LLVM duplicates this barrier
         // into the `t == 0` branch above; `.aligned` would then be executed at two different
         // instructions by one warp (undefined, PTX ISA barrier.cluster).
-        let a = cb.arrive::<Relaxed, Unaligned>();
-        cb.wait::<Acquire, Unaligned>(a);
+        let a = cb.arrive::<Relaxed>();
+        cb.wait::<Acquire>(a);
     } else {
         // `barrier.sync 0` (no `.aligned`): LLVM duplicates this barrier into the `t == 0`
         // branch as well (PTX ISA §9.7.13.1: `.aligned` requires all threads of the CTA to
@@ -188,8 +188,8 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
     }
     if cluster {
         // No CTA exits while its peer may still multicast into it or arrive on its barriers.
-        let a = cb.arrive::<Release, Unaligned>();
-        cb.wait::<Acquire, Unaligned>(a);
+        let a = cb.arrive::<Release>();
+        cb.wait::<Acquire>(a);
     }
 }
 
