@@ -675,11 +675,12 @@ fn bulk_reduce_into_cluster_completes_on_the_barrier() {
     assert_eq!(peer.0, [-5, 1, 0, 1]);
 }
 
-/// `cp.reduce.async.bulk.tensor` is not emulated on the host (the element type is in the
-/// driver's map encoding): the host arm panics rather than reduce with a guessed type.
+/// `cp.reduce.async.bulk.tensor` on the host needs the element type (`TensorMap::host_tiled_of`;
+/// its emulation: `tests/tensor_host.rs`): on an untyped `host_tiled` map the host arm reports
+/// the precondition rather than reduce with a guessed type.
 #[test]
-#[should_panic(expected = "cp.reduce.async.bulk.tensor has no host emulation")]
-fn tensor_reduce_panics_on_the_host() {
+#[should_panic(expected = "needs a typed map")]
+fn tensor_reduce_on_an_untyped_map_panics_on_the_host() {
     use ptx_sync::atomic::op::Add;
     use ptx_sync::copy::{cp_reduce_async_bulk_tensor, TensorMap, Tile};
     let out = [0u32; 8];
@@ -690,11 +691,12 @@ fn tensor_reduce_panics_on_the_host() {
     unsafe { cp_reduce_async_bulk_tensor::<Add, Tile, _>(&map, [4], to_shared(part.0.as_ptr())) };
 }
 
-/// The `.im2col` loads are not emulated on the host (the host map is tiled): the host arm
-/// panics, never a silently different copy; the prefetches are hints and do nothing.
+/// The `.im2col` loads on the host need an im2col map (`TensorMap::host_im2col`; their
+/// emulation: `tests/tensor_host.rs`): on a tiled map the host arm reports the precondition,
+/// never a silently different copy; the prefetches are hints and do nothing.
 #[test]
-#[should_panic(expected = "cp.async.bulk.tensor .im2col has no host emulation")]
-fn im2col_load_panics_on_the_host() {
+#[should_panic(expected = "needs an im2col map (TensorMap::host_im2col)")]
+fn im2col_load_on_a_tiled_map_panics_on_the_host() {
     use ptx_sync::copy::{
         cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_tensor_load_im2col, TensorMap,
     };

@@ -21,8 +21,11 @@
 //!
 //! Host backend: the `.shared::cta` load and the masked store copy at issue (as the other
 //! host copies, [`crate::copy`]); a `.cta_group` load is the plain tensor load (a cluster of
-//! one CTA); gather4/scatter4 are **not available** (they panic: the host tensor map has no
-//! gather mode).
+//! one CTA); gather4/scatter4 run on a 2-D tiled host map (`TensorMap::host_tiled*`): each of
+//! the four rows is a one-row box of the map's box width at `(x, yᵢ)`, row `i` at `i · width`
+//! elements of the shared buffer; out-of-bounds elements are zero-filled by gather4 and skipped
+//! by scatter4, as by the tile load and store (the map's box height is not used: the driver
+//! requires 1 for these modes).
 //!
 //! ```
 //! use ptx_sync::copy::blackwell::*;
@@ -326,13 +329,24 @@ gather4_leaf!(SharedCluster);
 /// (sm_100) or [`SharedCluster`] (sm_100a). PTX 8.6; PTX ISA §9.7.9.25.5, seed §5.2.
 ///
 /// # Safety
-/// As `cp_async_bulk_tensor_load`, with a 2-D map made for gather4. Host: panics (the host
-/// map has no gather mode).
+/// As `cp_async_bulk_tensor_load`, with a 2-D map made for gather4. Host: on a 2-D tiled host
+/// map, the four one-row boxes at `(x, yᵢ)` at issue, then `4 · width` bytes complete on `bar`
+/// (see the [module](self)).
 ///
 /// ```
-/// use ptx_sync::{copy::blackwell::Gather4Dst, Shared};
+/// use ptx_sync::{copy::{blackwell::*, TensorMap}, Mbarrier, Phase, Release, Acquire, Cta, Shared, shared::to_shared};
 /// assert_eq!(<Shared as Gather4Dst>::PTX,
 ///     "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes");
+/// let data: Vec<u32> = (0..64).collect(); // 8 × 8, element (y, x) = 8y + x
+/// let map = TensorMap::host_tiled_of(data.as_ptr(), &[8, 8], &[32], &[4, 1]).unwrap();
+/// #[repr(align(128))] struct T([u32; 16]);
+/// let mut t = T([9; 16]);
+/// let bar: Mbarrier = Mbarrier::new();
+/// bar.init(1);
+/// let _ = bar.arrive_expect_tx::<Release, Cta>(64);
+/// unsafe { cp_async_bulk_tensor_gather4::<Shared, _>(to_shared(t.0.as_mut_ptr()), &map, 6, [0, 7, 2, 9], &bar) };
+/// assert!(bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// assert_eq!(t.0, [6, 7, 0, 0, 62, 63, 0, 0, 22, 23, 0, 0, 0, 0, 0, 0]); // x ≥ 8, y = 9: zero
 /// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_gather4<Sp: Gather4Dst, Tag>(
@@ -351,11 +365,18 @@ pub unsafe fn cp_async_bulk_tensor_gather4<Sp: Gather4Dst, Tag>(
     );
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (dst, map, x, rows, bar);
-        panic!(
-            "`{}` is not available on the host backend (the host tensor map has no gather mode)",
-            Sp::PTX
-        )
+        let w = map.host_tile_sides(Sp::PTX, 2)[0];
+        let eb = map.host_elem();
+        let mut b = super::engine::Batch::new();
+        let mut bytes = 0;
+        for (i, &y) in rows.iter().enumerate() {
+            let base = dst.0 + i * w * eb;
+            bytes += map.host_rows(&[x, y], &[w, 1], |off, g| match g {
+                Some(a) => b.copy(base + off, a as *const u8, eb),
+                None => b.zero(base + off, eb),
+            });
+        }
+        b.issue(super::engine::Done::tx(bar, bytes));
     }
 }
 
@@ -380,11 +401,24 @@ instr! {
 /// `x`; completes through bulk groups. PTX 8.6, **sm_100a**; PTX ISA §9.7.9.25.5, seed §5.3.
 ///
 /// # Safety
-/// As `cp_async_bulk_tensor_store`, with a 2-D map made for scatter4. Host: panics.
+/// As `cp_async_bulk_tensor_store`, with a 2-D map made for scatter4. Host: on a 2-D tiled
+/// host map, row `i` of `src` (`width` elements at `i · width`) to the one-row box at `(x, yᵢ)`,
+/// out-of-bounds elements skipped (see the [module](self)).
 ///
 /// ```
-/// use ptx_sync::{copy::blackwell::CpAsyncBulkTensorScatter4, instr::Instr};
+/// use ptx_sync::{copy::{blackwell::*, cp_async_bulk_commit_group, cp_async_bulk_wait_group, TensorMap}, instr::Instr, shared::to_shared};
 /// assert!(CpAsyncBulkTensorScatter4::PTX.ends_with(".tile::scatter4.bulk_group"));
+/// let mut out = [0u32; 32]; // 4 rows × 8
+/// let map = TensorMap::host_tiled_of(out.as_mut_ptr().cast_const(), &[8, 4], &[32], &[4, 1]).unwrap();
+/// #[repr(align(128))] struct T([u32; 16]);
+/// let t = T(core::array::from_fn(|i| i as u32 + 1));
+/// unsafe { cp_async_bulk_tensor_scatter4(&map, 6, [3, 0, 5, 1], to_shared(t.0.as_ptr())) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(out[30..], [1, 2]); // row 3, x = 6, 7 (x 8, 9 and row 5 out of bounds: skipped)
+/// assert_eq!(out[6..8], [5, 6]);
+/// assert_eq!(out[14..16], [13, 14]);
+/// assert_eq!(out.iter().filter(|&&v| v != 0).count(), 6);
 /// ```
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 #[inline(always)]
@@ -401,11 +435,19 @@ pub unsafe fn cp_async_bulk_tensor_scatter4(
          options(nostack, preserves_flags));
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (map, x, rows, src);
-        panic!(
-            "`{}` is not available on the host backend (the host tensor map has no scatter mode)",
-            <CpAsyncBulkTensorScatter4 as crate::instr::Instr>::PTX
-        )
+        let what = <CpAsyncBulkTensorScatter4 as crate::instr::Instr>::PTX;
+        let w = map.host_tile_sides(what, 2)[0];
+        let eb = map.host_elem();
+        let mut b = super::engine::Batch::new();
+        for (i, &y) in rows.iter().enumerate() {
+            let base = src.0 + i * w * eb;
+            map.host_rows(&[x, y], &[w, 1], |off, g| {
+                if let Some(a) = g {
+                    b.copy(a, (base + off) as *const u8, eb)
+                }
+            });
+        }
+        b.issue(super::engine::Done::BulkGroup);
     }
 }
 

@@ -16,8 +16,18 @@
 //! | [`cp_async_bulk_prefetch_tensor_im2col_hint`] (`unsafe`) | `… .L2::cache_hint [map, {c…}], {o…}, policy;` | 8.0 / sm_90 |
 //!
 //! # Host backend
-//! The im2col **loads are not emulated**: the host map (`TensorMap::host_tiled`) is a tiled map
-//! only, so the host arm **panics** naming the instruction (never a silently different copy).
+//! The loads run on a host im2col map ([`TensorMap::host_im2col`]: element type, dims,
+//! strides, the bounding box's lower/upper corners, channels per pixel, pixels per column), as
+//! the ISA's im2col mode describes (PTX ISA §5.5): `pixels per column` pixels are read, starting
+//! at the base pixel the coordinates name (`{c, w, (h, (d,)) n}`) and running through the
+//! bounding box (W fastest, then H, D, then the next image); of each pixel the `channels per
+//! pixel` channels from `c`, at the pixel moved by the im2col offsets (W first); out-of-tensor
+//! elements are zero-filled; the box lands pixel-major (pixel `p`'s channels at `p · channels`).
+//! The copy goes through the library's copy engine (at issue on the host, an engine thread under
+//! loom) and completes its bytes on the barrier, as the tile loads do. Not modelled: element
+//! (traversal) strides other than 1, interleave and swizzle (the map constructor has no such
+//! parameters), the sm_100 `.im2col::w` modes (not in this crate). A map that is not a host
+//! im2col map is a precondition violation, reported by a panic naming the requirement.
 //! The prefetches are hints with no observable effect: nothing on the host, as for the tile
 //! prefetch.
 //!
@@ -110,18 +120,31 @@ macro_rules! im2col_leaf {
 }
 for_im2col_dims! { im2col_leaf }
 
+/// Host: the im2col load (see the [module](self)'s host backend).
 #[cfg(not(target_arch = "nvptx64"))]
-fn no_host_emulation() -> ! {
-    panic!(
-        "cp.async.bulk.tensor .im2col has no host emulation (TensorMap::host_tiled is a tiled \
-         map): use the .tile loads on the host"
-    )
+unsafe fn host_im2col_load<C: TensorIm2col, Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: C,
+    offsets: C::Offsets,
+    bar: &Mbarrier<Tag>,
+) {
+    let c = coords.as_slice();
+    // `C::Offsets` is `[u16; D - 2]` (this crate's table only).
+    let o = core::slice::from_raw_parts((&offsets as *const C::Offsets).cast::<u16>(), c.len() - 2);
+    let eb = map.host_elem();
+    let mut b = super::engine::Batch::new();
+    let bytes = map.host_im2col_box(c, o, |off, g| match g {
+        Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
+        None => b.zero(dst.0 + off, eb),
+    });
+    b.issue(super::engine::Done::tx(bar, bytes));
 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [d],
 /// [map, {c…}], [b], {o…};` — loads the im2col box at `coords` with im2col `offsets` (16-bit, one
-/// per spatial dimension, `D − 2`); the box's bytes complete on `bar`. **Host: panics** (not
-/// emulated, see the [module](self)).
+/// per spatial dimension, `D − 2`); the box's bytes complete on `bar`. Host: on a
+/// [`TensorMap::host_im2col`] map (see the [module](self)).
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`], with `map` an im2col map (`cuTensorMapEncodeIm2col`).
@@ -131,16 +154,22 @@ fn no_host_emulation() -> ! {
 ///
 /// # Examples
 ///
-/// ```should_panic
-/// use ptx_sync::{copy::*, Mbarrier, shared::to_shared};
-/// let data = [0u32; 64];
-/// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[4, 4, 4], &[16, 64], &[4, 4, 4]).unwrap();
-/// #[repr(align(128))] struct T([u32; 64]);
-/// let mut t = T([0; 64]);
+/// ```
+/// use ptx_sync::{copy::*, Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
+/// // A 3d input N·W·C = 1 × 4 × 4, element (n, w, c) = 10·w + c; a 1-D convolution window of
+/// // 3 with padding 1: the bounding box of the base pixels is w ∈ -1..=4-1-1 (upper corner -1).
+/// let x: Vec<u32> = (0..16).map(|i| 10 * (i / 4) + i % 4).collect();
+/// let map = TensorMap::host_im2col(x.as_ptr().cast(), TensorElem::U32, &[4, 4, 1], &[16, 64],
+///                                  &[-1], &[-1], 4, 2).unwrap();
+/// #[repr(align(128))] struct T([u32; 8]);
+/// let mut t = T([7; 8]);
 /// let bar: Mbarrier = Mbarrier::new();
 /// bar.init(1);
-/// // on the device: an im2col load of the 3d input at (0, 0, 0), filter offset 1; host: panics
-/// unsafe { cp_async_bulk_tensor_load_im2col(to_shared(t.0.as_mut_ptr()), &map, [0, 0, 0], [1], &bar) };
+/// let _ = bar.arrive_expect_tx::<Release, Cta>(32);
+/// // base pixels w = -1 and w = 0, filter offset 1: input pixels w = 0 and w = 1
+/// unsafe { cp_async_bulk_tensor_load_im2col(to_shared(t.0.as_mut_ptr()), &map, [0, -1, 0], [1], &bar) };
+/// assert!(bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// assert_eq!(t.0, [0, 1, 2, 3, 10, 11, 12, 13]);
 /// ```
 ///
 /// ```compile_fail
@@ -165,14 +194,11 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col<C: TensorIm2col, Tag>(
         bar.shared_addr().0,
     );
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = (dst, map, coords, offsets, bar);
-        no_host_emulation()
-    }
+    host_im2col_load(dst, map, coords, offsets, bar);
 }
 
 /// [`cp_async_bulk_tensor_load_im2col`] with `.L2::cache_hint` (`…, {o…}, policy;`). PTX 8.0 /
-/// sm_90; PTX ISA §9.7.9.25.5, seed §5.2. **Host: panics.**
+/// sm_90; PTX ISA §9.7.9.25.5, seed §5.2. Host: the load without the hint.
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load_im2col`]; `policy` made by
@@ -204,13 +230,14 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col_hint<C: TensorIm2col, Tag>(
     );
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (dst, map, coords, offsets, bar, policy);
-        no_host_emulation()
+        let _ = policy;
+        host_im2col_load(dst, map, coords, offsets, bar);
     }
 }
 
 /// [`cp_async_bulk_tensor_load_im2col`] into every CTA of `mask` (`….multicast::cluster …, {o…},
-/// mask;`). sm_90 (sm_90a advised); PTX 8.0; PTX ISA §9.7.9.25.5, seed §5.4. **Host: panics.**
+/// mask;`). sm_90 (sm_90a advised); PTX 8.0; PTX ISA §9.7.9.25.5, seed §5.4. Host: a cluster
+/// of one CTA (the load into this CTA).
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load_im2col`], for every CTA in `mask`.
@@ -238,8 +265,8 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col_multicast<C: TensorIm2col, Tag>(
     );
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (dst, map, coords, offsets, bar, mask);
-        no_host_emulation()
+        let _ = mask;
+        host_im2col_load(dst, map, coords, offsets, bar);
     }
 }
 

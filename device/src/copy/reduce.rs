@@ -250,7 +250,7 @@ for_bulk_reduce! { reduce_leaf }
 /// # Safety
 /// `p` aligned and valid for reads and writes; every concurrent access to `*p` atomic.
 #[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_rmw<T: Copy>(p: *mut T, f: impl Fn(T) -> T) {
+pub(super) unsafe fn host_rmw<T: Copy>(p: *mut T, f: impl Fn(T) -> T) {
     use core::mem::{size_of, transmute_copy};
     use core::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
     macro_rules! cas {

@@ -16,10 +16,18 @@
 //! | [`cp_reduce_async_bulk_tensor_hint`] (`unsafe`) | `… .bulk_group.L2::cache_hint [map, {c…}], [s], policy;` | 8.0 / sm_90 |
 //!
 //! # Host backend
-//! **Not emulated**: the element type and its reduction live in the driver's map encoding, which
-//! the host map (`TensorMap::host_tiled`) does not carry, so the host arm **panics** with a
-//! message naming the instruction, rather than reduce with a guessed type. Use
-//! [`cp_reduce_async_bulk`] (typed elements) where the host backend must run the reduction.
+//! Emulated on a **typed** host map: [`TensorMap::host_tiled_of`] /
+//! [`host_tiled_typed`](TensorMap::host_tiled_typed) for [`Tile`],
+//! [`TensorMap::host_im2col`] for [`Im2colNoOffs`] (the im2col traversal with zero offsets).
+//! At issue, each in-bounds element of the box is one relaxed atomic read-modify-write with the
+//! operator — the element operation of [`cp_reduce_async_bulk`] (its `BulkReduce` table: `Add`
+//! on u32/s32/u64/s64/f32/f64/f16/bf16, `Min`/`Max` on u32/s32/u64/s64/f16/bf16, `Inc`/`Dec` on
+//! u32, `And`/`Or`/`Xor` on 32/64-bit integers) — so concurrent reducers lose nothing;
+//! out-of-bounds elements are skipped, as by the tile store. Preconditions the host checks with
+//! a panic naming the instruction (each undefined on the device): an untyped map
+//! ([`TensorMap::host_tiled`]: no element type to pick the operation), a driver-encoded map
+//! (no host meaning), a map of the other mode, or an (operator, element type) pair outside
+//! that table.
 //!
 //! ```
 //! use ptx_sync::{atomic::op::Max, copy::*};
@@ -76,6 +84,11 @@ pub unsafe trait TensorReduce<Op: op::Op, M: TensorReduceMode>: TensorCoords {
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec(self, m: u64, ss: u32);
+    /// Host: with `Some((d, s))`, `*d = *d op *s` for elements of type `e` as one relaxed atomic
+    /// RMW; `false` when the ISA has no `op` on `e` (nothing done).
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "nvptx64"))]
+    unsafe fn host_apply(e: TensorElem, ds: Option<(*mut u8, *const u8)>) -> bool;
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec_hint(self, m: u64, ss: u32, pol: u64);
@@ -108,23 +121,90 @@ macro_rules! tred_impl {
             tensor_op! { PTX / PTX_HINT exec / exec_hint (tensor_store $cs) $co
                 ("cp.reduce.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), $ot, $mt, ".bulk_group")
                 (m: u64 => reg64, ss: u32 => reg32) }
+            #[cfg(not(target_arch = "nvptx64"))]
+            unsafe fn host_apply(e: TensorElem, ds: Option<(*mut u8, *const u8)>) -> bool {
+                tred_host!($Op e ds)
+            }
         }
     };
 }
+
+/// Host: the element types each operator takes (the `cp.reduce.async.bulk` table of
+/// `copy/reduce.rs`, whose `BulkReduce::apply` is the operation; the bitwise operators read a
+/// signed element as its unsigned bits).
+#[cfg(not(target_arch = "nvptx64"))]
+macro_rules! tred_host {
+    (@go $Op:ident $e:ident $ds:ident; $($K:ident $t:ty),*) => {
+        match $e {
+            $(TensorElem::$K => {
+                if let Some((d, s)) = $ds {
+                    let b = (s as *const $t).read_unaligned();
+                    super::reduce::host_rmw(d as *mut $t, |old| <$t as BulkReduce<$Op>>::apply(old, b));
+                }
+                true
+            })*
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    };
+    (Add $($a:tt)*) => { tred_host!(@go Add $($a)*; U32 u32, S32 i32, U64 u64, S64 i64, F32 f32, F64 f64, F16 F16, Bf16 Bf16) };
+    (Min $($a:tt)*) => { tred_host!(@go Min $($a)*; U32 u32, S32 i32, U64 u64, S64 i64, F16 F16, Bf16 Bf16) };
+    (Max $($a:tt)*) => { tred_host!(@go Max $($a)*; U32 u32, S32 i32, U64 u64, S64 i64, F16 F16, Bf16 Bf16) };
+    (Inc $($a:tt)*) => { tred_host!(@go Inc $($a)*; U32 u32) };
+    (Dec $($a:tt)*) => { tred_host!(@go Dec $($a)*; U32 u32) };
+    (And $($a:tt)*) => { tred_host!(@go And $($a)*; U32 u32, S32 u32, U64 u64, S64 u64) };
+    (Or $($a:tt)*) => { tred_host!(@go Or $($a)*; U32 u32, S32 u32, U64 u64, S64 u64) };
+    (Xor $($a:tt)*) => { tred_host!(@go Xor $($a)*; U32 u32, S32 u32, U64 u64, S64 u64) };
+}
 tred_rows! { tred_impl }
 
+/// Host: the reduction of the box at `coords` (see the [module](self)'s host backend).
 #[cfg(not(target_arch = "nvptx64"))]
-fn no_host_emulation() -> ! {
-    panic!(
-        "cp.reduce.async.bulk.tensor has no host emulation (the element type is in the driver's \
-         tensor-map encoding): use cp_reduce_async_bulk on the host"
-    )
+unsafe fn host_tensor_reduce<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op, M>>(
+    map: &TensorMap,
+    coords: C,
+    src: SharedAddr,
+) {
+    let what = <C as TensorReduce<Op, M>>::PTX;
+    assert!(
+        map.is_host_map(),
+        "`{what}` on the host backend needs a map made by TensorMap::host_tiled_of / \
+         host_tiled_typed / host_im2col (a driver-encoded CUtensorMap has no host meaning)"
+    );
+    let Some(e) = map.host_elem_type() else {
+        panic!(
+            "`{what}` on the host backend needs a typed map (TensorMap::host_tiled_of / \
+             host_tiled_typed / host_im2col): TensorMap::host_tiled carries no element type"
+        )
+    };
+    assert!(
+        C::host_apply(e, None),
+        "`{what}`: PTX has no `{}` reduction of {e:?} elements",
+        Op::PTX
+    );
+    let eb = e.bytes() as usize;
+    let visit = |off: usize, g: Option<usize>| {
+        if let Some(a) = g {
+            assert!(
+                a.is_multiple_of(eb),
+                "`{what}`: a global element is not aligned to its size"
+            );
+            C::host_apply(e, Some((a as *mut u8, (src.0 + off) as *const u8)));
+        }
+    };
+    let c = coords.as_slice();
+    if M::NAME == "Tile" {
+        map.host_box(c, visit);
+    } else {
+        map.host_im2col_box(c, &[0; 3][..c.len() - 2], visit);
+    }
 }
 
 /// `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.mode.bulk_group [map, {c…}], [s];`
 /// — reduces the box at `coords` of this CTA's `src` into the tensor `map` describes, each
 /// element atomically (relaxed, `.gpu`); complete it with [`cp_async_bulk_commit_group`] +
-/// [`cp_async_bulk_wait_group`]. **Host: panics** (not emulated, see the [module](self)).
+/// [`cp_async_bulk_wait_group`]. Host: at issue, one relaxed atomic RMW per in-bounds element on
+/// a typed host map (see the [module](self)).
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_store`] (a valid map, `src` 128-byte aligned holding the box; seed
@@ -137,14 +217,16 @@ fn no_host_emulation() -> ! {
 ///
 /// # Examples
 ///
-/// ```should_panic
+/// ```
 /// use ptx_sync::{atomic::op::Add, copy::*, shared::to_shared};
-/// let out = [0u32; 8];
-/// let map = TensorMap::host_tiled(out.as_ptr().cast(), 4, &[8], &[], &[4]).unwrap();
+/// let mut out = [10u32; 6];
+/// let map = TensorMap::host_tiled_of(out.as_mut_ptr().cast_const(), &[6], &[], &[4]).unwrap();
 /// #[repr(align(128))] struct Tile4([u32; 4]);
-/// let part = Tile4([1; 4]);
-/// // on the device: out[4..8] += 1; the host backend panics (no emulation)
+/// let part = Tile4([1, 2, 3, 4]);
 /// unsafe { cp_reduce_async_bulk_tensor::<Add, Tile, _>(&map, [4], to_shared(part.0.as_ptr())) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(out, [10, 10, 10, 10, 11, 12]); // elements 6 and 7 are out of bounds: skipped
 /// ```
 ///
 /// ```compile_fail
@@ -166,15 +248,13 @@ pub unsafe fn cp_reduce_async_bulk_tensor<
     #[cfg(target_arch = "nvptx64")]
     coords.exec(map as *const TensorMap as u64, src.0);
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = (map, coords, src);
-        no_host_emulation()
-    }
+    host_tensor_reduce::<Op, M, C>(map, coords, src);
 }
 
 /// [`cp_reduce_async_bulk_tensor`] with `.L2::cache_hint`:
 /// `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.mode.bulk_group.L2::cache_hint [map,
-/// {c…}], [s], policy;` — PTX 8.0 / sm_90; PTX ISA §9.7.9.25.5, seed §5.2. **Host: panics.**
+/// {c…}], [s], policy;` — PTX 8.0 / sm_90; PTX ISA §9.7.9.25.5, seed §5.2. Host: the
+/// reduction without the hint.
 ///
 /// # Safety
 /// As [`cp_reduce_async_bulk_tensor`]; `policy` made by [`createpolicy`](crate::policy::createpolicy).
@@ -201,8 +281,8 @@ pub unsafe fn cp_reduce_async_bulk_tensor_hint<
     coords.exec_hint(map as *const TensorMap as u64, src.0, policy.0);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = (map, coords, src, policy);
-        no_host_emulation()
+        let _ = policy;
+        host_tensor_reduce::<Op, M, C>(map, coords, src);
     }
 }
 

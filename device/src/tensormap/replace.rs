@@ -39,19 +39,39 @@
 //! threads replacing fields of one map concurrently race (the `# Safety` sections require that
 //! nothing else accesses the map).
 //!
-//! Host backend: **not available** — each call panics. The fields the instruction writes are
-//! the driver's encoding of a `CUtensorMap`, which the host map (`TensorMap::host_tiled`, this
-//! crate's own layout) does not have; writing them there would be silently wrong.
+//! Host backend: the call rewrites the field in the host map (`TensorMap::host_tiled*` /
+//! `host_im2col`, this crate's own layout), with the values the instruction takes (PTX ISA
+//! §9.7.9.27; the CUDA programming guide's example encodes a map this way):
+//! [`GlobalAddress`] the base address; [`Rank`] the rank **minus one** (zero-based, 0–4);
+//! [`BoxDim`] the box side of dimension `ORD` (1–256); [`GlobalDim`] the size of dimension
+//! `ORD`; [`GlobalStride`] the byte stride of dimension `ORD + 1` (a multiple of 16);
+//! [`Elemtype`] the element type (`V` = the [`TensorElem`](crate::copy::TensorElem) code
+//! 0–12; the element size follows). The host map models no element strides (1), interleave
+//! (none), swizzle (none), swizzle atomicity or fill mode (zero): replacing
+//! [`ElementStride`], [`InterleaveLayout`], [`SwizzleMode`], [`SwizzleAtomicity`] or
+//! [`FillMode`] is a **no-op** there (the host copies keep the defaults the driver's
+//! `cuTensorMapEncodeTiled` would be given for a plain map). The state space `Sp` is the
+//! pointer's (one address space on the host). Preconditions the host checks with a panic naming
+//! the instruction: `map` must be a host map (a driver-encoded `CUtensorMap` has no host
+//! meaning), and a value outside the ranges above (undefined on the device).
 //!
 //! ```
 //! use ptx_sync::tensormap::replace::*;
 //! use ptx_sync::{copy::TensorMap, Global, Shared};
 //! assert_eq!(<BoxDim as ReplaceInstr<Shared>>::PTX, "tensormap.replace.tile.box_dim.shared::cta.b1024.b32");
 //! assert_eq!(<GlobalAddress as ReplaceInstr<Global>>::PTX, "tensormap.replace.tile.global_address.global.b1024.b64");
-//! // tensormap.replace.tile.box_dim.global.b1024.b32 [a], 1, v; — device only: the host panics
+//! // tensormap.replace.tile.box_dim.global.b1024.b32 [a], 1, v; on a host map
+//! let data = [0u32; 64];
+//! let mut map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[8, 8], &[32], &[4, 4]).unwrap();
+//! let mut same = map;
+//! unsafe { tensormap_replace_ord::<BoxDim, Global, 1>(&mut map, 2) };
+//! assert_ne!(map, same);
+//! unsafe { tensormap_replace_ord::<BoxDim, Global, 1>(&mut same, 2) };
+//! assert_eq!(map, same);
+//! // a driver-encoded map has no host meaning: a panic
 //! let r = std::panic::catch_unwind(|| {
-//!     let mut map = TensorMap { opaque: [0; 16] };
-//!     unsafe { tensormap_replace_ord::<BoxDim, Global, 1>(&mut map, 64) }
+//!     let mut drv = TensorMap { opaque: [0; 16] };
+//!     unsafe { tensormap_replace_ord::<BoxDim, Global, 1>(&mut drv, 64) }
 //! });
 //! assert!(r.is_err());
 //! ```
@@ -386,12 +406,46 @@ crate::tensormap_replace_rows! { replace_leaf }
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 crate::tensormap_replace_sm100a_rows! { replace_leaf }
 
+/// Host: writes field `F` (dimension `ord`) of the host map at `map` (see the [module](self)).
 #[cfg(not(target_arch = "nvptx64"))]
-fn host_unavailable(ptx: &str) -> ! {
-    panic!(
-        "`{ptx}` is not available on the host backend: it writes the driver's CUtensorMap \
-         encoding, which the host map (TensorMap::host_tiled) does not have"
-    )
+unsafe fn host_replace<F: Field>(ptx: &str, map: *mut TensorMap, ord: u32, v: u64) {
+    let m = &mut *map;
+    assert!(
+        m.is_host_map(),
+        "`{ptx}` on the host backend needs a map made by TensorMap::host_tiled / host_tiled_of / \
+         host_im2col (a driver-encoded CUtensorMap has no host meaning)"
+    );
+    let bad = || -> ! { panic!("`{ptx}`: {v} is not a value of the field (PTX ISA §9.7.9.27)") };
+    let (w, d) = (&mut m.opaque, ord as usize);
+    match F::PTX {
+        ".global_address" => w[1] = v,
+        ".rank" => {
+            if v > 4 {
+                bad()
+            }
+            w[2] = (w[2] & !(0xff << 32)) | (v + 1) << 32;
+        }
+        ".box_dim" => {
+            if !(1..=256).contains(&v) {
+                bad()
+            }
+            let sh = 16 * (d % 4);
+            w[12 + d / 4] = (w[12 + d / 4] & !(0xffff << sh)) | v << sh;
+        }
+        ".global_dim" => w[3 + d] = v,
+        ".global_stride" => {
+            if d > 3 || !v.is_multiple_of(16) {
+                bad()
+            }
+            w[8 + d] = v;
+        }
+        ".elemtype" => match crate::copy::TensorElem::from_code(v as u32) {
+            Some(e) => m.set_host_elem_type(e),
+            None => bad(),
+        },
+        // Not modelled by the host map: a no-op (see the module docs).
+        _ => {}
+    }
 }
 
 /// `tensormap.replace.tile.<field1>.<ss>.b1024.<type> [a], v;` — writes `v` into field `F`
@@ -405,7 +459,8 @@ fn host_unavailable(ptx: &str) -> ! {
 /// nothing else accesses concurrently; `v` is a value the ISA allows for the field (the
 /// driver's encoding: `cuTensorMapEncodeTiled`'s limits). The map must be published with
 /// [`tensormap_cp_fenceproxy`](super::tensormap_cp_fenceproxy) (from shared memory) or a
-/// `fence.proxy.tensormap::generic` release before TMA uses it. Host: panics.
+/// `fence.proxy.tensormap::generic` release before TMA uses it. Host: writes the host map's
+/// field (`Rank`: `v` = rank − 1), see the [module](self).
 ///
 /// ```
 /// use ptx_sync::tensormap::replace::*;
@@ -423,10 +478,7 @@ pub unsafe fn tensormap_replace<F: Field1 + ReplaceInstr<Sp>, Sp>(
         F::exec::<0, 0>(map, v.into())
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = (map, v);
-        host_unavailable(<F as ReplaceInstr<Sp>>::PTX)
-    }
+    host_replace::<F>(<F as ReplaceInstr<Sp>>::PTX, map, 0, v.into());
 }
 
 /// `tensormap.replace.tile.<field2>.<ss>.b1024.<type> [a], ORD, v;` — writes `v` into field
@@ -436,7 +488,8 @@ pub unsafe fn tensormap_replace<F: Field1 + ReplaceInstr<Sp>, Sp>(
 ///
 /// # Safety
 /// As [`tensormap_replace`]: `map` in space `Sp`, 128-byte aligned, not accessed concurrently;
-/// `v` a legal value of the field for dimension `ORD`. Host: panics.
+/// `v` a legal value of the field for dimension `ORD`. Host: writes the host map's field
+/// (`ElementStride`: a no-op), see the [module](self).
 ///
 /// ```
 /// use ptx_sync::tensormap::replace::*;
@@ -457,10 +510,7 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
         F::exec::<ORD, 0>(map, v.into())
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = (map, v);
-        host_unavailable(<F as ReplaceInstr<Sp>>::PTX)
-    }
+    host_replace::<F>(<F as ReplaceInstr<Sp>>::PTX, map, ORD, v.into());
 }
 
 /// `tensormap.replace.tile.<field3>.<ss>.b1024.b32 [a], V;` — writes the immediate `V` into
@@ -470,7 +520,8 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
 ///
 /// # Safety
 /// As [`tensormap_replace`]; `V` is one of the values the ISA's table lists for the field
-/// (ptxas 13.0 rejects an `.elemtype` of 13 or more at PTX 8.6). Host: panics.
+/// (ptxas 13.0 rejects an `.elemtype` of 13 or more at PTX 8.6). Host: `Elemtype` sets the
+/// host map's element type; the other fields are a no-op, see the [module](self).
 ///
 /// ```
 /// use ptx_sync::tensormap::replace::*;
@@ -488,10 +539,7 @@ pub unsafe fn tensormap_replace_imm<F: Field3 + ReplaceInstr<Sp>, Sp, const V: u
         F::exec::<0, V>(map, 0)
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = map;
-        host_unavailable(<F as ReplaceInstr<Sp>>::PTX)
-    }
+    host_replace::<F>(<F as ReplaceInstr<Sp>>::PTX, map, 0, V as u64);
 }
 
 /// Catalog rows of `tensormap.replace` (`ptx-sync show`).
