@@ -4,6 +4,9 @@
 //! mechanism ([`Done`]); the waits (`cp.async.wait_group/wait_all`, `cp.async.bulk.wait_group`)
 //! call [`wait`], the commits [`commit`].
 //!
+//! A reduction (`cp.reduce.async.bulk`, `cp.reduce.async.bulk.tensor`) is a batch of element
+//! read-modify-writes ([`Batch::reduce`]), each one relaxed atomic RMW with the operator.
+//!
 //! * **Host** (`not(loom)`): the copy happens at issue (`ptr::copy`), then the completion: a copy
 //!   that completes on an mbarrier performs the copy engine's `complete_tx` on it
 //!   (`Mbarrier::async_copy_complete_tx`, a `Release` RMW); commits and waits do nothing.
@@ -17,7 +20,9 @@
 //!   barrier's `complete_tx` of its bytes as a `Release` RMW at `.cluster` scope (the completion
 //!   of the async operation is ordered after its writes, seed §5.2 — unlike the `.relaxed`
 //!   `mbarrier.complete_tx` instruction). Every copy engine thread counts as a live thread of the
-//!   model, so a waiter on its completion is not a deadlock. The destination and the source are
+//!   model, so a waiter on its completion is not a deadlock. A reduction is performed on the
+//!   engine's thread too and completes at the bulk-group wait (or on its mbarrier), so a thread
+//!   that reads the destination without waiting may see it unreduced. The destination and the source are
 //!   checked when they are a [`Tile`](crate::model::Tile): the copy's accesses are race-checked
 //!   like `Data` accesses (`"ptx-sync model: data race on Data (…)"`); those of the bulk and
 //!   tensor copies are the async proxy's (`cp.async` is performed in the generic proxy, PTX ISA
@@ -68,6 +73,10 @@ pub(crate) enum Group {
     Bulk,
 }
 
+/// One element of a bulk or tensor reduction: `rmw(d, s, tag)` performs `*d = *d op *s` as one
+/// relaxed atomic read-modify-write (`tag`: the caller's element type code).
+pub(crate) type Rmw = unsafe fn(usize, usize, u8);
+
 #[cfg_attr(not(loom), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 struct Op {
@@ -75,6 +84,8 @@ struct Op {
     /// `None`: zero-fill.
     s: Option<usize>,
     n: usize,
+    /// `Some`: a reduction of the element at `d` with the one at `s` (`n` its bytes).
+    rmw: Option<(Rmw, u8)>,
 }
 
 /// The byte moves of one issued copy instruction.
@@ -100,6 +111,23 @@ impl Batch {
             d,
             s: Some(s as usize),
             n,
+            rmw: None,
+        });
+    }
+    /// Reduces the `n`-byte element at `s` into the one at `d` with `rmw(d, s, tag)` (one
+    /// relaxed atomic read-modify-write).
+    pub(crate) unsafe fn reduce(&mut self, d: usize, s: usize, n: usize, rmw: Rmw, tag: u8) {
+        #[cfg(not(loom))]
+        {
+            let _ = n;
+            rmw(d, s, tag);
+        }
+        #[cfg(loom)]
+        self.ops.push(Op {
+            d,
+            s: Some(s),
+            n,
+            rmw: Some((rmw, tag)),
         });
     }
     /// Zero-fills `n` bytes at `d`.
@@ -107,7 +135,12 @@ impl Batch {
         #[cfg(not(loom))]
         core::ptr::write_bytes(d as *mut u8, 0, n);
         #[cfg(loom)]
-        self.ops.push(Op { d, s: None, n });
+        self.ops.push(Op {
+            d,
+            s: None,
+            n,
+            rmw: None,
+        });
     }
     /// Issues the moves, completing through `done`.
     pub(crate) unsafe fn issue(self, done: Done) {
@@ -245,12 +278,17 @@ mod model {
                     }
                 }
                 if let Some((r, lo, hi)) = region_of(op.d, op.n) {
-                    r.engine_access(lo, hi, true, proxy);
+                    // A reduction's element update is atomic: recorded as a read of the
+                    // destination, so that two reductions do not race each other while a
+                    // generic `st` of the element still does (a generic `ld` racing with it is
+                    // caught by its value: the reduction may not have happened yet).
+                    r.engine_access(lo, hi, op.rmw.is_none(), proxy);
                 }
                 unsafe {
-                    match op.s {
-                        Some(s) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
-                        None => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
+                    match (op.rmw, op.s) {
+                        (Some((f, tag)), Some(s)) => f(op.d, s, tag),
+                        (_, Some(s)) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
+                        (_, None) => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
                     }
                 }
             }

@@ -31,6 +31,9 @@
 //! `old == 0 || old > b ? b : old - 1`; `.f16`/`.bf16` added exactly and rounded to nearest even,
 //! subnormals kept (`.noftz`); `min`/`max` of a NaN and a number give the number); the
 //! `.shared::cluster` form then completes the bytes on the barrier, as the copy engine does.
+//! The reduction goes through the library's copy engine (`copy/engine.rs`): under `--cfg loom`
+//! it is performed on an engine thread and completes only at `cp.async.bulk.wait_group` (or,
+//! `.shared::cluster`, on the barrier), so a reader that skips the wait may see the old value.
 //!
 //! ```
 //! use ptx_sync::{atomic::op::{Max, Or}, copy::*, shared::to_shared};
@@ -268,13 +271,34 @@ pub(super) unsafe fn host_rmw<T: Copy>(p: *mut T, f: impl Fn(T) -> T) {
     }
 }
 
-/// Host: the element-wise reduction of `bytes` from `src` into `dst`.
+/// Host: one element of the reduction, for the copy engine (`copy/engine.rs`).
 #[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_reduce<Op: op::Op, T: BulkReduce<Op>>(dst: *mut T, src: *const T, bytes: u32) {
-    for i in 0..bytes as usize / core::mem::size_of::<T>() {
-        let b = *src.add(i);
-        host_rmw(dst.add(i), |old| T::apply(old, b));
+unsafe fn host_reduce_elem<Op: op::Op, T: BulkReduce<Op>>(d: usize, s: usize, _: u8) {
+    let b = (s as *const T).read();
+    host_rmw(d as *mut T, |old| T::apply(old, b));
+}
+
+/// Host: the element-wise reduction of `bytes` from `src` into `dst`, through the copy engine
+/// (at issue on the host; on an engine thread under loom, completed by `done`).
+#[cfg(not(target_arch = "nvptx64"))]
+unsafe fn host_reduce<Op: op::Op, T: BulkReduce<Op>>(
+    dst: *mut T,
+    src: *const T,
+    bytes: u32,
+    done: super::engine::Done,
+) {
+    let mut b = super::engine::Batch::new();
+    let n = core::mem::size_of::<T>();
+    for i in 0..bytes as usize / n {
+        b.reduce(
+            dst.add(i) as usize,
+            src.add(i) as usize,
+            n,
+            host_reduce_elem::<Op, T>,
+            0,
+        );
     }
+    b.issue(done);
 }
 
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.redOp.type [d], [s], n;` — element-wise
@@ -318,7 +342,12 @@ pub unsafe fn cp_reduce_async_bulk<Op: op::Op, T: BulkReduce<Op>>(
     #[cfg(target_arch = "nvptx64")]
     T::exec(dst as u64, src.0, bytes);
     #[cfg(not(target_arch = "nvptx64"))]
-    host_reduce::<Op, T>(dst, src.0 as *const T, bytes);
+    host_reduce::<Op, T>(
+        dst,
+        src.0 as *const T,
+        bytes,
+        super::engine::Done::BulkGroup,
+    );
 }
 
 /// [`cp_reduce_async_bulk`] with `.L2::cache_hint`: the global accesses use `policy`.
@@ -402,8 +431,12 @@ pub unsafe fn cp_reduce_async_bulk_s2c<Op: op::Op, T: BulkReduceCluster<Op>, Tag
     T::exec_cluster(dst.0, src.0, bytes, bar.addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        host_reduce::<Op, T>(dst.0 as *mut T, src.0 as *const T, bytes);
-        bar.local().h_complete_tx(bytes);
+        host_reduce::<Op, T>(
+            dst.0 as *mut T,
+            src.0 as *const T,
+            bytes,
+            super::engine::Done::tx(bar.local(), bytes),
+        );
     }
 }
 

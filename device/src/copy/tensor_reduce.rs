@@ -19,7 +19,9 @@
 //! Emulated on a **typed** host map: [`TensorMap::host_tiled_of`] /
 //! [`host_tiled_typed`](TensorMap::host_tiled_typed) for [`Tile`],
 //! [`TensorMap::host_im2col`] for [`Im2colNoOffs`] (the im2col traversal with zero offsets).
-//! At issue, each in-bounds element of the box is one relaxed atomic read-modify-write with the
+//! Through the library's copy engine (`copy/engine.rs`: at issue on the host, on an engine
+//! thread completed by `cp.async.bulk.wait_group` under loom), each in-bounds element of the
+//! box is one relaxed atomic read-modify-write with the
 //! operator — the element operation of [`cp_reduce_async_bulk`] (its `BulkReduce` table: `Add`
 //! on u32/s32/u64/s64/f32/f64/f16/bf16, `Min`/`Max` on u32/s32/u64/s64/f16/bf16, `Inc`/`Dec` on
 //! u32, `And`/`Or`/`Xor` on 32/64-bit integers) — so concurrent reducers lose nothing;
@@ -183,13 +185,14 @@ unsafe fn host_tensor_reduce<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op
         Op::PTX
     );
     let eb = e.bytes() as usize;
+    let mut b = super::engine::Batch::new();
     let visit = |off: usize, g: Option<usize>| {
         if let Some(a) = g {
             assert!(
                 a.is_multiple_of(eb),
                 "`{what}`: a global element is not aligned to its size"
             );
-            C::host_apply(e, Some((a as *mut u8, (src.0 + off) as *const u8)));
+            b.reduce(a, src.0 + off, eb, host_tensor_elem::<Op, M, C>, e as u8);
         }
     };
     let c = coords.as_slice();
@@ -197,6 +200,20 @@ unsafe fn host_tensor_reduce<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op
         map.host_box(c, visit);
     } else {
         map.host_im2col_box(c, &[0; 3][..c.len() - 2], visit);
+    }
+    b.issue(super::engine::Done::BulkGroup);
+}
+
+/// Host: one element of the tensor reduction (`tag` the element type's code), for the copy
+/// engine.
+#[cfg(not(target_arch = "nvptx64"))]
+unsafe fn host_tensor_elem<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op, M>>(
+    d: usize,
+    s: usize,
+    tag: u8,
+) {
+    if let Some(e) = TensorElem::from_code(tag as u32) {
+        C::host_apply(e, Some((d as *mut u8, s as *const u8)));
     }
 }
 
