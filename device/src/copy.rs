@@ -982,7 +982,7 @@ impl TensorElem {
 }
 
 /// A Rust element type of a typed host tensor map ([`TensorMap::host_tiled_of`]): `u8`, `u16`,
-/// `u32`, `i32`, `u64`, `i64`, [`F16`](crate::F16), `f32`, `f64`, [`Bf16`](crate::Bf16).
+/// `u32`, `i32`, `u64`, `i64`, [`F16`], `f32`, `f64`, [`Bf16`].
 ///
 /// No instruction (host backend only). PTX ISA §5.5.
 ///
@@ -1106,7 +1106,7 @@ impl TensorMap {
     }
 
     /// Host backend only: [`host_tiled_typed`](Self::host_tiled_typed) with the element type
-    /// of `T` (`u8` … `f64`, [`F16`](crate::F16), [`Bf16`](crate::Bf16)).
+    /// of `T` (`u8` … `f64`, [`F16`], [`Bf16`]).
     ///
     /// No instruction; not on nvptx64. PTX ISA §5.5.
     ///

@@ -16,7 +16,7 @@
 //! | [`cp_async_bulk_prefetch_tensor_im2col_hint`] (`unsafe`) | `… .L2::cache_hint [map, {c…}], {o…}, policy;` | 8.0 / sm_90 |
 //!
 //! # Host backend
-//! The loads run on a host im2col map ([`TensorMap::host_im2col`]: element type, dims,
+//! The loads run on a host im2col map (`TensorMap::host_im2col`: element type, dims,
 //! strides, the bounding box's lower/upper corners, channels per pixel, pixels per column), as
 //! the ISA's im2col mode describes (PTX ISA §5.5): `pixels per column` pixels are read, starting
 //! at the base pixel the coordinates name (`{c, w, (h, (d,)) n}`) and running through the
@@ -144,7 +144,7 @@ unsafe fn host_im2col_load<C: TensorIm2col, Tag>(
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [d],
 /// [map, {c…}], [b], {o…};` — loads the im2col box at `coords` with im2col `offsets` (16-bit, one
 /// per spatial dimension, `D − 2`); the box's bytes complete on `bar`. Host: on a
-/// [`TensorMap::host_im2col`] map (see the [module](self)).
+/// `TensorMap::host_im2col` map (see the [module](self)).
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_load`], with `map` an im2col map (`cuTensorMapEncodeIm2col`).

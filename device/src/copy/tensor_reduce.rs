@@ -16,9 +16,9 @@
 //! | [`cp_reduce_async_bulk_tensor_hint`] (`unsafe`) | `… .bulk_group.L2::cache_hint [map, {c…}], [s], policy;` | 8.0 / sm_90 |
 //!
 //! # Host backend
-//! Emulated on a **typed** host map: [`TensorMap::host_tiled_of`] /
-//! [`host_tiled_typed`](TensorMap::host_tiled_typed) for [`Tile`],
-//! [`TensorMap::host_im2col`] for [`Im2colNoOffs`] (the im2col traversal with zero offsets).
+//! Emulated on a **typed** host map: `TensorMap::host_tiled_of` /
+//! `host_tiled_typed` for [`Tile`],
+//! `TensorMap::host_im2col` for [`Im2colNoOffs`] (the im2col traversal with zero offsets).
 //! Through the library's copy engine (`copy/engine.rs`: at issue on the host, on an engine
 //! thread completed by `cp.async.bulk.wait_group` under loom), each in-bounds element of the
 //! box is one relaxed atomic read-modify-write with the
@@ -27,7 +27,7 @@
 //! u32, `And`/`Or`/`Xor` on 32/64-bit integers) — so concurrent reducers lose nothing;
 //! out-of-bounds elements are skipped, as by the tile store. Preconditions the host checks with
 //! a panic naming the instruction (each undefined on the device): an untyped map
-//! ([`TensorMap::host_tiled`]: no element type to pick the operation), a driver-encoded map
+//! (`TensorMap::host_tiled`: no element type to pick the operation), a driver-encoded map
 //! (no host meaning), a map of the other mode, or an (operator, element type) pair outside
 //! that table.
 //!

@@ -45,7 +45,7 @@
 //! [`GlobalAddress`] the base address; [`Rank`] the rank **minus one** (zero-based, 0–4);
 //! [`BoxDim`] the box side of dimension `ORD` (1–256); [`GlobalDim`] the size of dimension
 //! `ORD`; [`GlobalStride`] the byte stride of dimension `ORD + 1` (a multiple of 16);
-//! [`Elemtype`] the element type (`V` = the [`TensorElem`](crate::copy::TensorElem) code
+//! [`Elemtype`] the element type (`V` = the host `copy::TensorElem` code
 //! 0–12; the element size follows). The host map models no element strides (1), interleave
 //! (none), swizzle (none), swizzle atomicity or fill mode (zero): replacing
 //! [`ElementStride`], [`InterleaveLayout`], [`SwizzleMode`], [`SwizzleAtomicity`] or
