@@ -1027,8 +1027,8 @@ impl TensorMap {
     /// Host backend only: a tiled tensor map in this crate's own encoding (not the driver's), so
     /// that tensor copies run on the CPU. `dims[0]` is the innermost dimension (elements),
     /// `strides[i]` the byte stride of dimension `i + 1`, `boxes` the box size per dimension.
-    /// Checks what `cuTensorMapEncodeTiled` checks: rank 1..=5, strides multiples of 16, box
-    /// sides 1..=256, inner box bytes a multiple of 16.
+    /// Checks what `cuTensorMapEncodeTiled` checks: element size 1..=16 bytes, rank 1..=5,
+    /// strides multiples of 16, box sides 1..=256, inner box bytes a multiple of 16.
     ///
     /// The map is **untyped** (only the element size): the copies take it, the tensor reduction
     /// needs a typed map ([`host_tiled_of`](Self::host_tiled_of)).

@@ -491,3 +491,58 @@ fn tensormap_replace_rank_out_of_range_is_reported() {
     let mut map = TensorMap::host_tiled(d.as_ptr().cast(), 4, &[4], &[], &[4]).unwrap();
     unsafe { tensormap_replace::<Rank, Global>(&mut map, 5) }; // rank 6
 }
+
+/// 5d: the traversal runs W, then H, then D, then the next image (N = 1: the next image is
+/// out of the tensor). Element (d, h, w, c) = 1000d + 100h + 10w + c; the bounding box is the
+/// whole 2 × 2 × 2 volume (corners 0).
+#[test]
+fn im2col_5d_traversal_order_and_the_multicast_form() {
+    use ptx_sync::copy::cp_async_bulk_tensor_load_im2col_multicast;
+    let mut x = Vec::new();
+    for d in 0..2u32 {
+        for h in 0..2 {
+            for w in 0..2 {
+                for c in 0..4 {
+                    x.push(1000 * d + 100 * h + 10 * w + c);
+                }
+            }
+        }
+    }
+    let map = TensorMap::host_im2col(
+        x.as_ptr().cast(),
+        TensorElem::U32,
+        &[4, 2, 2, 2, 1],
+        &[16, 32, 64, 128],
+        &[0, 0, 0],
+        &[0, 0, 0],
+        4,
+        3,
+    )
+    .unwrap();
+    let load = |coords: [i32; 5], offsets: [u16; 3]| {
+        let mut t = Smem([9u32; 12]);
+        let bar: Mbarrier = Mbarrier::new();
+        bar.init(1);
+        let _ = bar.arrive_expect_tx::<Release, Cta>(48);
+        unsafe {
+            cp_async_bulk_tensor_load_im2col_multicast(
+                to_shared(t.0.as_mut_ptr()),
+                &map,
+                coords,
+                offsets,
+                &bar,
+                0b1,
+            )
+        };
+        assert!(bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO), "48 bytes");
+        t.0
+    };
+    // base pixels (w, h, d) = (0, 0, 0), (1, 0, 0), (0, 1, 0), read at d + 1
+    #[rustfmt::skip]
+    let want = [1000, 1001, 1002, 1003, 1010, 1011, 1012, 1013, 1100, 1101, 1102, 1103];
+    assert_eq!(load([0, 0, 0, 0, 0], [0, 0, 1]), want);
+    // from (0, 1, 1): (0, 1, 1), (1, 1, 1), then image 1 (out of the tensor)
+    #[rustfmt::skip]
+    let want = [1100, 1101, 1102, 1103, 1110, 1111, 1112, 1113, 0, 0, 0, 0];
+    assert_eq!(load([0, 0, 1, 1, 0], [0, 0, 0]), want);
+}
