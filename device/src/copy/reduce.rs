@@ -304,7 +304,8 @@ unsafe fn host_reduce<Op: op::Op, T: BulkReduce<Op>>(
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.redOp.type [d], [s], n;` — element-wise
 /// `dst[i] = dst[i] op src[i]` by TMA, each element an atomic reduction (relaxed, `.gpu`), so
 /// concurrent reductions into the same elements lose nothing; completes through bulk groups
-/// ([`cp_async_bulk_commit_group`] + [`cp_async_bulk_wait_group`]). Host: the same, at issue.
+/// ([`cp_async_bulk_commit_group`] + [`cp_async_bulk_wait_group`]). Host: the same, at issue
+/// (under loom on a copy-engine thread, completed by the wait).
 ///
 /// # Safety
 /// As [`cp_async_bulk_s2g`]; `dst` aligned for `T`, and every concurrent access to its elements

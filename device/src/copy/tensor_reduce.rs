@@ -220,8 +220,9 @@ unsafe fn host_tensor_elem<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op, 
 /// `cp.reduce.async.bulk.tensor.Dd.global.shared::cta.redOp.mode.bulk_group [map, {c…}], [s];`
 /// — reduces the box at `coords` of this CTA's `src` into the tensor `map` describes, each
 /// element atomically (relaxed, `.gpu`); complete it with [`cp_async_bulk_commit_group`] +
-/// [`cp_async_bulk_wait_group`]. Host: at issue, one relaxed atomic RMW per in-bounds element on
-/// a typed host map (see the [module](self)).
+/// [`cp_async_bulk_wait_group`]. Host: at issue (under loom on a copy-engine thread, completed
+/// by the wait), one relaxed atomic RMW per in-bounds element on a typed host map (see the
+/// [module](self)).
 ///
 /// # Safety
 /// As [`cp_async_bulk_tensor_store`] (a valid map, `src` 128-byte aligned holding the box; seed
