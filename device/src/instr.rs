@@ -239,8 +239,8 @@ macro_rules! aops {
     (im2col_load $cs:literal $os:literal $($h:ident)?) => {
         concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
     };
-    (im2col_load_mc $cs:literal $os:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}, {k}")
+    (im2col_load_mc $cs:literal $os:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}, {k}", $crate::instr::aops!(@pol $($h)?))
     };
     (im2col_prefetch $cs:literal $os:literal $($h:ident)?) => {
         concat!(" [{m}, {{", $cs, "}}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
