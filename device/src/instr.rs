@@ -354,6 +354,10 @@ macro_rules! aops {
     (clc_ctaid) => {
         " {d}, q"
     };
+    // `get_first_ctaid.v4`: `{x, y, z, _}` (the 4th element unspecified: the sink).
+    (clc_ctaid_v4) => {
+        " {{{d}, {l}, {e}, _}}, q"
+    };
 }
 pub(crate) use aops;
 
