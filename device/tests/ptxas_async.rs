@@ -104,7 +104,7 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1}; }", // im2col_2d
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1, %rs1}; }", // im2col_offsets (D - 2 of them)
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r1], [%rd1, {%r1, %r1}], [%r1], %rd2, %rs1; }", // the policy before the mask
-        "cp.async.cg.shared::cta.global.L2::128B [%r1], [%rd1], 8;", // cp_async_prefetch::<Cg, 8, _>: .cg is 16 bytes
+        "cp.async.cg.shared::cta.global.L2::128B [%r1], [%rd1], 8;", // cp_async_prefetch_cg_8
         "cp.async.ca.shared::cta.global.L2::512B [%r1], [%rd1], 4;", // no such prefetch size
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u16 [%r1], %r2, [%r3];", // st_async_types
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u64 [%r1], {%rd2, %rd2, %rd2, %rd2}, [%r3];", // st_async_types

@@ -61,8 +61,8 @@ crate::sem::token_markers! {
 /// # Safety
 /// Implemented only by this crate's table.
 #[diagnostic::on_unimplemented(
-    message = "PTX has no `cp.async{{.cache}}` of {BYTES} bytes with `{Self}`: `.ca` copies 4, 8 or 16 bytes, `.cg` only 16",
-    note = "PTX ISA §9.7.9.25.3: `cp-size = {{4, 8, 16}}`, `.cg` requires 16, whatever the prefetch size"
+    message = "PTX has no `cp.async{{.cache}}{{.level::prefetch_size}}` of {BYTES} bytes with `{Self}` and `{P}`: `.ca` copies 4, 8 or 16 bytes, `.cg` only 16",
+    note = "PTX ISA §9.7.9.25.3: `cp-size = {{4, 8, 16}}`, `.cg` requires 16, whatever the prefetch size; `.level::prefetch_size = {{ .L2::64B, .L2::128B, .L2::256B }}` (Prefetch64B, Prefetch128B, Prefetch256B)"
 )]
 pub unsafe trait CpAsyncPrefetchInstr<const BYTES: usize, P: PrefetchSize>:
     CpAsyncInstr<BYTES>
