@@ -136,99 +136,54 @@ fn seq(f: &[Insn]) -> Vec<String> {
         .collect()
 }
 
-/// The sm_90a / sm_100a pairs: (op, nvcc target of `reference_arch.cu`, Rust cubin in
-/// `target/ptx`).
-const ARCH_OPS: &[(&str, &str, &str)] = &[
+/// The sm_90a / sm_100a pairs: (nvcc target of `reference_arch.cu`, Rust cubin in `target/ptx`,
+/// the ops compared there).
+const ARCH_OPS: &[(&str, &str, &[&str])] = &[
     // libcu++ gates the multicast copies on sm_90a; the crate's are portable (kernels.ptx)
     (
-        "cp_async_bulk_g2s_multicast",
         "sm_90a",
         "kernels.sm_90a.cubin",
-    ),
-    (
-        "cp_async_bulk_tensor_2d_multicast",
-        "sm_90a",
-        "kernels.sm_90a.cubin",
+        &[
+            "cp_async_bulk_g2s_multicast",
+            "cp_async_bulk_tensor_2d_multicast",
+        ],
     ),
     // tensormap.replace: sm_90a (and sm_100a)
     (
-        "tensormap_replace_global_address_global",
         "sm_90a",
         "catalog_sm90a.cubin",
+        &[
+            "tensormap_replace_global_address_global",
+            "tensormap_replace_rank_shared",
+            "tensormap_replace_box_dim_global",
+            "tensormap_replace_global_stride_shared",
+            "tensormap_replace_elemtype_global",
+            "tensormap_replace_swizzle_mode_shared",
+            "tensormap_replace_global_dim_global",
+            "tensormap_replace_element_stride_shared",
+            "tensormap_replace_interleave_layout_global",
+            "tensormap_replace_fill_mode_shared",
+        ],
     ),
     (
-        "tensormap_replace_rank_shared",
-        "sm_90a",
-        "catalog_sm90a.cubin",
-    ),
-    (
-        "tensormap_replace_box_dim_global",
-        "sm_90a",
-        "catalog_sm90a.cubin",
-    ),
-    (
-        "tensormap_replace_global_stride_shared",
-        "sm_90a",
-        "catalog_sm90a.cubin",
-    ),
-    (
-        "tensormap_replace_elemtype_global",
-        "sm_90a",
-        "catalog_sm90a.cubin",
-    ),
-    (
-        "tensormap_replace_swizzle_mode_shared",
-        "sm_90a",
-        "catalog_sm90a.cubin",
-    ),
-    (
-        "tensormap_replace_global_address_global",
         "sm_100a",
         "catalog_sm100a.cubin",
-    ),
-    (
-        "tensormap_replace_swizzle_atomicity_global",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    // the Blackwell bulk forms: `.shared::cta` destination (sm_90, PTX 8.6), `.cp_mask` and a
-    // `.shared::cta` gather4 (sm_100)
-    ("cp_async_bulk_g2s_cta", "sm_100a", "catalog_sm100a.cubin"),
-    (
-        "cp_async_bulk_s2g_cp_mask",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    (
-        "cp_async_bulk_tensor_gather4_cta",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    // clusterlaunchcontrol (sm_100; the multicast request sm_100a)
-    (
-        "clusterlaunchcontrol_try_cancel",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    (
-        "clusterlaunchcontrol_try_cancel_multicast",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    (
-        "clusterlaunchcontrol_query_cancel_is_canceled",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    (
-        "clusterlaunchcontrol_query_cancel_get_first_ctaid_x",
-        "sm_100a",
-        "catalog_sm100a.cubin",
-    ),
-    (
-        "clusterlaunchcontrol_query_cancel_get_first_ctaid_v4",
-        "sm_100a",
-        "catalog_sm100a.cubin",
+        &[
+            "tensormap_replace_global_address_global",
+            "tensormap_replace_swizzle_atomicity_global",
+            // the Blackwell bulk forms: `.shared::cta` destination (sm_90, PTX 8.6), `.cp_mask`
+            // and a `.shared::cta` gather4 (sm_100), scatter4 (sm_100a)
+            "cp_async_bulk_g2s_cta",
+            "cp_async_bulk_s2g_cp_mask",
+            "cp_async_bulk_tensor_gather4_cta",
+            "cp_async_bulk_tensor_scatter4",
+            // clusterlaunchcontrol (sm_100; the multicast request sm_100a)
+            "clusterlaunchcontrol_try_cancel",
+            "clusterlaunchcontrol_try_cancel_multicast",
+            "clusterlaunchcontrol_query_cancel_is_canceled",
+            "clusterlaunchcontrol_query_cancel_get_first_ctaid_x",
+            "clusterlaunchcontrol_query_cancel_get_first_ctaid_v4",
+        ],
     ),
 ];
 
@@ -358,7 +313,10 @@ fn arch_rust_sass_equals_libcuxx_sass() {
     let (mut diffs, mut stale) = (Vec::new(), Vec::new());
     println!("| operation (target) | Rust (ptx-sync) memory/sync SASS | CUDA C++ (libcu++) | whole function equal |");
     println!("|---|---|---|---|");
-    for (op, arch, cubin) in ARCH_OPS {
+    for (op, arch, cubin) in ARCH_OPS
+        .iter()
+        .flat_map(|(a, c, ops)| ops.iter().map(move |o| (o, a, c)))
+    {
         let c = cpp
             .entry(*arch)
             .or_insert_with(|| nvcc_sass("reference_arch.cu", arch));

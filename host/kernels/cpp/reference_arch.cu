@@ -32,6 +32,18 @@ __global__ void cpp_tensormap_replace_box_dim_global(unsigned* m, unsigned v) {
 __global__ void cpp_tensormap_replace_global_stride_shared(unsigned* m, uint64_t v) {
   cuda::ptx::tensormap_replace_global_stride(cuda::ptx::space_shared, m, cuda::ptx::n32_t<2>(), v);
 }
+__global__ void cpp_tensormap_replace_global_dim_global(unsigned* m, unsigned v) {
+  cuda::ptx::tensormap_replace_global_dim(cuda::ptx::space_global, m, cuda::ptx::n32_t<3>(), v);
+}
+__global__ void cpp_tensormap_replace_element_stride_shared(unsigned* m, unsigned v) {
+  cuda::ptx::tensormap_replace_element_stride(cuda::ptx::space_shared, m, cuda::ptx::n32_t<4>(), v);
+}
+__global__ void cpp_tensormap_replace_interleave_layout_global(unsigned* m) {
+  cuda::ptx::tensormap_replace_interleave_layout(cuda::ptx::space_global, m, cuda::ptx::n32_t<1>());
+}
+__global__ void cpp_tensormap_replace_fill_mode_shared(unsigned* m) {
+  cuda::ptx::tensormap_replace_fill_mode(cuda::ptx::space_shared, m, cuda::ptx::n32_t<1>());
+}
 __global__ void cpp_tensormap_replace_elemtype_global(unsigned* m) {
   cuda::ptx::tensormap_replace_elemtype(cuda::ptx::space_global, m, cuda::ptx::n32_t<7>());
 }
@@ -53,6 +65,10 @@ __global__ void cpp_cp_async_bulk_tensor_gather4_cta(unsigned* d, unsigned* m, i
   const int32_t co[5] = {c[0], c[1], c[2], c[3], c[4]};
   cuda::ptx::cp_async_bulk_tensor_tile_gather4(cuda::ptx::space_shared, cuda::ptx::space_global, d, m, co,
                                                reinterpret_cast<uint64_t*>(b));
+}
+__global__ void cpp_cp_async_bulk_tensor_scatter4(unsigned* m, int* c, unsigned* s) {
+  const int32_t co[5] = {c[0], c[1], c[2], c[3], c[4]};
+  cuda::ptx::cp_async_bulk_tensor_tile_scatter4(cuda::ptx::space_global, cuda::ptx::space_shared, m, co, s);
 }
 __global__ void cpp_clusterlaunchcontrol_try_cancel(unsigned* r, unsigned* b) {
   cuda::ptx::clusterlaunchcontrol_try_cancel(r, reinterpret_cast<uint64_t*>(b));

@@ -59,6 +59,38 @@ pub unsafe extern "ptx-kernel" fn cmp_tensormap_replace_swizzle_mode_shared(m: *
     tensormap_replace_imm::<SwizzleMode, Shared, 3>(m as *mut TensorMap);
 }
 
+/// `tensormap.replace.tile.global_dim.global.b1024.b32 [m], 3, v` ≡
+/// `cuda::ptx::tensormap_replace_global_dim(space_global, m, n32_t<3>, v)`.
+#[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_tensormap_replace_global_dim_global(m: *mut u32, v: u32) {
+    tensormap_replace_ord::<GlobalDim, Global, 3>(m as *mut TensorMap, v);
+}
+
+/// `tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [m], 4, v` ≡
+/// `cuda::ptx::tensormap_replace_element_stride(space_shared, m, n32_t<4>, v)`.
+#[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_tensormap_replace_element_stride_shared(m: *mut u32, v: u32) {
+    tensormap_replace_ord::<ElementStride, Shared, 4>(m as *mut TensorMap, v);
+}
+
+/// `tensormap.replace.tile.interleave_layout.global.b1024.b32 [m], 1` ≡
+/// `cuda::ptx::tensormap_replace_interleave_layout(space_global, m, n32_t<1>)`.
+#[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_tensormap_replace_interleave_layout_global(m: *mut u32) {
+    tensormap_replace_imm::<InterleaveLayout, Global, 1>(m as *mut TensorMap);
+}
+
+/// `tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [m], 1` ≡
+/// `cuda::ptx::tensormap_replace_fill_mode(space_shared, m, n32_t<1>)`.
+#[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_tensormap_replace_fill_mode_shared(m: *mut u32) {
+    tensormap_replace_imm::<FillMode, Shared, 1>(m as *mut TensorMap);
+}
+
 /// sm_100a: `tensormap.replace.tile.swizzle_atomicity.global.b1024.b32 [m], 1` ≡
 /// `cuda::ptx::tensormap_replace_swizzle_atomicity(space_global, m, n32_t<1>)`.
 #[cfg(target_feature = "sm_100a")]
@@ -150,4 +182,15 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_gather4_cta(
     let map = &*(m as *const TensorMap);
     let rows = [*c.add(1), *c.add(2), *c.add(3), *c.add(4)];
     copy::blackwell::cp_async_bulk_tensor_gather4::<Shared, _>(shared::to_shared(d), map, *c, rows, bar);
+}
+
+/// sm_100a: `cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [m, {c[0],
+/// c[1..5]}], [s]` ≡ `cuda::ptx::cp_async_bulk_tensor_tile_scatter4(space_global, space_shared,
+/// m, c, s)`.
+#[cfg(target_feature = "sm_100a")]
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_scatter4(m: *mut u32, c: *mut i32, s: *mut u32) {
+    let map = &*(m as *const TensorMap);
+    let rows = [*c.add(1), *c.add(2), *c.add(3), *c.add(4)];
+    copy::blackwell::cp_async_bulk_tensor_scatter4(map, *c, rows, shared::to_shared(s));
 }
