@@ -33,6 +33,9 @@ pub enum Marker {
     Unaligned,
     Ca,
     Cg,
+    Prefetch64B,
+    Prefetch128B,
+    Prefetch256B,
 }
 
 macro_rules! marker_table {
@@ -66,7 +69,7 @@ macro_rules! marker_table {
     };
 }
 marker_table! { Weak Volatile Relaxed Acquire Release AcqRel Sc Cta Cluster Gpu Sys Generic Global
-Shared SharedCluster Aligned Unaligned Ca Cg }
+Shared SharedCluster Aligned Unaligned Ca Cg Prefetch64B Prefetch128B Prefetch256B }
 
 impl Marker {
     /// `true` for [`Marker::None`].
@@ -137,6 +140,9 @@ pub struct Form {
     pub addr128: bool,
     /// `.L2::cache_hint` with a cache-policy operand (bulk copies).
     pub cache_hint: bool,
+    /// `cp.async`'s `.level::prefetch_size`: [`Marker::Prefetch64B`], [`Marker::Prefetch128B`],
+    /// [`Marker::Prefetch256B`] (`.L2::64B`/`128B`/`256B`), or [`Marker::None`].
+    pub prefetch: Marker,
 }
 
 impl Form {
@@ -155,6 +161,7 @@ impl Form {
         dim: 0,
         addr128: false,
         cache_hint: false,
+        prefetch: Marker::None,
     };
     /// With a count operand.
     pub const COUNT: Form = Form {
@@ -227,6 +234,9 @@ impl core::fmt::Display for Form {
         }
         if self.cache_hint {
             w(f, format_args!("cache_hint"))?;
+        }
+        if !self.prefetch.is_empty() {
+            w(f, format_args!("{}", self.prefetch))?;
         }
         Ok(())
     }

@@ -11,6 +11,7 @@
 //! clusterlaunchcontrol.try_cancel.async{.space}.completion_mechanism{.multicast::cluster::all}.b128 [addr], [mbar];
 //! .completion_mechanism = { .mbarrier::complete_tx::bytes }, .space = { .shared::cta }
 //! clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 pred, try_cancel_response;
+//! clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {xdim, ydim, zdim, _}, try_cancel_response;
 //! clusterlaunchcontrol.query_cancel{.get_first_ctaid::dimension}.b32.b128 reg, try_cancel_response;
 //! .get_first_ctaid::dimension = { .get_first_ctaid::x, .get_first_ctaid::y, .get_first_ctaid::z }
 //! ```
@@ -20,13 +21,13 @@
 //! | [`try_cancel`] (`unsafe`) | `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [b];` | 8.6 / sm_100 |
 //! | [`try_cancel_multicast`] (`unsafe`) | `….mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r], [b];` | 8.6 / **sm_100a** |
 //! | [`ClcResponse::is_canceled`] | `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, q;` | 8.6 / sm_100 |
-//! | [`ClcResponse::first_ctaid`] (safe: only on a canceled response), [`ClcResponse::first_ctaid_x_unchecked`] … `_z_` (`unsafe`) | `clusterlaunchcontrol.query_cancel.get_first_ctaid::{x,y,z}.b32.b128 d, q;` | 8.6 / sm_100 |
+//! | [`ClcResponse::first_ctaid`] (safe: only on a canceled response), [`ClcResponse::first_ctaid_unchecked`] (`unsafe`) | `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, q;` (the 4th element is unspecified: the sink `_`) | 8.6 / sm_100 |
+//! | [`ClcResponse::first_ctaid_x_unchecked`] … `_z_` (`unsafe`) | `clusterlaunchcontrol.query_cancel.get_first_ctaid::{x,y,z}.b32.b128 d, q;` | 8.6 / sm_100 |
 //!
 //! ptxas 13.0 rejects every form on sm_90 (`requires .target sm_100 or higher`) and the
 //! multicast form on sm_100 (`not supported on .target 'sm_100'`). On nvptx64 the sm_100 items
 //! exist only in a build for sm_100 or newer (`target_feature = "sm_100"`), the multicast one only
-//! for sm_100a; the catalog builds them in `catalog_sm100a.ptx`. The `.v4` form of
-//! `get_first_ctaid` is not offered (the three scalar forms give the same values).
+//! for sm_100a; the catalog builds them in `catalog_sm100a.ptx`.
 //!
 //! Seed §5.2 (an asynchronous write into shared memory that completes on an mbarrier's
 //! tx-count): the issuing thread also does `arrive.expect_tx(16)` on the barrier (the ISA's
@@ -97,6 +98,9 @@ macro_rules! m_ctaid {
     (z) => {
         "clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128"
     };
+    (v4) => {
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128"
+    };
 }
 
 instr! {
@@ -125,6 +129,11 @@ instr! {
 instr! {
     /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 d, q;` (PTX 8.6, sm_100).
     ClcFirstCtaidZ = (m_ctaid!(z));
+}
+instr! {
+    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, q;` (PTX 8.6,
+    /// sm_100; see [`ClcResponse::first_ctaid`]).
+    ClcFirstCtaidV4 = (m_ctaid!(v4));
 }
 
 /// The opaque 16-byte response of `clusterlaunchcontrol.try_cancel`: the buffer in this CTA's
@@ -253,13 +262,15 @@ impl ClcResponse {
     }
 
     /// The `%ctaid` `(x, y, z)` of the first CTA of the canceled cluster, or `None` if the
-    /// request failed: [`is_canceled`](Self::is_canceled), then the three
-    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::{x,y,z}.b32.b128 d, q;`. PTX 8.6,
+    /// request failed: [`is_canceled`](Self::is_canceled), then (only on a canceled response:
+    /// the ISA leaves `get_first_ctaid` of a failed request undefined) one
+    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, q;`. PTX 8.6,
     /// sm_100; PTX ISA §9.7.13.18, seed §5.2.
     ///
     /// ```
     /// use ptx_sync::clc::ClcResponse;
     /// assert_eq!(ClcResponse::default().first_ctaid(), None);
+    /// assert_eq!(ClcResponse::host(Some((5, 2, 1))).first_ctaid(), Some([5, 2, 1]));
     /// ```
     #[inline(always)]
     pub fn first_ctaid(&self) -> Option<[u32; 3]> {
@@ -267,12 +278,44 @@ impl ClcResponse {
             return None;
         }
         // SAFETY: the response says canceled.
-        unsafe {
-            Some([
+        Some(unsafe { self.first_ctaid_unchecked() })
+    }
+
+    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, q;` — the
+    /// `%ctaid` `(x, y, z)` of the first CTA of the canceled cluster in one instruction (the
+    /// `.v4` result's 4th element is unspecified: the sink `_`). PTX 8.6, sm_100; PTX ISA
+    /// §9.7.13.18, seed §5.2.
+    ///
+    /// # Safety
+    /// The response says canceled ([`is_canceled`](Self::is_canceled)): the ISA leaves
+    /// `get_first_ctaid` of a failed request undefined. [`first_ctaid`](Self::first_ctaid) is
+    /// the safe form.
+    ///
+    /// ```
+    /// use ptx_sync::{clc::{ClcResponse, ClcFirstCtaidV4}, instr::Instr};
+    /// let r = ClcResponse::host(Some((7, 0, 3)));
+    /// assert!(r.is_canceled());
+    /// assert_eq!(unsafe { r.first_ctaid_unchecked() }, [7, 0, 3]);
+    /// assert_eq!(ClcFirstCtaidV4::PTX, "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128");
+    /// ```
+    #[inline(always)]
+    pub unsafe fn first_ctaid_unchecked(&self) -> [u32; 3] {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let (x, y, z): (u32, u32, u32);
+            asm!(crate::instr::asm_text!(clc_q; (clc_ctaid_v4); m_ctaid!(v4)),
+                 lo = in(reg64) self.raw[0], hi = in(reg64) self.raw[1],
+                 d = out(reg32) x, l = out(reg32) y, e = out(reg32) z,
+                 options(pure, nomem, nostack, preserves_flags));
+            [x, y, z]
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            [
                 self.first_ctaid_x_unchecked(),
                 self.first_ctaid_y_unchecked(),
                 self.first_ctaid_z_unchecked(),
-            ])
+            ]
         }
     }
 }
@@ -407,4 +450,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     ctaid!(ClcFirstCtaidX "first_ctaid_x_unchecked" "x",
            ClcFirstCtaidY "first_ctaid_y_unchecked" "y",
            ClcFirstCtaidZ "first_ctaid_z_unchecked" "z");
+    f(with_ops!(clc_q; (clc_ctaid_v4); Variant {
+        family: "clusterlaunchcontrol",
+        op: "query_cancel.get_first_ctaid.v4",
+        ty: "b128",
+        ptx: ClcFirstCtaidV4::PTX,
+        rust: "clc::ClcResponse::first_ctaid_unchecked",
+        isa: "9.7.13.18",
+        ..base
+    }));
 }

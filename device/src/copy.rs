@@ -26,10 +26,11 @@
 //! |---|---|---|
 //! | [`cp_async`] / [`cp_async_zfill`] | `cp.async.{ca,cg}.shared::cta.global [d], [s], N{, src_size};` | 7.0 / sm_80 (`::cta` 7.8) |
 //! | [`cp_async_hint`] / [`cp_async_zfill_hint`] | `cp.async.{ca,cg}.shared::cta.global.L2::cache_hint [d], [s], N{, src_size}, policy;` | 7.4 / sm_80 (`::cta` 7.8) |
+//! | [`cp_async_prefetch`] / [`cp_async_zfill_prefetch`] / [`cp_async_hint_prefetch`] / [`cp_async_zfill_hint_prefetch`] | `cp.async.{ca,cg}.shared::cta.global{.L2::cache_hint}.L2::{64B,128B,256B} [d], [s], N{, src_size}{, policy};` (`copy/prefetch.rs`) | 7.4 / sm_80 (`::cta` 7.8) |
 //! | [`cp_async_commit_group`], [`cp_async_wait_group`], [`cp_async_wait_all`] | `cp.async.commit_group;` `cp.async.wait_group N;` `cp.async.wait_all;` | 7.0 / sm_80 |
 //! | [`cp_async_mbarrier_arrive`] (`_noinc`) | `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 [b];` | 7.0 / sm_80 |
 //! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_g2s_multicast`] | `… .multicast::cluster [d], [s], n, [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
+//! | [`cp_async_bulk_g2s_multicast`] (`_hint`) | `… .multicast::cluster{.L2::cache_hint} [d], [s], n, [b], mask{, policy};` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_commit_group`], [`cp_async_bulk_wait_group`], [`cp_async_bulk_wait_group_read`] | `cp.async.bulk.commit_group;` `cp.async.bulk.wait_group{.read} N;` | 8.0 / sm_90 |
@@ -38,10 +39,10 @@
 //! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_tensor`] (`_hint`) | `cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.{tile,im2col_no_offs}.bulk_group{.L2::cache_hint} [map, {c…}], [s]{, policy};` (`copy/tensor_reduce.rs`; host: on a typed host map) | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_multicast`] | `… .multicast::cluster [d], [map, {c…}], [b], mask;` | 8.0 / sm_90 (sm_90a advised) |
+//! | [`cp_async_bulk_tensor_load_multicast`] (`_hint`) | `… .multicast::cluster{.L2::cache_hint} [d], [map, {c…}], [b], mask{, policy};` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [map, {c…}];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_im2col`] (`_hint`, `_multicast`), [`cp_async_bulk_prefetch_tensor_im2col`] (`_hint`) | `cp.async.bulk.tensor.{3,4,5}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes … [b], {o…};`, `cp.async.bulk.prefetch.tensor.{3,4,5}d.L2.global.im2col [map, {c…}], {o…};` (`copy/im2col.rs`; host: on a `TensorMap::host_im2col` map) | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col`] (`_hint`, `_multicast`, `_multicast_hint`), [`cp_async_bulk_prefetch_tensor_im2col`] (`_hint`) | `cp.async.bulk.tensor.{3,4,5}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes … [b], {o…};`, `cp.async.bulk.prefetch.tensor.{3,4,5}d.L2.global.im2col [map, {c…}], {o…};` (`copy/im2col.rs`; host: on a `TensorMap::host_im2col` map) | 8.0 / sm_90 |
 //!
 //! `cp_async::<Cg, 4>` does not compile (`.cg` copies only 16 bytes).
 //!
@@ -100,14 +101,16 @@ use engine::{Done, Group};
 mod hint;
 pub mod reduce;
 pub use hint::{
-    cp_async_bulk_g2s_hint, cp_async_bulk_prefetch_hint, cp_async_bulk_prefetch_tensor_hint,
-    cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint, cp_async_bulk_tensor_store_hint,
-    cp_async_hint, cp_async_zfill_hint, TensorCoordsHint,
+    cp_async_bulk_g2s_hint, cp_async_bulk_g2s_multicast_hint, cp_async_bulk_prefetch_hint,
+    cp_async_bulk_prefetch_tensor_hint, cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint,
+    cp_async_bulk_tensor_load_multicast_hint, cp_async_bulk_tensor_store_hint, cp_async_hint,
+    cp_async_zfill_hint, TensorCoordsHint,
 };
 pub use im2col::{
     cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_prefetch_tensor_im2col_hint,
     cp_async_bulk_tensor_load_im2col, cp_async_bulk_tensor_load_im2col_hint,
-    cp_async_bulk_tensor_load_im2col_multicast, TensorIm2col,
+    cp_async_bulk_tensor_load_im2col_multicast, cp_async_bulk_tensor_load_im2col_multicast_hint,
+    TensorIm2col,
 };
 pub use reduce::{
     cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
@@ -213,6 +216,13 @@ macro_rules! cp_async_leaf {
     };
 }
 for_cp_async! { cp_async_leaf }
+// The `.level::prefetch_size` forms: three more impls per row of the same table.
+mod prefetch;
+pub use prefetch::{
+    cp_async_hint_prefetch, cp_async_prefetch, cp_async_zfill_hint_prefetch,
+    cp_async_zfill_prefetch, CpAsyncPrefetchInstr, Prefetch128B, Prefetch256B, Prefetch64B,
+    PrefetchSize,
+};
 
 instr! {
     /// `cp.async.commit_group;` (PTX 7.0, sm_80).
@@ -263,7 +273,7 @@ bulk_instr! {
     cvta (bulk_g2s); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32)
 }
 bulk_instr! {
-    CpAsyncBulkG2SMulticast = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
+    CpAsyncBulkG2SMulticast / CpAsyncBulkG2SMulticastHint = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
     cvta (bulk_g2s_mc); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32, k: u16 => reg16)
 }
 bulk_instr! {
@@ -310,6 +320,9 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     const PTX_LOAD_HINT: &'static str;
     /// … `.multicast::cluster`
     const PTX_LOAD_MULTICAST: &'static str;
+    /// … `.multicast::cluster.L2::cache_hint` (PTX ISA §9.7.9.25.5: `{.multicast}` before
+    /// `{.level::cache_hint}`; operands `…, ctaMask, cache-policy`)
+    const PTX_LOAD_MULTICAST_HINT: &'static str;
     /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group`
     const PTX_STORE: &'static str;
     /// … `.L2::cache_hint`
@@ -327,6 +340,9 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load_multicast_hint(self, d: u32, m: u64, b: u32, mask: u16, pol: u64);
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn store(self, m: u64, s: u32);
@@ -380,7 +396,7 @@ macro_rules! tensor_leaf {
             tensor_op! { PTX_LOAD / PTX_LOAD_HINT load / load_hint (tensor_load $cs) [$($c $i),*]
                 ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes")
                 (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32) }
-            tensor_op! { PTX_LOAD_MULTICAST load_multicast (tensor_load_mc $cs) [$($c $i),*]
+            tensor_op! { PTX_LOAD_MULTICAST / PTX_LOAD_MULTICAST_HINT load_multicast / load_multicast_hint (tensor_load_mc $cs) [$($c $i),*]
                 ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster")
                 (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16) }
             tensor_op! { PTX_STORE / PTX_STORE_HINT store / store_hint (tensor_store $cs) [$($c $i),*]
@@ -1632,7 +1648,20 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 [<$C as CpAsyncInstr<$n>>::PTX, concat!("cp_async_zfill::<", stringify!($C), ", ", $n, ">")]
                 [<$C as CpAsyncInstr<$n>>::PTX_HINT, concat!("cp_async_zfill_hint::<", stringify!($C), ", ", $n, ">")];
                 Variant { form: Form { zfill: true, ..c.form }, ..c });
+            cpa_v!(@pf $C $n c; Prefetch64B Prefetch128B Prefetch256B);
         };
+        // `.level::prefetch_size` (PTX ISA §9.7.9.25.3): each row again per prefetch size.
+        (@pf $C:ident $n:literal $c:ident; $($P:ident)*) => {$(
+            let p = Variant { form: Form { prefetch: M::$P, ..$c.form }, ..$c };
+            row!(cvta (cp_async $n)
+                [<$C as CpAsyncPrefetchInstr<$n, $P>>::PTX, concat!("cp_async_prefetch::<", stringify!($C), ", ", $n, ", ", stringify!($P), ">")]
+                [<$C as CpAsyncPrefetchInstr<$n, $P>>::PTX_HINT, concat!("cp_async_hint_prefetch::<", stringify!($C), ", ", $n, ", ", stringify!($P), ">")];
+                p);
+            row!(cvta (cp_async_zfill $n)
+                [<$C as CpAsyncPrefetchInstr<$n, $P>>::PTX, concat!("cp_async_zfill_prefetch::<", stringify!($C), ", ", $n, ", ", stringify!($P), ">")]
+                [<$C as CpAsyncPrefetchInstr<$n, $P>>::PTX_HINT, concat!("cp_async_zfill_hint_prefetch::<", stringify!($C), ", ", $n, ", ", stringify!($P), ">")];
+                Variant { form: Form { zfill: true, ..p.form }, ..p });
+        )*};
     }
     for_cp_async! { cpa_v }
     f(with_ops!(none; (none); Variant {
@@ -1686,7 +1715,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     row!(cvta (bulk_g2s) [CpAsyncBulkG2S::PTX, "cp_async_bulk_g2s"]
         [CpAsyncBulkG2SHint::PTX, "cp_async_bulk_g2s_hint"];
         Variant { space: M::SharedCluster, form: g2s, ..b });
-    row!(cvta (bulk_g2s_mc) [CpAsyncBulkG2SMulticast::PTX, "cp_async_bulk_g2s_multicast"];
+    row!(cvta (bulk_g2s_mc) [CpAsyncBulkG2SMulticast::PTX, "cp_async_bulk_g2s_multicast"]
+        [CpAsyncBulkG2SMulticastHint::PTX, "cp_async_bulk_g2s_multicast_hint"];
         Variant { space: M::SharedCluster, form: Form { multicast: true, ..g2s }, ..b });
     let s2g = Form {
         src: M::Shared,
@@ -1730,7 +1760,8 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 [<[i32; $n] as TensorCoords>::PTX_LOAD_HINT, concat!("cp_async_bulk_tensor_load_hint::<[i32; ", $n, "], _>")];
                 Variant { op: "load", space: M::SharedCluster, ..t });
             row!(none (tensor_load_mc $cs)
-                [<[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST, concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>")];
+                [<[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST, concat!("cp_async_bulk_tensor_load_multicast::<[i32; ", $n, "], _>")]
+                [<[i32; $n] as TensorCoords>::PTX_LOAD_MULTICAST_HINT, concat!("cp_async_bulk_tensor_load_multicast_hint::<[i32; ", $n, "], _>")];
                 Variant { op: "load.multicast", space: M::SharedCluster, ..t });
             row!(none (tensor_store $cs)
                 [<[i32; $n] as TensorCoords>::PTX_STORE, concat!("cp_async_bulk_tensor_store::<[i32; ", $n, "]>")]

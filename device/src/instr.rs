@@ -239,8 +239,8 @@ macro_rules! aops {
     (im2col_load $cs:literal $os:literal $($h:ident)?) => {
         concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
     };
-    (im2col_load_mc $cs:literal $os:literal) => {
-        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}, {k}")
+    (im2col_load_mc $cs:literal $os:literal $($h:ident)?) => {
+        concat!(" [{sd}], [{m}, {{", $cs, "}}], [{b}], {{", $os, "}}, {k}", $crate::instr::aops!(@pol $($h)?))
     };
     (im2col_prefetch $cs:literal $os:literal $($h:ident)?) => {
         concat!(" [{m}, {{", $cs, "}}], {{", $os, "}}", $crate::instr::aops!(@pol $($h)?))
@@ -353,6 +353,10 @@ macro_rules! aops {
     };
     (clc_ctaid) => {
         " {d}, q"
+    };
+    // `get_first_ctaid.v4`: `{x, y, z, _}` (the 4th element unspecified: the sink).
+    (clc_ctaid_v4) => {
+        " {{{d}, {l}, {e}, _}}, q"
     };
 }
 pub(crate) use aops;

@@ -59,7 +59,7 @@
 //! | [`copy::blackwell`]: `cp.async.bulk.shared::cta.global` (`.shared::cta` destination) | sm_90 | 8.6 |
 //! | [`copy::blackwell`]: `.tile::gather4` into `.shared::cta`, `cp.async.bulk….cp_mask` | sm_100 | 8.6 |
 //! | [`copy::blackwell`]: `.cta_group::{1,2}` tensor loads, `.tile::scatter4`, gather4 into `.shared::cluster` | **sm_100a** | 8.6 |
-//! | [`clc`]: `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128`, `query_cancel.{is_canceled,get_first_ctaid::{x,y,z}}` | sm_100 | 8.6 |
+//! | [`clc`]: `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128`, `query_cancel.{is_canceled,get_first_ctaid::{x,y,z},get_first_ctaid.v4}` | sm_100 | 8.6 |
 //! | [`clc`]: `try_cancel….multicast::cluster::all` | **sm_100a** | 8.6 |
 //! | [`policy`]: `createpolicy.fractional.L2::*.b64` | sm_80 | 7.4 |
 //! | [`copy`]: `.L2::cache_hint` forms of `cp.async.bulk{,.tensor}` (G→S, S→G, prefetch) and `cp.reduce.async.bulk` | sm_90 | 8.0 |

@@ -117,6 +117,16 @@ macro_rules! tok {
     (Cg) => {
         ".cg"
     };
+    // `cp.async`'s `.level::prefetch_size` (PTX ISA §9.7.9.25.3).
+    (Prefetch64B) => {
+        ".L2::64B"
+    };
+    (Prefetch128B) => {
+        ".L2::128B"
+    };
+    (Prefetch256B) => {
+        ".L2::256B"
+    };
 }
 pub(crate) use tok;
 

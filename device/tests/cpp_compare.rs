@@ -4,6 +4,13 @@
 //! `cuda::atomic_thread_fence`, `cuda::ptx::fence`, built with the PyPI nvcc 13.0). Predicates
 //! and opcodes with all modifiers are compared; register numbers and operands are not.
 //! The table is printed (run with `--nocapture`) and kept in `docs/zero-cost.md`.
+//!
+//! The architecture-specific forms ([`ARCH_OPS`]) are compared the same way for their target:
+//! `cpp_<op>` of `host/kernels/cpp/reference_arch.cu` built by `nvcc -arch=sm_90a` /
+//! `-arch=sm_100a`, against `cmp_<op>` of the Rust build for that target — the arch catalogs
+//! `catalog_sm90a.cubin` / `catalog_sm100a.cubin` (`host/kernels/src/facts_arch.rs`, built with
+//! `-Ctarget-cpu=sm_90a` / `sm_100a` by `cargo xtask ptx`), or `kernels.sm_90a.cubin` for the
+//! crate's portable rows that libcu++ gates on sm_90a (the multicast copies).
 
 mod common;
 use common::*;
@@ -108,6 +115,8 @@ fn is_sync(op: &str) -> bool {
         "UBLK",
         "UTMA",
         "SYNCS",
+        // clusterlaunchcontrol.try_cancel (sm_100)
+        "UGETNEXTWORKID",
     ]
     .iter()
     .any(|p| op.starts_with(p))
@@ -127,11 +136,65 @@ fn seq(f: &[Insn]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn rust_sass_equals_libcuxx_sass() {
-    let root = repo_root();
-    let cu = root.join("host/kernels/cpp/reference.cu");
-    let out = std::env::temp_dir().join(format!("ptx-sync-ref-{}.cubin", std::process::id()));
+/// The sm_90a / sm_100a pairs: (nvcc target of `reference_arch.cu`, Rust cubin in `target/ptx`,
+/// the ops compared there).
+const ARCH_OPS: &[(&str, &str, &[&str])] = &[
+    // libcu++ gates the multicast copies on sm_90a; the crate's are portable (kernels.ptx)
+    (
+        "sm_90a",
+        "kernels.sm_90a.cubin",
+        &[
+            "cp_async_bulk_g2s_multicast",
+            "cp_async_bulk_tensor_2d_multicast",
+        ],
+    ),
+    // tensormap.replace: sm_90a (and sm_100a)
+    (
+        "sm_90a",
+        "catalog_sm90a.cubin",
+        &[
+            "tensormap_replace_global_address_global",
+            "tensormap_replace_rank_shared",
+            "tensormap_replace_box_dim_global",
+            "tensormap_replace_global_stride_shared",
+            "tensormap_replace_elemtype_global",
+            "tensormap_replace_swizzle_mode_shared",
+            "tensormap_replace_global_dim_global",
+            "tensormap_replace_element_stride_shared",
+            "tensormap_replace_interleave_layout_global",
+            "tensormap_replace_fill_mode_shared",
+        ],
+    ),
+    (
+        "sm_100a",
+        "catalog_sm100a.cubin",
+        &[
+            "tensormap_replace_global_address_global",
+            "tensormap_replace_swizzle_atomicity_global",
+            // the Blackwell bulk forms: `.shared::cta` destination (sm_90, PTX 8.6), `.cp_mask`
+            // and a `.shared::cta` gather4 (sm_100), scatter4 (sm_100a)
+            "cp_async_bulk_g2s_cta",
+            "cp_async_bulk_s2g_cp_mask",
+            "cp_async_bulk_tensor_gather4_cta",
+            "cp_async_bulk_tensor_scatter4",
+            // clusterlaunchcontrol (sm_100; the multicast request sm_100a)
+            "clusterlaunchcontrol_try_cancel",
+            "clusterlaunchcontrol_try_cancel_multicast",
+            "clusterlaunchcontrol_query_cancel_is_canceled",
+            "clusterlaunchcontrol_query_cancel_get_first_ctaid_x",
+            "clusterlaunchcontrol_query_cancel_get_first_ctaid_v4",
+        ],
+    ),
+];
+
+/// `nvcc -arch=<arch> -cubin -O3` of `host/kernels/cpp/<file>`, parsed SASS.
+fn nvcc_sass(file: &str, arch: &str) -> Vec<(String, Vec<Insn>)> {
+    let cu = repo_root().join("host/kernels/cpp").join(file);
+    let out = std::env::temp_dir().join(format!(
+        "ptx-sync-ref-{}-{arch}-{}.cubin",
+        std::process::id(),
+        file.replace('.', "_")
+    ));
     let inc = cuda_include().join("cccl");
     // nvcc finds ptxas, cicc and its headers next to itself.
     let status = std::process::Command::new(tools().join("nvcc"))
@@ -144,7 +207,7 @@ fn rust_sass_equals_libcuxx_sass() {
             ),
         )
         .args([
-            "-arch=sm_90",
+            &format!("-arch={arch}"),
             "-cubin",
             "-O3",
             "-I",
@@ -158,10 +221,31 @@ fn rust_sass_equals_libcuxx_sass() {
     assert!(status.success(), "nvcc failed on {}", cu.display());
     let cpp = parse_sass(&tool("cuobjdump", &["-sass", out.to_str().unwrap()]));
     let _ = std::fs::remove_file(&out);
-    let rust = parse_sass(&tool(
+    cpp
+}
+
+/// The parsed SASS of `target/ptx/<cubin>` (built by `cargo xtask ptx`).
+fn rust_sass(cubin: &str) -> Vec<(String, Vec<Insn>)> {
+    parse_sass(&tool(
         "cuobjdump",
-        &["-sass", ptx_dir().join("kernels.cubin").to_str().unwrap()],
-    ));
+        &["-sass", ptx_dir().join(cubin).to_str().unwrap()],
+    ))
+}
+
+/// The memory/sync opcodes of a function, `" ; "`-joined.
+fn sync(v: &[String]) -> String {
+    v.iter()
+        .filter(|o| is_sync(o.rsplit(' ').next().unwrap()))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ; ")
+}
+
+#[test]
+fn rust_sass_equals_libcuxx_sass() {
+    let root = repo_root();
+    let cpp = nvcc_sass("reference.cu", "sm_90");
+    let rust = rust_sass("kernels.cubin");
 
     println!("ptxas: {}", ptxas_version());
     println!("| operation | Rust (ptx-sync) memory/sync SASS | CUDA C++ (libcu++) | whole function equal |");
@@ -173,13 +257,6 @@ fn rust_sass_equals_libcuxx_sass() {
     for op in OPS {
         let r = seq(function(&rust, &format!("cmp_{op}")));
         let c = seq(function(&cpp, &format!("cpp_{op}")));
-        let sync = |v: &[String]| {
-            v.iter()
-                .filter(|o| is_sync(o.rsplit(' ').next().unwrap()))
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(" ; ")
-        };
         let (rs, cs) = (sync(&r), sync(&c));
         let known = ADDRESS_DIFF
             .iter()
@@ -222,5 +299,48 @@ fn rust_sass_equals_libcuxx_sass() {
     assert!(
         doc.contains(&ptxas_version()),
         "docs/zero-cost.md names another ptxas"
+    );
+}
+
+/// The sm_90a / sm_100a forms ([`ARCH_OPS`]): the whole SASS function of each `cmp_<op>` of the
+/// Rust build for the target equals that of `cpp_<op>` built by nvcc for the same target, and
+/// the row is in `docs/zero-cost.md`'s table.
+#[test]
+fn arch_rust_sass_equals_libcuxx_sass() {
+    let doc = read(&repo_root().join("docs/zero-cost.md"));
+    let mut cpp = std::collections::BTreeMap::new();
+    let mut rust = std::collections::BTreeMap::new();
+    let (mut diffs, mut stale) = (Vec::new(), Vec::new());
+    println!("| operation (target) | Rust (ptx-sync) memory/sync SASS | CUDA C++ (libcu++) | whole function equal |");
+    println!("|---|---|---|---|");
+    for (op, arch, cubin) in ARCH_OPS
+        .iter()
+        .flat_map(|(a, c, ops)| ops.iter().map(move |o| (o, a, c)))
+    {
+        let c = cpp
+            .entry(*arch)
+            .or_insert_with(|| nvcc_sass("reference_arch.cu", arch));
+        let c = seq(function(c, &format!("cpp_{op}")));
+        let r = rust.entry(*cubin).or_insert_with(|| rust_sass(cubin));
+        let r = seq(function(r, &format!("cmp_{op}")));
+        let (rs, cs) = (sync(&r), sync(&c));
+        assert!(!rs.is_empty(), "{op} ({arch}): no memory/sync SASS");
+        let row = format!(
+            "| `{op}` ({arch}) | {rs} | {cs} | {} |",
+            if r == c { "yes" } else { "NO" }
+        );
+        println!("{row}");
+        if !doc.lines().any(|l| l == row) {
+            stale.push(row);
+        }
+        if r != c {
+            diffs.push(format!("{op} ({arch}):\n  rust {r:?}\n  c++  {c:?}"));
+        }
+    }
+    assert!(diffs.is_empty(), "SASS differs:\n{}", diffs.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "docs/zero-cost.md is out of date (regenerate as it says); rows now:\n{}",
+        stale.join("\n")
     );
 }

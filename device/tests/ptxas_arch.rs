@@ -99,7 +99,7 @@ fn every_arch_row_is_in_its_build() {
 /// ISA grammar with concrete operands.
 fn instructions() -> Vec<(String, &'static str, &'static [&'static str])> {
     let mut v = Vec::new();
-    // §9.7.9.27 tensormap.replace: sm_90a (and sm_100a); `.swizzle_atomicity` sm_100a only.
+    // §9.7.9.28 tensormap.replace: sm_90a (and sm_100a); `.swizzle_atomicity` sm_100a only.
     // Measured: ptxas 13.0 rejects every form on sm_90 and sm_100.
     let spaces = [
         (".global", "[%rd1]"),
@@ -182,6 +182,7 @@ fn instructions() -> Vec<(String, &'static str, &'static [&'static str])> {
         "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r2, %q1;",
         "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %r2, %q1;",
         "clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 %r2, %q1;",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, %r2, %r3, _}, %q1;",
     ] {
         v.push((q.to_string(), "sm_100", &["sm_90", "sm_90a"][..]));
         v.push((q.to_string(), "sm_100a", &[][..]));

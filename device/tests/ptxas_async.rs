@@ -46,6 +46,16 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1}; }",
         "{ .reg .b16 %rs<2>; cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r1, %r1, %r1, %r1}], {%rs1, %rs1, %rs1}; }",
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group.L2::cache_hint [%rd1, {%r1, %r1}], [%r1], %rd2;",
+        // cp.async .level::prefetch_size (§9.7.9.25.3), after .level::cache_hint (ptxas also
+        // takes the other order, which the grammar does not spell)
+        "cp.async.ca.shared::cta.global.L2::64B [%r1], [%rd1], 4;",
+        "cp.async.cg.shared::cta.global.L2::cache_hint.L2::256B [%r1], [%rd1], 16, %r2, %rd2;",
+        // .multicast::cluster with .L2::cache_hint (§9.7.9.25.4.1, §9.7.9.25.5.1): `{, ctaMask}`
+        // then `{, cache-policy}` (ptxas also takes the qualifiers in the other order, which the
+        // grammar does not spell: the string tests check the order)
+        "{ .reg .b16 %rs<2>; cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r1], [%rd1], 16, [%r1], %rs1, %rd2; }",
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r1], [%rd1, {%r1, %r1}], [%r1], %rs1, %rd2; }",
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1}, %rs1, %rd2; }",
         // st.async / red.async (PTX ISA §9.7.9.12, §9.7.13.7): the controls of st_async_types
         // and red_async_op_type
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
@@ -93,6 +103,9 @@ fn ptxas_agrees_with_the_async_type_rules() {
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.exch.tile.bulk_group [%rd1, {%r1, %r1}], [%r1];", // tensor_reduce_exch
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%rs1}; }", // im2col_2d
         "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1, %r1}], [%r1], {%rs1, %rs1}; }", // im2col_offsets (D - 2 of them)
+        "{ .reg .b16 %rs<2>; cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r1], [%rd1, {%r1, %r1}], [%r1], %rd2, %rs1; }", // the policy before the mask
+        "cp.async.cg.shared::cta.global.L2::128B [%r1], [%rd1], 8;", // cp_async_prefetch_cg_8
+        "cp.async.ca.shared::cta.global.L2::512B [%r1], [%rd1], 4;", // no such prefetch size
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u16 [%r1], %r2, [%r3];", // st_async_types
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u64 [%r1], {%rd2, %rd2, %rd2, %rd2}, [%r3];", // st_async_types
         "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32 [%r1], %r2, [%r3];", // red_async_op_type
@@ -136,6 +149,17 @@ fn ptxas_enforces_the_control_floors() {
         ),
         (
             "cp.async.ca.shared::cta.global.L2::cache_hint [%r1], [%rd1], 4, %r2, %rd2;",
+            "sm_80",
+            "sm_75",
+        ),
+        // every prefetch size at cp.async's sm_80 (the ISA's .L2::256B floor is sm_80 too)
+        (
+            "cp.async.ca.shared::cta.global.L2::64B [%r1], [%rd1], 4;",
+            "sm_80",
+            "sm_75",
+        ),
+        (
+            "cp.async.cg.shared::cta.global.L2::256B [%r1], [%rd1], 16;",
             "sm_80",
             "sm_75",
         ),

@@ -22,7 +22,7 @@ pub fn arch_rows() -> Vec<Variant> {
     v
 }
 
-/// PTX ISA §9.7.9.27 `tensormap.replace` (PTX 8.3, sm_90a; `.swizzle_atomicity` PTX 8.6,
+/// PTX ISA §9.7.9.28 `tensormap.replace` (PTX 8.3, sm_90a; `.swizzle_atomicity` PTX 8.6,
 /// sm_100a):
 /// `tensormap.replace.mode.field1{.ss}.b1024.type [addr], new_val;`,
 /// `… .field2{.ss}.b1024.type [addr], ord, new_val;`, `… .field3{.ss}.b1024.type [addr], new_val;`
@@ -63,7 +63,8 @@ fn tensormap_replace() -> Vec<Row> {
 /// .completion_mechanism{.multicast::cluster::all}.b128 [addr], [mbar];` with `.space =
 /// {.shared::cta}`, `.completion_mechanism = {.mbarrier::complete_tx::bytes}` (sm_100; the
 /// multicast form sm_100a), and `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 pred,
-/// response;`, `….query_cancel.get_first_ctaid::{x,y,z}.b32.b128 reg, response;` (sm_100).
+/// response;`, `….query_cancel.get_first_ctaid::{x,y,z}.b32.b128 reg, response;` and
+/// `….query_cancel.get_first_ctaid.v4.b32.b128 {xdim, ydim, zdim, _}, response;` (sm_100).
 /// The response operand is the `.b128` register `q` the `asm!` block declares; the predicate
 /// `p` likewise.
 fn clusterlaunchcontrol() -> Vec<Row> {
@@ -100,6 +101,13 @@ fn clusterlaunchcontrol() -> Vec<Row> {
             86,
         ));
     }
+    rows.push((
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128".to_string(),
+        " {%r, %r, %r, _}, q".to_string(),
+        Arch::Base,
+        100,
+        86,
+    ));
     rows
 }
 
@@ -285,7 +293,7 @@ fn tensormap_replace_rows_name_their_call_and_sections() {
             "Generic"
         };
         assert!(v.rust.contains(&format!(", {space}")), "{v:?}");
-        assert_eq!((v.isa, v.seed), ("9.7.9.27", "5.2"), "{v:?}");
+        assert_eq!((v.isa, v.seed), ("9.7.9.28", "5.2"), "{v:?}");
     }
 }
 
@@ -295,7 +303,7 @@ fn clusterlaunchcontrol_rows_name_their_call_and_sections() {
         .into_iter()
         .filter(|v| v.family == "clusterlaunchcontrol")
         .collect();
-    assert_eq!(rows.len(), 6);
+    assert_eq!(rows.len(), 7);
     for v in rows {
         let (rust, isa) = match v.ptx.split('.').nth(1) {
             Some("try_cancel") if v.ptx.contains(".multicast::cluster::all") => {
@@ -304,6 +312,9 @@ fn clusterlaunchcontrol_rows_name_their_call_and_sections() {
             Some("try_cancel") => ("clc::try_cancel", "9.7.13.17"),
             Some("query_cancel") if v.ptx.contains(".is_canceled") => {
                 ("clc::ClcResponse::is_canceled", "9.7.13.18")
+            }
+            Some("query_cancel") if v.ptx.contains(".v4.") => {
+                ("clc::ClcResponse::first_ctaid_unchecked", "9.7.13.18")
             }
             Some("query_cancel") => ("clc::ClcResponse::first_ctaid_", "9.7.13.18"),
             _ => panic!("{v:?}"),

@@ -265,7 +265,15 @@ fn expected(v: &Variant) -> String {
             } else {
                 ""
             };
-            format!("cp.async{cache}{}.global{hint}", space(v.space))
+            // §9.7.9.25.3: `{.level::prefetch_size}` after `{.level::cache_hint}`.
+            let prefetch = match v.form.prefetch.name() {
+                "" => "",
+                "Prefetch64B" => ".L2::64B",
+                "Prefetch128B" => ".L2::128B",
+                "Prefetch256B" => ".L2::256B",
+                o => panic!("no prefetch size {o}"),
+            };
+            format!("cp.async{cache}{}.global{hint}{prefetch}", space(v.space))
         }
         "cp.async" => {
             if v.ty.is_empty() {
@@ -554,15 +562,18 @@ fn row_counts_per_family() {
         ("griddepcontrol", 2), // wait, launch_dependents
         ("membar", 3),         // cta, gl, sys
         ("nanosleep", 1),
-        // {ca 4,8,16; cg 16} x {-, zfill} x {-, .L2::cache_hint}; 5 group/arrive forms
-        ("cp.async", 8 * 2 + 5),
-        ("cp.async.bulk", 4 + 4 + 3), // + the .L2::cache_hint G->S, S->G, prefetch
-        ("createpolicy", 4 * 3),      // primary x {none, evict_first, evict_unchanged}
+        // {ca 4,8,16; cg 16} x {-, zfill} x {-, .L2::cache_hint} x {-, .L2::64B, .L2::128B,
+        // .L2::256B}; 5 group/arrive forms
+        ("cp.async", 8 * 2 * 4 + 5),
+        // + the .L2::cache_hint G->S, S->G, prefetch; + multicast.L2::cache_hint
+        ("cp.async.bulk", 4 + 4 + 3 + 1),
+        ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
         // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
         ("cp.reduce.async.bulk", 28 * 2 + 13),
-        // + load/store/prefetch .L2::cache_hint per rank; im2col 3d-5d x {load, load hint,
-        // load multicast, prefetch, prefetch hint}
-        ("cp.async.bulk.tensor", 5 * 4 + 5 * 3 + 3 * 5),
+        // + load/store/prefetch .L2::cache_hint and load .multicast::cluster.L2::cache_hint per
+        // rank; im2col 3d-5d x {load, load hint, load multicast, load multicast hint, prefetch,
+        // prefetch hint}
+        ("cp.async.bulk.tensor", 5 * 4 + 5 * 4 + 3 * 6),
         // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
         ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
         ("st.async", 6 + 3 + 3 + 3), // 6 scalars; v2 x 32-bit; v4 x 32-bit; v2 x 64-bit
@@ -626,6 +637,17 @@ fn exact_spellings_of_the_seed_section_5_instructions() {
         "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster",
         "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col.L2::cache_hint",
         "cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.im2col_no_offs.bulk_group.L2::cache_hint",
+        // issue #13 items 1/8: .multicast::cluster then .L2::cache_hint (§9.7.9.25.4.1, §9.7.9.25.5.1)
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint",
+        "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint",
+        "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint",
+        // issue #13 item 1: .level::prefetch_size after .level::cache_hint (§9.7.9.25.3)
+        "cp.async.ca.shared::cta.global.L2::64B",
+        "cp.async.ca.shared::cta.global.L2::128B",
+        "cp.async.cg.shared::cta.global.L2::256B",
+        "cp.async.cg.shared::cta.global.L2::cache_hint.L2::256B",
+        "cp.async.ca.shared::cta.global.L2::cache_hint.L2::64B",
         // issue #13 item 4 (seed 5.4)
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.f32",
@@ -1061,6 +1083,15 @@ fn every_async_row_names_its_floors_and_sections() {
     );
     assert_eq!(floor("cp.async.ca.shared::cta.global", "Ca:4"), (80, 78));
     assert_eq!(floor("cp.async.wait_all", ""), (80, 70));
+    // `.level::prefetch_size` 7.4, every size sm_80 (`cp.async`'s own floor; `.L2::256B` is the
+    // size that needs sm_80 elsewhere), under the 7.8 of `.shared::cta`
+    assert_eq!(
+        floor(
+            "cp.async.cg.shared::cta.global.L2::cache_hint.L2::256B",
+            "Cg:16 cache_hint Prefetch256B"
+        ),
+        (80, 78)
+    );
     assert_eq!(
         floor(
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",

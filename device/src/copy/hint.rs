@@ -1,6 +1,7 @@
 //! The `.L2::cache_hint` forms of `cp.async` and the bulk copies: the same copies as [`cp_async`],
 //! [`cp_async_zfill`],
-//! [`cp_async_bulk_g2s`], [`cp_async_bulk_s2g`] and [`cp_async_bulk_prefetch`], with a
+//! [`cp_async_bulk_g2s`], [`cp_async_bulk_g2s_multicast`], [`cp_async_bulk_s2g`],
+//! [`cp_async_bulk_prefetch`] and the tensor copies, with a
 //! `cache-policy` operand made by [`createpolicy`](crate::policy::createpolicy). PTX ISA
 //! §9.7.9.25.4 (`cp.async.bulk`, `cp.async.bulk.prefetch`): `.level::cache_hint =
 //! { .L2::cache_hint }`, the policy the last operand. PTX 8.0, sm_90. Seed §5.2. The hint is
@@ -10,9 +11,11 @@
 //! |---|---|---|
 //! | [`cp_async_hint`], [`cp_async_zfill_hint`] (`unsafe`) | `cp.async.{ca,cg}.shared::cta.global.L2::cache_hint [d], [s], N{, src_size}, policy;` (LDGSTS, PTX ISA §9.7.9.25.3) | 7.4 (`::cta` 7.8) / sm_80 |
 //! | [`cp_async_bulk_g2s_hint`] (`unsafe`) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [d], [s], n, [b], policy;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_g2s_multicast_hint`] (`unsafe`) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [d], [s], n, [b], mask, policy;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_s2g_hint`] (`unsafe`) | `cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [d], [s], n, policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_hint`] (`unsafe`) | `cp.async.bulk.prefetch.L2.global.L2::cache_hint [s], n, policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_hint`] (`unsafe`) | `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [d], [map, {c…}], [b], policy;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_multicast_hint`] (`unsafe`) | `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [d], [map, {c…}], [b], mask, policy;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_tensor_store_hint`] (`unsafe`) | `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group.L2::cache_hint [map, {c…}], [s], policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor_hint`] (`unsafe`) | `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile.L2::cache_hint [map, {c…}], policy;` | 8.0 / sm_90 |
 //!
@@ -58,6 +61,56 @@ pub unsafe fn cp_async_bulk_g2s_hint<Tag>(
     {
         let _ = policy;
         cp_async_bulk_g2s(dst, src, bytes, bar)
+    }
+}
+
+/// [`cp_async_bulk_g2s_multicast`] with `.L2::cache_hint`: the multicast copy whose global reads
+/// use `policy`. `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint
+/// [d], [s], n, [b], mask, policy;` — PTX ISA §9.7.9.25.4 (`{.multicast}{.level::cache_hint}`,
+/// operands `[mbar] {, ctaMask} {, cache-policy}`); PTX 8.0, sm_90 (sm_90a advised; sm_100a and
+/// sm_100f assemble too); seed §5.4. Host: as [`cp_async_bulk_g2s_multicast`] (a cluster of one
+/// CTA; the hint changes no result).
+///
+/// # Safety
+/// As [`cp_async_bulk_g2s_multicast`]; `policy` made by [`createpolicy`](crate::policy::createpolicy).
+///
+/// ```
+/// use ptx_sync::{copy::cp_async_bulk_g2s_multicast_hint, policy::*, shared::to_shared, Mbarrier, Phase};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (src, mut dst) = (A([4; 16]), A([0; 16]));
+/// let bar: Mbarrier = Mbarrier::new();
+/// bar.init(1);
+/// let _t = bar.arrive_expect_tx::<ptx_sync::Release, ptx_sync::Cluster>(16);
+/// let pol = createpolicy::<EvictLast, NoSecondary>(1.0);
+/// unsafe { cp_async_bulk_g2s_multicast_hint(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 16, &bar, 0b1, pol) };
+/// assert!(bar.try_wait_parity::<ptx_sync::Acquire, ptx_sync::Cluster>(Phase::ZERO));
+/// assert_eq!(dst.0, [4; 16]);
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_g2s_multicast_hint<Tag>(
+    dst: SharedAddr,
+    src: *const u8,
+    bytes: u32,
+    bar: &Mbarrier<Tag>,
+    mask: u16,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        check_bulk(bytes);
+        CpAsyncBulkG2SMulticastHint::exec(
+            dst.0,
+            src as u64,
+            bytes,
+            bar.shared_addr().0,
+            mask,
+            policy.0,
+        );
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async_bulk_g2s_multicast(dst, src, bytes, bar, mask)
     }
 }
 
@@ -134,6 +187,55 @@ pub unsafe fn cp_async_bulk_tensor_load_hint<C: TensorCoords, Tag>(
     {
         let _ = policy;
         cp_async_bulk_tensor_load(dst, map, coords, bar)
+    }
+}
+
+/// [`cp_async_bulk_tensor_load_multicast`] with `.L2::cache_hint`:
+/// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint
+/// [d], [map, {c…}], [b], mask, policy;` — PTX ISA §9.7.9.25.5 (`{.multicast}{.cta_group}{.level::cache_hint}`,
+/// operands `[mbar] {, im2colInfo} {, ctaMask} {, cache-policy}`); PTX 8.0, sm_90 (sm_90a
+/// advised); seed §5.4. Host: as [`cp_async_bulk_tensor_load_multicast`] (the hint changes no
+/// result).
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_load_multicast`]; `policy` made by
+/// [`createpolicy`](crate::policy::createpolicy).
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_tensor_load_multicast_hint, TensorMap}, policy::*, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
+/// let data = [2u32; 16];
+/// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[16], &[], &[4]).unwrap();
+/// #[repr(align(128))] struct Tile([u32; 4]);
+/// let mut tile = Tile([0; 4]);
+/// let full: Mbarrier = Mbarrier::new();
+/// full.init(1);
+/// let _ = full.arrive_expect_tx::<Release, Cluster>(16);
+/// let pol = createpolicy::<EvictFirst, NoSecondary>(1.0);
+/// unsafe { cp_async_bulk_tensor_load_multicast_hint(to_shared(tile.0.as_mut_ptr()), &map, [4], &full, 0b1, pol) };
+/// assert!(full.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+/// assert_eq!(tile.0, [2; 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_load_multicast_hint<C: TensorCoords, Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: C,
+    bar: &Mbarrier<Tag>,
+    mask: u16,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.load_multicast_hint(
+        dst.0,
+        map as *const TensorMap as u64,
+        bar.shared_addr().0,
+        mask,
+        policy.0,
+    );
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async_bulk_tensor_load_multicast(dst, map, coords, bar, mask)
     }
 }
 

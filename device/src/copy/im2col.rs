@@ -12,6 +12,7 @@
 //! | [`cp_async_bulk_tensor_load_im2col`] (`unsafe`) | `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [d], [map, {c…}], [b], {o…};` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_im2col_hint`] (`unsafe`) | `… .L2::cache_hint [d], [map, {c…}], [b], {o…}, policy;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_im2col_multicast`] (`unsafe`) | `… .multicast::cluster [d], [map, {c…}], [b], {o…}, mask;` | 8.0 / sm_90 (sm_90a advised) |
+//! | [`cp_async_bulk_tensor_load_im2col_multicast_hint`] (`unsafe`) | `… .multicast::cluster.L2::cache_hint [d], [map, {c…}], [b], {o…}, mask, policy;` | 8.0 / sm_90 (sm_90a advised) |
 //! | [`cp_async_bulk_prefetch_tensor_im2col`] (`unsafe`) | `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col [map, {c…}], {o…};` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor_im2col_hint`] (`unsafe`) | `… .L2::cache_hint [map, {c…}], {o…}, policy;` | 8.0 / sm_90 |
 //!
@@ -60,6 +61,8 @@ pub unsafe trait TensorIm2col: TensorCoords {
     const PTX_LOAD_IM2COL_HINT: &'static str;
     /// … `.multicast::cluster`
     const PTX_LOAD_IM2COL_MULTICAST: &'static str;
+    /// … `.multicast::cluster.L2::cache_hint` (`{.multicast}` before `{.level::cache_hint}`)
+    const PTX_LOAD_IM2COL_MULTICAST_HINT: &'static str;
     /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col`
     const PTX_PREFETCH_IM2COL: &'static str;
     /// … `.L2::cache_hint`
@@ -73,6 +76,17 @@ pub unsafe trait TensorIm2col: TensorCoords {
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn load_im2col_multicast(self, o: Self::Offsets, d: u32, m: u64, b: u32, k: u16);
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn load_im2col_multicast_hint(
+        self,
+        o: Self::Offsets,
+        d: u32,
+        m: u64,
+        b: u32,
+        k: u16,
+        pol: u64,
+    );
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn prefetch_im2col(self, o: Self::Offsets, m: u64);
@@ -109,6 +123,9 @@ macro_rules! im2col_leaf {
             im2col_op! { PTX_LOAD_IM2COL_MULTICAST load_im2col_multicast (im2col_load_mc $cs $os) $co [$($o $j),*]
                 ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".im2col.mbarrier::complete_tx::bytes.multicast::cluster")
                 (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16) }
+            im2col_op! { PTX_LOAD_IM2COL_MULTICAST_HINT load_im2col_multicast_hint (im2col_load_mc $cs $os hint) $co [$($o $j),*]
+                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".im2col.mbarrier::complete_tx::bytes.multicast::cluster", tok!(CacheHint))
+                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16, pol: u64 => reg64) }
             im2col_op! { PTX_PREFETCH_IM2COL prefetch_im2col (im2col_prefetch $cs $os) $co [$($o $j),*]
                 ("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".im2col")
                 (m: u64 => reg64) }
@@ -270,6 +287,49 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col_multicast<C: TensorIm2col, Tag>(
     }
 }
 
+/// [`cp_async_bulk_tensor_load_im2col_multicast`] with `.L2::cache_hint`
+/// (`….multicast::cluster.L2::cache_hint [d], [map, {c…}], [b], {o…}, mask, policy;`: PTX ISA
+/// §9.7.9.25.5 `{.multicast}{.level::cache_hint}`, operands `{, im2colInfo} {, ctaMask} {,
+/// cache-policy}`). sm_90 (sm_90a advised); PTX 8.0; seed §5.4. **Host:** as
+/// [`cp_async_bulk_tensor_load_im2col_multicast`] (the hint changes no result).
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_load_im2col_multicast`]; `policy` made by
+/// [`createpolicy`](crate::policy::createpolicy).
+///
+/// ```
+/// use ptx_sync::copy::TensorIm2col;
+/// assert_eq!(
+///     <[i32; 4] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST_HINT,
+///     "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+/// );
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_load_im2col_multicast_hint<C: TensorIm2col, Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: C,
+    offsets: C::Offsets,
+    bar: &Mbarrier<Tag>,
+    mask: u16,
+    policy: CachePolicy,
+) {
+    #[cfg(target_arch = "nvptx64")]
+    coords.load_im2col_multicast_hint(
+        offsets,
+        dst.0,
+        map as *const TensorMap as u64,
+        bar.shared_addr().0,
+        mask,
+        policy.0,
+    );
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let _ = policy;
+        cp_async_bulk_tensor_load_im2col_multicast(dst, map, coords, offsets, bar, mask)
+    }
+}
+
 /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col [map, {c…}], {o…};` — a hint: the im2col
 /// box into L2. Host: nothing (no observable effect). PTX 8.0 / sm_90; PTX ISA §9.7.9.25.5,
 /// seed §5.2.
@@ -353,6 +413,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 op: "load.im2col.multicast",
                 ptx: <[i32; $n] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST,
                 rust: concat!("cp_async_bulk_tensor_load_im2col_multicast::<[i32; ", $n, "], _>"),
+                ..ld
+            }));
+            f(with_ops!(none; (im2col_load_mc $cs $os hint); Variant {
+                op: "load.im2col.multicast",
+                form: h,
+                ptx: <[i32; $n] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST_HINT,
+                rust: concat!("cp_async_bulk_tensor_load_im2col_multicast_hint::<[i32; ", $n, "], _>"),
                 ..ld
             }));
             f(with_ops!(none; (im2col_prefetch $cs $os); Variant {

@@ -1,4 +1,4 @@
-//! `tensormap.replace` (PTX ISA §9.7.9.27, PTX 8.3, **sm_90a** and sm_100a; `.swizzle_atomicity`
+//! `tensormap.replace` (PTX ISA §9.7.9.28, PTX 8.3, **sm_90a** and sm_100a; `.swizzle_atomicity`
 //! PTX 8.6, sm_100a only): rewrite one field of a 128-byte tensor map in place, in global or
 //! shared memory, before [`tensormap_cp_fenceproxy`](super::tensormap_cp_fenceproxy) publishes
 //! it to the tensormap proxy (seed §5.2–§5.3: a map changed on the device must be fenced before
@@ -450,7 +450,7 @@ unsafe fn host_replace<F: Field>(ptx: &str, map: *mut TensorMap, ord: u32, v: u6
 
 /// `tensormap.replace.tile.<field1>.<ss>.b1024.<type> [a], v;` — writes `v` into field `F`
 /// ([`GlobalAddress`] `u64`, [`Rank`] `u32`) of the tensor map at `map`, in state space `Sp`
-/// ([`Global`], [`Shared`] or [`Generic`]). PTX 8.3, sm_90a / sm_100a; PTX ISA §9.7.9.27, seed §5.2.
+/// ([`Global`], [`Shared`] or [`Generic`]). PTX 8.3, sm_90a / sm_100a; PTX ISA §9.7.9.28, seed §5.2.
 ///
 /// # Safety
 /// `map` is the generic address of a 128-byte tensor map **in the state space `Sp`** (global
@@ -484,7 +484,7 @@ pub unsafe fn tensormap_replace<F: Field1 + ReplaceInstr<Sp>, Sp>(
 /// `tensormap.replace.tile.<field2>.<ss>.b1024.<type> [a], ORD, v;` — writes `v` into field
 /// `F` ([`BoxDim`], [`GlobalDim`], [`ElementStride`] `u32`; [`GlobalStride`] `u64`) of
 /// dimension `ORD` (an immediate, 0–4: a larger `ORD` does not compile) of the tensor map at
-/// `map` in space `Sp`. PTX 8.3, sm_90a / sm_100a; PTX ISA §9.7.9.27, seed §5.2.
+/// `map` in space `Sp`. PTX 8.3, sm_90a / sm_100a; PTX ISA §9.7.9.28, seed §5.2.
 ///
 /// # Safety
 /// As [`tensormap_replace`]: `map` in space `Sp`, 128-byte aligned, not accessed concurrently;
@@ -516,7 +516,7 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
 /// `tensormap.replace.tile.<field3>.<ss>.b1024.b32 [a], V;` — writes the immediate `V` into
 /// field `F` ([`Elemtype`], [`InterleaveLayout`], [`SwizzleMode`], [`FillMode`]: PTX 8.3,
 /// sm_90a / sm_100a; [`SwizzleAtomicity`]: PTX 8.6, sm_100a) of the tensor map at `map` in
-/// space `Sp`. PTX ISA §9.7.9.27, seed §5.2.
+/// space `Sp`. PTX ISA §9.7.9.28, seed §5.2.
 ///
 /// # Safety
 /// As [`tensormap_replace`]; `V` is one of the values the ISA's table lists for the field
@@ -583,7 +583,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                         sm: $sm,
                         ptx_isa: $ptx,
                         arch: Arch::$arch,
-                        isa: "9.7.9.27",
+                        isa: "9.7.9.28",
                         seed: "5.2",
                         ..Variant::EMPTY
                     }))

@@ -69,6 +69,8 @@ unsafe fn clc_all(p: *mut u64, out: *mut u32) {
     out.add(1).write_volatile(r.first_ctaid_x_unchecked());
     out.add(2).write_volatile(r.first_ctaid_y_unchecked());
     out.add(3).write_volatile(r.first_ctaid_z_unchecked());
+    let [x, y, z] = r.first_ctaid_unchecked();
+    out.add(4).write_volatile(x ^ y ^ z);
 }
 
 /// sm_100 / sm_100a: the Blackwell TMA forms of `copy::blackwell` (every `.cta_group` rank and

@@ -246,9 +246,24 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_zfill_hint::<Ca, 8>(s, g, 4, pol);
     cp_async_zfill_hint::<Ca, 16>(s, g, 8, pol);
     cp_async_zfill_hint::<Cg, 16>(s, g, 0, pol);
+    // .level::prefetch_size (PTX ISA §9.7.9.25.3): every cp.async row per prefetch size
+    macro_rules! cp_pf {
+        ($($C:ident $n:literal $z:literal),*) => {$(
+            cp_pf!(@ $C $n $z; Prefetch64B Prefetch128B Prefetch256B);
+        )*};
+        (@ $C:ident $n:literal $z:literal; $($P:ident)*) => {$(
+            cp_async_prefetch::<$C, $n, $P>(s, g);
+            cp_async_zfill_prefetch::<$C, $n, $P>(s, g, $z);
+            cp_async_hint_prefetch::<$C, $n, $P>(s, g, pol);
+            cp_async_zfill_hint_prefetch::<$C, $n, $P>(s, g, $z, pol);
+        )*};
+    }
+    cp_pf!(Ca 4 2, Ca 8 4, Ca 16 8, Cg 16 0);
     cp_async_bulk_g2s_hint(s, g, 256, m, pol);
     cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
     cp_async_bulk_prefetch_hint(g, 256, pol);
+    // .multicast::cluster with .L2::cache_hint (PTX ISA §9.7.9.25.4/5: `{.multicast}{.level::cache_hint}`)
+    cp_async_bulk_g2s_multicast_hint(s, g, 256, m, 0b11, pol);
     macro_rules! tensor {
         ($($c:expr),*) => {$(
             cp_async_bulk_tensor_load(s, map, $c, m);
@@ -258,6 +273,7 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
             cp_async_bulk_tensor_load_hint(s, map, $c, m, pol);
             cp_async_bulk_tensor_store_hint(map, $c, s, pol);
             cp_async_bulk_prefetch_tensor_hint(map, $c, pol);
+            cp_async_bulk_tensor_load_multicast_hint(s, map, $c, m, 0b11, pol);
         )*};
     }
     tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
@@ -277,6 +293,7 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
             cp_async_bulk_tensor_load_im2col(s, map, $c, $o, m);
             cp_async_bulk_tensor_load_im2col_hint(s, map, $c, $o, m, pol);
             cp_async_bulk_tensor_load_im2col_multicast(s, map, $c, $o, m, 0b11);
+            cp_async_bulk_tensor_load_im2col_multicast_hint(s, map, $c, $o, m, 0b11, pol);
             cp_async_bulk_prefetch_tensor_im2col(map, $c, $o);
             cp_async_bulk_prefetch_tensor_im2col_hint(map, $c, $o, pol);
         )*};

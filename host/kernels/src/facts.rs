@@ -270,3 +270,31 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_s2c_add_u32(
     let src = shared::to_shared(s);
     copy::cp_reduce_async_bulk_s2c::<atomic::op::Add, u32, _>(dst, src, 16, m.remote(1));
 }
+
+// The `.multicast::cluster` copies, compared on sm_90a (`kernels.sm_90a.cubin`: libcu++ gates
+// `cuda::ptx::cp_async_bulk` multicast on sm_90a; the crate's rows are portable sm_90) with
+// `cpp_<same name>` of `host/kernels/cpp/reference_arch.cu`.
+
+/// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [d],
+/// [s], 256, [b], 3` ≡ `cuda::ptx::cp_async_bulk(space_cluster, space_global, d, s, 256, b, 3)`
+/// (`d`, `b` generic addresses of this CTA's shared memory).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_g2s_multicast(d: *mut u32, s: *mut u32, b: *mut u32) {
+    let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    copy::cp_async_bulk_g2s_multicast(shared::to_shared(d), s as *const u8, 256, m, 0b11);
+}
+
+/// `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+/// [d], [m, {c[0], c[1]}], [b], 3` ≡ `cuda::ptx::cp_async_bulk_tensor(space_cluster,
+/// space_global, d, m, c, b, 3)`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_2d_multicast(
+    d: *mut u32,
+    m: *mut u32,
+    c: *mut i32,
+    b: *mut u32,
+) {
+    let bar: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
+    let map = &*(m as *const copy::TensorMap);
+    copy::cp_async_bulk_tensor_load_multicast(shared::to_shared(d), map, [*c, *c.add(1)], bar, 0b11);
+}

@@ -34,6 +34,9 @@ mod tiled_copy;
 mod catalog_async;
 #[cfg(feature = "catalog_arch")]
 mod catalog_arch;
+// The sm_90a / sm_100a operations compared with CUDA C++ (device/tests/cpp_compare.rs).
+#[cfg(feature = "catalog_arch")]
+mod facts_arch;
 #[cfg(feature = "catalog")]
 mod catalog_blackwell;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]

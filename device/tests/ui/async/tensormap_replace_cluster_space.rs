@@ -1,5 +1,5 @@
 //! `tensormap.replace`: `.ss = {.global, .shared::cta}` (or generic) — no `.shared::cluster`
-//! (PTX ISA §9.7.9.27; ptxas: "State space incorrect").
+//! (PTX ISA §9.7.9.28; ptxas: "State space incorrect").
 use ptx_sync::copy::TensorMap;
 use ptx_sync::tensormap::replace::*;
 use ptx_sync::SharedCluster;

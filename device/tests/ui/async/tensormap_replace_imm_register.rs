@@ -1,4 +1,4 @@
-//! A `field3` value (`.elemtype`, …) is an immediate (PTX ISA §9.7.9.27; ptxas: "Integer
+//! A `field3` value (`.elemtype`, …) is an immediate (PTX ISA §9.7.9.28; ptxas: "Integer
 //! constant expression expected"): the register form `tensormap_replace` does not take it.
 use ptx_sync::copy::TensorMap;
 use ptx_sync::tensormap::replace::*;

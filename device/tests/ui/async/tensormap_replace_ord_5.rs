@@ -1,4 +1,4 @@
-//! `tensormap.replace`'s `ord` names a dimension, 0..=4 (PTX ISA §9.7.9.27; ptxas: "expected to
+//! `tensormap.replace`'s `ord` names a dimension, 0..=4 (PTX ISA §9.7.9.28; ptxas: "expected to
 //! be in range [0..4]").
 use ptx_sync::copy::TensorMap;
 use ptx_sync::tensormap::replace::*;

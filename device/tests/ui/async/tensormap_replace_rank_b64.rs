@@ -1,4 +1,4 @@
-//! `.rank` is a `.b32` field (PTX ISA §9.7.9.27; ptxas: "Illegal modifier '.rank' … with type
+//! `.rank` is a `.b32` field (PTX ISA §9.7.9.28; ptxas: "Illegal modifier '.rank' … with type
 //! '.b64'"): a `u64` value does not compile.
 use ptx_sync::copy::TensorMap;
 use ptx_sync::tensormap::replace::*;
