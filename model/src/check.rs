@@ -99,6 +99,10 @@ impl Ev {
     fn strong(&self) -> bool {
         self.scope.is_some()
     }
+    /// A barrier event that waits (`bar.sync`, `bar.red`, ...: not a bare arrive).
+    fn bar_waits(&self) -> bool {
+        self.bar.as_ref().is_some_and(|b| b.kind.waits())
+    }
 }
 
 /// Which axiom an execution violates (PTX ISA 8.10).
@@ -1041,13 +1045,7 @@ impl Exec {
                 let waiters: Vec<usize> = evs
                     .iter()
                     .copied()
-                    .filter(|&e| {
-                        self.ev[e]
-                            .bar
-                            .as_ref()
-                            .map(|b| b.kind.waits())
-                            .unwrap_or(false)
-                    })
+                    .filter(|&e| self.ev[e].bar_waits())
                     .collect();
                 let mut edges = Vec::new();
                 for &a in &evs {
@@ -1079,13 +1077,7 @@ impl Exec {
         let stuck: Vec<usize> = pending
             .iter()
             .map(|&q| queues[q][pos[q]])
-            .filter(|&e| {
-                self.ev[e]
-                    .bar
-                    .as_ref()
-                    .map(|b| b.kind.waits())
-                    .unwrap_or(false)
-            })
+            .filter(|&e| self.ev[e].bar_waits())
             .collect();
         results.push((cur.clone(), stuck.iter().fold(0u64, |m, &e| m | 1 << e)));
         if !stuck.is_empty() {
