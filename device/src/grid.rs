@@ -77,15 +77,10 @@ macro_rules! grid_rows {
             /// ```
             #[inline(always)]
             pub fn $f() {
-                #[cfg(target_arch = "nvptx64")]
-                unsafe {
-                    $Name::exec()
-                }
-                #[cfg(not(target_arch = "nvptx64"))]
-                {
+                crate::instr::exec_or!($Name, {
                     let _ = <$Name as crate::instr::Instr>::PTX;
                     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-                }
+                })
             }
     };
     (@list ($d:tt) $( $f:ident $Name:ident $op:literal $sm:literal $ptx:literal $isa:literal $seed:literal; )*) => {

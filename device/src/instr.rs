@@ -472,3 +472,21 @@ macro_rules! plain_row {
 }
 #[allow(unused_imports)]
 pub(crate) use plain_row;
+
+/// The body of a no-operand row's safe function: the row's `exec` (its `asm!`) on nvptx64,
+/// `$host` on the host and under loom (`exec_or!(Marker, host_statement)`).
+#[allow(unused_macros)]
+macro_rules! exec_or {
+    ($Name:ty, $host:expr) => {{
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <$Name>::exec()
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            $host
+        }
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use exec_or;

@@ -167,12 +167,7 @@ macro_rules! plain_fences {
             /// ```
             #[inline(always)]
             pub fn $f() {
-                #[cfg(target_arch = "nvptx64")]
-                unsafe {
-                    $Name::exec()
-                }
-                #[cfg(not(target_arch = "nvptx64"))]
-                host_fence!($H $Sco <$Name as crate::instr::Instr>::PTX);
+                crate::instr::exec_or!($Name, host_fence!($H $Sco <$Name as crate::instr::Instr>::PTX))
             }
         )*
 
