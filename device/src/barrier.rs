@@ -83,6 +83,48 @@ use core::marker::PhantomData;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
 
+/// The four operand shapes of the CTA barrier rows (`bar`/`barrier` × sync/arrive/red): one
+/// `instr!` body per shape, so `bar.sync` and `barrier.sync` (and each `.red` pair) differ only in
+/// their mnemonic and docs. Operand templates from [`aops!`](crate::instr) via `asm_text!`.
+macro_rules! bar_row {
+    (sync; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
+        bar_row!(@row $(#[$d])* $Name = ($mn);
+            fn exec(id: u32, n: u32) => m {
+                asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+            }
+            fn exec_all(id: u32) => m {
+                asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
+            }
+        );
+    };
+    (arrive; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
+        bar_row!(@row $(#[$d])* $Name = ($mn);
+            fn exec(id: u32, n: u32) => m {
+                asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
+            }
+        );
+    };
+    (red_popc; $($row:tt)*) => { bar_row!(@red pred_in, bar_popc; $($row)*); };
+    (red_pred; $($row:tt)*) => { bar_row!(@red pred_in_out, bar_pred; $($row)*); };
+    (@red $pred:ident, $ops:ident; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
+        bar_row!(@row $(#[$d])* $Name = ($mn);
+            fn exec(id: u32, n: u32, c: u32) -> u32 => m {
+                let d: u32;
+                asm!(asm_text!($pred; ($ops); m!()),
+                     d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
+                d
+            }
+        );
+    };
+    (@row $(#[$d:meta])* $Name:ident = ($mn:literal); $($fns:tt)*) => {
+        instr! {
+            $(#[$d])*
+            $Name = ($mn);
+            $($fns)*
+        }
+    };
+}
+
 mod red_unaligned;
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) use red_unaligned::catalog_rows as red_unaligned_catalog_rows;
@@ -106,74 +148,45 @@ crate::sem::token_markers! {
     Unaligned
 }
 
-instr! {
+bar_row! {
+    sync;
     /// `bar.sync id{, n};` — waits until `n` threads (all of the CTA without `n`) have arrived at
     /// barrier `id` (PTX 2.0, sm_20: register operands and count). Seed §5.1.
     BarSync = ("bar.sync");
-    fn exec(id: u32, n: u32) => m {
-        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-    }
-    fn exec_all(id: u32) => m {
-        asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
-    }
 }
-instr! {
+bar_row! {
+    arrive;
     /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_20). Seed §5.1.
     BarArrive = ("bar.arrive");
-    fn exec(id: u32, n: u32) => m {
-        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-    }
 }
-instr! {
+bar_row! {
+    sync;
     /// `barrier.sync id{, n};` — `bar.sync` without `.aligned` (PTX 6.0, sm_30): the threads of
     /// the CTA may reach it at different instructions, so a compiler that duplicates the call
     /// into two branches (rustc's inline asm is not `convergent`) leaves it defined.
     /// PTX ISA §9.7.13.1.
     BarrierSync = ("barrier.sync");
-    fn exec(id: u32, n: u32) => m {
-        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-    }
-    fn exec_all(id: u32) => m {
-        asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
-    }
 }
-instr! {
+bar_row! {
+    arrive;
     /// `barrier.arrive id, n;` — `bar.arrive` without `.aligned` (PTX 6.0, sm_30).
     /// PTX ISA §9.7.13.1.
     BarrierArrive = ("barrier.arrive");
-    fn exec(id: u32, n: u32) => m {
-        asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-    }
 }
-instr! {
+bar_row! {
+    red_popc;
     /// `bar.red.popc.u32 d, id, n, p;` — barrier + count of threads with `p` true (PTX 2.0, sm_20).
     BarRedPopc = ("bar.red.popc.u32");
-    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-        let d: u32;
-        asm!(asm_text!(pred_in; (bar_popc); m!()),
-             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-        d
-    }
 }
-instr! {
+bar_row! {
+    red_pred;
     /// `bar.red.and.pred q, id, n, p;` — barrier + AND of `p` (PTX 2.0, sm_20).
     BarRedAnd = ("bar.red.and.pred");
-    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-        let d: u32;
-        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
-             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-        d
-    }
 }
-instr! {
+bar_row! {
+    red_pred;
     /// `bar.red.or.pred q, id, n, p;` — barrier + OR of `p` (PTX 2.0, sm_20).
     BarRedOr = ("bar.red.or.pred");
-    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-        let d: u32;
-        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
-             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-        d
-    }
 }
 
 /// A named CTA barrier: id `0..16` and a thread count (a multiple of 32, PTX ISA §9.7.13.1),

@@ -77,32 +77,19 @@ macro_rules! grid_rows {
             /// ```
             #[inline(always)]
             pub fn $f() {
-                #[cfg(target_arch = "nvptx64")]
-                unsafe {
-                    $Name::exec()
-                }
-                #[cfg(not(target_arch = "nvptx64"))]
-                {
+                crate::instr::exec_or!($Name, {
                     let _ = <$Name as crate::instr::Instr>::PTX;
                     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-                }
+                })
             }
     };
     (@list ($d:tt) $( $f:ident $Name:ident $op:literal $sm:literal $ptx:literal $isa:literal $seed:literal; )*) => {
         /// The catalog rows of `griddepcontrol`.
         #[cfg(not(target_arch = "nvptx64"))]
         const GRID_ROWS: &[crate::catalog::Variant] = &[$(
-            crate::instr::with_ops!(none; (none); crate::catalog::Variant {
-                family: "griddepcontrol",
-                op: $op,
-                ptx: <$Name as crate::instr::Instr>::PTX,
-                rust: concat!("grid::", stringify!($f), "()"),
-                sm: $sm,
-                ptx_isa: ($ptx * 10.0 + 0.5) as u16,
-                isa: $isa,
-                seed: $seed,
-                ..crate::catalog::Variant::EMPTY
-            })
+            crate::instr::plain_row!("griddepcontrol", <$Name as crate::instr::Instr>::PTX,
+                concat!("grid::", stringify!($f), "()");
+                sm $sm, ptx $ptx, isa $isa, seed $seed, op: $op)
         ),*];
 
         /// The row list of `griddepcontrol`: `griddepcontrol_rows!(leaf)` calls `leaf!(rust_fn)` per row.

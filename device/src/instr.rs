@@ -453,3 +453,44 @@ macro_rules! with_ops {
 }
 #[allow(unused_imports)]
 pub(crate) use with_ops;
+
+/// The catalog row of an instruction without operands (a fence, `griddepcontrol`, `membar`):
+/// `plain_row!(family, ptx_text, rust_call; sm N, ptx X.Y, isa "…", seed "…"{, field: value})`,
+/// its floors written as in the table (`ptx 8.0` → `ptx_isa: 80`).
+#[allow(unused_macros)]
+macro_rules! plain_row {
+    ($family:expr, $text:expr, $rust:expr; sm $sm:literal, ptx $ptx:literal, isa $isa:expr,
+     seed $seed:expr $(, $k:ident: $v:expr)* $(,)?) => {
+        $crate::instr::with_ops!(none; (none); $crate::catalog::Variant {
+            family: $family,
+            ptx: $text,
+            rust: $rust,
+            sm: $sm,
+            ptx_isa: ($ptx * 10.0 + 0.5) as u16,
+            isa: $isa,
+            seed: $seed,
+            $($k: $v,)*
+            ..$crate::catalog::Variant::EMPTY
+        })
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use plain_row;
+
+/// The body of a no-operand row's safe function: the row's `exec` (its `asm!`) on nvptx64,
+/// `$host` on the host and under loom (`exec_or!(Marker, host_statement)`).
+#[allow(unused_macros)]
+macro_rules! exec_or {
+    ($Name:ty, $host:expr) => {{
+        #[cfg(target_arch = "nvptx64")]
+        unsafe {
+            <$Name>::exec()
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            $host
+        }
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use exec_or;

@@ -122,25 +122,49 @@ pub struct Mbarrier<Tag = ()> {
 unsafe impl<Tag> Sync for Mbarrier<Tag> {}
 unsafe impl<Tag> Send for Mbarrier<Tag> {}
 
-/// The state an arrive returned (`mbarrier.arrive ... state`): names the phase it arrived in, for
-/// [`Mbarrier::try_wait`]. Tagged with the barrier's tag type.
-#[must_use = "a token is only useful to wait on the phase it names"]
-pub struct Token<Tag = ()> {
-    state: u64,
-    _t: PhantomData<fn() -> Tag>,
+/// Declares an opaque-state newtype over the 64-bit `mbarrier.arrive` state: the struct (tagged
+/// with the barrier's tag type, `Copy`, printed as `Name(0x…)`) and its `raw()` accessor, whose
+/// doc (with its example) the caller writes. `Token` and `NoCompleteToken` differ only in which
+/// instructions take them.
+macro_rules! opaque_state {
+    (
+        $(#[$m:meta])*
+        pub struct $name:ident;
+        $(#[$raw:meta])*
+        raw;
+    ) => {
+        $(#[$m])*
+        pub struct $name<Tag = ()> {
+            state: u64,
+            _t: PhantomData<fn() -> Tag>,
+        }
+        impl<Tag> Clone for $name<Tag> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<Tag> Copy for $name<Tag> {}
+        impl<Tag> core::fmt::Debug for $name<Tag> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, concat!(stringify!($name), "({:#x})"), self.state)
+            }
+        }
+        impl<Tag> $name<Tag> {
+            $(#[$raw])*
+            // `self: $name<Tag>` spelled out: `cargo xtask docs`'s example count skips template
+            // lines (they hold a `$`) and counts the callers' `raw` docs instead.
+            pub const fn raw(self: $name<Tag>) -> u64 {
+                self.state
+            }
+        }
+    };
 }
-impl<Tag> Clone for Token<Tag> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<Tag> Copy for Token<Tag> {}
-impl<Tag> core::fmt::Debug for Token<Tag> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Token({:#x})", self.state)
-    }
-}
-impl<Tag> Token<Tag> {
+
+opaque_state! {
+    /// The state an arrive returned (`mbarrier.arrive ... state`): names the phase it arrived in, for
+    /// [`Mbarrier::try_wait`]. Tagged with the barrier's tag type.
+    #[must_use = "a token is only useful to wait on the phase it names"]
+    pub struct Token;
     /// The opaque 64-bit state.
     ///
     /// No instruction. The bits are the state `mbarrier.arrive` returned (PTX ISA §9.7.13.15.15:
@@ -159,33 +183,17 @@ impl<Tag> Token<Tag> {
     /// assert_ne!(t0.raw(), t1.raw());
     /// assert!(b.try_wait::<Acquire, Cta>(t0) && !b.try_wait::<Acquire, Cta>(t1));
     /// ```
-    pub const fn raw(self) -> u64 {
-        self.state
-    }
+    raw;
 }
 
-/// The state returned by `mbarrier.arrive.noComplete` / `mbarrier.arrive_drop.noComplete`
-/// ([`Mbarrier::arrive_no_complete`], [`Mbarrier::arrive_drop_no_complete`]): the only state on
-/// which `mbarrier.pending_count` is defined (PTX ISA §9.7.13.15.18), so
-/// [`Mbarrier::pending_count`] takes this type and not a [`Token`]. It is also a state of the
-/// phase it arrived in: [`token`](Self::token) gives the [`Token`] to wait on.
-#[must_use = "a no-complete state is only useful for pending_count or to wait on its phase"]
-pub struct NoCompleteToken<Tag = ()> {
-    state: u64,
-    _t: PhantomData<fn() -> Tag>,
-}
-impl<Tag> Clone for NoCompleteToken<Tag> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<Tag> Copy for NoCompleteToken<Tag> {}
-impl<Tag> core::fmt::Debug for NoCompleteToken<Tag> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "NoCompleteToken({:#x})", self.state)
-    }
-}
-impl<Tag> NoCompleteToken<Tag> {
+opaque_state! {
+    /// The state returned by `mbarrier.arrive.noComplete` / `mbarrier.arrive_drop.noComplete`
+    /// ([`Mbarrier::arrive_no_complete`], [`Mbarrier::arrive_drop_no_complete`]): the only state on
+    /// which `mbarrier.pending_count` is defined (PTX ISA §9.7.13.15.18), so
+    /// [`Mbarrier::pending_count`] takes this type and not a [`Token`]. It is also a state of the
+    /// phase it arrived in: [`token`](Self::token) gives the [`Token`] to wait on.
+    #[must_use = "a no-complete state is only useful for pending_count or to wait on its phase"]
+    pub struct NoCompleteToken;
     /// The opaque 64-bit state.
     ///
     /// No instruction (the opaque state of `mbarrier.arrive.noComplete`, PTX ISA §9.7.13.15.15).
@@ -199,9 +207,10 @@ impl<Tag> NoCompleteToken<Tag> {
     /// let s: NoCompleteToken = unsafe { b.arrive_no_complete(1) };
     /// assert_eq!(s.raw(), s.token().raw());
     /// ```
-    pub const fn raw(self) -> u64 {
-        self.state
-    }
+    raw;
+}
+
+impl<Tag> NoCompleteToken<Tag> {
     /// The same state as a [`Token`] of its phase, for `try_wait`/`test_wait`.
     ///
     /// No instruction. PTX ISA §9.7.13.15.17 (a `.noComplete` state is a valid `try_wait` operand).

@@ -105,20 +105,12 @@ fn _markers(_: (Cta, Gpu, Sys)) {}
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Marker as M, Variant};
+    use crate::catalog::Marker as M;
     macro_rules! row {
         ($Sco:ident $L:ident, sm $sm:literal, ptx $ptx:literal) => {
-            f(crate::instr::with_ops!(none; (none); Variant {
-                family: "membar",
-                scope: M::$Sco,
-                ptx: <$Sco as MembarInstr>::PTX,
-                rust: concat!("membar::membar::<", stringify!($Sco), ">()"),
-                sm: $sm,
-                ptx_isa: ($ptx * 10.0 + 0.5) as u16,
-                isa: "9.7.13.4",
-                seed: "3.6",
-                ..Variant::EMPTY
-            }));
+            f(crate::instr::plain_row!("membar", <$Sco as MembarInstr>::PTX,
+                concat!("membar::membar::<", stringify!($Sco), ">()");
+                sm $sm, ptx $ptx, isa "9.7.13.4", seed "3.6", scope: M::$Sco));
         };
     }
     crate::membar_rows! { row }

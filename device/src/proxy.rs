@@ -33,6 +33,8 @@ use crate::instr::instr;
 #[allow(unused_imports)]
 use crate::instr::{asm_text, with_ops};
 use crate::sem::tok;
+// Markers named only inside macro expansions on some cfgs.
+#[allow(unused_imports)]
 use crate::sem::{Cluster, Cta, Generic, Global, Gpu, Scope, Shared, SharedCluster, Space, Sys};
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
@@ -165,31 +167,17 @@ macro_rules! plain_fences {
             /// ```
             #[inline(always)]
             pub fn $f() {
-                #[cfg(target_arch = "nvptx64")]
-                unsafe {
-                    $Name::exec()
-                }
-                #[cfg(not(target_arch = "nvptx64"))]
-                host_fence!($H $Sco <$Name as crate::instr::Instr>::PTX);
+                crate::instr::exec_or!($Name, host_fence!($H $Sco <$Name as crate::instr::Instr>::PTX))
             }
         )*
 
         /// The catalog rows of the plain fences.
         #[cfg(not(target_arch = "nvptx64"))]
         const PLAIN_FENCE_ROWS: &[crate::catalog::Variant] = &[$(
-            crate::catalog::Variant {
-                family: $head,
-                sem: crate::catalog::Marker::$S,
-                scope: crate::catalog::Marker::$Sco,
-                ptx: <$Name as crate::instr::Instr>::PTX,
-                operands: Some(crate::instr::aops!(none)),
-                rust: concat!("proxy::", stringify!($f), "()"),
-                sm: $sm,
-                ptx_isa: ($ptx * 10.0 + 0.5) as u16,
-                isa: $isa,
-                seed: $seed,
-                ..crate::catalog::Variant::EMPTY
-            }
+            crate::instr::plain_row!($head, <$Name as crate::instr::Instr>::PTX,
+                concat!("proxy::", stringify!($f), "()");
+                sm $sm, ptx $ptx, isa $isa, seed $seed,
+                sem: crate::catalog::Marker::$S, scope: crate::catalog::Marker::$Sco)
         ),*];
 
         /// The row list of the plain fences: `plain_fence_rows!(leaf)` calls `leaf!(rust_fn)` per
@@ -374,21 +362,6 @@ pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
             Sco::PTX_ACQUIRE,
         );
     }
-}
-
-#[allow(unused)]
-fn _markers(
-    _: (
-        Cta,
-        Cluster,
-        Gpu,
-        Sys,
-        Generic,
-        Global,
-        Shared,
-        SharedCluster,
-    ),
-) {
 }
 
 /// Catalog rows of this module (`ptx-sync show`).

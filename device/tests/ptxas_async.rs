@@ -218,14 +218,7 @@ fn ptxas_enforces_the_control_floors() {
 /// ptxas 13.0 emits the same SASS for each pair on sm_90.
 /// The SASS opcodes (NOPs and the final self-branch dropped) of a kernel holding `insn`, for sm_90.
 fn sass_of(insn: &str) -> Vec<String> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "ptx-sync-sass-of-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("sass-of");
     let f = dir.join("k.ptx");
     std::fs::write(
         &f,

@@ -465,10 +465,7 @@ impl ptx_sync_host::fencebench::Launcher for GpuLauncher<'_> {
             .launch_timed(
                 "bench",
                 &l.kernel,
-                (l.grid, 1, 1),
-                (l.block, 1, 1),
-                0,
-                None,
+                &ptx_sync_host::cuda::LaunchConfig::new(l.grid, l.block),
                 &p,
             )
             .map_err(e)?;

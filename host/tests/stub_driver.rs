@@ -157,12 +157,17 @@ fn params(name: &str) -> Vec<(String, usize, usize)> {
 
 /// The launch's parameter buffer decoded by the kernel's PTX `.param` list: one integer per
 /// parameter, in order. Also checks the buffer's size is the list's.
+/// The launch's parameter buffer: the bytes the stub logged in hex.
+fn param_bytes(launch: &Call) -> Vec<u8> {
+    let hex = launch.get("params");
+    (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
 fn decode(launch: &Call) -> Vec<u64> {
     let name = launch.get("fn");
-    let hex = launch.get("params");
-    let bytes: Vec<u8> = (0..hex.len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect();
+    let bytes = param_bytes(launch);
     let ps = params(name);
     let (_, last_off, last_size) = ps.last().cloned().unwrap();
     assert_eq!(
@@ -203,13 +208,8 @@ fn devices_lists_the_stub_device() {
         &[],
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(
-        r.out.contains("CUDA driver 13.0; 1 device(s)")
-            && r.out
-                .contains("ptx-sync stub H200 (sm_90), 132 SMs, 141.0 GiB, cluster launch: yes"),
-        "{}",
-        r.out
-    );
+    r.expect("CUDA driver 13.0; 1 device(s)");
+    r.expect("ptx-sync stub H200 (sm_90), 132 SMs, 141.0 GiB, cluster launch: yes");
     let v = json(&j);
     assert_eq!(v[0]["compute_capability"], serde_json::json!([9, 0]));
     assert_eq!(v[0]["sms"], 132);
@@ -265,39 +265,23 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
         // slots, mem, locs, out, scratch, sync: device allocations of the sizes the kernel
         // indexes (litmus.rs's parameter table).
         assert_eq!(
-            r.alloc_size(l, p[0]),
-            threads * 4,
-            "slots: one word per thread"
-        );
-        assert_eq!(
-            r.alloc_size(l, p[1]),
-            instances * 2 * 32 * 4,
-            "mem: 2 vars, 32 words apart"
-        );
-        assert_eq!(
-            r.alloc_size(l, p[2]),
-            instances * 4,
-            "locs: one per instance"
-        );
-        assert_eq!(
-            r.alloc_size(l, p[3]),
-            instances * 16,
-            "out: 4 words per instance"
-        );
-        assert_eq!(
             p[4], p[1],
             "the stress works on the instances' own lines (scratch = mem)"
         );
-        assert_eq!(
-            r.alloc_size(l, p[4]),
-            p[9] * 4,
-            "scratch: scratch_words words"
-        );
-        assert_eq!(
-            r.alloc_size(l, p[5]),
-            (4 + instances) * 4,
-            "sync: 4 counters + a start barrier per instance"
-        );
+        for (i, bytes, what) in [
+            (0, threads * 4, "slots: one word per thread"),
+            (1, instances * 2 * 32 * 4, "mem: 2 vars, 32 words apart"),
+            (2, instances * 4, "locs: one per instance"),
+            (3, instances * 16, "out: 4 words per instance"),
+            (4, p[9] * 4, "scratch: scratch_words words"),
+            (
+                5,
+                (4 + instances) * 4,
+                "sync: 4 counters + a start barrier per instance",
+            ),
+        ] {
+            assert_eq!(r.alloc_size(l, p[i]), bytes, "{what}");
+        }
         assert_eq!(p[6], 5_000_000, "budget_ns: the default 5000 µs");
         assert_eq!(p[7], instances, "n_instances");
         assert_eq!(p[8], 32, "stride");
@@ -431,13 +415,8 @@ fn mp_once_reads_flag_and_data_back() {
         &[("CUDA_STUB_LITMUS_OUT", "0,1,0,0")],
     );
     assert_eq!(r.code, Some(3), "{}", r.err);
-    assert!(
-        r.out.contains("full=1, data=0 (stale)")
-            && r.out
-                .contains("random delay (nanosleep.u32 t, t in 0..2047)"),
-        "{}",
-        r.out
-    );
+    r.expect("full=1, data=0 (stale)");
+    r.expect("random delay (nanosleep.u32 t, t in 0..2047)");
     let r = run(
         "full",
         "once-early",
@@ -1182,15 +1161,8 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
         s["calibrate"].starts_with("timed out (exit 124"),
         "{summary}"
     );
-    for p in [
-        "litmus",
-        "copy-1",
-        "copy-2",
-        "copy-4",
-        "bench",
-        "tour",
-        "litmus-files",
-    ] {
+    // Every step after devices and calibrate but the last (litmus .. litmus-files).
+    for &p in &PLANNED[2..PLANNED.len() - 1] {
         assert!(
             s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"),
             "{p}: {summary}"
@@ -1270,10 +1242,7 @@ fn corpus(rel: &str) -> String {
 /// Decodes the generated kernel's 80-byte parameter buffer (`litmus_file::FileParams`):
 /// six u64 then eight u32.
 fn decode_file_params(launch: &Call) -> Vec<u64> {
-    let hex = launch.get("params");
-    let b: Vec<u8> = (0..hex.len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect();
+    let b = param_bytes(launch);
     assert_eq!(b.len(), 80, "{}", launch.line);
     let mut v: Vec<u64> = (0..6)
         .map(|k| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap()))

@@ -99,6 +99,10 @@ impl Ev {
     fn strong(&self) -> bool {
         self.scope.is_some()
     }
+    /// A barrier event that waits (`bar.sync`, `bar.red`, ...: not a bare arrive).
+    fn bar_waits(&self) -> bool {
+        self.bar.as_ref().is_some_and(|b| b.kind.waits())
+    }
 }
 
 /// Which axiom an execution violates (PTX ISA 8.10).
@@ -434,68 +438,8 @@ impl Exec {
             }
         }
         // Release and acquire patterns, PTX ISA 8.8.
-        let mut rel_pat = Vec::new();
-        let mut acq_pat = Vec::new();
-        for w in 0..n {
-            if !(ev[w].write && ev[w].strong()) {
-                continue;
-            }
-            // "A release operation on M": st.release, atom.release/acq_rel, red.release.
-            if matches!(ev[w].sem, Sem::Release | Sem::AcqRel) {
-                rel_pat.push((w, w));
-            }
-            for a in 0..n {
-                if !po.has(a, w) {
-                    continue;
-                }
-                // "A release or acquire-release operation on M followed by a strong write on M
-                // in program order."
-                if ev[a].mem()
-                    && matches!(ev[a].sem, Sem::Release | Sem::AcqRel)
-                    && ev[a].vaddr == ev[w].vaddr
-                {
-                    rel_pat.push((a, w));
-                }
-                // "A release or acquire-release fence followed by a strong write on M in program
-                // order" (fence.sc is also a release fence).
-                if matches!(
-                    ev[a].fence,
-                    Some(FenceSem::Release | FenceSem::AcqRel | FenceSem::Sc)
-                ) {
-                    rel_pat.push((a, w));
-                }
-            }
-        }
-        for r in 0..n {
-            // `red` is not a read of an acquire pattern: its value is not returned (seed §4.5).
-            if !(ev[r].read && !ev[r].red && ev[r].strong()) {
-                continue;
-            }
-            // "An acquire operation on M": ld.acquire, atom.acquire/acq_rel.
-            if matches!(ev[r].sem, Sem::Acquire | Sem::AcqRel) {
-                acq_pat.push((r, r));
-            }
-            for l in 0..n {
-                if !po.has(r, l) {
-                    continue;
-                }
-                // "A strong read on M followed by an acquire operation on M in program order."
-                if ev[l].read
-                    && !ev[l].red
-                    && matches!(ev[l].sem, Sem::Acquire | Sem::AcqRel)
-                    && ev[l].vaddr == ev[r].vaddr
-                {
-                    acq_pat.push((r, l));
-                }
-                // "A strong read on M followed by an acquire fence in program order."
-                if matches!(
-                    ev[l].fence,
-                    Some(FenceSem::Acquire | FenceSem::AcqRel | FenceSem::Sc)
-                ) {
-                    acq_pat.push((r, l));
-                }
-            }
-        }
+        let rel_pat = pattern_pairs(&ev, &po, Pattern::Release);
+        let acq_pat = pattern_pairs(&ev, &po, Pattern::Acquire);
         let sc_fences = (0..n)
             .filter(|&f| ev[f].fence == Some(FenceSem::Sc))
             .collect();
@@ -1101,13 +1045,7 @@ impl Exec {
                 let waiters: Vec<usize> = evs
                     .iter()
                     .copied()
-                    .filter(|&e| {
-                        self.ev[e]
-                            .bar
-                            .as_ref()
-                            .map(|b| b.kind.waits())
-                            .unwrap_or(false)
-                    })
+                    .filter(|&e| self.ev[e].bar_waits())
                     .collect();
                 let mut edges = Vec::new();
                 for &a in &evs {
@@ -1139,13 +1077,7 @@ impl Exec {
         let stuck: Vec<usize> = pending
             .iter()
             .map(|&q| queues[q][pos[q]])
-            .filter(|&e| {
-                self.ev[e]
-                    .bar
-                    .as_ref()
-                    .map(|b| b.kind.waits())
-                    .unwrap_or(false)
-            })
+            .filter(|&e| self.ev[e].bar_waits())
             .collect();
         results.push((cur.clone(), stuck.iter().fold(0u64, |m, &e| m | 1 << e)));
         if !stuck.is_empty() {
@@ -1718,4 +1650,62 @@ pub fn eval(p: &Prop, val: &dyn Fn(&Term) -> i64) -> bool {
         Prop::And(a, b) => eval(a, val) && eval(b, val),
         Prop::Or(a, b) => eval(a, val) || eval(b, val),
     }
+}
+
+/// Which side of the patterns of PTX ISA 8.8 [`pattern_pairs`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pattern {
+    Release,
+    Acquire,
+}
+
+/// The (first, last) pairs of the release or acquire patterns on one location (PTX ISA 8.8),
+/// anchored at a strong write (release: the pattern ends there) or a strong read (acquire: it
+/// starts there), in the order: anchor by anchor, `(x, x)` when the anchor is itself the
+/// operation, then each event ordered with it in program order (before it for release, after it
+/// for acquire) that is the operation on the same location or the fence.
+///
+/// Release: "a release operation on M" (st.release, atom.release/acq_rel, red.release); "a
+/// release or acquire-release operation on M followed by a strong write on M in program order";
+/// "a release or acquire-release fence followed by a strong write on M in program order"
+/// (fence.sc is also a release fence). Acquire: "an acquire operation on M" (ld.acquire,
+/// atom.acquire/acq_rel); "a strong read on M followed by an acquire operation on M in program
+/// order"; "a strong read on M followed by an acquire fence in program order". `red` is not a
+/// read of an acquire pattern: its value is not returned (seed §4.5).
+fn pattern_pairs(ev: &[Ev], po: &Rel, side: Pattern) -> Vec<(usize, usize)> {
+    let rel = side == Pattern::Release;
+    let (sem, fence): (&[Sem], &[FenceSem]) = if rel {
+        (
+            &[Sem::Release, Sem::AcqRel],
+            &[FenceSem::Release, FenceSem::AcqRel, FenceSem::Sc],
+        )
+    } else {
+        (
+            &[Sem::Acquire, Sem::AcqRel],
+            &[FenceSem::Acquire, FenceSem::AcqRel, FenceSem::Sc],
+        )
+    };
+    // The operations a pattern may consist of: any access for release, a value-returning read
+    // for acquire.
+    let access = |e: &Ev| if rel { e.mem() } else { e.read && !e.red };
+    let anchor = |e: &Ev| e.strong() && if rel { e.write } else { access(e) };
+    let mut out = Vec::new();
+    for x in (0..ev.len()).filter(|&x| anchor(&ev[x])) {
+        if sem.contains(&ev[x].sem) {
+            out.push((x, x));
+        }
+        for y in 0..ev.len() {
+            if !(if rel { po.has(y, x) } else { po.has(x, y) }) {
+                continue;
+            }
+            let pair = if rel { (y, x) } else { (x, y) };
+            if access(&ev[y]) && sem.contains(&ev[y].sem) && ev[y].vaddr == ev[x].vaddr {
+                out.push(pair);
+            }
+            if ev[y].fence.is_some_and(|f| fence.contains(&f)) {
+                out.push(pair);
+            }
+        }
+    }
+    out
 }

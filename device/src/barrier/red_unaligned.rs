@@ -16,35 +16,20 @@
 
 use super::*;
 
-instr! {
+bar_row! {
+    red_popc;
     /// `barrier.red.popc.u32 d, id, n, p;` — [`BarRedPopc`] without `.aligned` (PTX 6.0, sm_30).
     BarrierRedPopc = ("barrier.red.popc.u32");
-    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-        let d: u32;
-        asm!(asm_text!(pred_in; (bar_popc); m!()),
-             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-        d
-    }
 }
-instr! {
+bar_row! {
+    red_pred;
     /// `barrier.red.and.pred q, id, n, p;` — [`BarRedAnd`] without `.aligned` (PTX 6.0, sm_30).
     BarrierRedAnd = ("barrier.red.and.pred");
-    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-        let d: u32;
-        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
-             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-        d
-    }
 }
-instr! {
+bar_row! {
+    red_pred;
     /// `barrier.red.or.pred q, id, n, p;` — [`BarRedOr`] without `.aligned` (PTX 6.0, sm_30).
     BarrierRedOr = ("barrier.red.or.pred");
-    fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-        let d: u32;
-        asm!(asm_text!(pred_in_out; (bar_pred); m!()),
-             d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-        d
-    }
 }
 
 impl<A: Alignment> NamedBarrier<A> {

@@ -8,7 +8,9 @@
 //! An operation is named by a small enum ([`Arrive`], [`Wait`]) whose value is a constant at each
 //! call site, so on the device each method still folds to its one instruction.
 
-use super::{ArriveInstr, Mbarrier, RemoteArriveInstr, RemoteMbarrier, TxInstr, WaitInstr};
+use super::{
+    ArriveDropInstr, ArriveInstr, Mbarrier, RemoteArriveInstr, RemoteMbarrier, TxInstr, WaitInstr,
+};
 // The host/loom arms name the chosen backend; the nvptx build calls `Nvptx` directly.
 #[cfg_attr(target_arch = "nvptx64", allow(unused_imports))]
 use crate::atomic::Active;
@@ -73,6 +75,14 @@ pub(crate) trait MbarBackend {
     );
     /// `mbarrier.expect_tx` / `complete_tx` on a peer CTA's barrier (`.shared::cluster`).
     fn remote_tx<Sco: TxInstr, Tag>(r: RemoteMbarrier<'_, Tag>, tx: u32, complete: bool);
+    /// `mbarrier.arrive_drop.expect_tx …shared::cta.b64 state, [a], tx;`; returns the state.
+    fn arrive_drop_tx<S: ArriveDropInstr<Sco>, Sco: Scope, Tag>(b: &Mbarrier<Tag>, tx: u32) -> u64;
+    /// `mbarrier.arrive_drop{.expect_tx} …shared::cluster.b64 _, [a]{, tx};` on a peer CTA's
+    /// barrier: `tx` `None` for the plain drop.
+    fn remote_drop<S: ArriveDropInstr<Sco>, Sco: Scope, Tag>(
+        r: RemoteMbarrier<'_, Tag>,
+        tx: Option<u32>,
+    );
 }
 
 /// nvptx64: the table's inline PTX.
@@ -158,6 +168,22 @@ impl MbarBackend for crate::atomic::Nvptx {
             }
         }
     }
+    #[inline(always)]
+    fn arrive_drop_tx<S: ArriveDropInstr<Sco>, Sco: Scope, Tag>(b: &Mbarrier<Tag>, tx: u32) -> u64 {
+        unsafe { S::drop_expect_tx(b.a(), tx) }
+    }
+    #[inline(always)]
+    fn remote_drop<S: ArriveDropInstr<Sco>, Sco: Scope, Tag>(
+        r: RemoteMbarrier<'_, Tag>,
+        tx: Option<u32>,
+    ) {
+        unsafe {
+            match tx {
+                None => S::remote_drop(r.addr.0),
+                Some(tx) => S::remote_drop_expect_tx(r.addr.0, tx),
+            }
+        }
+    }
 }
 
 /// Host and loom: read-modify-writes of the state word (`super::host`'s packing).
@@ -188,27 +214,18 @@ impl MbarBackend for Active {
             Arrive::ExpectTx(_) => <S as ArriveInstr<Sco>>::PTX_EXPECT_TX,
         };
         b.h_rmw(Sco::LEVEL, what, <S as ArriveInstr<Sco>>::HOST, |mut s| {
-            match k {
-                Arrive::One | Arrive::N(_) | Arrive::ExpectTx(_) => {
-                    let n = if let Arrive::N(n) = k { n } else { 1 };
-                    assert!(
-                        s.pending >= n,
-                        "mbarrier: more arrivals than expected in this phase"
-                    );
-                    if let Arrive::ExpectTx(tx) = k {
-                        s = host::add_tx(s, tx as i64);
-                    }
-                    s.pending -= n;
-                }
-                Arrive::Drop => {
-                    assert!(
-                        s.pending >= 1 && s.expected >= 1,
-                        "mbarrier: arrive_drop without arrivals left"
-                    );
-                    s.pending -= 1;
-                    s.expected -= 1;
-                }
+            if let Arrive::Drop = k {
+                return host_drop(s, 0);
             }
+            let n = if let Arrive::N(n) = k { n } else { 1 };
+            assert!(
+                s.pending >= n,
+                "mbarrier: more arrivals than expected in this phase"
+            );
+            if let Arrive::ExpectTx(tx) = k {
+                s = host::add_tx(s, tx as i64);
+            }
+            s.pending -= n;
             host::settle(s)
         })
     }
@@ -299,6 +316,44 @@ impl MbarBackend for Active {
     fn remote_tx<Sco: TxInstr, Tag>(r: RemoteMbarrier<'_, Tag>, tx: u32, complete: bool) {
         Self::tx::<Sco, Tag>(r.local(), tx, complete)
     }
+    fn arrive_drop_tx<S: ArriveDropInstr<Sco>, Sco: Scope, Tag>(b: &Mbarrier<Tag>, tx: u32) -> u64 {
+        b.h_rmw(
+            Sco::LEVEL,
+            <S as ArriveDropInstr<Sco>>::PTX_DROP_EXPECT_TX,
+            <S as ArriveDropInstr<Sco>>::HOST,
+            |s| host_drop(s, tx),
+        )
+    }
+    fn remote_drop<S: ArriveDropInstr<Sco>, Sco: Scope, Tag>(
+        r: RemoteMbarrier<'_, Tag>,
+        tx: Option<u32>,
+    ) {
+        let what = match tx {
+            None => <S as ArriveDropInstr<Sco>>::PTX_REMOTE_DROP,
+            Some(_) => <S as ArriveDropInstr<Sco>>::PTX_REMOTE_DROP_EXPECT_TX,
+        };
+        let _ = r
+            .local()
+            .h_rmw(Sco::LEVEL, what, <S as ArriveDropInstr<Sco>>::HOST, |s| {
+                host_drop(s, tx.unwrap_or(0))
+            });
+    }
+}
+
+/// Host: the arrive-drop of `arrive_drop` (pending and expected lowered by one) after an
+/// `expect_tx` of `tx` bytes (none for the plain drop).
+#[cfg(not(target_arch = "nvptx64"))]
+fn host_drop(mut s: host::St, tx: u32) -> host::St {
+    assert!(
+        s.pending >= 1 && s.expected >= 1,
+        "mbarrier: arrive_drop without arrivals left"
+    );
+    if tx != 0 {
+        s = host::add_tx(s, tx as i64);
+    }
+    s.pending -= 1;
+    s.expected -= 1;
+    host::settle(s)
 }
 
 #[cfg(not(target_arch = "nvptx64"))]

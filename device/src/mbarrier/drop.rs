@@ -22,7 +22,9 @@
 //! | [`RemoteMbarrier::arrive_drop_expect_tx::<S, Sco>`](RemoteMbarrier::arrive_drop_expect_tx) | `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;` | 8.0 / sm_90 |
 //!
 //! Host and `--cfg loom`: one read-modify-write of the barrier's state word with the row's
-//! ordering (`Release` or `Relaxed`) at the row's scope, as the other arrive forms.
+//! ordering (`Release` or `Relaxed`) at the row's scope, as the other arrive forms. The methods
+//! carry no `#[cfg]`: they call the `MbarBackend` seam (`backend.rs`: `arrive_drop_tx`,
+//! `remote_drop`) like every other mbarrier method.
 
 use super::*;
 
@@ -93,24 +95,6 @@ macro_rules! drop_leaf {
 }
 for_mbar_arrive! { drop_leaf }
 
-/// Host: the arrive-drop of `arrive_drop` (pending and expected lowered by one) after an
-/// `expect_tx` of `tx` bytes (none for the plain drop).
-#[cfg(not(target_arch = "nvptx64"))]
-fn host_drop(tx: u32) -> impl Fn(host::St) -> host::St {
-    move |mut s| {
-        assert!(
-            s.pending >= 1 && s.expected >= 1,
-            "mbarrier: arrive_drop without arrivals left"
-        );
-        if tx != 0 {
-            s = host::add_tx(s, tx as i64);
-        }
-        s.pending -= 1;
-        s.expected -= 1;
-        host::settle(s)
-    }
-}
-
 impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
     /// tx-count by `tx` bytes (< 2^20), then arrives and lowers the expected count of the
@@ -131,17 +115,8 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveDropInstr<Sco>,
     {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        let state = unsafe { <S as ArriveDropInstr<Sco>>::drop_expect_tx(self.a(), tx) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let state = self.h_rmw(
-            Sco::LEVEL,
-            <S as ArriveDropInstr<Sco>>::PTX_DROP_EXPECT_TX,
-            <S as ArriveDropInstr<Sco>>::HOST,
-            host_drop(tx),
-        );
         Token {
-            state,
+            state: <Active as MbarBackend>::arrive_drop_tx::<S, Sco, Tag>(self, tx),
             _t: PhantomData,
         }
     }
@@ -165,19 +140,7 @@ impl<Tag> RemoteMbarrier<'_, Tag> {
     where
         S: ArriveDropInstr<Sco>,
     {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as ArriveDropInstr<Sco>>::remote_drop(self.addr.0)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = self.local().h_rmw(
-                Sco::LEVEL,
-                <S as ArriveDropInstr<Sco>>::PTX_REMOTE_DROP,
-                <S as ArriveDropInstr<Sco>>::HOST,
-                host_drop(0),
-            );
-        }
+        <Active as MbarBackend>::remote_drop::<S, Sco, Tag>(self, None)
     }
 
     /// `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;` — the
@@ -197,19 +160,7 @@ impl<Tag> RemoteMbarrier<'_, Tag> {
         S: ArriveDropInstr<Sco>,
     {
         check_tx(tx);
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            <S as ArriveDropInstr<Sco>>::remote_drop_expect_tx(self.addr.0, tx)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = self.local().h_rmw(
-                Sco::LEVEL,
-                <S as ArriveDropInstr<Sco>>::PTX_REMOTE_DROP_EXPECT_TX,
-                <S as ArriveDropInstr<Sco>>::HOST,
-                host_drop(tx),
-            );
-        }
+        <Active as MbarBackend>::remote_drop::<S, Sco, Tag>(self, Some(tx))
     }
 }
 

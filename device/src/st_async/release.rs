@@ -47,11 +47,7 @@ pub unsafe trait StAsyncReleaseInstr<Sco: Scope>: super::sealed::Sealed + Copy {
     /// e.g. `"st.async.release.gpu.global.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(self, p: u64);
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    unsafe fn host(self, p: *mut Self);
+    unsafe fn issue(self, p: *mut Self);
 }
 
 /// `st.async.mmio.release.sys.global.type` for one type (`.mmio` requires `.sys`).
@@ -62,8 +58,7 @@ pub unsafe trait StAsyncMmioInstr: super::sealed::Sealed + Copy {
     /// e.g. `"st.async.mmio.release.sys.global.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(self, p: u64);
+    unsafe fn issue(self, p: *mut Self);
 }
 
 /// `red.async.release.scope.global.add.type` for one (type, scope ∈ {`Gpu`, `Sys`}).
@@ -78,11 +73,7 @@ pub unsafe trait RedAsyncReleaseInstr<Sco: Scope>: super::sealed::Sealed + Copy 
     /// e.g. `"red.async.release.gpu.global.add.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(self, p: u64);
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    unsafe fn host(self, p: *mut Self);
+    unsafe fn issue(self, p: *mut Self);
 }
 
 /// `red.async.mmio.release.sys.global.add.type` for one type.
@@ -93,8 +84,7 @@ pub unsafe trait RedAsyncMmioInstr: super::sealed::Sealed + Copy {
     /// e.g. `"red.async.mmio.release.sys.global.add.u32"`.
     const PTX: &'static str;
     #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(self, p: u64);
+    unsafe fn issue(self, p: *mut Self);
 }
 
 /// The `st.async.release` rows: `$leaf! { bits Type "ptx-type" }`. Exported as
@@ -219,35 +209,41 @@ macro_rules! host_ptr {
     };
 }
 
+/// One row's impl of one of the four traits: the `PTX` text, and `issue` (the table's inline PTX
+/// on nvptx64, `$host` on the host) — the one place the four forms' backends are chosen.
+macro_rules! rel_impl {
+    ($Tr:path, $T:ident, $bits:tt, ($($mn:tt)*), |$s:ident, $p:ident| $host:expr) => {
+        #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
+        unsafe impl $Tr for $T {
+            const PTX: &'static str = $($mn)*;
+            #[inline(always)]
+            unsafe fn issue(self, p: *mut Self) {
+                #[cfg(target_arch = "nvptx64")]
+                {
+                    let a = p as u64;
+                    rel_asm!($bits k ($($mn)*) a self)
+                }
+                #[cfg(not(target_arch = "nvptx64"))]
+                {
+                    let ($s, $p) = (self, p);
+                    $host
+                }
+            }
+        }
+    };
+}
+
 macro_rules! st_rel_leaf {
     ($bits:tt $T:ident $pt:literal) => {
         st_rel_leaf! { @ $bits $T $pt Gpu }
         st_rel_leaf! { @ $bits $T $pt Sys }
-        #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
-        unsafe impl StAsyncMmioInstr for $T {
-            const PTX: &'static str = st_mn!(".mmio" Sys $pt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(self, p: u64) {
-                rel_asm!($bits k (st_mn!(".mmio" Sys $pt)) p self)
-            }
-        }
+        rel_impl!(StAsyncMmioInstr, $T, $bits, (st_mn!(".mmio" Sys $pt)),
+            |v, p| <$T as StAsyncReleaseInstr<Sys>>::issue(v, p));
     };
     (@ $bits:tt $T:ident $pt:literal $Sco:ident) => {
-        #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
-        unsafe impl StAsyncReleaseInstr<$Sco> for $T {
-            const PTX: &'static str = st_mn!("" $Sco $pt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(self, p: u64) {
-                rel_asm!($bits k (st_mn!("" $Sco $pt)) p self)
-            }
-            #[cfg(not(target_arch = "nvptx64"))]
-            unsafe fn host(self, p: *mut Self) {
-                <host_atomic!($T)>::from_ptr(host_ptr!($T p))
-                    .store(host_bits!($T self), core::sync::atomic::Ordering::Release)
-            }
-        }
+        rel_impl!(StAsyncReleaseInstr<$Sco>, $T, $bits, (st_mn!("" $Sco $pt)),
+            |v, p| <host_atomic!($T)>::from_ptr(host_ptr!($T p))
+                .store(host_bits!($T v), core::sync::atomic::Ordering::Release));
     };
 }
 crate::st_async_release_rows! { st_rel_leaf }
@@ -256,171 +252,127 @@ macro_rules! red_rel_leaf {
     ($bits:tt $T:ident $pt:literal) => {
         red_rel_leaf! { @ $bits $T $pt Gpu }
         red_rel_leaf! { @ $bits $T $pt Sys }
-        #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
-        unsafe impl RedAsyncMmioInstr for $T {
-            const PTX: &'static str = red_mn!(".mmio" Sys $pt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(self, p: u64) {
-                rel_asm!($bits k (red_mn!(".mmio" Sys $pt)) p self)
-            }
-        }
+        rel_impl!(RedAsyncMmioInstr, $T, $bits, (red_mn!(".mmio" Sys $pt)),
+            |v, p| <$T as RedAsyncReleaseInstr<Sys>>::issue(v, p));
     };
     (@ $bits:tt $T:ident $pt:literal $Sco:ident) => {
-        #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
-        unsafe impl RedAsyncReleaseInstr<$Sco> for $T {
-            const PTX: &'static str = red_mn!("" $Sco $pt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(self, p: u64) {
-                rel_asm!($bits k (red_mn!("" $Sco $pt)) p self)
-            }
-            #[cfg(not(target_arch = "nvptx64"))]
-            unsafe fn host(self, p: *mut Self) {
+        rel_impl!(RedAsyncReleaseInstr<$Sco>, $T, $bits, (red_mn!("" $Sco $pt)),
+            |v, p| {
                 let _ = <host_atomic!($T)>::from_ptr(p)
-                    .fetch_add(self, core::sync::atomic::Ordering::Release);
-            }
-        }
+                    .fetch_add(v, core::sync::atomic::Ordering::Release);
+            });
     };
 }
 crate::red_async_release_rows! { red_rel_leaf }
 
-/// `st.async.release.scope.global.type [dst], v;` — an asynchronous release store to global
-/// memory at scope `Sco` ∈ {[`Gpu`], [`Sys`]}; `T` ∈ {`u16`, `i16`, `u32`, `i32`, `f32`, `u64`,
-/// `i64`, `f64`}. PTX 8.7, sm_100; PTX ISA §9.7.9.12; seed §3.5 (a release store). SASS: not
-/// recorded in the repo.
-///
-/// # Safety
-/// `dst` is a generic address in the `.global` window (undefined behaviour otherwise, PTX ISA
-/// §9.7.9.12), aligned to and valid for `T`. Host: a live, aligned `T`.
-///
-/// # Examples
-///
-/// ```
-/// use ptx_sync::st_async::release::{st_async_release, StAsyncReleaseInstr};
-/// use ptx_sync::Sys;
-/// let mut x = 0.0f64;
-/// unsafe { st_async_release::<Sys, _>(&mut x, 1.5) };
-/// assert_eq!(x, 1.5);
-/// assert_eq!(<i16 as StAsyncReleaseInstr<Sys>>::PTX, "st.async.release.sys.global.s16");
-/// ```
-///
-/// ```compile_fail
-/// // `.cluster` is not a scope of the release form (PTX ISA §9.7.9.12)
-/// unsafe { ptx_sync::st_async::release::st_async_release::<ptx_sync::Cluster, _>(&mut 0u32, 1) };
-/// ```
-#[cfg(any(
-    not(target_arch = "nvptx64"),
-    all(target_feature = "sm_100", target_feature = "ptx87")
-))]
-#[inline(always)]
-pub unsafe fn st_async_release<Sco: Scope, T>(dst: *mut T, v: T)
-where
-    T: StAsyncReleaseInstr<Sco>,
-{
-    #[cfg(target_arch = "nvptx64")]
-    v.exec(dst as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    v.host(dst);
+/// Items that exist on the host and in an nvptx64 build for sm_100 at PTX 8.7 (the module docs).
+macro_rules! sm100_items {
+    ($($item:item)*) => {
+        $(
+            #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
+            $item
+        )*
+    };
 }
 
-/// `st.async.mmio.release.sys.global.type [dst], v;` — [`st_async_release`] as an mmio operation
-/// (PTX ISA §8 "mmio operation"; `.mmio` requires `.sys`). PTX 8.7, sm_100; PTX ISA §9.7.9.12;
-/// seed §3.5. SASS: not recorded in the repo. Host: as `st_async_release::<Sys, _>`.
-///
-/// # Safety
-/// As [`st_async_release`]; `dst` an mmio location as the program requires.
-///
-/// # Examples
-///
-/// ```
-/// use ptx_sync::st_async::release::{st_async_mmio_release, StAsyncMmioInstr};
-/// let mut x = 0u32;
-/// unsafe { st_async_mmio_release(&mut x, 3) };
-/// assert_eq!(x, 3);
-/// assert_eq!(<u32 as StAsyncMmioInstr>::PTX, "st.async.mmio.release.sys.global.u32");
-/// ```
-#[cfg(any(
-    not(target_arch = "nvptx64"),
-    all(target_feature = "sm_100", target_feature = "ptx87")
-))]
-#[inline(always)]
-pub unsafe fn st_async_mmio_release<T: StAsyncMmioInstr + StAsyncReleaseInstr<Sys>>(
-    dst: *mut T,
-    v: T,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    <T as StAsyncMmioInstr>::exec(v, dst as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    <T as StAsyncReleaseInstr<Sys>>::host(v, dst);
-}
+sm100_items! {
+    /// `st.async.release.scope.global.type [dst], v;` — an asynchronous release store to global
+    /// memory at scope `Sco` ∈ {[`Gpu`], [`Sys`]}; `T` ∈ {`u16`, `i16`, `u32`, `i32`, `f32`, `u64`,
+    /// `i64`, `f64`}. PTX 8.7, sm_100; PTX ISA §9.7.9.12; seed §3.5 (a release store). SASS: not
+    /// recorded in the repo.
+    ///
+    /// # Safety
+    /// `dst` is a generic address in the `.global` window (undefined behaviour otherwise, PTX ISA
+    /// §9.7.9.12), aligned to and valid for `T`. Host: a live, aligned `T`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::st_async::release::{st_async_release, StAsyncReleaseInstr};
+    /// use ptx_sync::Sys;
+    /// let mut x = 0.0f64;
+    /// unsafe { st_async_release::<Sys, _>(&mut x, 1.5) };
+    /// assert_eq!(x, 1.5);
+    /// assert_eq!(<i16 as StAsyncReleaseInstr<Sys>>::PTX, "st.async.release.sys.global.s16");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// // `.cluster` is not a scope of the release form (PTX ISA §9.7.9.12)
+    /// unsafe { ptx_sync::st_async::release::st_async_release::<ptx_sync::Cluster, _>(&mut 0u32, 1) };
+    /// ```
+    #[inline(always)]
+    pub unsafe fn st_async_release<Sco: Scope, T: StAsyncReleaseInstr<Sco>>(dst: *mut T, v: T) {
+        v.issue(dst)
+    }
 
-/// `red.async.release.scope.global.add.type [dst], v;` — an asynchronous release addition to
-/// global memory at scope `Sco` ∈ {[`Gpu`], [`Sys`]}; `T` ∈ {`u32`, `i32`, `u64`, `i64`}. PTX
-/// 8.7, sm_100; PTX ISA §9.7.13.7; seed §4.5. SASS: not recorded in the repo.
-///
-/// # Safety
-/// As [`st_async_release`].
-///
-/// # Examples
-///
-/// ```
-/// use ptx_sync::st_async::release::{red_async_release_add, RedAsyncReleaseInstr};
-/// use ptx_sync::Gpu;
-/// let mut n = -1i64;
-/// unsafe { red_async_release_add::<Gpu, _>(&mut n, 5) };
-/// assert_eq!(n, 4);
-/// assert_eq!(<i64 as RedAsyncReleaseInstr<Gpu>>::PTX, "red.async.release.gpu.global.add.s64");
-/// ```
-///
-/// ```compile_fail
-/// // red.async.release adds only integers
-/// unsafe { ptx_sync::st_async::release::red_async_release_add::<ptx_sync::Gpu, _>(&mut 0f32, 1.0) };
-/// ```
-#[cfg(any(
-    not(target_arch = "nvptx64"),
-    all(target_feature = "sm_100", target_feature = "ptx87")
-))]
-#[inline(always)]
-pub unsafe fn red_async_release_add<Sco: Scope, T>(dst: *mut T, v: T)
-where
-    T: RedAsyncReleaseInstr<Sco>,
-{
-    #[cfg(target_arch = "nvptx64")]
-    v.exec(dst as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    v.host(dst);
-}
+    /// `st.async.mmio.release.sys.global.type [dst], v;` — [`st_async_release`] as an mmio operation
+    /// (PTX ISA §8 "mmio operation"; `.mmio` requires `.sys`). PTX 8.7, sm_100; PTX ISA §9.7.9.12;
+    /// seed §3.5. SASS: not recorded in the repo. Host: as `st_async_release::<Sys, _>`.
+    ///
+    /// # Safety
+    /// As [`st_async_release`]; `dst` an mmio location as the program requires.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::st_async::release::{st_async_mmio_release, StAsyncMmioInstr};
+    /// let mut x = 0u32;
+    /// unsafe { st_async_mmio_release(&mut x, 3) };
+    /// assert_eq!(x, 3);
+    /// assert_eq!(<u32 as StAsyncMmioInstr>::PTX, "st.async.mmio.release.sys.global.u32");
+    /// ```
+    #[inline(always)]
+    pub unsafe fn st_async_mmio_release<T: StAsyncMmioInstr>(dst: *mut T, v: T) {
+        StAsyncMmioInstr::issue(v, dst)
+    }
 
-/// `red.async.mmio.release.sys.global.add.type [dst], v;` — [`red_async_release_add`] as an
-/// mmio operation (`.mmio` requires `.sys`). PTX 8.7, sm_100; PTX ISA §9.7.13.7; seed §4.5.
-/// SASS: not recorded in the repo. Host: as `red_async_release_add::<Sys, _>`.
-///
-/// # Safety
-/// As [`st_async_release`].
-///
-/// # Examples
-///
-/// ```
-/// use ptx_sync::st_async::release::{red_async_mmio_release_add, RedAsyncMmioInstr};
-/// let mut n = 1u32;
-/// unsafe { red_async_mmio_release_add(&mut n, 1) };
-/// assert_eq!(n, 2);
-/// assert_eq!(<u32 as RedAsyncMmioInstr>::PTX, "red.async.mmio.release.sys.global.add.u32");
-/// ```
-#[cfg(any(
-    not(target_arch = "nvptx64"),
-    all(target_feature = "sm_100", target_feature = "ptx87")
-))]
-#[inline(always)]
-pub unsafe fn red_async_mmio_release_add<T: RedAsyncMmioInstr + RedAsyncReleaseInstr<Sys>>(
-    dst: *mut T,
-    v: T,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    <T as RedAsyncMmioInstr>::exec(v, dst as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    <T as RedAsyncReleaseInstr<Sys>>::host(v, dst);
+    /// `red.async.release.scope.global.add.type [dst], v;` — an asynchronous release addition to
+    /// global memory at scope `Sco` ∈ {[`Gpu`], [`Sys`]}; `T` ∈ {`u32`, `i32`, `u64`, `i64`}. PTX
+    /// 8.7, sm_100; PTX ISA §9.7.13.7; seed §4.5. SASS: not recorded in the repo.
+    ///
+    /// # Safety
+    /// As [`st_async_release`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::st_async::release::{red_async_release_add, RedAsyncReleaseInstr};
+    /// use ptx_sync::Gpu;
+    /// let mut n = -1i64;
+    /// unsafe { red_async_release_add::<Gpu, _>(&mut n, 5) };
+    /// assert_eq!(n, 4);
+    /// assert_eq!(<i64 as RedAsyncReleaseInstr<Gpu>>::PTX, "red.async.release.gpu.global.add.s64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// // red.async.release adds only integers
+    /// unsafe { ptx_sync::st_async::release::red_async_release_add::<ptx_sync::Gpu, _>(&mut 0f32, 1.0) };
+    /// ```
+    #[inline(always)]
+    pub unsafe fn red_async_release_add<Sco: Scope, T: RedAsyncReleaseInstr<Sco>>(dst: *mut T, v: T) {
+        v.issue(dst)
+    }
+
+    /// `red.async.mmio.release.sys.global.add.type [dst], v;` — [`red_async_release_add`] as an
+    /// mmio operation (`.mmio` requires `.sys`). PTX 8.7, sm_100; PTX ISA §9.7.13.7; seed §4.5.
+    /// SASS: not recorded in the repo. Host: as `red_async_release_add::<Sys, _>`.
+    ///
+    /// # Safety
+    /// As [`st_async_release`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::st_async::release::{red_async_mmio_release_add, RedAsyncMmioInstr};
+    /// let mut n = 1u32;
+    /// unsafe { red_async_mmio_release_add(&mut n, 1) };
+    /// assert_eq!(n, 2);
+    /// assert_eq!(<u32 as RedAsyncMmioInstr>::PTX, "red.async.mmio.release.sys.global.add.u32");
+    /// ```
+    #[inline(always)]
+    pub unsafe fn red_async_mmio_release_add<T: RedAsyncMmioInstr>(dst: *mut T, v: T) {
+        RedAsyncMmioInstr::issue(v, dst)
+    }
 }
 
 /// Catalog rows of the sm_100 forms (`ptx-sync show`): portable sm_100 rows

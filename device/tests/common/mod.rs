@@ -152,18 +152,11 @@ pub fn ptxas_accepts_on(arch: &str, insn: &str) -> bool {
 /// ptxas on `insn` inside `.visible .entry k(.param .u64 p)` at `.version version` / `.target
 /// arch` (and `-arch=arch`), after `prologue` (the register declarations and their set-up).
 pub fn ptxas_accepts_in(arch: &str, version: &str, prologue: &str, insn: &str) -> bool {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
     let ptx = format!(
         ".version {version}\n.target {arch}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
          {prologue}\n{insn}\nret;\n}}\n"
     );
-    let dir = std::env::temp_dir().join(format!(
-        "ptx-sync-accepts-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("accepts");
     let f = dir.join("k.ptx");
     std::fs::write(&f, ptx).unwrap();
     let ok = Command::new(tools().join("ptxas"))
@@ -179,6 +172,44 @@ pub fn ptxas_accepts_in(arch: &str, version: &str, prologue: &str, insn: &str) -
         .success();
     let _ = std::fs::remove_dir_all(&dir);
     ok
+}
+
+/// A fresh temporary directory `ptx-sync-{what}-{pid}-{n}` (one per call), for a test's PTX
+/// and cubin files; the caller removes it.
+pub fn scratch_dir(what: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ptx-sync-{what}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Asserts that the built kernel file `ptx` (of the build `name`) links nothing external (an
+/// undefined function would be an `.extern .func` declaration: nothing links later) and that
+/// `ptxas -arch=arch` assembles it into a non-empty cubin (`tool` fails the test on any ptxas
+/// error).
+pub fn assemble_built(name: &str, ptx: &Path, text: &str, arch: &str) {
+    assert!(
+        !text.contains(".extern .func"),
+        "{name}.ptx calls an undefined function"
+    );
+    let dir = scratch_dir(&format!("built-{name}"));
+    let out = dir.join(format!("{name}.cubin"));
+    tool(
+        "ptxas",
+        &[
+            &format!("-arch={arch}"),
+            ptx.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(out.metadata().unwrap().len() > 0, "{name}: empty cubin");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The first token of every instruction line of a PTX file (its mnemonics, `{` blocks opened).

@@ -20,7 +20,8 @@ struct Step {
     title: &'static str,
     text: &'static str,
     code: &'static str,
-    /// Programs, broken first.
+    /// Programs, broken first: names taken from the registry's types ([`names!`]), so a
+    /// renamed or removed program is a compile error here.
     programs: &'static [&'static str],
     /// Kernels whose whole SASS is worth showing (small fact kernels).
     facts: &'static [&'static str],
@@ -36,6 +37,21 @@ enum Cpu {
     SbAcqRel,
     Counter,
     Handoff44,
+}
+
+/// The names of registry programs: `lit T` a `ptx_sync_programs` [`Litmus`] type (`lit
+/// sb::SbPlain`), `s5 T` a `section5` type, `deepep i` the `i`-th DeepEP entry, `hand "name"` an
+/// entry the host registry still lists by hand (§5.4).
+///
+/// [`Litmus`]: ptx_sync_programs::Litmus
+macro_rules! names {
+    ($($k:ident $v:tt $(:: $w:ident)*),* $(,)?) => { &[$(names!(@ $k $v $(:: $w)*)),*] };
+    (@ lit $m:ident :: $T:ident) => { <ptx_sync_programs::$m::$T as ptx_sync_programs::Litmus>::NAME };
+    (@ s5 $T:ident) => {
+        <ptx_sync_programs::section5::$T as ptx_sync_programs::section5::Section5>::NAME
+    };
+    (@ deepep $i:literal) => { ptx_sync_programs::deepep::PROGRAMS[$i].name };
+    (@ hand $n:literal) => { $n };
 }
 
 const STEPS: &[Step] = &[
@@ -60,7 +76,7 @@ const STEPS: &[Step] = &[
                between them restores the order.",
         code: "C1: done1 = 1; [fence.sc.gpu]; r1 = done2      C2: done2 = 1; [fence.sc.gpu]; r2 = done1\n\
                forbidden with the fence: r1 == 0 && r2 == 0",
-        programs: &["sb_plain", "sb_sc"],
+        programs: names![lit sb::SbPlain, lit sb::SbSc],
         facts: &[],
         cpu: Cpu::Sb,
         loom: &["s2_1"],
@@ -71,7 +87,7 @@ const STEPS: &[Step] = &[
                read of data is issued early, C sees full == 1 but reads a stale 0. Each side needs\n\
                its own fence: P's orders W→W, C's orders R→R.",
         code: "P: data = 42; [fence.sc.gpu]; full = 1         C: while full != 1 {}; [fence.sc.gpu]; r = data",
-        programs: &["mp_plain", "mp_fence_p", "mp_fence_c", "mp_fence_sc"],
+        programs: names![lit mp::MpPlain, lit mp::MpFenceP, lit mp::MpFenceC, lit mp::MpFenceSc],
         facts: &[],
         cpu: Cpu::None,
         loom: &["s2_2", "s2_3"],
@@ -84,7 +100,7 @@ const STEPS: &[Step] = &[
         code: "P:  data = 42; fence.sc; full = 1; while empty != 1 {}; fence.sc; data = 43\n\
                C1: while full != 1 {}; fence.sc; value1 = data; fence.sc; done1 = 1; fence.sc;\n\
                \x20   if done2 == 1 { fence.sc; empty = 1 }          (C2 symmetric)",
-        programs: &["handoff_2_5_nofence", "handoff_2_5"],
+        programs: names![lit handoff::Handoff25NoFence, lit handoff::Handoff25],
         facts: &[],
         cpu: Cpu::None,
         loom: &["s2_4", "s2_5"],
@@ -97,7 +113,7 @@ const STEPS: &[Step] = &[
                fence.acq_rel before empty = 1; without C2's release, edge 1 of the causality chain\n\
                is gone and C2 may read P's 43.",
         code: "P: data = 42; st.release.gpu full = 1     C: while ld.acquire.gpu full != 1 {}; r = data",
-        programs: &["mp_rel_acq", "handoff_3_4_no_c2_release", "handoff_3_4"],
+        programs: names![lit mp::MpRelAcq, lit handoff::Handoff34NoC2Release, lit handoff::Handoff34],
         facts: &[],
         cpu: Cpu::Handoff44,
         loom: &["s3_3", "s3_4"],
@@ -109,7 +125,7 @@ const STEPS: &[Step] = &[
                different CTAs do not synchronize — the seed measured 188 k stale reads in 6.4 M\n\
                rounds (footnote 15); .gpu gives 0.",
         code: "P (CTA a): data = 42; st.release.cta full = 1    C (CTA b): while ld.acquire.cta full != 1 {}; r = data",
-        programs: &["mp_rel_acq_cta", "mp_rel_acq"],
+        programs: names![lit mp::MpRelAcqCta, lit mp::MpRelAcq],
         facts: &["fact_spin_weak", "fact_spin_relaxed"],
         cpu: Cpu::None,
         loom: &["s3_5", "mp_fence"],
@@ -120,7 +136,7 @@ const STEPS: &[Step] = &[
                nobody has to: with fence.acq_rel both reads may return 0. fence.sc.gpu fences are\n\
                totally ordered (Fence-SC order), so one of the two reads must see 1.",
         code: "C1: done1 = 1; fence.acq_rel|fence.sc; r1 = done2     C2: done2 = 1; fence.acq_rel|fence.sc; r2 = done1",
-        programs: &["sb_acq_rel", "handoff_3_4_no_sc", "sb_sc"],
+        programs: names![lit sb::SbAcqRel, lit handoff::Handoff34NoSc, lit sb::SbSc],
         facts: &[],
         cpu: Cpu::SbAcqRel,
         loom: &["s3_6", "iriw_", "sb_fence"],
@@ -132,7 +148,7 @@ const STEPS: &[Step] = &[
                Atomicity also has a scope: atom.cta in one CTA and atom.gpu in another are not atomic\n\
                with each other (PTX ISA §8.10.3).",
         code: "C1, C2: old = count; count = old + 1     →     old = atom.add(count, 1)",
-        programs: &["count_rmw", "count_atom_cta", "count_atom_gpu"],
+        programs: names![lit count::CountRmw, lit count::CountAtomCta, lit count::CountAtomGpu],
         facts: &[],
         cpu: Cpu::Counter,
         loom: &["s4_1", "s4_2"],
@@ -145,7 +161,7 @@ const STEPS: &[Step] = &[
                consumer's release. red.release may replace the atom when the old value is unused\n\
                (REDG instead of ATOMG), but red cannot acquire.",
         code: "C: r = data; atom.release.gpu.add count, 1      P: while ld.acquire.gpu count != 2 {}; data = 43",
-        programs: &["handoff_4_3_relaxed", "handoff_4_3", "handoff_4_4_relaxed", "handoff_4_4", "handoff_4_5_red"],
+        programs: names![lit handoff::Handoff43Relaxed, lit handoff::Handoff43, lit handoff::Handoff44Relaxed, lit handoff::Handoff44, lit handoff::Handoff45Red],
         facts: &["fact_atom_unused", "fact_atom_used"],
         cpu: Cpu::Handoff44,
         loom: &["s4_3", "s4_4", "s4_5"],
@@ -162,10 +178,7 @@ const STEPS: &[Step] = &[
                the peer may arrive on a barrier whose init it cannot see yet.",
         code: "P: cp.async data <- src; [cp.async.wait_all]; bar.arrive      C: bar.sync; read data\n\
                P: arrive.expect_tx full; TMA data <- src (complete_tx full)  C: try_wait.parity full; read data",
-        programs: &[
-            "s51_cp_async_bug", "s51_cp_async_fix", "s52_tma_bug", "s52_tma_fix",
-            "s53_reuse_bug", "s53_reuse_fix", "s54_cluster_cta", "s54_cluster_fix", "s54_init_bug",
-        ],
+        programs: names![s5 S51Bug, s5 S51Fix, s5 S52Bug, s5 S52Fix, s5 S53Bug, s5 S53Fix, hand "s54_cluster_cta", hand "s54_cluster_fix", hand "s54_init_bug"],
         facts: &[],
         cpu: Cpu::None,
         loom: &[
@@ -180,7 +193,7 @@ const STEPS: &[Step] = &[
                names the missing rank.",
         code: "rank r, thread t < R: atom.sys.add row[r][t], TAG; fence.acq_rel.sys; atom.sys.add row[t][r], -TAG;\n\
                \x20                    while ld.volatile row[r][t] != 0 { if timeout: report t }",
-        programs: &["deepep_barrier", "deepep_barrier_missing"],
+        programs: names![deepep 0, deepep 1],
         facts: &[],
         cpu: Cpu::None,
         loom: &["deepep", "barrier_device", "mbarrier_wait_that"],

@@ -196,7 +196,8 @@ fn run(bytes: u64, stages: u32) -> Result<CopyReport, GpuError> {
         status: st_b.ptr,
     };
     let smem = stages * 8192;
-    let launch = || g.launch_timed("copy", &kernel, (grid, 1, 1), (160, 1, 1), smem, None, &p);
+    let cfg = ptx_sync_host::cuda::LaunchConfig::new(grid, 160).dyn_smem(smem);
+    let launch = || g.launch_timed("copy", &kernel, &cfg, &p);
     let mut pipe = Vec::new();
     for k in 0..WARMUP + SAMPLES {
         // Every run starts from a poisoned output, so the check below sees the last run's work.

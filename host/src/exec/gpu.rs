@@ -184,6 +184,17 @@ impl fmt::Display for GpuError {
 
 impl std::error::Error for GpuError {}
 
+/// A launch error of the cuda layer, named after `program` (the cuda layer names the kernel).
+fn program_error(program: &str, e: cuda::CudaError) -> GpuError {
+    match e {
+        cuda::CudaError::Launch { err, .. } => GpuError::Launch {
+            program: program.into(),
+            err,
+        },
+        e => e.into(),
+    }
+}
+
 impl From<cuda::CudaError> for GpuError {
     fn from(e: cuda::CudaError) -> Self {
         use cuda::CudaError as C;
@@ -366,97 +377,65 @@ impl Gpu {
         Ok((per_sm.max(1) as u32) * self.info.sms as u32)
     }
 
-    /// Launches `program`'s kernel `name` with parameters `p` and waits for it.
-    ///
-    /// `cluster`: launch with a cluster dimension (sm_90). Errors name the program.
-    #[allow(clippy::too_many_arguments)]
+    /// Launches `program`'s kernel `name` with parameters `p` and the geometry `cfg` (grid,
+    /// block, dynamic shared memory, cluster dimension for sm_90) and waits for it. Errors name
+    /// the program.
     pub fn launch<P: KernelParams>(
         &self,
         program: &str,
         name: &str,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        smem: u32,
-        cluster: Option<(u32, u32, u32)>,
+        cfg: &cuda::LaunchConfig,
         p: &P,
     ) -> Result<(), GpuError> {
-        self.launch_inner(program, name, grid, block, smem, cluster, p, false)
-            .map(|_| ())
+        self.launch_with(program, name, cfg, p, false).map(|_| ())
     }
 
     /// As [`launch`](Self::launch), with events recorded immediately before and after
     /// `cuLaunchKernelEx` on the launch's stream: returns the kernel's device time in ms. The
     /// parameter check, the function lookup and the host's completion polling are outside the
     /// window.
-    #[allow(clippy::too_many_arguments)]
     pub fn launch_timed<P: KernelParams>(
         &self,
         program: &str,
         name: &str,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        smem: u32,
-        cluster: Option<(u32, u32, u32)>,
+        cfg: &cuda::LaunchConfig,
         p: &P,
     ) -> Result<f32, GpuError> {
-        self.launch_inner(program, name, grid, block, smem, cluster, p, true)
+        self.launch_with(program, name, cfg, p, true)
             .map(|ms| ms.unwrap_or(0.0))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn launch_inner<P: KernelParams>(
+    /// The one checked launch behind [`launch`](Self::launch) and
+    /// [`launch_timed`](Self::launch_timed): parameter check, function lookup, shared-memory
+    /// attribute, then [`launch_raw`](Self::launch_raw).
+    fn launch_with<P: KernelParams>(
         &self,
         program: &str,
         name: &str,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        smem: u32,
-        cluster: Option<(u32, u32, u32)>,
+        cfg: &cuda::LaunchConfig,
         p: &P,
         timed: bool,
     ) -> Result<Option<f32>, GpuError> {
         let want = check_params::<P>(name).map_err(GpuError::Invalid)?;
         let f = self.function(name)?;
         // SAFETY: f is valid.
-        unsafe { cuda::set_max_dyn_smem(f, name, smem) }.map_err(|e| match e {
-            cuda::CudaError::Launch { err, .. } => GpuError::Launch {
-                program: program.into(),
-                err,
-            },
-            e => e.into(),
-        })?;
-        self.launch_raw(
-            program,
-            name,
-            f,
-            grid,
-            block,
-            smem,
-            cluster,
-            &p.as_bytes()[..want],
-            timed,
-        )
+        unsafe { cuda::set_max_dyn_smem(f, name, cfg.dyn_smem) }
+            .map_err(|e| program_error(program, e))?;
+        self.launch_raw(program, name, f, cfg, &p.as_bytes()[..want], timed)
     }
 
-    /// Launches function `f` (named `name` in messages) with the parameter buffer `params` as
-    /// is, and waits for it; `timed`: events right around the launch (returns ms).
-    #[allow(clippy::too_many_arguments)]
+    /// Launches function `f` (named `name` in messages) with the geometry `cfg` and the parameter
+    /// buffer `params` as is, and waits for it; `timed`: events right around the launch (returns
+    /// ms).
     pub fn launch_raw(
         &self,
         program: &str,
         name: &str,
         f: sys::CUfunction,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        smem: u32,
-        cluster: Option<(u32, u32, u32)>,
+        cfg: &cuda::LaunchConfig,
         params: &[u8],
         timed: bool,
     ) -> Result<Option<f32>, GpuError> {
-        let mut cfg = cuda::LaunchConfig::new(grid, block).dyn_smem(smem);
-        if let Some(c) = cluster {
-            cfg = cfg.cluster(c);
-        }
         let events = if timed {
             Some((self.event()?, self.event()?))
         } else {
@@ -470,13 +449,8 @@ impl Gpu {
         }
         // SAFETY: f is valid, the parameter buffer matches the kernel's .param list
         // (check_params), the shared-memory attribute was set by the caller.
-        unsafe { cuda::launch_function(f, name, &cfg, params) }.map_err(|e| match e {
-            cuda::CudaError::Launch { err, .. } => GpuError::Launch {
-                program: program.into(),
-                err,
-            },
-            e => e.into(),
-        })?;
+        unsafe { cuda::launch_function(f, name, cfg, params) }
+            .map_err(|e| program_error(program, e))?;
         if let Some((_, b)) = events {
             // SAFETY: as above; recorded right behind the kernel in stream order.
             drv("cuEventRecord", unsafe {

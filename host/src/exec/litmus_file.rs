@@ -213,14 +213,15 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
             seed: rng.next_u64() as u32,
             pad: 0,
         };
+        let lc = cuda::LaunchConfig {
+            cluster: lay.cluster.map(cuda::Dim3::from),
+            ..cuda::LaunchConfig::new(grid, tpb)
+        };
         gpu.launch_raw(
             name,
             lp::ENTRY,
             f,
-            (grid, 1, 1),
-            (tpb, 1, 1),
-            0,
-            lay.cluster.map(|c| (c, 1, 1)),
+            &lc,
             &params.as_bytes()[..param_bytes],
             false,
         )?;

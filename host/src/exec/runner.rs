@@ -12,6 +12,7 @@
 use crate::analysis::hist::{Histogram, Report};
 use crate::gpu::{Gpu, GpuError};
 use crate::registry::programs::{Kind, Program};
+use ptx_sync_host::cuda::LaunchConfig;
 use std::time::{Duration, Instant};
 
 /// The kernels' parameter structs: declared once in `ptx-sync-abi`, which the kernels' signatures
@@ -434,15 +435,7 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
             stress_iters: if cfg.stress { 1 << 16 } else { 0 },
             seed: rng.next_u64() as u32,
         };
-        gpu.launch(
-            p.name,
-            p.kernel,
-            (blocks, 1, 1),
-            (tpb, 1, 1),
-            0,
-            None,
-            &params,
-        )?;
+        gpu.launch(p.name, p.kernel, &LaunchConfig::new(blocks, tpb), &params)?;
         out_b.read(&mut out)?;
         sync_b.read(&mut sync)?;
         start_timeouts += sync[2] as u64;
@@ -507,15 +500,7 @@ fn run_deepep(gpu: &Gpu, p: &Program, cfg: &RunCfg, missing: bool) -> Result<Rep
             n_ranks: ranks,
             n_instances: instances,
         };
-        gpu.launch(
-            p.name,
-            p.kernel,
-            (blocks, 1, 1),
-            (32, 1, 1),
-            0,
-            None,
-            &params,
-        )?;
+        gpu.launch(p.name, p.kernel, &LaunchConfig::new(blocks, 32), &params)?;
         out_b.read(&mut out)?;
         for (i, w) in out.chunks_exact(ranks as usize).enumerate() {
             let m = if missing { Some(miss[i]) } else { None };
@@ -567,8 +552,11 @@ fn run_s5(
             out: out_b.ptr,
             status: st_b.ptr,
         };
-        let cl = if cluster { Some((2, 1, 1)) } else { None };
-        gpu.launch(p.name, p.kernel, (grid, 1, 1), (64, 1, 1), 0, cl, &params)?;
+        let mut cfg = LaunchConfig::new(grid, 64);
+        if cluster {
+            cfg = cfg.cluster(2);
+        }
+        gpu.launch(p.name, p.kernel, &cfg, &params)?;
         out_b.read(&mut out)?;
         st_b.read(&mut status)?;
         h.add(p.classify_s5(&src, &out, status[0]));

@@ -3,10 +3,22 @@
 //! ([`crate::analysis::kernel_ptx`]), not written here.
 //!
 //! The §2–§4 programs come from the registry of `ptx_sync_programs` (`programs/`: one source
-//! per program, also the kernels' and the loom suite's), DeepEP's barrier from
-//! `ptx_sync_programs::deepep` (its one source, [`Program::deepep`]); the §5 kernels
-//! (`host/kernels/src/section5.rs`) are listed here by hand.
+//! per program, also the kernels' and the loom suite's, [`Program::litmus`]), the §5.1–§5.3
+//! programs from `ptx_sync_programs::for_each_section5!` ([`Program::section5`]: name, seed,
+//! text, correctness and loom verdict are the program's), DeepEP's barrier from
+//! `ptx_sync_programs::deepep` (its one source, [`Program::deepep`]); the §5.4 cluster kernels
+//! (`host/kernels/src/section5.rs`) are still listed here by hand (their one source is not in
+//! `programs/` yet).
+//!
+//! DeepEP does not join `for_each_litmus!`: a [`Litmus`] program is a fixed set of roles over
+//! the variables of one instance whose four output words the host classifies by its [`Shape`];
+//! DeepEP's barrier is one role instantiated per rank over a rank-count-sized signal matrix,
+//! with one output word per rank (the mask of the ranks it timed out on) and a missing-rank
+//! variant, so its kernel, its parameter block and its classification ([`Kind::Deepep`]) differ
+//! in layout. It has its own registry instead, `deepep::PROGRAMS`, which [`PROGRAMS`] takes its
+//! entries from.
 
+use ptx_sync_programs::section5::Section5;
 use ptx_sync_programs::{deepep, Litmus, Shape, Verdict};
 
 /// The shape of a program: how many roles, which output words, how to read them.
@@ -85,8 +97,9 @@ pub struct Program {
     pub rounds: u64,
     /// The hand-off version it belongs to (`handoff --version`), if any.
     pub version: Option<&'static str>,
-    /// What its loom model reports (`loom-tests/tests/registry.rs`); `None`: not in the
-    /// registry (DeepEP's barrier and the §5 kernels have hand-written loom tests).
+    /// What its loom model reports: the program's own verdict (`loom-tests/tests/registry.rs`
+    /// for the litmus programs, `loom-tests/tests/section5.rs` for §5.1–§5.3); `None`: no
+    /// registry verdict (DeepEP's barrier and the §5.4 kernels have hand-written loom tests).
     pub loom: Option<Verdict>,
 }
 
@@ -139,6 +152,28 @@ impl Program {
         }
     }
 
+    /// The entry of a §5.1–§5.3 program (`ptx_sync_programs::section5`, its one source): one CTA,
+    /// [`T::BLOCKS`](Section5::BLOCKS) tiles of [`S5_TILE_WORDS`] words copied and read back,
+    /// the program's loom verdict.
+    pub const fn section5<T: Section5>(kernel: &'static str) -> Program {
+        Program {
+            name: T::NAME,
+            kernel,
+            seed: T::SEED,
+            what: T::WHAT,
+            kind: Kind::S5 {
+                src_words: T::BLOCKS * S5_TILE_WORDS,
+                out_words: T::BLOCKS * S5_TILE_WORDS,
+                grid: 1,
+                cluster: false,
+            },
+            correct: T::CORRECT,
+            rounds: S5_ROUNDS,
+            version: None,
+            loom: Some(T::LOOM),
+        }
+    }
+
     /// The entry of a DeepEP program (`ptx_sync_programs::deepep`, its one source): correct in
     /// both versions (with a missing rank the others must time out and name it); its loom model
     /// is `loom-tests/tests/deepep.rs`, not the registry suite.
@@ -157,59 +192,83 @@ impl Program {
     }
 }
 
-macro_rules! s5 {
-    ($name:literal, $seed:literal, $src:expr, $out:expr, $cluster:expr, $correct:expr, $what:literal) => {
+/// Words of a §5 kernel's shared-memory tile on the GPU (`S5_DATA` of
+/// `host/kernels/src/section5.rs`): a block of the source.
+pub const S5_TILE_WORDS: u32 = 256;
+
+/// Default rounds (launches) of a §5 program.
+const S5_ROUNDS: u64 = 2_000;
+
+/// A §5.4 entry (cluster of 2 CTAs), by hand until §5.4 has its one source in `programs/`.
+macro_rules! s54 {
+    ($name:literal, $src:expr, $out:expr, $correct:expr, $what:literal) => {
         Program {
             name: $name,
             kernel: $name,
-            seed: $seed,
+            seed: "§5.4",
             what: $what,
             kind: Kind::S5 {
                 src_words: $src,
                 out_words: $out,
-                grid: if $cluster { 2 } else { 1 },
-                cluster: $cluster,
+                grid: 2,
+                cluster: true,
             },
             correct: $correct,
-            rounds: 2_000,
+            rounds: S5_ROUNDS,
             version: None,
             loom: None,
         }
     };
 }
 
-/// `PROGRAMS` from the registry's list, then the programs not yet in it (DeepEP, §5).
-macro_rules! table {
-    ($($kernel:ident: $T:path),* $(,)?) => {
-/// Every program, in the seed's order: the registry's (`ptx_sync_programs::for_each_litmus!`),
-/// then DeepEP's barrier and the §5 kernels.
-pub const PROGRAMS: &[Program] = &[
-    $(Program::litmus::<$T>(stringify!($kernel)),)*
-    Program::deepep(deepep::PROGRAMS[0]),
-    Program::deepep(deepep::PROGRAMS[1]),
-    s5!("s51_cp_async_bug", "§5.1", 256, 256, false, false,
-        "cp.async then bar.arrive without cp.async.wait_all: C may read the tile before it lands"),
-    s5!("s51_cp_async_fix", "§5.1", 256, 256, false, true,
-        "cp.async.wait_all, then the barrier"),
-    s5!("s52_tma_bug", "§5.2", 256, 256, false, false,
-        "TMA (cp.async.bulk) with nothing to wait on: C reads too early"),
-    s5!("s52_tma_fix", "§5.2", 256, 256, false, true,
-        "full is an mbarrier: arrive.expect_tx + TMA complete_tx + try_wait.parity"),
-    s5!("s53_reuse_bug", "§5.3", 512, 512, false, false,
-        "reusing data: C's generic reads, then P's TMA write, without fence.proxy.async"),
-    s5!("s53_reuse_fix", "§5.3", 512, 512, false, true,
-        "fence.proxy.async.shared::cta before C's arrive on empty"),
-    s5!("s54_cluster_cta", "§5.4", 512, 1024, true, false,
-        "cluster of 2: C2 arrives remotely on A's empty with the default .cta scope"),
-    s5!("s54_cluster_fix", "§5.4", 512, 1024, true, true,
-        "remote arrive .release.cluster, wait .acquire.cluster"),
-    s5!("s54_init_bug", "§5.4", 512, 1024, true, false,
-        "the fix without fence.mbarrier_init + cluster barrier after init: B may arrive on A's empty before its init"),
-];
-    };
+macro_rules! litmus_entries {
+    ($($kernel:ident: $T:path),* $(,)?) => { [$(Program::litmus::<$T>(stringify!($kernel))),*] };
+}
+macro_rules! section5_entries {
+    ($($kernel:ident: $T:path),* $(,)?) => { [$(Program::section5::<$T>(stringify!($kernel))),*] };
 }
 
-ptx_sync_programs::for_each_litmus!(table);
+/// The registry's programs (`ptx_sync_programs::for_each_litmus!`).
+const LITMUS: &[Program] = &ptx_sync_programs::for_each_litmus!(litmus_entries);
+/// DeepEP's barrier (`ptx_sync_programs::deepep::PROGRAMS`).
+const DEEPEP: &[Program] = &[
+    Program::deepep(deepep::PROGRAMS[0]),
+    Program::deepep(deepep::PROGRAMS[1]),
+];
+/// §5.1–§5.3 (`ptx_sync_programs::for_each_section5!`).
+const SECTION5: &[Program] = &ptx_sync_programs::for_each_section5!(section5_entries);
+/// §5.4, by hand.
+const SECTION54: &[Program] = &[
+    s54!("s54_cluster_cta", 512, 1024, false,
+        "cluster of 2: C2 arrives remotely on A's empty with the default .cta scope"),
+    s54!("s54_cluster_fix", 512, 1024, true,
+        "remote arrive .release.cluster, wait .acquire.cluster"),
+    s54!("s54_init_bug", 512, 1024, false,
+        "the fix without fence.mbarrier_init + cluster barrier after init: B may arrive on A's empty before its init"),
+];
+
+/// The parts of [`PROGRAMS`] one after the other.
+const fn concat<const N: usize>(parts: &[&[Program]]) -> [Program; N] {
+    let mut out = [parts[0][0]; N];
+    let (mut i, mut k) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[k] = parts[i][j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(k == N, "PROGRAMS: the parts' lengths do not add up");
+    out
+}
+
+/// Every program, in the seed's order: the registry's (`ptx_sync_programs::for_each_litmus!`),
+/// DeepEP's barrier, the §5.1–§5.3 programs (`for_each_section5!`), then the §5.4 kernels.
+pub const PROGRAMS: &[Program] = &concat::<
+    { LITMUS.len() + DEEPEP.len() + SECTION5.len() + SECTION54.len() },
+>(&[LITMUS, DEEPEP, SECTION5, SECTION54]);
 
 /// The value the host fills outputs with before a §5 launch.
 pub const POISON: u32 = 0xAAAA_AAAA;
