@@ -28,8 +28,10 @@
 //! Under loom, a model that issues copies must wait for every one of them before the memory
 //! they touch goes away — [`drain_copies`](crate::model::drain_copies), what a kernel's exit does
 //! on the GPU; [`check`](crate::model::check) panics if an execution ends with copies in flight.
-//! A `.multicast::cluster` copy lands in the issuing CTA's tile only (as on the host: the model
-//! has one address space, not one shared memory per CTA). `cp.async.mbarrier.arrive` joins the
+//! A `.multicast::cluster` copy ([`host_multicast`]) lands in every CTA's copy of its
+//! destination where the model declares per-CTA copies
+//! ([`ClusterShared`](crate::cluster::ClusterShared)), else in the issuing CTA's only (the
+//! host has one address space). `cp.async.mbarrier.arrive` joins the
 //! thread's copies at the call (stronger than the device, where the arrive-on is deferred).
 #![allow(clippy::missing_safety_doc)]
 
@@ -125,6 +127,54 @@ pub(crate) unsafe fn host_copy(done: Done, d: usize, s: *const u8, n: usize) {
     let mut b = Batch::new();
     b.copy(d, s, n);
     b.issue(done)
+}
+
+/// A `.multicast::cluster` copy of `n` bytes from `s` to `d`, completing `n` bytes on `bar`, in
+/// every CTA of `mask` (bit `r` = cluster rank `r`): where `d` lies in a variable declared with
+/// [`ClusterShared`](crate::cluster::ClusterShared), rank `r`'s copy of `d` and of `bar` (the
+/// same CTA-relative offsets, PTX ISA §9.7.9.25.4); elsewhere the host's cluster of one CTA
+/// (the copy lands at `d`, once). Under loom the whole multicast is one copy-engine thread
+/// (each destination's `complete_tx` performed in that CTA, `model::as_place`).
+pub(crate) unsafe fn host_multicast<Tag>(
+    bar: &Mbarrier<Tag>,
+    d: usize,
+    s: *const u8,
+    n: usize,
+    mask: u16,
+) {
+    use crate::cluster::host_peer;
+    let b = bar as *const Mbarrier<Tag> as usize;
+    let mut parts = std::vec::Vec::new();
+    if host_peer(d, 0).is_some() {
+        for r in (0..16u32).filter(|r| mask & (1 << r) != 0) {
+            let dr = host_peer(d, r).expect("multicast: no copy of the destination in that CTA");
+            let br = host_peer(b, r).unwrap_or(b) as *const Mbarrier<Tag>;
+            parts.push((r, Done::tx(&*br, n as u32), dr));
+        }
+    } else {
+        parts.push((u32::MAX, Done::tx(bar, n as u32), d));
+    }
+    #[cfg(not(loom))]
+    for (_, done, dr) in parts {
+        host_copy(done, dr, s, n);
+    }
+    #[cfg(loom)]
+    model::issue_parts(
+        parts
+            .into_iter()
+            .map(|(r, done, dr)| {
+                let at = crate::model::place()
+                    .filter(|_| r != u32::MAX)
+                    .map(|p| crate::model::Place { cta: r, ..p });
+                let ops = std::vec![Op {
+                    d: dr,
+                    s: Some(s as usize),
+                    n
+                }];
+                (at, done, ops)
+            })
+            .collect(),
+    );
 }
 
 /// `commit_group` of `g`: the calling thread's uncommitted copies of that kind form a group.
@@ -234,29 +284,44 @@ mod model {
     }
 
     pub(super) fn issue(done: Done, ops: Vec<Op>) {
+        issue_parts(std::vec![(None, done, ops)])
+    }
+
+    /// Issues one copy-engine thread that performs each part in turn: its moves, then its
+    /// completion (performed at the part's place when it has one: a multicast's `complete_tx`
+    /// in each destination CTA). The completion mechanism is the first part's (every part of a
+    /// multicast completes on an mbarrier).
+    pub(super) fn issue_parts(parts: Vec<(Option<m::Place>, Done, Vec<Op>)>) {
+        let done = parts[0].1;
         // `cp.async` (non-bulk) is performed in the generic proxy; the bulk and tensor copies in
         // the async proxy (PTX ISA §8.6, §9.7.9.25).
         let proxy = !matches!(done, Done::CpAsync);
         let body = move || {
-            for op in &ops {
-                if let Some(s) = op.s {
-                    if let Some((r, lo, hi)) = region_of(s, op.n) {
-                        r.engine_access(lo, hi, false, proxy);
+            for (at, done, ops) in parts {
+                for op in &ops {
+                    if let Some(s) = op.s {
+                        if let Some((r, lo, hi)) = region_of(s, op.n) {
+                            r.engine_access(lo, hi, false, proxy);
+                        }
+                    }
+                    if let Some((r, lo, hi)) = region_of(op.d, op.n) {
+                        r.engine_access(lo, hi, true, proxy);
+                    }
+                    unsafe {
+                        match op.s {
+                            Some(s) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
+                            None => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
+                        }
                     }
                 }
-                if let Some((r, lo, hi)) = region_of(op.d, op.n) {
-                    r.engine_access(lo, hi, true, proxy);
-                }
-                unsafe {
-                    match op.s {
-                        Some(s) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
-                        None => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
+                if let Done::Tx { bar, tx } = done {
+                    // The copy's completion, ordered after its writes (a `Release` RMW).
+                    let complete = || unsafe { (*bar).h_complete_tx(tx) };
+                    match at {
+                        Some(p) => m::as_place(p, complete),
+                        None => complete(),
                     }
                 }
-            }
-            if let Done::Tx { bar, tx } = done {
-                // The copy's completion, ordered after its writes (a `Release` RMW).
-                unsafe { (*bar).h_complete_tx(tx) };
             }
         };
         let handle = match m::place() {
