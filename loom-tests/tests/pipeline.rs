@@ -35,7 +35,10 @@
 //! rows show that the model sees what each barrier orders (`full`: the copy before the reads;
 //! `empty`: the reads before the next copy into the stage), so the passing rows are not vacuous.
 //!
-//! **The TMA write.** The producer performs the copy's write into the stage itself with
+//! **The TMA write.** In the last four tests the producer issues each tile with the library's
+//! `copy::cp_async_bulk_g2s` (the call users make): the copy engine performs it on a loom thread
+//! of its own and completes `full`; one consumer (main + consumer + 3 copy-engine threads are
+//! loom's 5), bound 0. Elsewhere the producer performs the copy's write into the stage itself with
 //! `Tile::write_async` (the async-proxy write of a bulk copy's destination, with its race and
 //! proxy checks, on the producer's thread) right after `producer_acquire`, then the copy engine's
 //! completion `full.async_copy_complete_tx(16)` — a `Release` RMW ordered after the write, what
@@ -64,6 +67,7 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
+use ptx_sync::copy::cp_async_bulk_g2s;
 use ptx_sync::mbarrier::Mbarrier;
 use ptx_sync::model::{self, Tile};
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineScope, PipelineState};
@@ -96,12 +100,18 @@ enum Bug {
     NoProxyFence,
 }
 
-/// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers.
+/// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers; and the
+/// global source of the tiles (for the copies through `cp_async_bulk_g2s`).
 struct Smem {
     full: Vec<Mbarrier<Full>>,
     empty: Vec<Mbarrier<Empty>>,
     stage: Vec<Tile<u32>>,
+    src: Vec<Src>,
 }
+
+/// One tile in global memory, 16-byte aligned (a bulk copy's source).
+#[repr(C, align(16))]
+struct Src([u32; WORDS]);
 
 fn tile(t: u32) -> u32 {
     100 + t
@@ -130,7 +140,7 @@ fn tma_write(bug: Bug, stage: &Tile<u32>, full: &Mbarrier<Full>, t: u32) {
     }
 }
 
-fn producer<const S: usize>(m: &Smem, bug: Bug) {
+fn producer<const S: usize>(m: &Smem, bug: Bug, engine: bool) {
     let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
     let mut st = if bug == Bug::ProducerPhase {
         PipelineState::<S>::consumer_start()
@@ -149,7 +159,15 @@ fn producer<const S: usize>(m: &Smem, bug: Bug) {
                 Err(_) => false,
             },
         );
-        tma_write(bug, &m.stage[st.index()], full.unwrap(), t);
+        let (stage, full) = (&m.stage[st.index()], full.unwrap());
+        if engine {
+            // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [stage], [src], 16, [full]
+            unsafe {
+                cp_async_bulk_g2s(stage.addr(), m.src[t as usize].0.as_ptr().cast(), TX, full)
+            };
+        } else {
+            tma_write(bug, stage, full, t);
+        }
         st.advance();
     }
     spin_until("pipeline: producer_tail: a stage never empties", || {
@@ -186,8 +204,14 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
 }
 
 /// 1 producer (the model's main thread) and `consumers` spawned consumer threads, `S` stages,
-/// [`TILES`] tiles.
+/// [`TILES`] tiles; the producer's copies are [`tma_write`]s.
 fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
+    run_with::<S>(consumers, bug, bound, false)
+}
+
+/// As [`run`]; `engine`: the producer issues each copy with the library's `cp_async_bulk_g2s`
+/// (one copy-engine thread per tile).
+fn run_with<const S: usize>(consumers: usize, bug: Bug, bound: usize, engine: bool) {
     check(bound, move || {
         // Every thread is in CTA 0 (the pipeline's `.cta` barriers are the CTA's own).
         model::set_thread(0, 0);
@@ -195,6 +219,7 @@ fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
             full: (0..S).map(|_| Mbarrier::new()).collect(),
             empty: (0..S).map(|_| Mbarrier::new()).collect(),
             stage: (0..S).map(|_| Tile::new(WORDS, 0u32)).collect(),
+            src: (0..TILES).map(|t| Src([tile(t); WORDS])).collect(),
         });
         // One thread inits before the others start (the spawn publishes it, as bar.sync would).
         Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true).init(1, consumers as u32);
@@ -204,10 +229,11 @@ fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
                 spawn_in(0, 0, move || consumer::<S>(&m, bug, me))
             })
             .collect();
-        producer::<S>(&m, bug);
+        producer::<S>(&m, bug, engine);
         for c in cs {
             c.join();
         }
+        model::drain_copies();
     });
 }
 
@@ -346,4 +372,41 @@ fn pipeline_no_proxy_fence_stages2_caught() {
 #[should_panic(expected = "proxy race")]
 fn pipeline_no_proxy_fence_1p2c_stages2_caught() {
     run::<2>(2, Bug::NoProxyFence, BOUND_2C);
+}
+
+// --- the copies through the library's `cp_async_bulk_g2s` (its copy engine) ---------------------
+
+/// The producer issues each tile with `cp_async_bulk_g2s` (what users call): the library's copy
+/// engine performs the async-proxy write on a thread of its own and completes `full`. One
+/// consumer: main + consumer + 3 copy-engine threads are loom's 5. Bound 0.
+#[test]
+fn pipeline_1p1c_stages2_through_cp_async_bulk_g2s_passes() {
+    run_with::<2>(1, Bug::None, 0, true);
+}
+
+/// Bound 0.
+#[test]
+fn pipeline_1p1c_stages1_through_cp_async_bulk_g2s_passes() {
+    run_with::<1>(1, Bug::None, 0, true);
+}
+
+/// The consumer's arrive without `consumer_release`'s proxy fence: the engine's next write into
+/// the stage is a `proxy race`. Bound 0.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_no_proxy_fence_through_cp_async_bulk_g2s_caught() {
+    run_with::<1>(1, Bug::NoProxyFence, 0, true);
+}
+
+/// The consumer reads the stage after its release: the engine's next write into it is
+/// unordered with the read or follows it unfenced. Bound 0.
+#[test]
+fn pipeline_read_after_release_through_cp_async_bulk_g2s_caught() {
+    assert_caught(
+        || run_with::<1>(1, Bug::ReadAfterRelease, 0, true),
+        &[
+            "proxy race",
+            "ptx-sync model: data race on Data (async-proxy write (TMA))",
+        ],
+    );
 }
