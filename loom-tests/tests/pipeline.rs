@@ -27,6 +27,11 @@
 //! | 1 + 1, STAGES 2 | the consumer reads the stage after `consumer_release` | caught: proxy race / data race on the stage | 2 |
 //! | 1 + 1, STAGES 1 / 2 | the consumer arrives on `empty` without `consumer_release`'s proxy fence | caught: `proxy race` | 2 |
 //! | 1 + 2, STAGES 2 | consumer 0 arrives without the proxy fence | caught: `proxy race` | 0 |
+//! | 1 + 1, STAGES 1 / 2, copies through `cp_async_bulk_g2s` | as written | passes | 0 |
+//! | 1 + 1, STAGES 1, copies through `cp_async_bulk_g2s` | no proxy fence / read after release | caught: `proxy race` / race | 0 |
+//! | `Cluster`: leader P multicasts, CTA 1's P + C on one thread, STAGES 1 / 2 | as written (`fence.proxy.async`) | passes | 0 |
+//! | `Cluster`, STAGES 1 | CTA 1's remote arrive without the proxy fence | caught: `proxy race` | 0 |
+//! | `Cluster`, STAGES 1 / 2 | the `Cta` pipeline's `…sync_restrict::shared::cta` fence | caught: `proxy race` (the fence applies only to `.shared::cta` objects) | 0 |
 //!
 //! The wrong producer phase cannot show up as a race: phase 0 on a fresh `empty` makes the very
 //! first `producer_acquire` wait for a consumer release, and no consumer can release before the
@@ -98,6 +103,10 @@ enum Bug {
     ReadAfterRelease,
     /// Consumer 0 arrives on `empty` without `consumer_release`'s proxy fence (the arrive alone).
     NoProxyFence,
+    /// (`Cluster` pipeline) CTA 1's consumer fences with the `Cta` pipeline's
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` before its remote
+    /// arrive, instead of `consumer_release`'s `fence.proxy.async`.
+    RestrictedFence,
 }
 
 /// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers; and the
@@ -409,4 +418,171 @@ fn pipeline_read_after_release_through_cp_async_bulk_g2s_caught() {
             "ptx-sync model: data race on Data (async-proxy write (TMA))",
         ],
     );
+}
+
+// --- the `Cluster` pipeline: consumers in a peer CTA, multicast copies ---------------------------
+
+/// CTA `r`'s shared memory of the [`Pipeline<S, Cluster>`] model.
+struct ClusterCta {
+    full: Vec<Mbarrier<Full>>,
+    empty: Vec<Mbarrier<Empty>>,
+    stage: Vec<Tile<u32>>,
+}
+
+/// Two CTAs' [`ClusterCta`]s, declared per CTA (`ClusterShared`: `mapa` reaches the leader's
+/// `empty`, the multicast writes both CTAs' stages and completes on both CTAs' `full`).
+struct ClusterSmem {
+    // Dropped first: the declarations name the CTAs' memory.
+    _decl: Vec<ptx_sync::cluster::ClusterShared>,
+    cta: [ClusterCta; 2],
+    src: Vec<Src>,
+}
+
+fn cluster_smem<const S: usize>() -> ClusterSmem {
+    use ptx_sync::cluster::ClusterShared;
+    let cta = [0, 1].map(|_| ClusterCta {
+        full: (0..S).map(|_| Mbarrier::new()).collect(),
+        empty: (0..S).map(|_| Mbarrier::new()).collect(),
+        stage: (0..S).map(|_| Tile::new(WORDS, 0u32)).collect(),
+    });
+    let bytes = S * core::mem::size_of::<Mbarrier<Full>>();
+    let mut decl = Vec::new();
+    // SAFETY: the vectors' and tiles' memory lives as long as `cta`, dropped after `_decl`.
+    unsafe {
+        let full = [cta[0].full.as_ptr() as usize, cta[1].full.as_ptr() as usize];
+        let empty = [
+            cta[0].empty.as_ptr() as usize,
+            cta[1].empty.as_ptr() as usize,
+        ];
+        decl.push(ClusterShared::from_raw(bytes, &full));
+        decl.push(ClusterShared::from_raw(bytes, &empty));
+        for s in 0..S {
+            let t = [
+                cta[0].stage[s].as_ptr() as usize,
+                cta[1].stage[s].as_ptr() as usize,
+            ];
+            decl.push(ClusterShared::from_raw(WORDS * 4, &t));
+        }
+    }
+    ClusterSmem {
+        _decl: decl,
+        cta,
+        src: (0..TILES).map(|t| Src([tile(t); WORDS])).collect(),
+    }
+}
+
+/// The `Cluster` pipeline: the leader CTA 0's producer (the model's main thread) multicasts each
+/// tile into both CTAs' stages (`cp_async_bulk_g2s_multicast`, mask 0b11: one copy-engine thread
+/// per tile); CTA 1 is one thread that runs its producer step (`producer_acquire` of a
+/// non-leader: its own `full`'s `expect_tx`) and then its consumer step per tile, releasing the
+/// leader's `empty` through `consumer_release` (remote `mbarrier.arrive.release.cluster`).
+/// Threads: main + CTA 1 + 3 copy-engine threads = loom's 5. `bug`: [`Bug::None`],
+/// [`Bug::NoProxyFence`] (the consumer's remote arrive without the fence) or
+/// [`Bug::RestrictedFence`] (with the `Cta` pipeline's restricted fence).
+fn run_cluster<const S: usize>(bug: Bug, bound: usize) {
+    use ptx_sync::copy::cp_async_bulk_g2s_multicast;
+    use ptx_sync::Cluster;
+    check(bound, move || {
+        model::set_thread(0, 0);
+        let m = Arc::new(cluster_smem::<S>());
+        for c in &m.cta {
+            // One producer arrival (with expect_tx) per CTA; one consumer (CTA 1's) on `empty`.
+            Pipeline::<S, Cluster>::new(&c.full, &c.empty, 0, true).init(1, 1);
+        }
+        let m1 = m.clone();
+        let peer = spawn_in(0, 1, move || {
+            let c = &m1.cta[1];
+            let pipe = Pipeline::<S, Cluster>::new(&c.full, &c.empty, 0, false);
+            let (mut p, mut st) = (
+                PipelineState::<S>::producer_start(),
+                PipelineState::<S>::consumer_start(),
+            );
+            for t in 0..TILES {
+                spin_until("pipeline: producer_acquire (CTA 1)", || {
+                    pipe.producer_acquire(p, TX, ONE_TRY).is_ok()
+                });
+                p.advance();
+                spin_until("pipeline: consumer_wait (CTA 1)", || {
+                    pipe.consumer_wait(st, ONE_TRY).is_ok()
+                });
+                let v = unsafe { c.stage[st.index()].read(0) };
+                assert_eq!(v, tile(t), "pipeline: CTA 1 read a wrong tile");
+                if bug == Bug::NoProxyFence {
+                    <Cluster as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
+                } else if bug == Bug::RestrictedFence {
+                    <Cta as PipelineScope>::release_fence(); // …sync_restrict::shared::cta.cluster
+                    <Cluster as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
+                } else {
+                    // fence.proxy.async; mapa; mbarrier.arrive.release.cluster.shared::cluster
+                    pipe.consumer_release(st);
+                }
+                st.advance();
+            }
+        });
+        let c = &m.cta[0];
+        let pipe = Pipeline::<S, Cluster>::new(&c.full, &c.empty, 0, true);
+        let mut p = PipelineState::<S>::producer_start();
+        for t in 0..TILES {
+            let mut full = None;
+            spin_until(
+                "pipeline: producer_acquire: the stage never empties",
+                || match pipe.producer_acquire(p, TX, ONE_TRY) {
+                    Ok(b) => {
+                        full = Some(b);
+                        true
+                    }
+                    Err(_) => false,
+                },
+            );
+            let d = c.stage[p.index()].addr();
+            let s = m.src[t as usize].0.as_ptr().cast();
+            unsafe { cp_async_bulk_g2s_multicast(d, s, TX, full.unwrap(), 0b11) };
+            p.advance();
+        }
+        spin_until("pipeline: producer_tail", || {
+            pipe.producer_tail(p, ONE_TRY).is_ok()
+        });
+        peer.join();
+        model::drain_copies();
+    });
+}
+
+/// The `Cluster` pipeline with `consumer_release`'s kept bidirectional `fence.proxy.async`:
+/// passes. STAGES 1 (every tile reuses the stage), bound 0.
+#[test]
+fn pipeline_cluster_stages1_passes() {
+    run_cluster::<1>(Bug::None, 0);
+}
+
+/// Bound 0.
+#[test]
+fn pipeline_cluster_stages2_passes() {
+    run_cluster::<2>(Bug::None, 0);
+}
+
+/// CTA 1's remote arrive on the leader's `empty` without the proxy fence: the next multicast
+/// writes CTA 1's stage after its generic read with no fence (seed §5.3). Bound 0.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_cluster_no_proxy_fence_caught() {
+    run_cluster::<1>(Bug::NoProxyFence, 0);
+}
+
+/// CTA 1's consumer fences with `.sync_restrict::shared::cta` (what the `Cta` pipeline's
+/// `consumer_release` uses) and then arrives remotely on the leader's `empty`
+/// (`.shared::cluster`): the restricted fence's effect covers only operations on `.shared::cta`
+/// objects (PTX ISA §9.7.13.4), so nothing carries it to the leader's next multicast into CTA 1's
+/// stage — the reason the `Cluster` pipeline keeps the bidirectional `fence.proxy.async`.
+/// Bound 0.
+#[test]
+#[should_panic(expected = "applies only to operations on .shared::cta objects")]
+fn pipeline_cluster_restricted_fence_caught() {
+    run_cluster::<1>(Bug::RestrictedFence, 0);
+}
+
+/// The same, STAGES 2. Bound 0.
+#[test]
+#[should_panic(expected = "applies only to operations on .shared::cta objects")]
+fn pipeline_cluster_stages2_restricted_fence_caught() {
+    run_cluster::<2>(Bug::RestrictedFence, 0);
 }

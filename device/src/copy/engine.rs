@@ -201,6 +201,13 @@ pub(crate) fn fence_proxy_async() {
     model::fence_proxy_async()
 }
 
+/// `fence.proxy.async::generic….sync_restrict::shared::cta` under loom: as
+/// [`fence_proxy_async`], for the async-proxy accesses issued by the calling thread's CTA only.
+#[cfg(loom)]
+pub(crate) fn fence_proxy_async_restricted() {
+    model::fence_proxy_async_restricted()
+}
+
 #[cfg(loom)]
 pub(crate) use model::EngineState;
 #[cfg(loom)]
@@ -215,7 +222,7 @@ mod model {
     use core::marker::PhantomData;
     use std::boxed::Box;
     use std::cell::RefCell;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Arc, Mutex};
     use std::vec::Vec;
 
@@ -412,19 +419,55 @@ mod model {
     }
 
     loom::thread_local! {
-        static UNFENCED: RefCell<Vec<Arc<AtomicBool>>> = RefCell::new(Vec::new());
+        static UNFENCED: RefCell<Vec<Arc<AtomicU64>>> = RefCell::new(Vec::new());
     }
 
-    pub(super) fn fence_proxy_async() {
+    /// A note's fence state: not fenced.
+    const UNFENCED_NOTE: u64 = 0;
+    /// Fenced for every async-proxy access.
+    const FENCED: u64 = 1;
+
+    /// Fenced by a `.sync_restrict::shared::cta` fence of a thread at `p`: for the async-proxy
+    /// accesses issued in that CTA only.
+    fn restricted_to(p: Option<m::Place>) -> u64 {
+        match p {
+            Some(p) => 2 + ((p.gpu as u64) << 42 | (p.cluster as u64) << 21 | p.cta as u64),
+            None => 2 + (1 << 62),
+        }
+    }
+
+    /// Whether a note in state `f` is fenced for an async-proxy access issued at the calling
+    /// (copy-engine) thread's place.
+    fn fenced_here(f: &AtomicU64) -> bool {
+        let v = f.load(Ordering::SeqCst);
+        v == FENCED || (v != UNFENCED_NOTE && v == restricted_to(m::place()))
+    }
+
+    fn fence_notes(state: u64) {
         UNFENCED.with(|u| {
             for f in u.borrow_mut().drain(..) {
-                f.store(true, Ordering::SeqCst);
+                f.store(state, Ordering::SeqCst);
             }
         });
     }
 
-    /// A generic-proxy access not yet known to be fenced: (instruction, write, fenced).
-    type Note = (&'static str, bool, Arc<AtomicBool>);
+    pub(super) fn fence_proxy_async() {
+        fence_notes(FENCED)
+    }
+
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` (PTX ISA
+    /// §9.7.13.4: "the effect of the fence only applies to operations performed on objects in
+    /// `.shared::cta` state space"): the thread's earlier generic accesses are fenced for the
+    /// async-proxy accesses issued by its own CTA — whose ordering after the fence can be
+    /// carried by this CTA's `.shared::cta` objects (its `mbarrier.arrive…shared::cta`) — and
+    /// not for those of a peer CTA, which only an operation on another CTA's memory (a remote
+    /// `mbarrier.arrive…shared::cluster`) or on global memory can order after it.
+    pub(super) fn fence_proxy_async_restricted() {
+        fence_notes(restricted_to(m::place()))
+    }
+
+    /// A generic-proxy access not yet known to be fenced: (instruction, write, fence state).
+    type Note = (&'static str, bool, Arc<AtomicU64>);
 
     /// The memory of a [`Tile`], registered with the model so that the copy engine finds it by
     /// address.
@@ -452,7 +495,7 @@ mod model {
         fn generic_access(&self, i: usize, write: bool) {
             assert!(i < self.len, "ptx-sync model: Tile index {i} out of bounds");
             let what = if write { "st" } else { "ld" };
-            let f = Arc::new(AtomicBool::new(false));
+            let f = Arc::new(AtomicU64::new(UNFENCED_NOTE));
             UNFENCED.with(|u| u.borrow_mut().push(f.clone()));
             self.generic.lock().unwrap()[i].push((what, write, f));
             m::weak_access(what, || {
@@ -470,15 +513,22 @@ mod model {
                 for notes in g[lo..hi].iter_mut() {
                     let bad = notes
                         .iter()
-                        .find(|(_, w, f)| (write || *w) && !f.load(Ordering::SeqCst))
-                        .map(|(what, _, _)| *what);
-                    notes.retain(|(_, w, f)| !f.load(Ordering::SeqCst) && !write && !*w);
-                    if let Some(what) = bad {
+                        .find(|(_, w, f)| (write || *w) && !fenced_here(f))
+                        .map(|(what, _, f)| (*what, f.load(Ordering::SeqCst)));
+                    notes.retain(|(_, w, f)| !fenced_here(f) && !write && !*w);
+                    if let Some((what, state)) = bad {
                         drop(g);
+                        let why = if state == UNFENCED_NOTE {
+                            ""
+                        } else {
+                            " (its thread's fence.proxy.async::generic…sync_restrict::shared::cta \
+                             applies only to operations on .shared::cta objects, and this TMA \
+                             is issued by another CTA: PTX ISA §9.7.13.4)"
+                        };
                         panic!(
                             "proxy race: an async-proxy {} (TMA) follows a \
                              generic-proxy `{what}` of the same shared memory with no \
-                             fence.proxy.async in between (seed §5.3, PTX ISA §8.9.1.2)",
+                             fence.proxy.async in between (seed §5.3, PTX ISA §8.9.1.2){why}",
                             if write { "write" } else { "read" }
                         );
                     }
