@@ -368,7 +368,7 @@ pub fn s54_setup<M: S54Mem>(c: S54, m: &M, lane: u32, c_lanes: u32) {
 pub fn s54_produce<E: S5Env, M: S54Mem>(c: S54, r: u32, e: &E, m: &M) {
     let bytes = m.words() * 4;
     if r > 0 {
-        let prev = if r % 2 == 1 { Phase::ZERO } else { Phase::ONE };
+        let prev = if r & 1 == 1 { Phase::ZERO } else { Phase::ONE };
         if m.rank() == 0 {
             if c.cluster_scope {
                 e.wait_phase_cluster(m.empty(), prev, 2); // seed 5.4 fix: .acquire.cluster
@@ -386,11 +386,11 @@ pub fn s54_produce<E: S5Env, M: S54Mem>(c: S54, r: u32, e: &E, m: &M) {
     }
 }
 
-/// C's round `r` (lane `lane` of `lanes`): wait `full` (phase `r % 2`), read the tile into
+/// C's round `r` (lane `lane` of `lanes`): wait `full` (phase `r & 1`), read the tile into
 /// output block `r`, `fence.proxy.async.shared::cta` (§5.3), arrive on A's `empty`.
 #[inline(always)]
 pub fn s54_consume<E: S5Env, M: S54Mem>(c: S54, r: u32, lane: u32, lanes: u32, e: &E, m: &M) {
-    let p = if r % 2 == 0 { Phase::ZERO } else { Phase::ONE };
+    let p = if r & 1 == 0 { Phase::ZERO } else { Phase::ONE };
     e.wait_phase(m.full(), p, 1);
     consume(m, r, lane, lanes);
     fence_proxy_async::<Shared>();
