@@ -15,10 +15,11 @@
 //! | [`elect_sync`] | `elect.sync d\|p, mask;` | 8.0 / sm_90 |
 //!
 //! Host: a cluster of one CTA of one thread per warp: rank 0 of 1, ids 0, `mapa` is the
-//! identity and `elect_sync` elects the caller — except for the memory a [`ClusterShared`]
-//! declares as one `.shared::cta` variable of every CTA of a cluster (a host or loom model of
-//! a cluster, seed §5.4): there `mapa`, `mapa_generic` and `getctarank` map between the CTAs'
-//! copies, and a `.multicast::cluster` copy writes the copy of every CTA of its mask.
+//! identity and `elect_sync` elects the caller — except for the memory a `ClusterShared` (host
+//! and loom only) declares as one `.shared::cta` variable of every CTA of a cluster (a host or
+//! loom model of a cluster, seed §5.4): there `mapa`, `mapa_generic` and `getctarank` map
+//! between the CTAs' copies, and a `.multicast::cluster` copy writes the copy of every CTA of
+//! its mask.
 //!
 //! ```
 //! use ptx_sync::cluster::*;

@@ -676,7 +676,7 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
 ///
 /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UBLKCP.S.G.MULTICAST`. PTX 8.0 /
 /// sm_90. Host: the copy lands in this CTA (a cluster of one), or in every CTA of `mask` for
-/// memory declared with [`ClusterShared`](crate::cluster::ClusterShared). Seed §5.4.
+/// memory declared with `cluster::ClusterShared` (host only). Seed §5.4.
 ///
 /// # Examples
 ///
