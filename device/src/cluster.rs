@@ -15,7 +15,11 @@
 //! | [`elect_sync`] | `elect.sync d\|p, mask;` | 8.0 / sm_90 |
 //!
 //! Host: a cluster of one CTA of one thread per warp: rank 0 of 1, ids 0, `mapa` is the
-//! identity and `elect_sync` elects the caller.
+//! identity and `elect_sync` elects the caller — except for the memory a `ClusterShared` (host
+//! and loom only) declares as one `.shared::cta` variable of every CTA of a cluster (a host or
+//! loom model of a cluster, seed §5.4): there `mapa`, `mapa_generic` and `getctarank` map
+//! between the CTAs' copies, and a `.multicast::cluster` copy writes the copy of every CTA of
+//! its mask.
 //!
 //! ```
 //! use ptx_sync::cluster::*;
@@ -160,8 +164,7 @@ pub fn mapa(a: SharedAddr, cta: u32) -> ClusterAddr {
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = cta;
-        ClusterAddr(a.0)
+        ClusterAddr(host_peer(a.0, cta).unwrap_or(a.0))
     }
 }
 
@@ -188,8 +191,7 @@ pub fn mapa_generic<T>(p: *const T, cta: u32) -> *mut T {
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = cta;
-        p as *mut T
+        host_peer(p as usize, cta).unwrap_or(p as usize) as *mut T
     }
 }
 
@@ -213,8 +215,7 @@ pub fn getctarank(a: ClusterAddr) -> u32 {
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = a;
-        0
+        host_rank(a.0).unwrap_or(0)
     }
 }
 
@@ -238,8 +239,7 @@ pub fn getctarank_generic<T>(p: *const T) -> u32 {
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        let _ = p;
-        0
+        host_rank(p as usize).unwrap_or(0)
     }
 }
 
@@ -354,4 +354,138 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         rust: "elect_sync",
         ..v
     }));
+}
+
+/// Host: the per-CTA copies of the variables that [`ClusterShared`] guards (id, size in bytes,
+/// base address per cluster rank).
+#[cfg(not(target_arch = "nvptx64"))]
+static HOST_CLUSTER: std::sync::Mutex<std::vec::Vec<(usize, usize, std::vec::Vec<usize>)>> =
+    std::sync::Mutex::new(std::vec::Vec::new());
+
+#[cfg(not(target_arch = "nvptx64"))]
+fn host_lookup<R>(a: usize, f: impl FnOnce(usize, &[usize]) -> R) -> Option<R> {
+    let v = HOST_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    v.iter()
+        .find_map(|(_, n, bases)| {
+            let r = bases.iter().position(|&b| a >= b && a < b + n)?;
+            Some((a - bases[r], bases.as_slice()))
+        })
+        .map(|(off, bases)| f(off, bases))
+}
+
+/// Host: the address of the CTA of rank `rank`'s copy of the variable holding `a`, if a
+/// [`ClusterShared`] declares one (the host's `mapa`).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn host_peer(a: usize, rank: u32) -> Option<usize> {
+    host_lookup(a, |off, bases| bases.get(rank as usize).map(|b| b + off)).flatten()
+}
+
+/// Host: the rank of the CTA whose copy of a [`ClusterShared`] variable holds `a`.
+#[cfg(not(target_arch = "nvptx64"))]
+fn host_rank(a: usize) -> Option<u32> {
+    host_lookup(a, |off, bases| {
+        bases.iter().position(|&b| b + off == a).map(|r| r as u32)
+    })
+    .flatten()
+}
+
+/// Host (and `--cfg loom`) models of a cluster: declares `bytes` bytes at `bases[r]` as the
+/// copy in the CTA of cluster rank `r` of one `.shared::cta` variable, for as long as the guard
+/// lives. The host has one address space (a variable of a `shared_array!` has one address), so
+/// a model of several CTAs allocates one object per CTA and declares them here: then
+/// [`mapa`] / [`mapa_generic`] of an address in rank `r`'s copy, with rank `q`, give the same
+/// offset in rank `q`'s copy (so [`Mbarrier::remote`](crate::Mbarrier::remote) reaches the peer
+/// CTA's barrier), [`getctarank`] gives `r`, and
+/// [`cp_async_bulk_g2s_multicast`](crate::copy::cp_async_bulk_g2s_multicast) into such a copy
+/// writes the copy of every CTA of its mask and completes the transaction bytes on each CTA's
+/// copy of the barrier (the barrier declared too; PTX ISA §9.7.9.25.4: "copied to the same CTA-
+/// relative offset as `dstMem` in the shared memory of each destination CTA", the mbarrier
+/// "signaled is also at the same CTA-relative offset"). Addresses outside every declared
+/// variable keep the host's cluster of one CTA (`mapa` the identity).
+///
+/// No instruction (the host's stand-in for the cluster's distributed shared memory window,
+/// PTX ISA §9.7.9.22, §9.7.9.25.4). Seed §5.4.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{cluster::{ClusterShared, getctarank}, Mbarrier, Phase, Release, Acquire, Cluster};
+/// let (a, b): (Mbarrier, Mbarrier) = (Mbarrier::new(), Mbarrier::new());
+/// a.init(1);
+/// b.init(1);
+/// // SAFETY: `a` and `b` outlive the guard.
+/// let _g = unsafe { ClusterShared::new(&[&a, &b]) };
+/// b.remote(0).arrive::<Release, Cluster>(); // mapa: CTA 1's `b` → CTA 0's `a`
+/// assert!(a.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+/// assert!(!b.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
+/// assert_eq!(getctarank(a.remote(1).addr()), 1);
+/// ```
+#[cfg(not(target_arch = "nvptx64"))]
+pub struct ClusterShared {
+    id: usize,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl ClusterShared {
+    /// Declares `per_cta[r]` as CTA rank `r`'s copy of one variable (each `size_of::<T>()`
+    /// bytes) until the guard is dropped.
+    ///
+    /// # Safety
+    /// Every object of `per_cta` must stay valid (not moved, not dropped) while the guard
+    /// lives: remote views ([`Mbarrier::remote`](crate::Mbarrier::remote)) and multicast copies
+    /// reach them through the declaration. The copies must not overlap another declared
+    /// variable.
+    ///
+    /// No instruction. Seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let (a, b) = ([0u32; 4], [0u32; 4]);
+    /// let g = unsafe { ptx_sync::cluster::ClusterShared::new(&[&a, &b]) };
+    /// assert_eq!(ptx_sync::cluster::mapa_generic(a.as_ptr(), 1), b.as_ptr() as *mut u32);
+    /// drop(g);
+    /// assert_eq!(ptx_sync::cluster::mapa_generic(a.as_ptr(), 1), a.as_ptr() as *mut u32);
+    /// ```
+    pub unsafe fn new<T>(per_cta: &[&T]) -> Self {
+        Self::from_raw(
+            core::mem::size_of::<T>(),
+            &per_cta
+                .iter()
+                .map(|r| *r as *const T as usize)
+                .collect::<std::vec::Vec<_>>(),
+        )
+    }
+
+    /// Declares `bytes` bytes at `bases[r]` as CTA rank `r`'s copy (for memory that is not one
+    /// Rust object, such as a `model::Tile`'s).
+    ///
+    /// # Safety
+    /// As [`new`](Self::new): each range stays valid while the guard lives.
+    ///
+    /// No instruction. Seed §5.4.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let (a, b) = ([0u8; 16], [0u8; 16]);
+    /// let bases = [a.as_ptr() as usize, b.as_ptr() as usize];
+    /// let _g = unsafe { ptx_sync::cluster::ClusterShared::from_raw(16, &bases) };
+    /// ```
+    pub unsafe fn from_raw(bytes: usize, bases: &[usize]) -> Self {
+        use core::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut v = HOST_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+        v.push((id, bytes.max(1), bases.to_vec()));
+        ClusterShared { id }
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl Drop for ClusterShared {
+    fn drop(&mut self) {
+        let mut v = HOST_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+        v.retain(|e| e.0 != self.id);
+    }
 }

@@ -695,7 +695,8 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
 /// As [`cp_async_bulk_g2s`], for every CTA in `mask`.
 ///
 /// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UBLKCP.S.G.MULTICAST`. PTX 8.0 /
-/// sm_90. Host: a cluster of one CTA, the copy lands in this CTA. Seed §5.4.
+/// sm_90. Host: the copy lands in this CTA (a cluster of one), or in every CTA of `mask` for
+/// memory declared with `cluster::ClusterShared` (host only). Seed §5.4.
 ///
 /// # Examples
 ///
@@ -722,10 +723,7 @@ pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
     #[cfg(target_arch = "nvptx64")]
     CpAsyncBulkG2SMulticast::exec(dst.0, src as u64, bytes, bar.shared_addr().0, mask);
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = mask;
-        engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
-    }
+    engine::host_multicast(bar, dst.0, src, bytes as usize, mask);
 }
 
 /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` — TMA store; completes through

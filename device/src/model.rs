@@ -125,7 +125,12 @@
 //!   async proxy's, a thread's [`Tile::read`]/[`Tile::write`] the generic proxy's, and an
 //!   async-proxy access after an unfenced generic one is a `"proxy race"` (seed §5.3; see
 //!   `copy/engine.rs`: copies run on engine threads, completed only by their completion
-//!   mechanism). Other memory (`Data`, `Strong`) has one proxy. `fence.mbarrier_init.release.cluster` is modelled as a release
+//!   mechanism; a `fence.proxy.async::generic…sync_restrict::shared::cta` fences only for the
+//!   async-proxy accesses issued by the fencing thread's CTA). Other memory (`Data`, `Strong`)
+//!   has one proxy. Per-CTA shared memory: the host has one address space; a model of a
+//!   cluster declares each CTA's copy of a variable with
+//!   [`ClusterShared`](crate::cluster::ClusterShared) (then `mapa` maps between the copies and a
+//!   multicast writes each CTA's copy, as one copy-engine thread). `fence.mbarrier_init.release.cluster` is modelled as a release
 //!   fence at `.cluster` (what it does for the generic proxy; its effect on the barrier's own
 //!   proxy is not separate here), and the `fence.proxy.tensormap` fences as release / acquire
 //!   fences at their scope.

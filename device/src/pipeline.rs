@@ -63,7 +63,15 @@
 //! `ptx_sync::model::Tile`s (generic and async-proxy accesses tracked per element): with
 //! `consumer_release` it passes (under `--cfg loom` both release fences above are the model's
 //! generic → async proxy fence), and the same protocol with the arrive but without the fence is
-//! caught as a proxy race.
+//! caught as a proxy race. It runs the `Cluster` pipeline too (`run_cluster`: the leader CTA's
+//! producer multicasts every tile into both CTAs' stages, per-CTA shared memory declared with
+//! `cluster::ClusterShared`; CTA 1's consumer releases the leader's `empty` remotely): with the
+//! kept `fence.proxy.async` it passes; without a fence, and with the restricted
+//! `…sync_restrict::shared::cta` fence, it is caught as a proxy race — the model applies a
+//! `.sync_restrict::shared::cta` fence only to the async-proxy accesses issued by the fencing
+//! thread's own CTA, so the leader's next multicast into CTA 1's stage is not covered (the
+//! restriction above, modelled by where the TMA is issued rather than by which object carries
+//! the ordering).
 //!
 //! ```
 //! use ptx_sync::pipeline::PipelineState;

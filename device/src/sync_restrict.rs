@@ -34,7 +34,10 @@
 //! the model and must be checked against this table. The `fence.proxy.async::generic` forms
 //! are also the model's generic → async proxy fence: like `proxy::fence_proxy_async`, they
 //! fence the thread's earlier generic accesses of `ptx_sync::model::Tile`s for later
-//! async-proxy accesses (the restriction to `Sp` again not modelled: a tile is shared memory).
+//! async-proxy accesses; the `.sync_restrict::shared::cta` one only for the async-proxy
+//! accesses its own CTA issues (a peer CTA's TMA can be ordered after it only through an
+//! operation outside this CTA's `.shared::cta`, which the fence does not cover: the model's
+//! `"proxy race"` then says so; `loom-tests/tests/pipeline.rs`, the `Cluster` pipeline).
 //!
 //! ```
 //! use ptx_sync::sync_restrict::*;
@@ -191,9 +194,14 @@ where
     #[cfg(not(target_arch = "nvptx64"))]
     host::<S, Sp>(<S as SyncRestrictInstr<Sp>>::PTX_PROXY);
     // `.async::generic`: a generic → async proxy fence (PTX ISA §9.7.13.4), so under loom it
-    // fences the thread's earlier generic accesses of `model::Tile`s, as `fence_proxy_async` does.
+    // fences the thread's earlier generic accesses of `model::Tile`s, as `fence_proxy_async` does;
+    // `.sync_restrict::shared::cta` only for the async accesses its own CTA issues.
     #[cfg(loom)]
-    crate::copy::engine::fence_proxy_async();
+    if <S as SyncRestrictInstr<Sp>>::PTX_PROXY.contains("sync_restrict::shared::cta") {
+        crate::copy::engine::fence_proxy_async_restricted();
+    } else {
+        crate::copy::engine::fence_proxy_async();
+    }
 }
 
 #[allow(unused)]

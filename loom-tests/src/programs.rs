@@ -128,6 +128,17 @@ impl ptx_sync_programs::section5::S5Env for LoomS5Env {
         });
         true
     }
+    fn wait_phase_cluster(
+        &self,
+        b: &ptx_sync::Mbarrier,
+        phase: ptx_sync::Phase,
+        _bit: u32,
+    ) -> bool {
+        crate::spin_until("a §5 mbarrier phase never completes", || {
+            b.try_wait_parity::<ptx_sync::Acquire, ptx_sync::Cluster>(phase)
+        });
+        true
+    }
 }
 
 /// The §5 registry's check of `T` (`ptx_sync_programs::section5`, the source of the GPU kernels
@@ -154,5 +165,35 @@ pub fn section5_model<T: ptx_sync_programs::section5::Section5 + 'static>(bound:
             .map(|k| m.word(k))
             .collect();
         assert!(m.correct(T::BLOCKS), "{FORBIDDEN}: output {words:?}");
+    });
+}
+
+/// The §5.4 registry's check of `T` (`ptx_sync_programs::section5::Section54`, the source of the
+/// GPU kernels `s54_*`): a cluster of two CTAs over an `S54Host` (each CTA its own tile, a
+/// `ptx_sync::model::Tile`, and its own barriers, declared per CTA so that `mapa` and the
+/// multicast reach the peer's copy), one loom thread per CTA running its P and C
+/// (`Section54::cta`: setup, rounds, drain, exit); each multicast is one copy-engine thread that
+/// writes both tiles and completes on both CTAs' `full` (main + 2 CTAs + 2 copies: loom's five
+/// threads). After both are joined and every copy has completed, both CTAs' outputs must equal
+/// the source (else a [`FORBIDDEN`] panic).
+pub fn section54_model<T: ptx_sync_programs::section5::Section54 + 'static>(bound: usize) {
+    use ptx_sync_programs::section5::S54Host;
+    crate::check(bound, || {
+        let h = Arc::new(S54Host::new());
+        let hs: Vec<_> = (0..2u32)
+            .map(|r| {
+                let h = h.clone();
+                crate::spawn_in(0, r, move || T::cta(&LoomS5Env, &h.cta(r)))
+            })
+            .collect();
+        for j in hs {
+            j.join();
+        }
+        model::drain_copies();
+        let words: Vec<u32> = (0..2)
+            .flat_map(|c| (0..2 * ptx_sync_programs::section5::WORDS).map(move |k| (c, k)))
+            .map(|(c, k)| h.word(c, k))
+            .collect();
+        assert!(h.correct(T::BLOCKS), "{FORBIDDEN}: output {words:?}");
     });
 }

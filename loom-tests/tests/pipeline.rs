@@ -27,6 +27,11 @@
 //! | 1 + 1, STAGES 2 | the consumer reads the stage after `consumer_release` | caught: proxy race / data race on the stage | 2 |
 //! | 1 + 1, STAGES 1 / 2 | the consumer arrives on `empty` without `consumer_release`'s proxy fence | caught: `proxy race` | 2 |
 //! | 1 + 2, STAGES 2 | consumer 0 arrives without the proxy fence | caught: `proxy race` | 0 |
+//! | 1 + 1, STAGES 1 / 2, copies through `cp_async_bulk_g2s` | as written | passes | 0 |
+//! | 1 + 1, STAGES 1, copies through `cp_async_bulk_g2s` | no proxy fence / read after release | caught: `proxy race` / race | 0 |
+//! | `Cluster`: leader P multicasts, CTA 1's P + C on one thread, STAGES 1 / 2 | as written (`fence.proxy.async`) | passes | 0 |
+//! | `Cluster`, STAGES 1 | CTA 1's remote arrive without the proxy fence | caught: `proxy race` | 0 |
+//! | `Cluster`, STAGES 1 / 2 | the `Cta` pipeline's `…sync_restrict::shared::cta` fence | caught: `proxy race` (the fence applies only to `.shared::cta` objects) | 0 |
 //!
 //! The wrong producer phase cannot show up as a race: phase 0 on a fresh `empty` makes the very
 //! first `producer_acquire` wait for a consumer release, and no consumer can release before the
@@ -35,7 +40,10 @@
 //! rows show that the model sees what each barrier orders (`full`: the copy before the reads;
 //! `empty`: the reads before the next copy into the stage), so the passing rows are not vacuous.
 //!
-//! **The TMA write.** The producer performs the copy's write into the stage itself with
+//! **The TMA write.** In the last four tests the producer issues each tile with the library's
+//! `copy::cp_async_bulk_g2s` (the call users make): the copy engine performs it on a loom thread
+//! of its own and completes `full`; one consumer (main + consumer + 3 copy-engine threads are
+//! loom's 5), bound 0. Elsewhere the producer performs the copy's write into the stage itself with
 //! `Tile::write_async` (the async-proxy write of a bulk copy's destination, with its race and
 //! proxy checks, on the producer's thread) right after `producer_acquire`, then the copy engine's
 //! completion `full.async_copy_complete_tx(16)` — a `Release` RMW ordered after the write, what
@@ -64,6 +72,7 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
+use ptx_sync::copy::cp_async_bulk_g2s;
 use ptx_sync::mbarrier::Mbarrier;
 use ptx_sync::model::{self, Tile};
 use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineScope, PipelineState};
@@ -94,14 +103,24 @@ enum Bug {
     ReadAfterRelease,
     /// Consumer 0 arrives on `empty` without `consumer_release`'s proxy fence (the arrive alone).
     NoProxyFence,
+    /// (`Cluster` pipeline) CTA 1's consumer fences with the `Cta` pipeline's
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` before its remote
+    /// arrive, instead of `consumer_release`'s `fence.proxy.async`.
+    RestrictedFence,
 }
 
-/// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers.
+/// The shared memory of the CTA: `full[STAGES]`, `empty[STAGES]`, the stage buffers; and the
+/// global source of the tiles (for the copies through `cp_async_bulk_g2s`).
 struct Smem {
     full: Vec<Mbarrier<Full>>,
     empty: Vec<Mbarrier<Empty>>,
     stage: Vec<Tile<u32>>,
+    src: Vec<Src>,
 }
+
+/// One tile in global memory, 16-byte aligned (a bulk copy's source).
+#[repr(C, align(16))]
+struct Src([u32; WORDS]);
 
 fn tile(t: u32) -> u32 {
     100 + t
@@ -130,7 +149,7 @@ fn tma_write(bug: Bug, stage: &Tile<u32>, full: &Mbarrier<Full>, t: u32) {
     }
 }
 
-fn producer<const S: usize>(m: &Smem, bug: Bug) {
+fn producer<const S: usize>(m: &Smem, bug: Bug, engine: bool) {
     let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
     let mut st = if bug == Bug::ProducerPhase {
         PipelineState::<S>::consumer_start()
@@ -149,7 +168,15 @@ fn producer<const S: usize>(m: &Smem, bug: Bug) {
                 Err(_) => false,
             },
         );
-        tma_write(bug, &m.stage[st.index()], full.unwrap(), t);
+        let (stage, full) = (&m.stage[st.index()], full.unwrap());
+        if engine {
+            // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [stage], [src], 16, [full]
+            unsafe {
+                cp_async_bulk_g2s(stage.addr(), m.src[t as usize].0.as_ptr().cast(), TX, full)
+            };
+        } else {
+            tma_write(bug, stage, full, t);
+        }
         st.advance();
     }
     spin_until("pipeline: producer_tail: a stage never empties", || {
@@ -186,8 +213,14 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
 }
 
 /// 1 producer (the model's main thread) and `consumers` spawned consumer threads, `S` stages,
-/// [`TILES`] tiles.
+/// [`TILES`] tiles; the producer's copies are [`tma_write`]s.
 fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
+    run_with::<S>(consumers, bug, bound, false)
+}
+
+/// As [`run`]; `engine`: the producer issues each copy with the library's `cp_async_bulk_g2s`
+/// (one copy-engine thread per tile).
+fn run_with<const S: usize>(consumers: usize, bug: Bug, bound: usize, engine: bool) {
     check(bound, move || {
         // Every thread is in CTA 0 (the pipeline's `.cta` barriers are the CTA's own).
         model::set_thread(0, 0);
@@ -195,6 +228,7 @@ fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
             full: (0..S).map(|_| Mbarrier::new()).collect(),
             empty: (0..S).map(|_| Mbarrier::new()).collect(),
             stage: (0..S).map(|_| Tile::new(WORDS, 0u32)).collect(),
+            src: (0..TILES).map(|t| Src([tile(t); WORDS])).collect(),
         });
         // One thread inits before the others start (the spawn publishes it, as bar.sync would).
         Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true).init(1, consumers as u32);
@@ -204,10 +238,11 @@ fn run<const S: usize>(consumers: usize, bug: Bug, bound: usize) {
                 spawn_in(0, 0, move || consumer::<S>(&m, bug, me))
             })
             .collect();
-        producer::<S>(&m, bug);
+        producer::<S>(&m, bug, engine);
         for c in cs {
             c.join();
         }
+        model::drain_copies();
     });
 }
 
@@ -346,4 +381,208 @@ fn pipeline_no_proxy_fence_stages2_caught() {
 #[should_panic(expected = "proxy race")]
 fn pipeline_no_proxy_fence_1p2c_stages2_caught() {
     run::<2>(2, Bug::NoProxyFence, BOUND_2C);
+}
+
+// --- the copies through the library's `cp_async_bulk_g2s` (its copy engine) ---------------------
+
+/// The producer issues each tile with `cp_async_bulk_g2s` (what users call): the library's copy
+/// engine performs the async-proxy write on a thread of its own and completes `full`. One
+/// consumer: main + consumer + 3 copy-engine threads are loom's 5. Bound 0.
+#[test]
+fn pipeline_1p1c_stages2_through_cp_async_bulk_g2s_passes() {
+    run_with::<2>(1, Bug::None, 0, true);
+}
+
+/// Bound 0.
+#[test]
+fn pipeline_1p1c_stages1_through_cp_async_bulk_g2s_passes() {
+    run_with::<1>(1, Bug::None, 0, true);
+}
+
+/// The consumer's arrive without `consumer_release`'s proxy fence: the engine's next write into
+/// the stage is a `proxy race`. Bound 0.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_no_proxy_fence_through_cp_async_bulk_g2s_caught() {
+    run_with::<1>(1, Bug::NoProxyFence, 0, true);
+}
+
+/// The consumer reads the stage after its release: the engine's next write into it is
+/// unordered with the read or follows it unfenced. Bound 0.
+#[test]
+fn pipeline_read_after_release_through_cp_async_bulk_g2s_caught() {
+    assert_caught(
+        || run_with::<1>(1, Bug::ReadAfterRelease, 0, true),
+        &[
+            "proxy race",
+            "ptx-sync model: data race on Data (async-proxy write (TMA))",
+        ],
+    );
+}
+
+// --- the `Cluster` pipeline: consumers in a peer CTA, multicast copies ---------------------------
+
+/// CTA `r`'s shared memory of the [`Pipeline<S, Cluster>`] model.
+struct ClusterCta {
+    full: Vec<Mbarrier<Full>>,
+    empty: Vec<Mbarrier<Empty>>,
+    stage: Vec<Tile<u32>>,
+}
+
+/// Two CTAs' [`ClusterCta`]s, declared per CTA (`ClusterShared`: `mapa` reaches the leader's
+/// `empty`, the multicast writes both CTAs' stages and completes on both CTAs' `full`).
+struct ClusterSmem {
+    // Dropped first: the declarations name the CTAs' memory.
+    _decl: Vec<ptx_sync::cluster::ClusterShared>,
+    cta: [ClusterCta; 2],
+    src: Vec<Src>,
+}
+
+fn cluster_smem<const S: usize>() -> ClusterSmem {
+    use ptx_sync::cluster::ClusterShared;
+    let cta = [0, 1].map(|_| ClusterCta {
+        full: (0..S).map(|_| Mbarrier::new()).collect(),
+        empty: (0..S).map(|_| Mbarrier::new()).collect(),
+        stage: (0..S).map(|_| Tile::new(WORDS, 0u32)).collect(),
+    });
+    let bytes = S * core::mem::size_of::<Mbarrier<Full>>();
+    let mut decl = Vec::new();
+    // SAFETY: the vectors' and tiles' memory lives as long as `cta`, dropped after `_decl`.
+    unsafe {
+        let full = [cta[0].full.as_ptr() as usize, cta[1].full.as_ptr() as usize];
+        let empty = [
+            cta[0].empty.as_ptr() as usize,
+            cta[1].empty.as_ptr() as usize,
+        ];
+        decl.push(ClusterShared::from_raw(bytes, &full));
+        decl.push(ClusterShared::from_raw(bytes, &empty));
+        for s in 0..S {
+            let t = [
+                cta[0].stage[s].as_ptr() as usize,
+                cta[1].stage[s].as_ptr() as usize,
+            ];
+            decl.push(ClusterShared::from_raw(WORDS * 4, &t));
+        }
+    }
+    ClusterSmem {
+        _decl: decl,
+        cta,
+        src: (0..TILES).map(|t| Src([tile(t); WORDS])).collect(),
+    }
+}
+
+/// The `Cluster` pipeline: the leader CTA 0's producer (the model's main thread) multicasts each
+/// tile into both CTAs' stages (`cp_async_bulk_g2s_multicast`, mask 0b11: one copy-engine thread
+/// per tile); CTA 1 is one thread that runs its producer step (`producer_acquire` of a
+/// non-leader: its own `full`'s `expect_tx`) and then its consumer step per tile, releasing the
+/// leader's `empty` through `consumer_release` (remote `mbarrier.arrive.release.cluster`).
+/// Threads: main + CTA 1 + 3 copy-engine threads = loom's 5. `bug`: [`Bug::None`],
+/// [`Bug::NoProxyFence`] (the consumer's remote arrive without the fence) or
+/// [`Bug::RestrictedFence`] (with the `Cta` pipeline's restricted fence).
+fn run_cluster<const S: usize>(bug: Bug, bound: usize) {
+    use ptx_sync::copy::cp_async_bulk_g2s_multicast;
+    use ptx_sync::Cluster;
+    check(bound, move || {
+        model::set_thread(0, 0);
+        let m = Arc::new(cluster_smem::<S>());
+        for c in &m.cta {
+            // One producer arrival (with expect_tx) per CTA; one consumer (CTA 1's) on `empty`.
+            Pipeline::<S, Cluster>::new(&c.full, &c.empty, 0, true).init(1, 1);
+        }
+        let m1 = m.clone();
+        let peer = spawn_in(0, 1, move || {
+            let c = &m1.cta[1];
+            let pipe = Pipeline::<S, Cluster>::new(&c.full, &c.empty, 0, false);
+            let (mut p, mut st) = (
+                PipelineState::<S>::producer_start(),
+                PipelineState::<S>::consumer_start(),
+            );
+            for t in 0..TILES {
+                spin_until("pipeline: producer_acquire (CTA 1)", || {
+                    pipe.producer_acquire(p, TX, ONE_TRY).is_ok()
+                });
+                p.advance();
+                spin_until("pipeline: consumer_wait (CTA 1)", || {
+                    pipe.consumer_wait(st, ONE_TRY).is_ok()
+                });
+                let v = unsafe { c.stage[st.index()].read(0) };
+                assert_eq!(v, tile(t), "pipeline: CTA 1 read a wrong tile");
+                if bug == Bug::NoProxyFence {
+                    <Cluster as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
+                } else if bug == Bug::RestrictedFence {
+                    <Cta as PipelineScope>::release_fence(); // …sync_restrict::shared::cta.cluster
+                    <Cluster as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
+                } else {
+                    // fence.proxy.async; mapa; mbarrier.arrive.release.cluster.shared::cluster
+                    pipe.consumer_release(st);
+                }
+                st.advance();
+            }
+        });
+        let c = &m.cta[0];
+        let pipe = Pipeline::<S, Cluster>::new(&c.full, &c.empty, 0, true);
+        let mut p = PipelineState::<S>::producer_start();
+        for t in 0..TILES {
+            let mut full = None;
+            spin_until(
+                "pipeline: producer_acquire: the stage never empties",
+                || match pipe.producer_acquire(p, TX, ONE_TRY) {
+                    Ok(b) => {
+                        full = Some(b);
+                        true
+                    }
+                    Err(_) => false,
+                },
+            );
+            let d = c.stage[p.index()].addr();
+            let s = m.src[t as usize].0.as_ptr().cast();
+            unsafe { cp_async_bulk_g2s_multicast(d, s, TX, full.unwrap(), 0b11) };
+            p.advance();
+        }
+        spin_until("pipeline: producer_tail", || {
+            pipe.producer_tail(p, ONE_TRY).is_ok()
+        });
+        peer.join();
+        model::drain_copies();
+    });
+}
+
+/// The `Cluster` pipeline with `consumer_release`'s kept bidirectional `fence.proxy.async`:
+/// passes. STAGES 1 (every tile reuses the stage), bound 0.
+#[test]
+fn pipeline_cluster_stages1_passes() {
+    run_cluster::<1>(Bug::None, 0);
+}
+
+/// Bound 0.
+#[test]
+fn pipeline_cluster_stages2_passes() {
+    run_cluster::<2>(Bug::None, 0);
+}
+
+/// CTA 1's remote arrive on the leader's `empty` without the proxy fence: the next multicast
+/// writes CTA 1's stage after its generic read with no fence (seed §5.3). Bound 0.
+#[test]
+#[should_panic(expected = "proxy race")]
+fn pipeline_cluster_no_proxy_fence_caught() {
+    run_cluster::<1>(Bug::NoProxyFence, 0);
+}
+
+/// CTA 1's consumer fences with `.sync_restrict::shared::cta` (what the `Cta` pipeline's
+/// `consumer_release` uses) and then arrives remotely on the leader's `empty`
+/// (`.shared::cluster`): the restricted fence's effect covers only operations on `.shared::cta`
+/// objects (PTX ISA §9.7.13.4), so nothing carries it to the leader's next multicast into CTA 1's
+/// stage — the reason the `Cluster` pipeline keeps the bidirectional `fence.proxy.async`.
+/// Bound 0.
+#[test]
+#[should_panic(expected = "applies only to operations on .shared::cta objects")]
+fn pipeline_cluster_restricted_fence_caught() {
+    run_cluster::<1>(Bug::RestrictedFence, 0);
+}
+
+/// The same, STAGES 2. Bound 0.
+#[test]
+#[should_panic(expected = "applies only to operations on .shared::cta objects")]
+fn pipeline_cluster_stages2_restricted_fence_caught() {
+    run_cluster::<2>(Bug::RestrictedFence, 0);
 }

@@ -13,29 +13,14 @@
 //! | §3.5 fn. 15 | `.gpu`, two clusters | passes |
 //! | §4.2 | C1 `atom.cta.add`, C2 `atom.gpu.add`, two CTAs | caught: not morally strong |
 //! | §4.2 | both `atom.gpu.add` | passes |
-//! | §5.4 | C2 in CTA B arrives on CTA A's `empty` (the library's `Mbarrier::remote(..).arrive::<Release, Cta>()`), P waits `.acquire.cta` | caught: not morally strong, naming the remote arrive |
-//! | §5.4 | `.release.cluster` / `.acquire.cluster` | passes |
 //!
-//! Preemption bound: 2 for every test. The §5.4 model starts from a filled tile in both CTAs
-//! (the multicast of the previous round) and checks the `empty` hand-off and the reuse (P's
-//! multicast with the library's `cp_async_bulk_g2s_multicast`, performed by the library's copy
-//! engine under loom); the
-//! `mbarrier.init` publication (`fence.mbarrier_init` + `barrier.cluster`) is the threads'
-//! creation here.
+//! Preemption bound: 2 for every test. §5.4 (C2's `.cta` remote arrive on CTA A's `empty`, and
+//! the init publication) is written once with the other §5 programs
+//! (`ptx_sync_programs::section5::Section54`) and model-checked in `tests/section5.rs`.
 #![cfg(loom)]
 
-use loom::sync::Arc;
-use ptx_sync::copy::cp_async_bulk_g2s_multicast;
-use ptx_sync::mbarrier::{ArriveInstr, RemoteArriveInstr, WaitInstr};
-use ptx_sync::model::{self, Place};
-use ptx_sync::model::{drain_copies, Tile};
-use ptx_sync::proxy::fence_proxy_async;
-use ptx_sync::sem::Scope;
-use ptx_sync::wait::Budget;
-use ptx_sync::Shared;
-use ptx_sync::{Acquire, Cluster, Cta, Mbarrier, Phase, Release};
+use ptx_sync::model::Place;
 use ptx_sync_loom_tests::programs::{self, LoomEnv};
-use ptx_sync_loom_tests::{assert_caught_all, check, spawn_in};
 use ptx_sync_programs::cells::Cells;
 use ptx_sync_programs::count::{self, Count};
 use ptx_sync_programs::mp::{self, Mp};
@@ -120,91 +105,4 @@ fn s4_2_atom_cta_vs_atom_gpu_caught() {
 #[test]
 fn s4_2_atom_gpu_both_passes() {
     two_atoms(Sco::Gpu, Sco::Gpu);
-}
-
-/// Global memory, 16-aligned (a TMA source).
-#[repr(align(16))]
-struct Src([u32; 4]);
-
-const A: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 0,
-};
-const B: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 1,
-};
-
-/// §5.4: P (CTA A) reuses the tiles of A and B once `empty` (in A, count 2) completes; C1 (A)
-/// and C2 (B) read their CTA's tile, `fence.proxy.async`, and arrive on `empty` (C2 remotely,
-/// through `Mbarrier::remote`, a `RemoteMbarrier`). The library's own `Mbarrier`: its arrive and
-/// wait are strong accesses of the model at the scope `S` they name.
-fn cluster_reuse<S: Scope>()
-where
-    Release: ArriveInstr<S> + RemoteArriveInstr<S>,
-    Acquire: WaitInstr<S>,
-{
-    check(BOUND, || {
-        // `mbarrier.init` by a thread of A, before the others start (their creation publishes it).
-        model::set_place(A);
-        let src = Arc::new(Src([2; 4]));
-        let tile_a = Arc::new(Tile::new(4, 1u32));
-        let tile_b = Arc::new(Tile::new(4, 1u32));
-        let empty: Arc<Mbarrier> = Arc::new(Mbarrier::new());
-        empty.init(2);
-        let full: Arc<Mbarrier> = Arc::new(Mbarrier::new());
-        full.init(1);
-        let (ta1, e1) = (tile_a.clone(), empty.clone());
-        let c1 = spawn_in(A.cluster, A.cta, move || {
-            let v = unsafe { ta1.read(0) };
-            fence_proxy_async::<Shared>();
-            let _ = e1.arrive::<Release, S>(); // mbarrier.arrive.release.<S>.shared::cta.b64
-            v
-        });
-        let (tb2, e2) = (tile_b.clone(), empty.clone());
-        let c2 = spawn_in(B.cluster, B.cta, move || {
-            let v = unsafe { tb2.read(0) };
-            fence_proxy_async::<Shared>();
-            // mapa + mbarrier.arrive.release.<S>.shared::cluster.b64 on A's barrier
-            e2.remote(A.cta).arrive::<Release, S>();
-            v
-        });
-        let (s, ta, e, f) = (src.clone(), tile_a.clone(), empty.clone(), full.clone());
-        let p = spawn_in(A.cluster, A.cta, move || {
-            e.wait_parity::<Acquire, S>(Phase::ZERO, Budget::nanos(1_000_000_000))
-                .expect("a budget never times out under loom");
-            // The TMA multicast of the next tile (the library's copy: its async-proxy writes on
-            // a copy-engine thread, checked against C1's generic read of tile A; the model lands
-            // a multicast in the issuing CTA's tile only).
-            let _ = f.arrive_expect_tx::<Release, Cta>(16);
-            unsafe { cp_async_bulk_g2s_multicast(ta.addr(), s.0.as_ptr().cast(), 16, &*f, 0b11) };
-        });
-        assert_eq!((c1.join(), c2.join()), (1, 1));
-        p.join();
-        drain_copies();
-        assert_eq!(unsafe { tile_a.read(3) }, 2, "the multicast wrote tile A");
-    });
-}
-
-/// §5.4: `mbarrier.arrive` / `try_wait` without a scope are `.cta`: C2's remote arrive and P's
-/// wait (and C1's arrive) do not include each other's threads. Caught through the library's
-/// `RemoteMbarrier::arrive::<Release, Cta>()`.
-#[test]
-fn s5_4_remote_arrive_cta_caught() {
-    assert_caught_all(
-        cluster_reuse::<Cta>,
-        &[
-            "ptx-sync model: data race: ",
-            "`mbarrier.arrive.release.cta.shared::cluster.b64` by thread (gpu 0, cluster 0, cta 1)",
-            "are not morally strong (PTX ISA §8.7",
-        ],
-    );
-}
-
-/// §5.4 fixed: `.release.cluster` on the arrive, `.acquire.cluster` on the wait.
-#[test]
-fn s5_4_remote_arrive_cluster_passes() {
-    cluster_reuse::<Cluster>();
 }

@@ -1,5 +1,5 @@
-//! Seed §5.1–§5.3: asynchronous copies into shared memory and the proxies, each program written
-//! once over the library API (`ptx_sync::copy`, `Mbarrier`, `NamedBarrier`,
+//! Seed §5.1–§5.4: asynchronous copies into shared memory, the proxies and the cluster, each
+//! program written once over the library API (`ptx_sync::copy`, `Mbarrier`, `NamedBarrier`,
 //! `proxy::fence_proxy_async`) in its broken and its fixed variant, and instantiated three ways:
 //!
 //! * **GPU**: `host/kernels/src/section5.rs` expands [`for_each_section5!`] into the kernels
@@ -26,13 +26,25 @@
 //! | §5.2 | `arrive.expect_tx`, TMA `complete_tx`, C's `try_wait.parity` | yes | passes |
 //! | §5.3 | reuse: C's `ld`, `arrive(empty)`, P's next TMA, no `fence.proxy.async` | no | caught: proxy race |
 //! | §5.3 | `fence.proxy.async.shared::cta` in C before its arrive | yes | passes |
+//! | §5.4 | cluster of 2, multicast TMA, C2's remote arrive `.release.cta`, P's wait `.acquire.cta` | no | caught: not morally strong |
+//! | §5.4 | `.release.cluster` / `.acquire.cluster`, inits published with `fence.mbarrier_init` + `barrier.cluster` | yes | passes |
+//! | §5.4 | inits published with `bar.sync` only | no | not modelled (see [`S54InitBug`]) |
+//!
+//! §5.4 ([`Section54`], [`for_each_section54!`]) runs on a cluster of two CTAs over
+//! [`S54Mem`]: the GPU kernels `s54_*` (two CTAs of 64 threads, the roles as above), the CPU
+//! and loom runs one thread per CTA over an [`S54Host`] (each CTA its own tile and barriers,
+//! declared with `ptx_sync::cluster::ClusterShared` so that `mapa` reaches the peer's barrier and
+//! the multicast writes both tiles; under loom one copy-engine thread per multicast).
 
 use crate::registry::{Verdict, FORBIDDEN};
-use ptx_sync::barrier::NamedBarrier;
-use ptx_sync::copy::{cp_async, cp_async_bulk_g2s, cp_async_commit_group, cp_async_wait_all, Cg};
-use ptx_sync::proxy::fence_proxy_async;
+use ptx_sync::barrier::{ClusterBarrier, NamedBarrier};
+use ptx_sync::copy::{
+    cp_async, cp_async_bulk_g2s, cp_async_bulk_g2s_multicast, cp_async_commit_group,
+    cp_async_wait_all, Cg,
+};
+use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async};
 use ptx_sync::shared::SharedAddr;
-use ptx_sync::{Cta, Mbarrier, Phase, Release, Shared};
+use ptx_sync::{Acquire, Cluster, Cta, Mbarrier, Phase, Relaxed, Release, Shared};
 
 /// What a §5 role needs from where it runs: the tile, the source, the output, the barriers.
 pub trait S5Mem {
@@ -66,6 +78,9 @@ pub trait S5Env {
     /// wait gave up (GPU: its budget ran out and `bit` was recorded in `status`); under loom it
     /// never gives up (a wait no thread can end is a `"deadlock: …"` panic).
     fn wait_phase(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool;
+    /// As [`wait_phase`](Self::wait_phase) with `mbarrier.try_wait.parity.acquire.cluster`
+    /// (§5.4: P waits on `empty`, which consumers of the peer CTA release).
+    fn wait_phase_cluster(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool;
 }
 
 /// One §5 program in one variant.
@@ -293,6 +308,218 @@ setup: |m, lane, lanes| {
     }
 });
 
+// ---- §5.4: a cluster of two CTAs, multicast TMA, remote arrive, init publication -----------
+
+/// What a §5.4 role needs beyond [`S5Mem`] (whose tile, `full`, `empty` and output are its own
+/// CTA's: each CTA has its copy of the tile and of the barriers at the same offsets; `put(k)`
+/// writes this CTA's output word `k`).
+pub trait S54Mem: S5Mem {
+    /// This CTA's rank in the cluster of two: 0 = A (P's CTA; its `empty` is the one used),
+    /// 1 = B.
+    fn rank(&self) -> u32;
+    /// The cluster barrier (`barrier.cluster.arrive` / `wait`: every thread of both CTAs).
+    fn cluster(&self) -> &ClusterBarrier;
+    /// `bar.sync 0` of this CTA's threads: the only publication of the inits in the init bug
+    /// (a CTA of one thread: nothing).
+    fn cta_sync(&self);
+}
+
+/// §5.4: C2 runs in CTA B, P and C1 in CTA A; P's TMA multicast writes both CTAs' tiles and
+/// completes on both CTAs' `full`; C1 and C2 release the tile on A's `empty` (C2 remotely,
+/// `mapa` + `.shared::cluster`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct S54 {
+    /// The consumers' remote arrive is `.release.cluster` and P's wait on `empty`
+    /// `.acquire.cluster` (else both `.cta`, the seed's first bug).
+    pub cluster_scope: bool,
+    /// The inits are published with `fence.mbarrier_init.release.cluster` +
+    /// `barrier.cluster.arrive.relaxed` + `barrier.cluster.wait` (else with the CTA's `bar.sync`
+    /// only, the seed's second bug).
+    pub publish_init: bool,
+}
+
+/// Every thread of the cluster, before the roles: thread 0 of each CTA initializes `full` (one
+/// arrival: its P) and `empty` (`2 * c_lanes`: C1's and C2's lanes), then the inits'
+/// publication (see [`S54::publish_init`]). `lane` is the thread's index in its CTA.
+#[inline(always)]
+pub fn s54_setup<M: S54Mem>(c: S54, m: &M, lane: u32, c_lanes: u32) {
+    if lane == 0 {
+        m.full().init(1);
+        m.empty().init(2 * c_lanes); // used in A only
+        if c.publish_init {
+            fence_mbarrier_init(); // seed 5.4: release the inits to the cluster
+        }
+    }
+    if c.publish_init {
+        let a = m.cluster().arrive::<Relaxed>(); // barrier.cluster.arrive.relaxed
+        m.cluster().wait::<Acquire>(a); // barrier.cluster.wait
+    } else {
+        // The init bug: bar.sync publishes the inits to this CTA only; the peer CTA may arrive
+        // on (or multicast into) a barrier whose init it cannot see yet.
+        m.cta_sync();
+    }
+}
+
+/// P's round `r` (lane 0 of each CTA): from round 1 on, in A the wait for both consumers'
+/// release of the tile on `empty`, in B the wait for its `full`'s previous phase; then
+/// `arrive.expect_tx` on its CTA's `full`; in A, the multicast of source block `r` into both
+/// tiles (`mask` 0b11).
+#[inline(always)]
+pub fn s54_produce<E: S5Env, M: S54Mem>(c: S54, r: u32, e: &E, m: &M) {
+    let bytes = m.words() * 4;
+    if r > 0 {
+        let prev = if r & 1 == 1 { Phase::ZERO } else { Phase::ONE };
+        if m.rank() == 0 {
+            if c.cluster_scope {
+                e.wait_phase_cluster(m.empty(), prev, 2); // seed 5.4 fix: .acquire.cluster
+            } else {
+                e.wait_phase(m.empty(), prev, 2); // seed 5.4 bug: .acquire.cta
+            }
+        } else {
+            e.wait_phase(m.full(), prev, 4);
+        }
+    }
+    let _ = m.full().arrive_expect_tx::<Release, Cta>(bytes);
+    if m.rank() == 0 {
+        // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+        unsafe { cp_async_bulk_g2s_multicast(m.tile(), m.src(r).cast(), bytes, m.full(), 0b11) };
+    }
+}
+
+/// C's round `r` (lane `lane` of `lanes`): wait `full` (phase `r & 1`), read the tile into
+/// output block `r`, `fence.proxy.async.shared::cta` (§5.3), arrive on A's `empty`.
+#[inline(always)]
+pub fn s54_consume<E: S5Env, M: S54Mem>(c: S54, r: u32, lane: u32, lanes: u32, e: &E, m: &M) {
+    let p = if r & 1 == 0 { Phase::ZERO } else { Phase::ONE };
+    e.wait_phase(m.full(), p, 1);
+    consume(m, r, lane, lanes);
+    fence_proxy_async::<Shared>();
+    let leader_empty = m.empty().remote(0); // mapa.shared::cluster.u32
+    if c.cluster_scope {
+        leader_empty.arrive::<Release, Cluster>(); // seed 5.4 fix
+    } else {
+        leader_empty.arrive::<Release, Cta>(); // seed 5.4 bug: .cta does not reach CTA A
+    }
+}
+
+/// P's drain (lane 0): its `full`'s last phase; in A, both consumers' last release.
+#[inline(always)]
+pub fn s54_drain<E: S5Env, M: S54Mem>(e: &E, m: &M) {
+    e.wait_phase(m.full(), Phase::ONE, 4);
+    if m.rank() == 0 {
+        e.wait_phase_cluster(m.empty(), Phase::ONE, 2);
+    }
+}
+
+/// Every thread, at the end: the cluster barrier, so that no CTA exits while its peer may still
+/// touch its shared memory.
+#[inline(always)]
+pub fn s54_exit<M: S54Mem>(m: &M) {
+    let a = m.cluster().arrive::<Release>();
+    m.cluster().wait::<Acquire>(a);
+}
+
+/// One §5.4 program in one variant.
+pub trait Section54 {
+    /// Kernel name (`s54_cluster_fix`).
+    const NAME: &'static str;
+    /// One line: what the variant does.
+    const WHAT: &'static str;
+    /// Correct per the PTX memory model.
+    const CORRECT: bool;
+    /// What the loom model reports.
+    const LOOM: Verdict;
+    /// The variant.
+    const CFG: S54;
+    /// Rounds (blocks multicast, output blocks per CTA).
+    const BLOCKS: u32 = 2;
+
+    /// The roles as the GPU runs them, each on its own threads: role 0 = P (lane 0 acts),
+    /// role 1 = C (lane `lane` of `lanes`). Between [`s54_setup`] and [`s54_exit`].
+    #[inline(always)]
+    fn role<E: S5Env, M: S54Mem>(role: u32, lane: u32, lanes: u32, e: &E, m: &M) {
+        if role == 0 {
+            if lane == 0 {
+                for r in 0..Self::BLOCKS {
+                    s54_produce(Self::CFG, r, e, m);
+                }
+                s54_drain(e, m);
+            }
+        } else {
+            for r in 0..Self::BLOCKS {
+                s54_consume(Self::CFG, r, lane, lanes, e, m);
+            }
+        }
+    }
+
+    /// A whole CTA on one thread (P and C, one lane each, interleaved by round: P's round `r`,
+    /// then C's — an order the concurrent roles may also run in): setup, roles, exit. The CPU
+    /// and loom runs start one such thread per CTA.
+    fn cta<E: S5Env, M: S54Mem>(e: &E, m: &M) {
+        s54_setup(Self::CFG, m, 0, 1);
+        for r in 0..Self::BLOCKS {
+            s54_produce(Self::CFG, r, e, m);
+            s54_consume(Self::CFG, r, 0, 1, e, m);
+        }
+        s54_drain(e, m);
+        s54_exit(m);
+    }
+}
+
+macro_rules! s54_variant {
+    ($(#[$doc:meta])* $T:ident = $cfg:expr, $name:literal, correct: $ok:expr, loom: $loom:expr,
+     $what:literal) => {
+        $(#[$doc])*
+        #[doc = concat!("\n\n`", $name, "` (§5.4): ", $what)]
+        pub struct $T;
+        impl Section54 for $T {
+            const NAME: &'static str = $name;
+            const WHAT: &'static str = $what;
+            const CORRECT: bool = $ok;
+            const LOOM: Verdict = $loom;
+            const CFG: S54 = $cfg;
+        }
+    };
+}
+
+s54_variant!(
+    /// Seed 5.4 bug: the default `.cta` scope on the remote arrive and P's wait.
+    S54ClusterCta = S54 { cluster_scope: false, publish_init: true }, "s54_cluster_cta",
+    correct: false, loom: Verdict::Caught(&["not morally strong"]),
+    "C2 arrives remotely on A's empty with .release.cta; P waits .acquire.cta");
+s54_variant!(
+    /// Seed 5.4 fix.
+    S54ClusterFix = S54 { cluster_scope: true, publish_init: true }, "s54_cluster_fix",
+    correct: true, loom: Verdict::Passes,
+    "remote arrive .release.cluster, wait .acquire.cluster, inits published with fence.mbarrier_init + barrier.cluster");
+s54_variant!(
+    /// Seed 5.4 init bug: the fix without `fence.mbarrier_init` and the cluster barrier after
+    /// the inits.
+    S54InitBug = S54 { cluster_scope: true, publish_init: false }, "s54_init_bug",
+    correct: false,
+    loom: Verdict::NotModelled(
+        "the bug is a lost complete_tx: A's multicast completing on B's full before B's \
+         mbarrier.init, which then erases it. The model performs that complete_tx in B's CTA \
+         (as the hardware does, so that B's .acquire.cta wait synchronizes with it), which makes \
+         it morally strong with B's .cta init, so no race is reported; and loom at preemption \
+         bound 0 schedules B's init before the copy-engine thread (bound 1 does not finish in 15 \
+         minutes)"),
+    "inits published with bar.sync only: A's multicast may complete_tx on B's full before B's init, which then erases it");
+
+/// Calls `$m! { kernel_name: Type, ... }` with every §5.4 program ([`Section54`]): the kernels
+/// (`host/kernels/src/section5.rs`), the CPU runs (`host/src/exec/cpu.rs`) and the loom suite
+/// (`loom-tests/tests/section5.rs`) expand it.
+#[macro_export]
+macro_rules! for_each_section54 {
+    ($m:ident) => {
+        $m! {
+            s54_cluster_cta: $crate::section5::S54ClusterCta,
+            s54_cluster_fix: $crate::section5::S54ClusterFix,
+            s54_init_bug: $crate::section5::S54InitBug,
+        }
+    };
+}
+
 /// Calls `$m! { kernel_name: Type, ... }` with every §5 program of the registry, in the seed's
 /// order: the kernels (`host/kernels/src/section5.rs`), the CPU runs (`host/src/exec/cpu.rs`)
 /// and the loom suite (`loom-tests/tests/section5.rs`) expand it.
@@ -314,7 +541,7 @@ macro_rules! for_each_section5 {
 pub use host::{HostMem, SRC, WORDS};
 
 #[cfg(not(target_arch = "nvptx64"))]
-mod host {
+pub(crate) mod host {
     use super::S5Mem;
     use ptx_sync::barrier::NamedBarrier;
     use ptx_sync::shared::SharedAddr;
@@ -335,14 +562,46 @@ mod host {
     #[repr(C, align(128))]
     struct Tile(core::cell::UnsafeCell<[u32; WORDS as usize]>);
 
+    /// One tile of [`WORDS`] words: an aligned array, or under `--cfg loom` a
+    /// `ptx_sync::model::Tile` (its accesses checked by the model).
+    pub(super) struct TileMem {
+        #[cfg(not(loom))]
+        t: Tile,
+        #[cfg(loom)]
+        t: ptx_sync::model::Tile<u32>,
+    }
+
+    impl TileMem {
+        pub(super) fn new() -> Self {
+            TileMem {
+                #[cfg(not(loom))]
+                t: Tile(core::cell::UnsafeCell::new([0; WORDS as usize])),
+                #[cfg(loom)]
+                t: ptx_sync::model::Tile::new(WORDS as usize, 0),
+            }
+        }
+        pub(super) fn base(&self) -> usize {
+            #[cfg(not(loom))]
+            return self.t.0.get() as usize;
+            #[cfg(loom)]
+            return self.t.as_ptr() as usize;
+        }
+        pub(super) fn addr(&self) -> SharedAddr {
+            ptx_sync::shared::to_shared(self.base() as *const u32)
+        }
+        pub(super) unsafe fn read(&self, i: u32) -> u32 {
+            #[cfg(not(loom))]
+            return core::ptr::read_volatile((self.base() as *const u32).add(i as usize));
+            #[cfg(loom)]
+            return self.t.read(i as usize);
+        }
+    }
+
     /// A §5 instance on the host: the tile (under `--cfg loom` a `ptx_sync::model::Tile`, whose
     /// generic and async-proxy accesses the model checks), the barriers (the named barrier for
     /// the two roles, one lane each) and the output words.
     pub struct HostMem {
-        #[cfg(not(loom))]
-        tile: Tile,
-        #[cfg(loom)]
-        tile: ptx_sync::model::Tile<u32>,
+        tile: TileMem,
         full: Mbarrier,
         empty: Mbarrier,
         bar: NamedBarrier,
@@ -362,10 +621,7 @@ mod host {
         /// A fresh instance (tile zero, output zero, barriers not initialized).
         pub fn new() -> Self {
             HostMem {
-                #[cfg(not(loom))]
-                tile: Tile(core::cell::UnsafeCell::new([0; WORDS as usize])),
-                #[cfg(loom)]
-                tile: ptx_sync::model::Tile::new(WORDS as usize, 0),
+                tile: TileMem::new(),
                 full: Mbarrier::new(),
                 empty: Mbarrier::new(),
                 bar: NamedBarrier::new(1, 2),
@@ -389,16 +645,10 @@ mod host {
             WORDS
         }
         fn tile(&self) -> SharedAddr {
-            #[cfg(not(loom))]
-            return ptx_sync::shared::to_shared(self.tile.0.get() as *const u32);
-            #[cfg(loom)]
-            return self.tile.addr();
+            self.tile.addr()
         }
         unsafe fn read(&self, i: u32) -> u32 {
-            #[cfg(not(loom))]
-            return core::ptr::read_volatile((self.tile.0.get() as *const u32).add(i as usize));
-            #[cfg(loom)]
-            return self.tile.read(i as usize);
+            self.tile.read(i)
         }
         fn src(&self, b: u32) -> *const u32 {
             SRC.0[b as usize].as_ptr()
@@ -418,6 +668,143 @@ mod host {
     }
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
+mod host54 {
+    use super::host::{TileMem, SRC, WORDS};
+    use super::{S54Mem, S5Mem};
+    use ptx_sync::barrier::{ClusterBarrier, NamedBarrier};
+    use ptx_sync::cluster::ClusterShared;
+    use ptx_sync::shared::SharedAddr;
+    use ptx_sync::{Gpu, Mbarrier, Relaxed, Strong};
+    extern crate alloc;
+    use alloc::boxed::Box;
+
+    /// One CTA's shared memory: the tile, `full`, `empty`.
+    struct CtaSmem {
+        tile: TileMem,
+        bars: [Mbarrier; 2],
+    }
+
+    /// A §5.4 instance on the host: a cluster of two CTAs, each with its own tile and barriers
+    /// (declared with [`ClusterShared`] as the same variables of both CTAs, so that `mapa`
+    /// reaches the peer's copy and the multicast writes both tiles), the cluster barrier (one
+    /// thread per CTA) and the output (per CTA, two blocks of [`WORDS`]).
+    pub struct S54Host {
+        // Dropped first: the declarations name the CTAs' memory.
+        _decl: [ClusterShared; 2],
+        ctas: Box<[CtaSmem; 2]>,
+        cluster: ClusterBarrier,
+        bar: NamedBarrier,
+        out: [Strong<u32>; 4 * WORDS as usize],
+    }
+
+    unsafe impl Sync for S54Host {}
+    unsafe impl Send for S54Host {}
+
+    impl Default for S54Host {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl S54Host {
+        /// A fresh instance (tiles and output zero, barriers not initialized).
+        pub fn new() -> Self {
+            let ctas = Box::new([0, 1].map(|_| CtaSmem {
+                tile: TileMem::new(),
+                bars: [Mbarrier::new(), Mbarrier::new()],
+            }));
+            let tiles = [ctas[0].tile.base(), ctas[1].tile.base()];
+            // SAFETY: the boxed memory lives as long as `self`, and `_decl` is dropped first.
+            let _decl = unsafe {
+                [
+                    ClusterShared::from_raw(4 * WORDS as usize, &tiles),
+                    ClusterShared::new(&[&ctas[0].bars, &ctas[1].bars]),
+                ]
+            };
+            S54Host {
+                _decl,
+                ctas,
+                cluster: ClusterBarrier::new(2),
+                bar: NamedBarrier::new(1, 1),
+                out: core::array::from_fn(|_| Strong::new(0)),
+            }
+        }
+        /// The view of CTA `rank` (0 or 1).
+        pub fn cta(&self, rank: u32) -> S54Cta<'_> {
+            S54Cta { h: self, rank }
+        }
+        /// Output word `k` of CTA `rank` (after the roles have ended).
+        pub fn word(&self, rank: u32, k: u32) -> u32 {
+            self.out[(rank * 2 * WORDS + k) as usize]
+                .at::<Gpu>()
+                .load::<Relaxed>()
+        }
+        /// Whether both CTAs' first `blocks` output blocks equal the source blocks.
+        pub fn correct(&self, blocks: u32) -> bool {
+            (0..2).all(|c| {
+                (0..blocks).all(|b| {
+                    (0..WORDS).all(|i| self.word(c, b * WORDS + i) == SRC.0[b as usize][i as usize])
+                })
+            })
+        }
+    }
+
+    /// CTA `rank` of an [`S54Host`]: its [`S54Mem`].
+    pub struct S54Cta<'a> {
+        h: &'a S54Host,
+        rank: u32,
+    }
+
+    impl S54Cta<'_> {
+        fn smem(&self) -> &CtaSmem {
+            &self.h.ctas[self.rank as usize]
+        }
+    }
+
+    impl S5Mem for S54Cta<'_> {
+        fn words(&self) -> u32 {
+            WORDS
+        }
+        fn tile(&self) -> SharedAddr {
+            self.smem().tile.addr()
+        }
+        unsafe fn read(&self, i: u32) -> u32 {
+            self.smem().tile.read(i)
+        }
+        fn src(&self, b: u32) -> *const u32 {
+            SRC.0[b as usize].as_ptr()
+        }
+        fn put(&self, k: u32, v: u32) {
+            self.h.out[(self.rank * 2 * WORDS + k) as usize]
+                .at::<Gpu>()
+                .store::<Relaxed>(v)
+        }
+        fn full(&self) -> &Mbarrier {
+            &self.smem().bars[0]
+        }
+        fn empty(&self) -> &Mbarrier {
+            &self.smem().bars[1]
+        }
+        fn bar(&self) -> &NamedBarrier {
+            &self.h.bar
+        }
+    }
+
+    impl S54Mem for S54Cta<'_> {
+        fn rank(&self) -> u32 {
+            self.rank
+        }
+        fn cluster(&self) -> &ClusterBarrier {
+            &self.h.cluster
+        }
+        fn cta_sync(&self) {}
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub use host54::*;
+
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
@@ -428,6 +815,12 @@ mod tests {
         fn wait_phase(&self, b: &Mbarrier, phase: Phase, _bit: u32) -> bool {
             ptx_sync::wait::spin_until(ptx_sync::wait::Budget::iterations(1 << 28), || {
                 b.try_wait_parity::<ptx_sync::Acquire, Cta>(phase)
+            })
+            .is_ok()
+        }
+        fn wait_phase_cluster(&self, b: &Mbarrier, phase: Phase, _bit: u32) -> bool {
+            ptx_sync::wait::spin_until(ptx_sync::wait::Budget::iterations(1 << 28), || {
+                b.try_wait_parity::<ptx_sync::Acquire, Cluster>(phase)
             })
             .is_ok()
         }
@@ -457,6 +850,39 @@ mod tests {
             assert_eq!(k, name);
         }
         assert_eq!(rows.iter().filter(|r| r.2).count(), 3);
+    }
+
+    fn run54<T: Section54>() -> bool {
+        let h = S54Host::new();
+        std::thread::scope(|s| {
+            s.spawn(|| T::cta(&Spin, &h.cta(0)));
+            s.spawn(|| T::cta(&Spin, &h.cta(1)));
+        });
+        h.correct(T::BLOCKS)
+    }
+
+    macro_rules! rows54 {
+        ($($k:ident: $T:path),* $(,)?) => { [$((stringify!($k), <$T as Section54>::NAME, <$T as Section54>::CORRECT)),*] };
+    }
+
+    /// §5.4: three variants (the seed's program and its two bugs), named by their kernels.
+    #[test]
+    fn registry54_rows_are_consistent() {
+        let rows = crate::for_each_section54!(rows54);
+        assert_eq!(rows.len(), 3);
+        for (k, name, _) in rows {
+            assert_eq!(k, name);
+        }
+        assert_eq!(rows.iter().filter(|r| r.2).count(), 1);
+    }
+
+    /// §5.4 on two CPU threads, one per CTA: the multicast writes both CTAs' tiles (each has
+    /// its own, declared with `ClusterShared`), so both CTAs' outputs are the source blocks.
+    #[test]
+    fn s54_fix_copies_the_source_into_both_ctas_on_the_cpu() {
+        // B's output is read from B's tile, which only A's multicast writes; B's `full`
+        // completes only by the multicast's `complete_tx` on B's copy.
+        assert!(run54::<S54ClusterFix>());
     }
 
     /// On the host every copy is done at issue, so even the broken variants read the source; the

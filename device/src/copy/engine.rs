@@ -33,8 +33,10 @@
 //! Under loom, a model that issues copies must wait for every one of them before the memory
 //! they touch goes away — [`drain_copies`](crate::model::drain_copies), what a kernel's exit does
 //! on the GPU; [`check`](crate::model::check) panics if an execution ends with copies in flight.
-//! A `.multicast::cluster` copy lands in the issuing CTA's tile only (as on the host: the model
-//! has one address space, not one shared memory per CTA). `cp.async.mbarrier.arrive` joins the
+//! A `.multicast::cluster` copy ([`host_multicast`]) lands in every CTA's copy of its
+//! destination where the model declares per-CTA copies
+//! ([`ClusterShared`](crate::cluster::ClusterShared)), else in the issuing CTA's only (the
+//! host has one address space). `cp.async.mbarrier.arrive` joins the
 //! thread's copies at the call (stronger than the device, where the arrive-on is deferred).
 #![allow(clippy::missing_safety_doc)]
 
@@ -160,6 +162,55 @@ pub(crate) unsafe fn host_copy(done: Done, d: usize, s: *const u8, n: usize) {
     b.issue(done)
 }
 
+/// A `.multicast::cluster` copy of `n` bytes from `s` to `d`, completing `n` bytes on `bar`, in
+/// every CTA of `mask` (bit `r` = cluster rank `r`): where `d` lies in a variable declared with
+/// [`ClusterShared`](crate::cluster::ClusterShared), rank `r`'s copy of `d` and of `bar` (the
+/// same CTA-relative offsets, PTX ISA §9.7.9.25.4); elsewhere the host's cluster of one CTA
+/// (the copy lands at `d`, once). Under loom the whole multicast is one copy-engine thread
+/// (each destination's `complete_tx` performed in that CTA, `model::as_place`).
+pub(crate) unsafe fn host_multicast<Tag>(
+    bar: &Mbarrier<Tag>,
+    d: usize,
+    s: *const u8,
+    n: usize,
+    mask: u16,
+) {
+    use crate::cluster::host_peer;
+    let b = bar as *const Mbarrier<Tag> as usize;
+    let mut parts = std::vec::Vec::new();
+    if host_peer(d, 0).is_some() {
+        for r in (0..16u32).filter(|r| mask & (1 << r) != 0) {
+            let dr = host_peer(d, r).expect("multicast: no copy of the destination in that CTA");
+            let br = host_peer(b, r).unwrap_or(b) as *const Mbarrier<Tag>;
+            parts.push((r, Done::tx(&*br, n as u32), dr));
+        }
+    } else {
+        parts.push((u32::MAX, Done::tx(bar, n as u32), d));
+    }
+    #[cfg(not(loom))]
+    for (_, done, dr) in parts {
+        host_copy(done, dr, s, n);
+    }
+    #[cfg(loom)]
+    model::issue_parts(
+        parts
+            .into_iter()
+            .map(|(r, done, dr)| {
+                let at = crate::model::place()
+                    .filter(|_| r != u32::MAX)
+                    .map(|p| crate::model::Place { cta: r, ..p });
+                let ops = std::vec![Op {
+                    d: dr,
+                    s: Some(s as usize),
+                    n,
+                    rmw: None,
+                }];
+                (at, done, ops)
+            })
+            .collect(),
+    );
+}
+
 /// `commit_group` of `g`: the calling thread's uncommitted copies of that kind form a group.
 pub(crate) fn commit(g: Group) {
     #[cfg(loom)]
@@ -184,6 +235,13 @@ pub(crate) fn fence_proxy_async() {
     model::fence_proxy_async()
 }
 
+/// `fence.proxy.async::generic….sync_restrict::shared::cta` under loom: as
+/// [`fence_proxy_async`], for the async-proxy accesses issued by the calling thread's CTA only.
+#[cfg(loom)]
+pub(crate) fn fence_proxy_async_restricted() {
+    model::fence_proxy_async_restricted()
+}
+
 #[cfg(loom)]
 pub(crate) use model::EngineState;
 #[cfg(loom)]
@@ -198,7 +256,7 @@ mod model {
     use core::marker::PhantomData;
     use std::boxed::Box;
     use std::cell::RefCell;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Arc, Mutex};
     use std::vec::Vec;
 
@@ -267,34 +325,49 @@ mod model {
     }
 
     pub(super) fn issue(done: Done, ops: Vec<Op>) {
+        issue_parts(std::vec![(None, done, ops)])
+    }
+
+    /// Issues one copy-engine thread that performs each part in turn: its moves, then its
+    /// completion (performed at the part's place when it has one: a multicast's `complete_tx`
+    /// in each destination CTA). The completion mechanism is the first part's (every part of a
+    /// multicast completes on an mbarrier).
+    pub(super) fn issue_parts(parts: Vec<(Option<m::Place>, Done, Vec<Op>)>) {
+        let done = parts[0].1;
         // `cp.async` (non-bulk) is performed in the generic proxy; the bulk and tensor copies in
         // the async proxy (PTX ISA §8.6, §9.7.9.25).
         let proxy = !matches!(done, Done::CpAsync);
         let body = move || {
-            for op in &ops {
-                if let Some(s) = op.s {
-                    if let Some((r, lo, hi)) = region_of(s, op.n) {
-                        r.engine_access(lo, hi, false, proxy);
+            for (at, done, ops) in parts {
+                for op in &ops {
+                    if let Some(s) = op.s {
+                        if let Some((r, lo, hi)) = region_of(s, op.n) {
+                            r.engine_access(lo, hi, false, proxy);
+                        }
+                    }
+                    if let Some((r, lo, hi)) = region_of(op.d, op.n) {
+                        // A reduction's element update is atomic: recorded as a read of the
+                        // destination, so that two reductions do not race each other while a
+                        // generic `st` of the element still does (a generic `ld` racing with it
+                        // is caught by its value: the reduction may not have happened yet).
+                        r.engine_access(lo, hi, op.rmw.is_none(), proxy);
+                    }
+                    unsafe {
+                        match (op.rmw, op.s) {
+                            (Some((f, tag)), Some(s)) => f(op.d, s, tag),
+                            (_, Some(s)) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
+                            (_, None) => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
+                        }
                     }
                 }
-                if let Some((r, lo, hi)) = region_of(op.d, op.n) {
-                    // A reduction's element update is atomic: recorded as a read of the
-                    // destination, so that two reductions do not race each other while a
-                    // generic `st` of the element still does (a generic `ld` racing with it is
-                    // caught by its value: the reduction may not have happened yet).
-                    r.engine_access(lo, hi, op.rmw.is_none(), proxy);
-                }
-                unsafe {
-                    match (op.rmw, op.s) {
-                        (Some((f, tag)), Some(s)) => f(op.d, s, tag),
-                        (_, Some(s)) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
-                        (_, None) => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
+                if let Done::Tx { bar, tx } = done {
+                    // The copy's completion, ordered after its writes (a `Release` RMW).
+                    let complete = || unsafe { (*bar).h_complete_tx(tx) };
+                    match at {
+                        Some(p) => m::as_place(p, complete),
+                        None => complete(),
                     }
                 }
-            }
-            if let Done::Tx { bar, tx } = done {
-                // The copy's completion, ordered after its writes (a `Release` RMW).
-                unsafe { (*bar).h_complete_tx(tx) };
             }
         };
         let handle = match m::place() {
@@ -385,19 +458,55 @@ mod model {
     }
 
     loom::thread_local! {
-        static UNFENCED: RefCell<Vec<Arc<AtomicBool>>> = RefCell::new(Vec::new());
+        static UNFENCED: RefCell<Vec<Arc<AtomicU64>>> = RefCell::new(Vec::new());
     }
 
-    pub(super) fn fence_proxy_async() {
+    /// A note's fence state: not fenced.
+    const UNFENCED_NOTE: u64 = 0;
+    /// Fenced for every async-proxy access.
+    const FENCED: u64 = 1;
+
+    /// Fenced by a `.sync_restrict::shared::cta` fence of a thread at `p`: for the async-proxy
+    /// accesses issued in that CTA only.
+    fn restricted_to(p: Option<m::Place>) -> u64 {
+        match p {
+            Some(p) => 2 + ((p.gpu as u64) << 42 | (p.cluster as u64) << 21 | p.cta as u64),
+            None => 2 + (1 << 62),
+        }
+    }
+
+    /// Whether a note in state `f` is fenced for an async-proxy access issued at the calling
+    /// (copy-engine) thread's place.
+    fn fenced_here(f: &AtomicU64) -> bool {
+        let v = f.load(Ordering::SeqCst);
+        v == FENCED || (v != UNFENCED_NOTE && v == restricted_to(m::place()))
+    }
+
+    fn fence_notes(state: u64) {
         UNFENCED.with(|u| {
             for f in u.borrow_mut().drain(..) {
-                f.store(true, Ordering::SeqCst);
+                f.store(state, Ordering::SeqCst);
             }
         });
     }
 
-    /// A generic-proxy access not yet known to be fenced: (instruction, write, fenced).
-    type Note = (&'static str, bool, Arc<AtomicBool>);
+    pub(super) fn fence_proxy_async() {
+        fence_notes(FENCED)
+    }
+
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` (PTX ISA
+    /// §9.7.13.4: "the effect of the fence only applies to operations performed on objects in
+    /// `.shared::cta` state space"): the thread's earlier generic accesses are fenced for the
+    /// async-proxy accesses issued by its own CTA — whose ordering after the fence can be
+    /// carried by this CTA's `.shared::cta` objects (its `mbarrier.arrive…shared::cta`) — and
+    /// not for those of a peer CTA, which only an operation on another CTA's memory (a remote
+    /// `mbarrier.arrive…shared::cluster`) or on global memory can order after it.
+    pub(super) fn fence_proxy_async_restricted() {
+        fence_notes(restricted_to(m::place()))
+    }
+
+    /// A generic-proxy access not yet known to be fenced: (instruction, write, fence state).
+    type Note = (&'static str, bool, Arc<AtomicU64>);
 
     /// The memory of a [`Tile`], registered with the model so that the copy engine finds it by
     /// address.
@@ -425,7 +534,7 @@ mod model {
         fn generic_access(&self, i: usize, write: bool) {
             assert!(i < self.len, "ptx-sync model: Tile index {i} out of bounds");
             let what = if write { "st" } else { "ld" };
-            let f = Arc::new(AtomicBool::new(false));
+            let f = Arc::new(AtomicU64::new(UNFENCED_NOTE));
             UNFENCED.with(|u| u.borrow_mut().push(f.clone()));
             self.generic.lock().unwrap()[i].push((what, write, f));
             m::weak_access(what, || {
@@ -443,15 +552,22 @@ mod model {
                 for notes in g[lo..hi].iter_mut() {
                     let bad = notes
                         .iter()
-                        .find(|(_, w, f)| (write || *w) && !f.load(Ordering::SeqCst))
-                        .map(|(what, _, _)| *what);
-                    notes.retain(|(_, w, f)| !f.load(Ordering::SeqCst) && !write && !*w);
-                    if let Some(what) = bad {
+                        .find(|(_, w, f)| (write || *w) && !fenced_here(f))
+                        .map(|(what, _, f)| (*what, f.load(Ordering::SeqCst)));
+                    notes.retain(|(_, w, f)| !fenced_here(f) && !write && !*w);
+                    if let Some((what, state)) = bad {
                         drop(g);
+                        let why = if state == UNFENCED_NOTE {
+                            ""
+                        } else {
+                            " (its thread's fence.proxy.async::generic…sync_restrict::shared::cta \
+                             applies only to operations on .shared::cta objects, and this TMA \
+                             is issued by another CTA: PTX ISA §9.7.13.4)"
+                        };
                         panic!(
                             "proxy race: an async-proxy {} (TMA) follows a \
                              generic-proxy `{what}` of the same shared memory with no \
-                             fence.proxy.async in between (seed §5.3, PTX ISA §8.9.1.2)",
+                             fence.proxy.async in between (seed §5.3, PTX ISA §8.9.1.2){why}",
                             if write { "write" } else { "read" }
                         );
                     }

@@ -1,8 +1,10 @@
 //! Seed §5 (async copies and proxies) as Rust kernels: each bug and its fix. The §5.1–§5.3
 //! programs are written once in `ptx_sync_programs::section5` (the source the CPU runs and the
 //! loom suite share); this file is their GPU harness ([`S5Mem`] over the shared tile, [`S5Env`]
-//! over bounded waits) and one kernel per entry of `for_each_section5!`. §5.4 is still written
-//! here.
+//! over bounded waits) and one kernel per entry of `for_each_section5!`; the §5.4 programs
+//! (`Section54`, the same source as the CPU and loom runs) one kernel per entry of
+//! `for_each_section54!` over [`S54Mem`] (this CTA's tile and barriers, its rank, the cluster
+//! barrier).
 //!
 //! PTX ISA §9.7.9.25 (cp.async, cp.async.bulk), §9.7.13.15 (mbarrier), §9.7.13.4
 //! (fence.proxy.async), §9.7.13.3 (barrier.cluster). Every wait is bounded by
@@ -38,10 +40,8 @@
 
 use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
-use ptx_sync::copy::*;
-use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async};
-use ptx_sync::shared::{shared_slice, SharedAddr, SharedArray};
-use ptx_sync_programs::section5::{S5Env, S5Mem, Section5};
+use ptx_sync::shared::{SharedAddr, SharedArray};
+use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Section5, Section54};
 use ptx_sync::wait::Budget;
 use ptx_sync::*;
 
@@ -81,16 +81,6 @@ shared_array!(static S5_BARS: [Mbarrier; 2], align 8);
 #[inline(always)]
 fn data_ptr() -> *mut u32 {
     S5_DATA.as_ptr()
-}
-
-/// C's read of the 256-word tile into `out` (32 lanes, 8 words each).
-#[inline(always)]
-unsafe fn consume(lane: u32, out: *mut u32) {
-    let mut i = lane as usize;
-    while i < 256 {
-        *out.add(i) = core::ptr::read_volatile(data_ptr().add(i));
-        i += 32;
-    }
 }
 
 // ---- 5.1–5.3: the programs of `ptx_sync_programs::section5`, one kernel each ----------------
@@ -150,15 +140,30 @@ impl S5Mem for Smem5 {
 /// The GPU's [`S5Env`]: [`Waits`] (bounded `wait_parity`, a timeout ORs its bit into `status`).
 struct Env5(core::cell::Cell<Waits>);
 
-impl S5Env for Env5 {
+impl Env5 {
+    /// A bounded `mbarrier.try_wait.parity.acquire.<Sco>` loop on `b`.
     #[inline(always)]
-    fn wait_phase(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool {
+    fn wait<Sco: ptx_sync::sem::Scope>(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool
+    where
+        Acquire: ptx_sync::mbarrier::WaitInstr<Sco>,
+    {
         let mut w = self.0.replace(Waits::new(core::ptr::null_mut()));
-        let r = b.wait_parity::<Acquire, Cta>(phase, w.budget());
+        let r = b.wait_parity::<Acquire, Sco>(phase, w.budget());
         let ok = r.is_ok();
         w.check(r, bit);
         self.0.set(w);
         ok
+    }
+}
+
+impl S5Env for Env5 {
+    #[inline(always)]
+    fn wait_phase(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool {
+        self.wait::<Cta>(b, phase, bit)
+    }
+    #[inline(always)]
+    fn wait_phase_cluster(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool {
+        self.wait::<Cluster>(b, phase, bit)
     }
 }
 
@@ -185,97 +190,92 @@ macro_rules! s5_kernels {
 }
 ptx_sync_programs::for_each_section5!(s5_kernels);
 
-// ---- 5.4 cluster: multicast TMA, remote arrive on the leader's `empty` ----------------------
+// ---- 5.4: the programs of `for_each_section54!`, one kernel each -----------------------------
 
+/// The GPU's [`S54Mem`]: [`Smem5`] (this CTA's `S5_DATA` and `S5_BARS`, the peer's at the same
+/// offsets; `out` already offset to this CTA's 512 words), the rank, the cluster barrier of the
+/// 128 threads.
+struct Smem54 {
+    m: Smem5,
+    rank: u32,
+    cluster: ClusterBarrier,
+}
+
+impl S5Mem for Smem54 {
+    #[inline(always)]
+    fn words(&self) -> u32 {
+        self.m.words()
+    }
+    #[inline(always)]
+    fn tile(&self) -> SharedAddr {
+        self.m.tile()
+    }
+    #[inline(always)]
+    unsafe fn read(&self, i: u32) -> u32 {
+        self.m.read(i)
+    }
+    #[inline(always)]
+    fn src(&self, b: u32) -> *const u32 {
+        self.m.src(b)
+    }
+    #[inline(always)]
+    fn put(&self, k: u32, v: u32) {
+        self.m.put(k, v)
+    }
+    #[inline(always)]
+    fn full(&self) -> &Mbarrier {
+        self.m.full()
+    }
+    #[inline(always)]
+    fn empty(&self) -> &Mbarrier {
+        self.m.empty()
+    }
+    #[inline(always)]
+    fn bar(&self) -> &NamedBarrier {
+        self.m.bar()
+    }
+}
+
+impl S54Mem for Smem54 {
+    #[inline(always)]
+    fn rank(&self) -> u32 {
+        self.rank
+    }
+    #[inline(always)]
+    fn cluster(&self) -> &ClusterBarrier {
+        &self.cluster
+    }
+    #[inline(always)]
+    fn cta_sync(&self) {
+        sync_threads_unaligned()
+    }
+}
+
+/// A §5.4 program on a cluster of two CTAs of 64 threads: every thread runs the setup (the
+/// inits by thread 0, their publication), then warp 0 runs P (lane 0) and warp 1 runs C, then
+/// every thread the exit cluster barrier.
 #[inline(always)]
-unsafe fn s54<const CLUSTER_SCOPE: bool, const PUBLISH_INIT: bool>(src: *const u32, out: *mut u32, status: *mut u32) {
+unsafe fn s54<T: Section54>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
     let rank = cluster_ctarank();
-    let mut w = Waits::new(status);
-    let bars = shared_slice(S5_BARS);
-    let (full, empty): (&Mbarrier, &Mbarrier) = (&bars[0], &bars[1]);
-    let cb = ClusterBarrier::new(128);
-    if t == 0 {
-        full.init(1);
-        empty.init(64); // C1 (32 lanes in CTA A) + C2 (32 lanes in CTA B); used in A only
-        if PUBLISH_INIT {
-            fence_mbarrier_init();
-        }
-    }
-    if PUBLISH_INIT {
-        // The init publication sequence of seed 5.4.
-        // SAFETY: every thread of the CTA takes this branch (`PUBLISH_INIT` is a constant).
-        let a = unsafe { cb.arrive_aligned::<Relaxed>() };
-        unsafe { cb.wait_aligned::<Acquire>(a) };
-    } else {
-        // The init bug: bar.sync publishes the inits to this CTA only; the peer CTA may arrive
-        // on (or multicast into) a barrier whose init it cannot see yet.
-        sync_threads_unaligned();
-    }
-    let out = out.add(rank as usize * 512);
-    if t == 0 {
-        for r in 0..2u32 {
-            if r == 1 {
-                if rank == 0 {
-                    // P waits for both consumers' release of round 0.
-                    let res = if CLUSTER_SCOPE {
-                        empty.wait_parity::<Acquire, Cluster>(Phase::ZERO, w.budget())
-                    } else {
-                        empty.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget())
-                    };
-                    w.check(res, 2);
-                } else {
-                    let res = full.wait_parity::<Acquire, Cta>(Phase::ZERO, w.budget());
-                    w.check(res, 4);
-                }
-            }
-            let _ = full.arrive_expect_tx::<Release, Cta>(1024);
-            if rank == 0 {
-                cp_async_bulk_g2s_multicast(S5_DATA.addr(), src.add(r as usize * 256) as *const u8, 1024, full, 0b11);
-            }
-        }
-        let res = full.wait_parity::<Acquire, Cta>(Phase::ONE, w.budget()); // drain
-        w.check(res, 4);
-        if rank == 0 {
-            let res = empty.wait_parity::<Acquire, Cluster>(Phase::ONE, w.budget());
-            w.check(res, 2);
-        }
-    } else if t >= 32 {
-        let lane = t - 32;
-        let leader_empty = empty.remote(0);
-        for r in 0..2u32 {
-            let p = if r == 0 { Phase::ZERO } else { Phase::ONE };
-            let res = full.wait_parity::<Acquire, Cta>(p, w.budget());
-            w.check(res, 1);
-            consume(lane, out.add(r as usize * 256));
-            fence_proxy_async::<Shared>();
-            if CLUSTER_SCOPE {
-                leader_empty.arrive::<Release, Cluster>(); // seed 5.4 fix
-            } else {
-                leader_empty.arrive::<Release, Cta>(); // seed 5.4 bug: .cta does not reach CTA A
-            }
-        }
-    }
-    // Nobody leaves while a peer may still touch this CTA's shared memory.
-    // SAFETY: outside every branch on the thread index: all threads of each warp here.
-    let a = unsafe { cb.arrive_aligned::<Release>() };
-    unsafe { cb.wait_aligned::<Acquire>(a) };
+    let m = Smem54 {
+        m: Smem5 { src, out: out.add(rank as usize * 512), bar: NamedBarrier::new(1, 64) },
+        rank,
+        cluster: ClusterBarrier::new(128),
+    };
+    let e = Env5(core::cell::Cell::new(Waits::new(status)));
+    s54_setup(T::CFG, &m, t, 32);
+    T::role(t / 32, t % 32, 32, &e, &m);
+    s54_exit(&m);
 }
 
-/// Seed 5.4 bug: remote arrive `.release.cta`, wait `.acquire.cta`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s54_cluster_cta(src: *const u32, out: *mut u32, status: *mut u32) {
-    s54::<false, true>(src, out, status)
+macro_rules! s54_kernels {
+    ($($kernel:ident: $T:path),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($kernel), "`: the program `", stringify!($T), "` of `ptx_sync_programs::section5`.")]
+        #[no_mangle]
+        pub unsafe extern "ptx-kernel" fn $kernel(src: *const u32, out: *mut u32, status: *mut u32) {
+            s54::<$T>(src, out, status)
+        }
+    )*};
 }
-/// Seed 5.4 fix: remote arrive `.release.cluster`, wait `.acquire.cluster`.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s54_cluster_fix(src: *const u32, out: *mut u32, status: *mut u32) {
-    s54::<true, true>(src, out, status)
-}
-/// Seed 5.4 init bug: as `s54_cluster_fix`, but the barriers' inits are published with a
-/// CTA-local `bar.sync` only (no `fence.mbarrier_init.release.cluster`, no cluster barrier before
-/// the first remote arrive / multicast).
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn s54_init_bug(src: *const u32, out: *mut u32, status: *mut u32) {
-    s54::<true, false>(src, out, status)
-}
+ptx_sync_programs::for_each_section54!(s54_kernels);

@@ -13,11 +13,13 @@
 //! `s53_*`) run too ([`run_section5`]): P and C on two threads over a `HostMem`; the host
 //! backend copies at issue, so only a program that never hands the tile over at all could fail
 //! here — the broken variants' races are the loom suite's (`loom-tests/tests/section5.rs`).
+//! The §5.4 programs (`Section54`, kernels `s54_*`) run as one thread per CTA of a cluster of
+//! two ([`run_section54`]).
 
 use crate::registry::programs::{self, Class};
 use ptx_sync::{Gpu, Relaxed, Strong};
 use ptx_sync_programs::cells::Cells;
-use ptx_sync_programs::section5::{HostMem, S5Env, Section5};
+use ptx_sync_programs::section5::{HostMem, S54Host, S5Env, Section5, Section54};
 use ptx_sync_programs::{deepep, Env, Litmus};
 use std::time::{Duration, Instant};
 
@@ -224,6 +226,10 @@ impl S5Env for CpuS5Env {
             std::thread::yield_now();
         }
     }
+    fn wait_phase_cluster(&self, b: &ptx_sync::Mbarrier, phase: ptx_sync::Phase, bit: u32) -> bool {
+        // The host backend erases scopes: the `.cluster` wait is the same test.
+        self.wait_phase(b, phase, bit)
+    }
 }
 
 /// Runs the §5 program `T` `rounds` times: each round a fresh `HostMem`, the setup on this thread,
@@ -263,7 +269,7 @@ pub fn run_section5<T: Section5>(rounds: u64) -> CpuCounts {
 macro_rules! by_name {
     ($($kernel:ident: $T:path),* $(,)?) => {
         /// [`run`] for the registry program named `name`, [`run_deepep`] for DeepEP's,
-        /// [`run_section5`] for a §5 program; `None` if it is none of them (§5.4 has no CPU run).
+        /// [`run_section5`] / [`run_section54`] for a §5 program; `None` if it is none of them.
         pub fn run_named(name: &str, rounds: u64) -> Option<CpuCounts> {
             $(if name == <$T as Litmus>::NAME {
                 return Some(run::<$T>(rounds));
@@ -271,7 +277,7 @@ macro_rules! by_name {
             if let Some(d) = deepep::PROGRAMS.iter().find(|d| d.name == name) {
                 return Some(run_deepep(rounds, d.missing));
             }
-            run_section5_named(name, rounds)
+            run_section5_named(name, rounds).or_else(|| run_section54_named(name, rounds))
         }
     };
 }
@@ -289,6 +295,51 @@ macro_rules! s5_by_name {
     };
 }
 ptx_sync_programs::for_each_section5!(s5_by_name);
+
+/// Runs the §5.4 program `T` `rounds` times: each round a fresh `S54Host` (a cluster of two
+/// CTAs, each with its own tile and barriers), one `std` thread per CTA running its P and C
+/// (`Section54::cta`); a round whose output differs from the source in either CTA is `bad`,
+/// one whose wait ran out a timeout.
+pub fn run_section54<T: Section54>(rounds: u64) -> CpuCounts {
+    let mut counts = CpuCounts {
+        rounds,
+        ..Default::default()
+    };
+    for _ in 0..rounds {
+        let h = S54Host::new();
+        let e = CpuS5Env {
+            budget: Duration::from_secs(2),
+        };
+        let ok = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..2u32)
+                .map(|r| {
+                    let (h, e) = (&h, &e);
+                    s.spawn(move || T::cta(e, &h.cta(r)))
+                })
+                .collect();
+            hs.into_iter().all(|h| h.join().is_ok())
+        });
+        if !ok {
+            counts.timeouts += 1;
+        } else if !h.correct(T::BLOCKS) {
+            counts.bad += 1;
+        }
+    }
+    counts
+}
+
+macro_rules! s54_by_name {
+    ($($kernel:ident: $T:path),* $(,)?) => {
+        /// [`run_section54`] for the §5.4 program named `name`.
+        fn run_section54_named(name: &str, rounds: u64) -> Option<CpuCounts> {
+            $(if name == <$T as Section54>::NAME {
+                return Some(run_section54::<$T>(rounds));
+            })*
+            None
+        }
+    };
+}
+ptx_sync_programs::for_each_section54!(s54_by_name);
 
 #[cfg(test)]
 mod tests {
@@ -318,7 +369,8 @@ mod tests {
         assert_eq!(s.rounds, 2 * BATCH as u64, "rounded up to whole batches");
         assert!(s.bad <= s.rounds);
         assert!(run_named("no_such_program", 10).is_none());
-        assert!(run_named("s54_cluster_fix", 10).is_none());
+        let c = run_named("s54_cluster_fix", 10).expect("§5.4 runs on the CPU");
+        assert_eq!((c.rounds, c.bad, c.timeouts), (10, 0, 0));
     }
 
     #[test]
