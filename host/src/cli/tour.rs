@@ -40,8 +40,8 @@ enum Cpu {
 }
 
 /// The names of registry programs: `lit T` a `ptx_sync_programs` [`Litmus`] type (`lit
-/// sb::SbPlain`), `s5 T` a `section5` type, `deepep i` the `i`-th DeepEP entry, `hand "name"` an
-/// entry the host registry still lists by hand (§5.4).
+/// sb::SbPlain`), `s5 T` a `Section5` type, `s54 T` a `Section54` type, `deepep i` the `i`-th
+/// DeepEP entry: a renamed program is a compile error here.
 ///
 /// [`Litmus`]: ptx_sync_programs::Litmus
 macro_rules! names {
@@ -51,7 +51,9 @@ macro_rules! names {
         <ptx_sync_programs::section5::$T as ptx_sync_programs::section5::Section5>::NAME
     };
     (@ deepep $i:literal) => { ptx_sync_programs::deepep::PROGRAMS[$i].name };
-    (@ hand $n:literal) => { $n };
+    (@ s54 $T:ident) => {
+        <ptx_sync_programs::section5::$T as ptx_sync_programs::section5::Section54>::NAME
+    };
 }
 
 const STEPS: &[Step] = &[
@@ -178,7 +180,7 @@ const STEPS: &[Step] = &[
                the peer may arrive on a barrier whose init it cannot see yet.",
         code: "P: cp.async data <- src; [cp.async.wait_all]; bar.arrive      C: bar.sync; read data\n\
                P: arrive.expect_tx full; TMA data <- src (complete_tx full)  C: try_wait.parity full; read data",
-        programs: names![s5 S51Bug, s5 S51Fix, s5 S52Bug, s5 S52Fix, s5 S53Bug, s5 S53Fix, hand "s54_cluster_cta", hand "s54_cluster_fix", hand "s54_init_bug"],
+        programs: names![s5 S51Bug, s5 S51Fix, s5 S52Bug, s5 S52Fix, s5 S53Bug, s5 S53Fix, s54 S54ClusterCta, s54 S54ClusterFix, s54 S54InitBug],
         facts: &[],
         cpu: Cpu::None,
         loom: &[

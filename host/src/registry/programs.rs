@@ -6,9 +6,8 @@
 //! per program, also the kernels' and the loom suite's, [`Program::litmus`]), the §5.1–§5.3
 //! programs from `ptx_sync_programs::for_each_section5!` ([`Program::section5`]: name, seed,
 //! text, correctness and loom verdict are the program's), DeepEP's barrier from
-//! `ptx_sync_programs::deepep` (its one source, [`Program::deepep`]); the §5.4 cluster kernels
-//! (`host/kernels/src/section5.rs`) are still listed here by hand (their one source is not in
-//! `programs/` yet).
+//! `ptx_sync_programs::deepep` (its one source, [`Program::deepep`]), and the §5.4 cluster
+//! programs from `ptx_sync_programs::for_each_section54!` ([`Program::section54`]).
 //!
 //! DeepEP does not join `for_each_litmus!`: a [`Litmus`] program is a fixed set of roles over
 //! the variables of one instance whose four output words the host classifies by its [`Shape`];
@@ -18,7 +17,7 @@
 //! in layout. It has its own registry instead, `deepep::PROGRAMS`, which [`PROGRAMS`] takes its
 //! entries from.
 
-use ptx_sync_programs::section5::Section5;
+use ptx_sync_programs::section5::{Section5, Section54};
 use ptx_sync_programs::{deepep, Litmus, Shape, Verdict};
 
 /// The shape of a program: how many roles, which output words, how to read them.
@@ -174,6 +173,29 @@ impl Program {
         }
     }
 
+    /// The entry of a §5.4 program (`ptx_sync_programs::section5::Section54`, its one source):
+    /// a cluster of 2 CTAs; [`T::BLOCKS`](Section54::BLOCKS) tiles of [`S5_TILE_WORDS`] words
+    /// multicast from the source, each CTA writing back every tile it received; the program's
+    /// loom verdict (`loom-tests/tests/section5.rs`).
+    pub const fn section54<T: Section54>(kernel: &'static str) -> Program {
+        Program {
+            name: T::NAME,
+            kernel,
+            seed: "§5.4",
+            what: T::WHAT,
+            kind: Kind::S5 {
+                src_words: T::BLOCKS * S5_TILE_WORDS,
+                out_words: 2 * T::BLOCKS * S5_TILE_WORDS,
+                grid: 2,
+                cluster: true,
+            },
+            correct: T::CORRECT,
+            rounds: S5_ROUNDS,
+            version: None,
+            loom: Some(T::LOOM),
+        }
+    }
+
     /// The entry of a DeepEP program (`ptx_sync_programs::deepep`, its one source): correct in
     /// both versions (with a missing rank the others must time out and name it); its loom model
     /// is `loom-tests/tests/deepep.rs`, not the registry suite.
@@ -199,33 +221,14 @@ pub const S5_TILE_WORDS: u32 = 256;
 /// Default rounds (launches) of a §5 program.
 const S5_ROUNDS: u64 = 2_000;
 
-/// A §5.4 entry (cluster of 2 CTAs), by hand until §5.4 has its one source in `programs/`.
-macro_rules! s54 {
-    ($name:literal, $src:expr, $out:expr, $correct:expr, $what:literal) => {
-        Program {
-            name: $name,
-            kernel: $name,
-            seed: "§5.4",
-            what: $what,
-            kind: Kind::S5 {
-                src_words: $src,
-                out_words: $out,
-                grid: 2,
-                cluster: true,
-            },
-            correct: $correct,
-            rounds: S5_ROUNDS,
-            version: None,
-            loom: None,
-        }
-    };
-}
-
 macro_rules! litmus_entries {
     ($($kernel:ident: $T:path),* $(,)?) => { [$(Program::litmus::<$T>(stringify!($kernel))),*] };
 }
 macro_rules! section5_entries {
     ($($kernel:ident: $T:path),* $(,)?) => { [$(Program::section5::<$T>(stringify!($kernel))),*] };
+}
+macro_rules! section54_entries {
+    ($($kernel:ident: $T:path),* $(,)?) => { [$(Program::section54::<$T>(stringify!($kernel))),*] };
 }
 
 /// The registry's programs (`ptx_sync_programs::for_each_litmus!`).
@@ -237,15 +240,8 @@ const DEEPEP: &[Program] = &[
 ];
 /// §5.1–§5.3 (`ptx_sync_programs::for_each_section5!`).
 const SECTION5: &[Program] = &ptx_sync_programs::for_each_section5!(section5_entries);
-/// §5.4, by hand.
-const SECTION54: &[Program] = &[
-    s54!("s54_cluster_cta", 512, 1024, false,
-        "cluster of 2: C2 arrives remotely on A's empty with the default .cta scope"),
-    s54!("s54_cluster_fix", 512, 1024, true,
-        "remote arrive .release.cluster, wait .acquire.cluster"),
-    s54!("s54_init_bug", 512, 1024, false,
-        "the fix without fence.mbarrier_init + cluster barrier after init: B may arrive on A's empty before its init"),
-];
+/// §5.4 (`ptx_sync_programs::for_each_section54!`).
+const SECTION54: &[Program] = &ptx_sync_programs::for_each_section54!(section54_entries);
 
 /// The parts of [`PROGRAMS`] one after the other.
 const fn concat<const N: usize>(parts: &[&[Program]]) -> [Program; N] {
