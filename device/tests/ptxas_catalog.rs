@@ -213,3 +213,76 @@ fn ptxas_agrees_on_the_vector_rows() {
         );
     }
 }
+
+/// The sm_90 half-precision vector atomics (issue #13 item 7): every `.op` × `.vec` × type cell
+/// of the §9.7.13.5/6 table that the crate has assembles at its floors (PTX 8.1, sm_90) and is
+/// rejected below each (sm_89; PTX 8.0); ptxas rejects what the types reject: `.v8` of a packed
+/// pair, a `.shared` vector atom, an `.f16` vector without `.noftz`, and a scalar `min`/`max`
+/// on a half (the grammar's `.min`/`.max.noftz` are vector forms only).
+#[test]
+fn ptxas_agrees_on_the_half_vector_rows() {
+    let pro = ".reg .b16 %h<8>;\n.reg .b16 %hd<8>;\n.reg .b32 %r<4>;\n.reg .b32 %x<4>;\n\
+               .reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];";
+    let h = |n: usize, r: &str| {
+        let l: Vec<String> = (0..n).map(|k| format!("%{r}{k}")).collect();
+        format!("{{{}}}", l.join(", "))
+    };
+    let mut cells = Vec::new();
+    for op in ["add", "min", "max"] {
+        for t in ["f16", "bf16"] {
+            for n in [2, 4, 8] {
+                cells.push(format!(
+                    "atom.relaxed.gpu.global.{op}.noftz.v{n}.{t} {}, [%rd1], {};",
+                    h(n, "hd"),
+                    h(n, "h")
+                ));
+                cells.push(format!(
+                    "red.release.sys.{op}.noftz.v{n}.{t} [%rd1], {};",
+                    h(n, "h")
+                ));
+            }
+        }
+        for t in ["f16x2", "bf16x2"] {
+            for n in [2, 4] {
+                cells.push(format!(
+                    "atom.acq_rel.cluster.{op}.noftz.v{n}.{t} {}, [%rd1], {};",
+                    h(n, "x"),
+                    h(n, "r")
+                ));
+                cells.push(format!(
+                    "red.relaxed.cta.global.{op}.noftz.v{n}.{t} [%rd1], {};",
+                    h(n, "r")
+                ));
+            }
+        }
+    }
+    assert_eq!(cells.len(), 3 * (2 * 3 + 2 * 2) * 2);
+    for insn in &cells {
+        assert!(
+            ptxas_accepts_in("sm_90", "8.1", pro, insn),
+            "ptxas rejects `{insn}`"
+        );
+        assert!(
+            !ptxas_accepts_in("sm_89", "8.1", pro, insn),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.0", pro, insn),
+            "ptxas accepts `{insn}` below its floor PTX 8.1"
+        );
+    }
+    for illegal in [
+        "atom.relaxed.gpu.global.add.noftz.v8.f16x2 {%x0, %x1, %x2, %x3, %x0, %x1, %x2, %x3}, [%rd1], {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3};",
+        "red.relaxed.gpu.max.noftz.v8.bf16x2 [%rd1], {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3};",
+        "atom.relaxed.gpu.shared::cta.add.noftz.v2.f16 {%hd0, %hd1}, [%rd1], {%h0, %h1};",
+        "red.relaxed.gpu.shared::cluster.min.noftz.v4.bf16 [%rd1], {%h0, %h1, %h2, %h3};",
+        "atom.relaxed.gpu.global.add.v2.f16 {%hd0, %hd1}, [%rd1], {%h0, %h1};",
+        "atom.relaxed.gpu.global.min.noftz.f16 %hd0, [%rd1], %h0;",
+        "red.relaxed.gpu.global.max.noftz.bf16x2 [%rd1], %r0;",
+    ] {
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.6", pro, illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}

@@ -34,6 +34,22 @@ const VECTORS: [(&str, &str, usize); 6] = [
     ("V4F32", "v4.f32", 4),
     ("V2F64", "v2.f64", 2),
 ];
+/// The half-precision vectors of `ptx_sync::atomic::vector` with their `.vec.type` and element
+/// count, spelled from §9.7.13.5/6: `.vec_16_bit = { .v2, .v4, .v8 }` of a `.half_word_type =
+/// { .f16, .bf16 }`, `.vec_32_bit = { .v2, .v4 }` of a `.packed_type = { .f16x2, .bf16x2 }`;
+/// `atom`/`red` only.
+const HALF_VECTORS: [(&str, &str, usize); 10] = [
+    ("V2F16", "v2.f16", 2),
+    ("V4F16", "v4.f16", 4),
+    ("V8F16", "v8.f16", 8),
+    ("V2Bf16", "v2.bf16", 2),
+    ("V4Bf16", "v4.bf16", 4),
+    ("V8Bf16", "v8.bf16", 8),
+    ("V2F16x2", "v2.f16x2", 2),
+    ("V4F16x2", "v4.f16x2", 4),
+    ("V2Bf16x2", "v2.bf16x2", 2),
+    ("V4Bf16x2", "v4.bf16x2", 4),
+];
 /// The half-precision types (`ptx_sync::F16` …) and their PTX `.type` in `add.noftz`.
 fn half_type(t: &str) -> Option<&'static str> {
     Some(match t {
@@ -237,6 +253,28 @@ fn expected() -> BTreeMap<Key, String> {
             }
         }
     }
+    // §9.7.13.5/6 half vectors: `atom{.sem}{.scope}{.global}.op.noftz.vec_16_bit.half_word_type`
+    // and `….op.noftz.vec_32_bit.packed_type` with `.op = { .add, .min, .max }` (`red` likewise,
+    // `.sem = { .relaxed, .release }`); `.global` or generic addressing only.
+    for (fam, sems) in [
+        ("atom", &RMW_SEMS[..]),
+        ("red", &[RMW_SEMS[0], RMW_SEMS[2]][..]),
+    ] {
+        for (t, vt, _) in HALF_VECTORS {
+            for op in ["add", "min", "max"] {
+                for (sem, semt) in sems {
+                    for (sc, sct) in SCOPES {
+                        for (sp, spt) in &SPACES[..2] {
+                            m.insert(
+                                key(fam, &format!("{op}.noftz"), t, sem, sc, sp),
+                                format!("{fam}{semt}{sct}{spt}.{op}.noftz.{vt}"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
     for (sem, semt) in [
         ("Sc", ".sc"),
         ("AcqRel", ".acq_rel"),
@@ -315,7 +353,8 @@ fn catalog_is_exactly_the_legal_set() {
         "missing {missing:?}\nextra {extra:?}"
     );
     // The sizes the grammar implies: ld/st 17 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
-    // the `.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems (`red`).
+    // the scalar `.add.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems
+    // (`red`); the vector `.add.noftz` 10 vector types × 4 (2) sems × 4 scopes × 2 spaces.
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
     assert_eq!(count("ld"), 680);
     assert_eq!(count("st"), 680);
@@ -324,7 +363,7 @@ fn catalog_is_exactly_the_legal_set() {
             .filter(|k| k.0 == f && k.1 == "add.noftz")
             .count()
     };
-    assert_eq!((noftz("atom"), noftz("red")), (256, 128));
+    assert_eq!((noftz("atom"), noftz("red")), (256 + 320, 128 + 160));
     assert_eq!(count("fence"), 16);
 }
 
@@ -395,7 +434,19 @@ fn operand_shape(family: &str, op: &str, ty: &str) -> &'static str {
         };
     }
     // A vector operand is a brace-enclosed register list (§9.7.9.8, §9.7.13.5).
-    match (family, VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2)) {
+    let n = VECTORS
+        .iter()
+        .chain(HALF_VECTORS.iter())
+        .find(|v| v.0 == ty)
+        .map(|v| v.2);
+    match (family, n) {
+        ("atom", Some(8)) => {
+            return " {%r, %r, %r, %r, %r, %r, %r, %r}, [%r], {%r, %r, %r, %r, %r, %r, %r, %r}"
+        }
+        ("red", Some(8)) => return " [%r], {%r, %r, %r, %r, %r, %r, %r, %r}",
+        _ => {}
+    }
+    match (family, n) {
         ("atom", Some(2)) => return " {%r, %r}, [%r], {%r, %r}",
         ("atom", Some(4)) => return " {%r, %r, %r, %r}, [%r], {%r, %r, %r, %r}",
         ("red", Some(2)) => return " [%r], {%r, %r}",
@@ -730,10 +781,10 @@ fn vector_rows() {
     assert_eq!(find("st.release.cluster.v2.f32").sm, 90);
     assert_eq!(find("st.v2.f64").sm, 20);
     // ld/st of six types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
-    // (8) on `.global` and generic addresses.
+    // (8) on `.global` and generic addresses; the half vectors: 10 types × 3 ops, atom and red.
     assert_eq!(
         rows.iter().filter(|v| v.ty.starts_with('V')).count(),
-        6 * 80 + 2 * (32 + 16)
+        6 * 80 + 2 * (32 + 16) + 10 * 3 * (32 + 16)
     );
     let a = find("atom.acq_rel.gpu.global.add.v4.f32");
     assert_eq!(
@@ -757,5 +808,76 @@ fn vector_rows() {
     assert!(rows
         .iter()
         .filter(|v| v.ty.starts_with('V') && (v.family == "atom" || v.family == "red"))
-        .all(|v| (v.space == "Generic" || v.space == "Global") && v.ty.contains('F')));
+        // Floats only: no atom/red on the integer vectors (V2U32, V4U32, V2U64).
+        .all(|v| (v.space == "Generic" || v.space == "Global") && !v.ty.contains('U')));
+}
+
+/// The sm_90 half-precision vector atomics (issue #13 item 7), spelled from §9.7.13.5/6:
+/// `atom{.sem}{.scope}{.global}.op.noftz.vec_16_bit.half_word_type` (`.v2/.v4/.v8` of
+/// `.f16`/`.bf16`) and `….vec_32_bit.packed_type` (`.v2/.v4` of `.f16x2`/`.bf16x2`), `.op = {
+/// .add, .min, .max }`, `red` likewise; "Support for vector types introduced in PTX ISA version
+/// 8.1", "requires sm_90"; each row's Rust call.
+#[test]
+fn half_vector_rows() {
+    use ptx_sync::atomic::vector::{V2Bf16x2, V8Bf16, V4F16, V8F16};
+    use ptx_sync::atomic::{op, AtomInstr, RedInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <V8F16 as AtomInstr<op::Max, Relaxed, Gpu, Global>>::PTX,
+        "atom.relaxed.gpu.global.max.noftz.v8.f16"
+    );
+    assert_eq!(
+        <V4F16 as AtomInstr<op::Add, AcqRel, Sys, Generic>>::PTX,
+        "atom.acq_rel.sys.add.noftz.v4.f16"
+    );
+    assert_eq!(
+        <V8Bf16 as RedInstr<op::Min, Release, Cluster, Global>>::PTX,
+        "red.release.cluster.global.min.noftz.v8.bf16"
+    );
+    assert_eq!(
+        <V2Bf16x2 as RedInstr<op::Add, Relaxed, Cta, Generic>>::PTX,
+        "red.relaxed.cta.add.noftz.v2.bf16x2"
+    );
+    let rows = catalog();
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let a = find("atom.acquire.gpu.global.min.noftz.v4.f16x2");
+    assert_eq!(
+        (a.rust, a.sm, a.ptx_isa, a.isa, a.op),
+        (
+            "AtomicRef::<V4F16x2, Gpu, Global>::fetch_min::<Acquire>",
+            90,
+            81,
+            "9.7.13.5",
+            "min.noftz"
+        )
+    );
+    let r = find("red.relaxed.cta.max.noftz.v8.bf16");
+    assert_eq!(
+        (r.rust, r.sm, r.ptx_isa, r.isa),
+        (
+            "AtomicRef::<V8Bf16, Cta, Generic>::red_max::<Relaxed>",
+            90,
+            81,
+            "9.7.13.6"
+        )
+    );
+    // `.cluster` keeps the vector floor (7.8 / sm_90 is below 8.1 / sm_90).
+    assert_eq!(find("atom.relaxed.cluster.add.noftz.v2.f16").ptx_isa, 81);
+    let half_vec: Vec<_> = rows
+        .iter()
+        .filter(|v| HALF_VECTORS.iter().any(|h| h.0 == v.ty))
+        .collect();
+    assert_eq!(half_vec.len(), 10 * 3 * (32 + 16));
+    for v in &half_vec {
+        assert!(v.family == "atom" || v.family == "red", "{v:?}");
+        assert!(v.space == "Generic" || v.space == "Global", "{v:?}");
+        assert!(v.op.ends_with(".noftz"), "{v:?}");
+        assert_eq!((v.sm, v.ptx_isa), (90, 81), "{v:?}");
+        // `.v8` is for a lone half: a packed pair stops at `.v4`.
+        assert!(!(v.ptx.contains(".v8.") && v.ty.ends_with("x2")), "{v:?}");
+    }
 }
