@@ -14,6 +14,8 @@
 //!
 //! | Rust | `ld`/`st` | `add` | `min`/`max` | `and`/`or`/`xor`, `exch`, `cas` | `inc`/`dec` |
 //! |---|---|---|---|---|---|
+//! | `u16` | `.u16` | – | – | `cas` only: `.b16` (PTX 6.3, sm_70) | – |
+//! | `i16` | `.s16` | – | – | `cas` only: `.b16` (PTX 6.3, sm_70) | – |
 //! | `u32` | `.u32` | `.u32` | `.u32` | `.b32` | `.u32` |
 //! | `i32` | `.s32` | `.s32` | `.s32` | `.b32` | – |
 //! | `u64` | `.u64` | `.u64` | `.u64` | `.b64` | – |
@@ -78,7 +80,8 @@ use crate::sem::{
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
 
-/// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
+/// A scalar that PTX can load, store and update atomically: `u16`, `i16` (`ld`/`st` and
+/// `atom.cas.b16` only), `u32`, `i32`, `u64`, `i64`, `f32`,
 /// `f64`, the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`], `u128` ([`b128`]), and the
 /// `ld`/`st`-only vectors of [`vector`].
 pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
@@ -146,7 +149,8 @@ macro_rules! scalars {
         }
     )*};
 }
-scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
+scalars!(u16, half::Align2, |x| x.wrapping_neg(); i16, half::Align2, |x| x.wrapping_neg();
+         u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
          u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
          f32, Align4, |x| -x; f64, Align8, |x| -x);
 
@@ -238,7 +242,7 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `atom.{O}` on `{Self}`",
     label = "no such atom",
-    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
+    note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
 )]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
@@ -267,7 +271,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `red.{O}` on `{Self}`",
     label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
 )]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
@@ -522,6 +526,8 @@ macro_rules! for_red_sems {
 #[macro_export]
 macro_rules! for_ldst_types {
     ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u16 "u16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [i16 "s16" reg16;] Acquire, Release }
         $crate::$sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
@@ -717,11 +723,13 @@ macro_rules! for_red_vec_rows {
     };
 }
 
-/// `cas` rows: every scalar, compared bitwise.
+/// `cas` rows: every scalar, compared bitwise (`u16`/`i16`: `cas.b16`, their only `atom`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_cas_rows {
     ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u16 reg16 "b16";] }
+        $crate::$sems! { $leaf [i16 reg16 "b16";] }
         $crate::$sems! { $leaf [u32 reg32 "b32";] }
         $crate::$sems! { $leaf [i32 reg32 "b32";] }
         $crate::$sems! { $leaf [u64 reg64 "b64";] }

@@ -537,7 +537,8 @@ mod walk {
     }
     /// The floors a row's type adds to [`access_floor`] (PTX ISA §9.7.13.5/6 version notes):
     /// `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
-    /// `add.noftz.bf16{,x2}` 7.8 / sm_90; `ld`/`st` `.b16`/`.b32` and `exch.b32` add none.
+    /// `add.noftz.bf16{,x2}` 7.8 / sm_90 (`cas.b16` also on `u16`/`i16`); `ld`/`st`
+    /// `.b16`/`.b32`/`.u16`/`.s16` and `exch.b32` add none.
     const fn type_floor(ty: &str, op: &str, sys: bool) -> (u16, u16) {
         let (t, o) = (ty.as_bytes(), op.as_bytes());
         let add = o.len() == 9; // "add.noftz"
@@ -557,6 +558,8 @@ mod walk {
         }
         match (t, add, cas) {
             (b"F16", true, _) | (b"F16", _, true) | (b"Bf16", _, true) => (70, 63),
+            // `atom.cas.b16` on `u16`/`i16` (their `ld`/`st` `.u16`/`.s16` add none).
+            (b"u16", _, true) | (b"i16", _, true) => (70, 63),
             (b"F16x2", true, _) => (60, 62),
             (b"Bf16", true, _) | (b"Bf16x2", true, _) => (90, 78),
             _ => (0, 0),

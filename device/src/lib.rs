@@ -40,6 +40,7 @@
 //! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
 //! | [`atomic::half`]: `atom/red.add.noftz.f16x2` (with `.sem`: sm_70, 6.0) | sm_60 | 6.2 |
 //! | [`atomic::half`]: `atom/red.add.noftz.f16`, `atom.cas.b16` | sm_70 | 6.3 |
+//! | `atom{.sem}{.scope}{.space}.cas.b16` on `u16`/`i16` (their `ld`/`st` `.u16`/`.s16`: as the 32-bit types) | sm_70 | 6.3 |
 //! | [`atomic::half`]: `atom/red.add.noftz.bf16`, `.bf16x2` | sm_90 | 7.8 |
 //! | [`atomic::b128`]: `ld/st{.sem.scope}{.space}.b128` | sm_70 | 8.3 |
 //! | [`atomic::b128`]: `atom{.sem}{.scope}{.space}.{cas,exch}.b128` | sm_90 | 8.3 |

@@ -550,3 +550,38 @@ fn half_vector_atomics() {
         [[1000.0, 2000.0], [500.0, 250.0]]
     );
 }
+
+/// The 16-bit integers on the host: `ld`/`st` round trips, `atom.cas.b16` compares bitwise and
+/// returns the old value (`Ok` on a match, `Err` otherwise), and a CAS loop on one `u16` shared
+/// by threads loses no increment (the host's `AtomicU16` is one 16-bit atomic, as the device's
+/// `cas.b16` is).
+#[test]
+fn sixteen_bit_integers() {
+    let s = Strong::new(-3i16);
+    let r = s.at::<Gpu>();
+    assert_eq!(r.load::<Acquire>(), -3);
+    r.store::<Release>(i16::MIN);
+    assert_eq!(r.compare_exchange::<AcqRel>(0, 1), Err(i16::MIN));
+    assert_eq!(r.compare_exchange::<Relaxed>(i16::MIN, 7), Ok(i16::MIN));
+    assert_eq!(r.load::<Relaxed>(), 7);
+    let c = Arc::new(Strong::new(0u16));
+    let t: Vec<_> = (0..4)
+        .map(|_| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                for _ in 0..1000 {
+                    let r = c.at::<Sys>();
+                    let mut cur = r.load::<Relaxed>();
+                    while let Err(seen) = r.compare_exchange::<AcqRel>(cur, cur.wrapping_add(17)) {
+                        cur = seen;
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in t {
+        t.join().unwrap();
+    }
+    // 4000 × 17 = 68000 wraps once past 65536: the CAS is on 16 bits, not a wider word.
+    assert_eq!(c.at::<Gpu>().load::<Acquire>(), (68000u32 % 65536) as u16);
+}

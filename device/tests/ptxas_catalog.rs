@@ -286,3 +286,39 @@ fn ptxas_agrees_on_the_half_vector_rows() {
         );
     }
 }
+
+/// The 16-bit integers (issue #13 item 7): ptxas takes the `.u16`/`.s16` strong accesses and
+/// `atom.cas.b16` (PTX 6.3 / sm_70: assembled at sm_75, ptxas's oldest target), and rejects the 16-bit
+/// atoms the table lacks: `exch.b16` and `add.u16` (the scalar `.type` set has no 16-bit type).
+#[test]
+fn ptxas_agrees_on_the_16_bit_rows() {
+    let pro = ".reg .b16 %h<4>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];";
+    for insn in [
+        "ld.acquire.gpu.global.u16 %h0, [%rd1];",
+        "st.release.sys.shared::cta.s16 [%rd1], %h1;",
+        "atom.acq_rel.gpu.cas.b16 %h0, [%rd1], %h1, %h2;",
+    ] {
+        assert!(
+            ptxas_accepts_in("sm_90", "8.6", pro, insn),
+            "ptxas rejects `{insn}`"
+        );
+    }
+    // The floor (PTX 6.3 / sm_70) is below ptxas 13.0's oldest target, sm_75, which itself
+    // needs PTX 6.3: ptxas cannot reject `cas.b16` below it (host/tests/floors.rs assembles the
+    // row at sm_75 / 6.3).
+    let cas = "atom.global.cas.b16 %h0, [%rd1], %h1, %h2;";
+    assert!(
+        ptxas_accepts_in("sm_75", "6.3", pro, cas),
+        "`{cas}` at sm_75 / 6.3"
+    );
+    for illegal in [
+        "atom.relaxed.gpu.exch.b16 %h0, [%rd1], %h1;",
+        "atom.relaxed.gpu.add.u16 %h0, [%rd1], %h1;",
+        "red.relaxed.gpu.add.u16 [%rd1], %h1;",
+    ] {
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.6", pro, illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}

@@ -20,8 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ptx_sync::catalog::{for_each_variant, Variant};
 
-const TYPES: [&str; 11] = [
-    "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2", "u128",
+const TYPES: [&str; 13] = [
+    "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2",
+    "u128",
 ];
 /// The vector types of `ptx_sync::atomic::vector` with their `{.vec}.type` (§9.7.9.8: `.vec` =
 /// `{ .v2, .v4 }`; a 256-bit `.v4` of a 64-bit type is PTX 8.8, beyond this crate's 8.6) and
@@ -82,6 +83,8 @@ const RMW_SEMS: [(&str, &str); 4] = [
 /// The `.type` of `ld`/`st` for a Rust scalar (signed integers are `.sN`).
 fn ldst_type(t: &str) -> &'static str {
     match t {
+        "u16" => "u16",
+        "i16" => "s16",
         "u32" => "u32",
         "i32" => "s32",
         "u64" => "u64",
@@ -101,7 +104,7 @@ fn ldst_type(t: &str) -> &'static str {
 
 fn bits(t: &str) -> &'static str {
     match t {
-        "F16" | "Bf16" => "b16",
+        "F16" | "Bf16" | "u16" | "i16" => "b16",
         "F16x2" | "Bf16x2" => "b32",
         "u128" => "b128",
         _ if t.ends_with("32") => "b32",
@@ -120,6 +123,11 @@ fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
             "exch" if t.ends_with("x2") => Some("b32"),
             _ => None,
         };
+    }
+    if t == "u16" || t == "i16" {
+        // §9.7.13.5: the one 16-bit integer atom is `atom{.sem}{.scope}{.space}.cas.b16` (the
+        // scalar `.type` set has no 16-bit type; no `exch.b16`, no 16-bit `red`).
+        return (op == "cas").then_some("b16");
     }
     if t == "u128" {
         // §9.7.13.5: the only 128-bit atoms are `cas.b128` and `exch.b128`.
@@ -352,12 +360,12 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 17 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // The sizes the grammar implies: ld/st 19 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
     // the scalar `.add.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems
     // (`red`); the vector `.add.noftz` 10 vector types × 4 (2) sems × 4 scopes × 2 spaces.
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 680);
-    assert_eq!(count("st"), 680);
+    assert_eq!(count("ld"), 760);
+    assert_eq!(count("st"), 760);
     let noftz = |f: &str| {
         got.iter()
             .filter(|k| k.0 == f && k.1 == "add.noftz")
@@ -879,5 +887,66 @@ fn half_vector_rows() {
         assert_eq!((v.sm, v.ptx_isa), (90, 81), "{v:?}");
         // `.v8` is for a lone half: a packed pair stops at `.v4`.
         assert!(!(v.ptx.contains(".v8.") && v.ty.ends_with("x2")), "{v:?}");
+    }
+}
+
+/// The 16-bit integers (issue #13 item 7): `ld`/`st` spell them `.u16`/`.s16` as the 32-bit
+/// types are `.u32`/`.s32` (§9.7.9.8/10 `.type` has `.u16`, `.s16`); their one `atom` is
+/// `atom{.sem}{.scope}{.space}.cas.b16` ("`atom.cas.b16` introduced in PTX ISA 6.3", "requires
+/// `sm_70`"), in every space; no other `atom` and no `red`.
+#[test]
+fn sixteen_bit_integer_rows() {
+    use ptx_sync::atomic::{CasInstr, LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <u16 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.u16"
+    );
+    assert_eq!(
+        <i16 as StInstr<Release, Cluster, SharedCluster>>::PTX,
+        "st.release.cluster.shared::cluster.s16"
+    );
+    assert_eq!(
+        <i16 as LdInstr<Volatile, Cta, Shared>>::PTX,
+        "ld.volatile.shared::cta.s16"
+    );
+    assert_eq!(
+        <u16 as CasInstr<AcqRel, Sys, Shared>>::PTX,
+        "atom.acq_rel.sys.shared::cta.cas.b16"
+    );
+    let rows = catalog();
+    let find = |ptx: &str, ty: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx && v.ty == ty)
+            .unwrap_or_else(|| panic!("no {ty} row {ptx}"))
+    };
+    let c = find("atom.relaxed.gpu.cas.b16", "i16");
+    assert_eq!(
+        (c.rust, c.sm, c.ptx_isa, c.isa),
+        (
+            "AtomicRef::<i16, Gpu, Generic>::compare_exchange::<Relaxed>",
+            70,
+            63,
+            "9.7.13.5"
+        )
+    );
+    let l = find("ld.relaxed.gpu.u16", "u16");
+    assert_eq!(
+        (l.rust, l.sm, l.ptx_isa),
+        ("AtomicRef::<u16, Gpu, Generic>::load::<Relaxed>", 70, 60)
+    );
+    assert_eq!(find("st.s16", "i16").sm, 20);
+    for t in ["u16", "i16"] {
+        let of = |f: &str| rows.iter().filter(|v| v.ty == t && v.family == f).count();
+        // ld/st: 2 unscoped × 4 spaces + 2 sems × 4 scopes × 4 spaces; atom: cas × 4 × 4 × 4.
+        assert_eq!(
+            (of("ld"), of("st"), of("atom"), of("red")),
+            (40, 40, 64, 0),
+            "{t}"
+        );
+        assert!(rows
+            .iter()
+            .filter(|v| v.ty == t && v.family == "atom")
+            .all(|v| v.op == "cas" && v.ptx.ends_with(".cas.b16")));
     }
 }

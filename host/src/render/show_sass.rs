@@ -281,6 +281,7 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
         ("u64" | "i64" | "f64", _) => ("b64", "%rd5", "%rd4"),
         // The half types of `ptx_sync::atomic::half` (a `.f16`/`.bf16` lives in a `.b16`).
         ("F16" | "Bf16", _) => ("b16", "%rs1", "%rs2"),
+        ("u16" | "i16", _) => ("b16", "%rs1", "%rs2"),
         ("F16x2" | "Bf16x2", _) => ("b32", "%x1", "%x2"),
         _ => ("b32", "%r1", "%r2"),
     };
