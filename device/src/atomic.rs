@@ -25,8 +25,8 @@
 //! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
 //! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
 //! | `u128` ([`b128`]) | `.b128` | – | – | `exch`/`cas` only: `.b128` (sm_90) | – |
-//! | [`vector::V2U32`] … [`vector::V2F64`] | `.v2`/`.v4` `.u32`/`.f32`, `.v2` `.u64`/`.f64` | `V2F32`/`V4F32`: `.add.v2.f32`/`.v4.f32`, `Global`/`Generic` only (sm_90, PTX 8.1) | – | – | – |
-//! | [`vector::V2F16`] … [`vector::V4Bf16x2`] (`.v2/.v4/.v8` of `F16`/`Bf16`, `.v2/.v4` of `F16x2`/`Bf16x2`) | – | `.add.noftz.v8.f16` …, `Global`/`Generic` only (sm_90, PTX 8.1) | `.min.noftz`/`.max.noftz` likewise | – | – |
+//! | [`vector::V2U32`] … [`vector::V4I16`] | `.v2`/`.v4` `.u32`/`.s32`/`.f32`/`.u16`/`.s16`, `.v2` `.u64`/`.s64`/`.f64` | `V2F32`/`V4F32`: `.add.v2.f32`/`.v4.f32`, `Global`/`Generic` only (sm_90, PTX 8.1) | – | – | – |
+//! | [`vector::V2F16`] … [`vector::V4Bf16x2`] (`.v2/.v4/.v8` of `F16`/`Bf16`, `.v2/.v4` of `F16x2`/`Bf16x2`) | `.v2`/`.v4`: `.b16`/`.b32` (no `.v8`) | `.add.noftz.v8.f16` …, `Global`/`Generic` only (sm_90, PTX 8.1) | `.min.noftz`/`.max.noftz` likewise | – | – |
 //!
 //! A vector ([`vector`]) is loaded or stored by one instruction but is one memory operation per
 //! element (PTX ISA §8): it is not an atomic 64- or 128-bit access.
@@ -164,6 +164,8 @@ use vector::{
     V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, Vector, VectorElem, V2F16, V2F32,
     V2F64, V2U32, V2U64, V4F16, V4F32, V4U32, V8F16,
 };
+#[allow(unused_imports)]
+use vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -545,6 +547,21 @@ macro_rules! for_ldst_types {
         $crate::$sems! { $leaf [V2F32 "v2.f32" v2reg32;] Acquire, Release }
         $crate::$sems! { $leaf [V4F32 "v4.f32" v4reg32;] Acquire, Release }
         $crate::$sems! { $leaf [V2F64 "v2.f64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I32 "v2.s32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4I32 "v4.s32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I64 "v2.s64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U16 "v2.u16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4U16 "v4.u16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I16 "v2.s16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4I16 "v4.s16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F16 "v2.b16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F16 "v4.b16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2Bf16 "v2.b16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4Bf16 "v4.b16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F16x2 "v2.b32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F16x2 "v4.b32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2Bf16x2 "v2.b32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4Bf16x2 "v4.b32" v4reg32;] Acquire, Release }
     };
 }
 
@@ -794,6 +811,8 @@ macro_rules! ld_leaf {
     ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
@@ -801,11 +820,11 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let (a, b): (<$t as VectorElem>::E, <$t as VectorElem>::E);
+                let (a, b): (VRaw<$t>, VRaw<$t>);
                 asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
-                Vector([a, b])
+                Vector([a, b].map(Scalar::from_raw))
             }
         }
     };
@@ -816,11 +835,11 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let (a, b, c, d): (<$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E);
+                let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
                 asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                Vector([a, b, c, d])
+                Vector([a, b, c, d].map(Scalar::from_raw))
             }
         }
     };
@@ -879,6 +898,8 @@ macro_rules! st_leaf {
     ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
@@ -887,7 +908,7 @@ macro_rules! st_leaf {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
                 asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
-                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], p = $dir(reg64) p $($tail)*,
+                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
             }
         }
@@ -900,7 +921,8 @@ macro_rules! st_leaf {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
                 asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
-                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], v2 = in($reg) v.0[2], v3 = in($reg) v.0[3],
+                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
+                     v3 = in($reg) v.0[3].to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }

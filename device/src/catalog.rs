@@ -456,6 +456,7 @@ mod walk {
         V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, V2F16, V4F16, V8F16,
     };
     use crate::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
+    use crate::atomic::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
     use crate::atomic::{
         op, ops, ops128, opsv, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr,
         StInstr, F16,
@@ -587,6 +588,27 @@ mod walk {
             ("", opsv!($fam 4), "")
         };
         ($fam:ident V4F32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2I32) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4I32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2I64) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2U16) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4U16) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2I16) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4I16) => {
             ("", opsv!($fam 4), "")
         };
         ($fam:ident V2F16) => {

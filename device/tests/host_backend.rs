@@ -585,3 +585,48 @@ fn sixteen_bit_integers() {
     // 4000 × 17 = 68000 wraps once past 65536: the CAS is on 16 bits, not a wider word.
     assert_eq!(c.at::<Gpu>().load::<Acquire>(), (68000u32 % 65536) as u16);
 }
+
+/// The signed and half-element strong vectors on the host: round trips of every element's bits
+/// (negative integers, a half NaN payload, `-0.0`), and a vector published by a release store of
+/// a flag arrives whole.
+#[test]
+fn signed_and_half_vector_accesses() {
+    use ptx_sync::atomic::vector::*;
+    let i: Strong<V4I32> = Strong::new(Vector([0; 4]));
+    i.at::<Gpu>()
+        .store::<Release>(Vector([-1, i32::MIN, 7, -7]));
+    assert_eq!(i.at::<Gpu>().load::<Acquire>().0, [-1, i32::MIN, 7, -7]);
+    let l: Strong<V2I64> = Strong::new(Vector([i64::MIN, -2]));
+    assert_eq!(l.at::<Sys>().load::<Relaxed>().0, [i64::MIN, -2]);
+    let s: Strong<V4I16> = Strong::new(Vector([0; 4]));
+    s.at::<Cta>()
+        .store::<Relaxed>(Vector([-1, i16::MIN, i16::MAX, 3]));
+    assert_eq!(
+        s.at::<Cta>().load::<Relaxed>().0,
+        [-1, i16::MIN, i16::MAX, 3]
+    );
+    let h: Strong<V4F16> = Strong::new(Vector([F16::default(); 4]));
+    let bits = [0x7e01, 0x8000, 0x3c00, 0x0001]; // a NaN payload, -0.0, 1.0, a subnormal
+    h.at::<Gpu>()
+        .store::<Release>(Vector(bits.map(F16::from_bits)));
+    assert_eq!(h.at::<Gpu>().load::<Acquire>().0.map(F16::to_bits), bits);
+    let data = Arc::new((
+        Strong::new(Vector([Bf16x2::default(); 4])),
+        Strong::new(0u32),
+    ));
+    let d = data.clone();
+    let w = std::thread::spawn(move || {
+        d.0.at::<Gpu>()
+            .store::<Relaxed>(Vector([Bf16x2::from_f32s([1.0, -1.0]); 4]));
+        d.1.at::<Gpu>().store::<Release>(1);
+    });
+    let mut spins = 0u64;
+    while data.1.at::<Gpu>().load::<Acquire>() == 0 {
+        spins += 1;
+        assert!(spins < 1 << 34, "the flag never arrived");
+        std::hint::spin_loop();
+    }
+    let v: V4Bf16x2 = data.0.at::<Gpu>().load::<Relaxed>();
+    assert_eq!(v.0.map(Bf16x2::to_f32s), [[1.0, -1.0]; 4]);
+    w.join().unwrap();
+}

@@ -322,3 +322,34 @@ fn ptxas_agrees_on_the_16_bit_rows() {
         );
     }
 }
+
+/// The signed and half-element strong vectors (issue #13 item 7): ptxas takes `.s32`/`.s64`/
+/// `.s16`/`.u16` and `.b16`/`.b32` (half) vectors with a `.sem`, and rejects a half vector
+/// spelled `.f16` (the `ld`/`st` `.type` set has no `.f16`: the table moves halves by their bits)
+/// and the 256-bit `.v4.s64` (PTX 8.8).
+#[test]
+fn ptxas_agrees_on_the_signed_and_half_vector_rows() {
+    let pro = ".reg .b16 %h<4>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];";
+    for insn in [
+        "ld.acquire.gpu.global.v4.s32 {%r0, %r1, %r2, %r3}, [%rd1];",
+        "st.release.sys.v2.s64 [%rd1], {%rd2, %rd3};",
+        "ld.relaxed.cluster.shared::cluster.v4.s16 {%h0, %h1, %h2, %h3}, [%rd1];",
+        "st.relaxed.cta.v2.u16 [%rd1], {%h0, %h1};",
+        "ld.acquire.sys.v4.b16 {%h0, %h1, %h2, %h3}, [%rd1];",
+        "st.release.gpu.global.v4.b32 [%rd1], {%r0, %r1, %r2, %r3};",
+    ] {
+        assert!(
+            ptxas_accepts_in("sm_90", "8.6", pro, insn),
+            "ptxas rejects `{insn}`"
+        );
+    }
+    for illegal in [
+        "ld.relaxed.gpu.v2.f16 {%h0, %h1}, [%rd1];",
+        "ld.relaxed.gpu.v4.s64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];",
+    ] {
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.6", pro, illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}

@@ -27,13 +27,31 @@ const TYPES: [&str; 13] = [
 /// The vector types of `ptx_sync::atomic::vector` with their `{.vec}.type` (§9.7.9.8: `.vec` =
 /// `{ .v2, .v4 }`; a 256-bit `.v4` of a 64-bit type is PTX 8.8, beyond this crate's 8.6) and
 /// element count; `ld`/`st` only.
-const VECTORS: [(&str, &str, usize); 6] = [
+const VECTORS: [(&str, &str, usize); 21] = [
     ("V2U32", "v2.u32", 2),
     ("V4U32", "v4.u32", 4),
     ("V2U64", "v2.u64", 2),
     ("V2F32", "v2.f32", 2),
     ("V4F32", "v4.f32", 4),
     ("V2F64", "v2.f64", 2),
+    // Signed elements: `.s32`/`.s64`/`.s16` (the `.type` set's signed integers); 16-bit: `.u16`.
+    ("V2I32", "v2.s32", 2),
+    ("V4I32", "v4.s32", 4),
+    ("V2I64", "v2.s64", 2),
+    ("V2U16", "v2.u16", 2),
+    ("V4U16", "v4.u16", 4),
+    ("V2I16", "v2.s16", 2),
+    ("V4I16", "v4.s16", 4),
+    // Half elements by their bits: the `.type` set has no `.f16`/`.bf16` (`.b16`, and `.b32` for
+    // a pair); `.v8` of `.b16` is not in `.vec = { .v2, .v4 }`.
+    ("V2F16", "v2.b16", 2),
+    ("V4F16", "v4.b16", 4),
+    ("V2Bf16", "v2.b16", 2),
+    ("V4Bf16", "v4.b16", 4),
+    ("V2F16x2", "v2.b32", 2),
+    ("V4F16x2", "v4.b32", 4),
+    ("V2Bf16x2", "v2.b32", 2),
+    ("V4Bf16x2", "v4.b32", 4),
 ];
 /// The half-precision vectors of `ptx_sync::atomic::vector` with their `.vec.type` and element
 /// count, spelled from §9.7.13.5/6: `.vec_16_bit = { .v2, .v4, .v8 }` of a `.half_word_type =
@@ -360,12 +378,12 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 19 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // The sizes the grammar implies: ld/st 34 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
     // the scalar `.add.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems
     // (`red`); the vector `.add.noftz` 10 vector types × 4 (2) sems × 4 scopes × 2 spaces.
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 760);
-    assert_eq!(count("st"), 760);
+    assert_eq!(count("ld"), 1360);
+    assert_eq!(count("st"), 1360);
     let noftz = |f: &str| {
         got.iter()
             .filter(|k| k.0 == f && k.1 == "add.noftz")
@@ -788,11 +806,11 @@ fn vector_rows() {
     );
     assert_eq!(find("st.release.cluster.v2.f32").sm, 90);
     assert_eq!(find("st.v2.f64").sm, 20);
-    // ld/st of six types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
+    // ld/st of 21 types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
     // (8) on `.global` and generic addresses; the half vectors: 10 types × 3 ops, atom and red.
     assert_eq!(
         rows.iter().filter(|v| v.ty.starts_with('V')).count(),
-        6 * 80 + 2 * (32 + 16) + 10 * 3 * (32 + 16)
+        21 * 80 + 2 * (32 + 16) + 10 * 3 * (32 + 16)
     );
     let a = find("atom.acq_rel.gpu.global.add.v4.f32");
     assert_eq!(
@@ -878,10 +896,10 @@ fn half_vector_rows() {
     let half_vec: Vec<_> = rows
         .iter()
         .filter(|v| HALF_VECTORS.iter().any(|h| h.0 == v.ty))
+        .filter(|v| v.family == "atom" || v.family == "red")
         .collect();
     assert_eq!(half_vec.len(), 10 * 3 * (32 + 16));
     for v in &half_vec {
-        assert!(v.family == "atom" || v.family == "red", "{v:?}");
         assert!(v.space == "Generic" || v.space == "Global", "{v:?}");
         assert!(v.op.ends_with(".noftz"), "{v:?}");
         assert_eq!((v.sm, v.ptx_isa), (90, 81), "{v:?}");
@@ -948,5 +966,52 @@ fn sixteen_bit_integer_rows() {
             .iter()
             .filter(|v| v.ty == t && v.family == "atom")
             .all(|v| v.op == "cas" && v.ptx.ends_with(".cas.b16")));
+    }
+}
+
+/// The signed and half-element strong vector accesses (issue #13 item 7): §9.7.9.8/10 `ld`/`st`
+/// `{.vec}.type` with `.vec = { .v2, .v4 }` and `.type` among `.s16 .s32 .s64 .u16 .b16 .b32`
+/// (no `.f16`: a half vector moves by its bits), within 128 bits; `.v8` halves have no `ld`/`st`.
+#[test]
+fn signed_and_half_vector_accesses() {
+    use ptx_sync::atomic::vector::{V2Bf16x2, V2I64, V4F16, V4I16, V4I32};
+    use ptx_sync::atomic::{LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <V4I32 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.v4.s32"
+    );
+    assert_eq!(
+        <V2I64 as StInstr<Release, Cluster, SharedCluster>>::PTX,
+        "st.release.cluster.shared::cluster.v2.s64"
+    );
+    assert_eq!(
+        <V4I16 as LdInstr<Weak, Cta, Shared>>::PTX,
+        "ld.shared::cta.v4.s16"
+    );
+    assert_eq!(
+        <V4F16 as StInstr<Relaxed, Sys, Generic>>::PTX,
+        "st.relaxed.sys.v4.b16"
+    );
+    assert_eq!(
+        <V2Bf16x2 as LdInstr<Volatile, Gpu, Global>>::PTX,
+        "ld.volatile.global.v2.b32"
+    );
+    let rows = catalog();
+    let l = rows
+        .iter()
+        .find(|v| v.ptx == "ld.acquire.gpu.v2.b16" && v.ty == "V2Bf16")
+        .expect("the V2Bf16 acquire load");
+    assert_eq!(
+        (l.rust, l.sm, l.ptx_isa),
+        ("AtomicRef::<V2Bf16, Gpu, Generic>::load::<Acquire>", 70, 60)
+    );
+    for t in ["V8F16", "V8Bf16"] {
+        assert!(
+            rows.iter()
+                .filter(|v| v.ty == t)
+                .all(|v| v.family == "atom" || v.family == "red"),
+            "{t} has an ld/st row"
+        );
     }
 }

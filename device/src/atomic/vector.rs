@@ -6,6 +6,10 @@
 //! | [`V2U32`], [`V2F32`] | `.v2.u32`, `.v2.f32` | 8 |
 //! | [`V4U32`], [`V4F32`] | `.v4.u32`, `.v4.f32` | 16 |
 //! | [`V2U64`], [`V2F64`] | `.v2.u64`, `.v2.f64` | 16 |
+//! | [`V2I32`] / [`V4I32`], [`V2I64`] | `.v2.s32` / `.v4.s32`, `.v2.s64` | 8 / 16, 16 |
+//! | [`V2U16`], [`V2I16`] / [`V4U16`], [`V4I16`] | `.v2.u16`, `.v2.s16` / `.v4.u16`, `.v4.s16` | 4 / 8 |
+//! | [`V2F16`], [`V2Bf16`] / [`V4F16`], [`V4Bf16`] | `.v2.b16` / `.v4.b16` (the ISA's `ld`/`st` `.type` has no `.f16`) | 4 / 8 |
+//! | [`V2F16x2`], [`V2Bf16x2`] / [`V4F16x2`], [`V4Bf16x2`] | `.v2.b32` / `.v4.b32` | 8 / 16 |
 //!
 //! PTX ISA §9.7.9.8 (`ld`) / §9.7.9.10 (`st`): `{.vec}` sits between the state space and the
 //! type in every form — weak, `.volatile`, `.relaxed.scope`, and `.acquire.scope` (`ld`) /
@@ -53,8 +57,10 @@
 //! own atomic; `add` rounds to nearest even once per element; the `atom` text does not define
 //! `min`/`max` on halves beyond naming them, and the host computes them as the half `min`/`max`
 //! instructions do (§9.7.4.7/8 without `.NaN`: a NaN operand yields the other, two NaNs the
-//! canonical NaN, `-0.0 < +0.0` — [`F16::min`](crate::F16::min)). These vectors have no
-//! `ld`/`st` rows.
+//! canonical NaN, `-0.0 < +0.0` — [`F16::min`](crate::F16::min)). The `.v2`/`.v4` half
+//! vectors also load and store (`.b16`/`.b32` elements, table above); [`V8F16`] and [`V8Bf16`]
+//! have no `ld`/`st` rows (the `ld`/`st` `.vec` stops at `.v4`; its `.v8` is PTX 8.8 and
+//! 32-bit elements only).
 //!
 //! ```
 //! use ptx_sync::{Strong, Gpu, Relaxed, F16, atomic::vector::{Vector, V4F16}};
@@ -124,6 +130,20 @@ pub type V2F32 = Vector<f32, 2>;
 pub type V4F32 = Vector<f32, 4>;
 /// `.v2.f64`: two `f64`, 16-aligned.
 pub type V2F64 = Vector<f64, 2>;
+/// `.v2.s32`: two `i32`, 8-aligned.
+pub type V2I32 = Vector<i32, 2>;
+/// `.v4.s32`: four `i32`, 16-aligned.
+pub type V4I32 = Vector<i32, 4>;
+/// `.v2.s64`: two `i64`, 16-aligned.
+pub type V2I64 = Vector<i64, 2>;
+/// `.v2.u16`: two `u16`, 4-aligned.
+pub type V2U16 = Vector<u16, 2>;
+/// `.v4.u16`: four `u16`, 8-aligned.
+pub type V4U16 = Vector<u16, 4>;
+/// `.v2.s16`: two `i16`, 4-aligned.
+pub type V2I16 = Vector<i16, 2>;
+/// `.v4.s16`: four `i16`, 8-aligned.
+pub type V4I16 = Vector<i16, 4>;
 
 use super::{Bf16, Bf16x2, F16x2, F16};
 /// `.v2.f16`: two [`F16`], 4-aligned — `atom/red{.sem}{.scope}{.global}.{add,min,max}.noftz.v2.f16`
@@ -226,6 +246,10 @@ macro_rules! vectors {
 vectors!(V2U32, u32, 2, super::Align8, "V2U32"; V4U32, u32, 4, super::b128::Align16, "V4U32";
          V2U64, u64, 2, super::b128::Align16, "V2U64"; V2F32, f32, 2, super::Align8, "V2F32";
          V4F32, f32, 4, super::b128::Align16, "V4F32"; V2F64, f64, 2, super::b128::Align16, "V2F64";
+         V2I32, i32, 2, super::Align8, "V2I32"; V4I32, i32, 4, super::b128::Align16, "V4I32";
+         V2I64, i64, 2, super::b128::Align16, "V2I64"; V2U16, u16, 2, super::Align4, "V2U16";
+         V4U16, u16, 4, super::Align8, "V4U16"; V2I16, i16, 2, super::Align4, "V2I16";
+         V4I16, i16, 4, super::Align8, "V4I16";
          V2F16, F16, 2, super::Align4, "V2F16"; V4F16, F16, 4, super::Align8, "V4F16";
          V8F16, F16, 8, super::b128::Align16, "V8F16"; V2Bf16, Bf16, 2, super::Align4, "V2Bf16";
          V4Bf16, Bf16, 4, super::Align8, "V4Bf16"; V8Bf16, Bf16, 8, super::b128::Align16, "V8Bf16";

@@ -350,6 +350,13 @@ fn vector_elem(ty: &str) -> Option<(usize, &'static str, &'static str)> {
         "V4F32" => (4, "f32", "cvt.rn.f32.u32"),
         "V2U64" => (2, "u64", "cvt.u64.u32"),
         "V2F64" => (2, "f64", "cvt.rn.f64.u32"),
+        "V2I32" => (2, "s32", "mov.s32"),
+        "V4I32" => (4, "s32", "mov.s32"),
+        "V2I64" => (2, "s64", "cvt.s64.u32"),
+        "V2U16" => (2, "u16", "cvt.u16.u32"),
+        "V4U16" => (4, "u16", "cvt.u16.u32"),
+        "V2I16" => (2, "s16", "cvt.s16.u32"),
+        "V4I16" => (4, "s16", "cvt.s16.u32"),
         // The half vectors (atom/red only): a `.f16`/`.bf16` in a `.b16`, a pair in a `.b32`.
         "V2F16" | "V2Bf16" => (2, "b16", "cvt.u16.u32"),
         "V4F16" | "V4Bf16" => (4, "b16", "cvt.u16.u32"),
