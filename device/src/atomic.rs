@@ -14,6 +14,8 @@
 //!
 //! | Rust | `ld`/`st` | `add` | `min`/`max` | `and`/`or`/`xor`, `exch`, `cas` | `inc`/`dec` |
 //! |---|---|---|---|---|---|
+//! | `u16` | `.u16` | – | – | `cas` only: `.b16` (PTX 6.3, sm_70) | – |
+//! | `i16` | `.s16` | – | – | `cas` only: `.b16` (PTX 6.3, sm_70) | – |
 //! | `u32` | `.u32` | `.u32` | `.u32` | `.b32` | `.u32` |
 //! | `i32` | `.s32` | `.s32` | `.s32` | `.b32` | – |
 //! | `u64` | `.u64` | `.u64` | `.u64` | `.b64` | – |
@@ -23,7 +25,8 @@
 //! | [`F16`], [`Bf16`] | `.b16` | `.add.noftz.f16` / `.bf16` | – | `cas` only: `.b16` | – |
 //! | [`F16x2`], [`Bf16x2`] | `.b32` | `.add.noftz.f16x2` / `.bf16x2` | – | `exch`/`cas` only: `.b32` | – |
 //! | `u128` ([`b128`]) | `.b128` | – | – | `exch`/`cas` only: `.b128` (sm_90) | – |
-//! | [`vector::V2U32`] … [`vector::V2F64`] | `.v2`/`.v4` `.u32`/`.f32`, `.v2` `.u64`/`.f64` | `V2F32`/`V4F32`: `.add.v2.f32`/`.v4.f32`, `Global`/`Generic` only (sm_90, PTX 8.1) | – | – | – |
+//! | [`vector::V2U32`] … [`vector::V4I16`] | `.v2`/`.v4` `.u32`/`.s32`/`.f32`/`.u16`/`.s16`, `.v2` `.u64`/`.s64`/`.f64` | `V2F32`/`V4F32`: `.add.v2.f32`/`.v4.f32`, `Global`/`Generic` only (sm_90, PTX 8.1) | – | – | – |
+//! | [`vector::V2F16`] … [`vector::V4Bf16x2`] (`.v2/.v4/.v8` of `F16`/`Bf16`, `.v2/.v4` of `F16x2`/`Bf16x2`) | `.v2`/`.v4`: `.b16`/`.b32` (no `.v8`) | `.add.noftz.v8.f16` …, `Global`/`Generic` only (sm_90, PTX 8.1) | `.min.noftz`/`.max.noftz` likewise | – | – |
 //!
 //! A vector ([`vector`]) is loaded or stored by one instruction but is one memory operation per
 //! element (PTX ISA §8): it is not an atomic 64- or 128-bit access.
@@ -77,7 +80,8 @@ use crate::sem::{
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
 
-/// A scalar that PTX can load, store and update atomically: `u32`, `i32`, `u64`, `i64`, `f32`,
+/// A scalar that PTX can load, store and update atomically: `u16`, `i16` (`ld`/`st` and
+/// `atom.cas.b16` only), `u32`, `i32`, `u64`, `i64`, `f32`,
 /// `f64`, the half types [`F16`], [`Bf16`], [`F16x2`], [`Bf16x2`], `u128` ([`b128`]), and the
 /// `ld`/`st`-only vectors of [`vector`].
 pub trait Scalar: Sealed + Copy + PartialEq + Default + 'static + ScalarHost {
@@ -145,7 +149,8 @@ macro_rules! scalars {
         }
     )*};
 }
-scalars!(u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
+scalars!(u16, half::Align2, |x| x.wrapping_neg(); i16, half::Align2, |x| x.wrapping_neg();
+         u32, Align4, |x| x.wrapping_neg(); i32, Align4, |x| x.wrapping_neg();
          u64, Align8, |x| x.wrapping_neg(); i64, Align8, |x| x.wrapping_neg();
          f32, Align4, |x| -x; f64, Align8, |x| -x);
 
@@ -155,7 +160,12 @@ mod seq_cst;
 pub mod vector;
 pub use half::{Bf16, Bf16x2, F16x2, F16};
 #[allow(unused_imports)]
-use vector::{Vector, VectorElem, V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
+use vector::{
+    V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, Vector, VectorElem, V2F16, V2F32,
+    V2F64, V2U32, V2U64, V4F16, V4F32, V4U32, V8F16,
+};
+#[allow(unused_imports)]
+use vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
 
 /// Read-modify-write operations, as marker types (the `.op` of `atom`/`red`).
 pub mod op {
@@ -234,7 +244,7 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `atom.{O}` on `{Self}`",
     label = "no such atom",
-    note = "PTX ISA §9.7.13.5: and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32, in Global or Generic (sm_90)"
+    note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
 )]
 pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
@@ -263,7 +273,7 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
 #[diagnostic::on_unimplemented(
     message = "PTX has no `red.{O}` on `{Self}`",
     label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32 in Global or Generic)"
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
 )]
 pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
@@ -310,12 +320,26 @@ macro_rules! access_rows {
     };
     (atom $leaf:ident) => {
         $crate::for_atom_rows! { $leaf for_rmw_sems }
+        $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
+    };
+    (atom_scalar $leaf:ident) => {
+        $crate::for_atom_rows! { $leaf for_rmw_sems }
+    };
+    (atom_vec $leaf:ident) => {
+        $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
     };
     (cas $leaf:ident) => {
         $crate::for_cas_rows! { $leaf for_rmw_sems }
     };
     (red $leaf:ident) => {
         $crate::for_red_rows! { $leaf for_red_sems }
+        $crate::for_red_vec_rows! { $leaf for_red_sems }
+    };
+    (red_scalar $leaf:ident) => {
+        $crate::for_red_rows! { $leaf for_red_sems }
+    };
+    (red_vec $leaf:ident) => {
+        $crate::for_red_vec_rows! { $leaf for_red_sems }
     };
     (fence $leaf:ident) => {
         $crate::for_fences! { $leaf }
@@ -417,6 +441,12 @@ macro_rules! opsv {
     (red 4) => {
         " [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
     };
+    (atom 8) => {
+        " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}, {b4}, {b5}, {b6}, {b7}}}"
+    };
+    (red 8) => {
+        " [{p}], {{{b0}, {b1}, {b2}, {b3}, {b4}, {b5}, {b6}, {b7}}}"
+    };
 }
 #[allow(unused_imports)]
 pub(crate) use opsv;
@@ -498,6 +528,8 @@ macro_rules! for_red_sems {
 #[macro_export]
 macro_rules! for_ldst_types {
     ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u16 "u16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [i16 "s16" reg16;] Acquire, Release }
         $crate::$sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
         $crate::$sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
@@ -515,6 +547,21 @@ macro_rules! for_ldst_types {
         $crate::$sems! { $leaf [V2F32 "v2.f32" v2reg32;] Acquire, Release }
         $crate::$sems! { $leaf [V4F32 "v4.f32" v4reg32;] Acquire, Release }
         $crate::$sems! { $leaf [V2F64 "v2.f64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I32 "v2.s32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4I32 "v4.s32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I64 "v2.s64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U16 "v2.u16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4U16 "v4.u16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I16 "v2.s16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4I16 "v4.s16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F16 "v2.b16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F16 "v4.b16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2Bf16 "v2.b16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4Bf16 "v4.b16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F16x2 "v2.b32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F16x2 "v4.b32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2Bf16x2 "v2.b32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4Bf16x2 "v4.b32" v4reg32;] Acquire, Release }
     };
 }
 
@@ -564,8 +611,49 @@ macro_rules! for_atom_rows {
         $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 Exch "exch" "b32";] }
         $crate::$sems! { $leaf [u128 reg128 Exch "exch" "b128";] }
+    };
+}
+
+/// The vector rows of `atom` (PTX ISA §9.7.13.5/6 "with vector type", sm_90): `.add.v2/.v4.f32`,
+/// and `.{add,min,max}.noftz` of `.v2/.v4/.v8` `.f16`/`.bf16` and `.v2/.v4` `.f16x2`/`.bf16x2`;
+/// `.global` or generic only. A list of its own so that the catalog walk can take it in a
+/// function of its own (`access_rows!(atom_vec …)`); `access_rows!(atom …)` walks both.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_atom_vec_rows {
+    ($leaf:ident $sems:ident) => {
         $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
         $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Add "add.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Add "add.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Add "add.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Add "add.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Add "add.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Add "add.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Add "add.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Add "add.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Add "add.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Add "add.noftz" "v4.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Min "min.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Min "min.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Min "min.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Min "min.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Min "min.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Min "min.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Min "min.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Min "min.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Min "min.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Min "min.noftz" "v4.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Max "max.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Max "max.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Max "max.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Max "max.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Max "max.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Max "max.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Max "max.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Max "max.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Max "max.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Max "max.noftz" "v4.bf16x2";] }
     };
 }
 
@@ -606,16 +694,59 @@ macro_rules! for_red_rows {
         $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
         $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
         $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
-        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
-        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
     };
 }
 
-/// `cas` rows: every scalar, compared bitwise.
+/// The vector rows of `red` (PTX ISA §9.7.13.5/6 "with vector type", sm_90): `.add.v2/.v4.f32`,
+/// and `.{add,min,max}.noftz` of `.v2/.v4/.v8` `.f16`/`.bf16` and `.v2/.v4` `.f16x2`/`.bf16x2`;
+/// `.global` or generic only. A list of its own so that the catalog walk can take it in a
+/// function of its own (`access_rows!(red_vec …)`); `access_rows!(red …)` walks both.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_red_vec_rows {
+    ($leaf:ident $sems:ident) => {
+        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
+        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Add "add.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Add "add.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Add "add.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Add "add.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Add "add.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Add "add.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Add "add.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Add "add.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Add "add.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Add "add.noftz" "v4.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Min "min.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Min "min.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Min "min.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Min "min.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Min "min.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Min "min.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Min "min.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Min "min.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Min "min.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Min "min.noftz" "v4.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Max "max.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Max "max.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Max "max.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Max "max.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Max "max.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Max "max.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Max "max.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Max "max.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Max "max.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Max "max.noftz" "v4.bf16x2";] }
+    };
+}
+
+/// `cas` rows: every scalar, compared bitwise (`u16`/`i16`: `cas.b16`, their only `atom`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_cas_rows {
     ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u16 reg16 "b16";] }
+        $crate::$sems! { $leaf [i16 reg16 "b16";] }
         $crate::$sems! { $leaf [u32 reg32 "b32";] }
         $crate::$sems! { $leaf [i32 reg32 "b32";] }
         $crate::$sems! { $leaf [u64 reg64 "b64";] }
@@ -680,6 +811,8 @@ macro_rules! ld_leaf {
     ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
@@ -687,11 +820,11 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let (a, b): (<$t as VectorElem>::E, <$t as VectorElem>::E);
+                let (a, b): (VRaw<$t>, VRaw<$t>);
                 asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
-                Vector([a, b])
+                Vector([a, b].map(Scalar::from_raw))
             }
         }
     };
@@ -702,11 +835,11 @@ macro_rules! ld_leaf {
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self {
-                let (a, b, c, d): (<$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E, <$t as VectorElem>::E);
+                let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
                 asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                Vector([a, b, c, d])
+                Vector([a, b, c, d].map(Scalar::from_raw))
             }
         }
     };
@@ -765,6 +898,8 @@ macro_rules! st_leaf {
     ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
@@ -773,7 +908,7 @@ macro_rules! st_leaf {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
                 asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
-                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], p = $dir(reg64) p $($tail)*,
+                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
             }
         }
@@ -786,7 +921,8 @@ macro_rules! st_leaf {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) {
                 asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
-                     v0 = in($reg) v.0[0], v1 = in($reg) v.0[1], v2 = in($reg) v.0[2], v3 = in($reg) v.0[3],
+                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
+                     v3 = in($reg) v.0[3].to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }
         }
@@ -810,44 +946,68 @@ macro_rules! st_leaf {
     };
 }
 
-/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `f32`
-/// elements: `{d0}`… the old values, `{b0}`… the operand's elements.
+/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `$t`'s
+/// elements in `$reg` registers (`f32`: `reg32`; the halves: their bits, `reg16`/`reg32`):
+/// `{d0}`… the old values, `{b0}`… the operand's elements.
 #[cfg(target_arch = "nvptx64")]
 macro_rules! vec_asm {
-    (2 out; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1): (f32, f32);
-        asm!($tmpl, d0 = out(reg32) d0, d1 = out(reg32) d1, b0 = in(reg32) $b.0[0],
-             b1 = in(reg32) $b.0[1], $($p)*, options(nostack, preserves_flags));
-        Vector([d0, d1])
+    (2 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1): (VRaw<$t>, VRaw<$t>);
+        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, b0 = in($reg) $b.0[0].to_raw(),
+             b1 = in($reg) $b.0[1].to_raw(), $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1].map(Scalar::from_raw))
     }};
-    (4 out; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1, d2, d3): (f32, f32, f32, f32);
-        asm!($tmpl, d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
-             b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], b2 = in(reg32) $b.0[2],
-             b3 = in(reg32) $b.0[3], $($p)*, options(nostack, preserves_flags));
-        Vector([d0, d1, d2, d3])
+    (4 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1, d2, d3): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
+        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
+             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1, d2, d3].map(Scalar::from_raw))
     }};
-    (2 none; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], $($p)*,
+    (8 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1, d2, d3, d4, d5, d6, d7): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>,
+                                               VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
+        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
+             d4 = out($reg) d4, d5 = out($reg) d5, d6 = out($reg) d6, d7 = out($reg) d7,
+             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
+             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
+             options(nostack, preserves_flags));
+        Vector([d0, d1, d2, d3, d4, d5, d6, d7].map(Scalar::from_raw))
+    }};
+    (2 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), $($p)*,
              options(nostack, preserves_flags))
     };
-    (4 none; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in(reg32) $b.0[0], b1 = in(reg32) $b.0[1], b2 = in(reg32) $b.0[2],
-             b3 = in(reg32) $b.0[3], $($p)*, options(nostack, preserves_flags))
+    (4 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags))
+    };
+    (8 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
+             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
+             options(nostack, preserves_flags))
     };
 }
+/// The `asm!` operand type of a vector's element.
+#[cfg(target_arch = "nvptx64")]
+type VRaw<V> = <<V as VectorElem>::E as Scalar>::Raw;
 
 macro_rules! atom_leaf {
-    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 $t $($rest)* } };
-    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 $t $($rest)* } };
-    (@vec $n:tt $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 reg32 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 reg32 $t $($rest)* } };
+    ($t:ident v2reg16 $($rest:tt)*) => { atom_leaf! { @vec 2 reg16 $t $($rest)* } };
+    ($t:ident v4reg16 $($rest:tt)*) => { atom_leaf! { @vec 4 reg16 $t $($rest)* } };
+    ($t:ident v8reg16 $($rest:tt)*) => { atom_leaf! { @vec 8 reg16 $t $($rest)* } };
+    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                vec_asm!($n out; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                vec_asm!($n out $vr $t; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
                                       opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
             }
         }
@@ -932,16 +1092,19 @@ macro_rules! cas_leaf {
 }
 
 macro_rules! red_leaf {
-    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 $t $($rest)* } };
-    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 $t $($rest)* } };
-    (@vec $n:tt $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 reg32 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 reg32 $t $($rest)* } };
+    ($t:ident v2reg16 $($rest:tt)*) => { red_leaf! { @vec 2 reg16 $t $($rest)* } };
+    ($t:ident v4reg16 $($rest:tt)*) => { red_leaf! { @vec 4 reg16 $t $($rest)* } };
+    ($t:ident v8reg16 $($rest:tt)*) => { red_leaf! { @vec 8 reg16 $t $($rest)* } };
+    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
             const PTX: &'static str = concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
             #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) {
-                vec_asm!($n none; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                vec_asm!($n none $vr $t; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
                                        opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
             }
         }

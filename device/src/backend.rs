@@ -148,7 +148,8 @@ macro_rules! host_int {
         }
     )*};
 }
-host_int!(u32 => AtomicU32, i32 => AtomicI32, u64 => AtomicU64, i64 => AtomicI64);
+host_int!(u16 => AtomicU16, i16 => AtomicI16, u32 => AtomicU32, i32 => AtomicI32,
+          u64 => AtomicU64, i64 => AtomicI64);
 
 /// `atom.add.f32` / `red.add.f32` flush subnormal inputs and results to sign-preserving zero
 /// (PTX ISA §9.7.13.5: "atom.add.f32 rounds to nearest even and flushes subnormal inputs and

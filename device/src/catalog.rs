@@ -462,7 +462,11 @@ pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marke
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
     use super::{access_floor, Form, Marker, Variant};
+    use crate::atomic::vector::{
+        V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, V2F16, V4F16, V8F16,
+    };
     use crate::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
+    use crate::atomic::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
     use crate::atomic::{
         op, ops, ops128, opsv, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr,
         StInstr, F16,
@@ -505,6 +509,18 @@ mod walk {
         (red Add "add.noftz") => {
             "red_add"
         };
+        (atom Min "min.noftz") => {
+            "fetch_min"
+        };
+        (red Min "min.noftz") => {
+            "red_min"
+        };
+        (atom Max "max.noftz") => {
+            "fetch_max"
+        };
+        (red Max "max.noftz") => {
+            "red_max"
+        };
         (atom $O:ident $ot:tt) => {
             concat!("fetch_", $ot)
         };
@@ -532,14 +548,16 @@ mod walk {
     }
     /// The floors a row's type adds to [`access_floor`] (PTX ISA §9.7.13.5/6 version notes):
     /// `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
-    /// `add.noftz.bf16{,x2}` 7.8 / sm_90; `ld`/`st` `.b16`/`.b32` and `exch.b32` add none.
+    /// `add.noftz.bf16{,x2}` 7.8 / sm_90 (`cas.b16` also on `u16`/`i16`); `ld`/`st`
+    /// `.b16`/`.b32`/`.u16`/`.s16` and `exch.b32` add none.
     const fn type_floor(ty: &str, op: &str, sys: bool) -> (u16, u16) {
         let (t, o) = (ty.as_bytes(), op.as_bytes());
         let add = o.len() == 9; // "add.noftz"
         let cas = o.len() == 3 && o[0] == b'c'; // "cas"
         let exch = o.len() == 4; // "exch"
-        if t.len() == 5 && t[0] == b'V' && o.len() == 3 && o[0] == b'a' {
-            // V2F32/V4F32: the vector `atom`/`red.add` (PTX 8.1, sm_90).
+        if t[0] == b'V' && !o.is_empty() {
+            // V2F32/V4F32 and the half vectors: the vector `atom`/`red` (PTX 8.1, sm_90; the
+            // vector `ld`/`st` rows have no op).
             return (90, 81);
         }
         if t.len() == 4 && t[1] == b'1' {
@@ -551,6 +569,8 @@ mod walk {
         }
         match (t, add, cas) {
             (b"F16", true, _) | (b"F16", _, true) | (b"Bf16", _, true) => (70, 63),
+            // `atom.cas.b16` on `u16`/`i16` (their `ld`/`st` `.u16`/`.s16` add none).
+            (b"u16", _, true) | (b"i16", _, true) => (70, 63),
             (b"F16x2", true, _) => (60, 62),
             (b"Bf16", true, _) | (b"Bf16x2", true, _) => (90, 78),
             _ => (0, 0),
@@ -578,6 +598,57 @@ mod walk {
             ("", opsv!($fam 4), "")
         };
         ($fam:ident V4F32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2I32) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4I32) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2I64) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V2U16) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4U16) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2I16) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4I16) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2F16) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4F16) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V8F16) => {
+            ("", opsv!($fam 8), "")
+        };
+        ($fam:ident V2Bf16) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4Bf16) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V8Bf16) => {
+            ("", opsv!($fam 8), "")
+        };
+        ($fam:ident V2F16x2) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4F16x2) => {
+            ("", opsv!($fam 4), "")
+        };
+        ($fam:ident V2Bf16x2) => {
+            ("", opsv!($fam 2), "")
+        };
+        ($fam:ident V4Bf16x2) => {
             ("", opsv!($fam 4), "")
         };
         ($fam:ident $t:ident) => {
@@ -659,7 +730,18 @@ mod walk {
                          tmpl!(atom $t), method!(atom $O $ot)));
                 };
             }
-            crate::access_rows! { atom atom_v }
+            crate::access_rows! { atom_scalar atom_v }
+        }
+        #[inline(never)]
+        fn atom_vec_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! atom_v {
+                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
+                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                    f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
+                         tmpl!(atom $t), method!(atom $O $ot)));
+                };
+            }
+            crate::access_rows! { atom_vec atom_v }
         }
         #[inline(never)]
         fn cas_rows(f: &mut dyn FnMut(Variant)) {
@@ -681,7 +763,18 @@ mod walk {
                          tmpl!(red $t), method!(red $O $ot)));
                 };
             }
-            crate::access_rows! { red red_v }
+            crate::access_rows! { red_scalar red_v }
+        }
+        #[inline(never)]
+        fn red_vec_rows(f: &mut dyn FnMut(Variant)) {
+            macro_rules! red_v {
+                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
+                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                    f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
+                         tmpl!(red $t), method!(red $O $ot)));
+                };
+            }
+            crate::access_rows! { red_vec red_v }
         }
         #[inline(never)]
         fn fence_rows(f: &mut dyn FnMut(Variant)) {
@@ -710,8 +803,10 @@ mod walk {
         ld_rows(f);
         st_rows(f);
         atom_rows(f);
+        atom_vec_rows(f);
         cas_rows(f);
         red_rows(f);
+        red_vec_rows(f);
         fence_rows(f);
         // The other tables' rows name their own floors and sections.
         for ext in crate::catalog::EXTENSIONS {

@@ -40,11 +40,13 @@
 //! | `fence.acquire.scope`, `fence.release.scope` | sm_90 | 8.6 |
 //! | [`atomic::half`]: `atom/red.add.noftz.f16x2` (with `.sem`: sm_70, 6.0) | sm_60 | 6.2 |
 //! | [`atomic::half`]: `atom/red.add.noftz.f16`, `atom.cas.b16` | sm_70 | 6.3 |
+//! | `atom{.sem}{.scope}{.space}.cas.b16` on `u16`/`i16` (their `ld`/`st` `.u16`/`.s16`: as the 32-bit types) | sm_70 | 6.3 |
 //! | [`atomic::half`]: `atom/red.add.noftz.bf16`, `.bf16x2` | sm_90 | 7.8 |
 //! | [`atomic::b128`]: `ld/st{.sem.scope}{.space}.b128` | sm_70 | 8.3 |
 //! | [`atomic::b128`]: `atom{.sem}{.scope}{.space}.{cas,exch}.b128` | sm_90 | 8.3 |
 //! | [`atomic::vector`]: `ld/st{.sem.scope}{.space}.v2/.v4.type` (one access per element) | sm_70 | 6.0 |
 //! | [`atomic::vector`]: `atom/red{.sem.scope}{.global}.add.v2/.v4.f32` | sm_90 | 8.1 |
+//! | [`atomic::vector`]: `atom/red{.sem.scope}{.global}.{add,min,max}.noftz.v2/.v4/.v8.{f16,bf16}`, `.v2/.v4.{f16x2,bf16x2}` | sm_90 | 8.1 |
 //! | [`barrier`]: `bar.sync/arrive/red` with register id and count (`barrier.sync/arrive`: sm_30, 6.0) | sm_20 | 2.0 |
 //! | [`barrier`]: `barrier.cluster.arrive/wait`, [`cluster`]: `mapa`, `getctarank`, `%cluster_*` | sm_90 | 7.8 / 8.0 |
 //! | [`mbarrier`]: `init/inval/arrive/arrive_drop/test_wait`, `arrive{,_drop}.noComplete`, `pending_count` | sm_80 | 7.0 (`::cta` 7.8, `.release`/`.acquire` 8.0) |

@@ -469,3 +469,164 @@ fn vector_float_atomics() {
     }
     assert_eq!(c.at::<Gpu>().load::<Acquire>().0, [2000.0, 4000.0]);
 }
+
+/// The sm_90 half-precision vector atomics on the host: each element is its own atomic that
+/// rounds once (ties to even, subnormals kept — `.noftz` —, overflow to infinity), `min`/`max`
+/// follow the half `min`/`max` (§9.7.4.7/8: a NaN yields the other operand, two NaNs the
+/// canonical NaN, `-0.0 < +0.0`), and concurrent `red`s of packed pairs lose no update.
+#[test]
+fn half_vector_atomics() {
+    use ptx_sync::atomic::vector::*;
+    let h = F16::from_f32;
+    let bits = |v: V8F16| v.0.map(F16::to_bits);
+    let v: Strong<V8F16> = Strong::new(Vector([
+        h(1.0),
+        h(2.0),
+        F16::from_bits(0x8000),
+        h(0.0),
+        h(f32::NAN),
+        h(65504.0),
+        h(1.0),
+        F16::from_bits(1),
+    ]));
+    let g = unsafe { AtomicRef::<V8F16, Gpu, Global>::new_in(&v) };
+    let old = g.fetch_add::<AcqRel>(Vector([
+        h(0.5),
+        h(2.0),
+        h(0.0),
+        F16::from_bits(0x8000),
+        h(1.0),
+        h(32.0),
+        h(1.0 / 2048.0),
+        F16::from_bits(1),
+    ]));
+    assert_eq!(
+        bits(old),
+        [0x3c00, 0x4000, 0x8000, 0, 0x7fff, 0x7bff, 0x3c00, 1]
+    );
+    // 65504 + 32 rounds past the largest finite half; 1 + 2^-11 is a tie that stays at 1.0;
+    // the smallest subnormal doubles instead of flushing.
+    let now = g.fetch_min::<Relaxed>(Vector([h(f32::INFINITY); 8]));
+    assert_eq!(bits(now), [0x3e00, 0x4400, 0, 0, 0x7fff, 0x7c00, 0x3c00, 2]);
+    let b = Bf16::from_f32;
+    let w: Strong<V4Bf16> = Strong::new(Vector([
+        b(1.0),
+        Bf16::from_bits(0x8000),
+        b(f32::NAN),
+        b(3.0),
+    ]));
+    let r = w.at::<Sys>();
+    let old = r.fetch_min::<Release>(Vector([b(2.0), b(0.0), b(5.0), b(f32::NAN)]));
+    assert_eq!(old.0.map(Bf16::to_bits), [0x3f80, 0x8000, 0x7fff, 0x4040]);
+    let old = r.fetch_max::<Acquire>(Vector([b(0.5), b(0.0), b(f32::NAN), b(f32::NAN)]));
+    // min kept 1.0, -0.0 (< +0.0), took 5.0 over the NaN and kept 3.0 over the operand's NaN.
+    assert_eq!(old.0.map(Bf16::to_bits), [0x3f80, 0x8000, 0x40a0, 0x4040]);
+    r.red_max::<Relaxed>(Vector([b(f32::NAN); 4]));
+    let now = r.fetch_add::<Relaxed>(Vector([b(0.0); 4]));
+    // max took +0.0 over -0.0; the NaN operands left every element as it was.
+    assert_eq!(now.0.map(Bf16::to_bits), [0x3f80, 0, 0x40a0, 0x4040]);
+    let c = Arc::new(Strong::new(Vector([F16x2::default(); 2])));
+    let t: Vec<_> = (0..4)
+        .map(|_| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                for _ in 0..250 {
+                    c.at::<Gpu>().red_add::<Relaxed>(Vector([
+                        F16x2::from_f32s([1.0, 2.0]),
+                        F16x2::from_f32s([0.5, 0.25]),
+                    ]));
+                }
+            })
+        })
+        .collect();
+    for t in t {
+        t.join().unwrap();
+    }
+    let sum = c
+        .at::<Gpu>()
+        .fetch_add::<AcqRel>(Vector([F16x2::default(); 2]));
+    assert_eq!(
+        sum.0.map(F16x2::to_f32s),
+        [[1000.0, 2000.0], [500.0, 250.0]]
+    );
+}
+
+/// The 16-bit integers on the host: `ld`/`st` round trips, `atom.cas.b16` compares bitwise and
+/// returns the old value (`Ok` on a match, `Err` otherwise), and a CAS loop on one `u16` shared
+/// by threads loses no increment (the host's `AtomicU16` is one 16-bit atomic, as the device's
+/// `cas.b16` is).
+#[test]
+fn sixteen_bit_integers() {
+    let s = Strong::new(-3i16);
+    let r = s.at::<Gpu>();
+    assert_eq!(r.load::<Acquire>(), -3);
+    r.store::<Release>(i16::MIN);
+    assert_eq!(r.compare_exchange::<AcqRel>(0, 1), Err(i16::MIN));
+    assert_eq!(r.compare_exchange::<Relaxed>(i16::MIN, 7), Ok(i16::MIN));
+    assert_eq!(r.load::<Relaxed>(), 7);
+    let c = Arc::new(Strong::new(0u16));
+    let t: Vec<_> = (0..4)
+        .map(|_| {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                for _ in 0..1000 {
+                    let r = c.at::<Sys>();
+                    let mut cur = r.load::<Relaxed>();
+                    while let Err(seen) = r.compare_exchange::<AcqRel>(cur, cur.wrapping_add(17)) {
+                        cur = seen;
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in t {
+        t.join().unwrap();
+    }
+    // 4000 × 17 = 68000 wraps once past 65536: the CAS is on 16 bits, not a wider word.
+    assert_eq!(c.at::<Gpu>().load::<Acquire>(), (68000u32 % 65536) as u16);
+}
+
+/// The signed and half-element strong vectors on the host: round trips of every element's bits
+/// (negative integers, a half NaN payload, `-0.0`), and a vector published by a release store of
+/// a flag arrives whole.
+#[test]
+fn signed_and_half_vector_accesses() {
+    use ptx_sync::atomic::vector::*;
+    let i: Strong<V4I32> = Strong::new(Vector([0; 4]));
+    i.at::<Gpu>()
+        .store::<Release>(Vector([-1, i32::MIN, 7, -7]));
+    assert_eq!(i.at::<Gpu>().load::<Acquire>().0, [-1, i32::MIN, 7, -7]);
+    let l: Strong<V2I64> = Strong::new(Vector([i64::MIN, -2]));
+    assert_eq!(l.at::<Sys>().load::<Relaxed>().0, [i64::MIN, -2]);
+    let s: Strong<V4I16> = Strong::new(Vector([0; 4]));
+    s.at::<Cta>()
+        .store::<Relaxed>(Vector([-1, i16::MIN, i16::MAX, 3]));
+    assert_eq!(
+        s.at::<Cta>().load::<Relaxed>().0,
+        [-1, i16::MIN, i16::MAX, 3]
+    );
+    let h: Strong<V4F16> = Strong::new(Vector([F16::default(); 4]));
+    let bits = [0x7e01, 0x8000, 0x3c00, 0x0001]; // a NaN payload, -0.0, 1.0, a subnormal
+    h.at::<Gpu>()
+        .store::<Release>(Vector(bits.map(F16::from_bits)));
+    assert_eq!(h.at::<Gpu>().load::<Acquire>().0.map(F16::to_bits), bits);
+    let data = Arc::new((
+        Strong::new(Vector([Bf16x2::default(); 4])),
+        Strong::new(0u32),
+    ));
+    let d = data.clone();
+    let w = std::thread::spawn(move || {
+        d.0.at::<Gpu>()
+            .store::<Relaxed>(Vector([Bf16x2::from_f32s([1.0, -1.0]); 4]));
+        d.1.at::<Gpu>().store::<Release>(1);
+    });
+    let mut spins = 0u64;
+    while data.1.at::<Gpu>().load::<Acquire>() == 0 {
+        spins += 1;
+        assert!(spins < 1 << 34, "the flag never arrived");
+        std::hint::spin_loop();
+    }
+    let v: V4Bf16x2 = data.0.at::<Gpu>().load::<Relaxed>();
+    assert_eq!(v.0.map(Bf16x2::to_f32s), [[1.0, -1.0]; 4]);
+    w.join().unwrap();
+}

@@ -195,3 +195,143 @@ fn ptxas_agrees_on_the_vector_rows() {
         );
     }
 }
+
+/// The sm_90 half-precision vector atomics (issue #13 item 7): every `.op` × `.vec` × type cell
+/// of the §9.7.13.5/6 table that the crate has assembles at its floors (PTX 8.1, sm_90) and is
+/// rejected below each (sm_89; PTX 8.0); ptxas rejects what the types reject: `.v8` of a packed
+/// pair, a `.shared` vector atom, an `.f16` vector without `.noftz`, and a scalar `min`/`max`
+/// on a half (the grammar's `.min`/`.max.noftz` are vector forms only).
+#[test]
+fn ptxas_agrees_on_the_half_vector_rows() {
+    let pro = ".reg .b16 %h<8>;\n.reg .b16 %hd<8>;\n.reg .b32 %r<4>;\n.reg .b32 %x<4>;\n\
+               .reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];";
+    let h = |n: usize, r: &str| {
+        let l: Vec<String> = (0..n).map(|k| format!("%{r}{k}")).collect();
+        format!("{{{}}}", l.join(", "))
+    };
+    let mut cells = Vec::new();
+    for op in ["add", "min", "max"] {
+        for t in ["f16", "bf16"] {
+            for n in [2, 4, 8] {
+                cells.push(format!(
+                    "atom.relaxed.gpu.global.{op}.noftz.v{n}.{t} {}, [%rd1], {};",
+                    h(n, "hd"),
+                    h(n, "h")
+                ));
+                cells.push(format!(
+                    "red.release.sys.{op}.noftz.v{n}.{t} [%rd1], {};",
+                    h(n, "h")
+                ));
+            }
+        }
+        for t in ["f16x2", "bf16x2"] {
+            for n in [2, 4] {
+                cells.push(format!(
+                    "atom.acq_rel.cluster.{op}.noftz.v{n}.{t} {}, [%rd1], {};",
+                    h(n, "x"),
+                    h(n, "r")
+                ));
+                cells.push(format!(
+                    "red.relaxed.cta.global.{op}.noftz.v{n}.{t} [%rd1], {};",
+                    h(n, "r")
+                ));
+            }
+        }
+    }
+    assert_eq!(cells.len(), 3 * (2 * 3 + 2 * 2) * 2);
+    for insn in &cells {
+        assert!(
+            ptxas_accepts_in("sm_90", "8.1", pro, insn),
+            "ptxas rejects `{insn}`"
+        );
+        assert!(
+            !ptxas_accepts_in("sm_89", "8.1", pro, insn),
+            "ptxas accepts `{insn}` below its floor sm_90"
+        );
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.0", pro, insn),
+            "ptxas accepts `{insn}` below its floor PTX 8.1"
+        );
+    }
+    for illegal in [
+        "atom.relaxed.gpu.global.add.noftz.v8.f16x2 {%x0, %x1, %x2, %x3, %x0, %x1, %x2, %x3}, [%rd1], {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3};",
+        "red.relaxed.gpu.max.noftz.v8.bf16x2 [%rd1], {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3};",
+        "atom.relaxed.gpu.shared::cta.add.noftz.v2.f16 {%hd0, %hd1}, [%rd1], {%h0, %h1};",
+        "red.relaxed.gpu.shared::cluster.min.noftz.v4.bf16 [%rd1], {%h0, %h1, %h2, %h3};",
+        "atom.relaxed.gpu.global.add.v2.f16 {%hd0, %hd1}, [%rd1], {%h0, %h1};",
+        "atom.relaxed.gpu.global.min.noftz.f16 %hd0, [%rd1], %h0;",
+        "red.relaxed.gpu.global.max.noftz.bf16x2 [%rd1], %r0;",
+    ] {
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.6", pro, illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}
+
+/// The 16-bit integers (issue #13 item 7): ptxas takes the `.u16`/`.s16` strong accesses and
+/// `atom.cas.b16` (PTX 6.3 / sm_70: assembled at sm_75, ptxas's oldest target), and rejects the 16-bit
+/// atoms the table lacks: `exch.b16` and `add.u16` (the scalar `.type` set has no 16-bit type).
+#[test]
+fn ptxas_agrees_on_the_16_bit_rows() {
+    let pro = ".reg .b16 %h<4>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];";
+    for insn in [
+        "ld.acquire.gpu.global.u16 %h0, [%rd1];",
+        "st.release.sys.shared::cta.s16 [%rd1], %h1;",
+        "atom.acq_rel.gpu.cas.b16 %h0, [%rd1], %h1, %h2;",
+    ] {
+        assert!(
+            ptxas_accepts_in("sm_90", "8.6", pro, insn),
+            "ptxas rejects `{insn}`"
+        );
+    }
+    // The floor (PTX 6.3 / sm_70) is below ptxas 13.0's oldest target, sm_75, which itself
+    // needs PTX 6.3: ptxas cannot reject `cas.b16` below it (host/tests/floors.rs assembles the
+    // row at sm_75 / 6.3).
+    let cas = "atom.global.cas.b16 %h0, [%rd1], %h1, %h2;";
+    assert!(
+        ptxas_accepts_in("sm_75", "6.3", pro, cas),
+        "`{cas}` at sm_75 / 6.3"
+    );
+    for illegal in [
+        "atom.relaxed.gpu.exch.b16 %h0, [%rd1], %h1;",
+        "atom.relaxed.gpu.add.u16 %h0, [%rd1], %h1;",
+        "red.relaxed.gpu.add.u16 [%rd1], %h1;",
+    ] {
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.6", pro, illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}
+
+/// The signed and half-element strong vectors (issue #13 item 7): ptxas takes `.s32`/`.s64`/
+/// `.s16`/`.u16` and `.b16`/`.b32` (half) vectors with a `.sem`, and rejects a half vector
+/// spelled `.f16` (the `ld`/`st` `.type` set has no `.f16`: the table moves halves by their bits)
+/// and the 256-bit `.v4.s64` (PTX 8.8).
+#[test]
+fn ptxas_agrees_on_the_signed_and_half_vector_rows() {
+    let pro = ".reg .b16 %h<4>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];";
+    for insn in [
+        "ld.acquire.gpu.global.v4.s32 {%r0, %r1, %r2, %r3}, [%rd1];",
+        "st.release.sys.v2.s64 [%rd1], {%rd2, %rd3};",
+        "ld.relaxed.cluster.shared::cluster.v4.s16 {%h0, %h1, %h2, %h3}, [%rd1];",
+        "st.relaxed.cta.v2.u16 [%rd1], {%h0, %h1};",
+        "ld.acquire.sys.v4.b16 {%h0, %h1, %h2, %h3}, [%rd1];",
+        "st.release.gpu.global.v4.b32 [%rd1], {%r0, %r1, %r2, %r3};",
+    ] {
+        assert!(
+            ptxas_accepts_in("sm_90", "8.6", pro, insn),
+            "ptxas rejects `{insn}`"
+        );
+    }
+    for illegal in [
+        "ld.relaxed.gpu.v2.f16 {%h0, %h1}, [%rd1];",
+        "ld.relaxed.gpu.v4.s64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];",
+    ] {
+        assert!(
+            !ptxas_accepts_in("sm_90", "8.6", pro, illegal),
+            "ptxas accepts `{illegal}`, which the table does not have"
+        );
+    }
+}

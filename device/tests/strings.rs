@@ -20,19 +20,54 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ptx_sync::catalog::{for_each_variant, Variant};
 
-const TYPES: [&str; 11] = [
-    "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2", "u128",
+const TYPES: [&str; 13] = [
+    "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2",
+    "u128",
 ];
 /// The vector types of `ptx_sync::atomic::vector` with their `{.vec}.type` (§9.7.9.8: `.vec` =
 /// `{ .v2, .v4 }`; a 256-bit `.v4` of a 64-bit type is PTX 8.8, beyond this crate's 8.6) and
 /// element count; `ld`/`st` only.
-const VECTORS: [(&str, &str, usize); 6] = [
+const VECTORS: [(&str, &str, usize); 21] = [
     ("V2U32", "v2.u32", 2),
     ("V4U32", "v4.u32", 4),
     ("V2U64", "v2.u64", 2),
     ("V2F32", "v2.f32", 2),
     ("V4F32", "v4.f32", 4),
     ("V2F64", "v2.f64", 2),
+    // Signed elements: `.s32`/`.s64`/`.s16` (the `.type` set's signed integers); 16-bit: `.u16`.
+    ("V2I32", "v2.s32", 2),
+    ("V4I32", "v4.s32", 4),
+    ("V2I64", "v2.s64", 2),
+    ("V2U16", "v2.u16", 2),
+    ("V4U16", "v4.u16", 4),
+    ("V2I16", "v2.s16", 2),
+    ("V4I16", "v4.s16", 4),
+    // Half elements by their bits: the `.type` set has no `.f16`/`.bf16` (`.b16`, and `.b32` for
+    // a pair); `.v8` of `.b16` is not in `.vec = { .v2, .v4 }`.
+    ("V2F16", "v2.b16", 2),
+    ("V4F16", "v4.b16", 4),
+    ("V2Bf16", "v2.b16", 2),
+    ("V4Bf16", "v4.b16", 4),
+    ("V2F16x2", "v2.b32", 2),
+    ("V4F16x2", "v4.b32", 4),
+    ("V2Bf16x2", "v2.b32", 2),
+    ("V4Bf16x2", "v4.b32", 4),
+];
+/// The half-precision vectors of `ptx_sync::atomic::vector` with their `.vec.type` and element
+/// count, spelled from §9.7.13.5/6: `.vec_16_bit = { .v2, .v4, .v8 }` of a `.half_word_type =
+/// { .f16, .bf16 }`, `.vec_32_bit = { .v2, .v4 }` of a `.packed_type = { .f16x2, .bf16x2 }`;
+/// `atom`/`red` only.
+const HALF_VECTORS: [(&str, &str, usize); 10] = [
+    ("V2F16", "v2.f16", 2),
+    ("V4F16", "v4.f16", 4),
+    ("V8F16", "v8.f16", 8),
+    ("V2Bf16", "v2.bf16", 2),
+    ("V4Bf16", "v4.bf16", 4),
+    ("V8Bf16", "v8.bf16", 8),
+    ("V2F16x2", "v2.f16x2", 2),
+    ("V4F16x2", "v4.f16x2", 4),
+    ("V2Bf16x2", "v2.bf16x2", 2),
+    ("V4Bf16x2", "v4.bf16x2", 4),
 ];
 /// The half-precision types (`ptx_sync::F16` …) and their PTX `.type` in `add.noftz`.
 fn half_type(t: &str) -> Option<&'static str> {
@@ -66,6 +101,8 @@ const RMW_SEMS: [(&str, &str); 4] = [
 /// The `.type` of `ld`/`st` for a Rust scalar (signed integers are `.sN`).
 fn ldst_type(t: &str) -> &'static str {
     match t {
+        "u16" => "u16",
+        "i16" => "s16",
         "u32" => "u32",
         "i32" => "s32",
         "u64" => "u64",
@@ -85,7 +122,7 @@ fn ldst_type(t: &str) -> &'static str {
 
 fn bits(t: &str) -> &'static str {
     match t {
-        "F16" | "Bf16" => "b16",
+        "F16" | "Bf16" | "u16" | "i16" => "b16",
         "F16x2" | "Bf16x2" => "b32",
         "u128" => "b128",
         _ if t.ends_with("32") => "b32",
@@ -104,6 +141,11 @@ fn rmw_type(op: &str, t: &str) -> Option<&'static str> {
             "exch" if t.ends_with("x2") => Some("b32"),
             _ => None,
         };
+    }
+    if t == "u16" || t == "i16" {
+        // §9.7.13.5: the one 16-bit integer atom is `atom{.sem}{.scope}{.space}.cas.b16` (the
+        // scalar `.type` set has no 16-bit type; no `exch.b16`, no 16-bit `red`).
+        return (op == "cas").then_some("b16");
     }
     if t == "u128" {
         // §9.7.13.5: the only 128-bit atoms are `cas.b128` and `exch.b128`.
@@ -237,6 +279,28 @@ fn expected() -> BTreeMap<Key, String> {
             }
         }
     }
+    // §9.7.13.5/6 half vectors: `atom{.sem}{.scope}{.global}.op.noftz.vec_16_bit.half_word_type`
+    // and `….op.noftz.vec_32_bit.packed_type` with `.op = { .add, .min, .max }` (`red` likewise,
+    // `.sem = { .relaxed, .release }`); `.global` or generic addressing only.
+    for (fam, sems) in [
+        ("atom", &RMW_SEMS[..]),
+        ("red", &[RMW_SEMS[0], RMW_SEMS[2]][..]),
+    ] {
+        for (t, vt, _) in HALF_VECTORS {
+            for op in ["add", "min", "max"] {
+                for (sem, semt) in sems {
+                    for (sc, sct) in SCOPES {
+                        for (sp, spt) in &SPACES[..2] {
+                            m.insert(
+                                key(fam, &format!("{op}.noftz"), t, sem, sc, sp),
+                                format!("{fam}{semt}{sct}{spt}.{op}.noftz.{vt}"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
     for (sem, semt) in [
         ("Sc", ".sc"),
         ("AcqRel", ".acq_rel"),
@@ -314,17 +378,18 @@ fn catalog_is_exactly_the_legal_set() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}\nextra {extra:?}"
     );
-    // The sizes the grammar implies: ld/st 17 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
-    // the `.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems (`red`).
+    // The sizes the grammar implies: ld/st 34 types × (2 unscoped + 2 × 4 scoped) × 4 spaces;
+    // the scalar `.add.noftz` adds 4 types × 4 sems × 4 scopes × 4 spaces (`atom`), × 2 sems
+    // (`red`); the vector `.add.noftz` 10 vector types × 4 (2) sems × 4 scopes × 2 spaces.
     let count = |f: &str| got.iter().filter(|k| k.0 == f).count();
-    assert_eq!(count("ld"), 680);
-    assert_eq!(count("st"), 680);
+    assert_eq!(count("ld"), 1360);
+    assert_eq!(count("st"), 1360);
     let noftz = |f: &str| {
         got.iter()
             .filter(|k| k.0 == f && k.1 == "add.noftz")
             .count()
     };
-    assert_eq!((noftz("atom"), noftz("red")), (256, 128));
+    assert_eq!((noftz("atom"), noftz("red")), (256 + 320, 128 + 160));
     assert_eq!(count("fence"), 16);
 }
 
@@ -395,7 +460,19 @@ fn operand_shape(family: &str, op: &str, ty: &str) -> &'static str {
         };
     }
     // A vector operand is a brace-enclosed register list (§9.7.9.8, §9.7.13.5).
-    match (family, VECTORS.iter().find(|v| v.0 == ty).map(|v| v.2)) {
+    let n = VECTORS
+        .iter()
+        .chain(HALF_VECTORS.iter())
+        .find(|v| v.0 == ty)
+        .map(|v| v.2);
+    match (family, n) {
+        ("atom", Some(8)) => {
+            return " {%r, %r, %r, %r, %r, %r, %r, %r}, [%r], {%r, %r, %r, %r, %r, %r, %r, %r}"
+        }
+        ("red", Some(8)) => return " [%r], {%r, %r, %r, %r, %r, %r, %r, %r}",
+        _ => {}
+    }
+    match (family, n) {
         ("atom", Some(2)) => return " {%r, %r}, [%r], {%r, %r}",
         ("atom", Some(4)) => return " {%r, %r, %r, %r}, [%r], {%r, %r, %r, %r}",
         ("red", Some(2)) => return " [%r], {%r, %r}",
@@ -729,11 +806,11 @@ fn vector_rows() {
     );
     assert_eq!(find("st.release.cluster.v2.f32").sm, 90);
     assert_eq!(find("st.v2.f64").sm, 20);
-    // ld/st of six types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
-    // (8) on `.global` and generic addresses.
+    // ld/st of 21 types, and the sm_90 `.add.v2/.v4.f32` atom (16 sem × scope pairs) and red
+    // (8) on `.global` and generic addresses; the half vectors: 10 types × 3 ops, atom and red.
     assert_eq!(
         rows.iter().filter(|v| v.ty.starts_with('V')).count(),
-        6 * 80 + 2 * (32 + 16)
+        21 * 80 + 2 * (32 + 16) + 10 * 3 * (32 + 16)
     );
     let a = find("atom.acq_rel.gpu.global.add.v4.f32");
     assert_eq!(
@@ -757,5 +834,184 @@ fn vector_rows() {
     assert!(rows
         .iter()
         .filter(|v| v.ty.starts_with('V') && (v.family == "atom" || v.family == "red"))
-        .all(|v| (v.space == "Generic" || v.space == "Global") && v.ty.contains('F')));
+        // Floats only: no atom/red on the integer vectors (V2U32, V4U32, V2U64).
+        .all(|v| (v.space == "Generic" || v.space == "Global") && !v.ty.contains('U')));
+}
+
+/// The sm_90 half-precision vector atomics (issue #13 item 7), spelled from §9.7.13.5/6:
+/// `atom{.sem}{.scope}{.global}.op.noftz.vec_16_bit.half_word_type` (`.v2/.v4/.v8` of
+/// `.f16`/`.bf16`) and `….vec_32_bit.packed_type` (`.v2/.v4` of `.f16x2`/`.bf16x2`), `.op = {
+/// .add, .min, .max }`, `red` likewise; "Support for vector types introduced in PTX ISA version
+/// 8.1", "requires sm_90"; each row's Rust call.
+#[test]
+fn half_vector_rows() {
+    use ptx_sync::atomic::vector::{V2Bf16x2, V8Bf16, V4F16, V8F16};
+    use ptx_sync::atomic::{op, AtomInstr, RedInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <V8F16 as AtomInstr<op::Max, Relaxed, Gpu, Global>>::PTX,
+        "atom.relaxed.gpu.global.max.noftz.v8.f16"
+    );
+    assert_eq!(
+        <V4F16 as AtomInstr<op::Add, AcqRel, Sys, Generic>>::PTX,
+        "atom.acq_rel.sys.add.noftz.v4.f16"
+    );
+    assert_eq!(
+        <V8Bf16 as RedInstr<op::Min, Release, Cluster, Global>>::PTX,
+        "red.release.cluster.global.min.noftz.v8.bf16"
+    );
+    assert_eq!(
+        <V2Bf16x2 as RedInstr<op::Add, Relaxed, Cta, Generic>>::PTX,
+        "red.relaxed.cta.add.noftz.v2.bf16x2"
+    );
+    let rows = catalog();
+    let find = |ptx: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx)
+            .unwrap_or_else(|| panic!("no row {ptx}"))
+    };
+    let a = find("atom.acquire.gpu.global.min.noftz.v4.f16x2");
+    assert_eq!(
+        (a.rust, a.sm, a.ptx_isa, a.isa, a.op),
+        (
+            "AtomicRef::<V4F16x2, Gpu, Global>::fetch_min::<Acquire>",
+            90,
+            81,
+            "9.7.13.5",
+            "min.noftz"
+        )
+    );
+    let r = find("red.relaxed.cta.max.noftz.v8.bf16");
+    assert_eq!(
+        (r.rust, r.sm, r.ptx_isa, r.isa),
+        (
+            "AtomicRef::<V8Bf16, Cta, Generic>::red_max::<Relaxed>",
+            90,
+            81,
+            "9.7.13.6"
+        )
+    );
+    // `.cluster` keeps the vector floor (7.8 / sm_90 is below 8.1 / sm_90).
+    assert_eq!(find("atom.relaxed.cluster.add.noftz.v2.f16").ptx_isa, 81);
+    let half_vec: Vec<_> = rows
+        .iter()
+        .filter(|v| HALF_VECTORS.iter().any(|h| h.0 == v.ty))
+        .filter(|v| v.family == "atom" || v.family == "red")
+        .collect();
+    assert_eq!(half_vec.len(), 10 * 3 * (32 + 16));
+    for v in &half_vec {
+        assert!(v.space == "Generic" || v.space == "Global", "{v:?}");
+        assert!(v.op.ends_with(".noftz"), "{v:?}");
+        assert_eq!((v.sm, v.ptx_isa), (90, 81), "{v:?}");
+        // `.v8` is for a lone half: a packed pair stops at `.v4`.
+        assert!(!(v.ptx.contains(".v8.") && v.ty.ends_with("x2")), "{v:?}");
+    }
+}
+
+/// The 16-bit integers (issue #13 item 7): `ld`/`st` spell them `.u16`/`.s16` as the 32-bit
+/// types are `.u32`/`.s32` (§9.7.9.8/10 `.type` has `.u16`, `.s16`); their one `atom` is
+/// `atom{.sem}{.scope}{.space}.cas.b16` ("`atom.cas.b16` introduced in PTX ISA 6.3", "requires
+/// `sm_70`"), in every space; no other `atom` and no `red`.
+#[test]
+fn sixteen_bit_integer_rows() {
+    use ptx_sync::atomic::{CasInstr, LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <u16 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.u16"
+    );
+    assert_eq!(
+        <i16 as StInstr<Release, Cluster, SharedCluster>>::PTX,
+        "st.release.cluster.shared::cluster.s16"
+    );
+    assert_eq!(
+        <i16 as LdInstr<Volatile, Cta, Shared>>::PTX,
+        "ld.volatile.shared::cta.s16"
+    );
+    assert_eq!(
+        <u16 as CasInstr<AcqRel, Sys, Shared>>::PTX,
+        "atom.acq_rel.sys.shared::cta.cas.b16"
+    );
+    let rows = catalog();
+    let find = |ptx: &str, ty: &str| {
+        rows.iter()
+            .find(|v| v.ptx == ptx && v.ty == ty)
+            .unwrap_or_else(|| panic!("no {ty} row {ptx}"))
+    };
+    let c = find("atom.relaxed.gpu.cas.b16", "i16");
+    assert_eq!(
+        (c.rust, c.sm, c.ptx_isa, c.isa),
+        (
+            "AtomicRef::<i16, Gpu, Generic>::compare_exchange::<Relaxed>",
+            70,
+            63,
+            "9.7.13.5"
+        )
+    );
+    let l = find("ld.relaxed.gpu.u16", "u16");
+    assert_eq!(
+        (l.rust, l.sm, l.ptx_isa),
+        ("AtomicRef::<u16, Gpu, Generic>::load::<Relaxed>", 70, 60)
+    );
+    assert_eq!(find("st.s16", "i16").sm, 20);
+    for t in ["u16", "i16"] {
+        let of = |f: &str| rows.iter().filter(|v| v.ty == t && v.family == f).count();
+        // ld/st: 2 unscoped × 4 spaces + 2 sems × 4 scopes × 4 spaces; atom: cas × 4 × 4 × 4.
+        assert_eq!(
+            (of("ld"), of("st"), of("atom"), of("red")),
+            (40, 40, 64, 0),
+            "{t}"
+        );
+        assert!(rows
+            .iter()
+            .filter(|v| v.ty == t && v.family == "atom")
+            .all(|v| v.op == "cas" && v.ptx.ends_with(".cas.b16")));
+    }
+}
+
+/// The signed and half-element strong vector accesses (issue #13 item 7): §9.7.9.8/10 `ld`/`st`
+/// `{.vec}.type` with `.vec = { .v2, .v4 }` and `.type` among `.s16 .s32 .s64 .u16 .b16 .b32`
+/// (no `.f16`: a half vector moves by its bits), within 128 bits; `.v8` halves have no `ld`/`st`.
+#[test]
+fn signed_and_half_vector_accesses() {
+    use ptx_sync::atomic::vector::{V2Bf16x2, V2I64, V4F16, V4I16, V4I32};
+    use ptx_sync::atomic::{LdInstr, StInstr};
+    use ptx_sync::*;
+    assert_eq!(
+        <V4I32 as LdInstr<Acquire, Gpu, Global>>::PTX,
+        "ld.acquire.gpu.global.v4.s32"
+    );
+    assert_eq!(
+        <V2I64 as StInstr<Release, Cluster, SharedCluster>>::PTX,
+        "st.release.cluster.shared::cluster.v2.s64"
+    );
+    assert_eq!(
+        <V4I16 as LdInstr<Weak, Cta, Shared>>::PTX,
+        "ld.shared::cta.v4.s16"
+    );
+    assert_eq!(
+        <V4F16 as StInstr<Relaxed, Sys, Generic>>::PTX,
+        "st.relaxed.sys.v4.b16"
+    );
+    assert_eq!(
+        <V2Bf16x2 as LdInstr<Volatile, Gpu, Global>>::PTX,
+        "ld.volatile.global.v2.b32"
+    );
+    let rows = catalog();
+    let l = rows
+        .iter()
+        .find(|v| v.ptx == "ld.acquire.gpu.v2.b16" && v.ty == "V2Bf16")
+        .expect("the V2Bf16 acquire load");
+    assert_eq!(
+        (l.rust, l.sm, l.ptx_isa),
+        ("AtomicRef::<V2Bf16, Gpu, Generic>::load::<Acquire>", 70, 60)
+    );
+    for t in ["V8F16", "V8Bf16"] {
+        assert!(
+            rows.iter()
+                .filter(|v| v.ty == t)
+                .all(|v| v.family == "atom" || v.family == "red"),
+            "{t} has an ld/st row"
+        );
+    }
 }

@@ -137,6 +137,28 @@ const fn half_to_f32(h: u16, man: u32) -> f32 {
     f32::from_bits(bits)
 }
 
+/// `min`/`max` of two halves with `man` significand bits as `min.f16`/`max.f16` compute them
+/// (PTX ISA §9.7.4.7/8, without `.NaN`): a NaN operand yields the other operand, two NaNs the
+/// canonical NaN `0x7fff`, and `-0.0 < +0.0`.
+fn half_min_max(a: u16, b: u16, man: u32, min: bool) -> u16 {
+    let (x, y) = (half_to_f32(a, man), half_to_f32(b, man));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => 0x7fff,
+        (true, false) => b,
+        (false, true) => a,
+        // Equal values differ in their bits only as +0.0 and -0.0: min takes a set sign bit.
+        _ if x == y => {
+            if min {
+                a | b
+            } else {
+                a & b
+            }
+        }
+        _ if (x < y) == min => a,
+        _ => b,
+    }
+}
+
 macro_rules! half {
     ($(#[$m:meta])* $T:ident, $name:literal, $man:literal, $bias:literal, $ex:literal) => {
         $(#[$m])*
@@ -192,6 +214,33 @@ macro_rules! half {
             #[allow(clippy::should_implement_trait)]
             pub const fn add(self, b: Self) -> Self {
                 Self::from_f32(self.to_f32() + b.to_f32())
+            }
+            /// The smaller of `self` and `b` as `min` on a half computes it (PTX ISA §9.7.4.7,
+            /// without `.NaN`): a NaN yields the other operand, two NaNs the canonical NaN, and
+            /// `-0.0 < +0.0` — what a vector `atom.min.noftz` writes in each element (the
+            /// ISA's `atom` text does not restate it; this is the host backend's reading).
+            ///
+            /// ```
+            #[doc = concat!("use ptx_sync::", stringify!($T), ";")]
+            #[doc = concat!("let (a, z) = (", stringify!($T), "::from_f32(-1.0), ", stringify!($T), "::from_f32(0.0));")]
+            #[doc = concat!("assert_eq!(a.min(", stringify!($T), "::from_f32(f32::NAN)), a);")]
+            #[doc = concat!("assert_eq!(z.min(", stringify!($T), "::from_bits(0x8000)).to_bits(), 0x8000); // -0.0 < +0.0")]
+            /// ```
+            pub fn min(self, b: Self) -> Self {
+                $T(half_min_max(self.0, b.0, $man, true))
+            }
+            /// The larger of `self` and `b` as `max` on a half computes it (PTX ISA §9.7.4.8,
+            /// without `.NaN`; NaN and zeros as [`min`](Self::min)) — what a vector
+            /// `atom.max.noftz` writes in each element.
+            ///
+            /// ```
+            #[doc = concat!("use ptx_sync::", stringify!($T), ";")]
+            #[doc = concat!("let z = ", stringify!($T), "::from_f32(0.0);")]
+            #[doc = concat!("assert_eq!(", stringify!($T), "::from_f32(2.0).max(", stringify!($T), "::from_f32(3.0)).to_f32(), 3.0);")]
+            #[doc = concat!("assert_eq!(", stringify!($T), "::from_bits(0x8000).max(z).to_bits(), 0); // +0.0 > -0.0")]
+            /// ```
+            pub fn max(self, b: Self) -> Self {
+                $T(half_min_max(self.0, b.0, $man, false))
             }
         }
         impl Sealed for $T {}
@@ -296,6 +345,32 @@ macro_rules! pair {
                 let (x, y) = (self.get(), b.get());
                 Self::new([x[0].add(y[0]), x[1].add(y[1])])
             }
+            /// Element-wise [`min`](
+            #[doc = concat!(stringify!($E), "::min")]
+            /// ) — what a vector `atom.min.noftz` of pairs writes in each pair.
+            ///
+            /// ```
+            #[doc = concat!("let p = ptx_sync::", stringify!($T), "::from_f32s([1.0, -2.0]);")]
+            #[doc = concat!("let q = ptx_sync::", stringify!($T), "::from_f32s([0.5, 3.0]);")]
+            /// assert_eq!(p.min(q).to_f32s(), [0.5, -2.0]);
+            /// ```
+            pub fn min(self, b: Self) -> Self {
+                let (x, y) = (self.get(), b.get());
+                Self::new([x[0].min(y[0]), x[1].min(y[1])])
+            }
+            /// Element-wise [`max`](
+            #[doc = concat!(stringify!($E), "::max")]
+            /// ) — what a vector `atom.max.noftz` of pairs writes in each pair.
+            ///
+            /// ```
+            #[doc = concat!("let p = ptx_sync::", stringify!($T), "::from_f32s([1.0, -2.0]);")]
+            #[doc = concat!("let q = ptx_sync::", stringify!($T), "::from_f32s([0.5, 3.0]);")]
+            /// assert_eq!(p.max(q).to_f32s(), [1.0, 3.0]);
+            /// ```
+            pub fn max(self, b: Self) -> Self {
+                let (x, y) = (self.get(), b.get());
+                Self::new([x[0].max(y[0]), x[1].max(y[1])])
+            }
         }
         impl Sealed for $T {}
         impl Scalar for $T {
@@ -385,7 +460,11 @@ macro_rules! host_bits {
                 match k {
                     crate::backend::RmwKind::Add => add(old, b),
                     crate::backend::RmwKind::Exch => b,
-                    // The table offers only add.noftz, exch (pairs) and cas on these types.
+                    // min/max: the elements of the vector `atom/red.{min,max}.noftz` rows.
+                    crate::backend::RmwKind::Min => $T::min(old, b),
+                    crate::backend::RmwKind::Max => $T::max(old, b),
+                    // The table offers only add.noftz, exch (pairs), cas, and min/max in a
+                    // vector on these types.
                     _ => unreachable!("PTX has no {:?} on {}", k, stringify!($T)),
                 }
             }

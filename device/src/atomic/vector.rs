@@ -6,6 +6,10 @@
 //! | [`V2U32`], [`V2F32`] | `.v2.u32`, `.v2.f32` | 8 |
 //! | [`V4U32`], [`V4F32`] | `.v4.u32`, `.v4.f32` | 16 |
 //! | [`V2U64`], [`V2F64`] | `.v2.u64`, `.v2.f64` | 16 |
+//! | [`V2I32`] / [`V4I32`], [`V2I64`] | `.v2.s32` / `.v4.s32`, `.v2.s64` | 8 / 16, 16 |
+//! | [`V2U16`], [`V2I16`] / [`V4U16`], [`V4I16`] | `.v2.u16`, `.v2.s16` / `.v4.u16`, `.v4.s16` | 4 / 8 |
+//! | [`V2F16`], [`V2Bf16`] / [`V4F16`], [`V4Bf16`] | `.v2.b16` / `.v4.b16` (the ISA's `ld`/`st` `.type` has no `.f16`) | 4 / 8 |
+//! | [`V2F16x2`], [`V2Bf16x2`] / [`V4F16x2`], [`V4Bf16x2`] | `.v2.b32` / `.v4.b32` | 8 / 16 |
 //!
 //! PTX ISA §9.7.9.8 (`ld`) / §9.7.9.10 (`st`): `{.vec}` sits between the state space and the
 //! type in every form — weak, `.volatile`, `.relaxed.scope`, and `.acquire.scope` (`ld`) /
@@ -32,8 +36,42 @@
 //! or a generic address in global memory only — an `AtomicRef` in `Shared`/`SharedCluster` does
 //! not compile. Each element is a separate atomic add ("the atomicity is guaranteed separately
 //! for each of the individual scalar elements"), rounding to nearest even; like the scalar
-//! `atom.add.f32` on global memory, the host flushes subnormal inputs and results to zero. The
-//! ISA's `.f16`/`.bf16` vectors (`.v2/.v4/.v8`, `add/min/max.noftz`) are not offered yet.
+//! `atom.add.f32` on global memory, the host flushes subnormal inputs and results to zero.
+//!
+//! The half vectors have `atom{.sem}{.scope}{.global}.op.noftz.vec.type` and `red` likewise,
+//! `.op = { .add, .min, .max }` ([`fetch_add`](crate::AtomicRef::fetch_add),
+//! [`fetch_min`](crate::AtomicRef::fetch_min), [`fetch_max`](crate::AtomicRef::fetch_max),
+//! [`red_add`](crate::AtomicRef::red_add), [`red_min`](crate::AtomicRef::red_min),
+//! [`red_max`](crate::AtomicRef::red_max)); PTX ISA §9.7.13.5/6, PTX 8.1, sm_90, `.global` or
+//! generic only, as for `.f32`:
+//!
+//! | Rust | `.vec.type` | bytes (alignment) |
+//! |---|---|---|
+//! | [`V2F16`], [`V2Bf16`] | `.v2.f16`, `.v2.bf16` | 4 |
+//! | [`V4F16`], [`V4Bf16`], [`V2F16x2`], [`V2Bf16x2`] | `.v4.f16`, `.v4.bf16`, `.v2.f16x2`, `.v2.bf16x2` | 8 |
+//! | [`V8F16`], [`V8Bf16`], [`V4F16x2`], [`V4Bf16x2`] | `.v8.f16`, `.v8.bf16`, `.v4.f16x2`, `.v4.bf16x2` | 16 |
+//!
+//! (`.vec_16_bit = { .v2, .v4, .v8 }` for a `.half_word_type`, `.vec_32_bit = { .v2, .v4 }`
+//! for a `.packed_type`: eight pairs do not compile.) The ISA requires `.noftz` on these types:
+//! subnormal inputs and results are kept. Each element (each half, also within a pair) is its
+//! own atomic; `add` rounds to nearest even once per element; the `atom` text does not define
+//! `min`/`max` on halves beyond naming them, and the host computes them as the half `min`/`max`
+//! instructions do (§9.7.4.7/8 without `.NaN`: a NaN operand yields the other, two NaNs the
+//! canonical NaN, `-0.0 < +0.0` — [`F16::min`](crate::F16::min)). The `.v2`/`.v4` half
+//! vectors also load and store (`.b16`/`.b32` elements, table above); [`V8F16`] and [`V8Bf16`]
+//! have no `ld`/`st` rows (the `ld`/`st` `.vec` stops at `.v4`; its `.v8` is PTX 8.8 and
+//! 32-bit elements only).
+//!
+//! ```
+//! use ptx_sync::{Strong, Gpu, Relaxed, F16, atomic::vector::{Vector, V4F16}};
+//! let acc: Strong<V4F16> = Strong::new(Vector([F16::from_f32(1.0); 4]));
+//! let h = |x| F16::from_f32(x);
+//! let old = acc.at::<Gpu>().fetch_max::<Relaxed>(Vector([h(0.5), h(2.0), h(f32::NAN), h(1.0)]));
+//! assert_eq!(old, Vector([h(1.0); 4]));                        // atom.relaxed.gpu.max.noftz.v4.f16
+//! acc.at::<Gpu>().red_add::<Relaxed>(Vector([h(0.25); 4])); // red.relaxed.gpu.add.noftz.v4.f16
+//! let now = acc.at::<Gpu>().fetch_min::<Relaxed>(Vector([h(f32::INFINITY); 4]));
+//! assert_eq!(now.0.map(F16::to_f32), [1.25, 2.25, 1.25, 1.25]);
+//! ```
 //!
 //! Host backend: one `core::sync::atomic` access per element with the semantic's ordering, in
 //! ascending order (one of the orders the model allows). Under `--cfg loom` the scope model
@@ -92,6 +130,45 @@ pub type V2F32 = Vector<f32, 2>;
 pub type V4F32 = Vector<f32, 4>;
 /// `.v2.f64`: two `f64`, 16-aligned.
 pub type V2F64 = Vector<f64, 2>;
+/// `.v2.s32`: two `i32`, 8-aligned.
+pub type V2I32 = Vector<i32, 2>;
+/// `.v4.s32`: four `i32`, 16-aligned.
+pub type V4I32 = Vector<i32, 4>;
+/// `.v2.s64`: two `i64`, 16-aligned.
+pub type V2I64 = Vector<i64, 2>;
+/// `.v2.u16`: two `u16`, 4-aligned.
+pub type V2U16 = Vector<u16, 2>;
+/// `.v4.u16`: four `u16`, 8-aligned.
+pub type V4U16 = Vector<u16, 4>;
+/// `.v2.s16`: two `i16`, 4-aligned.
+pub type V2I16 = Vector<i16, 2>;
+/// `.v4.s16`: four `i16`, 8-aligned.
+pub type V4I16 = Vector<i16, 4>;
+
+use super::{Bf16, Bf16x2, F16x2, F16};
+/// `.v2.f16`: two [`F16`], 4-aligned — `atom/red{.sem}{.scope}{.global}.{add,min,max}.noftz.v2.f16`
+/// (sm_90, PTX 8.1).
+pub type V2F16 = Vector<F16, 2>;
+/// `.v4.f16`: four [`F16`], 8-aligned (the vector atomics, as [`V2F16`]).
+pub type V4F16 = Vector<F16, 4>;
+/// `.v8.f16`: eight [`F16`], 16-aligned (the vector atomics, as [`V2F16`]; `.v8` is for a lone
+/// half only).
+pub type V8F16 = Vector<F16, 8>;
+/// `.v2.bf16`: two [`Bf16`], 4-aligned (the vector atomics, as [`V2F16`]).
+pub type V2Bf16 = Vector<Bf16, 2>;
+/// `.v4.bf16`: four [`Bf16`], 8-aligned (the vector atomics, as [`V2F16`]).
+pub type V4Bf16 = Vector<Bf16, 4>;
+/// `.v8.bf16`: eight [`Bf16`], 16-aligned (the vector atomics, as [`V2F16`]).
+pub type V8Bf16 = Vector<Bf16, 8>;
+/// `.v2.f16x2`: two [`F16x2`] pairs, 8-aligned (the vector atomics, as [`V2F16`]).
+pub type V2F16x2 = Vector<F16x2, 2>;
+/// `.v4.f16x2`: four [`F16x2`] pairs, 16-aligned (the vector atomics, as [`V2F16`]; a pair
+/// stops at `.v4`).
+pub type V4F16x2 = Vector<F16x2, 4>;
+/// `.v2.bf16x2`: two [`Bf16x2`] pairs, 8-aligned (the vector atomics, as [`V2F16`]).
+pub type V2Bf16x2 = Vector<Bf16x2, 2>;
+/// `.v4.bf16x2`: four [`Bf16x2`] pairs, 16-aligned (the vector atomics, as [`V2F16`]).
+pub type V4Bf16x2 = Vector<Bf16x2, 4>;
 
 macro_rules! vectors {
     ($($T:ty, $e:ty, $n:literal, $al:ty, $name:literal);*) => {$(
@@ -147,7 +224,8 @@ macro_rules! vectors {
                 b: Self,
                 o: core::sync::atomic::Ordering,
             ) -> Self {
-                // One atomic per element (the table has only `atom/red.add` on the f32 vectors).
+                // One atomic per element (the table has `atom/red.add` on the f32 vectors and
+                // `add`/`min`/`max` on the half vectors), each rounding once.
                 Vector(core::array::from_fn(|i| {
                     <$e as crate::backend::HostScalar>::h_rmw(&a[i], k, b.0[i], o)
                 }))
@@ -167,4 +245,13 @@ macro_rules! vectors {
 }
 vectors!(V2U32, u32, 2, super::Align8, "V2U32"; V4U32, u32, 4, super::b128::Align16, "V4U32";
          V2U64, u64, 2, super::b128::Align16, "V2U64"; V2F32, f32, 2, super::Align8, "V2F32";
-         V4F32, f32, 4, super::b128::Align16, "V4F32"; V2F64, f64, 2, super::b128::Align16, "V2F64");
+         V4F32, f32, 4, super::b128::Align16, "V4F32"; V2F64, f64, 2, super::b128::Align16, "V2F64";
+         V2I32, i32, 2, super::Align8, "V2I32"; V4I32, i32, 4, super::b128::Align16, "V4I32";
+         V2I64, i64, 2, super::b128::Align16, "V2I64"; V2U16, u16, 2, super::Align4, "V2U16";
+         V4U16, u16, 4, super::Align8, "V4U16"; V2I16, i16, 2, super::Align4, "V2I16";
+         V4I16, i16, 4, super::Align8, "V4I16";
+         V2F16, F16, 2, super::Align4, "V2F16"; V4F16, F16, 4, super::Align8, "V4F16";
+         V8F16, F16, 8, super::b128::Align16, "V8F16"; V2Bf16, Bf16, 2, super::Align4, "V2Bf16";
+         V4Bf16, Bf16, 4, super::Align8, "V4Bf16"; V8Bf16, Bf16, 8, super::b128::Align16, "V8Bf16";
+         V2F16x2, F16x2, 2, super::Align8, "V2F16x2"; V4F16x2, F16x2, 4, super::b128::Align16, "V4F16x2";
+         V2Bf16x2, Bf16x2, 2, super::Align8, "V2Bf16x2"; V4Bf16x2, Bf16x2, 4, super::b128::Align16, "V4Bf16x2");

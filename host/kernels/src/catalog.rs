@@ -9,6 +9,8 @@
 
 use ptx_sync::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 use ptx_sync::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
+use ptx_sync::atomic::vector::{V2Bf16, V2Bf16x2, V2F16, V2F16x2, V4Bf16, V4Bf16x2, V4F16, V4F16x2, V8Bf16, V8F16};
+use ptx_sync::atomic::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
 use ptx_sync::fence::FenceInstr;
 use ptx_sync::sem::*;
 use ptx_sync::*;

@@ -281,6 +281,7 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
         ("u64" | "i64" | "f64", _) => ("b64", "%rd5", "%rd4"),
         // The half types of `ptx_sync::atomic::half` (a `.f16`/`.bf16` lives in a `.b16`).
         ("F16" | "Bf16", _) => ("b16", "%rs1", "%rs2"),
+        ("u16" | "i16", _) => ("b16", "%rs1", "%rs2"),
         ("F16x2" | "Bf16x2", _) => ("b32", "%x1", "%x2"),
         _ => ("b32", "%r1", "%r2"),
     };
@@ -349,6 +350,19 @@ fn vector_elem(ty: &str) -> Option<(usize, &'static str, &'static str)> {
         "V4F32" => (4, "f32", "cvt.rn.f32.u32"),
         "V2U64" => (2, "u64", "cvt.u64.u32"),
         "V2F64" => (2, "f64", "cvt.rn.f64.u32"),
+        "V2I32" => (2, "s32", "mov.s32"),
+        "V4I32" => (4, "s32", "mov.s32"),
+        "V2I64" => (2, "s64", "cvt.s64.u32"),
+        "V2U16" => (2, "u16", "cvt.u16.u32"),
+        "V4U16" => (4, "u16", "cvt.u16.u32"),
+        "V2I16" => (2, "s16", "cvt.s16.u32"),
+        "V4I16" => (4, "s16", "cvt.s16.u32"),
+        // The half vectors (atom/red only): a `.f16`/`.bf16` in a `.b16`, a pair in a `.b32`.
+        "V2F16" | "V2Bf16" => (2, "b16", "cvt.u16.u32"),
+        "V4F16" | "V4Bf16" => (4, "b16", "cvt.u16.u32"),
+        "V8F16" | "V8Bf16" => (8, "b16", "cvt.u16.u32"),
+        "V2F16x2" | "V2Bf16x2" => (2, "b32", "mov.b32"),
+        "V4F16x2" | "V4Bf16x2" => (4, "b32", "mov.b32"),
         _ => return None,
     })
 }
@@ -362,13 +376,13 @@ fn vector_body(
 ) -> Result<(String, String), &'static str> {
     let ops = v.operands.ok_or("the row carries no operands")?;
     let wiring = format!(
-        "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\t.reg .{ety} %ve<5>;\n\t.reg .{ety} %vd<5>;\n\
+        "\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<3>;\n\t.reg .{ety} %ve<9>;\n\t.reg .{ety} %vd<9>;\n\
          \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 64;\n\
          \tadd.u64 %rd3, %rd1, %rd2;\n\t{conv} %ve1, %r2;\n"
     );
     let st = v.family != "ld";
     let mut i = format!("{}{ops};", v.ptx).replace("{p}", "%rd3");
-    for k in 0..4 {
+    for k in 0..8 {
         let reg = if st { 1 } else { k + 1 };
         i = i.replace(&format!("{{v{k}}}"), &format!("%ve{reg}"));
         // The vector atomics: `{d0}`… the old values, `{b0}`… the operand (all `%ve1`).
@@ -382,6 +396,23 @@ fn vector_body(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // A weak vector access of the list `regs` at `[%rd3+off]`; eight halves as two `.v4` (the
+    // `ld`/`st` `.vec` of §9.7.9.8 stops at `.v4` for 16-bit elements).
+    let weak = |ld: bool, off: usize, regs: &str| {
+        let one = |off: usize, regs: &str, n: usize| {
+            if ld {
+                format!("\tld.v{n}.{ety} {{{regs}}}, [%rd3+{off}];\n")
+            } else {
+                format!("\tst.v{n}.{ety} [%rd3+{off}], {{{regs}}};\n")
+            }
+        };
+        if n == 8 {
+            let r: Vec<&str> = regs.split(", ").collect();
+            one(off, &r[..4].join(", "), 4) + &one(off + 8, &r[4..].join(", "), 4)
+        } else {
+            one(off, regs, n)
+        }
+    };
     let (body, base) = match v.family {
         "ld" => {
             let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{}}};\n", list(false));
@@ -390,19 +421,16 @@ fn vector_body(
                 format!("\tld.v{n}.{ety} {{{}}}, [%rd3];\n{sink}", list(false)),
             )
         }
-        "st" | "red" => (
-            format!("\t{i}\n"),
-            format!("\tst.v{n}.{ety} [%rd3], {{{}}};\n", list(true)),
-        ),
+        "st" | "red" => (format!("\t{i}\n"), weak(false, 0, &list(true))),
         "atom" => {
             let d = (1..=n)
                 .map(|k| format!("%vd{k}"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{d}}};\n");
+            let sink = weak(false, 32, &d);
             (
                 format!("\t{i}\n{sink}"),
-                format!("\tld.v{n}.{ety} {{{d}}}, [%rd3];\n{sink}"),
+                format!("{}{sink}", weak(true, 0, &d)),
             )
         }
         _ => return Err("no vector form of the family"),
