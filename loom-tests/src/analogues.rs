@@ -21,16 +21,20 @@ where
     model::check(preemption_bound, f);
 }
 
+/// Runs `f`, which must panic (the model caught the bug), and returns the panic's message.
+fn caught_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let err = std::panic::catch_unwind(f).expect_err("the model did not catch the bug");
+    err.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
 /// Runs `f` and asserts that it panics with a message containing one of `expected` (for bugs that
 /// show up either as a stale value or as a race report, depending on the schedule loom meets
 /// first).
 pub fn assert_caught(f: impl FnOnce() + std::panic::UnwindSafe, expected: &[&str]) {
-    let err = std::panic::catch_unwind(f).expect_err("the model did not catch the bug");
-    let msg = err
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default();
+    let msg = caught_message(f);
     assert!(
         expected.iter().any(|e| msg.contains(e)),
         "caught, but with an unexpected message: {msg:?} (expected one of {expected:?})"
@@ -40,12 +44,7 @@ pub fn assert_caught(f: impl FnOnce() + std::panic::UnwindSafe, expected: &[&str
 /// Runs `f` and asserts that it panics with a message containing every one of `parts` (the exact
 /// pieces of a report whose thread order depends on the schedule).
 pub fn assert_caught_all(f: impl FnOnce() + std::panic::UnwindSafe, parts: &[&str]) {
-    let err = std::panic::catch_unwind(f).expect_err("the model did not catch the bug");
-    let msg = err
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default();
+    let msg = caught_message(f);
     for p in parts {
         assert!(
             msg.contains(p),

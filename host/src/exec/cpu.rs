@@ -296,6 +296,11 @@ macro_rules! s5_by_name {
 }
 ptx_sync_programs::for_each_section5!(s5_by_name);
 
+/// How long a §5.4 CPU wait spins before it reports a timeout: a correct round's waits end in
+/// microseconds (the peer CTA is another running thread); `s54_init_bug`'s lost arrival makes a
+/// wait of nearly every round time out, so this bound is what a bad round costs.
+const S54_WAIT: Duration = Duration::from_millis(500);
+
 /// Runs the §5.4 program `T` `rounds` times: each round a fresh `S54Host` (a cluster of two
 /// CTAs, each with its own tile and barriers), one `std` thread per CTA running its P and C
 /// (`Section54::cta`); a round whose output differs from the source in either CTA is `bad`,
@@ -307,9 +312,7 @@ pub fn run_section54<T: Section54>(rounds: u64) -> CpuCounts {
     };
     for _ in 0..rounds {
         let h = S54Host::new();
-        let e = CpuS5Env {
-            budget: Duration::from_secs(2),
-        };
+        let e = CpuS5Env { budget: S54_WAIT };
         let ok = std::thread::scope(|s| {
             let hs: Vec<_> = (0..2u32)
                 .map(|r| {
