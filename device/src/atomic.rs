@@ -704,39 +704,10 @@ macro_rules! for_red_rows {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_red_vec_rows {
+    // The ISA's vector (type, op) set is the same for `red` as for `atom` (§9.7.13.5/6 "with
+    // vector type"); only the semantics differ, and `$sems` carries those.
     ($leaf:ident $sems:ident) => {
-        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
-        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
-        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Add "add.noftz" "v2.f16";] }
-        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Add "add.noftz" "v4.f16";] }
-        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Add "add.noftz" "v8.f16";] }
-        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Add "add.noftz" "v2.bf16";] }
-        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Add "add.noftz" "v4.bf16";] }
-        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Add "add.noftz" "v8.bf16";] }
-        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Add "add.noftz" "v2.f16x2";] }
-        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Add "add.noftz" "v4.f16x2";] }
-        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Add "add.noftz" "v2.bf16x2";] }
-        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Add "add.noftz" "v4.bf16x2";] }
-        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Min "min.noftz" "v2.f16";] }
-        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Min "min.noftz" "v4.f16";] }
-        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Min "min.noftz" "v8.f16";] }
-        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Min "min.noftz" "v2.bf16";] }
-        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Min "min.noftz" "v4.bf16";] }
-        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Min "min.noftz" "v8.bf16";] }
-        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Min "min.noftz" "v2.f16x2";] }
-        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Min "min.noftz" "v4.f16x2";] }
-        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Min "min.noftz" "v2.bf16x2";] }
-        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Min "min.noftz" "v4.bf16x2";] }
-        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Max "max.noftz" "v2.f16";] }
-        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Max "max.noftz" "v4.f16";] }
-        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Max "max.noftz" "v8.f16";] }
-        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Max "max.noftz" "v2.bf16";] }
-        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Max "max.noftz" "v4.bf16";] }
-        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Max "max.noftz" "v8.bf16";] }
-        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Max "max.noftz" "v2.f16x2";] }
-        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Max "max.noftz" "v4.f16x2";] }
-        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Max "max.noftz" "v2.bf16x2";] }
-        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Max "max.noftz" "v4.bf16x2";] }
+        $crate::for_atom_vec_rows! { $leaf $sems }
     };
 }
 
