@@ -224,6 +224,16 @@ pub use prefetch::{
     PrefetchSize,
 };
 
+/// The `src-size` precondition of every zero-filling `cp.async` (PTX ISA §9.7.9.25.3:
+/// `src-size` ≤ `cp-size`), checked once here for all of them.
+#[inline(always)]
+pub(crate) fn check_src_size<const BYTES: usize>(src_size: u32) {
+    assert!(
+        src_size as usize <= BYTES,
+        "cp.async: src-size must not exceed cp-size"
+    );
+}
+
 instr! {
     /// `cp.async.commit_group;` (PTX 7.0, sm_80).
     CpAsyncCommitGroup = ("cp.async.commit_group");
@@ -497,10 +507,7 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
 ) where
     C: CpAsyncInstr<BYTES>,
 {
-    assert!(
-        src_size as usize <= BYTES,
-        "cp.async: src-size must not exceed cp-size"
-    );
+    check_src_size::<BYTES>(src_size);
     #[cfg(target_arch = "nvptx64")]
     <C as CpAsyncInstr<BYTES>>::exec_zfill(dst.0, src as u64, src_size);
     #[cfg(not(target_arch = "nvptx64"))]

@@ -343,10 +343,7 @@ pub unsafe fn cp_async_zfill_hint<C: CacheOp, const BYTES: usize>(
 {
     #[cfg(target_arch = "nvptx64")]
     {
-        assert!(
-            src_size as usize <= BYTES,
-            "cp.async: src-size must not exceed cp-size"
-        );
+        crate::copy::check_src_size::<BYTES>(src_size);
         <C as CpAsyncInstr<BYTES>>::exec_zfill_hint(dst.0, src as u64, src_size, policy.0);
     }
     #[cfg(not(target_arch = "nvptx64"))]

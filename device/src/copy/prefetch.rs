@@ -169,10 +169,7 @@ pub unsafe fn cp_async_zfill_prefetch<C: CacheOp, const BYTES: usize, P: Prefetc
 {
     #[cfg(target_arch = "nvptx64")]
     {
-        assert!(
-            src_size as usize <= BYTES,
-            "cp.async: src-size must not exceed cp-size"
-        );
+        crate::copy::check_src_size::<BYTES>(src_size);
         <C as CpAsyncPrefetchInstr<BYTES, P>>::exec_zfill(dst.0, src as u64, src_size);
     }
     #[cfg(not(target_arch = "nvptx64"))]
@@ -241,10 +238,7 @@ pub unsafe fn cp_async_zfill_hint_prefetch<C: CacheOp, const BYTES: usize, P: Pr
 {
     #[cfg(target_arch = "nvptx64")]
     {
-        assert!(
-            src_size as usize <= BYTES,
-            "cp.async: src-size must not exceed cp-size"
-        );
+        crate::copy::check_src_size::<BYTES>(src_size);
         <C as CpAsyncPrefetchInstr<BYTES, P>>::exec_zfill_hint(
             dst.0, src as u64, src_size, policy.0,
         );
