@@ -669,7 +669,7 @@ fn map_by_order<'a>(
     let fits = |i: usize, k: usize| table[pc[i]][sc[k]];
     let mut owner: Vec<Option<usize>> = vec![None; m];
     let mut anchor: Vec<Option<usize>> = vec![None; n];
-    for (i, k) in lcs(n, m, &fits, 4096) {
+    for (i, k) in lcs(n, m, &fits, 2048) {
         owner[k] = Some(i);
         anchor[i] = Some(k);
     }
@@ -734,7 +734,7 @@ fn map_by_order<'a>(
 /// A longest common subsequence of `0..n` and `0..m` under the relation `fits` (any relation:
 /// a pair that fits can always start a longest one of what is left), as matched pairs in
 /// order: Myers' greedy walk ("An O(ND) Difference Algorithm and Its Variations", 1986), in
-/// O((n+m)·D) time and O(D²) memory for the trace. Past `max_d` unmatched elements it gives up
+/// O((n+m)·D) time and O(D²) memory for the trace (16 MiB at the bound of 2,048 used here). Past `max_d` unmatched elements it gives up
 /// optimality for speed: each PTX element takes the next fitting SASS element within a window
 /// of 64 after the previous match.
 fn lcs(
@@ -743,11 +743,19 @@ fn lcs(
     fits: &dyn Fn(usize, usize) -> bool,
     max_d: usize,
 ) -> Vec<(usize, usize)> {
+    // The furthest x of diagonals -d..=d after step d (x never exceeds n + 1).
+    let row = |v: &[isize], off: isize, d: isize| -> Vec<u32> {
+        v[(off - d) as usize..=(off + d) as usize]
+            .iter()
+            .map(|&x| x as u32)
+            .collect()
+    };
     let (ni, mi) = (n as isize, m as isize);
     let dmax = (n + m).min(max_d) as isize;
     let off = dmax + 1;
     let mut v = vec![0isize; 2 * off as usize + 2];
-    let mut trace: Vec<Vec<isize>> = Vec::new();
+    // One row per step d (its 2d + 1 diagonals), as u32: (max_d + 1)² cells at most.
+    let mut trace: Vec<Vec<u32>> = Vec::new();
     let mut done = None;
     'outer: for d in 0..=dmax {
         let mut k = -d;
@@ -765,13 +773,13 @@ fn lcs(
             }
             v[(off + k) as usize] = x;
             if x >= ni && y >= mi {
-                trace.push(v[(off - d) as usize..=(off + d) as usize].to_vec());
+                trace.push(row(&v, off, d));
                 done = Some(d);
                 break 'outer;
             }
             k += 2;
         }
-        trace.push(v[(off - d) as usize..=(off + d) as usize].to_vec());
+        trace.push(row(&v, off, d));
     }
     let Some(dend) = done else {
         // Too far apart: in-order greedy within a window.
@@ -790,7 +798,7 @@ fn lcs(
     for d in (1..=dend).rev() {
         let k = x - y;
         let prev = &trace[(d - 1) as usize];
-        let at = |kk: isize| prev[(kk + d - 1) as usize];
+        let at = |kk: isize| prev[(kk + d - 1) as usize] as isize;
         let down = k == -d || (k != d && at(k - 1) < at(k + 1));
         let pk = if down { k + 1 } else { k - 1 };
         let px = at(pk);

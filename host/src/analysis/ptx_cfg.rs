@@ -343,7 +343,8 @@ fn is_end(op: &str) -> bool {
 }
 
 /// The register names of a `.reg` declaration's tail (`.b64 t1, t2` → `t1`, `t2`); a
-/// parameterized `%r<4>` declares `%r0`…`%r3`.
+/// parameterized `%r<4>` declares `%r0`…`%r3` (at most 256 of them: inline-asm blocks declare
+/// a few named temporaries).
 fn declared_regs(decl: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in decl.split(',') {
@@ -353,7 +354,7 @@ fn declared_regs(decl: &str) -> Vec<String> {
         match name.split_once('<') {
             Some((base, n)) => {
                 let n: usize = n.trim_end_matches('>').trim().parse().unwrap_or(0);
-                out.extend((0..n.min(4096)).map(|k| format!("{base}{k}")));
+                out.extend((0..n.min(256)).map(|k| format!("{base}{k}")));
             }
             None => out.push(name.to_string()),
         }

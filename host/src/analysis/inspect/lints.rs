@@ -200,6 +200,9 @@ pub(super) struct Ctx<'a> {
     preds: Vec<Vec<usize>>,
     /// Register → the indices of the instructions that write it, in order.
     defs: HashMap<String, Vec<usize>>,
+    /// The indices of the memory accesses (`ld`, `st`, `atom`, `red` of memory other threads
+    /// may see), in order.
+    accesses: Vec<usize>,
 }
 
 /// A natural loop: its header and its blocks (sorted).
@@ -224,12 +227,20 @@ impl<'a> Ctx<'a> {
                 defs.entry(d).or_default().push(k);
             }
         }
+        let accesses = (0..f.ins.len())
+            .filter(|&k| {
+                let toks: Vec<&str> = f.ins[k].op.split('.').collect();
+                matches!(toks[0], "ld" | "st" | "atom" | "red")
+                    && !toks.iter().any(|t| ["param", "const", "local"].contains(t))
+            })
+            .collect();
         Ctx {
             f,
             symbols,
             dom: f.dom_tree(),
             preds: f.preds(),
             defs,
+            accesses,
         }
     }
 
@@ -420,11 +431,7 @@ impl<'a> Ctx<'a> {
     /// block, then into the only successor (or from the only predecessor), at most 8 blocks.
     fn next_access(&self, k: usize, fwd: bool) -> Option<usize> {
         let f = self.f;
-        let access = |i: &Ins| {
-            let toks: Vec<&str> = i.op.split('.').collect();
-            matches!(toks[0], "ld" | "st" | "atom" | "red")
-                && !toks.iter().any(|t| ["param", "const", "local"].contains(t))
-        };
+        let acc = &self.accesses;
         let mut b = f.ins[k].block;
         let mut range = if fwd {
             k + 1..f.blocks[b].ins.end
@@ -432,13 +439,19 @@ impl<'a> Ctx<'a> {
             f.blocks[b].ins.start..k
         };
         for _ in 0..8 {
+            // The accesses are sorted: the first at or after the range's start, or the last
+            // before its end.
             let found = if fwd {
-                range.clone().find(|&j| access(&f.ins[j]))
+                acc.get(acc.partition_point(|&j| j < range.start))
+                    .filter(|&&j| j < range.end)
             } else {
-                range.clone().rev().find(|&j| access(&f.ins[j]))
+                acc.partition_point(|&j| j < range.end)
+                    .checked_sub(1)
+                    .map(|p| &acc[p])
+                    .filter(|&&j| j >= range.start)
             };
-            if found.is_some() {
-                return found;
+            if let Some(&j) = found {
+                return Some(j);
             }
             let next: Vec<usize> = if fwd {
                 f.blocks[b]
@@ -529,34 +542,53 @@ impl<'a> Ctx<'a> {
     /// a register that may change (a least fixed point: `add %r2, %r2, 1` changes; `mov %r3,
     /// %r1` with `%r1` set before the loop does not).
     fn variant(&self, ins: &[usize]) -> HashSet<String> {
+        // Linear: a pure definition waits for its sources defined in the loop (`missing`); a
+        // register becomes invariant when all its definitions in the loop are resolved; a
+        // register on a cycle (`add %r2, %r2, 1`) or behind an impure definition never does.
+        let f = self.f;
         let mut defs: HashMap<String, Vec<usize>> = HashMap::new();
         for &k in ins {
-            for d in dests(&self.f.ins[k]) {
+            for d in dests(&f.ins[k]) {
                 defs.entry(d).or_default().push(k);
             }
         }
+        let mut users: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut missing: HashMap<usize, usize> = HashMap::new();
+        let mut pending: HashMap<&str, usize> =
+            defs.iter().map(|(r, v)| (r.as_str(), v.len())).collect();
+        let mut ready: Vec<usize> = Vec::new();
+        for &k in ins {
+            let i = &f.ins[k];
+            if dests(i).is_empty() || observes(i) || reads_clock(i) || i.op.starts_with("ld") {
+                continue;
+            }
+            let mut from: BTreeSet<String> = srcs(i).into_iter().collect();
+            from.extend(guard(i).map(str::to_string));
+            from.retain(|r| defs.contains_key(r));
+            if from.is_empty() {
+                ready.push(k);
+            }
+            missing.insert(k, from.len());
+            for r in from {
+                users.entry(r).or_default().push(k);
+            }
+        }
         let mut invariant: HashSet<String> = HashSet::new();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (r, ks) in &defs {
-                if invariant.contains(r) {
+        while let Some(k) = ready.pop() {
+            for d in dests(&f.ins[k]) {
+                let Some(n) = pending.get_mut(d.as_str()) else {
                     continue;
-                }
-                let stays = ks.iter().all(|&k| {
-                    let i = &self.f.ins[k];
-                    !observes(i)
-                        && !reads_clock(i)
-                        && !i.op.starts_with("ld")
-                        && srcs(i)
-                            .iter()
-                            .map(String::as_str)
-                            .chain(guard(i))
-                            .all(|s| !defs.contains_key(s) || invariant.contains(s))
-                });
-                if stays {
-                    invariant.insert(r.clone());
-                    changed = true;
+                };
+                *n -= 1;
+                if *n == 0 && invariant.insert(d.clone()) {
+                    for &u in users.get(&d).into_iter().flatten() {
+                        if let Some(m) = missing.get_mut(&u) {
+                            *m -= 1;
+                            if *m == 0 {
+                                ready.push(u);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -649,45 +681,49 @@ fn lint_weak_spin(cx: &Ctx, loops: &[Loop], out: &mut Vec<Lint>) {
     let f = cx.f;
     let mut reported = BTreeSet::new();
     for l in loops {
-        let in_loop: Vec<&Ins> = cx.loop_ins(l).into_iter().map(|k| &f.ins[k]).collect();
-        for p in cx.exit_guards(l) {
-            // Registers the predicate depends on, through the loop's instructions.
-            let mut want: BTreeSet<String> = [p].into();
-            let mut changed = true;
-            let mut found: Option<&Ins> = None;
-            while changed {
-                changed = false;
-                for i in &in_loop {
-                    if dests(i).iter().any(|d| want.contains(d)) {
-                        if weak_load(&i.op) && found.is_none() {
-                            found = Some(i);
-                        }
-                        for s in srcs(i) {
-                            if want.insert(s) {
-                                changed = true;
-                            }
-                        }
+        // The loop's definitions of each register.
+        let mut defs: HashMap<String, Vec<usize>> = HashMap::new();
+        for k in cx.loop_ins(l) {
+            for d in dests(&f.ins[k]) {
+                defs.entry(d).or_default().push(k);
+            }
+        }
+        // Backwards from the exit guards through the loop's instructions, each visited once:
+        // the weak loads their predicates depend on.
+        let mut want: HashSet<String> = cx.exit_guards(l).into_iter().collect();
+        let mut work: Vec<String> = want.iter().cloned().collect();
+        let mut found: BTreeSet<usize> = BTreeSet::new();
+        while let Some(r) = work.pop() {
+            for &k in defs.get(&r).into_iter().flatten() {
+                let i = &f.ins[k];
+                if weak_load(&i.op) {
+                    found.insert(k);
+                }
+                for s in srcs(i) {
+                    if want.insert(s.clone()) {
+                        work.push(s);
                     }
                 }
             }
-            if let Some(ld) = found {
-                if reported.insert(ld.line) {
-                    let hl = f
-                        .block_ins(l.header)
-                        .next()
-                        .map_or(ld.line, |(_, i)| i.line);
-                    out.push(lint(
-                        f,
-                        "weak-spin-loop",
-                        ld.line,
-                        format!(
-                            "the loop at line {hl} exits on `{}`, a weak load: ptxas may hoist \
-                             it out of the loop or delete the loop (seed §3.5); use \
-                             ld.relaxed.<scope> or ld.acquire.<scope>",
-                            norm(&ld.text)
-                        ),
-                    ));
-                }
+        }
+        for k in found {
+            let ld = &f.ins[k];
+            if reported.insert(ld.line) {
+                let hl = f
+                    .block_ins(l.header)
+                    .next()
+                    .map_or(ld.line, |(_, i)| i.line);
+                out.push(lint(
+                    f,
+                    "weak-spin-loop",
+                    ld.line,
+                    format!(
+                        "the loop at line {hl} exits on `{}`, a weak load: ptxas may hoist \
+                         it out of the loop or delete the loop (seed §3.5); use \
+                         ld.relaxed.<scope> or ld.acquire.<scope>",
+                        norm(&ld.text)
+                    ),
+                ));
             }
         }
     }
