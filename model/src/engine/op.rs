@@ -341,12 +341,18 @@ pub enum Reply {
     Elect(bool, Val),
 }
 
+/// The dependencies of an op (PTX ISA §8.10.4 "chains of instruction dependencies"): the
+/// ordinals (0 = the thread's first `Step::Op`, 1 = its second, …) of this thread's earlier ops
+/// whose replies flow into this op's address or value (data and address dependencies) or decided
+/// a branch or guard taken before it (control dependencies), sorted, without duplicates.
+pub type Deps = Vec<u32>;
+
 /// What a thread does next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// It needs the engine for this instruction; the engine calls [`Program::resume`] with the
     /// reply before the next [`Program::step`].
-    Op(Op, At),
+    Op(Op, At, Deps),
     /// It just took a backward branch to the instruction at `head` (a loop head): the engine may
     /// compare [`Program::fingerprint`]s to detect an iteration that changed nothing.
     LoopHead {
