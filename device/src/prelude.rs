@@ -33,7 +33,7 @@ pub use crate::index::{
     warp_in_block, Dim3,
 };
 pub use crate::mbarrier::{Mbarrier, Phase};
-pub use crate::pipeline::{Pipeline, PipelineState};
+pub use crate::pipeline::{Consumer, ConsumerStage, Pipeline, PipelineState, Producer};
 pub use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, Relaxed, Release, Sc, Shared,
     SharedCluster, Sys, Volatile, Weak,
