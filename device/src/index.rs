@@ -15,6 +15,8 @@
 //! | [`lane_id`] | `mov.u32 r, %laneid;` | 1.3 / all |
 //! | [`warp_id`] | `mov.u32 r, %warpid;` | 1.3 / all |
 //! | [`global_thread_x`] | the three `mov`s above (`%ctaid.x * %ntid.x + %tid.x`) | 1.0 / all |
+//! | [`grid_stride`], [`block_stride`] | those `mov`s and `%nctaid.x`: the loop of CUDA's grid- and block-stride idioms | 1.0 / all |
+//! | [`halving`] | none (`n / 2, n / 4, …, 1`: a tree reduction's strides) | – |
 //!
 //! Each read is one `mov` in a pure asm (`options(pure, nomem)`): an unused component of a
 //! [`Dim3`] costs nothing, and reading an index twice is one `mov`. `%warpid` is the *physical*
@@ -270,6 +272,68 @@ pub fn global_thread_x() -> u32 {
 #[inline(always)]
 pub fn grid_threads_x() -> u32 {
     grid_dim().x * block_dim().x
+}
+
+/// The indices `global_thread_x(), + grid_threads_x(), …` below `n`, as `usize`: a
+/// grid-stride loop (CUDA's `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i +=
+/// gridDim.x * blockDim.x)`), each element once across the grid.
+///
+/// PTX: the `mov`s of `%ctaid.x`, `%ntid.x`, `%tid.x`, `%nctaid.x` (PTX ISA §10.1, §10.2, §10.6,
+/// §10.7; all SMs) and the loop's integer arithmetic.
+///
+/// ```
+/// use ptx_sync::index::{grid_stride, launch, Dim3};
+/// use ptx_sync::{Strong, Gpu, Relaxed};
+/// let sum = Strong::new(0u32);
+/// launch(Dim3::x(2), Dim3::x(3), 0, || {
+///     grid_stride(10).for_each(|i| { let _ = sum.at::<Gpu>().fetch_add::<Relaxed>(i as u32); });
+/// });
+/// assert_eq!(sum.at::<Gpu>().load::<Relaxed>(), (0..10).sum::<u32>()); // each index once
+/// ```
+#[inline(always)]
+pub fn grid_stride(n: u32) -> impl Iterator<Item = usize> {
+    (global_thread_x()..n)
+        .step_by(grid_threads_x() as usize)
+        .map(|i| i as usize)
+}
+
+/// The indices `thread_idx().x, + block_dim().x, …` below `n`, as `usize`: a block-stride loop
+/// (CUDA's `for (i = threadIdx.x; i < n; i += blockDim.x)`), each element once across the CTA
+/// — the loop over a shared-memory array of `n` elements.
+///
+/// PTX: the `mov`s of `%tid.x` and `%ntid.x` (PTX ISA §10.1, §10.2; all SMs) and the loop's
+/// integer arithmetic.
+///
+/// ```
+/// use ptx_sync::index::{block_stride, launch, Dim3};
+/// use ptx_sync::{Strong, Gpu, Relaxed};
+/// let hits = Strong::new(0u32);
+/// launch(Dim3::x(1), Dim3::x(4), 0, || {
+///     block_stride(10).for_each(|_| { let _ = hits.at::<Gpu>().fetch_add::<Relaxed>(1); });
+/// });
+/// assert_eq!(hits.at::<Gpu>().load::<Relaxed>(), 10);
+/// ```
+#[inline(always)]
+pub fn block_stride(n: u32) -> impl Iterator<Item = usize> {
+    (thread_idx().x..n)
+        .step_by(block_dim().x as usize)
+        .map(|i| i as usize)
+}
+
+/// `n / 2, n / 4, …, 1`: the strides of a tree reduction over `n` elements (CUDA's `for (k =
+/// blockDim.x / 2; k > 0; k /= 2)`); empty for `n < 2`.
+///
+/// No instruction of its own (integer arithmetic).
+///
+/// ```
+/// use ptx_sync::index::halving;
+/// assert!(halving(256).eq([128, 64, 32, 16, 8, 4, 2, 1]));
+/// assert!(halving(6).eq([3, 1]));
+/// assert_eq!(halving(1).count(), 0);
+/// ```
+#[inline(always)]
+pub fn halving(n: u32) -> impl Iterator<Item = usize> {
+    core::iter::successors(Some(n as usize / 2), |&k| Some(k / 2)).take_while(|&k| k > 0)
 }
 
 /// Every special register of this module: `(marker name, PTX register)`.

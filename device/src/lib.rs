@@ -126,9 +126,14 @@ pub mod grid;
 mod host_launch;
 pub mod index;
 pub mod instr;
+pub mod kernel;
 pub mod mbarrier;
 pub mod membar;
 #[cfg(loom)]
+pub mod model;
+// Plain `cargo doc` (host): the model's summary page; the module needs `--cfg loom`.
+#[cfg(all(doc, not(loom), not(target_arch = "nvptx64")))]
+#[path = "model_doc.rs"]
 pub mod model;
 pub mod pipeline;
 pub mod policy;

@@ -1541,7 +1541,7 @@ impl<Tag> Mbarrier<Tag> {
 
     /// The barrier at the same offset in the CTA of rank `cta` of this cluster:
     /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier, or rank
-    /// `cta`'s copy of it when a [`ClusterShared`](crate::cluster::ClusterShared) owns this
+    /// `cta`'s copy of it when a `cluster::ClusterShared` (host) owns this
     /// barrier's copies. The view borrows this barrier, so it cannot outlive it; on the device a
     /// peer CTA's barrier at the same offset is kept alive by the cluster protocol (seed §5.4),
     /// on the host by the `ClusterShared` that owns both copies (the borrow of this one borrows
@@ -1594,7 +1594,7 @@ impl<Tag> Mbarrier<Tag> {
 /// The lifetime `'a` is the borrow of the [`Mbarrier`] it was made from
 /// ([`Mbarrier::remote`], [`Mbarrier::cluster_view`]): the view cannot outlive the barrier
 /// (on the host it is a pointer to it, or to a peer's copy that the same
-/// [`ClusterShared`](crate::cluster::ClusterShared) owns, so it cannot outlive that either).
+/// `cluster::ClusterShared` (host) owns, so it cannot outlive that either).
 #[allow(clippy::type_complexity)]
 pub struct RemoteMbarrier<'a, Tag = ()> {
     addr: ClusterAddr,

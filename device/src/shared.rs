@@ -191,7 +191,7 @@ pub trait SharedArray: Copy {
     ///
     /// The reference must not be used after the kernel ends: shared memory lives as long as its
     /// CTA (PTX ISA §5.1.5), and on the host a CTA's copy of the array is freed when the
-    /// [`index::launch`](crate::index::launch) that ran it returns — keep `'k` inside the
+    /// `index::launch` that ran it returns — keep `'k` inside the
     /// kernel body (do not store the reference anywhere that outlives the launch).
     ///
     /// No instruction beyond [`addr`](Self::addr)'s `mov.u32 r, SYM;` and the generic
