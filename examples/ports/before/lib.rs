@@ -3,7 +3,7 @@
 //! loops spelled with `step_by`/`while`), kept as text for README.md's "before" column (counted
 //! by tests/cuda.rs; not compiled: `src/lib.rs` is the current port).
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx))]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, asm_experimental_arch))] // asm: shared_array!
 
 use ptx_sync::prelude::*;
 use ptx_sync::shared::shared_slice;

@@ -1,7 +1,7 @@
 //! Three kernels written first in CUDA C++ (`cuda/ports.cu`) and then ported to
 //! `ptx_sync::prelude` — a shared-memory histogram with atomics, a two-CTA flag hand-off, a
 //! shared-memory tree reduction — to find where a port spends lines (README.md counts them).
-#![cfg_attr(target_arch = "nvptx64", no_std, feature(abi_ptx))]
+#![cfg_attr(target_arch = "nvptx64", no_std, feature(abi_ptx, asm_experimental_arch))] // asm: shared_array!
 
 use ptx_sync::prelude::*;
 

@@ -177,14 +177,12 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
         let mut st = PipelineState::<STAGES>::consumer_start();
         let mut tile = first;
         while tile < tiles {
-            let stage = match pipe.consumer_wait(st, s.budget()) {
-                Ok(stage) => stage,
-                Err(_) => {
-                    s.fail(1);
-                    // SAFETY: the run has failed; the release keeps the producer's waits bounded.
-                    pipe.consumer_stage_unchecked(st)
-                }
-            };
+            if pipe.consumer_wait(st, s.budget()).is_err() {
+                s.fail(1);
+            }
+            // SAFETY: the wait passed, or it timed out and the run has failed (status bit 1): the
+            // stage is still released, so that the producer's waits stay bounded.
+            let stage = pipe.consumer_stage_unchecked(st);
             store_tile(stage.index(), c, tile % tiles_x, tile / tiles_x, row0, row1, out, width, height);
             pipe.consumer_release(stage);
             st.advance();
