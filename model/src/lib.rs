@@ -58,6 +58,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod engine;
 pub mod exec;
 pub mod parse;
 pub mod rel;
@@ -84,7 +85,11 @@ pub fn check(text: &str, file: &str) -> Result<Outcome, Error> {
 
 /// Checks a parsed test.
 pub fn check_test(test: Test, t0: Instant) -> Result<Outcome, Error> {
-    let found = check::run(&test)?;
+    let found = if std::env::var_os("PTX_SYNC_OLD_ENGINE").is_some() {
+        check::run(&test)?
+    } else {
+        engine::legacy::run(&test)?
+    };
     Ok(Outcome::new(test, found, t0.elapsed().as_secs_f64()))
 }
 

@@ -124,7 +124,9 @@ pub enum MbarOp {
     /// `mbarrier.inval`
     Inval,
     /// `mbarrier.arrive{.expect_tx}{.noComplete}` and `arrive_drop`: reply is the state token
-    /// (`Reply::Value`), or nothing for a `.shared::cluster` arrive (sink `_`).
+    /// (`Reply::Value`): the phase before the arrive in bits 0–31 and the pending arrival count
+    /// before it in bits 32–63 (so `mbarrier.pending_count.b64 c, state` is `state >> 32`,
+    /// computed by the interpreter; the token is opaque to tests).
     Arrive {
         /// Arrival count (1 when not given).
         count: Val,
@@ -704,7 +706,9 @@ mod tests {
         );
         // An alias is another address of the same memory.
         let y = l.add_alias("y", x);
-        let loc = l.resolve(Space::Generic, l.addr_of(y) + 4, 4, 0, 1).unwrap();
+        let loc = l
+            .resolve(Space::Generic, l.addr_of(y) + 4, 4, 0, 1)
+            .unwrap();
         assert_eq!((loc.var, loc.vaddr, loc.off), (0, y as u32, 4));
     }
 }
