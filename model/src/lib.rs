@@ -58,8 +58,10 @@
 
 pub mod ast;
 pub mod check;
+pub mod engine;
 pub mod exec;
 pub mod parse;
+pub mod ptx;
 pub mod rel;
 pub mod report;
 
