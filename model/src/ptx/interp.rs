@@ -234,6 +234,11 @@ impl Thread {
         }
     }
 
+    /// Sets the unroll bound (backward jumps to one loop head per entry before `Step::Cut`).
+    pub fn set_unroll(&mut self, unroll: u32) {
+        self.st.unroll = unroll;
+    }
+
     /// The code it runs.
     pub fn code(&self) -> &Arc<Code> {
         &self.code

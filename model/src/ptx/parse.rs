@@ -136,6 +136,10 @@ pub fn parse_inst(text: &str, env: &mut dyn Env) -> R<Inst> {
 }
 
 /// Splits an operand list at top-level commas (not inside `[]`, `{}`, `()`).
+pub fn split_operands(s: &str) -> Result<Vec<String>, PErr> {
+    split_ops(s)
+}
+
 fn split_ops(s: &str) -> R<Vec<String>> {
     let mut out = Vec::new();
     let mut depth = 0i32;
@@ -1187,10 +1191,12 @@ impl P<'_> {
                     }
                     None
                 }
-                "relaxed" | "weak" => return err(format!(
+                "relaxed" | "weak" => {
+                    return err(format!(
                     "`{}`: fence has no `.{w}` (PTX ISA fence: .sc, .acq_rel, .acquire, .release)",
                     self.text
-                )),
+                ))
+                }
                 _ => return unsup(format!("fence qualifier `.{w}` in `{}`", self.text)),
             };
             if let Some(s) = s {
