@@ -792,6 +792,11 @@ fn reg_widths(
                 }
             }
             Inst::Atom { ty, d, .. } => put(*d, ty.bits),
+            Inst::AtomV { ty, per_reg, d, .. } => {
+                for x in d {
+                    put(*x, ty.bits * per_reg);
+                }
+            }
             Inst::Bar { d, dty, .. } => put(*d, dty.bits),
             Inst::Mbar { d, op, .. } => put(
                 *d,
@@ -833,6 +838,13 @@ fn static_accesses(i: &crate::ptx::ir::Inst, out: &mut Vec<(usize, u32, u8)>) {
         Inst::Ld { ty, d, addr, .. } => add(addr, ty.bits, d.len()),
         Inst::St { ty, v, addr, .. } => add(addr, ty.bits, v.len()),
         Inst::Atom { ty, addr, .. } => add(addr, ty.bits, 1),
+        Inst::AtomV {
+            ty,
+            per_reg,
+            a,
+            addr,
+            ..
+        } => add(addr, ty.bits, a.len() * *per_reg as usize),
         Inst::StAsync { ty, v, addr, .. } => add(addr, ty.bits, v.len()),
         _ => {}
     }

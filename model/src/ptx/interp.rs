@@ -161,6 +161,10 @@ enum Pending {
     },
     /// `elect.sync`: lane to `d`, predicate to `p`.
     Elect { d: Option<Reg>, p: Option<Reg> },
+    /// A packed element: the reply's low `bits` bits replace bits `shift..` of `d`.
+    Part { d: Option<Reg>, shift: u8, bits: u8 },
+    /// The instruction's scratch value (`tensormap.cp_fenceproxy`'s loaded word).
+    Tmp,
 }
 
 fn wr(d: Option<Reg>, ty: Ty) -> Pending {
@@ -195,6 +199,8 @@ struct State {
     /// The current vector instruction's address and its dependencies (computed once).
     cur: u64,
     cur_deps: Deps,
+    /// A value carried between the ops of one instruction.
+    tmp: Slot,
     pending: Pending,
     /// The ordinal of the op whose reply is pending.
     pending_ord: u32,
@@ -226,6 +232,7 @@ impl Thread {
                 ctrl: Deps::NONE,
                 cur: 0,
                 cur_deps: Deps::NONE,
+                tmp: Slot::default(),
                 pending: Pending::None,
                 pending_ord: 0,
                 unroll,
@@ -687,6 +694,26 @@ impl State {
                     self.write(code, p, pv as u64, Ty::PRED, self.ctrl);
                 }
             }
+            Pending::Part { d, shift, bits } => {
+                if let Some(d) = d {
+                    let m = mask(bits as u32) << shift;
+                    let old = self.slots[d as usize].v;
+                    let v = (old & !m) | ((val_of(reply) << shift) & m);
+                    let mut dd = self.slots[d as usize].d;
+                    dd.union(&ord);
+                    let rb = code.regs[d as usize].bits as u32;
+                    self.slots[d as usize] = Slot {
+                        v: v & mask(rb),
+                        d: dd,
+                    };
+                }
+            }
+            Pending::Tmp => {
+                self.tmp = Slot {
+                    v: val_of(reply),
+                    d: ord,
+                };
+            }
             Pending::Elect { d, p } => {
                 let (b, lane) = match reply {
                     Reply::Elect(b, l) => (b, l),
@@ -706,6 +733,8 @@ impl State {
         let n = match &code.lines[self.pc as usize].inst {
             Inst::Ld { d, .. } => d.len(),
             Inst::St { v, .. } | Inst::StAsync { v, .. } => v.len(),
+            Inst::AtomV { a, per_reg, .. } => a.len() * *per_reg as usize,
+            Inst::TmapCp { .. } => 33,
             _ => 1,
         };
         self.sub += 1;
@@ -1351,6 +1380,103 @@ impl State {
                 };
                 self.issue(Op::Rmw(acc, rmw), at, deps, wr(*d, *ty))
             }
+            Inst::AtomV {
+                space,
+                sem,
+                scope,
+                op,
+                ty,
+                per_reg,
+                d,
+                addr,
+                a,
+                ret,
+            } => {
+                if self.sub == 0 {
+                    self.cur = self.eff(addr, *space);
+                    self.cur_deps = self.addr_deps(addr);
+                }
+                let k = self.sub as usize;
+                let (reg, half) = (k / *per_reg as usize, k % *per_reg as usize);
+                let size = ty.bits / 8;
+                let shift = (half * ty.bits as usize) as u8;
+                let acc = Access {
+                    space: *space,
+                    addr: self.cur + k as u64 * size as u64,
+                    size,
+                    proxy: Proxy::Generic,
+                    order: Order {
+                        sem: *sem,
+                        scope: Some(*scope),
+                    },
+                };
+                let mut dd = self.cur_deps;
+                dd.union(&self.dep(a[reg]));
+                let deps = self.op_deps(dd);
+                let v = (self.raw(a[reg]) >> shift) & ty.mask();
+                let rmw = Rmw {
+                    op: *op,
+                    a: v,
+                    b: 0,
+                    signed: false,
+                    returns: *ret,
+                    float: float_of(*ty),
+                };
+                let dst = d.get(reg).copied().flatten();
+                self.issue(
+                    Op::Rmw(acc, rmw),
+                    at,
+                    deps,
+                    Pending::Part {
+                        d: dst,
+                        shift,
+                        bits: ty.bits,
+                    },
+                )
+            }
+            Inst::TmapCp { dst, src, scope } => {
+                let k = self.sub as u64;
+                let (d0, s0) = (
+                    self.eff(dst, Space::Global),
+                    self.eff(src, Space::SharedCta),
+                );
+                let mut ad = self.addr_deps(dst);
+                ad.union(&self.addr_deps(src));
+                if k == 32 {
+                    let deps = self.op_deps(ad);
+                    self.issue(
+                        Op::ProxyFence(crate::engine::op::ProxyFence::TensormapGeneric {
+                            sem: crate::ast::FenceSem::Release,
+                            scope: *scope,
+                            addr: Some(d0),
+                        }),
+                        at,
+                        deps,
+                        Pending::None,
+                    )
+                } else if k.is_multiple_of(2) {
+                    let deps = self.op_deps(ad);
+                    let acc = Access {
+                        space: Space::SharedCta,
+                        addr: s0 + 4 * k,
+                        size: 8,
+                        proxy: Proxy::Generic,
+                        order: Order::WEAK,
+                    };
+                    self.issue(Op::Load(acc), at, deps, Pending::Tmp)
+                } else {
+                    ad.union(&self.tmp.d);
+                    let deps = self.op_deps(ad);
+                    let acc = Access {
+                        space: Space::Global,
+                        addr: d0 + 4 * (k - 1),
+                        size: 8,
+                        proxy: Proxy::Generic,
+                        order: Order::WEAK,
+                    };
+                    self.issue(Op::Store(acc, self.tmp.v), at, deps, Pending::None)
+                }
+            }
             Inst::Fence(sem, scope, r) => {
                 let deps = self.op_deps(Deps::NONE);
                 self.issue(Op::Fence(*sem, *scope, *r), at, deps, Pending::None)
@@ -1690,6 +1816,7 @@ impl State {
                 coords,
                 bar,
                 mask,
+                reduce,
             } => {
                 let ta = self.raw(*tmap);
                 let Some(tm) = code.layout.tmap_at(ta) else {
@@ -1776,11 +1903,19 @@ impl State {
                     None => Completion::BulkGroup,
                 };
                 let deps = self.op_deps(dd);
+                let reduce = reduce.map(|(op, ty)| Rmw {
+                    op,
+                    a: 0,
+                    b: 0,
+                    signed: ty.signed(),
+                    returns: false,
+                    float: float_of(ty),
+                });
                 self.issue(
                     Op::Copy(Copy {
                         moves,
                         proxy: Proxy::Async,
-                        reduce: None,
+                        reduce,
                         completion,
                         multicast: mc,
                         tx_bytes: (bw * bh) as u64 * e,

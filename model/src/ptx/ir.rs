@@ -807,6 +807,31 @@ pub enum Inst {
         /// `atom` (returns the old value) rather than `red`.
         ret: bool,
     },
+    /// Vector and packed-half atomics (`atom/red .v2/.v4/.v8 .f32/.f16/.bf16`, `.f16x2`,
+    /// `.bf16x2`): one atomic per scalar element, ascending addresses (PTX ISA atom: "the
+    /// atomicity is guaranteed separately for each of the individual scalar elements").
+    AtomV {
+        /// State space.
+        space: Space,
+        /// Semantics.
+        sem: Sem,
+        /// Scope.
+        scope: Scope,
+        /// Operation (`.add`, `.min`, `.max`).
+        op: RmwOp,
+        /// The scalar element type.
+        ty: Ty,
+        /// Elements per register (2 for `.f16x2`/`.bf16x2`, else 1).
+        per_reg: u8,
+        /// Destinations (`red`: empty).
+        d: Vec<Option<Reg>>,
+        /// Address.
+        addr: Addr,
+        /// Operands, one register per destination.
+        a: Vec<Opnd>,
+        /// `atom` (returns the old values).
+        ret: bool,
+    },
     /// `fence.sem.scope`, `membar`, restricted fences.
     Fence(FenceSem, Scope, Option<Restrict>),
     /// `fence.proxy.*` (the address of the tensormap acquire form, if any).
@@ -922,6 +947,8 @@ pub enum Inst {
         bar: Option<Addr>,
         /// `.multicast::cluster`'s ctaMask.
         mask: Option<Opnd>,
+        /// `cp.reduce.async.bulk.tensor`'s operation (on the map's `.b32` elements as `.u32`).
+        reduce: Option<(RmwOp, Ty)>,
     },
     /// `st.async` / `red.async` with `.mbarrier::complete_tx::bytes`.
     StAsync {
@@ -937,6 +964,17 @@ pub enum Inst {
         bar: Addr,
         /// `red.async`'s operation.
         rmw: Option<RmwOp>,
+    },
+    /// `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+    /// [dst], [src], 128` (PTX ISA §9.7.13.16): 16 pairs of 8-byte generic-proxy load (shared)
+    /// and store (global), then a generic → tensormap release proxy fence on `dst`.
+    TmapCp {
+        /// Global destination.
+        dst: Addr,
+        /// `.shared::cta` source.
+        src: Addr,
+        /// The fence's scope.
+        scope: Scope,
     },
     /// A warp collective over `mask` (`d`: its value destination, if any).
     Warp {

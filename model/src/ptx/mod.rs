@@ -9,6 +9,7 @@
 pub mod asm;
 pub mod interp;
 pub mod ir;
+pub mod module;
 pub mod parse;
 
 #[cfg(test)]

@@ -255,6 +255,11 @@ fn scope_of(s: &str) -> Option<Scope> {
     })
 }
 
+/// The type a qualifier names without its dot (`u32`, `pred`, `bf16`).
+pub fn type_of(s: &str) -> Option<Ty> {
+    ty_of(s)
+}
+
 fn ty_of(s: &str) -> Option<Ty> {
     let (k, n) = match s.as_bytes().first()? {
         b'b' if s == "bf16" => return Some(Ty::new(Kind::Bf, 16)),
@@ -470,9 +475,11 @@ impl P<'_> {
     fn fit(&self, v: i128, ty: Ty) -> R<u64> {
         let bits = ty.bits.min(64) as u32;
         if ty.kind == Kind::Pred {
+            // LLVM writes `true` as -1 (`mov.pred %p, -1`): any non-zero literal is true.
             return match v {
-                0 | 1 => Ok(v as u64),
-                _ => err(format!("a predicate literal is 0 or 1, found {v}")),
+                0 => Ok(0),
+                1 | -1 => Ok(1),
+                _ => err(format!("a predicate literal is 0, 1 or -1, found {v}")),
             };
         }
         if bits < 64 && !ty.float() {
@@ -709,6 +716,27 @@ impl P<'_> {
                 })
             }
             "elect" | "vote" | "shfl" | "activemask" => self.warp(op, rest),
+            "tensormap" => match rest {
+                ["cp_fenceproxy", "global", "shared::cta", "tensormap::generic", "release", sc, "sync", "aligned"] =>
+                {
+                    let scope = scope_of(sc).ok_or_else(|| PErr {
+                        unsupported: false,
+                        msg: format!("`{}`: expected a scope, found `.{sc}`", self.text),
+                    })?;
+                    self.nops(&[3])?;
+                    if parse_int(&self.ops[2]) != Some(128) {
+                        return err(format!(
+                            "`{}`: the size is 128 (PTX ISA tensormap.cp_fenceproxy)",
+                            self.text
+                        ));
+                    }
+                    let ops = self.ops.clone();
+                    let dst = self.addr_in(&ops[0], Space::Global)?;
+                    let src = self.addr_in(&ops[1], Space::SharedCta)?;
+                    Ok(Inst::TmapCp { dst, src, scope })
+                }
+                _ => unsup(format!("`{}`", self.text)),
+            },
             "call" => unsup("`call` in a litmus thread (calls are inlined for .ptx modules only)"),
             _ => unsup(format!("instruction `{}`", parts.join("."))),
         }
@@ -1055,12 +1083,17 @@ impl P<'_> {
         let q = quals(rest)?;
         let name = if ret { "atom" } else { "red" };
         let mut op = None;
+        let mut packed = None;
         for w in &q.words {
             if let Some(o) = self.rmw_op(w, ret) {
                 if op.replace(o).is_some() {
                     return err(format!("`{}`: two operations", self.text));
                 }
             } else if *w == "noftz" {
+            } else if *w == "f16x2" {
+                packed = Some(Ty::new(Kind::F, 16));
+            } else if *w == "bf16x2" {
+                packed = Some(Ty::new(Kind::Bf, 16));
             } else {
                 return match *w {
                     "exch" | "cas" => {
@@ -1102,8 +1135,8 @@ impl P<'_> {
             [s] => *s,
             _ => return err(format!("`{}`: two scopes", self.text)),
         };
-        if q.vec.is_some() {
-            return unsup(format!("vector atomic `{}`", self.text));
+        if q.vec.is_some() || packed.is_some() {
+            return self.atom_vec(ret, op, sem, scope, &q, packed);
         }
         let ty = self.one_type(&q, Some(Ty::U32))?;
         self.check_rmw_ty(op, ty)?;
@@ -1140,6 +1173,86 @@ impl P<'_> {
             addr,
             a,
             b,
+            ret,
+        })
+    }
+
+    /// `atom/red{.sem}{.scope}{.global}.op{.noftz}.vec.type` and the packed `.f16x2/.bf16x2`.
+    fn atom_vec(
+        &mut self,
+        ret: bool,
+        op: RmwOp,
+        sem: Sem,
+        scope: Scope,
+        q: &Quals,
+        packed: Option<Ty>,
+    ) -> R<Inst> {
+        let (ty, per_reg) = match (packed, q.types.as_slice()) {
+            (Some(t), []) => (t, 2u8),
+            (None, [t]) if t.float() => (*t, 1),
+            _ => {
+                return err(format!(
+                    "`{}`: vector atomics are on .f32, .f16, .bf16, .f16x2 or .bf16x2",
+                    self.text
+                ))
+            }
+        };
+        let n = q.vec.unwrap_or(1) as usize;
+        let ok_op =
+            matches!(op, RmwOp::Add) || (ty.bits == 16 && matches!(op, RmwOp::Min | RmwOp::Max));
+        let ok_vec = match (ty.bits, per_reg) {
+            (32, _) => matches!(n, 2 | 4),
+            (16, 1) => matches!(n, 2 | 4 | 8),
+            _ => matches!(n, 1 | 2 | 4),
+        };
+        if !ok_op || !ok_vec {
+            return err(format!(
+                "`{}`: no such vector atomic (PTX ISA atom: .v2/.v4 .f32 .add; .v2/.v4/.v8 .f16/.bf16 and .v2/.v4 .f16x2/.bf16x2 .add/.min/.max)",
+                self.text
+            ));
+        }
+        let space = match self.mem_space(q)? {
+            None => Space::Generic,
+            Some(Sp::Global) => Space::Global,
+            Some(Sp::SharedCta | Sp::SharedCluster) if n == 1 => {
+                if q.spaces[0] == Sp::SharedCta {
+                    Space::SharedCta
+                } else {
+                    Space::SharedCluster
+                }
+            }
+            Some(_) => return err(format!("`{}`: vector atomics are on .global", self.text)),
+        };
+        self.nops(&[if ret { 3 } else { 2 } + usize::from(q.cache_hint)])?;
+        let ops = self.ops.clone();
+        let (ds, rest) = if ret {
+            (self.list(&ops[0])?, &ops[1..])
+        } else {
+            (vec![], &ops[..])
+        };
+        let regty = Ty::new(Kind::B, ty.bits * per_reg);
+        let mut d = Vec::new();
+        for x in &ds {
+            d.push(self.dst(x)?);
+        }
+        let addr = self.addr_in(&rest[0], space)?;
+        let mut a = Vec::new();
+        for x in &self.list(&rest[1])? {
+            a.push(self.src(x, regty)?);
+        }
+        if a.len() != n || (ret && d.len() != n) {
+            return err(format!("`{}`: expected {n} element register(s)", self.text));
+        }
+        Ok(Inst::AtomV {
+            space,
+            sem,
+            scope,
+            op,
+            ty,
+            per_reg,
+            d,
+            addr,
+            a,
             ret,
         })
     }
@@ -1679,9 +1792,7 @@ impl P<'_> {
             ["async", "bulk", "prefetch", ..] => Ok(Inst::Nop),
             ["async", "bulk", "tensor", q @ ..] => self.tensor(q),
             ["async", "bulk", q @ ..] => self.bulk(q, false),
-            ["reduce", "async", "bulk", "tensor", ..] => {
-                unsup(format!("`{}` (tensor reductions)", self.text))
-            }
+            ["reduce", "async", "bulk", "tensor", q @ ..] => self.tensor_reduce(q),
             ["reduce", "async", "bulk", q @ ..] => self.bulk(q, true),
             ["async", "ca" | "cg", ..] => self.cp_async(&rest[1..]),
             _ => unsup(format!("`cp.{}`", rest.join("."))),
@@ -1866,6 +1977,51 @@ impl P<'_> {
         })
     }
 
+    fn tensor_reduce(&mut self, q: &[&str]) -> R<Inst> {
+        // cp.reduce.async.bulk.tensor.dim.global.shared::cta.redOp{.load_mode}.bulk_group
+        let mut op = None;
+        let rest: Vec<&str> = q
+            .iter()
+            .copied()
+            .filter(|w| match self.rmw_op(w, false) {
+                Some(o) => {
+                    op = Some(o);
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        let op = op.ok_or_else(|| PErr {
+            unsupported: false,
+            msg: format!("`{}`: expected a reduction operation", self.text),
+        })?;
+        match self.tensor(&rest)? {
+            Inst::Tensor {
+                load: false,
+                smem,
+                smem_space,
+                tmap,
+                coords,
+                bar,
+                mask,
+                ..
+            } => Ok(Inst::Tensor {
+                load: false,
+                smem,
+                smem_space,
+                tmap,
+                coords,
+                bar,
+                mask,
+                reduce: Some((op, Ty::U32)),
+            }),
+            _ => err(format!(
+                "`{}`: a tensor reduction goes from .shared::cta to .global",
+                self.text
+            )),
+        }
+    }
+
     fn tensor(&mut self, q: &[&str]) -> R<Inst> {
         let qq = quals(q)?;
         let mut dims = 0usize;
@@ -1961,6 +2117,7 @@ impl P<'_> {
             coords,
             bar,
             mask,
+            reduce: None,
         })
     }
 

@@ -1515,3 +1515,117 @@ fn address_operands() {
     };
     assert_eq!(addr.base, Base::Abs(4096));
 }
+
+#[test]
+fn vector_and_packed_atomics_are_one_rmw_per_element() {
+    // PTX ISA atom: vector/packed atomics are atomic per scalar element. .v2.f32 add: elements
+    // at y and y+4; .f16x2: the low half (0x4000 = 2.0) at y, the high half (0x3c00 = 1.0) at
+    // y+2; the old halves come back into the destination's halves.
+    let code = kcode(
+        layout_xs(),
+        &[
+            "mov.b32 %r3, 1065353216;",
+            "atom.relaxed.gpu.global.add.v2.f32 {%r1, %r2}, [y], {%r3, %r3};",
+            "mov.b32 %r5, 1006649344;",
+            "atom.global.add.noftz.f16x2 %r4, [y], %r5;",
+        ],
+    );
+    let mut t = Thread::new(code.clone(), Geom::single(Place::default()), &[], 4);
+    let y = code.layout.addr_of(1);
+    let mut got = vec![];
+    let mut k = 0u64;
+    loop {
+        match t.step() {
+            Step::Op(Op::Rmw(a, r), _, _) => {
+                got.push((a.addr - y, a.size, r.a, r.float, r.returns));
+                k += 1;
+                t.resume(Reply::Value(0x1110 + k));
+            }
+            Step::Done => break,
+            s => panic!("{s:?}"),
+        }
+    }
+    assert_eq!(
+        got,
+        vec![
+            (0, 4, 0x3f80_0000, Some(Float::F32), true),
+            (4, 4, 0x3f80_0000, Some(Float::F32), true),
+            (0, 2, 0x4000, Some(Float::F16), true),
+            (2, 2, 0x3c00, Some(Float::F16), true),
+        ]
+    );
+    assert_eq!(
+        (reg(&t, "%r1"), reg(&t, "%r2"), reg(&t, "%r4")),
+        (0x1111, 0x1112, 0x1114_1113)
+    );
+    // Only .add (and .min/.max on halves) exist in vector form.
+    assert!(kparse("atom.global.min.v2.f32 {%r1, %r2}, [y], {%r3, %r3};").is_err());
+}
+
+#[test]
+fn tensormap_cp_fenceproxy_copies_128_bytes_then_fences() {
+    // PTX ISA §9.7.13.16: copy 128 bytes shared::cta → global in the generic proxy, then a
+    // generic → tensormap release fence on dst.
+    let mut l = Layout::default();
+    let g = l.add("g", false, 128, vec![]);
+    let sm = l.add("sm", true, 128, (0..128).collect());
+    let code = kcode(
+        l,
+        &["tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [g], [sm], 128;"],
+    );
+    let mut m = Mem::new(code.layout.clone());
+    let mut t = Thread::new(code.clone(), Geom::single(Place::default()), &[], 4);
+    let s = run(&mut t, &mut m);
+    let o = ops(&s);
+    assert_eq!(o.len(), 33);
+    let ga = code.layout.addr_of(g);
+    assert_eq!(
+        o[32],
+        Op::ProxyFence(ProxyFence::TensormapGeneric {
+            sem: FenceSem::Release,
+            scope: Scope::Gpu,
+            addr: Some(ga)
+        })
+    );
+    // The store of the last word carries the data dependency on its load (op 30).
+    let Step::Op(_, _, d) = s
+        .iter()
+        .filter(|x| matches!(x, Step::Op(..)))
+        .nth(31)
+        .unwrap()
+    else {
+        panic!()
+    };
+    assert!(d.contains(30));
+    assert_eq!(m.read(Space::Global, ga + 120, 8, 0), 0x7f7e_7d7c_7b7a_7978);
+    let _ = sm;
+}
+
+#[test]
+fn tensor_reductions_carry_their_operation() {
+    let mut l = Layout::default();
+    let data = l.add("g", false, 32, vec![]);
+    let tv = l.add("t", false, 128, vec![]);
+    l.add("sm", true, 32, vec![]);
+    l.tmaps.push(TensorMap {
+        var: tv,
+        data,
+        elem: 4,
+        dims: vec![8],
+        boxdim: vec![4],
+    });
+    let code = kcode(
+        l,
+        &["cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [t, {6}], [sm];"],
+    );
+    let mut t = Thread::new(code.clone(), Geom::single(Place::default()), &[], 4);
+    let Step::Op(Op::Copy(c), _, _) = t.step() else {
+        panic!()
+    };
+    assert_eq!(c.reduce.map(|r| r.op), Some(RmwOp::Add));
+    assert_eq!(c.completion, Completion::BulkGroup);
+    // Box of 4 at x = 6 over 8 elements: elements 6, 7 written, 8 and 9 outside (not written).
+    let g = code.layout.addr_of(data);
+    let dsts: Vec<Option<u64>> = c.moves.iter().map(|m| m.dst.map(|d| d.1 - g)).collect();
+    assert_eq!(dsts, vec![Some(24), Some(28), None, None]);
+}
