@@ -596,6 +596,10 @@ pub const GLOBAL_BASE: Val = 0x1_0000_0000;
 pub const SHARED_BASE: Val = 0x400;
 /// Start of the shared window in generic addresses.
 pub const GENERIC_SHARED: Val = 0x7f00_0000_0000;
+/// Start of the local window: a thread's `.local` memory (private to the thread, kept by its
+/// interpreter, never an op) has its `.local` and generic addresses here (`cvta.local` is the
+/// identity).
+pub const GENERIC_LOCAL: Val = 0x7e00_0000_0000;
 /// Bits of a `.shared::cluster` address below the rank.
 pub const RANK_SHIFT: u32 = 24;
 

@@ -17,7 +17,7 @@ use super::ir::*;
 use crate::ast::{BarKind, Proxy};
 use crate::engine::op::{
     Access, At, Completion, Copy, Deps, Float, Layout, MbarOp, Move, Op, Order, Place, Program,
-    Reply, Rmw, ShflMode, Space, Step, Val, Warp, GENERIC_SHARED, RANK_SHIFT,
+    Reply, Rmw, ShflMode, Space, Step, Val, Warp, GENERIC_LOCAL, GENERIC_SHARED, RANK_SHIFT,
 };
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -41,6 +41,8 @@ pub struct Code {
     pub regs: Vec<RegInfo>,
     /// The address space (variables, tensor maps).
     pub layout: Arc<Layout>,
+    /// Bytes of `.local` memory (the thread's private frame at `GENERIC_LOCAL`).
+    pub local_size: u32,
     /// Per instruction: its loop number if a backward branch targets it, else `NO_LOOP`.
     heads: Vec<u32>,
     n_loops: u32,
@@ -67,9 +69,15 @@ impl Code {
             lines,
             regs,
             layout,
+            local_size: 0,
             heads,
             n_loops: n,
         }
+    }
+
+    /// Index of the first local-memory word slot.
+    fn local_slot(&self) -> usize {
+        self.regs.len() + self.n_loops as usize
     }
 
     /// The register called `name`.
@@ -214,7 +222,7 @@ impl Thread {
     /// `init` (others 0) and loops cut after `unroll` backward jumps to one head per entry into
     /// the loop.
     pub fn new(code: Arc<Code>, geom: Geom, init: &[(Reg, u64)], unroll: u32) -> Thread {
-        let n = code.regs.len() + code.n_loops as usize;
+        let n = code.regs.len() + code.n_loops as usize + code.local_size.div_ceil(8) as usize;
         let mut slots = vec![Slot::default(); n].into_boxed_slice();
         for &(r, v) in init {
             if let Some(info) = code.regs.get(r as usize) {
@@ -276,6 +284,9 @@ impl Program for Thread {
         self.st.pc.hash(&mut h);
         self.st.sub.hash(&mut h);
         for s in &self.st.slots[..self.code.regs.len()] {
+            s.v.hash(&mut h);
+        }
+        for s in &self.st.slots[self.code.local_slot()..] {
             s.v.hash(&mut h);
         }
         h.finish()
@@ -587,6 +598,54 @@ impl State {
             e & mask(rb)
         };
         self.slots[r as usize] = Slot { v, d };
+    }
+
+    /// Whether `a` (`size` bytes) is in the local window: `Some(byte offset)`.
+    fn local(code: &Code, a: u64, size: u64) -> Option<u64> {
+        let off = a.checked_sub(GENERIC_LOCAL)?;
+        (off < (1 << 32)).then_some(off).filter(|o| {
+            let _ = code;
+            o + size <= u32::MAX as u64
+        })
+    }
+
+    /// Reads `size` bytes of local memory at offset `off` (within one 8-byte word).
+    fn local_read(&self, code: &Code, off: u64, size: u8) -> Result<(u64, Deps), String> {
+        let w = (off / 8) as usize;
+        let sh = (off % 8) * 8;
+        if off + size as u64 > code.local_size as u64 || sh + size as u64 * 8 > 64 {
+            return Err(format!(
+                "a local memory access of {size} bytes at offset {off} (outside the frame or across a word)"
+            ));
+        }
+        let s = self.slots[code.local_slot() + w];
+        Ok(((s.v >> sh) & mask(size as u32 * 8), s.d))
+    }
+
+    fn local_write(
+        &mut self,
+        code: &Code,
+        off: u64,
+        size: u8,
+        v: u64,
+        d: Deps,
+    ) -> Result<(), String> {
+        let w = (off / 8) as usize;
+        let sh = (off % 8) * 8;
+        if off + size as u64 > code.local_size as u64 || sh + size as u64 * 8 > 64 {
+            return Err(format!(
+                "a local memory access of {size} bytes at offset {off} (outside the frame or across a word)"
+            ));
+        }
+        let s = &mut self.slots[code.local_slot() + w];
+        let m = mask(size as u32 * 8) << sh;
+        s.v = (s.v & !m) | ((v << sh) & m);
+        if size == 8 {
+            s.d = d;
+        } else {
+            s.d.union(&d);
+        }
+        Ok(())
     }
 
     fn addr_deps(&self, a: &Addr) -> Deps {
@@ -1297,6 +1356,21 @@ impl State {
                 if self.sub == 0 {
                     self.cur = self.eff(addr, *space);
                     self.cur_deps = self.addr_deps(addr);
+                    let size = (ty.bits / 8).max(1);
+                    if *space == Space::Generic {
+                        if let Some(off) = Self::local(code, self.cur, size as u64 * d.len() as u64)
+                        {
+                            // Private to the thread: no op (PTX ISA §5.1.6 .local).
+                            for (k, r) in d.iter().enumerate() {
+                                let (v, dd) =
+                                    self.local_read(code, off + k as u64 * size as u64, size)?;
+                                if let Some(r) = r {
+                                    self.write(code, *r, v, *ty, dd);
+                                }
+                            }
+                            return Ok(None);
+                        }
+                    }
                 }
                 // Skip sink elements (not read, PTX ISA ld).
                 while (self.sub as usize) < d.len() && d[self.sub as usize].is_none() {
@@ -1328,6 +1402,24 @@ impl State {
                 if self.sub == 0 {
                     self.cur = self.eff(addr, *space);
                     self.cur_deps = self.addr_deps(addr);
+                    let size = (ty.bits / 8).max(1);
+                    if *space == Space::Generic {
+                        if let Some(off) = Self::local(code, self.cur, size as u64 * v.len() as u64)
+                        {
+                            for (k, x) in v.iter().enumerate() {
+                                let val = self.get(*x, *ty);
+                                let dd = self.dep(*x);
+                                self.local_write(
+                                    code,
+                                    off + k as u64 * size as u64,
+                                    size,
+                                    val,
+                                    dd,
+                                )?;
+                            }
+                            return Ok(None);
+                        }
+                    }
                 }
                 let size = (ty.bits / 8).max(1);
                 let k = self.sub as usize;

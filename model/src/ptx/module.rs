@@ -65,6 +65,8 @@ enum Item {
     Label(String),
     /// `.loc file line col`
     Loc(u32, u32),
+    /// `.local .align A .type name[N];` (bytes, alignment, name).
+    Local(u32, u32, String),
     /// An instruction (a `call` too).
     Inst(usize, String),
     /// `{`
@@ -761,9 +763,11 @@ impl Module {
                 }
             }
         }
-        let (lines, regs) = self.assemble(name, l, &mut layout, &values)?;
+        let (lines, regs, local_size) = self.assemble(name, l, &mut layout, &values)?;
         let layout = Arc::new(layout);
-        let code = Arc::new(Code::new(lines, regs, layout.clone()));
+        let mut code = Code::new(lines, regs, layout.clone());
+        code.local_size = local_size;
+        let code = Arc::new(code);
         let static_smem: u64 = self
             .vars
             .iter()
@@ -841,7 +845,7 @@ impl Module {
         l: &Launch,
         layout: &mut Layout,
         values: &[u64],
-    ) -> Result<(Vec<Line>, Vec<RegInfo>), Error> {
+    ) -> Result<(Vec<Line>, Vec<RegInfo>, u32), Error> {
         if layout.vars.is_empty() {
             self.add_vars(layout, l.dyn_smem);
         }
@@ -856,6 +860,7 @@ impl Module {
             instance: 0,
             next_instance: 1,
             loc: None,
+            local_size: 0,
         };
         // Entry scope: parameters with their values.
         let mut params = HashMap::new();
@@ -870,6 +875,7 @@ impl Module {
             parent: None,
             regs: HashMap::new(),
             params,
+            locals: HashMap::new(),
         });
         fl.body(f, 0, 0, None)?;
         // Labels → the index of the next instruction.
@@ -927,7 +933,7 @@ impl Module {
                 Err(e) => return Err(perr(&self.file, line, e.msg)),
             }
         }
-        Ok((lines, fl.regs))
+        Ok((lines, fl.regs, fl.local_size as u32))
     }
 }
 
@@ -983,7 +989,20 @@ fn body_item(file: &str, ln: usize, s: &str) -> Result<Item, Error> {
         ".pragma" | ".maxntid" | ".reqntid" | ".minnctapersm" | ".maxnreg" => {
             Ok(Item::Inst(ln, String::new()))
         }
-        ".local" => Err(unsup(file, ln, format!("local memory `{t}`"))),
+        ".local" => {
+            let v = var_decl(file, ln, t)?;
+            let align = t
+                .split_whitespace()
+                .skip_while(|w| *w != ".align")
+                .nth(1)
+                .and_then(|a| a.parse::<u32>().ok())
+                .unwrap_or(8)
+                .max(1);
+            let size = v
+                .size
+                .ok_or_else(|| unsup(file, ln, format!("an unsized local array `{t}`")))?;
+            Ok(Item::Local(size, align, v.name))
+        }
         ".shared" | ".global" | ".const" => Err(unsup(
             file,
             ln,
@@ -1006,6 +1025,8 @@ struct Scope {
     parent: Option<usize>,
     regs: HashMap<String, Reg>,
     params: HashMap<String, PSlot>,
+    /// `.local` variables: their address (in the local window).
+    locals: HashMap<String, u64>,
 }
 
 enum FItem {
@@ -1031,6 +1052,8 @@ struct Flat<'m> {
     instance: u32,
     next_instance: u32,
     loc: Option<(u32, u32)>,
+    /// Bytes of `.local` frames so far.
+    local_size: u64,
 }
 
 impl Flat<'_> {
@@ -1047,6 +1070,15 @@ impl Flat<'_> {
         loop {
             if let Some(r) = self.scopes[s].regs.get(name) {
                 return Some(*r);
+            }
+            s = self.scopes[s].parent?;
+        }
+    }
+
+    fn lookup_local(&self, mut s: usize, name: &str) -> Option<u64> {
+        loop {
+            if let Some(a) = self.scopes[s].locals.get(name) {
+                return Some(*a);
             }
             s = self.scopes[s].parent?;
         }
@@ -1085,6 +1117,7 @@ impl Flat<'_> {
                         parent: Some(cur),
                         regs: HashMap::new(),
                         params: HashMap::new(),
+                        locals: HashMap::new(),
                     });
                     stack.push(self.scopes.len() - 1);
                 }
@@ -1110,6 +1143,17 @@ impl Flat<'_> {
                 }
                 Item::Label(n) => self.items.push(FItem::Label(instance, n.clone())),
                 Item::Loc(fi, l) => self.loc = Some((*fi, *l)),
+                Item::Local(size, align, n) => {
+                    // Each inlined frame gets its own bytes (the frame only grows).
+                    let off = self.local_size.div_ceil(*align as u64) * *align as u64;
+                    self.local_size = off + *size as u64;
+                    if self.local_size > 1 << 20 {
+                        return Err(unsup(file, f.line, "more than 1 MiB of local memory"));
+                    }
+                    self.scopes[cur]
+                        .locals
+                        .insert(n.clone(), crate::engine::op::GENERIC_LOCAL + off);
+                }
                 Item::Inst(ln, text) => {
                     if text.is_empty() {
                         continue;
@@ -1235,13 +1279,15 @@ impl Flat<'_> {
                 Some(PSlot::Value(v)) => PSlot::Value(v),
                 None => match self.lookup_reg(scope, actual) {
                     Some(r) => PSlot::Reg(r),
-                    None => return Err(unsup(
-                        &file,
-                        ln,
-                        format!(
+                    None => {
+                        return Err(unsup(
+                            &file,
+                            ln,
+                            format!(
                             "call argument `{actual}` (param variables and registers are modelled)"
                         ),
-                    )),
+                        ))
+                    }
                 },
             };
             params.insert(formal.name.clone(), slot);
@@ -1250,6 +1296,7 @@ impl Flat<'_> {
             parent: None,
             regs: HashMap::new(),
             params,
+            locals: HashMap::new(),
         });
         let s = self.scopes.len() - 1;
         let caller_instance = self.instance;
@@ -1284,6 +1331,14 @@ impl Env for FEnv<'_, '_> {
         self.fl.regs.get(r as usize).is_some_and(|x| x.bits == 1)
     }
     fn var(&mut self, name: &str, _address: bool) -> Option<VarRef> {
+        if let Some(a) = self.fl.lookup_local(self.scope, name) {
+            // A `.local` variable: an address of the thread's private frame.
+            return Some(VarRef {
+                var: u32::MAX,
+                shared: false,
+                addr: a,
+            });
+        }
         let v = self.layout.var(name)?;
         let x = &self.layout.vars[v];
         Some(VarRef {

@@ -858,7 +858,8 @@ impl P<'_> {
                 proxy = Proxy::Constant;
                 Space::Global
             }
-            Some(Sp::Local) => return unsup("local memory (`.local`)"),
+            // `.local` addresses are the local window's generic addresses (GENERIC_LOCAL).
+            Some(Sp::Local) => Space::Generic,
             Some(Sp::Param) => unreachable!(),
         };
         let order = self.order(&q, true)?;
@@ -987,7 +988,8 @@ impl P<'_> {
             Some(Sp::Const) => {
                 return err(format!("`{}`: the constant space is read-only", self.text))
             }
-            Some(Sp::Local) => return unsup("local memory (`.local`)"),
+            // `.local` addresses are the local window's generic addresses (GENERIC_LOCAL).
+            Some(Sp::Local) => Space::Generic,
             Some(Sp::Param) => unreachable!(),
         };
         if op == "sust" {
@@ -2721,8 +2723,10 @@ impl P<'_> {
             [Sp::Global] => Space::Global,
             [Sp::SharedCta] => Space::SharedCta,
             [Sp::SharedCluster] => Space::SharedCluster,
-            [Sp::Const | Sp::Local | Sp::Param] => {
-                return unsup(format!("`{}` (const/local/param windows)", self.text))
+            // `.local` and generic local addresses are the same numbers (GENERIC_LOCAL).
+            [Sp::Local] => Space::Global,
+            [Sp::Const | Sp::Param] => {
+                return unsup(format!("`{}` (const/param windows)", self.text))
             }
             _ => return err(format!("`{}`: expected one state space", self.text)),
         };
