@@ -2319,9 +2319,17 @@ impl P<'_> {
         Ok(fm)
     }
 
+    fn half(&self, ty: Ty) -> R<()> {
+        if ty.float() && ty.bits == 16 {
+            return unsup(format!("half-precision arithmetic `{}`", self.text));
+        }
+        Ok(())
+    }
+
     fn bin(&mut self, op: &str, rest: &[&str]) -> R<Inst> {
         let q = quals(rest)?;
         let ty = self.arith_ty(&q)?;
+        self.half(ty)?;
         let mut words: Vec<&str> = q.words.clone();
         let mut sat = false;
         let mut mode = None;
@@ -2429,6 +2437,7 @@ impl P<'_> {
     fn mad(&mut self, op: &str, rest: &[&str]) -> R<Inst> {
         let q = quals(rest)?;
         let ty = self.one_type(&q, None)?;
+        self.half(ty)?;
         let mut fm = FMod::default();
         let mode = if ty.float() {
             fm = self.float_mods(&q.words, true)?;
@@ -2472,6 +2481,7 @@ impl P<'_> {
     fn un(&mut self, op: &str, rest: &[&str]) -> R<Inst> {
         let q = quals(rest)?;
         let ty = self.one_type(&q, None)?;
+        self.half(ty)?;
         let mut shiftamt = false;
         let mut fm = FMod::default();
         for w in &q.words {

@@ -1323,8 +1323,10 @@ fn a_loop_entered_again_counts_afresh() {
 fn trap_and_unsupported_stop_the_thread() {
     let (mut t, mut m) = kthread(&["trap;"]);
     assert!(matches!(run(&mut t, &mut m).last(), Some(Step::Trap(at)) if at.line == 1));
-    // Half conversions are not modelled: a parse-time `unsupported`.
+    // Half conversions and arithmetic are not modelled: a parse-time `unsupported`.
     assert!(kparse("cvt.rn.f16.f32 %rs1, %f1;").unwrap_err().unsupported);
+    assert!(kparse("add.f16 %rs1, %rs2, %rs3;").unwrap_err().unsupported);
+    assert!(kparse("neg.bf16 %rs1, %rs2;").unwrap_err().unsupported);
 }
 
 #[test]
