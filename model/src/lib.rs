@@ -61,6 +61,7 @@ pub mod check;
 pub mod engine;
 pub mod exec;
 pub mod parse;
+pub mod ptx;
 pub mod rel;
 pub mod report;
 
