@@ -168,6 +168,8 @@ pub struct Found {
     pub cut: usize,
     /// Candidate executions examined (reads-from choices × barrier generations).
     pub candidates: usize,
+    /// Flags other than races and hangs (mbarrier errors, bad addresses, …): (flag, description).
+    pub flags: Vec<(String, String)>,
     /// First allowed execution satisfying the proposition.
     pub witness_pos: Option<Witness>,
     /// First allowed execution.

@@ -89,7 +89,7 @@ pub fn check_test(test: Test, t0: Instant) -> Result<Outcome, Error> {
     let found = if std::env::var_os("PTX_SYNC_OLD_ENGINE").is_some() {
         check::run(&test)?
     } else {
-        engine::legacy::run(&test)?
+        engine::litmus::run(&test)?
     };
     Ok(Outcome::new(test, found, t0.elapsed().as_secs_f64()))
 }

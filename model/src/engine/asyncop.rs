@@ -95,7 +95,7 @@ impl Program for AsyncProg {
                             sem: Sem::Release,
                             scope: Scope::Cta,
                         },
-                        vec![],
+                        Deps::NONE,
                     )
                 }
                 _ => Step::Done,
@@ -110,7 +110,7 @@ impl Program for AsyncProg {
                         match m.src {
                             Some((s, a)) => {
                                 self.last_read = self.ord;
-                                self.emit(Op::Load(weak(s, a, m.size, c.proxy)), vec![])
+                                self.emit(Op::Load(weak(s, a, m.size, c.proxy)), Deps::NONE)
                             }
                             None => {
                                 self.last = 0;
@@ -122,9 +122,9 @@ impl Program for AsyncProg {
                             return self.step();
                         };
                         let deps = if m.src.is_some() {
-                            vec![self.last_read]
+                            Deps::one(self.last_read)
                         } else {
-                            vec![]
+                            Deps::NONE
                         };
                         let acc = weak(s, a, m.size, c.proxy);
                         match c.reduce {
@@ -151,7 +151,7 @@ impl Program for AsyncProg {
                     self.pos += 1;
                     match (c.completion, k) {
                         (Completion::Mbarrier(..), 0) => {
-                            self.emit(Op::ProxyFence(ProxyFence::Async(None)), vec![])
+                            self.emit(Op::ProxyFence(ProxyFence::Async(None)), Deps::NONE)
                         }
                         (Completion::Mbarrier(space, addr), 1) => self.emit(
                             Op::Mbar {
@@ -161,12 +161,12 @@ impl Program for AsyncProg {
                                 sem: Sem::Release,
                                 scope: Scope::Cluster,
                             },
-                            vec![],
+                            Deps::NONE,
                         ),
                         (Completion::BulkGroup | Completion::AsyncGroup, 0) => {
                             // The implicit proxy fence precedes the group's completion.
                             if c.proxy == Proxy::Async {
-                                self.emit(Op::ProxyFence(ProxyFence::Async(None)), vec![])
+                                self.emit(Op::ProxyFence(ProxyFence::Async(None)), Deps::NONE)
                             } else {
                                 Step::Done
                             }

@@ -459,9 +459,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             match step.clone() {
                 Step::Op(op, at, deps) => {
                     if has_pending {
-                        let dep = deps
-                            .iter()
-                            .any(|d| st.th[t].pending_ords().any(|p| p == *d));
+                        let dep = st.th[t].pending_ords().any(|p| deps.contains(p));
                         let speculable = matches!(
                             op,
                             Op::Load(_)
@@ -649,6 +647,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         th.advance_snap();
     }
 
+    fn summary_unsupported_later(&self, flags: &mut Vec<(String, String)>, at: &At) {
+        flags.push((
+            "unsupported".into(),
+            format!("`{}` (line {}): half-precision atomic arithmetic", at.text, at.line),
+        ));
+    }
+
     fn stop(st: &mut State<P>, t: usize, flag: &str, what: String) {
         st.flags.push((flag.to_string(), what));
         st.th[t].status = Status::Stopped;
@@ -730,7 +735,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 Flow::Go
             }
             Op::ProxyFence(k) => {
-                let ev = self.add_event(st, t, Kind::ProxyFence(k), at);
+                let ev = self.add_event(st, t, Kind::ProxyFence(k), at.clone());
+                if let super::op::ProxyFence::AsyncGeneric { sem, restrict } = k {
+                    // Also a release (acquire) fence at cluster scope restricted to the space.
+                    self.add_event(st, t, Kind::Fence(sem, Scope::Cluster, Some(restrict)), at);
+                }
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
                 Flow::Go
             }
@@ -955,6 +964,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     tx_bytes: access.size as u64,
                 };
                 self.spawn(st, t, c, Some(val), at)
+            }
+            Op::PendingCount(state) => {
+                // The token is the engine's: bits 32–63 hold the pending count before the arrive.
+                Self::push_op(st, t, None, Some(Reply::Value(state >> 32)));
+                Flow::Go
             }
             Op::Clock => {
                 let prev = st.th[t].clock;
@@ -1562,7 +1576,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             (None, Value::Bits(v)) => {
                 reply = if m.red { Reply::None } else { Reply::Value(v) };
                 if let Some(rmw) = m.rmw {
-                    wval = Some(Value::Bits(rmw_value(rmw, v, size) & mask(size)));
+                    match rmw_value(rmw, v, size) {
+                        Some(w) => wval = Some(Value::Bits(w & mask(size))),
+                        None => {
+                            self.summary_unsupported_later(&mut st.flags, &at);
+                            wval = Some(Value::Bits(v));
+                        }
+                    }
                 }
             }
             (None, Value::Mbar(_)) => {
@@ -1800,8 +1820,42 @@ fn mask(size: u8) -> u64 {
     }
 }
 
-/// The value an RMW writes (PTX ISA §9.7.13.5 `atom`), at the access's width.
-pub fn rmw_value(r: super::op::Rmw, old: u64, size: u8) -> u64 {
+/// The value an RMW writes (PTX ISA §9.7.13.5 `atom`), at the access's width; `None` for a
+/// half-precision float operation (not modelled).
+pub fn rmw_value(r: super::op::Rmw, old: u64, size: u8) -> Option<u64> {
+    use super::op::Float;
+    if let Some(f) = r.float {
+        let (o, a) = (old, r.a);
+        return match (f, r.op) {
+            (Float::F32, op) => {
+                let (x, y) = (f32::from_bits(o as u32), f32::from_bits(a as u32));
+                let z = match op {
+                    RmwOp::Add => x + y,
+                    RmwOp::Min => x.min(y),
+                    RmwOp::Max => x.max(y),
+                    RmwOp::Exch => y,
+                    _ => return None,
+                };
+                Some(z.to_bits() as u64)
+            }
+            (Float::F64, op) => {
+                let (x, y) = (f64::from_bits(o), f64::from_bits(a));
+                let z = match op {
+                    RmwOp::Add => x + y,
+                    RmwOp::Min => x.min(y),
+                    RmwOp::Max => x.max(y),
+                    RmwOp::Exch => y,
+                    _ => return None,
+                };
+                Some(z.to_bits())
+            }
+            _ => None,
+        };
+    }
+    Some(int_rmw(r, old, size))
+}
+
+fn int_rmw(r: super::op::Rmw, old: u64, size: u8) -> u64 {
     let bits = 8 * size as u32;
     let sx = |v: u64| -> i64 {
         if bits >= 64 {

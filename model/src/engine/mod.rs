@@ -9,6 +9,6 @@ pub mod axioms;
 pub mod bits;
 pub mod explore;
 pub mod graph;
-pub mod legacy;
+pub mod litmus;
 pub mod mbar;
 pub mod op;
