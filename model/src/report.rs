@@ -92,6 +92,21 @@ impl Outcome {
         !self.found.races.is_empty()
     }
 
+    /// The names of the flags this test raised (`data-race`, `hang`, `mbarrier-uninit`, …),
+    /// sorted, each once.
+    pub fn flag_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.found.flags.iter().map(|f| f.0.clone()).collect();
+        if !self.found.races.is_empty() {
+            v.push("data-race".into());
+        }
+        if !self.found.hangs.is_empty() {
+            v.push("hang".into());
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// The herd7-shaped text block.
     pub fn herd(&self) -> String {
         let t = &self.test;
@@ -103,6 +118,10 @@ impl Outcome {
         for h in &self.found.hangs {
             let _ = writeln!(s, "Flag hang");
             let _ = writeln!(s, "(* {}: {h} *)", t.file);
+        }
+        for (name, what) in &self.found.flags {
+            let _ = writeln!(s, "Flag {name}");
+            let _ = writeln!(s, "(* {what} *)");
         }
         let _ = writeln!(s, "Test {} {}", t.name, self.kind());
         let _ = writeln!(s, "States {}", self.found.states.len());

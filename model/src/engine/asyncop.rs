@@ -38,6 +38,9 @@ pub struct AsyncProg {
     ord: u32,
     /// Ordinal of the last read (the write depends on it).
     last_read: u32,
+    /// The values source-less pieces write, one per piece (st.async/red.async); zero fill
+    /// otherwise.
+    values: Option<Vec<Val>>,
 }
 
 impl AsyncProg {
@@ -50,11 +53,12 @@ impl AsyncProg {
             last: 0,
             ord: 0,
             last_read: 0,
+            values: None,
         }
     }
     /// Sets the value the next write stores (st.async: the value comes with the instruction).
-    pub fn preset(&mut self, v: Val) {
-        self.last = v;
+    pub fn preset(&mut self, v: Vec<Val>) {
+        self.values = Some(v);
     }
     /// The operation.
     pub fn kind(&self) -> &AsyncKind {
@@ -113,7 +117,12 @@ impl Program for AsyncProg {
                                 self.emit(Op::Load(weak(s, a, m.size, c.proxy)), Deps::NONE)
                             }
                             None => {
-                                self.last = 0;
+                                let k = (self.pos - 1) / 2;
+                                self.last = self
+                                    .values
+                                    .as_ref()
+                                    .and_then(|v| v.get(k).copied())
+                                    .unwrap_or(0);
                                 self.step()
                             }
                         }

@@ -44,10 +44,12 @@ pub struct Base {
     pub obs: Rel,
     /// Synchronizes-with edges other than Fence-SC.
     pub sw: Vec<(EvId, EvId, SyncKind)>,
+    /// Narrow edges (restricted fences): the source alone precedes the target.
+    pub narrow: Vec<(EvId, EvId)>,
     /// The `fence.sc` events.
     pub sc: Vec<EvId>,
-    /// Program-order successor of each event (None at a thread's end).
-    pub po_next: Vec<Option<EvId>>,
+    /// Program-order edges between consecutive positions.
+    pub po_edges: Vec<(EvId, EvId)>,
     /// Proxy fences (events), for proxy-preserved order.
     pub pfences: Vec<EvId>,
     /// Memory events by location.
@@ -157,10 +159,23 @@ impl<'a> Checker<'a> {
 
     fn compute_base(g: &Graph) -> Base {
         let n = g.ev.len();
-        let mut po_next = vec![None; n];
+        // Program order: each event before the next position's events (the elements of one
+        // vector access share a position: "executed in an unspecified order", §8.2.4).
+        let mut po_edges = Vec::new();
         for list in &g.po {
-            for w in list.windows(2) {
-                po_next[w[0]] = Some(w[1]);
+            let mut groups: Vec<Vec<EvId>> = Vec::new();
+            for &e in list {
+                match groups.last_mut() {
+                    Some(gr) if g.ev[gr[0]].ord == g.ev[e].ord => gr.push(e),
+                    _ => groups.push(vec![e]),
+                }
+            }
+            for w in groups.windows(2) {
+                for &a in &w[0] {
+                    for &b in &w[1] {
+                        po_edges.push((a, b));
+                    }
+                }
             }
         }
         let mut by: std::collections::BTreeMap<LocKey, Vec<EvId>> = Default::default();
@@ -169,7 +184,7 @@ impl<'a> Checker<'a> {
         for (i, e) in g.ev.iter().enumerate() {
             match &e.kind {
                 Kind::Mem(m) => by.entry(m.key).or_default().push(i),
-                Kind::ProxyFence(_) => pfences.push(i),
+                Kind::ProxyFence(_) | Kind::Join { .. } => pfences.push(i),
                 Kind::Fence(FenceSem::Sc, _, _) => sc.push(i),
                 _ => {}
             }
@@ -180,17 +195,16 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|&(a, b)| (a, b, SyncKind::Barrier))
             .collect();
-        sw.extend(
-            Self::pattern_sync(g, &obs)
-                .into_iter()
-                .map(|(a, b)| (a, b, SyncKind::Pattern)),
-        );
+        let (wide, mut narrow) = Self::pattern_sync(g, &obs);
+        sw.extend(wide.into_iter().map(|(a, b)| (a, b, SyncKind::Pattern)));
+        narrow.extend(g.narrow.iter().copied());
         Base {
             n,
             obs,
             sw,
+            narrow,
             sc,
-            po_next,
+            po_edges,
             pfences,
             by_key: by.into_iter().collect(),
         }
@@ -239,24 +253,38 @@ impl<'a> Checker<'a> {
     /// order, and the first operation in X and the last operation in Y are morally strong."
     /// Patterns are §8.8's. A restricted fence (`.op_restrict`, `.sync_restrict`) contributes edges
     /// only from (release) or to (acquire) the operations it restricts to.
-    fn pattern_sync(g: &Graph, obs: &Rel) -> Vec<(EvId, EvId)> {
+    fn pattern_sync(g: &Graph, obs: &Rel) -> (Vec<(EvId, EvId)>, Vec<(EvId, EvId)>) {
         let rel = Self::release_patterns(g);
         let acq = Self::acquire_patterns(g);
-        let mut out = Vec::new();
+        let mut wide = Vec::new();
+        let mut narrow = Vec::new();
         for &(f, w) in &rel {
             for &(r, l) in &acq {
                 if w != r && obs.has(w, r) && morally_strong(&g.ev[f], &g.ev[l]) && f != l {
+                    let restricted = matches!(g.ev[f].kind, Kind::Fence(_, _, Some(_)));
                     for s in Self::restricted_sources(g, f) {
                         for t in Self::restricted_targets(g, l) {
-                            out.push((s, t));
+                            if restricted {
+                                narrow.push((s, t));
+                            } else {
+                                wide.push((s, t));
+                            }
                         }
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        out
+        for v in [&mut wide, &mut narrow] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        (wide, narrow)
+    }
+
+    /// The events a restricted release fence `f` orders (public for the explorer's cluster
+    /// barriers).
+    pub fn restricted(g: &Graph, f: EvId) -> Vec<EvId> {
+        Self::restricted_sources(g, f)
     }
 
     /// §8.8: "A release pattern on a location M consists of one of the following: A release
@@ -276,6 +304,9 @@ impl<'a> Checker<'a> {
                 }
                 for &f in &list[..i] {
                     let e = &g.ev[f];
+                    if e.ord >= g.ev[w].ord {
+                        continue;
+                    }
                     if release_fence(e) {
                         out.push((f, w));
                     } else if let Some(mf) = e.mem() {
@@ -305,6 +336,9 @@ impl<'a> Checker<'a> {
                 }
                 for &l in &list[i + 1..] {
                     let e = &g.ev[l];
+                    if e.ord <= g.ev[r].ord {
+                        continue;
+                    }
                     if acquire_fence(e) {
                         out.push((r, l));
                     } else if let Some(ml) = e.mem() {
@@ -376,10 +410,8 @@ impl<'a> Checker<'a> {
     pub fn bco(&self, sc: &[(EvId, EvId)]) -> Rel {
         let n = self.base.n;
         let mut r = Rel::new(n);
-        for (a, nx) in self.base.po_next.iter().enumerate() {
-            if let Some(b) = nx {
-                r.add(a, *b);
-            }
+        for &(a, b) in &self.base.po_edges {
+            r.add(a, b);
         }
         for &(a, b, _) in &self.base.sw {
             r.add(a, b);
@@ -414,9 +446,13 @@ impl<'a> Checker<'a> {
     /// Y." — with proxy fences converting between the generic proxy and the others along the path
     /// (`model/SEMANTICS.md` S4).
     pub fn ppbco(&self, bco: &Rel, x: EvId, y: EvId) -> bool {
-        if !bco.has(x, y) {
-            return false;
-        }
+        bco.has(x, y) && self.preserved(bco, x, y, y)
+    }
+
+    /// The proxy part of proxy-preserved order for `x` before `y` along a base-causality path
+    /// that reaches `end` (`y` itself, or the issue of the async operation `y` belongs to): the
+    /// conversions x's proxy → generic → y's proxy each need a proxy fence on the path, in order.
+    fn preserved(&self, bco: &Rel, x: EvId, y: EvId, end: EvId) -> bool {
         let (ex, ey) = (&self.g.ev[x], &self.g.ev[y]);
         let (Some(mx), Some(my)) = (ex.mem(), ey.mem()) else {
             return false;
@@ -439,19 +475,27 @@ impl<'a> Checker<'a> {
             steps.push((my.proxy, y));
         }
         let fences = &self.base.pfences;
-        let ok_fence = |f: EvId, proxy: Proxy, at: EvId| -> bool {
+        let ok_fence = |f: EvId, proxy: Proxy, at: EvId, to_async: bool| -> bool {
             let ef = &self.g.ev[f];
-            let Kind::ProxyFence(k) = ef.kind else {
-                return false;
-            };
             let m = self.g.ev[at].mem().unwrap();
-            match (k, proxy) {
-                (ProxyFence::Async(space), Proxy::Async) => {
-                    fence_covers(space, &ef.place, m, self.cluster_of)
+            match (&ef.kind, proxy) {
+                // The end of an async-group wait is the implicit generic-async proxy fence that
+                // follows the completion of the operations it waits for (§9.7.9.25.2).
+                (Kind::Join { .. }, Proxy::Async) => !to_async,
+                (Kind::ProxyFence(ProxyFence::Async(space)), Proxy::Async) => {
+                    fence_covers(*space, &ef.place, m, self.cluster_of)
                 }
-                (ProxyFence::Surface, Proxy::Surface)
-                | (ProxyFence::Texture, Proxy::Texture)
-                | (ProxyFence::Constant, Proxy::Constant) => {
+                // The uni-directional generic → async fence (`fence.proxy.async::generic`).
+                (Kind::ProxyFence(ProxyFence::AsyncGeneric { restrict, .. }), Proxy::Async) => {
+                    let space = match restrict {
+                        Restrict::SharedCta => super::op::Space::SharedCta,
+                        _ => super::op::Space::SharedCluster,
+                    };
+                    to_async && fence_covers(Some(space), &ef.place, m, self.cluster_of)
+                }
+                (Kind::ProxyFence(ProxyFence::Surface), Proxy::Surface)
+                | (Kind::ProxyFence(ProxyFence::Texture), Proxy::Texture)
+                | (Kind::ProxyFence(ProxyFence::Constant), Proxy::Constant) => {
                     ef.place.cta == self.g.ev[at].place.cta
                 }
                 _ => false,
@@ -459,31 +503,22 @@ impl<'a> Checker<'a> {
         };
         // Walk the conversions: each needs a fence after the previous point on the path.
         let mut from = x;
-        let mut from_is_x = true;
         for (proxy, at) in steps {
+            let to_async = at == y;
             let next = fences.iter().copied().find(|&f| {
-                (if from_is_x {
-                    bco.has(x, f)
-                } else {
-                    bco.has(from, f)
-                }) && bco.has(f, y)
-                    && ok_fence(f, proxy, at)
+                bco.has(from, f) && (f == end || bco.has(f, end)) && ok_fence(f, proxy, at, to_async)
             });
             match next {
-                Some(f) => {
-                    from = f;
-                    from_is_x = false;
-                }
+                Some(f) => from = f,
                 None => return false,
             }
         }
         if alias {
-            let fx = if from_is_x { x } else { from };
-            // An alias fence on the path (anywhere between x and y).
+            // An alias fence on the path (anywhere between x and the end).
             return fences.iter().any(|&f| {
                 matches!(self.g.ev[f].kind, Kind::ProxyFence(ProxyFence::Alias))
-                    && (bco.has(x, f) || bco.has(fx, f))
-                    && bco.has(f, y)
+                    && bco.has(x, f)
+                    && (f == end || bco.has(f, end))
             });
         }
         true
@@ -507,6 +542,51 @@ impl<'a> Checker<'a> {
                     if x != y && self.ppbco(bco, x, y) {
                         pp.add(x, y);
                     }
+                }
+            }
+        }
+        // Asynchronous operations (§8.9.1.1): "ordered after prior instructions in the same
+        // thread … but they are not part of the program order for that thread", and the
+        // completion "does not transitively establish ordering with respect to prior instructions
+        // from the issuing thread". So what precedes the issue precedes the async operation's own
+        // accesses — in causality order, not in base causality order (nothing is transitive
+        // through the async operation).
+        for &(i, child) in &self.g.issued {
+            let mbar_only = self.g.mbar_issues.contains(&i);
+            for &y in self.g.po.get(child).map_or(&[][..], |v| v.as_slice()) {
+                let Some(my) = self.g.ev[y].mem() else { continue };
+                let Some((_, evs)) = self.base.by_key.iter().find(|(k, _)| *k == my.key) else {
+                    continue;
+                };
+                for &x in evs {
+                    // x precedes the issue: in base causality order, or through a narrow edge
+                    // whose target precedes it.
+                    let before = bco.has(x, i)
+                        || self
+                            .base
+                            .narrow
+                            .iter()
+                            .any(|&(s, t)| s == x && (t == i || bco.has(t, i)));
+                    if x != y
+                        && self.g.ev[x].thread != child
+                        && (!mbar_only || self.g.ev[x].mem().is_some_and(|m| m.mbar.is_some()))
+                        && before
+                        && self.preserved(bco, x, y, i)
+                    {
+                        pp.add(x, y);
+                    }
+                }
+            }
+        }
+        // Narrow edges: the source precedes the target and what follows it.
+        for &(s, t) in &self.base.narrow {
+            let Some(ms) = self.g.ev[s].mem() else { continue };
+            let Some((_, evs)) = self.base.by_key.iter().find(|(k, _)| *k == ms.key) else {
+                continue;
+            };
+            for &y in evs {
+                if y != s && (y == t || bco.has(t, y)) && self.preserved(bco, s, y, t) {
+                    pp.add(s, y);
                 }
             }
         }

@@ -187,6 +187,8 @@ struct Th<P> {
     last_read: Option<EvId>,
     /// Events added so far (their program-order positions).
     nev: u32,
+    /// The last memory event's op ordinal, source and position (vector elements).
+    prev_mem: Option<(u32, At, u32)>,
 }
 
 impl<P: Program> Th<P> {
@@ -213,6 +215,7 @@ impl<P: Program> Th<P> {
             last_ev: None,
             last_read: None,
             nev: 0,
+            prev_mem: None,
         }
     }
     fn next_ord(&self) -> u32 {
@@ -246,7 +249,6 @@ impl<P: Program> Th<P> {
 
 #[derive(Clone, Debug, Default)]
 struct BarState {
-    count: Option<u64>,
     arrivals: Vec<EvId>,
     waiters: Vec<(usize, EvId)>,
     gen: u32,
@@ -256,7 +258,7 @@ struct BarState {
 struct State<P> {
     g: Graph,
     th: Vec<Th<P>>,
-    bars: BTreeMap<(u32, u32), BarState>,
+    bars: BTreeMap<(u32, u32, Option<u64>), BarState>,
     cbar: BTreeMap<(u32, u32), Vec<EvId>>,
     /// Sequence number given to each write when its value becomes known.
     avail: BTreeMap<EvId, u64>,
@@ -467,6 +469,19 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                                 | Op::Rmw(..)
                                 | Op::Fence(..)
                                 | Op::ProxyFence(_)
+                                | Op::ClusterArrive { .. }
+                                | Op::Bar {
+                                    kind: BarKind::Arrive,
+                                    ..
+                                }
+                                | Op::Mbar {
+                                    op: MbarOp::Arrive { .. }
+                                        | MbarOp::ExpectTx(_)
+                                        | MbarOp::CompleteTx(_)
+                                        | MbarOp::WaitParity { .. }
+                                        | MbarOp::WaitState { .. },
+                                    ..
+                                }
                         );
                         if dep || !speculable {
                             continue;
@@ -500,6 +515,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         continue;
                     }
                     st.th[t].status = Status::Done;
+                    // An exited thread no longer holds back a barrier that waits for the CTA.
+                    let cta = st.th[t].place.cta;
+                    if t < self.nreal && self.complete_bars(st, cta) {
+                        return Some(self.check_partial(st));
+                    }
                     return Some(Flow::Go);
                 }
                 Step::Cut(_) => {
@@ -537,10 +557,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     fn ready(&self, st: &State<P>, t: usize, op: &Op) -> bool {
         let th = &st.th[t];
         match op {
-            Op::WaitGroup { bulk, n, read } => {
+            Op::WaitGroup { bulk, n, read, all } => {
                 let groups = if *bulk { &th.bgroups } else { &th.groups };
                 let k = groups.len().saturating_sub(*n as usize);
-                groups[..k].iter().flatten().all(|&a| {
+                let open: &[usize] = if *all { &th.open } else { &[] };
+                groups[..k].iter().flatten().chain(open).all(|&a| {
                     let at = &st.th[a];
                     if *read {
                         at.status == Status::Done || self.reads_done(st, a)
@@ -550,9 +571,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 })
             }
             Op::ClusterWait => {
-                let phase = th.cluster_arrivals.saturating_sub(1);
+                // A wait with no arrive before it waits for a phase its own arrival is part of:
+                // it never completes.
                 let c = th.place.cluster;
-                th.cluster_arrivals == 0 || self.cluster_phase_complete(st, c, phase)
+                th.cluster_arrivals > 0
+                    && self.cluster_phase_complete(st, c, th.cluster_arrivals - 1)
             }
             _ => true,
         }
@@ -566,9 +589,15 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
     }
 
+    /// Whether every thread of the cluster arrived at `phase` or exited (PTX ISA §9.7.13.3: the
+    /// wait is for "all non-exited threads of the cluster").
     fn cluster_phase_complete(&self, st: &State<P>, cluster: u32, phase: u32) -> bool {
-        let need = self.cluster_threads.get(&cluster).copied().unwrap_or(0) as usize;
-        st.cbar.get(&(cluster, phase)).map_or(0, |v| v.len()) >= need
+        (0..self.nreal).all(|u| {
+            let th = &st.th[u];
+            th.place.cluster != cluster
+                || th.cluster_arrivals > phase
+                || matches!(th.status, Status::Done)
+        })
     }
 
     fn cluster_size(&self, cluster: u32) -> u32 {
@@ -602,8 +631,18 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     }
 
     fn add_event(&self, st: &mut State<P>, t: usize, kind: Kind, at: At) -> EvId {
-        let ord = st.th[t].nev;
-        st.th[t].nev += 1;
+        // The elements of one vector access (consecutive ops of one instruction) share one
+        // program-order position (PTX ISA §8.2.4: "executed in an unspecified order").
+        let opo = st.th[t].next_ord();
+        let is_mem = matches!(kind, Kind::Mem(_)) && t < self.nreal;
+        let ord = match &st.th[t].prev_mem {
+            Some((o, a, ord)) if is_mem && *o + 1 == opo && *a == at => *ord,
+            _ => {
+                st.th[t].nev += 1;
+                st.th[t].nev - 1
+            }
+        };
+        st.th[t].prev_mem = is_mem.then(|| (opo, at.clone(), ord));
         let e = Event {
             thread: t,
             ord,
@@ -616,7 +655,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         if !th.started {
             th.started = true;
             if let Some(i) = th.issue {
-                st.g.sync.push((i, id));
+                st.g.issued.push((i, t));
             }
         }
         th.last_ev = Some(id);
@@ -770,18 +809,6 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
             Op::ClusterWait => {
                 let p = st.th[t].place;
-                if st.th[t].cluster_arrivals == 0 {
-                    Self::stop(
-                        st,
-                        t,
-                        "bad-barrier",
-                        format!(
-                            "P{t} `{}` (line {}): barrier.cluster.wait without an arrive",
-                            at.text, at.line
-                        ),
-                    );
-                    return Flow::Go;
-                }
                 let phase = st.th[t].cluster_arrivals - 1;
                 let ev = self.add_event(
                     st,
@@ -799,8 +826,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     .cloned()
                     .unwrap_or_default()
                 {
-                    for s in self.cluster_sources(st, a) {
-                        st.g.sync.push((s, ev));
+                    for (s, narrow) in self.cluster_sources(st, a) {
+                        if narrow {
+                            st.g.narrow.push((s, ev));
+                        } else {
+                            st.g.sync.push((s, ev));
+                        }
                     }
                 }
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
@@ -826,7 +857,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 Self::push_op(st, t, None, Some(Reply::None));
                 Flow::Go
             }
-            Op::WaitGroup { bulk, n, read } => {
+            Op::WaitGroup { bulk, n, read, all } => {
+                if all {
+                    let th = &mut st.th[t];
+                    let g = std::mem::take(&mut th.open);
+                    th.groups.push(g);
+                }
                 let th = &st.th[t];
                 let groups = if bulk { &th.bgroups } else { &th.groups };
                 let k = groups.len().saturating_sub(n as usize);
@@ -886,27 +922,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                 };
                 let child = st.th.len();
-                let mut th = Th::new(
-                    Prog::Async(AsyncProg::new(
-                        AsyncKind::Arrive {
-                            space: Space::SharedCluster,
-                            addr: Layout::mapa_shared(addr, place.rank),
-                        },
-                        at.clone(),
-                    )),
-                    place,
-                    None,
-                );
-                th.join_first = prior;
-                th.refront();
-                st.th.push(th);
-                st.g.po.push(Vec::new());
-                st.th[t].impure += 1;
-                if noinc {
-                    Self::push_op(st, t, None, Some(Reply::None));
-                    Flow::Go
+                // Without `.noinc` the pending count is incremented at issue (§9.7.13.15.15).
+                let inc = if noinc {
+                    None
                 } else {
-                    // The pending-count increment at issue (§9.7.13.15.15).
                     let acc = Access {
                         space,
                         addr,
@@ -924,15 +943,38 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     m.write = true;
                     m.atomic = true;
                     m.mbar = Some(MbarAct::PendingInc);
-                    let ev = self.add_event(st, t, Kind::Mem(m), at);
-                    let _ = child;
-                    Self::push_op(st, t, Some(ev), None);
-                    Flow::Go
+                    Some(self.add_event(st, t, Kind::Mem(m), at.clone()))
+                };
+                // The async arrive-on is ordered only after the prior cp.async of the thread (its
+                // join) — and, so that it sees the object at all, after the thread's prior
+                // operations on the mbarrier itself (`model/SEMANTICS.md` S3).
+                let issue = self.add_event(st, t, Kind::Issue { child }, at.clone());
+                st.g.mbar_issues.push(issue);
+                let mut th = Th::new(
+                    Prog::Async(AsyncProg::new(
+                        AsyncKind::Arrive {
+                            space: Space::SharedCluster,
+                            addr: Layout::mapa_shared(addr, place.rank),
+                        },
+                        at.clone(),
+                    )),
+                    place,
+                    Some(issue),
+                );
+                th.join_first = prior;
+                th.refront();
+                st.th.push(th);
+                st.g.po.push(Vec::new());
+                st.th[t].impure += 1;
+                match inc {
+                    None => Self::push_op(st, t, None, Some(Reply::None)),
+                    Some(ev) => Self::push_op(st, t, Some(ev), None),
                 }
+                Flow::Go
             }
             Op::StAsync {
                 access,
-                val,
+                vals,
                 rmw,
                 bar,
             } => {
@@ -948,22 +990,25 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         return Flow::Go;
                     }
                 };
+                let size = access.size as u64;
                 let c = super::op::Copy {
-                    moves: vec![super::op::Move {
-                        src: None,
-                        dst: Some((access.space, access.addr)),
-                        size: access.size,
-                    }],
-                    proxy: Proxy::Async,
-                    reduce: rmw.map(|r| super::op::Rmw { a: val, ..r }),
+                    moves: (0..vals.len() as u64)
+                        .map(|k| super::op::Move {
+                            src: None,
+                            dst: Some((access.space, access.addr + k * size)),
+                            size: access.size,
+                        })
+                        .collect(),
+                    proxy: access.proxy,
+                    reduce: rmw,
                     completion: Completion::Mbarrier(
                         Space::SharedCluster,
                         Layout::mapa_shared(bar, dst_rank),
                     ),
                     multicast: None,
-                    tx_bytes: access.size as u64,
+                    tx_bytes: size * vals.len() as u64,
                 };
-                self.spawn(st, t, c, Some(val), at)
+                self.spawn(st, t, c, Some(vals), at)
             }
             Op::PendingCount(state) => {
                 // The token is the engine's: bits 32–63 hold the pending count before the arrive.
@@ -1016,12 +1061,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// arrival itself (`.release`, the default), or — for `.relaxed`, which "does not provide any
     /// memory ordering" — the operations covered by release fences before it in its thread
     /// (`model/SEMANTICS.md` S5).
-    fn cluster_sources(&self, st: &State<P>, a: EvId) -> Vec<EvId> {
+    /// … as (event, narrow): a narrow source orders only itself (restricted fences).
+    fn cluster_sources(&self, st: &State<P>, a: EvId) -> Vec<(EvId, bool)> {
         let Kind::ClusterArrive { relaxed, .. } = st.g.ev[a].kind else {
             return vec![];
         };
         if !relaxed {
-            return vec![a];
+            return vec![(a, false)];
         }
         let t = st.g.ev[a].thread;
         let ord = st.g.ev[a].ord;
@@ -1038,19 +1084,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         | crate::ast::FenceSem::Sc
                 ) {
                     match r {
-                        None => out.push(f),
-                        Some(super::op::Restrict::MbarrierInit) => {
-                            for &x in &st.g.po[t] {
-                                if st.g.ev[x].ord < st.g.ev[f].ord
-                                    && st.g.ev[x]
-                                        .mem()
-                                        .is_some_and(|m| matches!(m.mbar, Some(MbarAct::Init(_))))
-                                {
-                                    out.push(x);
-                                }
+                        None => out.push((f, false)),
+                        // A restricted fence orders only the operations it is restricted to.
+                        Some(_) => {
+                            for x in Checker::restricted(&st.g, f) {
+                                out.push((x, true));
                             }
                         }
-                        Some(_) => out.push(f),
                     }
                 }
             }
@@ -1058,6 +1098,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         out
     }
 
+    /// A CTA barrier arrival (PTX ISA §9.7.13.1). Arrivals that name the same thread count form
+    /// a generation (different counts never complete each other: the ISA requires them equal); a
+    /// generation with an explicit count completes at that many arrivals, one with no count when
+    /// every thread of the CTA arrived or exited ("wait for non-exited threads").
     #[allow(clippy::too_many_arguments)]
     fn bar(
         &mut self,
@@ -1082,7 +1126,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             );
             return Flow::Go;
         }
-        let key = (p.cta, id as u32);
+        let key = (p.cta, id as u32, count);
         let gen = st.bars.get(&key).map_or(0, |b| b.gen);
         let ev = self.add_event(
             st,
@@ -1098,89 +1142,100 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             at.clone(),
         );
         st.th[t].impure += 1;
-        let all = self.cta_size.get(&p.cta).copied().unwrap_or(1);
         let b = st.bars.entry(key).or_default();
-        let want = count.unwrap_or(all);
-        match b.count {
-            None => b.count = Some(want),
-            Some(c) if c != want => {
-                st.flags.push((
-                    "barrier-count".into(),
-                    format!(
-                        "P{t} `{}` (line {}): count {want}, other threads {c}",
-                        at.text, at.line
-                    ),
-                ));
-            }
-            _ => {}
-        }
         b.arrivals.push(ev);
         if kind.waits() {
             b.waiters.push((t, ev));
-        }
-        let complete = b.arrivals.len() as u64 >= b.count.unwrap();
-        if kind.waits() {
             // The reply comes at completion.
             st.th[t].ahead.push((Some(ev), None));
             st.th[t].status = Status::Bar(ev);
         } else {
             Self::push_op(st, t, Some(ev), Some(Reply::None));
         }
-        if complete {
-            let b = st.bars.get_mut(&key).unwrap();
-            let arrivals = std::mem::take(&mut b.arrivals);
-            let waiters = std::mem::take(&mut b.waiters);
-            b.count = None;
-            b.gen += 1;
-            let popc = arrivals
-                .iter()
-                .filter(|&&a| matches!(st.g.ev[a].kind, Kind::Bar { pred: true, .. }))
-                .count() as u64;
-            let gen = b.gen - 1;
-            for &(wt, we) in &waiters {
-                let at = st.g.ev[we].at.clone();
-                let wait = self.add_event(
-                    st,
-                    wt,
-                    Kind::BarWait {
-                        cta: key.0,
-                        id: key.1,
-                        gen,
-                    },
-                    at,
-                );
-                for &a in &arrivals {
-                    st.g.sync.push((a, wait));
-                }
-                let reply = match st.g.ev[we].kind {
-                    Kind::Bar {
-                        kind: BarKind::RedPopc,
-                        ..
-                    } => Reply::Value(popc),
-                    Kind::Bar {
-                        kind: BarKind::RedAnd,
-                        ..
-                    } => Reply::Value((popc == arrivals.len() as u64) as u64),
-                    Kind::Bar {
-                        kind: BarKind::RedOr,
-                        ..
-                    } => Reply::Value((popc > 0) as u64),
-                    _ => Reply::None,
-                };
-                let th = &mut st.th[wt];
-                th.status = Status::Run;
-                // The waiting op is the last in `ahead` (nothing runs past a barrier wait).
-                let last = th.ahead.len() - 1;
-                th.ahead[last].1 = Some(reply);
-                let (p, _) = th.front.as_mut().unwrap();
-                p.resume(reply);
-                let s = p.step();
-                th.front.as_mut().unwrap().1 = s;
-                th.advance_snap();
-            }
+        if self.complete_bars(st, p.cta) {
             return self.check_partial(st);
         }
         Flow::Go
+    }
+
+    /// Completes every generation of CTA `cta`'s barriers that can complete; whether any did.
+    fn complete_bars(&mut self, st: &mut State<P>, cta: u32) -> bool {
+        let keys: Vec<(u32, u32, Option<u64>)> = st
+            .bars
+            .iter()
+            .filter(|(k, b)| k.0 == cta && !b.arrivals.is_empty())
+            .map(|(k, _)| *k)
+            .collect();
+        let mut any = false;
+        for key in keys {
+            let b = &st.bars[&key];
+            let done = match key.2 {
+                Some(c) => b.arrivals.len() as u64 >= c,
+                None => (0..self.nreal).all(|u| {
+                    st.th[u].place.cta != cta
+                        || st.th[u].status == Status::Done
+                        || b.arrivals.iter().any(|&a| st.g.ev[a].thread == u)
+                }),
+            };
+            if done {
+                self.complete_bar(st, key);
+                any = true;
+            }
+        }
+        any
+    }
+
+    fn complete_bar(&mut self, st: &mut State<P>, key: (u32, u32, Option<u64>)) {
+        let b = st.bars.get_mut(&key).unwrap();
+        let arrivals = std::mem::take(&mut b.arrivals);
+        let waiters = std::mem::take(&mut b.waiters);
+        let gen = b.gen;
+        b.gen += 1;
+        let popc = arrivals
+            .iter()
+            .filter(|&&a| matches!(st.g.ev[a].kind, Kind::Bar { pred: true, .. }))
+            .count() as u64;
+        for &(wt, we) in &waiters {
+            let at = st.g.ev[we].at.clone();
+            let wait = self.add_event(
+                st,
+                wt,
+                Kind::BarWait {
+                    cta: key.0,
+                    id: key.1,
+                    gen,
+                },
+                at,
+            );
+            for &a in &arrivals {
+                st.g.sync.push((a, wait));
+            }
+            let reply = match st.g.ev[we].kind {
+                Kind::Bar {
+                    kind: BarKind::RedPopc,
+                    ..
+                } => Reply::Value(popc),
+                Kind::Bar {
+                    kind: BarKind::RedAnd,
+                    ..
+                } => Reply::Value((popc == arrivals.len() as u64) as u64),
+                Kind::Bar {
+                    kind: BarKind::RedOr,
+                    ..
+                } => Reply::Value((popc > 0) as u64),
+                _ => Reply::None,
+            };
+            let th = &mut st.th[wt];
+            th.status = Status::Run;
+            // The waiting op is the last in `ahead` (nothing runs past a barrier wait).
+            let last = th.ahead.len() - 1;
+            th.ahead[last].1 = Some(reply);
+            let (p, _) = th.front.as_mut().unwrap();
+            p.resume(reply);
+            let s = p.step();
+            th.front.as_mut().unwrap().1 = s;
+            th.advance_snap();
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1301,7 +1356,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         st: &mut State<P>,
         t: usize,
         c: super::op::Copy,
-        value: Option<Val>,
+        value: Option<Vec<Val>>,
         at: At,
     ) -> Flow<P> {
         let p = st.th[t].place;
@@ -1393,8 +1448,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             let child = st.th.len();
             let completion = cc.completion;
             let mut prog = AsyncProg::new(AsyncKind::Copy(cc), at.clone());
-            if let Some(v) = value {
-                prog.preset(v);
+            if let Some(v) = &value {
+                prog.preset(v.clone());
             }
             let mut th = Th::new(Prog::Async(prog), place, Some(ev));
             th.refront();
@@ -1720,7 +1775,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         for (i, &a) in writes.iter().enumerate() {
             for (j, &b) in writes.iter().enumerate() {
                 if i < j && mem(a).overlaps(mem(b)) {
-                    let ms = morally_strong(&g.ev[a], &g.ev[b]);
+                    let ms = morally_strong(&g.ev[a], &g.ev[b]) || mixed_atomics(&g.ev[a], &g.ev[b]);
                     if ms || cause.has(a, b) || cause.has(b, a) {
                         cp.must_order.push((i, j));
                     }
@@ -1776,7 +1831,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     for pc in pieces {
                         let Some(s) = src_idx(pc.src) else { continue };
                         for (wi, &w) in writes.iter().enumerate() {
-                            if w == r || Some(wi) == Some(s) || !morally_strong(&g.ev[w], &g.ev[r])
+                            if w == r
+                                || Some(wi) == Some(s)
+                                || !(morally_strong(&g.ev[w], &g.ev[r])
+                                    || mixed_atomics(&g.ev[w], &g.ev[r]))
                             {
                                 continue;
                             }
@@ -1810,6 +1868,25 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
         Some(cp)
     }
+}
+
+/// PTX ISA §8.7.2 "Atomicity of mixed-size RMW operations": "for every pair of overlapping
+/// atomic operations A1 and A2 such that each specifies a scope that includes the other: Either
+/// the read-modify-write operation specified by A1 is performed completely before A2 is
+/// initiated, or vice versa … irrespective of whether the two operations A1 and A2 overlap
+/// partially or completely."
+fn mixed_atomics(a: &Event, b: &Event) -> bool {
+    let (Some(ma), Some(mb)) = (a.mem(), b.mem()) else {
+        return false;
+    };
+    let rmw = |m: &Mem| m.atomic && m.read && m.write;
+    let scopes = match (ma.order.scope, mb.order.scope) {
+        (Some(x), Some(y)) => {
+            super::graph::includes(x, &a.place, &b.place) && super::graph::includes(y, &b.place, &a.place)
+        }
+        _ => false,
+    };
+    rmw(ma) && rmw(mb) && ma.overlaps(mb) && ma.proxy == mb.proxy && (scopes || a.thread == b.thread)
 }
 
 fn mask(size: u8) -> u64 {
@@ -1928,6 +2005,8 @@ struct ScSearch {
 
 /// What the full check of a complete execution found (merged over the Fence-SC orders examined).
 struct Full {
+    /// Flags found by the full check (mbarrier misuse).
+    flags: Vec<(String, String)>,
     finals: Vec<Vec<BTreeSet<u64>>>,
     races: Vec<(EvId, EvId, bool)>,
     sync: Vec<(EvId, EvId, SyncKind)>,
@@ -1945,6 +2024,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 st.g.ev.len(),
                 st.th.iter().map(|t| t.status.clone()).collect::<Vec<_>>()
             );
+        }
+        if trace {
+            for (i, e) in st.g.ev.iter().enumerate() {
+                eprintln!("  e{i} P{} ord {} `{}` {:?}", e.thread, e.ord, e.at.text, e.mem().map(|m| (m.key, m.rf.clone(), m.wval)));
+            }
+            eprintln!("  sync {:?} issued {:?}", st.g.sync, st.g.issued);
         }
         let Some(full) = self.full(&st) else {
             if trace {
@@ -1999,7 +2084,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         for h in hangs {
             self.summary.hangs.insert(h);
         }
-        for f in &st.flags {
+        let mut all_flags = st.flags.clone();
+        all_flags.extend(full.flags.iter().cloned());
+        for f in &all_flags {
             self.summary.flags.insert(f.clone());
         }
         let threads: Vec<Option<&P>> = (0..self.nreal)
@@ -2018,7 +2105,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             races: full.races,
             sync: full.sync,
             co: full.co,
-            flags: &st.flags,
+            flags: &all_flags,
         };
         (self.observe)(&leaf);
     }
@@ -2323,6 +2410,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                                 a.races.push(r);
                             }
                         }
+                        for x in f.flags {
+                            if !a.flags.contains(&x) {
+                                a.flags.push(x);
+                            }
+                        }
                     }
                 }
             }
@@ -2382,6 +2474,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             return None;
         }
         let mut finals: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); self.terms.len()];
+        let mut flags: Vec<(String, String)> = Vec::new();
         let mut co_pairs = Vec::new();
         let mut maximal = BTreeMap::new();
         let layout = &self.world.layout;
@@ -2409,6 +2502,31 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 !terms.is_empty()
             });
             let co = first?;
+            // §9.7.13.15.9: "The behavior of performing an mbarrier.init operation on a memory
+            // location containing a valid mbarrier object is undefined"; a plain write over a
+            // valid object is the same misuse (§9.7.13.15.3: it "must be invalidated to
+            // repurpose its memory").
+            for (i, &w) in cp.writes.iter().enumerate() {
+                let mw = g.ev[w].mem().unwrap();
+                if !(mw.mbar.is_none() || matches!(mw.mbar, Some(MbarAct::Init(_)))) {
+                    continue;
+                }
+                let over_valid = (0..cp.writes.len()).any(|j| {
+                    co.has(j, i)
+                        && !(0..cp.writes.len()).any(|k| co.has(j, k) && co.has(k, i))
+                        && matches!(g.ev[cp.writes[j]].mem().unwrap().wval, Some(Value::Mbar(_)))
+                });
+                if over_valid {
+                    let e = &g.ev[w];
+                    flags.push((
+                        "mbarrier-misuse".to_string(),
+                        format!(
+                            "P{} `{}` (line {}): writes over a valid mbarrier object",
+                            e.thread, e.at.text, e.at.line
+                        ),
+                    ));
+                }
+            }
             for (i, &a) in cp.writes.iter().enumerate() {
                 for (j, &b) in cp.writes.iter().enumerate() {
                     if co.has(i, j) {
@@ -2444,6 +2562,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let mut sync = ch.base().sw.clone();
         sync.extend(sc.iter().map(|&(a, b)| (a, b, SyncKind::FenceSc)));
         Some(Full {
+            flags,
             finals: vec![finals],
             races,
             sync,

@@ -296,8 +296,17 @@ pub struct Graph {
     /// Per thread, its events sorted by `ord`.
     pub po: Vec<Vec<EvId>>,
     /// Synchronizes-with edges that do not come from patterns or Fence-SC (barriers, cluster
-    /// barriers, async issue and joins, warp syncs), as (from, to).
+    /// barriers, async joins, warp syncs), as (from, to).
     pub sync: Vec<(EvId, EvId)>,
+    /// Async operations: (the issuing event, the operation's thread).
+    pub issued: Vec<(EvId, usize)>,
+    /// Edges that order only their source event before the target (and what follows the
+    /// target), not what precedes the source: the effect of restricted fences (§9.7.13.4
+    /// `.op_restrict`, `.sync_restrict`). Not part of base causality order.
+    pub narrow: Vec<(EvId, EvId)>,
+    /// Issue events whose async operation is ordered only after the issuing thread's prior
+    /// operations on the mbarrier object (`cp.async.mbarrier.arrive`).
+    pub mbar_issues: Vec<EvId>,
 }
 
 impl Graph {

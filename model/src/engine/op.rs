@@ -344,6 +344,9 @@ pub enum Op {
         n: Val,
         /// `.read`: only the source reads must be complete.
         read: bool,
+        /// `cp.async.wait_all` ("equivalent to cp.async.commit_group followed by
+        /// cp.async.wait_group 0"): the open group is committed first.
+        all: bool,
     },
     /// `cp.async.mbarrier.arrive{.noinc}`: an async arrive-on after this thread's prior `cp.async`.
     AsyncMbarArrive {
@@ -357,10 +360,12 @@ pub enum Op {
     /// `st.async`/`red.async` (PTX ISA §9.7.9.12, §9.7.13.6): a remote write (or RMW) with
     /// complete-tx on the mbarrier at (`bar_space`, `bar`).
     StAsync {
-        /// The access (its `order` is the instruction's).
+        /// The access of the first element (its `order` is the instruction's); element `k` is at
+        /// `access.addr + k·access.size`.
         access: Access,
-        /// Value stored (or the RMW operand).
-        val: Val,
+        /// The values stored (or the RMW operands), one per vector element. The complete-tx is
+        /// of all of them at once (`access.size · vals.len()` bytes).
+        vals: Vec<Val>,
         /// `red.async`'s operation.
         rmw: Option<Rmw>,
         /// The mbarrier's address.

@@ -791,7 +791,7 @@ impl State {
         // Advance within a vector instruction, or to the next instruction.
         let n = match &code.lines[self.pc as usize].inst {
             Inst::Ld { d, .. } => d.len(),
-            Inst::St { v, .. } | Inst::StAsync { v, .. } => v.len(),
+            Inst::St { v, .. } => v.len(),
             Inst::AtomV { a, per_reg, .. } => a.len() * *per_reg as usize,
             Inst::TmapCp { .. } => 33,
             _ => 1,
@@ -1786,13 +1786,14 @@ impl State {
                 let deps = self.op_deps(Deps::NONE);
                 self.issue(Op::Commit { bulk: *bulk }, at, deps, Pending::None)
             }
-            Inst::WaitGroup { bulk, n, read } => {
+            Inst::WaitGroup { bulk, n, read, all } => {
                 let deps = self.op_deps(Deps::NONE);
                 self.issue(
                     Op::WaitGroup {
                         bulk: *bulk,
                         n: *n,
                         read: *read,
+                        all: *all,
                     },
                     at,
                     deps,
@@ -2030,22 +2031,24 @@ impl State {
                     self.cur_deps = self.addr_deps(addr);
                     self.cur_deps.union(&self.addr_deps(bar));
                 }
+                // One op for the whole vector: its complete-tx counts every element's bytes.
                 let size = ty.bits / 8;
-                let k = self.sub as usize;
                 let acc = Access {
                     space: Space::SharedCluster,
-                    addr: self.cur + k as u64 * size as u64,
+                    addr: self.cur,
                     size,
                     proxy: Proxy::Async,
                     order: *order,
                 };
                 let mut dd = self.cur_deps;
-                dd.union(&self.dep(v[k]));
+                for &x in v.iter() {
+                    dd.union(&self.dep(x));
+                }
                 let deps = self.op_deps(dd);
-                let val = self.get(v[k], *ty);
+                let vals: Vec<u64> = v.iter().map(|&x| self.get(x, *ty)).collect();
                 let rmw = rmw.map(|op| Rmw {
                     op,
-                    a: val,
+                    a: 0,
                     b: 0,
                     signed: ty.signed(),
                     returns: false,
@@ -2055,7 +2058,7 @@ impl State {
                 self.issue(
                     Op::StAsync {
                         access: acc,
-                        val,
+                        vals,
                         rmw,
                         bar: b,
                     },

@@ -896,7 +896,7 @@ pub enum Inst {
         /// The bulk flavour.
         bulk: bool,
     },
-    /// `cp.async.wait_group N` / `wait_all` (`n: 0`) / `cp.async.bulk.wait_group{.read} N`.
+    /// `cp.async.wait_group N` / `wait_all` (`n: 0`, `all`) / `cp.async.bulk.wait_group{.read} N`.
     WaitGroup {
         /// The bulk flavour.
         bulk: bool,
@@ -904,6 +904,8 @@ pub enum Inst {
         n: u64,
         /// `.read`
         read: bool,
+        /// `cp.async.wait_all`: commits the open group first.
+        all: bool,
     },
     /// `cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a]`
     CpAsyncMbarArrive {

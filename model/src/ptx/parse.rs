@@ -1750,6 +1750,7 @@ impl P<'_> {
                     bulk: false,
                     n: 0,
                     read: false,
+                    all: true,
                 })
             }
             ["async", "wait_group"] => {
@@ -1758,6 +1759,7 @@ impl P<'_> {
                     bulk: false,
                     n,
                     read: false,
+                    all: false,
                 })
             }
             ["async", "bulk", "commit_group"] => {
@@ -1770,6 +1772,7 @@ impl P<'_> {
                     bulk: true,
                     n,
                     read: rest.len() == 4,
+                    all: false,
                 })
             }
             ["async", "mbarrier", "arrive", q @ ..] => {

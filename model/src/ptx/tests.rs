@@ -948,7 +948,8 @@ fn async_copies_split_into_pieces_with_their_completion() {
         Op::WaitGroup {
             bulk: false,
             n: 0,
-            read: false
+            read: false,
+            all: false
         }
     );
     let Op::Copy(c3) = &o[3] else { panic!() };
@@ -969,7 +970,8 @@ fn async_copies_split_into_pieces_with_their_completion() {
         Op::WaitGroup {
             bulk: true,
             n: 1,
-            read: true
+            read: true,
+            all: false
         }
     );
     assert_eq!(
