@@ -1,7 +1,7 @@
 //! herd7-style text, JSON, and witness graphs (DOT and SVG).
 
 use crate::ast::*;
-use crate::check::{Found, SyncKind, Witness};
+use crate::found::{Found, SyncKind, Witness};
 use std::fmt::Write as _;
 
 /// herd's observation of the proposition over the allowed executions.
@@ -150,7 +150,7 @@ impl Outcome {
                 s,
                 "(* {} paths cut at the loop bound {} *)",
                 self.found.cut,
-                crate::exec::UNROLL
+                crate::parse::DEFAULT_UNROLL
             );
         }
         let _ = writeln!(s, "Time {} {:.2}", t.name, self.seconds);
@@ -216,18 +216,19 @@ fn esc(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-fn label(e: &crate::check::Ev) -> String {
-    let mut l = format!("P{} (cta {}): {}", e.thread, e.place.cta, e.text);
-    if let Some(v) = e.rval {
-        if e.read && !e.write {
-            let _ = write!(l, " = {v}");
-        } else {
-            let _ = write!(l, " ({v}");
-            if let Some(w) = e.wval {
-                let _ = write!(l, " -> {w}");
-            }
-            l.push(')');
+fn label(e: &crate::found::WEvent) -> String {
+    let mut l = format!("P{} (cta {}): {}", e.thread, e.cta, e.text);
+    match (&e.rval, &e.wval) {
+        (Some(r), None) => {
+            let _ = write!(l, " = {r}");
         }
+        (Some(r), Some(w)) => {
+            let _ = write!(l, " ({r} -> {w})");
+        }
+        (None, Some(w)) => {
+            let _ = write!(l, " ({w})");
+        }
+        (None, None) => {}
     }
     l
 }

@@ -108,7 +108,7 @@ impl Program for AsyncProg {
                 let n = c.moves.len();
                 if self.pos < 2 * n {
                     let m = c.moves[self.pos / 2];
-                    let read_half = self.pos % 2 == 0;
+                    let read_half = self.pos.is_multiple_of(2);
                     self.pos += 1;
                     if read_half {
                         match m.src {

@@ -10,6 +10,9 @@ use super::graph::{fence_covers, includes, EvId, Event, Graph, Kind, LocKey, Mem
 use super::op::{ProxyFence, Restrict};
 use crate::ast::{FenceSem, Proxy, Sem};
 
+/// A list of edges.
+pub type Edges = Vec<(EvId, EvId)>;
+
 /// Which axiom an execution violates (PTX ISA §8.10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Axiom {
@@ -253,7 +256,7 @@ impl<'a> Checker<'a> {
     /// order, and the first operation in X and the last operation in Y are morally strong."
     /// Patterns are §8.8's. A restricted fence (`.op_restrict`, `.sync_restrict`) contributes edges
     /// only from (release) or to (acquire) the operations it restricts to.
-    fn pattern_sync(g: &Graph, obs: &Rel) -> (Vec<(EvId, EvId)>, Vec<(EvId, EvId)>) {
+    fn pattern_sync(g: &Graph, obs: &Rel) -> (Edges, Edges) {
         let rel = Self::release_patterns(g);
         let acq = Self::acquire_patterns(g);
         let mut wide = Vec::new();
@@ -506,7 +509,9 @@ impl<'a> Checker<'a> {
         for (proxy, at) in steps {
             let to_async = at == y;
             let next = fences.iter().copied().find(|&f| {
-                bco.has(from, f) && (f == end || bco.has(f, end)) && ok_fence(f, proxy, at, to_async)
+                bco.has(from, f)
+                    && (f == end || bco.has(f, end))
+                    && ok_fence(f, proxy, at, to_async)
             });
             match next {
                 Some(f) => from = f,
@@ -554,7 +559,9 @@ impl<'a> Checker<'a> {
         for &(i, child) in &self.g.issued {
             let mbar_only = self.g.mbar_issues.contains(&i);
             for &y in self.g.po.get(child).map_or(&[][..], |v| v.as_slice()) {
-                let Some(my) = self.g.ev[y].mem() else { continue };
+                let Some(my) = self.g.ev[y].mem() else {
+                    continue;
+                };
                 let Some((_, evs)) = self.base.by_key.iter().find(|(k, _)| *k == my.key) else {
                     continue;
                 };
@@ -580,7 +587,9 @@ impl<'a> Checker<'a> {
         }
         // Narrow edges: the source precedes the target and what follows it.
         for &(s, t) in &self.base.narrow {
-            let Some(ms) = self.g.ev[s].mem() else { continue };
+            let Some(ms) = self.g.ev[s].mem() else {
+                continue;
+            };
             let Some((_, evs)) = self.base.by_key.iter().find(|(k, _)| *k == ms.key) else {
                 continue;
             };

@@ -281,9 +281,7 @@ pub struct Explorer<'w, P: Program, O: FnMut(&Leaf<P>)> {
     /// Results other than leaves.
     pub summary: Summary,
     nreal: usize,
-    cta_size: BTreeMap<u32, u64>,
     cluster_ctas: BTreeMap<u32, u32>,
-    cluster_threads: BTreeMap<u32, u32>,
     cta_of_rank: BTreeMap<(u32, u32), u32>,
     cluster_of_cta: BTreeMap<u32, u32>,
     rank_of_cta: BTreeMap<u32, u32>,
@@ -313,16 +311,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         observe: O,
     ) -> Summary {
         let nreal = threads.len();
-        let mut cta_size = BTreeMap::new();
         let mut ctas: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-        let mut cluster_threads = BTreeMap::new();
         let mut cta_of_rank = BTreeMap::new();
         let mut cluster_of_cta = BTreeMap::new();
         let mut rank_of_cta = BTreeMap::new();
         for p in &world.places {
-            *cta_size.entry(p.cta).or_insert(0) += 1;
             ctas.entry(p.cluster).or_default().insert(p.cta);
-            *cluster_threads.entry(p.cluster).or_insert(0) += 1;
             cta_of_rank.insert((p.cluster, p.rank), p.cta);
             cluster_of_cta.insert(p.cta, p.cluster);
             rank_of_cta.insert(p.cta, p.rank);
@@ -334,9 +328,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             limits,
             summary: Summary::default(),
             nreal,
-            cta_size,
             cluster_ctas: ctas.into_iter().map(|(c, s)| (c, s.len() as u32)).collect(),
-            cluster_threads,
             cta_of_rank,
             cluster_of_cta,
             rank_of_cta,
@@ -414,6 +406,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
         // Nothing deterministic is left: a pending read chooses its write.
         if let Some((t, i)) = self.pick_pending(&st) {
+            if std::env::var_os("PTX_SYNC_TRACE2").is_some() {
+                let e = st.th[t].pending[i].ev;
+                eprintln!("resolve P{t} `{}` ({} events, deferred {:?})", st.g.ev[e].at.text, st.g.ev.len(), st.th[t].pending[i].deferred_at);
+            }
             for s in self.resolutions(&st, t, i) {
                 self.explore(s);
             }
@@ -689,7 +685,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     fn summary_unsupported_later(&self, flags: &mut Vec<(String, String)>, at: &At) {
         flags.push((
             "unsupported".into(),
-            format!("`{}` (line {}): half-precision atomic arithmetic", at.text, at.line),
+            format!(
+                "`{}` (line {}): half-precision atomic arithmetic",
+                at.text, at.line
+            ),
         ));
     }
 
@@ -1492,6 +1491,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// The states after pending read `i` of thread `t` chooses each write it may read (and,
     /// when a later write could still come, after it declines them all).
     fn resolutions(&mut self, st: &State<P>, t: usize, i: usize) -> Vec<State<P>> {
+        self.resolve_one(st, t, i, true)
+    }
+
+    /// The states after pending read `i` of thread `t` chooses each write it may read (and, with
+    /// `defer`, when a later write could still come, after it declines them all).
+    fn resolve_one(&mut self, st: &State<P>, t: usize, i: usize, defer: bool) -> Vec<State<P>> {
         let p = st.th[t].pending[i].clone();
         let r = p.ev;
         let m = st.g.ev[r].mem().unwrap().clone();
@@ -1575,7 +1580,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
         }
         // Declining every available write is useful only if another write may still come.
-        if self.future_write_possible(st, t, r) {
+        if defer && self.future_write_possible(st, t, r) {
             let mut s = st.clone();
             s.th[t].pending[i].deferred_at = Some(s.seq);
             out.push(s);
@@ -1594,11 +1599,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         .is_some_and(|pm| pm.write && pm.overlaps(m))
             })
         });
+        // A thread that may still reach a write (the interpreter says so from where it is).
         pending_rmw
-            || st.th.iter().any(|th| match th.status {
-                Status::Run | Status::Bar(_) => {
-                    !matches!(th.front, Some((_, Step::Done))) || !th.pending.is_empty()
-                }
+            || st.th.iter().any(|th| match (&th.status, &th.front) {
+                (Status::Run | Status::Bar(_), Some((_, Step::Done))) => false,
+                (Status::Run | Status::Bar(_), Some((Prog::User(p), _))) => p.may_write(),
+                (Status::Run | Status::Bar(_), Some((Prog::Async(_), _))) => true,
                 _ => false,
             })
     }
@@ -1698,7 +1704,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             let k = (p.ord - th.snap_ord) as usize;
             th.ahead[k].1 = Some(reply);
         }
-        if matches!(m.mbar, None) && m.read {
+        if m.mbar.is_none() && m.read {
             th.last_read = Some(r);
         }
         th.advance_snap();
@@ -1775,7 +1781,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         for (i, &a) in writes.iter().enumerate() {
             for (j, &b) in writes.iter().enumerate() {
                 if i < j && mem(a).overlaps(mem(b)) {
-                    let ms = morally_strong(&g.ev[a], &g.ev[b]) || mixed_atomics(&g.ev[a], &g.ev[b]);
+                    let ms =
+                        morally_strong(&g.ev[a], &g.ev[b]) || mixed_atomics(&g.ev[a], &g.ev[b]);
                     if ms || cause.has(a, b) || cause.has(b, a) {
                         cp.must_order.push((i, j));
                     }
@@ -1882,11 +1889,16 @@ fn mixed_atomics(a: &Event, b: &Event) -> bool {
     let rmw = |m: &Mem| m.atomic && m.read && m.write;
     let scopes = match (ma.order.scope, mb.order.scope) {
         (Some(x), Some(y)) => {
-            super::graph::includes(x, &a.place, &b.place) && super::graph::includes(y, &b.place, &a.place)
+            super::graph::includes(x, &a.place, &b.place)
+                && super::graph::includes(y, &b.place, &a.place)
         }
         _ => false,
     };
-    rmw(ma) && rmw(mb) && ma.overlaps(mb) && ma.proxy == mb.proxy && (scopes || a.thread == b.thread)
+    rmw(ma)
+        && rmw(mb)
+        && ma.overlaps(mb)
+        && ma.proxy == mb.proxy
+        && (scopes || a.thread == b.thread)
 }
 
 fn mask(size: u8) -> u64 {
@@ -2027,9 +2039,23 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
         if trace {
             for (i, e) in st.g.ev.iter().enumerate() {
-                eprintln!("  e{i} P{} ord {} `{}` {:?}", e.thread, e.ord, e.at.text, e.mem().map(|m| (m.key, m.rf.clone(), m.wval)));
+                eprintln!(
+                    "  e{i} P{} ord {} `{}` {:?}",
+                    e.thread,
+                    e.ord,
+                    e.at.text,
+                    e.mem().map(|m| (m.key, m.rf.clone(), m.wval))
+                );
             }
             eprintln!("  sync {:?} issued {:?}", st.g.sync, st.g.issued);
+        }
+        // A read left waiting outside any loop never gets its write: not an execution.
+        if st
+            .th
+            .iter()
+            .any(|th| !th.pending.is_empty() && th.heads.is_empty() && !self.may_loop(th))
+        {
+            return;
         }
         let Some(full) = self.full(&st) else {
             if trace {
@@ -2108,6 +2134,22 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             flags: &all_flags,
         };
         (self.observe)(&leaf);
+    }
+
+    /// Whether the thread's interpreter may still take a backward branch (a loop it is in or will
+    /// enter): only then can a pending read at the end be a spin that waits for ever.
+    fn may_loop(&self, th: &Th<P>) -> bool {
+        // Run a copy of the thread on from its first pending read with zeros: if it reaches a loop
+        // head before its end, it loops. (A cheap, conservative test: at most 4096 steps.)
+        let mut p = th.snap.clone();
+        for _ in 0..4096 {
+            match p.step() {
+                Step::LoopHead { .. } => return true,
+                Step::Op(..) => p.resume(Reply::Value(0)),
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// A thread left with a pending read at the end: run it on with the coherence-last values.
@@ -2292,9 +2334,19 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
             .collect();
         free.sort_unstable();
-        let Some(forced) = self.probe_sc(&st.g, &ch, &free) else {
-            return None;
-        };
+        let quick = self.derive_sc(&st.g, &ch, &free)?;
+        // When one consistent order settles everything (no new race to look for, no final value
+        // asked), try a linear extension of the derived edges first.
+        if cands.is_empty() && self.terms.is_empty() {
+            let edges = self.linear_sc(&ch, &free, &quick);
+            let bco = ch.bco(&edges);
+            if !bco.reflexive_somewhere() {
+                if let Some(f) = self.evaluate(st, &ch, &bco, &edges) {
+                    return Some(f);
+                }
+            }
+        }
+        let forced = self.probe_sc(&st.g, &ch, &free)?;
         let mut search = ScSearch {
             acc: None,
             cands,
@@ -2360,7 +2412,126 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             .into_iter()
             .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
             .collect();
-        free.is_empty() || self.probe_sc(g, &ch, &free).is_some()
+        free.is_empty() || self.derive_sc(g, &ch, &free).is_some()
+    }
+
+    /// Fence-SC edges every consistent execution must have, derived from communication (a cheap
+    /// fixpoint, like the `psc` relation of RC11): if `Fb` before `Fa` in Fence-SC order would put
+    /// a write before a read that reads something coherence-before it (or a read before the write
+    /// it reads from), then `Fa` precedes `Fb` (§8.9.4 makes Fence-SC order part of base
+    /// causality order; §8.10.6 then forbids the communication). `None`: a cycle — no Fence-SC
+    /// order can be consistent.
+    fn derive_sc(&self, g: &Graph, ch: &Checker, free: &[(EvId, EvId)]) -> Option<Vec<(EvId, EvId)>> {
+        use super::bits::row_iter;
+        let n = g.ev.len();
+        // For each write W: the reads that read something coherence-before W (init sources only,
+        // and sources causally before W under the smallest causality order).
+        let bco0 = ch.bco(&[]);
+        let (_, cause0) = ch.cause(&bco0);
+        let mut frby = Rel::new(n);
+        let mut rfrom: Vec<Vec<EvId>> = vec![Vec::new(); n];
+        for (_, evs) in &ch.base().by_key {
+            for &r in evs {
+                let mr = g.ev[r].mem().unwrap();
+                let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
+                    continue;
+                };
+                for &w in evs {
+                    let mw = g.ev[w].mem().unwrap();
+                    if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
+                        continue;
+                    }
+                    if mw.proxy != Proxy::Generic || mr.proxy != Proxy::Generic {
+                        continue;
+                    }
+                    for p in pieces {
+                        match p.src {
+                            Src::Init => frby.add(w, r),
+                            Src::Ev(s) if s != w && cause0.has(s, w) => frby.add(w, r),
+                            Src::Ev(s) if s == w => rfrom[r].push(w),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let mut forced: Vec<(EvId, EvId)> = Vec::new();
+        loop {
+            let bco = ch.bco(&forced);
+            if bco.reflexive_somewhere() {
+                return None;
+            }
+            // Per fence f: what precedes it (the reads too early for them, the writes they read
+            // from, as sets) and what follows it.
+            let fences: BTreeSet<EvId> = free.iter().flat_map(|&(a, b)| [a, b]).collect();
+            let words = n.div_ceil(64).max(1);
+            let mut fr_before: BTreeMap<EvId, Vec<u64>> = BTreeMap::new();
+            let mut rf_before: BTreeMap<EvId, Vec<u64>> = BTreeMap::new();
+            let mut after: BTreeMap<EvId, Vec<u64>> = BTreeMap::new();
+            for &f in &fences {
+                let mut frb = vec![0u64; words];
+                let mut rfb = vec![0u64; words];
+                for x in 0..n {
+                    if !(x == f || bco.has(x, f)) || g.ev[x].mem().is_none() {
+                        continue;
+                    }
+                    for (k, w) in frby.row(x).iter().enumerate() {
+                        frb[k] |= w;
+                    }
+                    for &w in &rfrom[x] {
+                        rfb[w / 64] |= 1 << (w % 64);
+                    }
+                }
+                let mut a: Vec<u64> = bco.row(f).to_vec();
+                a[f / 64] |= 1 << (f % 64);
+                fr_before.insert(f, frb);
+                rf_before.insert(f, rfb);
+                after.insert(f, a);
+            }
+            let hit = |x: &[u64], y: &[u64]| x.iter().zip(y).any(|(a, b)| a & b != 0);
+            // Would `fb` before `fa` break something? (`fb`'s predecessors before `fa`'s successors.)
+            let breaks = |fa: EvId, fb: EvId| -> bool {
+                hit(&fr_before[&fb], &after[&fa]) || hit(&rf_before[&fb], &after[&fa])
+            };
+            let _ = row_iter;
+            let mut changed = false;
+            for &(a, b) in free {
+                if bco.has(a, b) || bco.has(b, a) {
+                    continue;
+                }
+                match (breaks(a, b), breaks(b, a)) {
+                    (true, true) => return None,
+                    (true, false) => forced.push((a, b)),
+                    (false, true) => forced.push((b, a)),
+                    (false, false) => continue,
+                }
+                changed = true;
+            }
+            if !changed {
+                return Some(forced);
+            }
+        }
+    }
+
+    /// A total Fence-SC order extending base causality order and `forced`: the fences in a
+    /// topological order of (bco ∪ forced), as edges between consecutive morally strong pairs.
+    fn linear_sc(&self, ch: &Checker, free: &[(EvId, EvId)], forced: &[(EvId, EvId)]) -> Vec<(EvId, EvId)> {
+        let bco = ch.bco(forced);
+        let mut edges = forced.to_vec();
+        for &(a, b) in free {
+            if bco.has(a, b) || bco.has(b, a) {
+                continue;
+            }
+            // Order unrelated pairs by a fixed rule consistent with bco: count predecessors.
+            let pa = (0..bco.n()).filter(|&x| bco.has(x, a)).count();
+            let pb = (0..bco.n()).filter(|&x| bco.has(x, b)).count();
+            if (pa, a) < (pb, b) {
+                edges.push((a, b));
+            } else {
+                edges.push((b, a));
+            }
+        }
+        edges
     }
 
     /// Depth-first over the orientations of the unordered pairs of morally strong `fence.sc`

@@ -2,9 +2,10 @@
 //! form: its threads are the front end's interpreters ([`crate::ptx::Thread`]).
 
 use super::explore::{Explorer, Leaf, Limits, LocTerm, World};
+use super::graph::{Kind, Src, Value};
 use super::op::Program;
 use crate::ast::{Prop, Term, Test};
-use crate::check::Found;
+use crate::found::{Found, WEvent, Witness};
 use crate::parse::{Error, ErrorKind};
 
 /// The proposition under the test's widths (FORMAT part 2: comparisons are modulo 2^w).
@@ -16,6 +17,90 @@ pub fn eval(test: &Test, p: &Prop, val: &dyn Fn(&Term) -> i64) -> bool {
         Prop::Not(q) => !eval(test, q, val),
         Prop::And(a, b) => eval(test, a, val) && eval(test, b, val),
         Prop::Or(a, b) => eval(test, a, val) || eval(test, b, val),
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Bits(b) => (*b as i64).to_string(),
+        Value::Mbar(s) => format!(
+            "mbarrier phase {} pending {} tx {}",
+            s.phase, s.pending, s.tx
+        ),
+    }
+}
+
+/// The witness graph of one execution: every event but the internal ones, with reads-from,
+/// coherence (transitively reduced), synchronizes-with and races.
+pub fn witness(leaf: &Leaf<crate::ptx::Thread>) -> Witness {
+    let g = leaf.graph;
+    let keep: Vec<usize> = (0..g.ev.len())
+        .filter(|&e| !matches!(g.ev[e].kind, Kind::Join { .. } | Kind::Clock))
+        .collect();
+    let idx = |e: usize| keep.iter().position(|&k| k == e);
+    let events = keep
+        .iter()
+        .map(|&e| {
+            let ev = &g.ev[e];
+            let m = ev.mem();
+            WEvent {
+                thread: ev.thread,
+                cta: ev.place.cta,
+                line: ev.at.line,
+                text: ev.at.text.to_string(),
+                rval: m.filter(|m| m.read).and_then(|m| m.rval.as_ref()).map(show),
+                wval: m
+                    .filter(|m| m.write)
+                    .and_then(|m| m.wval.as_ref())
+                    .map(show),
+            }
+        })
+        .collect();
+    let mut rf = Vec::new();
+    for &e in &keep {
+        if let Some(pieces) = g.ev[e].mem().and_then(|m| m.rf.as_ref()) {
+            for p in pieces {
+                let src = match p.src {
+                    Src::Init => None,
+                    Src::Ev(w) => idx(w),
+                };
+                let r = idx(e).unwrap();
+                if !rf.contains(&(src, r)) {
+                    rf.push((src, r));
+                }
+            }
+        }
+    }
+    let co_all: Vec<(usize, usize)> = leaf
+        .co
+        .iter()
+        .filter_map(|&(a, b)| Some((idx(a)?, idx(b)?)))
+        .collect();
+    let co = co_all
+        .iter()
+        .copied()
+        .filter(|&(a, b)| {
+            !co_all
+                .iter()
+                .any(|&(x, c)| x == a && c != b && co_all.contains(&(c, b)))
+        })
+        .collect();
+    let sync = leaf
+        .sync
+        .iter()
+        .filter_map(|&(a, b, k)| Some((idx(a)?, idx(b)?, k)))
+        .collect();
+    let races = leaf
+        .races
+        .iter()
+        .filter_map(|&(a, b, _)| Some((idx(a)?, idx(b)?)))
+        .collect();
+    Witness {
+        events,
+        rf,
+        co,
+        sync,
+        races,
     }
 }
 
@@ -135,6 +220,15 @@ pub fn run(test: &Test) -> Result<Found, Error> {
                     let sat = eval(test, &test.prop, &val);
                     let state: Vec<i64> = test.observed.iter().map(val).collect();
                     found.states.insert(state, sat);
+                    if (sat && found.witness_pos.is_none()) || found.witness_any.is_none() {
+                        let w = witness(leaf);
+                        if sat && found.witness_pos.is_none() {
+                            found.witness_pos = Some(w.clone());
+                        }
+                        if found.witness_any.is_none() {
+                            found.witness_any = Some(w);
+                        }
+                    }
                     if sat {
                         found.positive += 1;
                     } else {

@@ -523,6 +523,12 @@ pub trait Program: Clone {
     /// The value of register `r` (the front end's numbering; predicates are 0/1), for the final
     /// condition.
     fn reg(&self, r: usize) -> Val;
+    /// Whether the thread may still perform a write (a store, an atomic, an mbarrier update, an
+    /// async copy) from where it is, on any path. The engine lets a load wait for a write that is
+    /// not there yet only if some thread may still make one; `true` is always safe.
+    fn may_write(&self) -> bool {
+        true
+    }
 }
 
 /// Where a thread runs (PTX ISA §8.5 scopes; §2.2 thread hierarchy).

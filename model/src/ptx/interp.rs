@@ -270,7 +270,63 @@ impl Thread {
     }
 }
 
+impl Thread {
+    /// Whether an instruction may write memory (or issue an operation that does).
+    fn writes(i: &Inst) -> bool {
+        match i {
+            Inst::Ld { .. }
+            | Inst::Fence(..)
+            | Inst::ProxyFence(..)
+            | Inst::Bar { .. }
+            | Inst::ClusterArrive { .. }
+            | Inst::ClusterWait { .. }
+            | Inst::PendingCount { .. }
+            | Inst::Commit { .. }
+            | Inst::WaitGroup { .. }
+            | Inst::Bra { .. }
+            | Inst::CmpBra { .. }
+            | Inst::Exit
+            | Inst::Trap
+            | Inst::Nop
+            | Inst::Mov { .. }
+            | Inst::Pack { .. }
+            | Inst::Unpack { .. }
+            | Inst::Clock { .. }
+            | Inst::Un { .. }
+            | Inst::Bin { .. }
+            | Inst::Mad { .. }
+            | Inst::Bfe { .. }
+            | Inst::Bfi { .. }
+            | Inst::Prmt { .. }
+            | Inst::Cvt { .. }
+            | Inst::Setp { .. }
+            | Inst::Selp { .. }
+            | Inst::Slct { .. }
+            | Inst::Cvta { .. }
+            | Inst::Mapa { .. }
+            | Inst::Getctarank { .. }
+            | Inst::Isspacep { .. } => false,
+            Inst::Mbar { op, .. } => !matches!(op, MbarI::Wait { .. }),
+            _ => true,
+        }
+    }
+}
+
 impl Program for Thread {
+    fn may_write(&self) -> bool {
+        let lines = &self.code.lines;
+        let pc = self.st.pc as usize;
+        if self.st.end.is_some() || pc >= lines.len() {
+            return false;
+        }
+        // A loop may take it back before `pc`: then any instruction of the thread may run.
+        let back = lines.iter().enumerate().any(|(k, l)| {
+            matches!(l.inst, Inst::Bra { target } | Inst::CmpBra { target, .. } if (target as usize) < pc && k >= pc)
+        });
+        let from = if back { 0 } else { pc };
+        lines[from..].iter().any(|l| Self::writes(&l.inst))
+    }
+
     fn step(&mut self) -> Step {
         self.st.step(&self.code)
     }
