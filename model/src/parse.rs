@@ -135,6 +135,8 @@ pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
             t.engine = Some(e);
             return Ok(t);
         }
+        // A source register nothing writes or initialises is a mistake in either reading.
+        (Err(e), Ok(_)) if part2.is_none() && e.msg.contains("never initialised") => return Err(e),
         (Err(e), Ok(m)) => {
             let mut t = m.into_test(&cx, &raw);
             t.legacy = Some(e);

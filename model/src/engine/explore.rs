@@ -408,7 +408,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         if let Some((t, i)) = self.pick_pending(&st) {
             if std::env::var_os("PTX_SYNC_TRACE2").is_some() {
                 let e = st.th[t].pending[i].ev;
-                eprintln!("resolve P{t} `{}` ({} events, deferred {:?})", st.g.ev[e].at.text, st.g.ev.len(), st.th[t].pending[i].deferred_at);
+                eprintln!(
+                    "resolve P{t} `{}` ({} events, deferred {:?})",
+                    st.g.ev[e].at.text,
+                    st.g.ev.len(),
+                    st.th[t].pending[i].deferred_at
+                );
             }
             for s in self.resolutions(&st, t, i) {
                 self.explore(s);
@@ -1259,6 +1264,20 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let Ok(mut m) = self.mem_event(st, t, &acc, &at) else {
             return Flow::Go;
         };
+        if !m.shared {
+            // §9.7.13.15.9–16: "If the address specified by addr does not fall within the address
+            // window of .shared::cta state space then the behavior is undefined."
+            Self::stop(
+                st,
+                t,
+                "bad-address",
+                format!(
+                    "P{t} `{}` (line {}): an mbarrier object must be in shared memory",
+                    at.text, at.line
+                ),
+            );
+            return Flow::Go;
+        }
         let strong = Order {
             sem,
             scope: Some(scope),
@@ -1467,7 +1486,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// The first pending read that may choose now: (thread, index in its pending list).
     fn pick_pending(&self, st: &State<P>) -> Option<(usize, usize)> {
         for (t, th) in st.th.iter().enumerate() {
-            if matches!(th.status, Status::Stopped | Status::Cut) {
+            // A stopped thread's earlier loads still read something (an error in a later
+            // instruction it ran ahead to does not undo them).
+            if matches!(th.status, Status::Cut) {
                 continue;
             }
             for (i, p) in th.pending.iter().enumerate() {
@@ -1579,8 +1600,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 }
             }
         }
-        // Declining every available write is useful only if another write may still come.
-        if defer && self.future_write_possible(st, t, r) {
+        // Declining every available write is useful only if another write may still come — or
+        // if the thread spins: waiting for ever is then how a hang shows (the leaf's probe
+        // decides whether that wait is fair).
+        if defer && (self.future_write_possible(st, t, r) || self.may_loop(&st.th[t])) {
             let mut s = st.clone();
             s.th[t].pending[i].deferred_at = Some(s.seq);
             out.push(s);
@@ -2050,11 +2073,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             eprintln!("  sync {:?} issued {:?}", st.g.sync, st.g.issued);
         }
         // A read left waiting outside any loop never gets its write: not an execution.
-        if st
-            .th
-            .iter()
-            .any(|th| !th.pending.is_empty() && th.heads.is_empty() && !self.may_loop(th))
-        {
+        if st.th.iter().any(|th| {
+            !th.pending.is_empty()
+                && th.status != Status::Stopped
+                && th.heads.is_empty()
+                && !self.may_loop(th)
+        }) {
             return;
         }
         let Some(full) = self.full(&st) else {
@@ -2079,8 +2103,16 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
             match &th.status {
                 Status::Bar(e) => {
+                    let (id, count) = match st.g.ev[*e].kind {
+                        Kind::Bar { id, count, .. } => (id, count),
+                        _ => (0, None),
+                    };
+                    let who = match count {
+                        Some(c) => format!("{c} threads"),
+                        None => "every thread of its CTA".to_string(),
+                    };
                     hangs.push(format!(
-                        "{}: the barrier never completes",
+                        "{} waits at barrier {id} for {who}: it never completes",
                         describe(&st.g, *e)
                     ));
                     blocked[t] = true;
@@ -2136,20 +2168,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         (self.observe)(&leaf);
     }
 
-    /// Whether the thread's interpreter may still take a backward branch (a loop it is in or will
-    /// enter): only then can a pending read at the end be a spin that waits for ever.
+    /// Whether the thread may still loop (only then can a read left pending at the end be a
+    /// spin that waits for ever).
     fn may_loop(&self, th: &Th<P>) -> bool {
-        // Run a copy of the thread on from its first pending read with zeros: if it reaches a loop
-        // head before its end, it loops. (A cheap, conservative test: at most 4096 steps.)
-        let mut p = th.snap.clone();
-        for _ in 0..4096 {
-            match p.step() {
-                Step::LoopHead { .. } => return true,
-                Step::Op(..) => p.resume(Reply::Value(0)),
-                _ => return false,
-            }
+        match &th.snap {
+            Prog::User(p) => p.may_loop(),
+            Prog::Async(_) => false,
         }
-        true
     }
 
     /// A thread left with a pending read at the end: run it on with the coherence-last values.
@@ -2421,7 +2446,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// it reads from), then `Fa` precedes `Fb` (§8.9.4 makes Fence-SC order part of base
     /// causality order; §8.10.6 then forbids the communication). `None`: a cycle — no Fence-SC
     /// order can be consistent.
-    fn derive_sc(&self, g: &Graph, ch: &Checker, free: &[(EvId, EvId)]) -> Option<Vec<(EvId, EvId)>> {
+    fn derive_sc(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+    ) -> Option<Vec<(EvId, EvId)>> {
         use super::bits::row_iter;
         let n = g.ev.len();
         // For each write W: the reads that read something coherence-before W (init sources only,
@@ -2515,7 +2545,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
 
     /// A total Fence-SC order extending base causality order and `forced`: the fences in a
     /// topological order of (bco ∪ forced), as edges between consecutive morally strong pairs.
-    fn linear_sc(&self, ch: &Checker, free: &[(EvId, EvId)], forced: &[(EvId, EvId)]) -> Vec<(EvId, EvId)> {
+    fn linear_sc(
+        &self,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+        forced: &[(EvId, EvId)],
+    ) -> Vec<(EvId, EvId)> {
         let bco = ch.bco(forced);
         let mut edges = forced.to_vec();
         for &(a, b) in free {

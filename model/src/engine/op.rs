@@ -529,6 +529,12 @@ pub trait Program: Clone {
     fn may_write(&self) -> bool {
         true
     }
+    /// Whether the thread may still take a backward branch from where it is (it is in a loop, or
+    /// a loop follows). A load left waiting for ever outside any loop is not a hang but an
+    /// execution that does not exist; `true` is always safe.
+    fn may_loop(&self) -> bool {
+        true
+    }
 }
 
 /// Where a thread runs (PTX ISA §8.5 scopes; §2.2 thread hierarchy).

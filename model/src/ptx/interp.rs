@@ -313,6 +313,14 @@ impl Thread {
 }
 
 impl Program for Thread {
+    fn may_loop(&self) -> bool {
+        let pc = self.st.pc as usize;
+        self.code.lines.iter().enumerate().any(|(k, l)| {
+            k >= pc
+                && matches!(l.inst, Inst::Bra { target } | Inst::CmpBra { target, .. } if (target as usize) <= k)
+        })
+    }
+
     fn may_write(&self) -> bool {
         let lines = &self.code.lines;
         let pc = self.st.pc as usize;
