@@ -279,7 +279,7 @@ impl Thread {
             | Inst::ProxyFence(..)
             | Inst::Bar { .. }
             | Inst::ClusterArrive { .. }
-            | Inst::ClusterWait { .. }
+            | Inst::ClusterWait
             | Inst::PendingCount { .. }
             | Inst::Commit { .. }
             | Inst::WaitGroup { .. }
