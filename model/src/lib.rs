@@ -63,6 +63,7 @@
 pub mod ast;
 pub mod engine;
 pub mod found;
+pub mod kernel;
 pub mod parse;
 pub mod ptx;
 pub mod report;

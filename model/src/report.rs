@@ -225,10 +225,8 @@ fn label(e: &crate::found::WEvent) -> String {
         (Some(r), Some(w)) => {
             let _ = write!(l, " ({r} -> {w})");
         }
-        (None, Some(w)) => {
-            let _ = write!(l, " ({w})");
-        }
-        (None, None) => {}
+        // A store's value is in its text.
+        (None, _) => {}
     }
     l
 }
