@@ -247,6 +247,9 @@ impl<P: Program> Th<P> {
     }
 }
 
+/// A lane at a warp collective: (thread, arrival event, the collective, member mask).
+type WarpArrival = (usize, EvId, super::op::Warp, Val);
+
 #[derive(Clone, Debug, Default)]
 struct BarState {
     arrivals: Vec<EvId>,
@@ -261,7 +264,7 @@ struct State<P> {
     bars: BTreeMap<(u32, u32, Option<u64>), BarState>,
     cbar: BTreeMap<(u32, u32), Vec<EvId>>,
     /// Warp collectives waiting for their lanes: (CTA, warp) → (thread, arrival, op, mask).
-    warps: BTreeMap<(u32, u32), Vec<(usize, EvId, super::op::Warp, Val)>>,
+    warps: BTreeMap<(u32, u32), Vec<WarpArrival>>,
     warp_gen: BTreeMap<(u32, u32), u32>,
     /// Sequence number given to each write when its value becomes known.
     avail: BTreeMap<EvId, u64>,
