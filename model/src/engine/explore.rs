@@ -527,7 +527,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     // An exited thread no longer holds back a barrier that waits for the CTA.
                     let cta = st.th[t].place.cta;
                     if t < self.nreal && self.complete_bars(st, cta) {
-                        return Some(self.check_partial(st));
+                        return Some(Flow::Go);
                     }
                     return Some(Flow::Go);
                 }
@@ -764,7 +764,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 st.th[t].impure += 1;
                 Self::mark_avail(st, ev);
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             Op::Rmw(acc, rmw) => {
                 let Ok(mut m) = self.mem_event(st, t, &acc, &at) else {
@@ -847,7 +847,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                 }
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             Op::Mbar {
                 space,
@@ -911,7 +911,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                 }
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             Op::AsyncMbarArrive { space, addr, noinc } => {
                 let prior: Vec<usize> = st.th[t]
@@ -1240,7 +1240,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             th.advance_snap();
         }
         if sync_edges {
-            return self.check_partial(st);
+            return Flow::Go;
         }
         Flow::Go
     }
@@ -1300,7 +1300,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             Self::push_op(st, t, Some(ev), Some(Reply::None));
         }
         if self.complete_bars(st, p.cta) {
-            return self.check_partial(st);
+            return Flow::Go;
         }
         Flow::Go
     }
@@ -1435,7 +1435,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     st.th[t].impure += 1;
                     Self::mark_avail(st, ev);
                     Self::push_op(st, t, Some(ev), Some(Reply::None));
-                    self.check_partial(st)
+                    Flow::Go
                 }
                 Err(e) => {
                     Self::stop(
@@ -1455,7 +1455,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 st.th[t].impure += 1;
                 Self::mark_avail(st, ev);
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             MbarOp::WaitParity { parity, .. } | MbarOp::WaitState { state: parity, .. } => {
                 m.read = true;
@@ -1887,7 +1887,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     }
 
     /// Prunes a partial execution that already violates an axiom (with no Fence-SC order and only
-    /// the coherence edges every execution extending it must have).
+    /// the coherence edges every execution extending it must have). Called after a read chooses
+    /// its write: a new store, fence, barrier completion or wait adds an event with no successor
+    /// yet, and constraints only point into it — it cannot break a consistent partial execution.
     fn check_partial(&mut self, st: &mut State<P>) -> Flow<P> {
         let t0 = std::time::Instant::now();
         let r = self.check_partial_inner(st);
