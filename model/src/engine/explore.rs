@@ -247,6 +247,9 @@ impl<P: Program> Th<P> {
     }
 }
 
+/// A lane at a warp collective: (thread, arrival event, the collective, member mask).
+type WarpArrival = (usize, EvId, super::op::Warp, Val);
+
 #[derive(Clone, Debug, Default)]
 struct BarState {
     arrivals: Vec<EvId>,
@@ -260,6 +263,9 @@ struct State<P> {
     th: Vec<Th<P>>,
     bars: BTreeMap<(u32, u32, Option<u64>), BarState>,
     cbar: BTreeMap<(u32, u32), Vec<EvId>>,
+    /// Warp collectives waiting for their lanes: (CTA, warp) → (thread, arrival, op, mask).
+    warps: BTreeMap<(u32, u32), Vec<WarpArrival>>,
+    warp_gen: BTreeMap<(u32, u32), u32>,
     /// Sequence number given to each write when its value becomes known.
     avail: BTreeMap<EvId, u64>,
     seq: u64,
@@ -347,6 +353,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             th,
             bars: BTreeMap::new(),
             cbar: BTreeMap::new(),
+            warps: BTreeMap::new(),
+            warp_gen: BTreeMap::new(),
             avail: BTreeMap::new(),
             seq: 0,
             flags: Vec::new(),
@@ -519,7 +527,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     // An exited thread no longer holds back a barrier that waits for the CTA.
                     let cta = st.th[t].place.cta;
                     if t < self.nreal && self.complete_bars(st, cta) {
-                        return Some(self.check_partial(st));
+                        return Some(Flow::Go);
                     }
                     return Some(Flow::Go);
                 }
@@ -756,7 +764,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 st.th[t].impure += 1;
                 Self::mark_avail(st, ev);
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             Op::Rmw(acc, rmw) => {
                 let Ok(mut m) = self.mem_event(st, t, &acc, &at) else {
@@ -839,7 +847,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                 }
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             Op::Mbar {
                 space,
@@ -903,7 +911,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                 }
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             Op::AsyncMbarArrive { space, addr, noinc } => {
                 let prior: Vec<usize> = st.th[t]
@@ -1034,14 +1042,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 }
                 Flow::Branch(out)
             }
-            Op::Warp(..) => {
-                self.summary.unsupported = Some(format!(
-                    "warp collective `{}` (line {}) is not modelled yet",
-                    at.text, at.line
-                ));
-                self.abort = true;
-                Flow::Prune
-            }
+            Op::Warp(w, mask) => self.warp(st, t, w, mask, at),
         }
     }
 
@@ -1102,6 +1103,148 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         out
     }
 
+    /// A warp collective (PTX ISA §9.7.13.2 `bar.warp.sync`, §9.7.13.9 `vote.sync`, §9.7.9.6
+    /// `shfl.sync`, §9.7.13.14 `elect.sync`, §9.7.13.11 `activemask`): every lane of `mask` must
+    /// reach one; then each gets its result. Only `bar.warp.sync` orders memory ("guarantees
+    /// memory ordering among threads participating in barrier"): its arrivals synchronize with
+    /// every lane's continuation, as a barrier's.
+    fn warp(
+        &mut self,
+        st: &mut State<P>,
+        t: usize,
+        w: super::op::Warp,
+        mask: Val,
+        at: At,
+    ) -> Flow<P> {
+        use super::op::Warp;
+        let p = st.th[t].place;
+        if let Warp::ActiveMask = w {
+            // The lanes of the warp that have not exited.
+            let m = (0..self.nreal)
+                .filter(|&u| {
+                    let q = st.th[u].place;
+                    q.cta == p.cta
+                        && q.warp == p.warp
+                        && !matches!(st.th[u].status, Status::Done | Status::Stopped)
+                })
+                .fold(0u64, |m, u| m | 1 << st.th[u].place.lane);
+            Self::push_op(st, t, None, Some(Reply::Value(m)));
+            return Flow::Go;
+        }
+        if mask >> p.lane & 1 == 0 {
+            Self::stop(
+                st,
+                t,
+                "bad-warp",
+                format!(
+                    "P{t} `{}` (line {}): its own lane is not in the member mask",
+                    at.text, at.line
+                ),
+            );
+            return Flow::Go;
+        }
+        let key = (p.cta, p.warp);
+        let gen = *st.warp_gen.get(&key).unwrap_or(&0);
+        let ev = self.add_event(
+            st,
+            t,
+            Kind::Warp {
+                key: (p.cta, p.warp, gen),
+                sync: matches!(w, Warp::Sync),
+            },
+            at,
+        );
+        st.th[t].impure += 1;
+        st.warps.entry(key).or_default().push((t, ev, w, mask));
+        st.th[t].ahead.push((Some(ev), None));
+        st.th[t].status = Status::Bar(ev);
+        // Complete when every lane of the mask has arrived.
+        let lanes: Vec<usize> = (0..self.nreal)
+            .filter(|&u| {
+                let q = st.th[u].place;
+                q.cta == p.cta && q.warp == p.warp && mask >> q.lane & 1 == 1
+            })
+            .collect();
+        let arrived = &st.warps[&key];
+        if !lanes.iter().all(|&u| arrived.iter().any(|a| a.0 == u)) {
+            return Flow::Go;
+        }
+        let arr = st.warps.remove(&key).unwrap();
+        st.warp_gen.insert(key, gen + 1);
+        let lane_of = |u: usize| st.th[u].place.lane;
+        let vals: Vec<(u32, u64)> = arr
+            .iter()
+            .map(|a| {
+                let v = match a.2 {
+                    Warp::Vote(_, v) | Warp::Shfl(_, v, _, _) => v,
+                    _ => 0,
+                };
+                (lane_of(a.0), v)
+            })
+            .collect();
+        let lowest = vals.iter().map(|v| v.0).min().unwrap_or(0) as u64;
+        let replies: Vec<Reply> = arr
+            .iter()
+            .map(|arrival| match arrival.2 {
+                Warp::Sync | Warp::ActiveMask => Reply::None,
+                Warp::Elect => Reply::Elect(lane_of(arrival.0) as u64 == lowest, lowest),
+                Warp::Vote(mode, _) => {
+                    let ones: Vec<bool> = vals.iter().map(|v| v.1 != 0).collect();
+                    let r = match mode {
+                        super::op::VoteMode::All => ones.iter().all(|b| *b) as u64,
+                        super::op::VoteMode::Any => ones.iter().any(|b| *b) as u64,
+                        super::op::VoteMode::Uni => {
+                            (ones.iter().all(|b| *b) || ones.iter().all(|b| !*b)) as u64
+                        }
+                        super::op::VoteMode::Ballot => vals
+                            .iter()
+                            .filter(|v| v.1 != 0)
+                            .fold(0u64, |m, v| m | 1 << v.0),
+                    };
+                    Reply::Value(r)
+                }
+                Warp::Shfl(mode, own, b, c) => {
+                    let src = shfl_source(mode, lane_of(arrival.0), b as u32, c as u32);
+                    let v = vals.iter().find(|v| v.0 == src).map_or(own, |v| v.1);
+                    Reply::Value(v)
+                }
+            })
+            .collect();
+        let sync_edges = matches!(arr[0].2, Warp::Sync);
+        for (k, &(u, e, _, _)) in arr.iter().enumerate() {
+            if sync_edges {
+                let at = st.g.ev[e].at.clone();
+                let wait = self.add_event(
+                    st,
+                    u,
+                    Kind::BarWait {
+                        cta: p.cta,
+                        id: 1000 + p.warp,
+                        gen,
+                    },
+                    at,
+                );
+                for a in &arr {
+                    st.g.sync.push((a.1, wait));
+                }
+            }
+            let reply = replies[k];
+            let th = &mut st.th[u];
+            th.status = Status::Run;
+            let last = th.ahead.len() - 1;
+            th.ahead[last].1 = Some(reply);
+            let (pr, _) = th.front.as_mut().unwrap();
+            pr.resume(reply);
+            let s = pr.step();
+            th.front.as_mut().unwrap().1 = s;
+            th.advance_snap();
+        }
+        if sync_edges {
+            return Flow::Go;
+        }
+        Flow::Go
+    }
+
     /// A CTA barrier arrival (PTX ISA §9.7.13.1). Arrivals that name the same thread count form
     /// a generation (different counts never complete each other: the ISA requires them equal); a
     /// generation with an explicit count completes at that many arrivals, one with no count when
@@ -1157,7 +1300,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             Self::push_op(st, t, Some(ev), Some(Reply::None));
         }
         if self.complete_bars(st, p.cta) {
-            return self.check_partial(st);
+            return Flow::Go;
         }
         Flow::Go
     }
@@ -1292,7 +1435,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     st.th[t].impure += 1;
                     Self::mark_avail(st, ev);
                     Self::push_op(st, t, Some(ev), Some(Reply::None));
-                    self.check_partial(st)
+                    Flow::Go
                 }
                 Err(e) => {
                     Self::stop(
@@ -1312,7 +1455,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 st.th[t].impure += 1;
                 Self::mark_avail(st, ev);
                 Self::push_op(st, t, Some(ev), Some(Reply::None));
-                self.check_partial(st)
+                Flow::Go
             }
             MbarOp::WaitParity { parity, .. } | MbarOp::WaitState { state: parity, .. } => {
                 m.read = true;
@@ -1744,7 +1887,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     }
 
     /// Prunes a partial execution that already violates an axiom (with no Fence-SC order and only
-    /// the coherence edges every execution extending it must have).
+    /// the coherence edges every execution extending it must have). Called after a read chooses
+    /// its write: a new store, fence, barrier completion or wait adds an event with no successor
+    /// yet, and constraints only point into it — it cannot break a consistent partial execution.
     fn check_partial(&mut self, st: &mut State<P>) -> Flow<P> {
         let t0 = std::time::Instant::now();
         let r = self.check_partial_inner(st);
@@ -1922,6 +2067,33 @@ fn mixed_atomics(a: &Event, b: &Event) -> bool {
         && ma.overlaps(mb)
         && ma.proxy == mb.proxy
         && (scopes || a.thread == b.thread)
+}
+
+/// The lane a `shfl.sync` reads from (PTX ISA §9.7.9.6): its own when out of range.
+fn shfl_source(mode: super::op::ShflMode, lane: u32, b: u32, c: u32) -> u32 {
+    use super::op::ShflMode;
+    let bval = b & 0x1f;
+    let cval = c & 0x1f;
+    let segmask = (c >> 8) & 0x1f;
+    let max_lane = (lane & segmask) | (cval & !segmask);
+    let min_lane = lane & segmask;
+    let (j, ok) = match mode {
+        ShflMode::Up => (
+            lane.wrapping_sub(bval),
+            lane as i64 - bval as i64 >= max_lane as i64,
+        ),
+        ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+        ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+        ShflMode::Idx => {
+            let j = min_lane | (bval & !segmask);
+            (j, j <= max_lane)
+        }
+    };
+    if ok {
+        j
+    } else {
+        lane
+    }
 }
 
 fn mask(size: u8) -> u64 {
