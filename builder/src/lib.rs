@@ -93,7 +93,7 @@ pub const INSTALL_NIGHTLY: &str = "rustup toolchain install nightly --component 
 /// How to add `rust-src` (`-Zbuild-std=core` builds `core` from it).
 pub const INSTALL_RUST_SRC: &str = "rustup component add rust-src --toolchain nightly";
 /// How to get ptxas.
-pub const INSTALL_PTXAS: &str = "pip install nvidia-cuda-nvcc==13.0.88 (or `cargo xtask setup` in ptx-sync), then set PTX_SYNC_PTXAS=/path/to/ptxas or put ptxas on PATH";
+pub const INSTALL_PTXAS: &str = "run `ptx-sync setup` (installs the PyPI PTX tools into ~/.cache/ptx-sync/venv, where ptx-sync-build finds them), or set PTX_SYNC_PTXAS=/path/to/ptxas, or put ptxas on PATH";
 
 /// A failed build; [`Display`](fmt::Display) gives the message with its fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -497,9 +497,18 @@ impl KernelCrate {
             if self.ptxas == Ptxas::Required {
                 return Err(Error::new(
                     ErrorKind::PtxasMissing,
-                    format!("ptxas not found (PTX_SYNC_PTXAS, PTX_SYNC_TOOLS, PATH, .venv): {INSTALL_PTXAS}"),
+                    format!("ptxas not found (PTX_SYNC_PTXAS, PTX_SYNC_TOOLS, PATH, .venv, ptx-sync setup's venv): {INSTALL_PTXAS}"),
                 ));
             }
+            let msg = format!(
+                "ptx-sync-build: no ptxas found, so no {name}.cubin was written (only {name}.ptx): {INSTALL_PTXAS}"
+            );
+            if emit_rerun {
+                // From a build script: cargo shows this line; the build goes on with the PTX.
+                println!("cargo:warning={msg}");
+            }
+            art.log.push_str(&msg);
+            art.log.push('\n');
             return Ok(art);
         };
         let cubin = out_dir.join(format!("{name}.cubin"));
@@ -590,7 +599,7 @@ impl KernelCrate {
         })?;
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         if o.status.success() {
-            let log: String = err
+            let log: String = without_ptx_feature_note(&err)
                 .lines()
                 .filter(|l| {
                     let t = l.trim_start();
@@ -606,6 +615,48 @@ impl KernelCrate {
         }
         Err(compile_error(&err, manifest))
     }
+}
+
+/// `stderr` of a successful nested build without rustc's note on the PTX-version feature it was
+/// given (`warning: unstable feature specified for `-Ctarget-feature`: `ptx86`` and its `= note`
+/// lines): the flag is the builder's own, deliberate and the same on every build, and the note
+/// is not a lint (no `-A` silences it). The per-crate counts it causes (`warning: `ptx-sync`
+/// (lib) generated 1 warning`, `… (1 duplicate)`) go with it; a crate with a warning of its own
+/// keeps its count line.
+///
+/// ```
+/// let log = "warning: unstable feature specified for `-Ctarget-feature`: `ptx86`\n  |\n  = note: this feature is not stably supported; its behavior can change in the future\n\nwarning: `k` (lib) generated 1 warning\nwarning: unused variable: `x`\n";
+/// assert_eq!(ptx_sync_build::without_ptx_feature_note(log), "warning: unused variable: `x`\n");
+/// ```
+pub fn without_ptx_feature_note(stderr: &str) -> String {
+    let mut out = String::new();
+    let mut lines = stderr.lines().peekable();
+    let mut seen = false;
+    while let Some(l) = lines.next() {
+        if l.starts_with("warning: unstable feature specified for `-Ctarget-feature`: `ptx") {
+            seen = true;
+            // Its body: `  |`, `  = note: …`, then one blank line.
+            while lines.peek().is_some_and(|n| {
+                n.trim_start().starts_with('|') || n.trim_start().starts_with("= ")
+            }) {
+                lines.next();
+            }
+            if lines.peek().is_some_and(|n| n.trim().is_empty()) {
+                lines.next();
+            }
+            continue;
+        }
+        if seen
+            && l.starts_with("warning: `")
+            && (l.ends_with("generated 1 warning")
+                || l.ends_with("generated 1 warning (1 duplicate)"))
+        {
+            continue;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 /// The message for a failed nested cargo: rustc's errors, with the fix for the known ones.
