@@ -31,7 +31,7 @@ fn ptx_sync() -> Command {
 fn build_prints_the_ptx_and_cubin_paths() {
     let dir = user_crate("ok");
     let out = dir.join("out");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build");
     let o = ptx_sync()
         .arg("build")
         .arg("--manifest-path")
@@ -78,7 +78,7 @@ fn build_prints_the_ptx_and_cubin_paths() {
 fn build_ignores_a_stray_out_dir() {
     let dir = user_crate("outdir");
     let stray = dir.join("stray-out-dir");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build");
     let o = ptx_sync()
         .arg("build")
         .arg("--manifest-path")
@@ -137,7 +137,7 @@ fn build_without_a_crate_says_where_it_looked() {
 fn build_on_a_closed_pipe_ends_quietly() {
     use std::os::unix::process::ExitStatusExt;
     let dir = user_crate("pipe");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build");
     let (r, w) = std::io::pipe().unwrap();
     drop(r);
     let o = ptx_sync()

@@ -34,6 +34,12 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
 
+/// The one target directory of every nvptx build (kernels, catalogs, examples, the guide's crate,
+/// the tests' kernel crates): `ptx-sync-build`'s default for a crate of this workspace. Cargo
+/// keys each unit by its RUSTFLAGS, so `core` built for sm_90, sm_90a and sm_100a lives side by
+/// side here and is built once per arch.
+const NVPTX_DIR: &str = "target/ptx-sync-build";
+
 /// The SM that ptxas assembles the device code for (the PTX says `.target sm_90`).
 pub const SM: &str = "sm_90";
 
@@ -157,19 +163,18 @@ fn tool_env(cmd: &mut Command) -> &mut Command {
 /// `ptx-sync-build` (the one place that knows the nightly flags: `-Zbuild-std=core`, the nvptx64
 /// target, `-Ctarget-cpu`, `+ptx86`, fat LTO, `panic = "abort"`, `-Zno-link --emit=asm`).
 fn build_kernels(name: &str, features: &str) -> PathBuf {
-    build_kernels_for(name, features, SM, "target/nvptx")
+    build_kernels_for(name, features, SM)
 }
 
-/// [`build_kernels`] for another target CPU (`sm_90a`), in its own target directory (rustc
-/// flags differ per arch, so a shared directory would rebuild `core` on every switch).
-fn build_kernels_for(name: &str, features: &str, arch: &str, target_dir: &str) -> PathBuf {
+/// [`build_kernels`] for another target CPU (`sm_90a`), in the same [`NVPTX_DIR`].
+fn build_kernels_for(name: &str, features: &str, arch: &str) -> PathBuf {
     let mut k = ptx_sync_build::KernelCrate::new(root().join("host/kernels"))
         .arch(arch)
         // sm_100a: PTX 8.7, for the `st.async`/`red.async` `.release` forms (st_async/release.rs)
         .ptx_version(if arch == "sm_100a" { 87 } else { 86 })
         .name(name)
         .out_dir(ptx_dir())
-        .target_dir(root().join(target_dir))
+        .target_dir(root().join(NVPTX_DIR))
         // assemble() runs ptxas itself (its advisories, the SASS dump, the sm_90a cubin).
         .ptxas(ptx_sync_build::Ptxas::Skip)
         .rerun_if_changed(false);
@@ -193,8 +198,30 @@ fn assemble(ptx: &Path) {
     assemble_for(ptx, SM, &ptx.with_extension("cubin"), true);
 }
 
-/// ptxas for `sm` into `cubin`; with `sass`, cuobjdump's SASS next to the PTX.
+/// ptxas for `sm` into `cubin`; with `sass`, cuobjdump's SASS next to the PTX. Skipped when the
+/// outputs were made from the same PTX text for the same `sm` (a stamp next to the cubin holds
+/// the text's hash): the builder rewrites the PTX on every run, and ptxas on the catalog takes
+/// half a minute.
 fn assemble_for(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
+    let stamp_path = cubin.with_extension("cubin.stamp");
+    let stamp = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::fs::read(ptx).unwrap_or_default().hash(&mut h);
+        (sm, sass).hash(&mut h);
+        format!("{:016x}", h.finish())
+    };
+    let fresh = cubin.is_file()
+        && (!sass || ptx.with_extension("sass").is_file())
+        && std::fs::read_to_string(&stamp_path).is_ok_and(|s| s == stamp);
+    if fresh {
+        return;
+    }
+    assemble_now(ptx, sm, cubin, sass);
+    std::fs::write(&stamp_path, stamp).unwrap();
+}
+
+fn assemble_now(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
     let bin = cuda_dir().expect("tools").join("bin");
     let out = Command::new(bin.join("ptxas"))
         .arg(format!("-arch={sm}"))
@@ -262,7 +289,7 @@ fn examples_ptx() {
         let a = ptx_sync_build::KernelCrate::new(&d)
             .arch(SM)
             .out_dir(ptx_dir().join("examples"))
-            .target_dir(root().join("target/nvptx-examples"))
+            .target_dir(root().join(NVPTX_DIR))
             .ptxas(ptx_sync_build::Ptxas::Required)
             .rerun_if_changed(false);
         let art = match a.build() {
@@ -303,7 +330,7 @@ fn ptx() {
     // built and assembled for each `a` target.
     let mut arch = Vec::new();
     for (sm, name) in ARCH_CATALOGS {
-        let p = build_kernels_for(name, "catalog_arch", sm, &format!("target/nvptx-{sm}"));
+        let p = build_kernels_for(name, "catalog_arch", sm);
         assemble_for(&p, sm, &p.with_extension("cubin"), true);
         arch.push(p);
     }
@@ -349,9 +376,17 @@ fn cargo() -> Command {
 /// Runs a `cargo test` command, echoing its output, and returns the (passed, failed) counts of
 /// its `test result:` lines. Exits on failure, after printing the counts so far.
 fn run_tests(cmd: &mut Command, total: &mut (u64, u64)) {
+    run_tests_stderr(cmd, total, false);
+}
+
+/// [`run_tests`]; with `capture`, stderr (cargo's build output) is echoed and returned too.
+fn run_tests_stderr(cmd: &mut Command, total: &mut (u64, u64), capture: bool) -> String {
     use std::io::{BufRead, BufReader};
     if env::var_os("XTASK_VERBOSE").is_some() {
         eprintln!("+ {:?}", cmd);
+    }
+    if capture {
+        cmd.stderr(std::process::Stdio::piped());
     }
     let mut child = cmd
         .stdout(std::process::Stdio::piped())
@@ -360,6 +395,18 @@ fn run_tests(cmd: &mut Command, total: &mut (u64, u64)) {
             eprintln!("xtask: cannot start {cmd:?}: {e}");
             exit(1)
         });
+    // Drained on a thread of its own, so that neither pipe can fill up and stall the child.
+    let err = child.stderr.take().map(|e| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            for l in BufReader::new(e).lines().map_while(Result::ok) {
+                eprintln!("{l}");
+                text.push_str(&l);
+                text.push('\n');
+            }
+            text
+        })
+    });
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
         let line = line.unwrap_or_default();
         println!("{line}");
@@ -381,11 +428,15 @@ fn run_tests(cmd: &mut Command, total: &mut (u64, u64)) {
         }
     }
     let status = child.wait().unwrap();
+    let err = err
+        .map(|t| t.join().unwrap_or_default())
+        .unwrap_or_default();
     if !status.success() {
         eprintln!("xtask: tests failed: {cmd:?}");
         println!("total: {} passed, {} failed", total.0, total.1.max(1));
         exit(1);
     }
+    err
 }
 
 /// `cargo fmt --check` and `cargo clippy -D warnings` on the workspace (all targets).
@@ -403,69 +454,117 @@ fn lint() {
     println!("xtask: fmt and clippy clean");
 }
 
+/// The wall time of each step of `cargo xtask test`, printed at the end (where a run's time
+/// goes: README.md, "Test time").
+struct Steps {
+    t0: std::time::Instant,
+    rows: Vec<(&'static str, f64)>,
+}
+
+impl Steps {
+    fn new() -> Self {
+        Steps {
+            t0: std::time::Instant::now(),
+            rows: Vec::new(),
+        }
+    }
+    /// Runs step `name`, announcing it and recording its time.
+    fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        eprintln!("xtask: test [{:>4} s]: {name}", self.t0.elapsed().as_secs());
+        let t = std::time::Instant::now();
+        let r = f();
+        self.rows.push((name, t.elapsed().as_secs_f64()));
+        r
+    }
+    fn print(&self) {
+        let parts: Vec<String> = self
+            .rows
+            .iter()
+            .map(|(n, s)| format!("{n} {s:.0} s"))
+            .collect();
+        println!(
+            "xtask: test times: {}; total {:.0} s",
+            parts.join(", "),
+            self.t0.elapsed().as_secs_f64()
+        );
+    }
+}
+
 fn test() {
-    setup();
-    ptx();
-    lint();
+    let mut steps = Steps::new();
+    steps.run("setup", setup);
+    steps.run("ptx", ptx);
+    steps.run("lint", lint);
     let mut total = (0u64, 0u64);
     // Workspace: unit, integration, doc and compile-fail tests (host backend).
-    run_tests(
-        cargo().args(["test", "--workspace", "--no-fail-fast"]),
-        &mut total,
-    );
+    steps.run("workspace tests", || {
+        run_tests(
+            cargo().args(["test", "--workspace", "--no-fail-fast"]),
+            &mut total,
+        )
+    });
     // Loom suite: the seed's programs model-checked from the same source.
     let loom = root().join("loom-tests/tests");
-    if loom
-        .read_dir()
-        .map(|mut d| d.next().is_some())
-        .unwrap_or(false)
-    {
-        run_tests(
-            cargo()
-                .args([
-                    "test",
-                    "-p",
-                    "ptx-sync-loom-tests",
-                    "--release",
-                    "--target-dir",
-                ])
-                .arg(root().join("target/loom"))
-                .env("RUSTFLAGS", "--cfg loom"),
-            &mut total,
-        );
-    }
+    steps.run("loom suite", || {
+        if loom
+            .read_dir()
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(false)
+        {
+            run_tests(
+                cargo()
+                    .args([
+                        "test",
+                        "-p",
+                        "ptx-sync-loom-tests",
+                        "--release",
+                        "--target-dir",
+                    ])
+                    .arg(root().join("target/loom"))
+                    .env("RUSTFLAGS", "--cfg loom"),
+                &mut total,
+            );
+        }
+    });
     // Examples: each is its own crate, as a user's would be: its tests, then its loom model.
-    for d in example_dirs() {
-        run_tests(
-            cargo()
-                .args(["test", "--manifest-path"])
-                .arg(d.join("Cargo.toml"))
-                .arg("--target-dir")
-                .arg(root().join("target/examples")),
-            &mut total,
-        );
-        run_tests(
-            cargo()
-                .args([
-                    "test",
-                    "--release",
-                    "--no-default-features",
-                    "--test",
-                    "loom",
-                    "--manifest-path",
-                ])
-                .arg(d.join("Cargo.toml"))
-                .arg("--target-dir")
-                .arg(root().join("target/examples-loom"))
-                .env("RUSTFLAGS", "--cfg loom"),
-            &mut total,
-        );
-    }
+    steps.run("examples", || {
+        for d in example_dirs() {
+            run_tests(
+                cargo()
+                    .args(["test", "--manifest-path"])
+                    .arg(d.join("Cargo.toml"))
+                    // The workspace's own target directory: the dependency tree the workspace's
+                    // tests built (cargo keys units by package, features and flags, so the examples'
+                    // own lock files and feature sets sit side by side with it).
+                    .arg("--target-dir")
+                    .arg(root().join("target")),
+                &mut total,
+            );
+            run_tests(
+                cargo()
+                    .args([
+                        "test",
+                        "--release",
+                        "--no-default-features",
+                        "--test",
+                        "loom",
+                        "--manifest-path",
+                    ])
+                    .arg(d.join("Cargo.toml"))
+                    // The loom suite's directory: same flags (`--cfg loom`, release).
+                    .arg("--target-dir")
+                    .arg(root().join("target/loom"))
+                    .env("RUSTFLAGS", "--cfg loom"),
+                &mut total,
+            );
+        }
+    });
     // docs/guide.md, step by step.
-    guide(&mut total);
+    steps.run("guide", || guide(&mut total));
     // Docs: the device crate's docs are complete (host and nvptx targets), and the share of
     // public functions with an example, per module.
-    docs_check();
+    steps.run("docs", docs_check);
+    steps.print();
     // The closing line CI reads: every test of every suite above.
     println!("total: {} passed, {} failed", total.0, total.1);
 }
@@ -543,14 +642,23 @@ fn warnings(text: &str) -> Vec<&str> {
 /// name this checkout's `host/` crate from there and stands for the workspace's own build of
 /// `ptx-sync` put first on `PATH`. Nothing points the commands at the PTX tools: the `PTX_SYNC_*`
 /// variables are removed, and the cubin and SASS come from where the page's `ptx-sync setup`
-/// put the tools. Two additions, neither a tool path: `CARGO_TARGET_DIR` is the examples' target
-/// directory (the dependency tree is built once), and the examples' `Cargo.lock` is copied next
-/// to the new crate's manifest (the same versions, no registry resolution). Each command's
-/// output is checked against what the page says it does; builds of the user's crates must print
-/// no warning.
+/// put the tools. Three additions, none a tool path: `CARGO_TARGET_DIR` is the workspace's
+/// target directory (the dependency tree is built once), `PTX_SYNC_PTX_DIR` an empty directory
+/// (the launcher library built as in a checkout whose own kernels were never built), and the
+/// examples' `Cargo.lock` is copied next to the new crate's manifest (the same versions, no
+/// registry resolution). Each command's output is checked against what the page says it does;
+/// builds of the user's crates must print no warning.
 fn guide(total: &mut (u64, u64)) {
-    // Outside the workspace (inside it, `cargo new` would join the crate to the workspace).
-    let dir = env::temp_dir().join(format!("ptx-sync-guide-{}", std::process::id()));
+    // Outside the workspace (inside it, `cargo new` would join the crate to the workspace), at a
+    // path fixed per checkout: cargo keys path dependencies by their path (`…/ptx-sync/device`
+    // through the link), so a second run finds the ptx-sync crates it built fresh.
+    let tag = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        root().hash(&mut h);
+        h.finish()
+    };
+    let dir = env::temp_dir().join(format!("ptx-sync-guide-{tag:016x}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
@@ -566,7 +674,9 @@ fn guide(total: &mut (u64, u64)) {
         dir.join("bin").display(),
         env::var("PATH").unwrap_or_default()
     );
-    let tdir = root().join("target/examples");
+    let tdir = root().join("target");
+    let no_kernels = dir.join("no-kernels");
+    std::fs::create_dir_all(&no_kernels).unwrap();
     // A user's shell: none of cargo's variables for this `cargo xtask` run, no tool paths.
     let user = |c: &mut Command, cwd: &Path| {
         c.current_dir(cwd);
@@ -581,7 +691,11 @@ fn guide(total: &mut (u64, u64)) {
                 c.env_remove(&k);
             }
         }
-        c.env("PATH", &path).env("CARGO_TARGET_DIR", &tdir);
+        // The launcher library's own kernels as in a checkout where `cargo xtask ptx` never
+        // ran (the binary standing for `cargo install` has them): its build must stay quiet.
+        c.env("PATH", &path)
+            .env("CARGO_TARGET_DIR", &tdir)
+            .env("PTX_SYNC_PTX_DIR", &no_kernels);
     };
     let md = std::fs::read_to_string(root().join("docs/guide.md")).unwrap();
     let mut cwd = dir.clone();
@@ -630,7 +744,13 @@ fn guide(total: &mut (u64, u64)) {
         c.arg("-c").arg(&cmd);
         user(&mut c, &cwd);
         if cmd == "cargo test" {
-            run_tests(&mut c, total);
+            let err = run_tests_stderr(&mut c, total, true);
+            if !warnings(&err).is_empty() {
+                guide_fail(
+                    "building the user's crate for `cargo test` printed warnings",
+                    &err,
+                );
+            }
             seen.push("test".to_string());
             continue;
         }
@@ -638,12 +758,12 @@ fn guide(total: &mut (u64, u64)) {
         match words[..] {
             ["ptx-sync", "setup"] => {
                 if !ok
-                    || !Path::new(t.lines().last().unwrap_or_default().trim())
-                        .join("ptxas")
-                        .is_file()
+                    || !t
+                        .lines()
+                        .any(|l| Path::new(l.trim()).join("ptxas").is_file())
                 {
                     guide_fail(
-                        "ptx-sync setup must end with the tool directory (ptxas in it)",
+                        "ptx-sync setup must print the tool directory (ptxas in it)",
                         &t,
                     );
                 }
@@ -655,7 +775,8 @@ fn guide(total: &mut (u64, u64)) {
             }
             ["ptx-sync", "build", ..] => {
                 guide_build(&cwd, ok, &t);
-                // The page's claim about an older target: ptx-sync's own error, at once.
+                // The page's claim about an older target: ptx-sync's own error, at once (built
+                // where the handoff example's sm_80 test builds: `core` for sm_80 is shared).
                 let mut c = Command::new("ptx-sync");
                 c.args([
                     "build",
@@ -665,7 +786,9 @@ fn guide(total: &mut (u64, u64)) {
                     "sm_80",
                     "--out",
                     "ptx80",
-                ]);
+                    "--target-dir",
+                ])
+                .arg(root().join(NVPTX_DIR));
                 user(&mut c, &cwd);
                 let (ok, t) = output(&mut c);
                 if ok || !t.contains("ptx-sync needs sm_90 and PTX ISA 8.6 or newer: build with `-C target-cpu=sm_90 -C target-feature=+ptx86`") {
@@ -904,10 +1027,11 @@ fn print_doc_coverage() {
 /// the host library (`ptx-sync-host --lib`), then the example coverage.
 fn docs_check() {
     let deny = "-D missing_docs -D rustdoc::broken_intra_doc_links";
+    // The stable docs in the workspace's target directory: the dependencies' metadata is the one
+    // `cargo clippy` built (RUSTDOCFLAGS reach rustdoc only). The nightly nvptx64 build has its
+    // own directory (another toolchain, `-Zbuild-std`).
     run(cargo()
         .args(["doc", "-p", "ptx-sync", "--no-deps"])
-        .arg("--target-dir")
-        .arg(root().join("target/doc-check"))
         .env("RUSTDOCFLAGS", deny));
     let flags = format!("-Ctarget-cpu={SM} -Ctarget-feature=+ptx86");
     run(Command::new("rustup")
@@ -936,8 +1060,6 @@ fn docs_check() {
     // The host library (`ptx-sync-host`'s lib target: cuda, sass, costs, inspect, ...).
     run(cargo()
         .args(["doc", "-p", "ptx-sync-host", "--lib", "--no-deps"])
-        .arg("--target-dir")
-        .arg(root().join("target/doc-check"))
         .env("RUSTDOCFLAGS", deny));
     print_doc_coverage();
 }
