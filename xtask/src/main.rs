@@ -684,7 +684,9 @@ fn guide(total: &mut (u64, u64)) {
             let k = k.to_string_lossy().into_owned();
             let cargo_var = (k.starts_with("CARGO") && k != "CARGO_HOME")
                 || k.starts_with("RUSTC")
-                || k.starts_with("PTX_SYNC_")
+                // Tool paths and build settings; `PTX_SYNC_HOME` (where the user's cache is,
+                // that `ptx-sync setup` fills) is the user's own and stays.
+                || (k.starts_with("PTX_SYNC_") && k != "PTX_SYNC_HOME")
                 || ["RUSTFLAGS", "RUSTDOCFLAGS", "OUT_DIR", "RUSTUP_TOOLCHAIN"]
                     .contains(&k.as_str());
             if cargo_var {
