@@ -93,7 +93,12 @@ fn cuda_dir() -> Option<PathBuf> {
 }
 
 fn setup() {
-    // 1. nightly rust-src (device code is built with -Zbuild-std=core).
+    setup_rust_src();
+    setup_tools();
+}
+
+/// The nightly `rust-src` (device code is built with `-Zbuild-std=core`).
+fn setup_rust_src() {
     let out = Command::new("rustup")
         .args(["component", "list", "--toolchain", "nightly", "--installed"])
         .output();
@@ -117,8 +122,11 @@ fn setup() {
             "nightly",
         ]));
     }
-    // 2. the PTX tools: a project `.venv` if the checkout has one, else the user's venv — the
-    // one `ptx-sync setup` fills, so a user's crates find the same tools.
+}
+
+/// The PTX tools: a project `.venv` if the checkout has one, else the user's venv — the one
+/// `ptx-sync setup` fills, so a user's crates find the same tools.
+fn setup_tools() {
     if tools_bin().is_none() {
         let target = if venv().exists() {
             venv()
@@ -350,12 +358,15 @@ fn ptx() {
 fn tour(args: &[String]) {
     let t0 = std::time::Instant::now();
     let say = |what: &str| eprintln!("xtask: tour [{:>3} s]: {what}", t0.elapsed().as_secs());
-    say(
-        "the toolchain and the PTX tools (nightly rust-src; ptxas & co. from PyPI, installed once)",
-    );
-    setup();
-    say("building the kernels the tour shows: host/kernels for nvptx64 (nightly, core from source; about a minute the first time)");
+    setup_rust_src();
+    // The PTX tools (a pip install the first time: mostly waiting on the network) while the
+    // kernels build (which needs none of them: ptxas runs after).
+    say("the PTX tools (ptxas & co. from PyPI, installed once) and, meanwhile, the kernels the tour shows: host/kernels for nvptx64 (nightly, core from source; about a minute the first time)");
+    let tools = std::thread::spawn(setup_tools);
     let k = build_kernels("kernels", "");
+    if tools.join().is_err() {
+        exit(1);
+    }
     assemble_for(&k, "sm_90a", &ptx_dir().join("kernels.sm_90a.cubin"), false);
     say("building ptx-sync (the binary and its dependencies; a few minutes the first time, cargo shows each crate)");
     run(cargo().args(["build", "-p", "ptx-sync-host", "--bin", "ptx-sync"]));
@@ -529,7 +540,7 @@ fn test() {
     // Examples: each is its own crate, as a user's would be: its tests, then its loom model.
     steps.run("examples", || {
         for d in example_dirs() {
-            run_tests(
+            let err = run_tests_stderr(
                 cargo()
                     .args(["test", "--manifest-path"])
                     .arg(d.join("Cargo.toml"))
@@ -539,7 +550,19 @@ fn test() {
                     .arg("--target-dir")
                     .arg(root().join("target")),
                 &mut total,
+                true,
             );
+            // A user's crate: its build prints no warning (cargo replays those of fresh path
+            // dependencies, so a warm run sees them too).
+            let w = warnings(&err);
+            if !w.is_empty() {
+                eprintln!(
+                    "xtask: {}: the build printed warnings:\n{}",
+                    d.display(),
+                    w.join("\n")
+                );
+                exit(1);
+            }
             run_tests(
                 cargo()
                     .args([
