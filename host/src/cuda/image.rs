@@ -25,6 +25,11 @@
 //! `0x466243B1`, which holds a pointer the driver would follow) — is refused.
 
 /// What an image is, once checked.
+///
+/// ```
+/// use ptx_sync_host::cuda::image::{validate_image, ImageKind};
+/// assert_eq!(validate_image(b".version 8.6\n"), Ok(ImageKind::Ptx { nul: false }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageKind {
     /// An ELF cubin.
