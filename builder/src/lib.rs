@@ -500,6 +500,9 @@ impl KernelCrate {
                     format!("ptxas not found (PTX_SYNC_PTXAS, PTX_SYNC_TOOLS, PATH, .venv, ptx-sync setup's venv): {INSTALL_PTXAS}"),
                 ));
             }
+            // A cubin left by an earlier build is of other PTX: gone, so that nothing stale is
+            // embedded or loaded.
+            let _ = std::fs::remove_file(out_dir.join(format!("{name}.cubin")));
             let msg = format!(
                 "ptx-sync-build: no ptxas found, so no {name}.cubin was written (only {name}.ptx): {INSTALL_PTXAS}"
             );
