@@ -188,6 +188,7 @@ pub struct KernelCrate {
     toolchain: String,
     ptxas: Ptxas,
     rerun_if_changed: Option<bool>,
+    progress: bool,
 }
 
 impl KernelCrate {
@@ -206,6 +207,7 @@ impl KernelCrate {
             toolchain: "nightly".into(),
             ptxas: Ptxas::IfFound,
             rerun_if_changed: None,
+            progress: false,
         }
     }
 
@@ -322,6 +324,20 @@ impl KernelCrate {
     /// ```
     pub fn ptxas(mut self, p: Ptxas) -> Self {
         self.ptxas = p;
+        self
+    }
+
+    /// Whether the nested cargo's `Compiling …`/`Finished …` lines go to stderr as they come
+    /// (off by default: a build script's stderr is cargo's to show; on in `cargo xtask`, whose
+    /// first kernel build compiles `core` for a minute).
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), ptx_sync_build::Error> {
+    /// let a = ptx_sync_build::KernelCrate::new("../kernels").progress(true).build()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn progress(mut self, on: bool) -> Self {
+        self.progress = on;
         self
     }
 
@@ -594,14 +610,33 @@ impl KernelCrate {
         emit_arg.push(emit);
         cmd.arg("--").arg("-Zno-link").arg(emit_arg);
         cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f"));
-        let o = cmd.output().map_err(|e| {
+        let spawn_err = |e: std::io::Error| {
             Error::new(
                 ErrorKind::Toolchain,
                 format!("cannot run rustup: {e}; install it from https://rustup.rs, then {INSTALL_NIGHTLY}"),
             )
-        })?;
-        let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        if o.status.success() {
+        };
+        let mut child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(spawn_err)?;
+        // stderr line by line: kept for the log or the error, the progress lines echoed as they
+        // come when asked.
+        let mut err = String::new();
+        if let Some(e) = child.stderr.take() {
+            use std::io::BufRead;
+            for l in std::io::BufReader::new(e).lines().map_while(Result::ok) {
+                let t = l.trim_start();
+                if self.progress && (t.starts_with("Compiling ") || t.starts_with("Finished ")) {
+                    eprintln!("{l}");
+                }
+                err.push_str(&l);
+                err.push('\n');
+            }
+        }
+        let status = child.wait().map_err(spawn_err)?;
+        if status.success() {
             let log: String = without_ptx_feature_note(&err)
                 .lines()
                 .filter(|l| {

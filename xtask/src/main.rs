@@ -185,6 +185,7 @@ fn build_kernels_for(name: &str, features: &str, arch: &str) -> PathBuf {
         .target_dir(root().join(NVPTX_DIR))
         // assemble() runs ptxas itself (its advisories, the SASS dump, the sm_90a cubin).
         .ptxas(ptx_sync_build::Ptxas::Skip)
+        .progress(true)
         .rerun_if_changed(false);
     if !features.is_empty() {
         k = k.features(features.split(','));
@@ -299,6 +300,7 @@ fn examples_ptx() {
             .out_dir(ptx_dir().join("examples"))
             .target_dir(root().join(NVPTX_DIR))
             .ptxas(ptx_sync_build::Ptxas::Required)
+            .progress(true)
             .rerun_if_changed(false);
         let art = match a.build() {
             Ok(art) => art,
