@@ -1,4 +1,4 @@
-//! What [`Device::load_cubin`](super::Device::load_cubin) checks before the driver sees an
+//! What [`Device::load_cubin`](crate::cuda::Device::load_cubin) checks before the driver sees an
 //! image: `cuModuleLoadDataEx` takes only a pointer, so the driver reads as far as the image's
 //! own headers say. Every size and offset those headers declare must lie inside the slice.
 //!
