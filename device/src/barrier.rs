@@ -325,19 +325,19 @@ impl BarBackend for Active {
         HostBar::new()
     }
     fn sync<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
-        b.h.arrive(b.count, false, true);
+        b.h.arrive(b.id, b.count, false, true);
     }
     fn arrive<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
-        b.h.arrive(b.count, false, false);
+        b.h.arrive(b.id, b.count, false, false);
     }
     fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> u32 {
-        b.h.arrive(b.count, pred, true)
+        b.h.arrive(b.id, b.count, pred, true)
     }
     fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
-        b.h.arrive(b.count, pred, true) == b.count
+        b.h.arrive(b.id, b.count, pred, true) == b.count
     }
     fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
-        b.h.arrive(b.count, pred, true) != 0
+        b.h.arrive(b.id, b.count, pred, true) != 0
     }
     fn cluster(threads: u32) -> HostCluster {
         const W: &str = "barrier.cluster.arrive/wait (.cluster)";
@@ -348,14 +348,22 @@ impl BarBackend for Active {
     }
     fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &HostCluster) -> u32 {
         let o = <S as ClusterArriveInstr<A>>::HOST;
-        (c.arrived.fetch_add(1, o) / c.count as u64) as u32
+        let old = c.arrived.fetch_add(1, o);
+        if (old + 1).is_multiple_of(c.count as u64) {
+            crate::backend::wake(c as *const HostCluster as usize); // this arrival completes
+        }
+        (old / c.count as u64) as u32
     }
     fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
         let target = (gen as u64 + 1) * c.count as u64;
-        wait_while(
-            "barrier.cluster.wait: not every thread of the cluster arrives",
-            || c.arrived.load(Ordering::Acquire) < target,
-        );
+        let what = crate::host_launch::What {
+            text: "barrier.cluster.wait: not every thread of the cluster arrives",
+            id: None,
+            count: c.count,
+        };
+        crate::backend::block_while(what, c as *const HostCluster as usize, || {
+            c.arrived.load(Ordering::Acquire) < target
+        });
     }
 }
 
@@ -402,13 +410,6 @@ impl Word {
     }
 }
 
-/// Waits while `cond()` holds ([`backend::spin_while`](crate::backend::spin_while): under loom a
-/// barrier that can never complete is a `deadlock: {what}` panic).
-#[cfg(not(target_arch = "nvptx64"))]
-fn wait_while(what: &'static str, cond: impl FnMut() -> bool) {
-    crate::backend::spin_while(what, cond)
-}
-
 /// The host barrier: one word holding the generation and the current generation's arrivals
 /// and true predicates (and the completed generation's result), so that each arrival is one
 /// RMW that knows its own generation. An arrival of the next generation that lands right
@@ -450,9 +451,12 @@ impl HostBar {
             state: Word::new(0, W),
         }
     }
-    /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
-    /// number of true predicates of the completed generation (valid when `wait`).
-    fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
+    /// Arrives at barrier `id` of `count` threads (with a predicate contribution); waits for
+    /// the generation if `wait` (sleeping, [`backend::block_while`](crate::backend::block_while):
+    /// under loom a barrier that can never complete is a `deadlock: bar.sync: …` panic, in an
+    /// `index::launch` a reported deadlock); returns the number of true predicates of the
+    /// completed generation (valid when `wait`).
+    fn arrive(&self, id: u32, count: u32, pred: bool, wait: bool) -> u32 {
         use hbar::*;
         let (count, p) = (count as u64, pred as u64);
         // AcqRel: every arrival releases, the last one acquires all of them (one release
@@ -464,7 +468,9 @@ impl HostBar {
                 pack(arrived(v) + 1, trues(v) + p, result(v), gen(v))
             }
         });
+        let key = self as *const HostBar as usize;
         if arrived(old) + 1 == count {
+            crate::backend::wake(key); // this arrival completes the generation
             return (trues(old) + p) as u32;
         }
         if !wait {
@@ -472,7 +478,12 @@ impl HostBar {
         }
         let g = gen(old);
         let mut seen = old;
-        wait_while("bar.sync: not every thread arrives at the barrier", || {
+        let what = crate::host_launch::What {
+            text: "bar.sync: not every thread arrives at the barrier",
+            id: Some(id),
+            count: count as u32,
+        };
+        crate::backend::block_while(what, key, || {
             seen = self.state.load(Ordering::Acquire);
             gen(seen) == g
         });

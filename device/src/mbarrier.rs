@@ -136,7 +136,38 @@ macro_rules! opaque_state {
         $(#[$m])*
         pub struct $name<Tag = ()> {
             state: u64,
+            /// The barrier the state came from: the waits check it (host, and debug builds on
+            /// the device; PTX ISA §9.7.13.15.17: the state of an arrive "on the same mbarrier
+            /// object").
+            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+            bar: usize,
             _t: PhantomData<fn() -> Tag>,
+        }
+        impl<Tag> $name<Tag> {
+            /// The state `state` of an arrive on `bar`.
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn of(state: u64, bar: &Mbarrier<Tag>) -> Self {
+                $name {
+                    state,
+                    #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+                    bar: bar as *const Mbarrier<Tag> as usize,
+                    _t: PhantomData,
+                }
+            }
+            /// The state, for a wait on `bar`: panics (a `trap` on the device, in debug builds)
+            /// if it came from another barrier.
+            #[inline(always)]
+            #[allow(unused_variables, dead_code)] // `NoCompleteToken` waits through `token()`
+            fn state_for(self, bar: &Mbarrier<Tag>) -> u64 {
+                #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+                assert!(
+                    self.bar == bar as *const Mbarrier<Tag> as usize,
+                    "mbarrier: a token of another barrier (PTX ISA §9.7.13.15.17: the state of an \
+                     arrive on the same mbarrier object)"
+                );
+                self.state
+            }
         }
         impl<Tag> Clone for $name<Tag> {
             fn clone(&self) -> Self {
@@ -229,6 +260,8 @@ impl<Tag> NoCompleteToken<Tag> {
     pub const fn token(self) -> Token<Tag> {
         Token {
             state: self.state,
+            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+            bar: self.bar,
             _t: PhantomData,
         }
     }
@@ -965,10 +998,7 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveInstr<Sco>,
     {
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::One);
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
@@ -996,10 +1026,7 @@ impl<Tag> Mbarrier<Tag> {
     {
         check_count(count);
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::N(count));
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64 state, [a];` — arrives and lowers the
@@ -1026,10 +1053,7 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveInstr<Sco>,
     {
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::Drop);
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 state, [a], count;` — `count`
@@ -1058,10 +1082,7 @@ impl<Tag> Mbarrier<Tag> {
     pub unsafe fn arrive_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
         let state = <Active as MbarBackend>::arrive_no_complete(self, count, false);
-        NoCompleteToken {
-            state,
-            _t: PhantomData,
-        }
+        NoCompleteToken::of(state, self)
     }
 
     /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;` —
@@ -1087,10 +1108,7 @@ impl<Tag> Mbarrier<Tag> {
     pub unsafe fn arrive_drop_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
         let state = <Active as MbarBackend>::arrive_no_complete(self, count, true);
-        NoCompleteToken {
-            state,
-            _t: PhantomData,
-        }
+        NoCompleteToken::of(state, self)
     }
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
@@ -1121,10 +1139,7 @@ impl<Tag> Mbarrier<Tag> {
     {
         check_tx(tx);
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::ExpectTx(tx));
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
@@ -1288,7 +1303,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Try(token.state))
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Try(token.state_for(self)))
     }
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
@@ -1311,7 +1326,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryHint(token.state, ns))
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryHint(token.state_for(self), ns))
     }
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
@@ -1385,7 +1400,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Test(token.state))
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Test(token.state_for(self)))
     }
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
@@ -1525,9 +1540,12 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// The barrier at the same offset in the CTA of rank `cta` of this cluster:
-    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier. The view
-    /// borrows this barrier, so it cannot outlive it (a peer CTA's barrier at the same offset
-    /// is kept alive by the cluster protocol, seed §5.4).
+    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier, or rank
+    /// `cta`'s copy of it when a `cluster::ClusterShared` (host) owns this
+    /// barrier's copies. The view borrows this barrier, so it cannot outlive it; on the device a
+    /// peer CTA's barrier at the same offset is kept alive by the cluster protocol (seed §5.4),
+    /// on the host by the `ClusterShared` that owns both copies (the borrow of this one borrows
+    /// the guard).
     ///
     /// PTX ISA §9.7.9.22 (`mapa`); seed §5.4 (consumers in peer CTAs arrive on the leader's
     /// `empty`).
@@ -1575,7 +1593,8 @@ impl<Tag> Mbarrier<Tag> {
 ///
 /// The lifetime `'a` is the borrow of the [`Mbarrier`] it was made from
 /// ([`Mbarrier::remote`], [`Mbarrier::cluster_view`]): the view cannot outlive the barrier
-/// (on the host it is a pointer to it).
+/// (on the host it is a pointer to it, or to a peer's copy that the same
+/// `cluster::ClusterShared` (host) owns, so it cannot outlive that either).
 #[allow(clippy::type_complexity)]
 pub struct RemoteMbarrier<'a, Tag = ()> {
     addr: ClusterAddr,
@@ -1626,8 +1645,9 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     pub fn addr(self) -> ClusterAddr {
         self.addr
     }
-    /// Host: the barrier itself (the view was made from a live `&'a Mbarrier`, or promised by
-    /// `from_addr`'s contract).
+    /// Host: the barrier the view points at (the view was made from a live `&'a Mbarrier`,
+    /// whose peers' copies a `ClusterShared` borrowed for `'a` owns, or declared with
+    /// `ClusterShared::from_raw`, or promised by `from_addr`'s contract).
     #[cfg(not(target_arch = "nvptx64"))]
     pub(crate) fn local(self) -> &'a Mbarrier<Tag> {
         unsafe { &*(self.addr.0 as *const Mbarrier<Tag>) }
