@@ -124,7 +124,8 @@ enum Cmd {
         iters: u64,
     },
     /// Check litmus files against the PTX memory model (PTX ISA chapter 8): herd-style verdicts.
-    /// Exit 0: every file decided; 3: something unsupported; 2: a parse error.
+    /// Exit 0: every file decided; 3: something unsupported, or a verdict `Bounded` (a loop cut
+    /// at the unroll bound); 2: a parse error.
     Check {
         /// `.litmus` files or directories (searched recursively).
         #[arg(required = true)]
@@ -135,6 +136,10 @@ enum Cmd {
         /// Write each test's witness execution as DOT and SVG into DIR.
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
+        /// Loop unroll bound: backward jumps to one loop head per entry before the path is cut
+        /// and the verdict is `Bounded` (default 4; spin loops that only wait need none).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        unroll: Option<u32>,
     },
     /// Build a kernel crate for nvptx64 to PTX and cubin (the `ptx-sync-build` helper).
     Build(build_cmd::BuildArgs),
@@ -451,9 +456,14 @@ fn main() -> ExitCode {
             paths,
             json,
             witness,
+            unroll,
         } => ExitCode::from(ptx_sync_model::cli(
             &paths,
-            &ptx_sync_model::CheckOptions { json, witness },
+            &ptx_sync_model::CheckOptions {
+                json,
+                witness,
+                unroll,
+            },
         ) as u8),
     }
 }
