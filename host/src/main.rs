@@ -123,8 +123,10 @@ enum Cmd {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
         iters: u64,
     },
-    /// Check litmus files against the PTX memory model (PTX ISA chapter 8): herd-style verdicts.
-    /// Exit 0: every file decided; 3: something unsupported; 2: a parse error.
+    /// Check litmus files, or a `.ptx` kernel at a small launch (`--entry`, `--grid`, `--block`,
+    /// `--param`…), against the PTX memory model (PTX ISA chapter 8): herd-style verdicts; with
+    /// `--advise`, the cheapest synchronization that stays correct.
+    /// Exit 0: every file decided; 3: something unsupported or bounded; 2: a parse error.
     Check {
         /// `.litmus` files or directories (searched recursively).
         #[arg(required = true)]
@@ -135,6 +137,13 @@ enum Cmd {
         /// Write each test's witness execution as DOT and SVG into DIR.
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
+        /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker
+        /// sem, removed), re-check each, and list those that keep the verdict with the SASS they
+        /// save (issue #22 §3; litmus files with one program are advised together).
+        #[arg(long)]
+        advise: bool,
+        #[command(flatten)]
+        kernel: cli::check_cmd::KernelArgs,
     },
     /// Build a kernel crate for nvptx64 to PTX and cubin (the `ptx-sync-build` helper).
     Build(build_cmd::BuildArgs),
@@ -427,10 +436,14 @@ fn main() -> ExitCode {
             paths,
             json,
             witness,
-        } => ExitCode::from(ptx_sync_model::cli(
+            advise,
+            kernel,
+        } => cli::check_cmd::run(
             &paths,
             &ptx_sync_model::CheckOptions { json, witness },
-        ) as u8),
+            &kernel,
+            advise,
+        ),
     }
 }
 

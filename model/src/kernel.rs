@@ -421,6 +421,19 @@ fn describe_ev(g: &crate::engine::graph::Graph, e: usize) -> String {
 pub fn check_kernel(ptx: &str, file: &str, check: &KernelCheck) -> Result<KernelOutcome, Error> {
     let t0 = Instant::now();
     let module = Module::parse(ptx, file)?;
+    check_module(&module, check, &[], t0)
+}
+
+/// Checks one launch of one entry of a parsed module, with `edits` applied to its statements
+/// ([`Module::launch_edited`]; none: the module as written). `t0`: when the check started (for
+/// [`KernelOutcome::seconds`]).
+pub fn check_module(
+    module: &Module,
+    check: &KernelCheck,
+    edits: &[crate::ptx::module::Edit],
+    t0: Instant,
+) -> Result<KernelOutcome, Error> {
+    let file = module.file.as_str();
     if module.entry(&check.entry).is_none() {
         return Err(bad(
             file,
@@ -431,7 +444,7 @@ pub fn check_kernel(ptx: &str, file: &str, check: &KernelCheck) -> Result<Kernel
             ),
         ));
     }
-    let kernel = module.launch(&check.entry, &check.launch)?;
+    let kernel = module.launch_edited(&check.entry, &check.launch, edits)?;
     let assert = match &check.assert {
         Some(a) => Some(parse_assert(a).map_err(|m| bad(file, m))?),
         None => None,
@@ -666,41 +679,29 @@ fn param(s: &str) -> Result<(usize, crate::ptx::module::Bind), String> {
     Ok((i, Bind::Int(n as u64)))
 }
 
-/// `ptx-sync check FILE.ptx --entry NAME --grid … --block …`: prints the verdict; returns the exit
-/// code: 0 decided, 3 unsupported or bounded (a cut loop could change it), 2 bad input.
-pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path::Path>) -> i32 {
-    let text = match std::fs::read(path) {
-        Ok(b) => match String::from_utf8(b) {
-            Ok(t) => t,
-            Err(_) => {
-                eprintln!("ptx-sync check: {}: not UTF-8 PTX text", path.display());
-                return 2;
-            }
-        },
-        Err(e) => {
-            eprintln!("ptx-sync check: {}: {e}", path.display());
-            return 2;
-        }
-    };
-    let file = path.display().to_string();
-    let module = match Module::parse(&text, &file) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}");
-            return if e.kind == ErrorKind::Parse { 2 } else { 3 };
-        }
-    };
+/// Reads a `.ptx` file as text; `Err`: the one-line message.
+pub fn read_ptx(path: &std::path::Path) -> Result<String, String> {
+    match std::fs::read(path) {
+        Ok(b) => String::from_utf8(b)
+            .map_err(|_| format!("ptx-sync check: {}: not UTF-8 PTX text", path.display())),
+        Err(e) => Err(format!("ptx-sync check: {}: {e}", path.display())),
+    }
+}
+
+/// The [`KernelCheck`] that `opts` describe for `module`: the entry (`--entry`, or the module's
+/// only one), the launch and the assertion. `Err`: the one-line message (bad input).
+pub fn check_of_options(module: &Module, opts: &KernelOptions) -> Result<KernelCheck, String> {
+    let file = &module.file;
     let entry = match &opts.entry {
         Some(e) => e.clone(),
         None => match module.entries().as_slice() {
             [one] => one.to_string(),
             all => {
-                eprintln!(
+                return Err(format!(
                     "ptx-sync check: {file} has {} entries; choose one with --entry ({})",
                     all.len(),
                     all.join(", ")
-                );
-                return 2;
+                ))
             }
         },
     };
@@ -730,16 +731,40 @@ pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path
         }
         Ok(())
     })();
-    if let Err(m) = parsed {
-        eprintln!("ptx-sync check: {m}");
-        return 2;
-    }
-    let check = KernelCheck {
+    parsed.map_err(|m| format!("ptx-sync check: {m}"))?;
+    Ok(KernelCheck {
         entry,
         launch,
         assert: opts.assert.clone(),
+    })
+}
+
+/// `ptx-sync check FILE.ptx --entry NAME --grid … --block …`: prints the verdict; returns the exit
+/// code: 0 decided, 3 unsupported or bounded (a cut loop could change it), 2 bad input.
+pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path::Path>) -> i32 {
+    let text = match read_ptx(path) {
+        Ok(t) => t,
+        Err(m) => {
+            eprintln!("{m}");
+            return 2;
+        }
     };
-    match check_kernel(&text, &file, &check) {
+    let file = path.display().to_string();
+    let module = match Module::parse(&text, &file) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return if e.kind == ErrorKind::Parse { 2 } else { 3 };
+        }
+    };
+    let check = match check_of_options(&module, opts) {
+        Ok(c) => c,
+        Err(m) => {
+            eprintln!("{m}");
+            return 2;
+        }
+    };
+    match check_module(&module, &check, &[], Instant::now()) {
         Ok(out) => {
             print!("{}", out.herd());
             if let Some(j) = json {

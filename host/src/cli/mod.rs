@@ -2,4 +2,5 @@
 
 pub mod args;
 pub mod build_cmd;
+pub mod check_cmd;
 pub mod tour;
