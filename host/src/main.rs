@@ -14,7 +14,7 @@ mod registry;
 mod render;
 
 use analysis::hist;
-use cli::{args, build_cmd, tour};
+use cli::{args, build_cmd, setup_cmd, tour};
 use exec::{copy, gpu, litmus_file, runner};
 use registry::programs;
 use render::{report, show};
@@ -147,6 +147,14 @@ enum Cmd {
     },
     /// Build a kernel crate for nvptx64 to PTX and cubin (the `ptx-sync-build` helper).
     Build(build_cmd::BuildArgs),
+    /// Install what building and inspecting kernels needs, once: nightly rust-src and the PTX
+    /// tools from PyPI in the user's venv (~/.cache/ptx-sync/venv), where `build`, `show` and a
+    /// build.rs calling ptx-sync-build find them. Prints the tool directory.
+    Setup {
+        /// The Python 3 that makes the venv.
+        #[arg(long, value_name = "PY", default_value = "python3")]
+        python: String,
+    },
     /// The GPU fence-cost benchmark.
     Bench {
         /// Write the results as JSON to FILE.
@@ -321,7 +329,22 @@ fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Resul
     Ok(())
 }
 
+/// Every output of the process — stdout and stderr, of every command, of clap's help, of the
+/// model checker and the inspector — ends quietly when its reader goes away (`ptx-sync check … |
+/// head -1`): SIGPIPE gets its default action back, so a write to a closed pipe ends the process
+/// as it ends `cat`, without a message. (Rust's runtime ignores SIGPIPE, which turns such a write
+/// into an `EPIPE` error and `println!` into a panic, exit 101.) Child processes (ptxas, cargo)
+/// get the default action from `std::process::Command` anyway.
+fn quiet_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with a valid signal number and the default action, before any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => return args::arg_error(e),
@@ -432,6 +455,7 @@ fn main() -> ExitCode {
         Cmd::Tour { no_gpu, iters } => tour::run(no_gpu, iters),
         Cmd::Bench { json } => bench(json.as_ref()),
         Cmd::Build(a) => build_cmd::run(&a),
+        Cmd::Setup { python } => setup_cmd::run(&python),
         Cmd::Check {
             paths,
             json,

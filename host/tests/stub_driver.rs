@@ -276,8 +276,8 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
             (4, p[9] * 4, "scratch: scratch_words words"),
             (
                 5,
-                (4 + instances) * 4,
-                "sync: 4 counters + a start barrier per instance",
+                (4 + 2 * instances) * 4,
+                "sync: 4 counters + a start barrier and a done count per instance",
             ),
         ] {
             assert_eq!(r.alloc_size(l, p[i]), bytes, "{what}");
@@ -426,6 +426,55 @@ fn mp_once_reads_flag_and_data_back() {
     assert_eq!(r.code, Some(0), "{}", r.err);
     r.expect("full=0 (read before P's store), data=0");
     assert_eq!(r.launches()[0].get("fn"), "litmus_mp_rel_acq_once");
+}
+
+/// Instances that never reported (their done count, `sync[4 + n + i]`, below the program's
+/// roles) are counted apart: their output words are the host's zero fill, which for SB would read
+/// as its forbidden outcome `r1=0 r2=0`. Here the stub's kernel runs all but the last 1000
+/// instances with r1=1 r2=0: no forbidden outcome, 1000 unreported per launch, exit 0.
+#[test]
+fn instances_that_never_reported_are_counted_apart() {
+    let j = tmp("unreported.json");
+    let r = run(
+        "full",
+        "litmus-unreported",
+        &[
+            "litmus",
+            "sb_sc",
+            "--iters",
+            "2",
+            "--quiet",
+            "--json",
+            j.to_str().unwrap(),
+        ],
+        &[
+            ("CUDA_STUB_LITMUS_OUT", "1,0,0,0"),
+            ("CUDA_STUB_LITMUS_UNREPORTED", "1000"),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    let instances = 132 * 256 / 2 / 2;
+    let v = json(&j);
+    let rows = v[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["outcome"], "r1=1 r2=0");
+    assert_eq!(rows[0]["count"], 2 * (instances - 1000));
+    assert_eq!(v[0]["unreported"], 2 * 1000);
+    assert_eq!(v[0]["rounds"], 2 * (instances - 1000));
+    assert!(!r.out.contains("r1=0 r2=0"), "{}", r.out);
+    r.expect(
+        "2,000 instance(s) never reported (a role did not finish): counted apart, not as outcomes",
+    );
+    r.expect("; 2,000 instance(s) never reported");
+    // The done counts are read back with the counters: the whole sync buffer after each launch.
+    for l in r.launches() {
+        let sync = decode(l)[5];
+        let back = r.log[l.idx..]
+            .iter()
+            .find(|c| c.name == "cuMemcpyDtoH_v2" && c.num("src") == sync)
+            .expect("sync read back");
+        assert_eq!(back.num("bytes"), (4 + 2 * instances) * 4);
+    }
 }
 
 #[test]
