@@ -126,15 +126,16 @@ enum Cmd {
     /// Check litmus files, or a `.ptx` kernel at a small launch (`--entry`, `--grid`, `--block`,
     /// `--param`…), against the PTX memory model (PTX ISA chapter 8): herd-style verdicts; with
     /// `--advise`, the cheapest synchronization that stays correct.
-    /// Exit 0: every file decided; 3: something unsupported or bounded; 2: a parse error.
+    /// Exit 0: every verdict decided (flagged or not, as for litmus files); 3: something
+    /// unsupported or bounded; 2: bad input (a parse error, a bad option).
     Check {
-        /// `.litmus` files or directories (searched recursively).
+        /// `.litmus` files or directories (searched recursively), or one `.ptx` module.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Write all verdicts as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
-        /// Write each test's witness execution as DOT and SVG into DIR.
+        /// Write each test's (or the kernel's) witness execution as DOT and SVG into DIR.
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
         /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker

@@ -188,6 +188,18 @@ impl KernelOutcome {
         s
     }
 
+    /// The witness execution as a DOT graph (events in thread columns, each naming its PTX line;
+    /// po, rf, co, synchronizes-with and race edges), titled with the entry; `None` when no
+    /// execution completed.
+    pub fn dot(&self) -> Option<String> {
+        let mut w = self.witness.clone()?;
+        // Each event names its PTX line (issue #22 §2).
+        for e in &mut w.events {
+            e.text = format!("{} (line {})", e.text, e.line);
+        }
+        Some(crate::report::dot_titled(&self.entry, &w))
+    }
+
     /// The verdict as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -742,6 +754,17 @@ pub fn check_of_options(module: &Module, opts: &KernelOptions) -> Result<KernelC
 /// `ptx-sync check FILE.ptx --entry NAME --grid … --block …`: prints the verdict; returns the exit
 /// code: 0 decided, 3 unsupported or bounded (a cut loop could change it), 2 bad input.
 pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path::Path>) -> i32 {
+    cli_witness(path, opts, json, None)
+}
+
+/// [`cli`] that also writes the witness execution as `DIR/ENTRY.dot` and `DIR/ENTRY.svg`
+/// (`--witness DIR`); exit 2 when DIR cannot be created or a file cannot be written.
+pub fn cli_witness(
+    path: &std::path::Path,
+    opts: &KernelOptions,
+    json: Option<&std::path::Path>,
+    witness: Option<&std::path::Path>,
+) -> i32 {
     let text = match read_ptx(path) {
         Ok(t) => t,
         Err(m) => {
@@ -774,6 +797,12 @@ pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path
                     return 2;
                 }
             }
+            if let (Some(d), Some(dot)) = (witness, out.dot()) {
+                if let Err(e) = write_witness(d, &out.entry, &dot) {
+                    eprintln!("ptx-sync check: {e}");
+                    return 2;
+                }
+            }
             if out.bounded() {
                 3
             } else {
@@ -789,4 +818,32 @@ pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path
             }
         }
     }
+}
+
+/// Writes `dir/NAME.dot` and, where the layout succeeds, `dir/NAME.svg` (`NAME`: `entry` with
+/// anything but `[A-Za-z0-9_.-]` as `_`).
+fn write_witness(dir: &std::path::Path, entry: &str, dot: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stem: String = entry
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let p = dir.join(format!("{stem}.dot"));
+    std::fs::write(&p, dot).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    match crate::report::svg_of_dot(dot) {
+        Some(svg) => {
+            let p = dir.join(format!("{stem}.svg"));
+            std::fs::write(&p, svg).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
+        None => eprintln!(
+            "ptx-sync check: {entry}: no SVG (layout failed); the DOT file is written"
+        ),
+    }
+    Ok(())
 }

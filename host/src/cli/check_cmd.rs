@@ -53,7 +53,29 @@ impl KernelArgs {
     }
 }
 
-/// Runs `ptx-sync check`. Exit codes: 0 decided (advised), 2 bad input, 3 unsupported or bounded.
+impl KernelArgs {
+    /// The first launch option given, as its flag (`--grid`), `None` when none is.
+    fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--entry", self.entry.is_some()),
+            ("--grid", self.grid.is_some()),
+            ("--block", self.block.is_some()),
+            ("--cluster", self.cluster.is_some()),
+            ("--param", !self.param.is_empty()),
+            ("--dyn-smem", self.dyn_smem.is_some()),
+            ("--unroll", self.unroll.is_some()),
+            ("--assert", self.assert.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(f, given)| given.then_some(f))
+    }
+}
+
+/// Runs `ptx-sync check`: one `.ptx` kernel at the launch `kernel` describes, or litmus files
+/// (and directories of them) as before. Exit codes, the same for both: 0 every verdict decided
+/// (whatever it is: a flagged or a failed assertion is a decided verdict, as for litmus files),
+/// 2 bad input (a one-line error naming the argument or the line), 3 something unsupported or a
+/// verdict left undecided by the unroll bound. With `--advise`: 0 advised.
 pub fn run(
     paths: &[PathBuf],
     opts: &ptx_sync_model::CheckOptions,
@@ -61,30 +83,49 @@ pub fn run(
     advise: bool,
 ) -> ExitCode {
     let k = kernel.options();
+    let ptx: Vec<&PathBuf> = paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    if !ptx.is_empty() && paths.len() > 1 {
+        eprintln!(
+            "ptx-sync check: a .ptx file is checked on its own (the launch options describe one entry of one module); got {} paths",
+            paths.len()
+        );
+        return code(2);
+    }
+    if ptx.is_empty() {
+        if let Some(flag) = kernel.first_given() {
+            eprintln!("ptx-sync check: {flag} applies to a .ptx kernel, not to litmus files");
+            return code(2);
+        }
+    }
     if advise {
+        if let Some(flag) = [
+            ("--json", opts.json.is_some()),
+            ("--witness", opts.witness.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(f, given)| given.then_some(f))
+        {
+            eprintln!("ptx-sync check: {flag} is not used with --advise (the advice is a table on stdout)");
+            return code(2);
+        }
         return code(ptx_sync_model::advise::cli(
             paths,
             &k,
             &ptx_sync_host::inspect::cost_row,
         ));
     }
-    let (ptx, litmus): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
-        .iter()
-        .partition(|p| p.extension().is_some_and(|e| e == "ptx"));
-    let mut rc = 0;
-    for p in &ptx {
-        let json = if ptx.len() == 1 && litmus.is_empty() {
-            opts.json.as_deref()
-        } else {
-            None
-        };
-        rc = rc.max(ptx_sync_model::kernel::cli(p, &k, json));
+    match ptx.first() {
+        Some(p) => code(ptx_sync_model::kernel::cli_witness(
+            p,
+            &k,
+            opts.json.as_deref(),
+            opts.witness.as_deref(),
+        )),
+        None => code(ptx_sync_model::cli(paths, opts)),
     }
-    if !litmus.is_empty() || ptx.is_empty() {
-        let rest: Vec<PathBuf> = litmus.into_iter().cloned().collect();
-        rc = rc.max(ptx_sync_model::cli(&rest, opts));
-    }
-    code(rc)
 }
 
 fn code(rc: i32) -> ExitCode {
