@@ -465,6 +465,32 @@ fn mp_kernel_in_one_cta_narrows_to_cta() {
             ("mp".to_string(), 23, "fence.acquire.cta".to_string()),
         ]
     );
+    // The SASS column with `docs/fence-costs.md`'s rows (`fence.acquire.cta` is `(none)`: no SASS
+    // beyond the baseline), so fence.sc.gpu → fence.acquire.cta saves all four opcodes.
+    let rows = |mn: &str| -> Option<(String, String)> {
+        let v = match mn {
+            "fence.sc.gpu" => "MEMBAR.SC.GPU ERRBAR CGAERRBAR CCTL.IVALL",
+            "fence.release.cta" => "MEMBAR.ALL.CTA",
+            "fence.acquire.cta" => "(none)",
+            _ => return None,
+        };
+        Some((mn.to_string(), v.to_string()))
+    };
+    let text = a.render(&rows);
+    let combined: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Combined"))
+        .collect();
+    assert!(
+        combined.iter().any(|l| l.contains("| fence.acquire.cta")
+            && l.ends_with("| −MEMBAR.SC.GPU −ERRBAR −CGAERRBAR −CCTL.IVALL")),
+        "{text}"
+    );
+    assert!(
+        combined.iter().any(|l| l.contains("| fence.release.cta")
+            && l.ends_with("| −MEMBAR.SC.GPU −ERRBAR −CGAERRBAR −CCTL.IVALL +MEMBAR.ALL.CTA")),
+        "{text}"
+    );
 }
 
 /// A kernel whose baseline is bounded (a loop cut at the unroll bound) has no decided verdict to
