@@ -121,13 +121,16 @@ fn mp_release_acquire_cta_across_two_ctas_races_and_can_read_0() {
         "the data store and load: {out}"
     );
     assert!(
-        races.iter().any(|r| r.contains("`st.release.cta.u32 [%rd1], 1` (line 20)")
-            && r.contains("`ld.acquire.cta.u32 %r3, [%rd1]` (line 23)")),
+        races
+            .iter()
+            .any(|r| r.contains("`st.release.cta.u32 [%rd1], 1` (line 20)")
+                && r.contains("`ld.acquire.cta.u32 %r3, [%rd1]` (line 23)")),
         "the flag store and load: {out}"
     );
     assert!(out.lines().any(|l| l == "No"), "{out}");
     assert!(
-        out.lines().any(|l| l.starts_with("Observation mp Sometimes ")),
+        out.lines()
+            .any(|l| l.starts_with("Observation mp Sometimes ")),
         "{out}"
     );
     // --json: the same verdict.
@@ -139,7 +142,10 @@ fn mp_release_acquire_cta_across_two_ctas_races_and_can_read_0() {
     assert_eq!(v["races"].as_array().map(Vec::len), Some(2));
     // --witness: a graph whose events name their PTX lines, with the race edges.
     let dot = std::fs::read_to_string(wit.join("mp.dot")).unwrap();
-    assert!(dot.contains("st.release.cta.u32 [%rd1], 1 (line 20)"), "{dot}");
+    assert!(
+        dot.contains("st.release.cta.u32 [%rd1], 1 (line 20)"),
+        "{dot}"
+    );
     assert!(dot.contains("label=\"race\""), "{dot}");
     let svg = std::fs::read_to_string(wit.join("mp.svg")).unwrap();
     assert!(svg.contains("<svg"));
@@ -156,7 +162,8 @@ fn mp_release_acquire_cta_in_one_cta_is_clean() {
     let out = stdout(&o);
     assert!(!out.contains("Flag"), "{out}");
     assert!(
-        out.lines().any(|l| l.starts_with("Observation mp Never 0 ")),
+        out.lines()
+            .any(|l| l.starts_with("Observation mp Never 0 ")),
         "{out}"
     );
 }
@@ -208,7 +215,15 @@ fn bad_arguments_exit_2_with_one_line_naming_them() {
     let o = run(&["check", litmus.as_str(), "--grid", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--grid"), "{}", stderr(&o));
-    let o = run(&["check", mp.as_str(), "--param", "0=buf:12", "--advise", "--json", "x"]);
+    let o = run(&[
+        "check",
+        mp.as_str(),
+        "--param",
+        "0=buf:12",
+        "--advise",
+        "--json",
+        "x",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--json"), "{}", stderr(&o));
 }
@@ -333,7 +348,10 @@ fn advise_on_a_kernel_narrows_within_one_cta_only() {
     let o = check_mp("mp_gpu.ptx", "2", "1", &["--advise"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("No single weakening keeps the verdict."), "{out}");
+    assert!(
+        out.contains("No single weakening keeps the verdict."),
+        "{out}"
+    );
     assert!(
         out.contains("nothing: the program stays as written"),
         "{out}"

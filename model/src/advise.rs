@@ -153,9 +153,7 @@ fn split_inst(text: &str) -> (&str, &str, &str) {
     let end = text[start..]
         .find(char::is_whitespace)
         .map_or(text.len(), |e| start + e);
-    let end = text[start..end]
-        .find(';')
-        .map_or(end, |e| start + e);
+    let end = text[start..end].find(';').map_or(end, |e| start + e);
     (&text[..start], &text[start..end], &text[end..])
 }
 
@@ -686,9 +684,7 @@ impl Advice {
 }
 
 fn form_text(f: &Form) -> String {
-    f.text
-        .clone()
-        .unwrap_or_else(|| "(removed)".to_string())
+    f.text.clone().unwrap_or_else(|| "(removed)".to_string())
 }
 
 /// `−A −B +C` from the old and the new cost rows; `no row` where either is missing.
@@ -815,7 +811,11 @@ impl Verdict {
         };
         self.races = self.races.iter().map(fix).collect();
         self.hangs = self.hangs.iter().map(fix).collect();
-        self.flags = self.flags.iter().map(|(n, d)| (n.clone(), fix(d))).collect();
+        self.flags = self
+            .flags
+            .iter()
+            .map(|(n, d)| (n.clone(), fix(d)))
+            .collect();
         self
     }
 
@@ -924,12 +924,11 @@ impl Subject {
                         new: n.clone(),
                     })
                     .collect();
-                let o = check_module(module, check, &e, Instant::now()).map_err(|e| {
-                    match e.kind {
+                let o =
+                    check_module(module, check, &e, Instant::now()).map_err(|e| match e.kind {
                         ErrorKind::Parse => format!("the front end rejects it: {}", e.msg),
                         ErrorKind::Unsupported => e.msg,
-                    }
-                })?;
+                    })?;
                 let v = Verdict::of_kernel(&o).normalize(&renames);
                 if let Some(b) = base {
                     if let Some(why) = v.differs_from(&b[0]) {
@@ -1023,16 +1022,19 @@ fn greedy_key(f: &Form) -> (u8, u8, u8, u8) {
     )
 }
 
-fn advise(subject: Subject, name: String, sites: Vec<(Site, Vec<Form>)>, isa: Isa) -> Result<Advice, Error> {
+fn advise(
+    subject: Subject,
+    name: String,
+    sites: Vec<(Site, Vec<Form>)>,
+    isa: Isa,
+) -> Result<Advice, Error> {
     let t0 = Instant::now();
     let (sites, forms): (Vec<Site>, Vec<Vec<Form>>) = sites.into_iter().unzip();
     let file = match &subject {
         Subject::Litmus(t) => t[0].file.clone(),
         Subject::Kernel { module, .. } => module.file.clone(),
     };
-    let (base, _) = subject
-        .run(&sites, &[], None)
-        .map_err(|m| lerr(&file, m))?;
+    let (base, _) = subject.run(&sites, &[], None).map_err(|m| lerr(&file, m))?;
     let baseline_seconds = t0.elapsed().as_secs_f64();
     if let Some(b) = base.iter().find(|b| b.cut > 0) {
         return Err(Error {
@@ -1187,7 +1189,10 @@ fn program_key(text: &str, cond_line: usize) -> (usize, Vec<String>) {
     let end = cond_line.saturating_sub(1).clamp(start, lines.len());
     (
         start + 1,
-        lines[start..end].iter().map(|l| l.trim().to_string()).collect(),
+        lines[start..end]
+            .iter()
+            .map(|l| l.trim().to_string())
+            .collect(),
     )
 }
 
@@ -1220,6 +1225,9 @@ fn advise_module(module: Module, ptx: &str, check: &KernelCheck) -> Result<Advic
         isa,
     )
 }
+
+/// A litmus file's text and its path as shown.
+type TextAndFile = (String, String);
 
 /// `ptx-sync check PATHS… --advise`: `.ptx` files with the launch `kernel` describes (one
 /// advice each), litmus files grouped by program (one advice per group). Prints
@@ -1283,7 +1291,7 @@ pub fn cli(paths: &[PathBuf], kernel: &KernelOptions, cost: CostFn) -> i32 {
         }
     };
     // Group the litmus files by program, in the order given.
-    let mut groups: Vec<(Vec<String>, Vec<(String, String)>)> = Vec::new();
+    let mut groups: Vec<(Vec<String>, Vec<TextAndFile>)> = Vec::new();
     for f in &files {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,

@@ -841,9 +841,9 @@ fn write_witness(dir: &std::path::Path, entry: &str, dot: &str) -> Result<(), St
             let p = dir.join(format!("{stem}.svg"));
             std::fs::write(&p, svg).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         }
-        None => eprintln!(
-            "ptx-sync check: {entry}: no SVG (layout failed); the DOT file is written"
-        ),
+        None => {
+            eprintln!("ptx-sync check: {entry}: no SVG (layout failed); the DOT file is written")
+        }
     }
     Ok(())
 }

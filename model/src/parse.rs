@@ -151,7 +151,10 @@ pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
 /// Splits an instruction row at its column bars. A `|` with no space on either side belongs to
 /// an instruction (`setp.eq.s32 p|q, …`, `elect.sync r|p, …`): columns are ` | `-separated.
 fn split_columns(row: &str) -> Vec<&str> {
-    column_spans(row).into_iter().map(|(a, b)| &row[a..b]).collect()
+    column_spans(row)
+        .into_iter()
+        .map(|(a, b)| &row[a..b])
+        .collect()
 }
 
 /// The byte ranges of [`split_columns`]' columns (`ptx_sync_model::advise` rewrites one cell).

@@ -172,10 +172,7 @@ fn weaker_forms_follow_the_isa_grammar() {
 }
 
 fn read(name: &str) -> String {
-    let p = format!(
-        "{}/litmus/seed/{name}.litmus",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let p = format!("{}/litmus/seed/{name}.litmus", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
 }
 
@@ -239,24 +236,38 @@ fn seed_2_5_ten_fences() {
     let kept = |th: &str, line: usize| a.kept_at(th, line).into_iter().collect::<BTreeSet<_>>();
     let broken = |th: &str, line: usize| a.broken_at(th, line).into_iter().collect::<BTreeSet<_>>();
     // P0
-    assert_eq!(kept("P0", 11), f(&["fence.acq_rel.gpu", "fence.release.gpu"]));
+    assert_eq!(
+        kept("P0", 11),
+        f(&["fence.acq_rel.gpu", "fence.release.gpu"])
+    );
     assert_eq!(
         broken("P0", 11),
         f(&["fence.acquire.gpu", "(removed)", "fence.sc.cluster"])
     );
-    assert_eq!(kept("P0", 14), f(&["fence.acq_rel.gpu", "fence.acquire.gpu"]));
+    assert_eq!(
+        kept("P0", 14),
+        f(&["fence.acq_rel.gpu", "fence.acquire.gpu"])
+    );
     assert_eq!(
         broken("P0", 14),
         f(&["fence.release.gpu", "(removed)", "fence.sc.cluster"])
     );
     for c in ["P1", "P2"] {
-        assert_eq!(kept(c, 11), f(&["fence.acq_rel.gpu", "fence.acquire.gpu"]), "{c} Fa");
+        assert_eq!(
+            kept(c, 11),
+            f(&["fence.acq_rel.gpu", "fence.acquire.gpu"]),
+            "{c} Fa"
+        );
         assert_eq!(
             broken(c, 11),
             f(&["fence.release.gpu", "(removed)", "fence.sc.cluster"]),
             "{c} Fa"
         );
-        assert_eq!(kept(c, 13), f(&["fence.acq_rel.gpu", "fence.release.gpu"]), "{c} Fb");
+        assert_eq!(
+            kept(c, 13),
+            f(&["fence.acq_rel.gpu", "fence.release.gpu"]),
+            "{c} Fb"
+        );
         assert_eq!(
             broken(c, 13),
             f(&["fence.acquire.gpu", "(removed)", "fence.sc.cluster"]),
@@ -276,10 +287,18 @@ fn seed_2_5_ten_fences() {
         );
         assert_eq!(
             kept(c, 17),
-            f(&["fence.acq_rel.gpu", "fence.release.gpu", "fence.acquire.gpu"]),
+            f(&[
+                "fence.acq_rel.gpu",
+                "fence.release.gpu",
+                "fence.acquire.gpu"
+            ]),
             "{c} Fd"
         );
-        assert_eq!(broken(c, 17), f(&["(removed)", "fence.sc.cluster"]), "{c} Fd");
+        assert_eq!(
+            broken(c, 17),
+            f(&["(removed)", "fence.sc.cluster"]),
+            "{c} Fd"
+        );
     }
     // Flags: every `.gpu` → `.cluster` breaks (rows 10, 12, 13, 14, 16, 18).
     for (th, line, text) in [
@@ -460,8 +479,16 @@ fn mp_kernel_in_one_cta_narrows_to_cta() {
         c,
         [
             ("mp".to_string(), 16, "fence.release.cta".to_string()),
-            ("mp".to_string(), 17, "st.relaxed.cta.u32 [%rd1], 1".to_string()),
-            ("mp".to_string(), 20, "ld.relaxed.cta.u32 %r2, [%rd1]".to_string()),
+            (
+                "mp".to_string(),
+                17,
+                "st.relaxed.cta.u32 [%rd1], 1".to_string()
+            ),
+            (
+                "mp".to_string(),
+                20,
+                "ld.relaxed.cta.u32 %r2, [%rd1]".to_string()
+            ),
             ("mp".to_string(), 23, "fence.acquire.cta".to_string()),
         ]
     );
