@@ -1198,7 +1198,35 @@ fn program_key(text: &str, cond_line: usize) -> (usize, Vec<String>) {
 
 /// Advice on one launch of a kernel: the module is parsed once; each re-check flattens the entry
 /// again from the parsed statements with the one statement rewritten
-/// ([`Module::launch_edited`]) and runs the whole model check.
+/// ([`Module::launch_edited`]) and runs the whole model check. `Err`: the module or the launch
+/// is bad input ([`ErrorKind::Parse`]), or the model cannot decide the kernel as written
+/// (unsupported, or cut at the unroll bound: [`ErrorKind::Unsupported`]).
+///
+/// ```
+/// use ptx_sync_model::advise::advise_kernel;
+/// use ptx_sync_model::kernel::KernelCheck;
+/// use ptx_sync_model::ptx::module::{Bind, Launch};
+/// // Message passing between two threads of one CTA at `.gpu` scope (PTX ISA §8.8).
+/// let ptx = ".version 8.6\n.target sm_90\n.address_size 64\n\
+///     .visible .entry mp(.param .u64 p0)\n{\n\
+///     .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;\n\
+///     ld.param.u64 %rd1, [p0];\nmov.u32 %r1, %tid.x;\nsetp.ne.u32 %p1, %r1, 0;\n\
+///     @%p1 bra C;\nst.u32 [%rd1+4], 42;\nst.release.gpu.u32 [%rd1], 1;\nret;\n\
+///     C:\nld.acquire.gpu.u32 %r2, [%rd1];\nsetp.eq.u32 %p1, %r2, 0;\n@%p1 bra C;\n\
+///     ld.u32 %r3, [%rd1+4];\nst.u32 [%rd1+8], %r3;\nret;\n}\n";
+/// let mut launch = Launch::new([1, 1, 1], [2, 1, 1]);
+/// launch.params.push((0, Bind::Buf(12)));
+/// let check = KernelCheck { entry: "mp".into(), launch, assert: Some("exists (p0[2] != 42)".into()) };
+/// let a = advise_kernel(ptx, "mp.ptx", &check).unwrap();
+/// // Both threads are in one CTA: the flag store and load narrow to `.cta` (line 12, line 15);
+/// // neither may drop its release / acquire.
+/// let mut c = a.combined();
+/// c.sort();
+/// assert_eq!(c[0], ("mp".to_string(), 12, "st.release.cta.u32 [%rd1], 1".to_string()));
+/// assert_eq!(c[1], ("mp".to_string(), 15, "ld.acquire.cta.u32 %r2, [%rd1]".to_string()));
+/// assert_eq!(a.kept_at("mp", 12), ["st.release.cluster.u32 [%rd1], 1"]);
+/// assert_eq!(a.broken_at("mp", 12), ["st.relaxed.gpu.u32 [%rd1], 1"]);
+/// ```
 pub fn advise_kernel(ptx: &str, file: &str, check: &KernelCheck) -> Result<Advice, Error> {
     let module = Module::parse(ptx, file)?;
     advise_module(module, ptx, check)
