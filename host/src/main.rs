@@ -126,8 +126,8 @@ enum Cmd {
     /// Check litmus files, or a `.ptx` kernel at a small launch (`--entry`, `--grid`, `--block`,
     /// `--param`…), against the PTX memory model (PTX ISA chapter 8): herd-style verdicts; with
     /// `--advise`, the cheapest synchronization that stays correct.
-    /// Exit 0: every verdict decided (flagged or not, as for litmus files); 3: something
-    /// unsupported or bounded; 2: bad input (a parse error, a bad option).
+    /// Exit 0: every verdict decided (flagged or not); 3: something unsupported, or a verdict
+    /// `Bounded` (a loop cut at the unroll bound); 2: bad input (a parse error, a bad option).
     Check {
         /// `.litmus` files or directories (searched recursively), or one `.ptx` module.
         #[arg(required = true)]
@@ -138,6 +138,10 @@ enum Cmd {
         /// Write each test's (or the kernel's) witness execution as DOT and SVG into DIR.
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
+        /// Loop unroll bound: backward jumps to one loop head per entry before the path is cut
+        /// and the verdict is `Bounded` (default 4; spin loops that only wait need none).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        unroll: Option<u32>,
         /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker
         /// sem, removed), re-check each, and list those that keep the verdict with the SASS they
         /// save (issue #22 §3; litmus files with one program are advised together).
@@ -461,11 +465,16 @@ fn main() -> ExitCode {
             paths,
             json,
             witness,
+            unroll,
             advise,
             kernel,
         } => cli::check_cmd::run(
             &paths,
-            &ptx_sync_model::CheckOptions { json, witness },
+            &ptx_sync_model::CheckOptions {
+                json,
+                witness,
+                unroll,
+            },
             &kernel,
             advise,
         ),

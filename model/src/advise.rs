@@ -850,6 +850,8 @@ struct Lit {
     /// Line (1-based) of its init block's `{`: the program's line `k` of the group is line
     /// `start + k` here.
     start: usize,
+    /// `--unroll N` (`None`: the file's own bound or [`crate::parse::DEFAULT_UNROLL`]).
+    unroll: Option<u32>,
 }
 
 enum Subject {
@@ -897,7 +899,13 @@ impl Subject {
                 let first = tests[0].start;
                 for (k, t) in tests.iter().enumerate() {
                     let text = edit_litmus(&t.text, sites, edits, t.start, first)?;
-                    let o = crate::check(&text, &t.file).map_err(|e| match e.kind {
+                    let checked = crate::parse(&text, &t.file).and_then(|mut test| {
+                        if let Some(u) = t.unroll {
+                            test.set_unroll(u);
+                        }
+                        crate::check_test(test, Instant::now())
+                    });
+                    let o = checked.map_err(|e| match e.kind {
                         ErrorKind::Parse => format!("the front end rejects it: {}", e.msg),
                         ErrorKind::Unsupported => e.msg,
                     })?;
@@ -1135,6 +1143,12 @@ fn advise(
 /// its verdict. Each re-check parses the rewritten text again (a litmus parse is a fraction of a
 /// millisecond; the model check is the cost).
 pub fn advise_litmus(tests: &[(&str, &str)]) -> Result<Advice, Error> {
+    advise_litmus_with(tests, None)
+}
+
+/// [`advise_litmus`] with every check at the loop unroll bound `unroll` (`check --unroll N`;
+/// `None`: the default).
+pub fn advise_litmus_with(tests: &[(&str, &str)], unroll: Option<u32>) -> Result<Advice, Error> {
     let Some(&(text0, file0)) = tests.first() else {
         return Err(lerr("", "no litmus test to advise on".into()));
     };
@@ -1159,6 +1173,7 @@ pub fn advise_litmus(tests: &[(&str, &str)]) -> Result<Advice, Error> {
             text: text.to_string(),
             file: file.to_string(),
             start,
+            unroll,
         });
     }
     let test = crate::parse(text0, file0)?;
@@ -1343,7 +1358,7 @@ pub fn cli(paths: &[PathBuf], kernel: &KernelOptions, cost: CostFn) -> i32 {
     }
     for (_, g) in &groups {
         let tests: Vec<(&str, &str)> = g.iter().map(|(t, f)| (t.as_str(), f.as_str())).collect();
-        code = code.max(report(advise_litmus(&tests)));
+        code = code.max(report(advise_litmus_with(&tests, kernel.unroll)));
         println!();
     }
     code

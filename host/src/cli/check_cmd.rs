@@ -29,17 +29,14 @@ pub struct KernelArgs {
     /// Dynamic shared memory bytes.
     #[arg(long, value_name = "BYTES")]
     pub dyn_smem: Option<u32>,
-    /// Loop iterations explored before a path is cut (the verdict is then `bounded`).
-    #[arg(long, value_name = "N")]
-    pub unroll: Option<u32>,
     /// A final assertion over the parameters' buffers, e.g. `exists (p2[0] != 42)`.
     #[arg(long, value_name = "COND")]
     pub assert: Option<String>,
 }
 
 impl KernelArgs {
-    /// The model's options.
-    pub fn options(&self) -> KernelOptions {
+    /// The model's options (`unroll`: `check`'s `--unroll`, shared with litmus files).
+    pub fn options(&self, unroll: Option<u32>) -> KernelOptions {
         KernelOptions {
             entry: self.entry.clone(),
             grid: self.grid.clone(),
@@ -47,7 +44,7 @@ impl KernelArgs {
             cluster: self.cluster.clone(),
             params: self.param.clone(),
             dyn_smem: self.dyn_smem,
-            unroll: self.unroll,
+            unroll,
             assert: self.assert.clone(),
         }
     }
@@ -63,7 +60,6 @@ impl KernelArgs {
             ("--cluster", self.cluster.is_some()),
             ("--param", !self.param.is_empty()),
             ("--dyn-smem", self.dyn_smem.is_some()),
-            ("--unroll", self.unroll.is_some()),
             ("--assert", self.assert.is_some()),
         ]
         .into_iter()
@@ -82,7 +78,7 @@ pub fn run(
     kernel: &KernelArgs,
     advise: bool,
 ) -> ExitCode {
-    let k = kernel.options();
+    let k = kernel.options(opts.unroll);
     let ptx: Vec<&PathBuf> = paths
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
