@@ -400,3 +400,40 @@ fn advise_on_the_seed_2_5_hand_off() {
         "{out}"
     );
 }
+
+/// `--unroll` is shared by `--advise` on litmus files: one thread counts to 6 with a
+/// `fence.sc.gpu` in the loop (five jumps back). At the default bound 4 the baseline is
+/// `Bounded`, so there is no verdict to keep: exit 3, and the message says to raise `--unroll`.
+/// At 10 it is decided (x's only write stores 6: `Always`); with no other thread a fence orders
+/// nothing another thread could see (PTX ISA §8.8 patterns need two threads), so every weaker form
+/// is kept and the greedy pass removes it, saving the whole `fence.sc.gpu` row.
+#[test]
+fn advise_on_a_litmus_loop_uses_the_unroll_bound() {
+    let dir = tmp("unroll");
+    let f = dir.join("count-fence.litmus");
+    std::fs::write(
+        &f,
+        "PTX count-fence\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n mov.u32 r1, 0 ;\n L0: ;\n add.u32 r1, r1, 1 ;\n fence.sc.gpu ;\n setp.lt.u32 p0, r1, 6 ;\n @p0 bra L0 ;\n st.u32 [x], r1 ;\nexists (x == 6)\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap();
+    let o = run(&["check", fs, "--advise"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--unroll"), "{}", stderr(&o));
+    let o = run(&["check", fs, "--advise", "--unroll", "10"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Observation Always"), "{out}");
+    assert_eq!(
+        table_after(&out, "Combined"),
+        [row(&[
+            "9",
+            "P0",
+            "fence.sc.gpu",
+            "(removed)",
+            "−MEMBAR.SC.GPU −ERRBAR −CGAERRBAR −CCTL.IVALL"
+        ])],
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
