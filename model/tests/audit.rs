@@ -229,7 +229,7 @@ fn check_dir_follows_no_symlink_loop_and_never_opens_a_fifo() {
     );
     // Named explicitly, the FIFO is refused (bad input), never opened.
     let fifo = d.join("fifo.litmus");
-    assert!(ptx_sync_model::litmus_files(&[fifo.clone()])
+    assert!(ptx_sync_model::litmus_files(std::slice::from_ref(&fifo))
         .unwrap_err()
         .contains("not a regular file"));
     assert_eq!(
