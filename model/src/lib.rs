@@ -255,7 +255,11 @@ pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
                         }
                     }
                 }
-                json.push(out.json());
+                // The JSON report only when asked for: a state map per test is most of the
+                // memory of a large test.
+                if opts.json.is_some() {
+                    json.push(out.json());
+                }
             }
             Err(e) => {
                 match e.kind {
