@@ -108,9 +108,10 @@ fn strip_comments(text: &str) -> String {
 
 /// Parses one litmus test. `file` names it in messages.
 ///
-/// Both format parts: a test in format part 1 gets the enumerating checker's `code` and the
-/// engine's threads (`prog`); a test that needs format part 2 gets the engine's threads and a
-/// [`Test::legacy`] error that [`crate::check::run`] returns (the checker reads part 1 only).
+/// Both format parts: a test in format part 1 gets its part-1 program `code` (from which
+/// `ptx-sync litmus FILE` generates a GPU kernel) and the engine's threads (`prog`); a test that
+/// needs format part 2 gets the engine's threads and a [`Test::legacy`] error (the GPU generator
+/// reads part 1 only).
 pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
     let cx = Ctx { file };
     let raw = scan(&cx, text)?;
