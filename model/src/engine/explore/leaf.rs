@@ -755,7 +755,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
 /// Sequential Consistency per Location (PTX ISA §8.10.5): "a concatenation of program order
 /// between overlapping operations and morally strong relations in communication order cannot
 /// result in a cycle", for a coherence order `co` of the location's writes.
-fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
+pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
     // Nodes: the writes, then the reads.
     let mut nodes: Vec<EvId> = cp.writes.clone();
     for (r, _) in &cp.reads {

@@ -311,8 +311,20 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             return false;
         }
         ch.base().by_key.iter().all(|(_, evs)| {
-            self.co_problem(g, ch, evs, &pp, &cause)
-                .is_some_and(|cp| cp.partial_consistent())
+            let Some(cp) = self.co_problem(g, ch, evs, &pp, &cause) else {
+                return false;
+            };
+            if !cp.partial_consistent() {
+                return false;
+            }
+            // SC per location (§8.10.5) holds of a partial execution's reads and writes under
+            // some coherence order, or of no extension: later events only add edges.
+            let mut ok = false;
+            cp.solve(&mut |co: &Rel| {
+                ok = super::leaf::sc_per_location(g, &cp, co);
+                !ok
+            });
+            ok
         })
     }
 
