@@ -117,7 +117,7 @@ pub struct Align4;
 
 #[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
-pub use crate::backend::HostScalar as ScalarHost;
+pub use crate::backend::host::HostScalar as ScalarHost;
 #[cfg(target_arch = "nvptx64")]
 #[doc(hidden)]
 pub trait ScalarHost {}
@@ -176,7 +176,7 @@ pub mod op {
         const PTX: &'static str;
         #[doc(hidden)]
         #[cfg(not(target_arch = "nvptx64"))]
-        const KIND: crate::backend::RmwKind;
+        const KIND: crate::backend::host::RmwKind;
     }
     macro_rules! ops {
         ($($(#[$m:meta])* $n:ident $tok:literal),*) => {$(
@@ -187,7 +187,7 @@ pub mod op {
             impl Op for $n {
                 const PTX: &'static str = $tok;
                 #[cfg(not(target_arch = "nvptx64"))]
-                const KIND: crate::backend::RmwKind = crate::backend::RmwKind::$n;
+                const KIND: crate::backend::host::RmwKind = crate::backend::host::RmwKind::$n;
             }
         )*};
     }
@@ -1128,7 +1128,7 @@ pub struct Strong<T: Scalar> {
     v: core::cell::UnsafeCell<T>,
     /// Under loom: the store log and the scope check's history (see [`crate::model`]).
     #[cfg(loom)]
-    m: crate::model::Location<T>,
+    pub(crate) m: crate::model::Location<T>,
 }
 
 // Every 8-byte location is 8-aligned and as large as its value, on every target.
@@ -1412,204 +1412,10 @@ impl<T: Copy> Data<T> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// AtomicRef
+// AtomicRef: every method is one call of the build's backend (`crate::backend`).
 // ---------------------------------------------------------------------------------------------
 
-// ---------------------------------------------------------------------------------------------
-// The backend seam: what an access does on each target. [`AtomicRef`]'s methods carry no `#[cfg]`;
-// they call `Active`, the one backend chosen below (nvptx64: inline PTX from the table; host:
-// `core::sync::atomic`; `--cfg loom`: loom atomics through the scope model `crate::model`).
-// ---------------------------------------------------------------------------------------------
-
-/// How an [`AtomicRef`] holds its location: a generic pointer (device and host), or the
-/// [`Strong`] itself under loom (whose history the scope model keeps).
-#[cfg(not(loom))]
-type Loc<'a, T> = (*mut T, PhantomData<&'a T>);
-#[cfg(loom)]
-type Loc<'a, T> = &'a Strong<T>;
-
-/// The operations of the access family and of `fence`, one implementation per backend.
-pub(crate) trait Backend {
-    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>();
-    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T;
-    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T);
-    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) -> T;
-    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    );
-    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        current: T,
-        new: T,
-    ) -> Result<T, T>;
-}
-
-/// The backend of this build — the one place the target is chosen.
-#[cfg(target_arch = "nvptx64")]
-pub(crate) type Active = Nvptx;
-#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-pub(crate) type Active = Host;
-#[cfg(loom)]
-pub(crate) type Active = Loom;
-
-/// nvptx64: the table's inline PTX.
-#[cfg(target_arch = "nvptx64")]
-pub(crate) struct Nvptx;
-#[cfg(target_arch = "nvptx64")]
-impl Backend for Nvptx {
-    #[inline(always)]
-    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
-        S::exec()
-    }
-    #[inline(always)]
-    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
-        // SAFETY: the constructor's contract (valid, aligned, in `Sp`).
-        unsafe { T::ld(l.0) }
-    }
-    #[inline(always)]
-    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
-        unsafe { T::st(l.0, v) }
-    }
-    #[inline(always)]
-    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) -> T {
-        unsafe { T::atom(l.0, b) }
-    }
-    #[inline(always)]
-    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) {
-        unsafe { T::red(l.0, b) }
-    }
-    #[inline(always)]
-    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        current: T,
-        new: T,
-    ) -> Result<T, T> {
-        let old = unsafe { T::cas(l.0, current, new) };
-        if old.bits_eq(current) {
-            Ok(old)
-        } else {
-            Err(old)
-        }
-    }
-}
-
-/// Host: `core::sync::atomic` with the semantic's ordering (scope and space erased).
-#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-pub(crate) struct Host;
-#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-impl Host {
-    #[inline(always)]
-    fn at<T: Scalar>(l: Loc<'_, T>) -> &'_ <T as ScalarHost>::Atomic {
-        // SAFETY: the constructor's contract.
-        unsafe { T::atomic_from_ptr(l.0) }
-    }
-}
-#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-impl Backend for Host {
-    #[inline(always)]
-    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
-        crate::backend::host_fence(<S as crate::sem::FenceSem>::HOST)
-    }
-    #[inline(always)]
-    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
-        T::h_load(Host::at(l), S::HOST)
-    }
-    #[inline(always)]
-    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
-        T::h_store(Host::at(l), v, S::HOST)
-    }
-    #[inline(always)]
-    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) -> T {
-        T::h_rmw(Host::at(l), O::KIND, b, S::HOST)
-    }
-    #[inline(always)]
-    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) {
-        let _ = T::h_rmw(Host::at(l), O::KIND, b, S::HOST);
-    }
-    #[inline(always)]
-    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        current: T,
-        new: T,
-    ) -> Result<T, T> {
-        T::h_cas(Host::at(l), current, new, S::HOST)
-    }
-}
-
-/// `--cfg loom`: the scope model; every access reports its effective scope and its PTX.
-#[cfg(loom)]
-pub(crate) struct Loom;
-#[cfg(loom)]
-impl Backend for Loom {
-    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
-        use crate::model::FenceKind as K;
-        use core::sync::atomic::Ordering as O;
-        let kind = match <S as crate::sem::FenceSem>::HOST {
-            O::SeqCst => K::Sc,
-            O::AcqRel => K::AcqRel,
-            O::Acquire => K::Acquire,
-            _ => K::Release,
-        };
-        crate::model::fence(kind, Sco::LEVEL, <S as crate::fence::FenceInstr<Sco>>::PTX)
-    }
-    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
-        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
-    }
-    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
-        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
-    }
-    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) -> T {
-        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        let ptx = <T as AtomInstr<O, S, Sco, Sp>>::PTX;
-        l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
-    }
-    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        b: T,
-    ) {
-        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        let ptx = <T as RedInstr<O, S, Sco, Sp>>::PTX;
-        let _ =
-            l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
-    }
-    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
-        l: Loc<'_, T>,
-        current: T,
-        new: T,
-    ) -> Result<T, T> {
-        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.cas(
-            lvl,
-            S::HOST,
-            crate::backend::cas_failure(S::HOST),
-            <T as CasInstr<S, Sco, Sp>>::PTX,
-            current,
-            new,
-            |a, b| a.bits_eq(b),
-        )
-    }
-}
+use crate::backend::{AccessBackend, Active, Loc};
 
 /// A strong location seen at scope `Sco` through state space `Sp` — the PTX analogue of
 /// `cuda::atomic_ref<T, Scope>`. The semantic is a type parameter of each call

@@ -197,288 +197,11 @@ pub struct NamedBarrier<A: Alignment = Unaligned> {
     id: u32,
     count: u32,
     /// The backend's state: nothing on the device, the counting barrier on the host.
-    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
     h: <Active as BarBackend>::Named,
     _a: PhantomData<A>,
 }
 
-// ---------------------------------------------------------------------------------------------
-// The backend seam of the barriers: `NamedBarrier`'s and `ClusterBarrier`'s methods carry no
-// `#[cfg]`; they call `Active` (the one backend chosen in `atomic.rs`): nvptx64 the table's
-// inline PTX; host and loom the counting barriers below over `backend::Word` (under loom strong
-// locations of the scope model).
-// ---------------------------------------------------------------------------------------------
-
-use crate::atomic::Active;
-
-/// What the barriers do on one backend.
-pub(crate) trait BarBackend {
-    /// The state a [`NamedBarrier`] holds.
-    type Named;
-    /// The state a [`ClusterBarrier`] holds.
-    type Cluster;
-    /// A named barrier's state for `count` threads (checks the backend's count rule).
-    fn named(count: u32) -> Self::Named;
-    /// `bar.sync` (`aligned`) or `barrier.sync`.
-    fn sync<A: Alignment>(b: &NamedBarrier<A>, aligned: bool);
-    /// `bar.arrive` (`aligned`) or `barrier.arrive`.
-    fn arrive<A: Alignment>(b: &NamedBarrier<A>, aligned: bool);
-    /// `bar.red.popc.u32` (`aligned`) or `barrier.red.popc.u32`.
-    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> u32;
-    /// `bar.red.and.pred` (`aligned`) or `barrier.red.and.pred`.
-    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool;
-    /// `bar.red.or.pred` (`aligned`) or `barrier.red.or.pred`.
-    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool;
-    /// A cluster barrier's state for `threads` participants.
-    fn cluster(threads: u32) -> Self::Cluster;
-    /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
-    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &Self::Cluster) -> u32;
-    /// `barrier.cluster.wait{.sem}{.aligned}` for the arrival in phase `gen`.
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &Self::Cluster, gen: u32);
-}
-
-/// nvptx64: the table's inline PTX; the barriers hold no memory.
-#[cfg(target_arch = "nvptx64")]
-impl BarBackend for crate::atomic::Nvptx {
-    type Named = ();
-    type Cluster = ();
-    #[inline(always)]
-    fn named(count: u32) {
-        assert!(
-            count % 32 == 0,
-            "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)"
-        );
-    }
-    #[inline(always)]
-    fn sync<A: Alignment>(b: &NamedBarrier<A>, aligned: bool) {
-        unsafe {
-            if aligned {
-                BarSync::exec(b.id, b.count)
-            } else {
-                BarrierSync::exec(b.id, b.count)
-            }
-        }
-    }
-    #[inline(always)]
-    fn arrive<A: Alignment>(b: &NamedBarrier<A>, aligned: bool) {
-        unsafe {
-            if aligned {
-                BarArrive::exec(b.id, b.count)
-            } else {
-                BarrierArrive::exec(b.id, b.count)
-            }
-        }
-    }
-    #[inline(always)]
-    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> u32 {
-        unsafe {
-            if aligned {
-                BarRedPopc::exec(b.id, b.count, pred as u32)
-            } else {
-                BarrierRedPopc::exec(b.id, b.count, pred as u32)
-            }
-        }
-    }
-    #[inline(always)]
-    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool {
-        unsafe {
-            if aligned {
-                BarRedAnd::exec(b.id, b.count, pred as u32) != 0
-            } else {
-                BarrierRedAnd::exec(b.id, b.count, pred as u32) != 0
-            }
-        }
-    }
-    #[inline(always)]
-    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool {
-        unsafe {
-            if aligned {
-                BarRedOr::exec(b.id, b.count, pred as u32) != 0
-            } else {
-                BarrierRedOr::exec(b.id, b.count, pred as u32) != 0
-            }
-        }
-    }
-    #[inline(always)]
-    fn cluster(_threads: u32) {}
-    #[inline(always)]
-    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(_: &()) -> u32 {
-        unsafe { <S as ClusterArriveInstr<A>>::exec() };
-        0
-    }
-    #[inline(always)]
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(_: &(), _gen: u32) {
-        unsafe { <S as ClusterWaitInstr<A>>::exec() }
-    }
-}
-
-/// Host and loom: a [`HostBar`] per named barrier, a [`HostCluster`] per cluster barrier.
-#[cfg(not(target_arch = "nvptx64"))]
-impl BarBackend for Active {
-    type Named = HostBar;
-    type Cluster = HostCluster;
-    fn named(count: u32) -> HostBar {
-        assert!(
-            count < 1 << 16,
-            "bar: the host barrier counts at most 65535 threads"
-        );
-        HostBar::new()
-    }
-    fn sync<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
-        b.h.arrive(b.count, false, true);
-    }
-    fn arrive<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
-        b.h.arrive(b.count, false, false);
-    }
-    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> u32 {
-        b.h.arrive(b.count, pred, true)
-    }
-    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
-        b.h.arrive(b.count, pred, true) == b.count
-    }
-    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
-        b.h.arrive(b.count, pred, true) != 0
-    }
-    fn cluster(threads: u32) -> HostCluster {
-        const W: &str = "barrier.cluster.arrive/wait (.cluster)";
-        HostCluster {
-            count: threads,
-            arrived: Word::new(1, W),
-        }
-    }
-    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &HostCluster) -> u32 {
-        let o = <S as ClusterArriveInstr<A>>::HOST;
-        (c.arrived.fetch_add(1, o) / c.count as u64) as u32
-    }
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
-        let target = (gen as u64 + 1) * c.count as u64;
-        wait_while(
-            "barrier.cluster.wait: not every thread of the cluster arrives",
-            || c.arrived.load(Ordering::Acquire) < target,
-        );
-    }
-}
-
-/// The host cluster barrier: `count` participants and the arrivals so far, never reset: phase
-/// `k` completes at `(k + 1) * count`. Every arrival is one RMW of it (a `.release` arrive
-/// releases, a `.relaxed` one does not), so a wait's acquire load of the completing value
-/// synchronizes exactly with the release arrivals (their release sequences, PTX ISA §8.9.4 "A
-/// barrier.cluster.arrive operation synchronizes with a barrier.cluster.wait operation", for
-/// `.release` arrives).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) struct HostCluster {
-    count: u32,
-    arrived: Word,
-}
-
-/// One word of a host barrier: a [`backend::Word`](crate::backend::Word) accessed at the
-/// barrier's scope level (`.cta` for `bar`, `.cluster` for `barrier.cluster`), so that under
-/// loom a barrier shared by threads its scope does not include is reported (PTX ISA §8.7).
-#[cfg(not(target_arch = "nvptx64"))]
-struct Word {
-    w: crate::backend::Word,
-    lvl: i8,
-    what: &'static str,
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-impl Word {
-    fn new(lvl: i8, what: &'static str) -> Self {
-        Word {
-            w: crate::backend::Word::new(0),
-            lvl,
-            what,
-        }
-    }
-    fn load(&self, o: Ordering) -> u64 {
-        self.w.load(self.lvl, o, self.what)
-    }
-    fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
-        self.rmw(o, |x| x.wrapping_add(v))
-    }
-    /// One read-modify-write `f` of the word; returns the old value.
-    fn rmw(&self, o: Ordering, f: impl Fn(u64) -> u64) -> u64 {
-        self.w.rmw(self.lvl, o, self.what, f)
-    }
-}
-
-/// Waits while `cond()` holds ([`backend::spin_while`](crate::backend::spin_while): under loom a
-/// barrier that can never complete is a `deadlock: {what}` panic).
-#[cfg(not(target_arch = "nvptx64"))]
-fn wait_while(what: &'static str, cond: impl FnMut() -> bool) {
-    crate::backend::spin_while(what, cond)
-}
-
-/// The host barrier: one word holding the generation and the current generation's arrivals
-/// and true predicates (and the completed generation's result), so that each arrival is one
-/// RMW that knows its own generation. An arrival of the next generation that lands right
-/// after the last arrival of this one (a non-waiting `bar.arrive`, the seed §5.1 producer) is
-/// counted in the next generation — never erased by a reset.
-///
-/// Bits 0..16: arrivals of the current generation; 16..32: its true predicates; 32..48: the
-/// true predicates of the last completed generation; 48..64: the generation number (wrapping).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) struct HostBar {
-    state: Word,
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-mod hbar {
-    pub(super) const M16: u64 = 0xffff;
-    pub(super) fn arrived(v: u64) -> u64 {
-        v & M16
-    }
-    pub(super) fn trues(v: u64) -> u64 {
-        (v >> 16) & M16
-    }
-    pub(super) fn result(v: u64) -> u64 {
-        (v >> 32) & M16
-    }
-    pub(super) fn gen(v: u64) -> u64 {
-        v >> 48
-    }
-    pub(super) fn pack(arrived: u64, trues: u64, result: u64, gen: u64) -> u64 {
-        (arrived & M16) | ((trues & M16) << 16) | ((result & M16) << 32) | ((gen & M16) << 48)
-    }
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-impl HostBar {
-    fn new() -> Self {
-        const W: &str = "bar.sync/bar.arrive/bar.red (a CTA barrier: .cta)";
-        HostBar {
-            state: Word::new(0, W),
-        }
-    }
-    /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
-    /// number of true predicates of the completed generation (valid when `wait`).
-    fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
-        use hbar::*;
-        let (count, p) = (count as u64, pred as u64);
-        // AcqRel: every arrival releases, the last one acquires all of them (one release
-        // sequence on one word), waiters acquire with their load.
-        let old = self.state.rmw(Ordering::AcqRel, |v| {
-            if arrived(v) + 1 == count {
-                pack(0, 0, trues(v) + p, gen(v) + 1)
-            } else {
-                pack(arrived(v) + 1, trues(v) + p, result(v), gen(v))
-            }
-        });
-        if arrived(old) + 1 == count {
-            return (trues(old) + p) as u32;
-        }
-        if !wait {
-            return 0;
-        }
-        let g = gen(old);
-        let mut seen = old;
-        wait_while("bar.sync: not every thread arrives at the barrier", || {
-            seen = self.state.load(Ordering::Acquire);
-            gen(seen) == g
-        });
-        result(seen) as u32
-    }
-}
+use crate::backend::{Active, BarBackend};
 
 impl NamedBarrier<Unaligned> {
     /// Barrier `id` (`< 16`) for `count` threads (`count % 32 == 0` on the device; any positive
@@ -584,7 +307,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn sync(&self) {
-        <Active as BarBackend>::sync(self, Self::ALIGNED)
+        <Active as BarBackend>::sync(self.id, self.count, &self.h, Self::ALIGNED)
     }
     /// `barrier.arrive id, n;` ([`Unaligned`]) or `bar.arrive id, n;` ([`Aligned`]) — arrive
     /// without waiting (a producer's signal, seed §5.1). Does not wait for this thread's
@@ -606,7 +329,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn arrive(&self) {
-        <Active as BarBackend>::arrive(self, Self::ALIGNED)
+        <Active as BarBackend>::arrive(self.id, self.count, &self.h, Self::ALIGNED)
     }
     /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`, whatever `A` is: use it
     /// wherever the compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for
@@ -622,7 +345,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn sync_unaligned(&self) {
-        <Active as BarBackend>::sync(self, false)
+        <Active as BarBackend>::sync(self.id, self.count, &self.h, false)
     }
     /// `barrier.arrive id, n;` — [`arrive`](Self::arrive) without `.aligned` (PTX ISA
     /// §9.7.13.1).
@@ -641,7 +364,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn arrive_unaligned(&self) {
-        <Active as BarBackend>::arrive(self, false)
+        <Active as BarBackend>::arrive(self.id, self.count, &self.h, false)
     }
     /// `barrier.red.popc.u32` ([`Unaligned`]) or `bar.red.popc.u32` ([`Aligned`]) — barrier,
     /// then the number of participants whose `pred` was true.
@@ -662,7 +385,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred, Self::ALIGNED)
+        <Active as BarBackend>::red_popc(self.id, self.count, &self.h, pred, Self::ALIGNED)
     }
     /// `barrier.red.and.pred` ([`Unaligned`]) or `bar.red.and.pred` ([`Aligned`]) — barrier,
     /// then whether every participant's `pred` was true.
@@ -683,7 +406,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred, Self::ALIGNED)
+        <Active as BarBackend>::red_and(self.id, self.count, &self.h, pred, Self::ALIGNED)
     }
     /// `barrier.red.or.pred` ([`Unaligned`]) or `bar.red.or.pred` ([`Aligned`]) — barrier, then
     /// whether any participant's `pred` was true.
@@ -704,7 +427,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred, Self::ALIGNED)
+        <Active as BarBackend>::red_or(self.id, self.count, &self.h, pred, Self::ALIGNED)
     }
 }
 
@@ -735,10 +458,7 @@ pub fn sync_threads() {
 /// ```
 #[inline(always)]
 pub unsafe fn sync_threads_aligned() {
-    #[cfg(target_arch = "nvptx64")]
-    BarSync::exec_all(0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    crate::index::host_sync_threads()
+    <Active as BarBackend>::sync_threads(true)
 }
 
 /// `barrier.sync 0;` — the whole CTA, without `.aligned` (PTX ISA §9.7.13.1): the form to use
@@ -750,12 +470,7 @@ pub unsafe fn sync_threads_aligned() {
 /// ```
 #[inline(always)]
 pub fn sync_threads_unaligned() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        BarrierSync::exec_all(0)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    crate::index::host_sync_threads()
+    <Active as BarBackend>::sync_threads(false)
 }
 
 /// `barrier.cluster.arrive{.sem}{.aligned}` for one alignment.

@@ -95,7 +95,7 @@ use core::arch::asm;
 // The Blackwell forms (`.shared::cta` destination, `.cta_group`, gather4/scatter4, `.cp_mask`).
 pub mod blackwell;
 #[cfg(not(target_arch = "nvptx64"))]
-pub(crate) mod engine;
+use crate::backend::copy_engine as engine;
 #[cfg(not(target_arch = "nvptx64"))]
 use engine::{Done, Group};
 mod hint;

@@ -108,7 +108,6 @@
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
 
-#[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
 pub mod backend;
 
@@ -125,7 +124,7 @@ pub mod instr;
 pub mod mbarrier;
 pub mod membar;
 #[cfg(loom)]
-pub mod model;
+pub use backend::model;
 pub mod pipeline;
 pub mod policy;
 pub mod prelude;

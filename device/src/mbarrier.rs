@@ -94,7 +94,7 @@ use core::sync::atomic::Ordering;
 
 mod backend;
 mod drop;
-use crate::atomic::Active;
+use crate::backend::Active;
 use backend::{Arrive, MbarBackend, Wait};
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) use drop::catalog_rows as drop_catalog_rows;
@@ -113,7 +113,7 @@ pub const MAX_COUNT: u32 = (1 << 20) - 1;
 #[repr(C, align(8))]
 pub struct Mbarrier<Tag = ()> {
     /// The backend's state word (`MbarBackend::State`): the barrier's 8 bytes on the device; on
-    /// the host a [`backend::Word`](crate::backend::Word) (under loom a strong location of the
+    /// the host a [`backend::Word`](crate::backend::host::Word) (under loom a strong location of the
     /// model, accessed at the scope each operation names).
     state: <Active as MbarBackend>::State,
     _t: PhantomData<fn() -> Tag>,
@@ -800,7 +800,7 @@ impl<Tag> Mbarrier<Tag> {
     #[cfg(loom)]
     pub fn new() -> Self {
         Mbarrier {
-            state: crate::backend::Word::new(0),
+            state: crate::backend::host::Word::new(0),
             _t: PhantomData,
         }
     }

@@ -223,7 +223,7 @@ macro_rules! host_fence {
     }};
     ($H:ident $Sco:ident $ptx:expr) => {{
         #[cfg(not(loom))]
-        crate::backend::host_fence(core::sync::atomic::Ordering::$H);
+        crate::backend::host::host_fence(core::sync::atomic::Ordering::$H);
         #[cfg(loom)]
         crate::model::fence(crate::model::FenceKind::$H, <$Sco as Scope>::LEVEL, $ptx);
     }};
@@ -282,7 +282,7 @@ pub fn fence_proxy_async<Sp: ProxyAsyncInstr>() {
     #[cfg(not(target_arch = "nvptx64"))]
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     #[cfg(loom)]
-    crate::copy::engine::fence_proxy_async();
+    crate::backend::copy_engine::fence_proxy_async();
 }
 
 /// `fence.proxy.tensormap::generic.release.scope;` — after writing a tensor map with generic
@@ -313,7 +313,7 @@ pub fn fence_proxy_tensormap_release<Sco: TensormapFenceInstr>() {
         Sco::release()
     }
     #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-    crate::backend::host_fence(core::sync::atomic::Ordering::Release);
+    crate::backend::host::host_fence(core::sync::atomic::Ordering::Release);
     #[cfg(loom)]
     crate::model::fence(
         crate::model::FenceKind::Release,
@@ -354,7 +354,7 @@ pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(
     {
         let _ = map;
         #[cfg(not(loom))]
-        crate::backend::host_fence(core::sync::atomic::Ordering::Acquire);
+        crate::backend::host::host_fence(core::sync::atomic::Ordering::Acquire);
         #[cfg(loom)]
         crate::model::fence(
             crate::model::FenceKind::Acquire,

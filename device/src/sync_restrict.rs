@@ -126,7 +126,7 @@ fn host<S: SyncRestrictInstr<Sp>, Sp: Space>(ptx: &'static str) {
     #[cfg(not(loom))]
     {
         let _ = ptx;
-        crate::backend::host_fence(<S as SyncRestrictInstr<Sp>>::HOST);
+        crate::backend::host::host_fence(<S as SyncRestrictInstr<Sp>>::HOST);
     }
     #[cfg(loom)]
     {
@@ -198,9 +198,9 @@ where
     // `.sync_restrict::shared::cta` only for the async accesses its own CTA issues.
     #[cfg(loom)]
     if <S as SyncRestrictInstr<Sp>>::PTX_PROXY.contains("sync_restrict::shared::cta") {
-        crate::copy::engine::fence_proxy_async_restricted();
+        crate::backend::copy_engine::fence_proxy_async_restricted();
     } else {
-        crate::copy::engine::fence_proxy_async();
+        crate::backend::copy_engine::fence_proxy_async();
     }
 }
 

@@ -140,7 +140,7 @@ pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
     {
         core::ptr::copy_nonoverlapping(src, dst, 1);
         #[cfg(not(loom))]
-        crate::backend::host_fence(core::sync::atomic::Ordering::Release);
+        crate::backend::host::host_fence(core::sync::atomic::Ordering::Release);
         #[cfg(loom)]
         crate::model::fence(
             crate::model::FenceKind::Release,

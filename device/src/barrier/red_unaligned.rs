@@ -43,7 +43,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_popc_unaligned(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred, false)
+        <Active as BarBackend>::red_popc(self.id, self.count, &self.h, pred, false)
     }
     /// `barrier.red.and.pred q, id, n, p;` — [`red_and`](Self::red_and) without `.aligned`.
     /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
@@ -54,7 +54,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_and_unaligned(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred, false)
+        <Active as BarBackend>::red_and(self.id, self.count, &self.h, pred, false)
     }
     /// `barrier.red.or.pred q, id, n, p;` — [`red_or`](Self::red_or) without `.aligned`.
     /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
@@ -65,7 +65,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_or_unaligned(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred, false)
+        <Active as BarBackend>::red_or(self.id, self.count, &self.h, pred, false)
     }
 }
 

@@ -1,11 +1,7 @@
-//! Host backend: what the typed API does when the crate is *not* compiled for `nvptx64`.
-//!
-//! Scope and state space are erased; the semantic maps to the `core::sync::atomic::Ordering` of
-//! the same name (`Weak`/`Volatile` → `Relaxed`, `fence::<Sc, _>` → `fence(SeqCst)`). Under
-//! `--cfg loom` the same code goes through `ptx_sync::model` (loom atomics and
-//! `loom::cell::UnsafeCell`, with the scope of every access, fence and barrier checked), so one
-//! protocol source is model-checked unchanged (see the `loom-tests` crate). The library never uses
-//! a SeqCst *access* (PTX has none, and loom would treat it as AcqRel).
+//! The host representation of a [`Scalar`](crate::Scalar): which CPU atomic holds its bits and
+//! how each read-modify-write of PTX (`atom.add`, `.inc`, `.dec`, `.exch`, …) is computed on it.
+//! The half, vector and `.b128` types implement [`HostScalar`] beside their definitions
+//! (`atomic/half.rs`, `atomic/vector.rs`, `atomic/b128.rs`).
 #![allow(clippy::missing_safety_doc)]
 
 use core::sync::atomic::Ordering;
@@ -221,95 +217,3 @@ macro_rules! host_float {
     )*};
 }
 host_float!(f32 => AtomicU32, u32, ftz_f32, f64 => AtomicU64, u64, ftz_none);
-
-/// The host's `fence`: `core::sync::atomic::fence` (under loom fences go through
-/// `ptx_sync::model::fence`, which knows their scope).
-#[cfg(not(loom))]
-#[inline]
-pub(crate) fn host_fence(o: Ordering) {
-    hatomic::fence(o)
-}
-
-/// One strong 64-bit word of a library type's host state (a barrier's generation and counts, an
-/// mbarrier's state): `hatomic::AtomicU64` on the host; under `--cfg loom` a strong location of
-/// [`crate::model`], so that every access is reported with the scope level the instruction names
-/// (`lvl`, as [`Scope::LEVEL`](crate::sem::Scope::LEVEL)) and its PTX (`what`). The one place the
-/// host and loom representations differ; the types that hold a `Word` have one layout.
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) struct Word {
-    #[cfg(not(loom))]
-    a: hatomic::AtomicU64,
-    #[cfg(loom)]
-    a: crate::model::Location<u64>,
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-impl Word {
-    /// A word holding `v`.
-    #[cfg(not(loom))]
-    pub(crate) const fn new(v: u64) -> Self {
-        Word {
-            a: hatomic::AtomicU64::new(v),
-        }
-    }
-    /// A word holding `v` (a location of the model).
-    #[cfg(loom)]
-    pub(crate) fn new(v: u64) -> Self {
-        Word {
-            a: crate::model::Location::new(v),
-        }
-    }
-    /// A load with ordering `o` at scope level `lvl`.
-    #[allow(unused_variables)]
-    pub(crate) fn load(&self, lvl: i8, o: Ordering, what: &'static str) -> u64 {
-        #[cfg(not(loom))]
-        return self.a.load(o);
-        #[cfg(loom)]
-        return self.a.load(lvl, o, what);
-    }
-    /// A store with ordering `o` at scope level `lvl`.
-    #[allow(unused_variables)]
-    pub(crate) fn store(&self, v: u64, lvl: i8, o: Ordering, what: &'static str) {
-        #[cfg(not(loom))]
-        self.a.store(v, o);
-        #[cfg(loom)]
-        self.a.store(v, lvl, o, what);
-    }
-    /// One read-modify-write `f` with ordering `o` at scope level `lvl`; returns the old value.
-    #[allow(unused_variables)]
-    pub(crate) fn rmw(
-        &self,
-        lvl: i8,
-        o: Ordering,
-        what: &'static str,
-        f: impl Fn(u64) -> u64,
-    ) -> u64 {
-        #[cfg(not(loom))]
-        {
-            let mut cur = self.a.load(Ordering::Relaxed);
-            loop {
-                match self.a.compare_exchange(cur, f(cur), o, cas_failure(o)) {
-                    Ok(old) => return old,
-                    Err(seen) => cur = seen,
-                }
-            }
-        }
-        #[cfg(loom)]
-        return self.a.rmw(lvl, o, what, f);
-    }
-}
-
-/// Waits while `cond()` holds: a spin with the CPU hint on the host; under loom a model spin
-/// ([`crate::model::spin_until`]), so a wait that can never end is a `deadlock: {what}` panic.
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn spin_while(what: &'static str, mut cond: impl FnMut() -> bool) {
-    #[cfg(not(loom))]
-    {
-        let _ = what;
-        while cond() {
-            crate::instr::host_spin();
-        }
-    }
-    #[cfg(loom)]
-    crate::model::spin_until(what, || !cond());
-}

@@ -373,7 +373,7 @@ struct Exec {
     /// The thread that started this state (loom's main thread of the execution).
     main: Option<loom::thread::ThreadId>,
     /// The copy engine's copies in flight and the execution's tiles (`copy/engine.rs`).
-    engine: crate::copy::engine::EngineState,
+    engine: crate::backend::copy_engine::EngineState,
 }
 
 impl Exec {
@@ -395,7 +395,7 @@ impl Exec {
             min_native: 4,
             min_native_what: "",
             main: None,
-            engine: crate::copy::engine::EngineState::new(),
+            engine: crate::backend::copy_engine::EngineState::new(),
         }
     }
 
@@ -446,12 +446,14 @@ fn with_exec<R>(f: impl FnOnce(&mut Exec) -> R) -> R {
 }
 
 /// The copy engine's per-execution state (`copy/engine.rs`).
-pub(crate) fn with_engine<R>(f: impl FnOnce(&mut crate::copy::engine::EngineState) -> R) -> R {
+pub(crate) fn with_engine<R>(
+    f: impl FnOnce(&mut crate::backend::copy_engine::EngineState) -> R,
+) -> R {
     ensure_registered();
     with_exec(|e| f(&mut e.engine))
 }
 
-pub use crate::copy::engine::{drain_copies, Tile};
+pub use crate::backend::copy_engine::{drain_copies, Tile};
 
 /// Starts the model's per-execution state (called by [`check`] at the start of every execution,
 /// on the model's main thread). Creates the pool of fence cells and registers the calling thread.

@@ -1,0 +1,108 @@
+//! The host backend (and what it shares with `--cfg loom`): the typed API on CPU threads.
+//!
+//! Scope and state space are erased; the semantic maps to the `core::sync::atomic::Ordering` of
+//! the same name (`Weak`/`Volatile` → `Relaxed`, `fence::<Sc, _>` → `fence(SeqCst)`). Under
+//! `--cfg loom` the accesses go through [`crate::model`] instead (`super::loom`), while the
+//! barriers, mbarriers and copies keep these arms over a [`Word`] (there a location of the
+//! model), so one protocol source is model-checked unchanged (see the `loom-tests` crate). The
+//! library never uses a SeqCst *access* (PTX has none, and loom would treat it as AcqRel).
+
+use core::sync::atomic::Ordering;
+
+#[cfg(not(loom))]
+mod access;
+#[cfg(not(loom))]
+pub(crate) use access::Host;
+pub(crate) mod barrier;
+pub mod scalar;
+pub(crate) use scalar::{cas_failure, hatomic};
+pub use scalar::{HostScalar, RmwKind};
+
+/// The host's `fence`: `core::sync::atomic::fence` (under loom fences go through
+/// `ptx_sync::model::fence`, which knows their scope).
+#[cfg(not(loom))]
+#[inline]
+pub(crate) fn host_fence(o: Ordering) {
+    hatomic::fence(o)
+}
+
+/// One strong 64-bit word of a library type's host state (a barrier's generation and counts, an
+/// mbarrier's state): `hatomic::AtomicU64` on the host; under `--cfg loom` a strong location of
+/// [`crate::model`], so that every access is reported with the scope level the instruction names
+/// (`lvl`, as [`Scope::LEVEL`](crate::sem::Scope::LEVEL)) and its PTX (`what`). The one place the
+/// host and loom representations differ; the types that hold a `Word` have one layout.
+pub(crate) struct Word {
+    #[cfg(not(loom))]
+    a: hatomic::AtomicU64,
+    #[cfg(loom)]
+    a: crate::model::Location<u64>,
+}
+
+impl Word {
+    /// A word holding `v`.
+    #[cfg(not(loom))]
+    pub(crate) const fn new(v: u64) -> Self {
+        Word {
+            a: hatomic::AtomicU64::new(v),
+        }
+    }
+    /// A word holding `v` (a location of the model).
+    #[cfg(loom)]
+    pub(crate) fn new(v: u64) -> Self {
+        Word {
+            a: crate::model::Location::new(v),
+        }
+    }
+    /// A load with ordering `o` at scope level `lvl`.
+    #[allow(unused_variables)]
+    pub(crate) fn load(&self, lvl: i8, o: Ordering, what: &'static str) -> u64 {
+        #[cfg(not(loom))]
+        return self.a.load(o);
+        #[cfg(loom)]
+        return self.a.load(lvl, o, what);
+    }
+    /// A store with ordering `o` at scope level `lvl`.
+    #[allow(unused_variables)]
+    pub(crate) fn store(&self, v: u64, lvl: i8, o: Ordering, what: &'static str) {
+        #[cfg(not(loom))]
+        self.a.store(v, o);
+        #[cfg(loom)]
+        self.a.store(v, lvl, o, what);
+    }
+    /// One read-modify-write `f` with ordering `o` at scope level `lvl`; returns the old value.
+    #[allow(unused_variables)]
+    pub(crate) fn rmw(
+        &self,
+        lvl: i8,
+        o: Ordering,
+        what: &'static str,
+        f: impl Fn(u64) -> u64,
+    ) -> u64 {
+        #[cfg(not(loom))]
+        {
+            let mut cur = self.a.load(Ordering::Relaxed);
+            loop {
+                match self.a.compare_exchange(cur, f(cur), o, cas_failure(o)) {
+                    Ok(old) => return old,
+                    Err(seen) => cur = seen,
+                }
+            }
+        }
+        #[cfg(loom)]
+        return self.a.rmw(lvl, o, what, f);
+    }
+}
+
+/// Waits while `cond()` holds: a spin with the CPU hint on the host; under loom a model spin
+/// ([`crate::model::spin_until`]), so a wait that can never end is a `deadlock: {what}` panic.
+pub(crate) fn spin_while(what: &'static str, mut cond: impl FnMut() -> bool) {
+    #[cfg(not(loom))]
+    {
+        let _ = what;
+        while cond() {
+            crate::instr::host_spin();
+        }
+    }
+    #[cfg(loom)]
+    crate::model::spin_until(what, || !cond());
+}
