@@ -6,19 +6,25 @@
 //! §5.4 (`barrier.cluster.arrive.relaxed` + `barrier.cluster.wait` publish `mbarrier.init`
 //! after `fence.mbarrier_init.release.cluster`).
 //!
+//! <!-- generated from device/isa/barrier.rows by device/isa/gen: do not edit (cargo xtask isa) -->
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`NamedBarrier::<Unaligned>::sync`](NamedBarrier::sync) (the default) / [`sync_threads`], [`sync_threads_unaligned`] | `barrier.sync id{, n};` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::<Unaligned>::arrive`](NamedBarrier::arrive) | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `barrier.red.{popc.u32,and.pred,or.pred} d, id, n, p;` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::<Aligned>::sync`](NamedBarrier::sync) (from the `unsafe` [`NamedBarrier::new_aligned`]) / `unsafe` [`sync_threads_aligned`] | `bar.sync id{, n};` (≡ `barrier.sync.aligned`) | 2.0 / sm_20 (register id and count; immediate id alone: all targets) |
+//! | [`NamedBarrier::<Aligned>::sync`](NamedBarrier::sync) | `bar.sync id, n;` | 2.0 / sm_20 |
+//! | [`sync_threads_aligned()`](sync_threads_aligned) | `bar.sync id;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::<Aligned>::arrive`](NamedBarrier::arrive) | `bar.arrive id, n;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::<Aligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `bar.red.{popc.u32,and.pred,or.pred} d, id, n, p;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::sync_unaligned`], [`arrive_unaligned`](NamedBarrier::arrive_unaligned), [`red_popc_unaligned`](NamedBarrier::red_popc_unaligned), [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) (either alignment) | the `barrier.*` forms above | 6.0 / sm_30 |
-//! | [`ClusterBarrier::arrive`], [`sync`](ClusterBarrier::sync) | `barrier.cluster.arrive{.release,.relaxed};` (no `.aligned`) | 8.0 / sm_90 (`.relaxed`: 8.0) |
-//! | [`ClusterBarrier::wait`] | `barrier.cluster.wait.acquire;` | 8.0 / sm_90 |
-//! | `unsafe` [`ClusterBarrier::arrive_aligned`], [`sync_aligned`](ClusterBarrier::sync_aligned) | `barrier.cluster.arrive{.release,.relaxed}.aligned;` | 8.0 / sm_90 |
-//! | `unsafe` [`ClusterBarrier::wait_aligned`] | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
+//! | [`NamedBarrier::<Aligned>::red_popc`](NamedBarrier::red_popc) | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Aligned>::red_and`](NamedBarrier::red_and) | `bar.red.and.pred q, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Aligned>::red_or`](NamedBarrier::red_or) | `bar.red.or.pred q, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Unaligned>::sync`](NamedBarrier::sync) | `barrier.sync id, n;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::arrive`](NamedBarrier::arrive) | `barrier.arrive id, n;` | 6.0 / sm_30 |
+//! | [`sync_threads()`](sync_threads) | `barrier.sync id;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc) | `barrier.red.popc.u32 d, id, n, p;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_and`](NamedBarrier::red_and) | `barrier.red.and.pred q, id, n, p;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_or`](NamedBarrier::red_or) | `barrier.red.or.pred q, id, n, p;` | 6.0 / sm_30 |
+//! | `unsafe` [`ClusterBarrier::arrive_aligned`](ClusterBarrier::arrive_aligned) | `barrier.cluster.arrive{.release,.relaxed}.aligned;` | 8.0 / sm_90 |
+//! | [`ClusterBarrier::arrive`](ClusterBarrier::arrive) | `barrier.cluster.arrive{.release,.relaxed};` | 8.0 / sm_90 |
+//! | `unsafe` [`ClusterBarrier::wait_aligned::<Acquire>`](ClusterBarrier::wait_aligned) | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
+//! | [`ClusterBarrier::wait::<Acquire>`](ClusterBarrier::wait) | `barrier.cluster.wait.acquire;` | 8.0 / sm_90 |
 //!
 //! # Alignment of the CTA barriers (issue #13 item 9)
 //!
@@ -72,63 +78,15 @@
 //! unsafe { cb.wait_aligned::<Acquire>(t) };          // barrier.cluster.wait.acquire.aligned
 //! ```
 
-use crate::instr::instr;
-#[allow(unused_imports)]
-use crate::instr::{asm_text, with_ops};
-use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 use core::marker::PhantomData;
-#[cfg(not(target_arch = "nvptx64"))]
-use core::sync::atomic::Ordering;
 
-/// The four operand shapes of the CTA barrier rows (`bar`/`barrier` × sync/arrive/red): one
-/// `instr!` body per shape, so `bar.sync` and `barrier.sync` (and each `.red` pair) differ only in
-/// their mnemonic and docs. Operand templates from [`aops!`](crate::instr) via `asm_text!`.
-macro_rules! bar_row {
-    (sync; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
-        bar_row!(@row $(#[$d])* $Name = ($mn);
-            fn exec(id: u32, n: u32) => m {
-                asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-            fn exec_all(id: u32) => m {
-                asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
-            }
-        );
-    };
-    (arrive; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
-        bar_row!(@row $(#[$d])* $Name = ($mn);
-            fn exec(id: u32, n: u32) => m {
-                asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-        );
-    };
-    (red_popc; $($row:tt)*) => { bar_row!(@red pred_in, bar_popc; $($row)*); };
-    (red_pred; $($row:tt)*) => { bar_row!(@red pred_in_out, bar_pred; $($row)*); };
-    (@red $pred:ident, $ops:ident; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
-        bar_row!(@row $(#[$d])* $Name = ($mn);
-            fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-                let d: u32;
-                asm!(asm_text!($pred; ($ops); m!()),
-                     d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-                d
-            }
-        );
-    };
-    (@row $(#[$d:meta])* $Name:ident = ($mn:literal); $($fns:tt)*) => {
-        instr! {
-            $(#[$d])*
-            $Name = ($mn);
-            $($fns)*
-        }
-    };
-}
+// The rows of `device/isa/barrier.rows`: the markers `BarSync` … `BarrierRedOr` with their `asm!`
+// leaves, the traits `ClusterArriveInstr` / `ClusterWaitInstr` with one impl per legal
+// (semantic, alignment), and the catalog rows.
+include!(concat!(env!("OUT_DIR"), "/isa/barrier.rs"));
 
 mod red_unaligned;
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use red_unaligned::catalog_rows as red_unaligned_catalog_rows;
-pub use red_unaligned::{BarrierRedAnd, BarrierRedOr, BarrierRedPopc};
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
@@ -146,47 +104,6 @@ crate::sem::token_markers! {
     /// No `.aligned`: the threads of the CTA may reach the barrier at different barrier
     /// instructions.
     Unaligned
-}
-
-bar_row! {
-    sync;
-    /// `bar.sync id{, n};` — waits until `n` threads (all of the CTA without `n`) have arrived at
-    /// barrier `id` (PTX 2.0, sm_20: register operands and count). Seed §5.1.
-    BarSync = ("bar.sync");
-}
-bar_row! {
-    arrive;
-    /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_20). Seed §5.1.
-    BarArrive = ("bar.arrive");
-}
-bar_row! {
-    sync;
-    /// `barrier.sync id{, n};` — `bar.sync` without `.aligned` (PTX 6.0, sm_30): the threads of
-    /// the CTA may reach it at different instructions, so a compiler that duplicates the call
-    /// into two branches (rustc's inline asm is not `convergent`) leaves it defined.
-    /// PTX ISA §9.7.13.1.
-    BarrierSync = ("barrier.sync");
-}
-bar_row! {
-    arrive;
-    /// `barrier.arrive id, n;` — `bar.arrive` without `.aligned` (PTX 6.0, sm_30).
-    /// PTX ISA §9.7.13.1.
-    BarrierArrive = ("barrier.arrive");
-}
-bar_row! {
-    red_popc;
-    /// `bar.red.popc.u32 d, id, n, p;` — barrier + count of threads with `p` true (PTX 2.0, sm_20).
-    BarRedPopc = ("bar.red.popc.u32");
-}
-bar_row! {
-    red_pred;
-    /// `bar.red.and.pred q, id, n, p;` — barrier + AND of `p` (PTX 2.0, sm_20).
-    BarRedAnd = ("bar.red.and.pred");
-}
-bar_row! {
-    red_pred;
-    /// `bar.red.or.pred q, id, n, p;` — barrier + OR of `p` (PTX 2.0, sm_20).
-    BarRedOr = ("bar.red.or.pred");
 }
 
 /// A named CTA barrier: id `0..16` and a thread count (a multiple of 32, PTX ISA §9.7.13.1),
@@ -473,80 +390,6 @@ pub fn sync_threads_unaligned() {
     <Active as BarBackend>::sync_threads(false)
 }
 
-/// `barrier.cluster.arrive{.sem}{.aligned}` for one alignment.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `barrier.cluster.arrive{{.sem}}` for `{Self}`: the cluster arrive takes Release or Relaxed",
-    label = "a cluster arrive releases; it cannot acquire",
-    note = "PTX ISA §9.7.13.3: `barrier.cluster.arrive{{.release, .relaxed}}`, `barrier.cluster.wait{{.acquire}}`"
-)]
-pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
-    /// e.g. `"barrier.cluster.arrive.relaxed.aligned"`.
-    const PTX: &'static str;
-    /// The host ordering of the row's semantic.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec();
-}
-/// `barrier.cluster.wait{.acquire}{.aligned}` for one alignment.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `barrier.cluster.wait{{.sem}}` for `{Self}`: the cluster wait takes only Acquire",
-    label = "a cluster wait acquires",
-    note = "PTX ISA §9.7.13.3: `barrier.cluster.wait{{.acquire}}`"
-)]
-pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
-    /// e.g. `"barrier.cluster.wait.acquire.aligned"`.
-    const PTX: &'static str;
-    /// The host ordering of the row's semantic.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec();
-}
-
-/// Cluster barrier rows: `$leaf!{ Trait "arrive"|"wait", Sem ".tok", Align ".aligned"|"" }`.
-macro_rules! for_cluster_bar {
-    ($leaf:ident) => {
-        $leaf! { ClusterArriveInstr "arrive", Release, Aligned }
-        $leaf! { ClusterArriveInstr "arrive", Release, Unaligned }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed, Aligned }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed, Unaligned }
-        $leaf! { ClusterWaitInstr "wait", Acquire, Aligned }
-        $leaf! { ClusterWaitInstr "wait", Acquire, Unaligned }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_cluster_bar;
-
-macro_rules! cluster_bar_leaf {
-    ($Tr:ident $op:literal, $S:ident, $A:ident) => {
-        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, tok!($S), tok!($A))) $Tr $S $A }
-    };
-    (@ ($($mn:tt)*) $Tr:ident $S:ident $A:ident) => {
-        unsafe impl $Tr<$A> for $S {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: Ordering = Ordering::$S;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec() {
-                asm!(asm_text!(none; (none); $($mn)*), options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-for_cluster_bar! { cluster_bar_leaf }
-
 /// Proof of a cluster-barrier arrival, consumed by [`ClusterBarrier::wait`] (PTX requires each
 /// thread to arrive before it waits, PTX ISA §9.7.13.3).
 #[must_use = "wait on the arrival with ClusterBarrier::wait"]
@@ -745,123 +588,4 @@ impl ClusterBarrier {
             self.wait_aligned::<Acquire>(t);
         }
     }
-}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    #[allow(unused_imports)]
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
-    use crate::instr::Instr;
-    // PTX ISA §9.7.13.1: `bar` PTX 2.0 / sm_20 (register id and count), `barrier` (no
-    // `.aligned`) PTX 6.0 / sm_30. Seed §5.1. The `bar` rows are `NamedBarrier<Aligned>`'s
-    // (the `unsafe` `new_aligned`), the `barrier` rows the default `NamedBarrier<Unaligned>`'s
-    // (also `sync_unaligned` & co. on either).
-    let v = Variant {
-        family: "bar",
-        sm: 20,
-        ptx_isa: 20,
-        isa: "9.7.13.1",
-        seed: "5.1",
-        ..Variant::EMPTY
-    };
-    f(with_ops!(none; (bar_id); Variant {
-        op: "sync",
-        ptx: BarSync::PTX,
-        rust: "sync_threads_aligned()",
-        ..v
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "sync",
-        form: Form::COUNT,
-        ptx: BarSync::PTX,
-        rust: "NamedBarrier::<Aligned>::sync",
-        ..v
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "arrive",
-        form: Form::COUNT,
-        ptx: BarArrive::PTX,
-        rust: "NamedBarrier::<Aligned>::arrive",
-        ..v
-    }));
-    let u = Variant {
-        family: "barrier",
-        sm: 30,
-        ptx_isa: 60,
-        ..v
-    };
-    f(with_ops!(none; (bar_id); Variant {
-        op: "sync",
-        ptx: BarrierSync::PTX,
-        rust: "sync_threads()",
-        ..u
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "sync",
-        form: Form::COUNT,
-        ptx: BarrierSync::PTX,
-        rust: "NamedBarrier::<Unaligned>::sync",
-        ..u
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "arrive",
-        form: Form::COUNT,
-        ptx: BarrierArrive::PTX,
-        rust: "NamedBarrier::<Unaligned>::arrive",
-        ..u
-    }));
-    f(with_ops!(pred_in; (bar_popc); Variant {
-        op: "red.popc",
-        ty: "u32",
-        form: Form::COUNT,
-        ptx: BarRedPopc::PTX,
-        rust: "NamedBarrier::<Aligned>::red_popc",
-        ..v
-    }));
-    f(with_ops!(pred_in_out; (bar_pred); Variant {
-        op: "red.and",
-        ty: "pred",
-        form: Form::COUNT,
-        ptx: BarRedAnd::PTX,
-        rust: "NamedBarrier::<Aligned>::red_and",
-        ..v
-    }));
-    f(with_ops!(pred_in_out; (bar_pred); Variant {
-        op: "red.or",
-        ty: "pred",
-        form: Form::COUNT,
-        ptx: BarRedOr::PTX,
-        rust: "NamedBarrier::<Aligned>::red_or",
-        ..v
-    }));
-    macro_rules! cb_v {
-        (@rust $op:literal, $S:ident, Aligned) => {
-            concat!("unsafe ClusterBarrier::", $op, "_aligned::<", stringify!($S), ">")
-        };
-        (@rust $op:literal, $S:ident, Unaligned) => {
-            concat!("ClusterBarrier::", $op, "::<", stringify!($S), ">")
-        };
-        ($Tr:ident $op:literal, $S:ident, $A:ident) => {
-            f(with_ops!(none; (none); Variant {
-                family: "barrier.cluster",
-                op: $op,
-                // §9.7.13.3: PTX 7.8 / sm_90; the `.release`/`.relaxed`/`.acquire` this crate
-                // always spells: PTX 8.0. Seed §5.4.
-                sm: 90,
-                ptx_isa: 80,
-                isa: "9.7.13.3",
-                seed: "5.4",
-                sem: M::$S,
-                form: Form {
-                    align: M::$A,
-                    ..Form::NONE
-                },
-                ptx: <$S as $Tr<$A>>::PTX,
-                rust: cb_v!(@rust $op, $S, $A),
-                ..v
-            }));
-        };
-    }
-    for_cluster_bar! { cb_v }
 }

@@ -1,17 +1,17 @@
 //! The backend seam: what each operation of the typed API does on each target, in one place.
 //!
 //! The families (`atomic`, `barrier`, `mbarrier`, `copy`, …) carry no `#[cfg]` in their method
-//! bodies: every method is one call of [`Active`], the backend this build selects —
+//! bodies: every method is one call of `Active`, the backend this build selects —
 //!
 //! | build | backend | what an operation is |
 //! |---|---|---|
-//! | `nvptx64` | [`Nvptx`](nvptx::Nvptx) (`nvptx.rs`) | the instruction's inline PTX, from its row (`asm!`) |
+//! | `nvptx64` | `Nvptx` (`nvptx.rs`) | the instruction's inline PTX, from its row (`asm!`) |
 //! | host | `Host` (`host/`) | `core::sync::atomic` with the semantic's `Ordering` (scope and space erased); counting barriers over a state word; the copy engine copies at issue |
-//! | `--cfg loom` | `Loom` (`loom.rs`) over [`model`] | loom's atomics, with the scope of every access, fence and barrier checked by the scope model; copies on engine threads |
+//! | `--cfg loom` | `Loom` (`loom.rs`) over `model` (`ptx_sync::model`) | loom's atomics, with the scope of every access, fence and barrier checked by the scope model; copies on engine threads |
 //!
-//! The traits here are the seam: [`AccessBackend`] (`ld`/`st`/`atom`/`red`/`fence`),
-//! [`BarBackend`] (the CTA and cluster barriers), `MbarBackend` (`mbarrier/backend.rs`). Host and
-//! loom share their barrier and mbarrier arms: those read and write a [`Word`](host::Word), a
+//! The traits here are the seam: `AccessBackend` (`ld`/`st`/`atom`/`red`/`fence`),
+//! `BarBackend` (the CTA and cluster barriers), `MbarBackend` (`mbarrier/backend.rs`). Host and
+//! loom share their barrier and mbarrier arms: those read and write a `host::Word`, a
 //! CPU atomic on the host and a location of the scope model under loom.
 //!
 //! # Layouts that change under `--cfg loom`
@@ -22,10 +22,10 @@
 //!
 //! | type | host (and nvptx64) | `--cfg loom` | why |
 //! |---|---|---|---|
-//! | [`Strong<T>`](crate::Strong) | `UnsafeCell<T>`, aligned to `size_of::<T>()`, `repr(C)` | a [`model::Location<T>`] | each access is a loom atomic access plus the scope check's history; no `from_ptr`/`as_ptr` (a loom atomic has no address to view memory through) |
+//! | [`Strong<T>`](crate::Strong) | `UnsafeCell<T>`, aligned to `size_of::<T>()`, `repr(C)` | a `model::Location<T>` | each access is a loom atomic access plus the scope check's history; no `from_ptr`/`as_ptr` (a loom atomic has no address to view memory through) |
 //! | [`Data<T>`](crate::Data) | `UnsafeCell<T>`, `repr(transparent)` | `loom::cell::UnsafeCell<T>` | loom reports unordered weak accesses as data races (PTX ISA §8.7.1) |
-//! | [`AtomicRef`](crate::AtomicRef)'s location ([`Loc`]) | a generic pointer | `&Strong<T>` | the model's location, not an address |
-//! | [`host::Word`] (the barriers' and mbarriers' state) | `AtomicU64` (`const fn new`) | a `model::Location<u64>` (not `const`) | barrier words are strong accesses at the instruction's scope |
+//! | [`AtomicRef`](crate::AtomicRef)'s location (`Loc`) | a generic pointer | `&Strong<T>` | the model's location, not an address |
+//! | `host::Word` (the barriers' and mbarriers' state) | `AtomicU64` (`const fn new`) | a `model::Location<u64>` (not `const`) | barrier words are strong accesses at the instruction's scope |
 //! | the copy engine's `Batch` | nothing (the copy is done at issue) | the list of byte moves | an issued copy runs later, on an engine thread |
 //!
 //! So under loom `Strong::new`, `Data::new` and `Mbarrier::new` are not `const fn`, and

@@ -3,7 +3,6 @@
 //! ptxas (sm_90a) accepts it. Lists written here by hand, independently of the device crate's
 //! tables. Assembled, never launched (addresses are arbitrary).
 
-use ptx_sync::barrier::*;
 use ptx_sync::cluster::*;
 use ptx_sync::copy::*;
 use ptx_sync::proxy::*;
@@ -18,36 +17,9 @@ fn keep<T: Copy>(out: *mut u64, v: T) {
 /// `bar.*` (`NamedBarrier<Aligned>`), `barrier.{sync,arrive,red}` (the default, no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut u64) {
-    // `bar.*`: the aligned barrier (assembled, never run: the contract of `new_aligned` and
-    // `sync_threads_aligned` is the caller's), then the default, unaligned `barrier.*`.
-    let a = NamedBarrier::new_aligned(3, 64);
-    a.sync();
-    sync_threads_aligned();
-    a.arrive();
-    keep(out, a.red_popc(*p != 0));
-    keep(out, a.red_and(*p != 1));
-    keep(out, a.red_or(*p != 2));
-    let b = NamedBarrier::new(3, 64);
-    b.sync();
-    b.arrive();
-    sync_threads();
-    a.sync_unaligned();
-    a.arrive_unaligned();
-    sync_threads_unaligned();
-    keep(out, b.red_popc(*p != 3));
-    keep(out, b.red_and(*p != 4));
-    keep(out, a.red_or_unaligned(*p != 5));
-    let cb = ClusterBarrier::new(0);
-    macro_rules! cbar {
-        ($($S:ident),*) => {$(
-            // SAFETY: straight-line code, every thread of the warp here (no branch around it).
-            let a = unsafe { cb.arrive_aligned::<$S>() };
-            unsafe { cb.wait_aligned::<Acquire>(a) };
-            let a = cb.arrive::<$S>();
-            cb.wait::<Acquire>(a);
-        )*};
-    }
-    cbar!(Release, Relaxed);
+    // The barrier rows (device/isa/barrier.rows), each through its Rust path (assembled, never
+    // run: the contract of `new_aligned` and `sync_threads_aligned` is the caller's).
+    ptx_sync::catalog_calls_barrier!(p, out);
     for v in [cluster_ctarank(), cluster_nctarank(), clusterid_x(), clusterid_y(), clusterid_z(),
               nclusterid_x(), nclusterid_y(), nclusterid_z(), cluster_ctaid_x(), cluster_ctaid_y(),
               cluster_ctaid_z(), cluster_nctaid_x(), cluster_nctaid_y(), cluster_nctaid_z()] {

@@ -2,8 +2,8 @@
 //!
 //! Scope and state space are erased; the semantic maps to the `core::sync::atomic::Ordering` of
 //! the same name (`Weak`/`Volatile` → `Relaxed`, `fence::<Sc, _>` → `fence(SeqCst)`). Under
-//! `--cfg loom` the accesses go through [`crate::model`] instead (`super::loom`), while the
-//! barriers, mbarriers and copies keep these arms over a [`Word`] (there a location of the
+//! `--cfg loom` the accesses go through `ptx_sync::model` instead (`super::loom`), while the
+//! barriers, mbarriers and copies keep these arms over a `Word` (there a location of the
 //! model), so one protocol source is model-checked unchanged (see the `loom-tests` crate). The
 //! library never uses a SeqCst *access* (PTX has none, and loom would treat it as AcqRel).
 

@@ -1,0 +1,757 @@
+//! From the rows to Rust and Markdown: the `tok!` table, each family file's traits, markers and
+//! `asm!` leaves, its catalog rows, the catalog kernel's call list, and the docs tables.
+
+use super::parse::{Form, Isa, Item, RowsFile, SlotValue, TraitDecl};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The first line of every generated file.
+pub fn header(from: &str) -> String {
+    format!(
+        "// generated from {from} by device/build.rs (device/isa/gen): do not edit — edit the rows\n"
+    )
+}
+
+/// One slot combination: slot name → value.
+type Combo<'a> = Vec<(&'a str, &'a SlotValue)>;
+
+/// Every combination of a form's slots, the first slot outermost.
+fn combos(f: &Form) -> Vec<Combo<'_>> {
+    let mut out: Vec<Combo> = vec![Vec::new()];
+    for s in &f.slots {
+        out = out
+            .into_iter()
+            .flat_map(|c| {
+                s.values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push((s.name.as_str(), v));
+                    c
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// How a `$name` is expanded.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// PTX text: a slot is its value's token, `$Marker` a token.
+    Ptx,
+    /// Rust text: a slot is its value's name, `$slot.prop` a property, `$slot.tok` its token;
+    /// anything else (`$p`, `$out`, `$crate`) stays.
+    Rust,
+}
+
+pub struct Ctx<'a> {
+    pub isa: &'a Isa,
+    pub path: &'a str,
+}
+
+impl Ctx<'_> {
+    fn token(&self, key: &str, line: usize) -> Result<&str, String> {
+        self.isa
+            .tokens
+            .iter()
+            .find(|t| t.key == key)
+            .map(|t| t.text.as_str())
+            .ok_or_else(|| {
+                format!(
+                    "{}:{line}: no token `{key}` in device/isa/tokens.rows",
+                    self.path
+                )
+            })
+    }
+
+    /// Expands the `$…` of `t` for one combination.
+    fn expand(&self, t: &str, c: &Combo, mode: Mode, line: usize) -> Result<String, String> {
+        let mut out = String::new();
+        let mut rest = t;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let n = after
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(after.len());
+            let name = &after[..n];
+            let mut tail = &after[n..];
+            let slot = c.iter().find(|(s, _)| *s == name).map(|(_, v)| *v);
+            match (slot, mode) {
+                (Some(v), Mode::Ptx) => out.push_str(self.token(&v.name, line)?),
+                (Some(v), Mode::Rust) => {
+                    // `$slot.prop`
+                    let prop = tail.strip_prefix('.').map(|p| {
+                        let m = p
+                            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                            .unwrap_or(p.len());
+                        (&p[..m], &p[m..])
+                    });
+                    match prop {
+                        Some(("tok", r)) => {
+                            out.push_str(self.token(&v.name, line)?);
+                            tail = r;
+                        }
+                        Some((p, r)) if !p.is_empty() => {
+                            out.push_str(v.props.get(p).map(String::as_str).unwrap_or(""));
+                            tail = r;
+                        }
+                        _ => out.push_str(&v.name),
+                    }
+                }
+                (None, Mode::Ptx) if name.starts_with(char::is_uppercase) => {
+                    out.push_str(self.token(name, line)?)
+                }
+                (None, Mode::Ptx) => {
+                    return Err(format!(
+                        "{}:{line}: `${name}` is not a slot of this form",
+                        self.path
+                    ))
+                }
+                (None, Mode::Rust) => {
+                    out.push('$');
+                    out.push_str(name);
+                }
+            }
+            rest = tail;
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+/// `(id: u32, n: u32) -> u32` with an optional `<const N: u32>` before it.
+struct Sig {
+    generics: String,
+    params: Vec<(String, String)>,
+    ret: Option<String>,
+}
+
+fn sig(path: &str, line: usize, s: &str) -> Result<Sig, String> {
+    let bad = || format!("{path}:{line}: expected `fn (a: T, …) -> R`, found `{s}`");
+    let s = s.trim();
+    let (generics, s) = if let Some(r) = s.strip_prefix('<') {
+        let close = r.find('>').ok_or_else(bad)?;
+        (format!("<{}>", &r[..close]), r[close + 1..].trim())
+    } else {
+        (String::new(), s)
+    };
+    let s = s.strip_prefix('(').ok_or_else(bad)?;
+    let close = s.find(')').ok_or_else(bad)?;
+    let params = s[..close]
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.split_once(':')
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .ok_or_else(bad)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let rest = s[close + 1..].trim();
+    let ret = match rest.strip_prefix("->") {
+        Some(r) => Some(r.trim().to_string()),
+        None if rest.is_empty() => None,
+        None => return Err(bad()),
+    };
+    Ok(Sig {
+        generics,
+        params,
+        ret,
+    })
+}
+
+/// The register class of an operand type.
+fn reg(path: &str, line: usize, t: &str) -> Result<&'static str, String> {
+    Ok(match t {
+        "u16" | "i16" => "reg16",
+        "u32" | "i32" => "reg32",
+        "u64" | "i64" => "reg64",
+        _ => {
+            return Err(format!(
+                "{path}:{line}: no register class for `{t}`: give `asm` explicitly"
+            ))
+        }
+    })
+}
+
+/// The `{name}` placeholders of an asm template, in order (`{{` is a literal brace).
+fn placeholders(t: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'{' {
+            if b.get(i + 1) == Some(&b'{') {
+                i += 2;
+                continue;
+            }
+            if let Some(j) = t[i + 1..].find('}') {
+                let name = &t[i + 1..i + 1 + j];
+                if !out.iter().any(|n| n == name) {
+                    out.push(name.to_string());
+                }
+                i += j + 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// One expanded form: what a leaf and a catalog row need.
+struct Leaf {
+    /// `BarSync` or `ClusterArriveInstr<Aligned> for Release`.
+    target: String,
+    mnemonic: String,
+    template: String,
+    operands: String,
+    pre: String,
+    post: String,
+}
+
+impl Ctx<'_> {
+    fn leaf(&self, f: &Form, c: &Combo) -> Result<Leaf, String> {
+        let mnemonic = self.expand(&f.ptx, c, Mode::Ptx, f.line)?;
+        let operands = if f.ops.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", f.ops)
+        };
+        let (pre, post) = if f.block.is_empty() || f.block == "none" {
+            (String::new(), String::new())
+        } else {
+            let b = self
+                .isa
+                .blocks
+                .iter()
+                .find(|b| b.name == f.block)
+                .ok_or_else(|| {
+                    format!(
+                        "{}:{}: no block `{}` in device/isa/blocks.rows",
+                        self.path, f.line, f.block
+                    )
+                })?;
+            (
+                self.expand(&b.pre, c, Mode::Ptx, f.line)?,
+                self.expand(&b.post, c, Mode::Ptx, f.line)?,
+            )
+        };
+        Ok(Leaf {
+            target: self.expand(&f.target, c, Mode::Rust, f.line)?,
+            template: format!("{pre}{mnemonic}{operands};{post}"),
+            mnemonic,
+            operands,
+            pre,
+            post,
+        })
+    }
+
+    /// The leaf function: `unsafe fn f(params) -> R { asm!(…) }` (`public` for a marker's).
+    fn leaf_fn(&self, f: &Form, l: &Leaf, public: bool) -> Result<String, String> {
+        let s = sig(self.path, f.line, &f.sig)?;
+        let mut ops = Vec::new();
+        let mut out_decl = String::new();
+        let mut out_ret = String::new();
+        match &f.asm {
+            Some(a) => ops.push(a.clone()),
+            None => {
+                let names = placeholders(&l.template);
+                let free: Vec<&String> = names
+                    .iter()
+                    .filter(|n| !s.params.iter().any(|(p, _)| p == *n))
+                    .collect();
+                if let Some(r) = &s.ret {
+                    let [d] = free[..] else {
+                        return Err(format!(
+                            "{}:{}: a leaf with a result needs exactly one placeholder that is not a \
+                             parameter (its output), found {free:?}: give `asm` explicitly",
+                            self.path, f.line
+                        ));
+                    };
+                    out_decl = format!("let {d}: {r};\n        ");
+                    out_ret = format!("\n        {d}");
+                    ops.push(format!("{d} = out({}) {d}", reg(self.path, f.line, r)?));
+                } else if let Some(n) = free.first() {
+                    match s.generics.strip_prefix("<const ") {
+                        Some(g) => {
+                            let cname = g.split(':').next().unwrap_or("").trim();
+                            ops.push(format!("{n} = const {cname}"));
+                        }
+                        None => {
+                            return Err(format!(
+                                "{}:{}: placeholder `{{{n}}}` is not a parameter",
+                                self.path, f.line
+                            ))
+                        }
+                    }
+                }
+                for (p, t) in &s.params {
+                    ops.push(format!("{p} = in({}) {p}", reg(self.path, f.line, t)?));
+                }
+            }
+        }
+        ops.push(format!("options({})", f.options));
+        let params: Vec<String> = s.params.iter().map(|(p, t)| format!("{p}: {t}")).collect();
+        let ret = s
+            .ret
+            .as_ref()
+            .map(|r| format!(" -> {r}"))
+            .unwrap_or_default();
+        let vis = if public { "pub " } else { "" };
+        let attrs = if public {
+            "    #[doc(hidden)]\n    #[inline(always)]\n    #[allow(unused_unsafe, clippy::missing_safety_doc)]\n"
+        } else {
+            "    #[cfg(target_arch = \"nvptx64\")]\n    #[inline(always)]\n"
+        };
+        Ok(format!(
+            "{attrs}    {vis}unsafe fn {}{}({}){ret} {{\n        {out_decl}core::arch::asm!({:?}, {});{out_ret}\n    }}\n",
+            f.func,
+            s.generics,
+            params.join(", "),
+            l.template,
+            ops.join(", ")
+        ))
+    }
+}
+
+/// `Form { count: true, align: Marker::Aligned, .. }` from a form's `shape` words.
+fn shape(ctx: &Ctx, f: &Form, c: &Combo) -> Result<String, String> {
+    if f.shape.is_empty() {
+        return Ok("crate::catalog::Form::NONE".into());
+    }
+    let mut fields = Vec::new();
+    for w in &f.shape {
+        let w = ctx.expand(w, c, Mode::Rust, f.line)?;
+        let (k, v) = w.split_once('=').unwrap_or((&w, ""));
+        let val = match (k, v) {
+            ("count" | "tx" | "hint" | "zfill" | "multicast" | "addr128" | "cache_hint", "") => {
+                "true".to_string()
+            }
+            ("align" | "cache" | "src" | "prefetch", m) if !m.is_empty() => {
+                format!("crate::catalog::Marker::{m}")
+            }
+            ("bytes" | "dim", n) if n.parse::<u8>().is_ok() => n.to_string(),
+            ("completion", m) if !m.is_empty() => format!("crate::catalog::Completion::{m}"),
+            _ => return Err(format!("{}:{}: unknown shape `{w}`", ctx.path, f.line)),
+        };
+        fields.push(format!("{k}: {val}"));
+    }
+    Ok(format!(
+        "crate::catalog::Form {{ {}, ..crate::catalog::Form::NONE }}",
+        fields.join(", ")
+    ))
+}
+
+fn marker(m: &str) -> String {
+    if m.is_empty() {
+        "crate::catalog::Marker::None".into()
+    } else {
+        format!("crate::catalog::Marker::{m}")
+    }
+}
+
+/// The generated Rust of one family file: traits, markers and leaves, impls, catalog rows.
+pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
+    let ctx = Ctx {
+        isa,
+        path: &file.path,
+    };
+    let mut out = header(&file.path);
+    out.push('\n');
+    for t in &file.traits {
+        out.push_str(&trait_decl(t));
+    }
+    // Markers (in order of first appearance) and trait impls (grouped by expanded target).
+    let mut markers: Vec<(String, String, Vec<String>, Vec<String>)> = Vec::new();
+    let mut impls: Vec<(String, Vec<String>)> = Vec::new();
+    let mut rows = Vec::new();
+    for item in &file.items {
+        let Item::Form(f) = item else { continue };
+        let fam = file
+            .families
+            .iter()
+            .find(|x| x.name == f.family)
+            .ok_or_else(|| {
+                format!(
+                    "{}:{}: no family `{}` in this file",
+                    file.path, f.line, f.family
+                )
+            })?;
+        for c in combos(f) {
+            let l = ctx.leaf(f, &c)?;
+            match f.trait_impl() {
+                None => {
+                    let leaf = ctx.leaf_fn(f, &l, true)?;
+                    match markers.iter_mut().find(|m| m.0 == l.target) {
+                        Some(m) => {
+                            if m.1 != l.mnemonic {
+                                return Err(format!(
+                                    "{}:{}: marker `{}` is `{}` in an earlier form, `{}` here",
+                                    file.path, f.line, l.target, m.1, l.mnemonic
+                                ));
+                            }
+                            m.3.push(leaf);
+                        }
+                        None => {
+                            if f.docs.is_empty() {
+                                return Err(format!(
+                                    "{}:{}: the first form of marker `{}` needs its `doc`",
+                                    file.path, f.line, l.target
+                                ));
+                            }
+                            markers.push((
+                                l.target.clone(),
+                                l.mnemonic.clone(),
+                                f.docs.clone(),
+                                vec![leaf],
+                            ))
+                        }
+                    }
+                }
+                Some(_) => {
+                    let mut body = vec![format!(
+                        "    const {}: &'static str = {:?};\n",
+                        f.konst, l.mnemonic
+                    )];
+                    for it in &f.items {
+                        body.push(format!("    {}\n", ctx.expand(it, &c, Mode::Rust, f.line)?));
+                    }
+                    body.push(ctx.leaf_fn(f, &l, false)?);
+                    match impls.iter_mut().find(|i| i.0 == l.target) {
+                        Some(i) => i.1.extend(body),
+                        None => impls.push((l.target.clone(), body)),
+                    }
+                }
+            }
+            let x = |s: &str| ctx.expand(s, &c, Mode::Rust, f.line);
+            let (sm, ptx_isa) = (f.sm.unwrap_or(fam.sm), f.ptx_isa.unwrap_or(fam.ptx_isa));
+            let mut r = String::new();
+            writeln!(r, "    crate::catalog::Variant {{").unwrap();
+            writeln!(r, "        family: {:?},", fam.ptx).unwrap();
+            writeln!(r, "        op: {:?},", x(&f.op)?).unwrap();
+            writeln!(r, "        ty: {:?},", x(&f.ty)?).unwrap();
+            writeln!(r, "        sem: {},", marker(&x(&f.sem)?)).unwrap();
+            writeln!(r, "        scope: {},", marker(&x(&f.scope)?)).unwrap();
+            writeln!(r, "        space: {},", marker(&x(&f.space)?)).unwrap();
+            writeln!(r, "        form: {},", shape(&ctx, f, &c)?).unwrap();
+            writeln!(r, "        ptx: {:?},", l.mnemonic).unwrap();
+            writeln!(r, "        operands: Some({:?}),", l.operands).unwrap();
+            writeln!(r, "        asm_pre: {:?},", l.pre).unwrap();
+            writeln!(r, "        asm_post: {:?},", l.post).unwrap();
+            writeln!(r, "        rust: {:?},", x(&f.rust)?.trim()).unwrap();
+            writeln!(r, "        sm: {sm},").unwrap();
+            writeln!(r, "        ptx_isa: {ptx_isa},").unwrap();
+            writeln!(
+                r,
+                "        arch: crate::catalog::Arch::{},",
+                f.arch.as_deref().unwrap_or(&fam.arch)
+            )
+            .unwrap();
+            writeln!(
+                r,
+                "        isa: {:?},",
+                f.isa.as_deref().unwrap_or(&fam.isa)
+            )
+            .unwrap();
+            writeln!(
+                r,
+                "        seed: {:?},",
+                f.seed.as_deref().unwrap_or(&fam.seed)
+            )
+            .unwrap();
+            writeln!(r, "    }},").unwrap();
+            rows.push(r);
+        }
+    }
+    for (name, mnemonic, docs, leaves) in &markers {
+        for d in docs {
+            writeln!(out, "/// {d}").unwrap();
+        }
+        writeln!(out, "#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]").unwrap();
+        writeln!(out, "pub struct {name};").unwrap();
+        writeln!(out, "impl crate::instr::Instr for {name} {{").unwrap();
+        writeln!(out, "    const PTX: &'static str = {mnemonic:?};").unwrap();
+        writeln!(out, "    const NAME: &'static str = {name:?};").unwrap();
+        writeln!(out, "}}").unwrap();
+        writeln!(out, "#[cfg(target_arch = \"nvptx64\")]").unwrap();
+        writeln!(out, "impl {name} {{").unwrap();
+        for l in leaves {
+            out.push_str(l);
+        }
+        writeln!(out, "}}\n").unwrap();
+    }
+    for (target, body) in &impls {
+        writeln!(out, "unsafe impl {target} {{").unwrap();
+        for b in body {
+            out.push_str(b);
+        }
+        writeln!(out, "}}\n").unwrap();
+    }
+    writeln!(
+        out,
+        "/// The catalog rows of `{}`, in its order.",
+        file.path
+    )
+    .unwrap();
+    writeln!(out, "#[cfg(not(target_arch = \"nvptx64\"))]").unwrap();
+    writeln!(
+        out,
+        "pub(crate) const CATALOG: &[crate::catalog::Variant] = &["
+    )
+    .unwrap();
+    for r in rows {
+        out.push_str(&r);
+    }
+    writeln!(out, "];").unwrap();
+    Ok(out)
+}
+
+fn trait_decl(t: &TraitDecl) -> String {
+    let mut out = String::new();
+    for d in &t.docs {
+        writeln!(out, "/// {d}").unwrap();
+    }
+    out.push_str("///\n/// # Safety\n/// Implemented only by this crate's table.\n");
+    let diag: Vec<String> = [
+        ("message", &t.message),
+        ("label", &t.label),
+        ("note", &t.note),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.as_ref().map(|v| format!("    {k} = {v:?}")))
+    .collect();
+    if !diag.is_empty() {
+        writeln!(
+            out,
+            "#[diagnostic::on_unimplemented(\n{}\n)]",
+            diag.join(",\n")
+        )
+        .unwrap();
+    }
+    writeln!(out, "pub unsafe trait {} {{", t.decl).unwrap();
+    for (c, doc) in &t.consts {
+        if !doc.is_empty() {
+            writeln!(out, "    /// {doc}").unwrap();
+        }
+        writeln!(out, "    const {c}: &'static str;").unwrap();
+    }
+    for i in &t.items {
+        writeln!(out, "    {i}").unwrap();
+    }
+    for l in &t.leaves {
+        writeln!(
+            out,
+            "    #[doc(hidden)]\n    #[cfg(target_arch = \"nvptx64\")]\n    {l};"
+        )
+        .unwrap();
+    }
+    out.push_str("}\n\n");
+    out
+}
+
+/// The catalog kernels' call lists: `catalog_calls_NAME!(p, out)` per family file.
+pub fn calls(isa: &Isa) -> Result<String, String> {
+    let mut out = header("device/isa/*.rows");
+    for file in &isa.files {
+        let ctx = Ctx {
+            isa,
+            path: &file.path,
+        };
+        let module = file
+            .families
+            .first()
+            .map(|f| f.module.clone())
+            .ok_or_else(|| format!("{}: no family", file.path))?;
+        let mut stmts = Vec::new();
+        let mut reached = String::new();
+        for item in &file.items {
+            match item {
+                Item::Also(s) => {
+                    stmts.push(s.clone());
+                    reached.push_str(s);
+                }
+                Item::Form(f) => {
+                    for c in combos(f) {
+                        for s in &f.calls {
+                            if s != "-" {
+                                let s = ctx.expand(s, &c, Mode::Rust, f.line)?;
+                                reached.push_str(&s);
+                                stmts.push(s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Every form's Rust path is reached by some statement (its method or function name).
+        for item in &file.items {
+            let Item::Form(f) = item else { continue };
+            for c in combos(f) {
+                let rust = ctx.expand(&f.rust, &c, Mode::Rust, f.line)?;
+                let name = link_target(&rust);
+                let last = name.rsplit("::").next().unwrap_or(&name);
+                if !reached.contains(&format!("{last}("))
+                    && !reached.contains(&format!("{last}::<"))
+                {
+                    return Err(format!(
+                        "{}:{}: no `call` of this file reaches `{rust}` (its Rust path must compile: \
+                         add it to the form's `call`)",
+                        file.path, f.line
+                    ));
+                }
+            }
+        }
+        writeln!(
+            out,
+            "\n/// The catalog kernel's statements of `{}`: every form through its Rust path, in the\n\
+             /// file's order (expanded by `host/kernels`' catalog kernels; `$p`, `$out`: the kernel's\n\
+             /// pointer parameters).\n#[doc(hidden)]\n#[macro_export]\nmacro_rules! catalog_calls_{} {{\n    ($p:ident, $out:ident) => {{{{\n        #[allow(unused_imports)]\n        use $crate::{module}::*;\n        #[allow(unused_imports)]\n        use $crate::*;",
+            file.path, file.name
+        )
+        .unwrap();
+        for s in stmts {
+            writeln!(out, "        {s}").unwrap();
+        }
+        out.push_str("    }};\n}\n");
+    }
+    Ok(out)
+}
+
+/// The rustdoc link target of a Rust path: no `unsafe `, no turbofish, no `()`.
+fn link_target(rust: &str) -> String {
+    let r = rust
+        .trim()
+        .trim_start_matches("unsafe ")
+        .trim_end_matches("()");
+    let mut out = String::new();
+    let mut depth = 0;
+    for ch in r.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(ch),
+        }
+    }
+    out.replace("::::", "::").trim_end_matches("::").to_string()
+}
+
+/// The docs table of one API module: `| call | PTX | PTX ISA / SM |`, one line per form and
+/// Rust path (slot values that share a path are one line, their tokens in `{…,…}`).
+pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
+    let mut lines = vec![
+        "| call | PTX | PTX ISA / SM |".to_string(),
+        "|---|---|---|".to_string(),
+    ];
+    for file in &isa.files {
+        let ctx = Ctx {
+            isa,
+            path: &file.path,
+        };
+        for item in &file.items {
+            let Item::Form(f) = item else { continue };
+            let fam = file.families.iter().find(|x| x.name == f.family).unwrap();
+            if fam.module != module {
+                continue;
+            }
+            // Group the combinations by their rendered Rust path (without type arguments).
+            let mut groups: BTreeMap<usize, (String, String, Vec<Combo>)> = BTreeMap::new();
+            let mut order: Vec<String> = Vec::new();
+            for c in combos(f) {
+                let rust = ctx
+                    .expand(&f.rust, &c, Mode::Rust, f.line)?
+                    .trim()
+                    .to_string();
+                let key = format!(
+                    "{}{}",
+                    if rust.starts_with("unsafe ") {
+                        "unsafe "
+                    } else {
+                        ""
+                    },
+                    link_target(&rust)
+                );
+                let i = match order.iter().position(|k| *k == key) {
+                    Some(i) => i,
+                    None => {
+                        order.push(key.clone());
+                        order.len() - 1
+                    }
+                };
+                groups
+                    .entry(i)
+                    .or_insert_with(|| (key.clone(), rust.clone(), Vec::new()))
+                    .2
+                    .push(c);
+            }
+            for (_, (key, first_rust, cs)) in groups {
+                let target = link_target(&first_rust);
+                let shown = if cs.len() == 1 {
+                    first_rust.trim_start_matches("unsafe ").to_string()
+                } else {
+                    target.clone()
+                };
+                let unsafe_ = if key.starts_with("unsafe ") {
+                    "`unsafe` "
+                } else {
+                    ""
+                };
+                let call = format!("{unsafe_}[`{shown}`]({target})");
+                // The PTX with each slot's values in this group.
+                let mut ptx = String::new();
+                let mut rest = f.ptx.as_str();
+                while let Some(i) = rest.find('$') {
+                    ptx.push_str(&rest[..i]);
+                    let after = &rest[i + 1..];
+                    let n = after
+                        .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                        .unwrap_or(after.len());
+                    let name = &after[..n];
+                    let mut toks: Vec<&str> = Vec::new();
+                    for c in &cs {
+                        let t = match c.iter().find(|(s, _)| *s == name) {
+                            Some((_, v)) => ctx.token(&v.name, f.line)?,
+                            None => ctx.token(name, f.line)?,
+                        };
+                        if !toks.contains(&t) {
+                            toks.push(t);
+                        }
+                    }
+                    let opt = toks.iter().any(|t| t.is_empty());
+                    toks.retain(|t| !t.is_empty());
+                    ptx.push_str(&match (toks.len(), opt) {
+                        (0, _) => String::new(),
+                        (1, false) => toks[0].to_string(),
+                        (_, true) => format!("{{{}}}", toks.join(",")),
+                        (_, false) => format!("{{{}}}", toks.join(",")),
+                    });
+                    rest = &after[n..];
+                }
+                ptx.push_str(rest);
+                let ops = f.ops.replace("{{", "\u{0}").replace("}}", "\u{1}");
+                let ops = ops
+                    .replace(['{', '}'], "")
+                    .replace('\u{0}', "{")
+                    .replace('\u{1}', "}");
+                let ops = if ops.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {ops}")
+                };
+                let (sm, p) = (f.sm.unwrap_or(fam.sm), f.ptx_isa.unwrap_or(fam.ptx_isa));
+                let arch = f.arch.as_deref().unwrap_or(&fam.arch);
+                let arch = match arch {
+                    "Base" => String::new(),
+                    a => format!(" (**{}**)", a.to_lowercase().replace("sm", "sm_")),
+                };
+                lines.push(format!(
+                    "| {call} | `{ptx}{ops};` | {}.{} / sm_{sm}{arch} |",
+                    p / 10,
+                    p % 10
+                ));
+            }
+        }
+    }
+    Ok(lines)
+}
