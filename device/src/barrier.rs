@@ -21,8 +21,8 @@
 //! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc) | `barrier.red.popc.u32 d, id, n, p;` | 6.0 / sm_30 |
 //! | [`NamedBarrier::<Unaligned>::red_and`](NamedBarrier::red_and) | `barrier.red.and.pred q, id, n, p;` | 6.0 / sm_30 |
 //! | [`NamedBarrier::<Unaligned>::red_or`](NamedBarrier::red_or) | `barrier.red.or.pred q, id, n, p;` | 6.0 / sm_30 |
-//! | `unsafe` [`ClusterBarrier::arrive_aligned`](ClusterBarrier::arrive_aligned) | `barrier.cluster.arrive{.release,.relaxed}.aligned;` | 8.0 / sm_90 |
-//! | [`ClusterBarrier::arrive`](ClusterBarrier::arrive) | `barrier.cluster.arrive{.release,.relaxed};` | 8.0 / sm_90 |
+//! | `unsafe` [`ClusterBarrier::arrive_aligned`] | `barrier.cluster.arrive.{release,relaxed}.aligned;` | 8.0 / sm_90 |
+//! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive.{release,relaxed};` | 8.0 / sm_90 |
 //! | `unsafe` [`ClusterBarrier::wait_aligned::<Acquire>`](ClusterBarrier::wait_aligned) | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
 //! | [`ClusterBarrier::wait::<Acquire>`](ClusterBarrier::wait) | `barrier.cluster.wait.acquire;` | 8.0 / sm_90 |
 //!

@@ -76,8 +76,34 @@ impl Ctx<'_> {
             let name = &after[..n];
             let mut tail = &after[n..];
             let slot = c.iter().find(|(s, _)| *s == name).map(|(_, v)| *v);
+            if name.is_empty() && tail.starts_with('{') && mode == Mode::Ptx {
+                // `${Key $slot.prop}`: a token whose key is several words.
+                let close = tail
+                    .find('}')
+                    .ok_or_else(|| format!("{}:{line}: `${{` without `}}`", self.path))?;
+                let key = self.expand(&tail[1..close], c, Mode::Rust, line)?;
+                let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
+                out.push_str(self.token(&key, line)?);
+                rest = &tail[close + 1..];
+                continue;
+            }
             match (slot, mode) {
-                (Some(v), Mode::Ptx) => out.push_str(self.token(&v.name, line)?),
+                (Some(v), Mode::Ptx) => {
+                    // `$slot` is its value's token, `$slot.prop` the token of the property.
+                    let prop = tail.strip_prefix('.').map(|p| {
+                        let m = p
+                            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                            .unwrap_or(p.len());
+                        (&p[..m], &p[m..])
+                    });
+                    match prop {
+                        Some((p, r)) if !p.is_empty() && v.props.contains_key(p) => {
+                            out.push_str(self.token(&v.props[p], line)?);
+                            tail = r;
+                        }
+                        _ => out.push_str(self.token(&v.name, line)?),
+                    }
+                }
                 (Some(v), Mode::Rust) => {
                     // `$slot.prop`
                     let prop = tail.strip_prefix('.').map(|p| {
@@ -164,8 +190,8 @@ fn sig(path: &str, line: usize, s: &str) -> Result<Sig, String> {
 fn reg(path: &str, line: usize, t: &str) -> Result<&'static str, String> {
     Ok(match t {
         "u16" | "i16" => "reg16",
-        "u32" | "i32" => "reg32",
-        "u64" | "i64" => "reg64",
+        "u32" | "i32" | "f32" => "reg32",
+        "u64" | "i64" | "f64" => "reg64",
         _ => {
             return Err(format!(
                 "{path}:{line}: no register class for `{t}`: give `asm` explicitly"
@@ -208,6 +234,9 @@ struct Leaf {
     operands: String,
     pre: String,
     post: String,
+    /// The form's `asm` and `host`, expanded for this combination.
+    asm: Option<String>,
+    host: Option<String>,
 }
 
 impl Ctx<'_> {
@@ -237,7 +266,14 @@ impl Ctx<'_> {
                 self.expand(&b.post, c, Mode::Ptx, f.line)?,
             )
         };
+        let opt = |t: &Option<String>| -> Result<Option<String>, String> {
+            t.as_ref()
+                .map(|t| self.expand(t, c, Mode::Rust, f.line))
+                .transpose()
+        };
         Ok(Leaf {
+            asm: opt(&f.asm)?,
+            host: opt(&f.host)?,
             target: self.expand(&f.target, c, Mode::Rust, f.line)?,
             template: format!("{pre}{mnemonic}{operands};{post}"),
             mnemonic,
@@ -253,8 +289,34 @@ impl Ctx<'_> {
         let mut ops = Vec::new();
         let mut out_decl = String::new();
         let mut out_ret = String::new();
-        match &f.asm {
-            Some(a) => ops.push(a.clone()),
+        match &l.asm {
+            Some(a) => {
+                let a = a.clone();
+                if let Some(r) = &s.ret {
+                    // The output is the operand `name = out(class) var`: declared, returned.
+                    let var = a
+                        .split("out(")
+                        .nth(1)
+                        .and_then(|t| t.split_once(')'))
+                        .map(|(_, t)| {
+                            t.trim_start()
+                                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                                .next()
+                                .unwrap_or("")
+                                .to_string()
+                        })
+                        .filter(|v| !v.is_empty())
+                        .ok_or_else(|| {
+                            format!(
+                                "{}:{}: a leaf with a result needs an `out(…) var` operand in its `asm`",
+                                self.path, f.line
+                            )
+                        })?;
+                    out_decl = format!("let {var}: {r};\n        ");
+                    out_ret = format!("\n        {var}");
+                }
+                ops.push(a)
+            }
             None => {
                 let names = placeholders(&l.template);
                 let free: Vec<&String> = names
@@ -299,18 +361,41 @@ impl Ctx<'_> {
             .map(|r| format!(" -> {r}"))
             .unwrap_or_default();
         let vis = if public { "pub " } else { "" };
-        let attrs = if public {
-            "    #[doc(hidden)]\n    #[inline(always)]\n    #[allow(unused_unsafe, clippy::missing_safety_doc)]\n"
-        } else {
-            "    #[cfg(target_arch = \"nvptx64\")]\n    #[inline(always)]\n"
+        let asm = format!("core::arch::asm!({:?}, {});", l.template, ops.join(", "));
+        let mut attrs = String::new();
+        if public {
+            attrs.push_str("    #[doc(hidden)]\n");
+        }
+        let body = match &l.host {
+            None => {
+                if !public {
+                    attrs.push_str("    #[cfg(target_arch = \"nvptx64\")]\n");
+                }
+                format!("        {out_decl}{asm}{out_ret}\n")
+            }
+            Some(h) => {
+                attrs.push_str("    #[allow(unused_variables)]\n");
+                let nv = if out_decl.is_empty() {
+                    asm
+                } else {
+                    format!("{out_decl}{asm}{out_ret}")
+                };
+                format!(
+                    "        #[cfg(target_arch = \"nvptx64\")]\n        {{\n            {}\n        }}\n        \
+                     #[cfg(not(target_arch = \"nvptx64\"))]\n        {{\n            {h}\n        }}\n",
+                    nv.replace("\n        ", "\n            ")
+                )
+            }
         };
+        attrs.push_str("    #[inline(always)]\n");
+        if public {
+            attrs.push_str("    #[allow(unused_unsafe, clippy::missing_safety_doc)]\n");
+        }
         Ok(format!(
-            "{attrs}    {vis}unsafe fn {}{}({}){ret} {{\n        {out_decl}core::arch::asm!({:?}, {});{out_ret}\n    }}\n",
+            "{attrs}    {vis}unsafe fn {}{}({}){ret} {{\n{body}    }}\n",
             f.func,
             s.generics,
             params.join(", "),
-            l.template,
-            ops.join(", ")
         ))
     }
 }
@@ -351,6 +436,16 @@ fn marker(m: &str) -> String {
     }
 }
 
+/// A marker type being generated: its mnemonic, docs, leaves, and whether every leaf is
+/// nvptx64-only (then its `impl` is gated as a whole).
+struct MarkerOut {
+    name: String,
+    mnemonic: String,
+    docs: Vec<String>,
+    leaves: Vec<String>,
+    device_only: bool,
+}
+
 /// The generated Rust of one family file: traits, markers and leaves, impls, catalog rows.
 pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
     let ctx = Ctx {
@@ -358,12 +453,13 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
         path: &file.path,
     };
     let mut out = header(&file.path);
-    out.push('\n');
+    // The marker types the rows name (semantics, scopes, spaces, …).
+    out.push_str("\n#[allow(unused_imports)]\nuse crate::sem::*;\n\n");
     for t in &file.traits {
         out.push_str(&trait_decl(t));
     }
     // Markers (in order of first appearance) and trait impls (grouped by expanded target).
-    let mut markers: Vec<(String, String, Vec<String>, Vec<String>)> = Vec::new();
+    let mut markers: Vec<MarkerOut> = Vec::new();
     let mut impls: Vec<(String, Vec<String>)> = Vec::new();
     let mut rows = Vec::new();
     for item in &file.items {
@@ -383,15 +479,16 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
             match f.trait_impl() {
                 None => {
                     let leaf = ctx.leaf_fn(f, &l, true)?;
-                    match markers.iter_mut().find(|m| m.0 == l.target) {
+                    match markers.iter_mut().find(|m| m.name == l.target) {
                         Some(m) => {
-                            if m.1 != l.mnemonic {
+                            if m.mnemonic != l.mnemonic {
                                 return Err(format!(
                                     "{}:{}: marker `{}` is `{}` in an earlier form, `{}` here",
-                                    file.path, f.line, l.target, m.1, l.mnemonic
+                                    file.path, f.line, l.target, m.mnemonic, l.mnemonic
                                 ));
                             }
-                            m.3.push(leaf);
+                            m.leaves.push(leaf);
+                            m.device_only &= f.host.is_none();
                         }
                         None => {
                             if f.docs.is_empty() {
@@ -400,12 +497,13 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                                     file.path, f.line, l.target
                                 ));
                             }
-                            markers.push((
-                                l.target.clone(),
-                                l.mnemonic.clone(),
-                                f.docs.clone(),
-                                vec![leaf],
-                            ))
+                            markers.push(MarkerOut {
+                                name: l.target.clone(),
+                                mnemonic: l.mnemonic.clone(),
+                                docs: f.docs.clone(),
+                                leaves: vec![leaf],
+                                device_only: f.host.is_none(),
+                            })
                         }
                     }
                 }
@@ -464,7 +562,14 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
             rows.push(r);
         }
     }
-    for (name, mnemonic, docs, leaves) in &markers {
+    for MarkerOut {
+        name,
+        mnemonic,
+        docs,
+        leaves,
+        device_only,
+    } in &markers
+    {
         for d in docs {
             writeln!(out, "/// {d}").unwrap();
         }
@@ -474,9 +579,15 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
         writeln!(out, "    const PTX: &'static str = {mnemonic:?};").unwrap();
         writeln!(out, "    const NAME: &'static str = {name:?};").unwrap();
         writeln!(out, "}}").unwrap();
-        writeln!(out, "#[cfg(target_arch = \"nvptx64\")]").unwrap();
+        if *device_only {
+            writeln!(out, "#[cfg(target_arch = \"nvptx64\")]").unwrap();
+        }
         writeln!(out, "impl {name} {{").unwrap();
         for l in leaves {
+            // A device-only leaf in an impl that also has host leaves keeps its own gate.
+            if !*device_only && !l.contains("#[cfg(not(target_arch") {
+                out.push_str("    #[cfg(target_arch = \"nvptx64\")]\n");
+            }
             out.push_str(l);
         }
         writeln!(out, "}}\n").unwrap();
@@ -546,6 +657,9 @@ fn trait_decl(t: &TraitDecl) -> String {
         )
         .unwrap();
     }
+    for l in &t.ops {
+        writeln!(out, "    #[doc(hidden)]\n    {l};").unwrap();
+    }
     out.push_str("}\n\n");
     out
 }
@@ -563,12 +677,14 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
             .first()
             .map(|f| f.module.clone())
             .ok_or_else(|| format!("{}: no family", file.path))?;
-        let mut stmts = Vec::new();
+        // (macro name, statements) per section.
+        let mut sections: Vec<(String, Vec<String>)> = vec![(file.name.clone(), Vec::new())];
         let mut reached = String::new();
         for item in &file.items {
             match item {
+                Item::Section(name) => sections.push((name.clone(), Vec::new())),
                 Item::Also(s) => {
-                    stmts.push(s.clone());
+                    sections.last_mut().unwrap().1.push(s.clone());
                     reached.push_str(s);
                 }
                 Item::Form(f) => {
@@ -577,7 +693,7 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
                             if s != "-" {
                                 let s = ctx.expand(s, &c, Mode::Rust, f.line)?;
                                 reached.push_str(&s);
-                                stmts.push(s);
+                                sections.last_mut().unwrap().1.push(s);
                             }
                         }
                     }
@@ -602,20 +718,60 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
                 }
             }
         }
-        writeln!(
-            out,
-            "\n/// The catalog kernel's statements of `{}`: every form through its Rust path, in the\n\
-             /// file's order (expanded by `host/kernels`' catalog kernels; `$p`, `$out`: the kernel's\n\
-             /// pointer parameters).\n#[doc(hidden)]\n#[macro_export]\nmacro_rules! catalog_calls_{} {{\n    ($p:ident, $out:ident) => {{{{\n        #[allow(unused_imports)]\n        use $crate::{module}::*;\n        #[allow(unused_imports)]\n        use $crate::*;",
-            file.path, file.name
-        )
-        .unwrap();
-        for s in stmts {
-            writeln!(out, "        {s}").unwrap();
+        for (name, stmts) in sections {
+            if stmts.is_empty() {
+                continue;
+            }
+            writeln!(
+                out,
+                "\n/// The catalog kernel's statements of `{}` (list `{name}`): every form through its Rust\n\
+                 /// path, in the file's order (expanded by `host/kernels`' catalog kernels; `$p`, `$out`: the\n\
+                 /// kernel's pointer parameters).\n#[doc(hidden)]\n#[macro_export]\nmacro_rules! catalog_calls_{name} {{\n    ($p:ident, $out:ident) => {{{{\n        #[allow(unused_imports)]\n        use $crate::{module}::*;\n        #[allow(unused_imports)]\n        use $crate::*;",
+                file.path
+            )
+            .unwrap();
+            for s in stmts {
+                writeln!(out, "        {s}").unwrap();
+            }
+            out.push_str("    }};\n}\n");
         }
-        out.push_str("    }};\n}\n");
     }
     Ok(out)
+}
+
+/// A PTX template cut into literal text and `$…` references (`$slot`, `$slot.prop`,
+/// `$Marker`, `${Key $slot.prop}`), in order: `(is a reference, text)`.
+fn pieces(t: &str, is_prop: impl Fn(&str, &str) -> bool) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(i) = rest.find('$') {
+        if i > 0 {
+            out.push((false, rest[..i].to_string()));
+        }
+        let after = &rest[i + 1..];
+        let len = if after.starts_with('{') {
+            after.find('}').map(|j| j + 1).unwrap_or(after.len())
+        } else {
+            let n = after
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(after.len());
+            let prop = after[n..].strip_prefix('.').map(|p| {
+                p.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                    .unwrap_or(p.len())
+            });
+            match prop {
+                // `$slot.prop` only where the slot has that property (not the `.` of the mnemonic).
+                Some(m) if m > 0 && is_prop(&after[..n], &after[n + 1..n + 1 + m]) => n + 1 + m,
+                _ => n,
+            }
+        };
+        out.push((true, format!("${}", &after[..len])));
+        rest = &after[len..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest.to_string()));
+    }
+    out
 }
 
 /// The rustdoc link target of a Rust path: no `unsafe `, no turbofish, no `()`.
@@ -685,50 +841,93 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
                     .2
                     .push(c);
             }
+            // A group whose references do not vary as a full product (zipped slot values, as
+            // `sync_restrict`'s) is shown one combination a line.
+            let is_prop = |slot: &str, prop: &str| {
+                f.slots.iter().any(|s| {
+                    s.name == slot
+                        && (prop == "tok" || s.values.iter().any(|v| v.props.contains_key(prop)))
+                })
+            };
+            let refs: Vec<String> = pieces(&f.ptx, is_prop)
+                .into_iter()
+                .filter(|(r, _)| *r)
+                .map(|(_, p)| p)
+                .collect();
+            let mut lines_of: Vec<(String, String, Vec<Combo>)> = Vec::new();
             for (_, (key, first_rust, cs)) in groups {
-                let target = link_target(&first_rust);
+                let mut product = 1usize;
+                for r in &refs {
+                    let mut seen: Vec<String> = Vec::new();
+                    for c in &cs {
+                        let t = ctx.expand(r, c, Mode::Ptx, f.line)?;
+                        if !seen.contains(&t) {
+                            seen.push(t);
+                        }
+                    }
+                    product *= seen.len();
+                }
+                if product == cs.len() {
+                    lines_of.push((key, first_rust, cs));
+                } else {
+                    for c in cs {
+                        let rust = ctx
+                            .expand(&f.rust, &c, Mode::Rust, f.line)?
+                            .trim()
+                            .to_string();
+                        lines_of.push((key.clone(), rust, vec![c]));
+                    }
+                }
+            }
+            for (key, first_rust, cs) in lines_of {
+                let path = link_target(&first_rust);
+                // A path through a module (`grid::griddepcontrol_wait`) is the crate's.
+                let target = match path.split_once("::") {
+                    Some((m, _)) if m.starts_with(char::is_lowercase) => format!("crate::{path}"),
+                    _ => path.clone(),
+                };
                 let shown = if cs.len() == 1 {
                     first_rust.trim_start_matches("unsafe ").to_string()
                 } else {
-                    target.clone()
+                    path.clone()
                 };
                 let unsafe_ = if key.starts_with("unsafe ") {
                     "`unsafe` "
                 } else {
                     ""
                 };
-                let call = format!("{unsafe_}[`{shown}`]({target})");
-                // The PTX with each slot's values in this group.
+                let call = if shown == target {
+                    format!("{unsafe_}[`{shown}`]")
+                } else {
+                    format!("{unsafe_}[`{shown}`]({target})")
+                };
+                // The PTX with each `$…` reference's tokens in this group.
                 let mut ptx = String::new();
-                let mut rest = f.ptx.as_str();
-                while let Some(i) = rest.find('$') {
-                    ptx.push_str(&rest[..i]);
-                    let after = &rest[i + 1..];
-                    let n = after
-                        .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                        .unwrap_or(after.len());
-                    let name = &after[..n];
-                    let mut toks: Vec<&str> = Vec::new();
+                for (is_ref, piece) in pieces(&f.ptx, is_prop) {
+                    if !is_ref {
+                        ptx.push_str(&piece);
+                        continue;
+                    }
+                    let mut toks: Vec<String> = Vec::new();
                     for c in &cs {
-                        let t = match c.iter().find(|(s, _)| *s == name) {
-                            Some((_, v)) => ctx.token(&v.name, f.line)?,
-                            None => ctx.token(name, f.line)?,
-                        };
+                        let t = ctx.expand(&piece, c, Mode::Ptx, f.line)?;
                         if !toks.contains(&t) {
                             toks.push(t);
                         }
                     }
                     let opt = toks.iter().any(|t| t.is_empty());
                     toks.retain(|t| !t.is_empty());
+                    // The ISA's notation: `.{a,b}` one of, `{.a}` optional, `{.a,.b}` optional one of.
                     ptx.push_str(&match (toks.len(), opt) {
                         (0, _) => String::new(),
-                        (1, false) => toks[0].to_string(),
-                        (_, true) => format!("{{{}}}", toks.join(",")),
-                        (_, false) => format!("{{{}}}", toks.join(",")),
+                        (1, false) => toks[0].clone(),
+                        (_, false) if toks.iter().all(|t| t.starts_with('.')) => {
+                            let bare: Vec<&str> = toks.iter().map(|t| &t[1..]).collect();
+                            format!(".{{{}}}", bare.join(","))
+                        }
+                        _ => format!("{{{}}}", toks.join(",")),
                     });
-                    rest = &after[n..];
                 }
-                ptx.push_str(rest);
                 let ops = f.ops.replace("{{", "\u{0}").replace("}}", "\u{1}");
                 let ops = ops
                     .replace(['{', '}'], "")

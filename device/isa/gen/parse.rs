@@ -55,6 +55,9 @@ pub enum Item {
     /// `also STATEMENT`: a statement of the catalog kernel at this point (a setup `let`, or
     /// another Rust path to an instruction already listed).
     Also(String),
+    /// `section NAME`: the following calls form the list `catalog_calls_NAME!` (the first list
+    /// of a file is named after the file).
+    Section(String),
 }
 
 /// `family Name`: a PTX instruction family and its defaults.
@@ -91,6 +94,8 @@ pub struct TraitDecl {
     pub items: Vec<String>,
     /// The nvptx64-only leaf methods (`unsafe fn exec()`).
     pub leaves: Vec<String>,
+    /// The leaf methods of every target (their forms give the `host` arm).
+    pub ops: Vec<String>,
     pub line: usize,
 }
 
@@ -149,6 +154,9 @@ pub struct Form {
     pub rust: String,
     /// The catalog kernel's statements for this form (`-`: reached in another form's call).
     pub calls: Vec<String>,
+    /// What the leaf does on the host and under loom (a Rust expression over its parameters):
+    /// the leaf then exists on every target, its `asm!` the nvptx64 arm.
+    pub host: Option<String>,
     pub line: usize,
 }
 
@@ -417,6 +425,7 @@ fn trait_decl(
             }
             "item" => t.items.push(v.to_string()),
             "leaf" => t.leaves.push(v.to_string()),
+            "op" => t.ops.push(v.to_string()),
             _ => return Err(format!("{path}:{k}: unknown trait key `{key}`")),
         }
     }
@@ -492,6 +501,7 @@ fn form(
             "seed" => f.seed = Some(s),
             "rust" => f.rust = s,
             "call" => f.calls.push(s),
+            "host" => f.host = Some(s),
             _ => return Err(format!("{path}:{k}: unknown form key `{key}`")),
         }
     }
@@ -541,9 +551,15 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
                 }
                 file.items.push(Item::Also(rest.to_string()));
             }
+            "section" => {
+                if rest.is_empty() || !rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Err(format!("{path}:{n}: expected `section NAME`"));
+                }
+                file.items.push(Item::Section(rest.to_string()));
+            }
             _ => {
                 return Err(format!(
-                    "{path}:{n}: unknown item `{word}` (family, trait, form, also)"
+                    "{path}:{n}: unknown item `{word}` (family, trait, form, also, section)"
                 ))
             }
         }

@@ -11,15 +11,11 @@ pub(crate) struct Loom;
 
 impl AccessBackend for Loom {
     fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
-        use crate::model::FenceKind as K;
-        use core::sync::atomic::Ordering as O;
-        let kind = match <S as crate::sem::FenceSem>::HOST {
-            O::SeqCst => K::Sc,
-            O::AcqRel => K::AcqRel,
-            O::Acquire => K::Acquire,
-            _ => K::Release,
-        };
-        crate::model::fence(kind, Sco::LEVEL, <S as crate::fence::FenceInstr<Sco>>::PTX)
+        super::host::fence_at(
+            <S as crate::sem::FenceSem>::HOST,
+            Sco::LEVEL,
+            <S as crate::fence::FenceInstr<Sco>>::PTX,
+        )
     }
     fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);

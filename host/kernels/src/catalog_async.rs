@@ -5,7 +5,6 @@
 
 use ptx_sync::cluster::*;
 use ptx_sync::copy::*;
-use ptx_sync::proxy::*;
 use ptx_sync::shared::{to_shared, ClusterAddr, SharedAddr};
 use ptx_sync::*;
 
@@ -82,57 +81,25 @@ pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
     m.inval();
 }
 
-/// Proxy fences.
+/// Proxy fences, the restricted fences, `tensormap.cp_fenceproxy`, `createpolicy`,
+/// `prefetch.tensormap`: the rows of device/isa/{proxy,sync_restrict,tensormap,policy}.rows, each
+/// through its Rust path.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
-    fence_proxy_async::<Generic>();
-    fence_proxy_async::<Global>();
-    fence_proxy_async::<Shared>();
-    fence_proxy_async::<SharedCluster>();
-    // `p` is a device allocation (`.global`), as the tensormap acquire fence requires.
-    let map = p as *const TensorMap;
-    macro_rules! tm {
-        ($($Sco:ident),*) => {$( fence_proxy_tensormap_release::<$Sco>(); fence_proxy_tensormap_acquire::<$Sco>(map); )*};
-    }
-    tm!(Cta, Cluster, Gpu, Sys);
-    // The plain fences, from the device table's row list.
-    macro_rules! plain { ($f:ident) => { ptx_sync::proxy::$f(); }; }
-    ptx_sync::plain_fence_rows! { plain }
-    // The PTX 8.6 restricted fences, from the device table's row list.
-    macro_rules! restrict {
-        ($S:ident $Sp:ident) => {
-            ptx_sync::sync_restrict::fence_sync_restrict::<$S, $Sp>();
-            ptx_sync::sync_restrict::fence_proxy_async_sync_restrict::<$S, $Sp>();
-        };
-    }
-    ptx_sync::sync_restrict_rows! { restrict }
-    // tensormap.cp_fenceproxy and prefetch.tensormap, from the device table's row list
-    // (assembled, never run: `p + 64` (in u64s) stands for a map staged in shared memory).
-    macro_rules! cpf {
-        ($Sco:ident) => {
-            ptx_sync::tensormap::tensormap_cp_fenceproxy::<$Sco>(map as *mut TensorMap, p.add(64) as *const TensorMap);
-        };
-    }
-    ptx_sync::cp_fenceproxy_rows! { cpf }
-    // createpolicy, from the device table's row list.
-    let f = *(p as *const f32);
-    macro_rules! pol {
-        ($P:ident $S:ident) => {
-            keep(p.add(1), ptx_sync::policy::createpolicy::<ptx_sync::policy::$P, ptx_sync::policy::$S>(f).0);
-        };
-    }
-    ptx_sync::createpolicy_rows! { pol }
-    ptx_sync::tensormap::prefetch_tensormap(map);
+    // (no output pointer: the calls that keep a value write it through `p`)
+    ptx_sync::catalog_calls_proxy!(p, p);
+    ptx_sync::catalog_calls_sync_restrict!(p, p);
+    ptx_sync::catalog_calls_tensormap!(p, p);
+    ptx_sync::catalog_calls_policy!(p, p);
+    ptx_sync::catalog_calls_tensormap_prefetch!(p, p);
 }
 
-/// `griddepcontrol`, `membar`, `nanosleep`: from the device tables' row lists.
+/// `griddepcontrol`, `membar`, `nanosleep`: the rows of device/isa/{grid,membar,wait}.rows.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_control(p: *mut u64) {
-    macro_rules! grid { ($f:ident) => { ptx_sync::grid::$f(); }; }
-    ptx_sync::griddepcontrol_rows! { grid }
-    macro_rules! mb { ($Sco:ident $($rest:tt)*) => { ptx_sync::membar::membar::<$Sco>(); }; }
-    ptx_sync::membar_rows! { mb }
-    ptx_sync::wait::nanosleep(*p as u32);
+    ptx_sync::catalog_calls_grid!(p, p);
+    ptx_sync::catalog_calls_membar!(p, p);
+    ptx_sync::catalog_calls_wait!(p, p);
 }
 
 /// `st.async` / `red.async`, from the device table's row lists (assembled, never run: the

@@ -19,11 +19,48 @@ pub(crate) use scalar::{cas_failure, hatomic};
 pub use scalar::{HostScalar, RmwKind};
 
 /// The host's `fence`: `core::sync::atomic::fence` (under loom fences go through
-/// `ptx_sync::model::fence`, which knows their scope).
+/// [`fence_at`], which knows their scope).
 #[cfg(not(loom))]
 #[inline]
 pub(crate) fn host_fence(o: Ordering) {
     hatomic::fence(o)
+}
+
+/// A fence with ordering `o` (`SeqCst` = `fence.sc`) at scope level `lvl` whose PTX is `what`:
+/// `core::sync::atomic::fence(o)` on the host; under `--cfg loom` the scope model's fence, which
+/// synchronizes only within its scope. What every fence row's host arm is.
+#[inline]
+#[allow(unused_variables)]
+pub(crate) fn fence_at(o: Ordering, lvl: u8, what: &'static str) {
+    #[cfg(not(loom))]
+    hatomic::fence(o);
+    #[cfg(loom)]
+    {
+        use crate::model::FenceKind as K;
+        let kind = match o {
+            Ordering::SeqCst => K::Sc,
+            Ordering::AcqRel => K::AcqRel,
+            Ordering::Acquire => K::Acquire,
+            _ => K::Release,
+        };
+        crate::model::fence(kind, lvl, what)
+    }
+}
+
+/// A proxy fence on the CPU: there is one proxy, so a compiler fence; under `--cfg loom` also
+/// the copy engine's proxy check — the thread's earlier generic accesses of `model::Tile`s are
+/// ordered before its later async-proxy accesses (`restricted`: only those its own CTA issues,
+/// `.sync_restrict::shared::cta`).
+#[inline]
+#[allow(unused_variables)]
+pub(crate) fn proxy_fence(restricted: bool) {
+    core::sync::atomic::compiler_fence(Ordering::SeqCst);
+    #[cfg(loom)]
+    if restricted {
+        super::copy_engine::fence_proxy_async_restricted();
+    } else {
+        super::copy_engine::fence_proxy_async();
+    }
 }
 
 /// One strong 64-bit word of a library type's host state (a barrier's generation and counts, an
