@@ -244,7 +244,7 @@ pub fn getctarank_generic<T>(p: *const T) -> u32 {
 }
 
 /// `elect.sync _|p, mask;` — `true` in exactly one lane of `mask` (all lanes of `mask` must
-/// execute it). Host: `true`.
+/// execute it). Host: `true` in the lowest lane of `mask` of the caller's simulated warp.
 ///
 /// PTX 8.0 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.12.16; seed §5.2 (one elected
 /// thread issues the TMA copy and arms `full`).
@@ -263,7 +263,9 @@ pub fn elect_sync(mask: u32) -> bool {
     elect_sync_lane(mask).0
 }
 
-/// `elect.sync d|p, mask;` — `(elected?, elected lane id)`. Host: `(true, 0)`.
+/// `elect.sync d|p, mask;` — `(elected?, elected lane id)`. Host: the rendezvous of the lanes of
+/// `mask` in the caller's simulated warp ([`index::launch`](crate::index::launch); outside one a
+/// warp of one), then the lowest of them is elected.
 ///
 /// PTX 8.0 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.12.16.
 ///
@@ -281,10 +283,7 @@ pub fn elect_sync_lane(mask: u32) -> (bool, u32) {
         (e != 0, l)
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = mask;
-        (true, 0)
-    }
+    crate::backend::host::warp::elect(mask)
 }
 
 /// Catalog rows of this module (`ptx-sync show`).

@@ -432,6 +432,8 @@ pub(crate) mod host {
     /// One simulated CTA: its `bar.sync 0` barrier and its dynamic shared memory.
     pub(crate) struct Cta {
         pub(crate) bar: crate::barrier::NamedBarrier,
+        /// Its warps' `.sync` rendezvous (`elect.sync`).
+        pub(crate) warps: crate::backend::host::warp::Warps,
         smem: std::boxed::Box<[Block]>,
         /// The CTA's copies of the `shared_array!` statics: (static's address, copy).
         statics: std::sync::Mutex<std::vec::Vec<(usize, std::boxed::Box<[Block]>)>>,
@@ -449,6 +451,7 @@ pub(crate) mod host {
         pub(crate) fn new(threads: u32, bytes: usize) -> Self {
             Cta {
                 bar: crate::barrier::NamedBarrier::new(0, threads.max(1)),
+                warps: crate::backend::host::warp::Warps::new(),
                 smem: std::vec![Block([0; 1024]); bytes.div_ceil(1024)].into_boxed_slice(),
                 statics: std::sync::Mutex::new(std::vec::Vec::new()),
             }

@@ -137,7 +137,7 @@ mod hbar {
 }
 
 impl HostBar {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         const W: &str = "bar.sync/bar.arrive/bar.red (a CTA barrier: .cta)";
         HostBar {
             state: ScopedWord::new(0, W),
@@ -145,7 +145,7 @@ impl HostBar {
     }
     /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
     /// number of true predicates of the completed generation (valid when `wait`).
-    fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
+    pub(super) fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
         use hbar::*;
         let (count, p) = (count as u64, pred as u64);
         // AcqRel: every arrival releases, the last one acquires all of them (one release

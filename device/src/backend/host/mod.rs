@@ -15,6 +15,7 @@ mod access;
 pub(crate) use access::Host;
 pub(crate) mod barrier;
 pub mod scalar;
+pub(crate) mod warp;
 pub(crate) use scalar::{cas_failure, hatomic};
 pub use scalar::{HostScalar, RmwKind};
 
