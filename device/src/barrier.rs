@@ -21,6 +21,7 @@
 //! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc) | `barrier.red.popc.u32 d, id, n, p;` | 6.0 / sm_30 |
 //! | [`NamedBarrier::<Unaligned>::red_and`](NamedBarrier::red_and) | `barrier.red.and.pred q, id, n, p;` | 6.0 / sm_30 |
 //! | [`NamedBarrier::<Unaligned>::red_or`](NamedBarrier::red_or) | `barrier.red.or.pred q, id, n, p;` | 6.0 / sm_30 |
+//! | [`bar_warp_sync`] | `bar.warp.sync mask;` | 6.0 / sm_30 |
 //! | `unsafe` [`ClusterBarrier::arrive_aligned`] | `barrier.cluster.arrive.{release,relaxed}.aligned;` | 8.0 / sm_90 |
 //! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive.{release,relaxed};` | 8.0 / sm_90 |
 //! | `unsafe` [`ClusterBarrier::wait_aligned::<Acquire>`](ClusterBarrier::wait_aligned) | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
@@ -376,6 +377,41 @@ pub fn sync_threads() {
 #[inline(always)]
 pub unsafe fn sync_threads_aligned() {
     <Active as BarBackend>::sync_threads(true)
+}
+
+/// `bar.warp.sync membermask;` — waits until every thread of this warp whose lane is in
+/// `membermask` has executed `bar.warp.sync` with the same mask, and orders their memory: a
+/// thread's writes before it are visible to the others' reads after it (PTX ISA §9.7.13.2:
+/// "threads within warp that wish to communicate via memory can store to memory, execute
+/// `bar.warp.sync`, and then safely read values stored by other threads in warp").
+///
+/// Panics if the calling thread's lane is not in `membermask` (the ISA leaves that undefined; on
+/// the device the check is `%laneid` and a `trap`). PTX 6.0 / sm_30. SASS: not recorded in the
+/// repo. PTX ISA §9.7.13.2; seed §5.1 (a warp's threads handing data over in shared memory).
+/// Host: the lanes of `membermask` of the caller's simulated warp in an
+/// [`index::launch`](crate::index::launch) meet (outside one, a warp of one).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{barrier::bar_warp_sync, index::{launch, lane_id, Dim3}, Strong, Cta, Relaxed};
+/// let slots: Vec<Strong<u32>> = (0..32).map(|_| Strong::new(0)).collect();
+/// launch(Dim3::x(1), Dim3::x(32), 0, || {
+///     let me = lane_id() as usize;
+///     slots[me].at::<Cta>().store::<Relaxed>(me as u32 + 1);
+///     bar_warp_sync(u32::MAX); // bar.warp.sync %r; with %r = 0xffffffff
+///     let next = slots[(me + 1) % 32].at::<Cta>().load::<Relaxed>();
+///     assert_eq!(next, (me as u32 + 1) % 32 + 1); // the neighbour's write, ordered by the barrier
+/// });
+/// ```
+#[inline(always)]
+pub fn bar_warp_sync(membermask: u32) {
+    assert!(
+        membermask >> crate::index::lane_id() & 1 == 1,
+        "bar.warp.sync: the calling lane is not in membermask (PTX ISA §9.7.13.2)"
+    );
+    // SAFETY: the calling lane is in the mask (checked above).
+    unsafe { BarWarpSync::exec(membermask) }
 }
 
 /// `barrier.sync 0;` — the whole CTA, without `.aligned` (PTX ISA §9.7.13.1): the form to use

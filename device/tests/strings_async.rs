@@ -143,9 +143,18 @@ fn reduce_op_type(op: &str, ty: &str) -> String {
 /// The PTX the grammar prescribes for a row.
 fn expected(v: &Variant) -> String {
     match v.family {
+        // §9.7.13.2 `bar.warp.sync membermask`
         "bar" => {
             assert!(
-                ["sync", "arrive", "red.popc", "red.and", "red.or"].contains(&v.op),
+                [
+                    "sync",
+                    "arrive",
+                    "red.popc",
+                    "red.and",
+                    "red.or",
+                    "warp.sync"
+                ]
+                .contains(&v.op),
                 "{v:?}"
             );
             if v.ty.is_empty() {
@@ -542,7 +551,7 @@ fn row_counts_per_family() {
         *n.entry(v.family).or_default() += 1;
     }
     let want: BTreeMap<&str, usize> = [
-        ("bar", 6),             // sync, sync n, arrive, red.{popc,and,or}
+        ("bar", 7),             // sync, sync n, arrive, red.{popc,and,or}, warp.sync
         ("barrier", 6),         // sync, sync n, arrive, red.{popc,and,or} (no .aligned)
         ("barrier.cluster", 6), // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
         ("mapa", 2),
@@ -894,6 +903,7 @@ fn operand_shape(v: &Variant) -> String {
     match (v.family, v.op) {
         ("bar" | "barrier", "sync" | "arrive") => format!(" %r{}", opt(f.count, ", %r")),
         ("bar" | "barrier", "red.popc") => " %r, %r, %r, p".into(),
+        ("bar", "warp.sync") => " %r".into(),
         ("bar" | "barrier", "red.and" | "red.or") => " q, %r, %r, p".into(),
         ("barrier.cluster", _) => String::new(),
         ("mapa", _) => " %r, %r, %r".into(),
