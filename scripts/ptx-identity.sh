@@ -2,8 +2,9 @@
 # Builds the kernels (`cargo xtask ptx`) and checks that the PTX the redesign of issue #20 must
 # not change is byte-identical to the recorded reference (`scripts/ptx-identity.sha256`: the
 # sha256 of main's `target/ptx/*.ptx` at the start of the redesign, with the nightly that built
-# them). A move of code between modules, files or backends keeps these bytes; a change that
-# alters an instruction, an operand order or a kernel's call sequence does not.
+# them; re-recorded only by a commit that adds an instruction, which says so there). A move of
+# code between modules, files or backends keeps these bytes; a change that alters an
+# instruction, an operand order or a kernel's call sequence does not.
 #
 #   scripts/ptx-identity.sh            # build, then compare
 #   scripts/ptx-identity.sh --no-build # compare what target/ptx holds
