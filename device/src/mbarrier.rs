@@ -10,21 +10,54 @@
 //! A phase completes when both its **pending arrival count** and its **tx-count** reach zero; the
 //! barrier then flips to the next phase with the pending count reset to the expected count.
 //!
-//! | operation | PTX (this crate emits exactly) | `.sem` | `.scope` | PTX ISA / SM |
-//! |---|---|---|---|---|
-//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | – | – | 7.8 / sm_80 |
-//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | – | – | 7.8 / sm_80 |
-//! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6, sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 (with a count: sm_90) |
-//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
-//! | [`Mbarrier::arrive_drop_expect_tx`], [`RemoteMbarrier::arrive_drop`], [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop{.expect_tx}.sem.scope.{shared::cta,shared::cluster}.b64` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::expect_tx`], [`complete_tx`](Mbarrier::complete_tx) | `mbarrier.{expect,complete}_tx.relaxed.scope.shared::cta.b64 [a], tx;` | Relaxed only | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::try_wait`] (+`_hint`) | `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], s{, ns};` | Acquire (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::try_wait_parity`] (+`_hint`) | `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], phase{, ns};` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::test_wait`], [`test_wait_parity`](Mbarrier::test_wait_parity) | `mbarrier.test_wait{.parity}.sem.scope.shared::cta.b64` | Acquire, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
-//! | [`Mbarrier::arrive_no_complete`] / [`arrive_drop_no_complete`](Mbarrier::arrive_drop_no_complete) (`unsafe`) | `mbarrier.{arrive,arrive_drop}.noComplete.release.cta.shared::cta.b64 s, [a], n;` | Release only | Cta only | 8.0 / sm_80 |
-//! | [`Mbarrier::pending_count`] (on a [`NoCompleteToken`] only) | `mbarrier.pending_count.b64 n, s;` | – | – | 7.0 / sm_80 |
-//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a]{, n};` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! <!-- generated from device/isa/mbarrier.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | 7.8 / sm_80 |
+//! | [`Mbarrier::arrive::<Release, Cta>`](Mbarrier::arrive) | `mbarrier.arrive.release.cta.shared::cta.b64 s, [a];` | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive::<Release, Cluster>`](Mbarrier::arrive) | `mbarrier.arrive.release.cluster.shared::cta.b64 s, [a];` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cta.b64 s, [a];` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_n`] | `mbarrier.arrive.release.{cta,cluster}.shared::cta.b64 s, [a], n;` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_n`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cta.b64 s, [a], n;` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_drop::<Release, Cta>`](Mbarrier::arrive_drop) | `mbarrier.arrive_drop.release.cta.shared::cta.b64 s, [a];` | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive_drop::<Release, Cluster>`](Mbarrier::arrive_drop) | `mbarrier.arrive_drop.release.cluster.shared::cta.b64 s, [a];` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.relaxed.{cta,cluster}.shared::cta.b64 s, [a];` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.release.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.release.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_n`] | `mbarrier.arrive.release.{cta,cluster}.shared::cluster.b64 _, [a], n;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_n`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cluster.b64 _, [a], n;` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.release.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.relaxed.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.release.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop`] | `mbarrier.arrive_drop.release.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop`] | `mbarrier.arrive_drop.relaxed.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.release.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.relaxed.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.6 / sm_90 |
+//! | [`Mbarrier::pending_count`] | `mbarrier.pending_count.b64 d, x;` | 7.0 / sm_80 |
+//! | [`Mbarrier::arrive_no_complete`] | `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 s, [a], n;` | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive_drop_no_complete`] | `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 s, [a], n;` | 8.0 / sm_80 |
+//! | [`Mbarrier::try_wait`] | `mbarrier.try_wait.acquire.{cta,cluster}.shared::cta.b64 p, [a], x;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait`] | `mbarrier.try_wait.relaxed.{cta,cluster}.shared::cta.b64 p, [a], x;` | 8.6 / sm_90 |
+//! | [`Mbarrier::try_wait_hint`] | `mbarrier.try_wait.acquire.{cta,cluster}.shared::cta.b64 p, [a], x, ns;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_hint`] | `mbarrier.try_wait.relaxed.{cta,cluster}.shared::cta.b64 p, [a], x, ns;` | 8.6 / sm_90 |
+//! | [`Mbarrier::try_wait_parity`] | `mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 p, [a], ph;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_parity`] | `mbarrier.try_wait.parity.relaxed.{cta,cluster}.shared::cta.b64 p, [a], ph;` | 8.6 / sm_90 |
+//! | [`Mbarrier::try_wait_parity_hint`] | `mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 p, [a], ph, ns;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_parity_hint`] | `mbarrier.try_wait.parity.relaxed.{cta,cluster}.shared::cta.b64 p, [a], ph, ns;` | 8.6 / sm_90 |
+//! | [`Mbarrier::test_wait::<Acquire, Cta>`](Mbarrier::test_wait) | `mbarrier.test_wait.acquire.cta.shared::cta.b64 p, [a], x;` | 8.0 / sm_80 |
+//! | [`Mbarrier::test_wait::<Acquire, Cluster>`](Mbarrier::test_wait) | `mbarrier.test_wait.acquire.cluster.shared::cta.b64 p, [a], x;` | 8.0 / sm_90 |
+//! | [`Mbarrier::test_wait`] | `mbarrier.test_wait.relaxed.{cta,cluster}.shared::cta.b64 p, [a], x;` | 8.6 / sm_90 |
+//! | [`Mbarrier::test_wait_parity::<Acquire, Cta>`](Mbarrier::test_wait_parity) | `mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 p, [a], ph;` | 8.0 / sm_80 |
+//! | [`Mbarrier::test_wait_parity::<Acquire, Cluster>`](Mbarrier::test_wait_parity) | `mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [a], ph;` | 8.0 / sm_90 |
+//! | [`Mbarrier::test_wait_parity`] | `mbarrier.test_wait.parity.relaxed.{cta,cluster}.shared::cta.b64 p, [a], ph;` | 8.6 / sm_90 |
+//! | [`Mbarrier::expect_tx`] | `mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::complete_tx`] | `mbarrier.complete_tx.relaxed.{cta,cluster}.shared::cta.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::expect_tx`] | `mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cluster.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::complete_tx`] | `mbarrier.complete_tx.relaxed.{cta,cluster}.shared::cluster.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | 7.8 / sm_80 |
 //!
 //! `arrive::<Acquire, _>()` and `try_wait::<Release, _>()` do not compile: an arrive releases and
 //! a wait acquires (PTX has no `mbarrier.arrive.acquire`). A [`Token`] carries the barrier's tag
@@ -37,7 +70,7 @@
 //! the state of a `.noComplete` arrive, so it takes a [`NoCompleteToken`].
 //!
 //! # Backends
-//! The methods carry no `#[cfg]`: each calls the one backend chosen in `atomic.rs` through the
+//! The methods carry no `#[cfg]`: each calls the one backend chosen in `backend/mod.rs` through the
 //! `MbarBackend` seam (`mbarrier/backend.rs`, like `BarBackend` for the CTA barriers): nvptx64
 //! the table's inline PTX, host and loom the state-word operations below. The layout is the same
 //! 8 bytes on the device and the host (a loom location under `--cfg loom`).
@@ -80,19 +113,12 @@
 
 use core::marker::PhantomData;
 
-#[allow(unused_imports)]
-use crate::instr::{asm_text, with_ops};
-use crate::sem::tok;
 use crate::sem::{Acquire, Cluster, Cta, Relaxed, Release, Scope, Sem};
 use crate::shared::{to_shared, ClusterAddr, SharedAddr};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
 
 mod backend;
-#[cfg(not(target_arch = "nvptx64"))]
-mod catalog;
 mod drop;
 #[cfg(not(target_arch = "nvptx64"))]
 mod host;
@@ -101,17 +127,12 @@ mod table;
 mod wait;
 use crate::backend::Active;
 use backend::{Arrive, MbarBackend};
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use catalog::catalog_rows;
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use drop::catalog_rows as drop_catalog_rows;
-pub use drop::ArriveDropInstr;
 pub use phase::{NoCompleteToken, Phase, Token};
-#[allow(unused_imports)]
-pub(crate) use table::{for_mbar_arrive, for_mbar_tx, for_mbar_wait};
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) use table::CATALOG;
 pub use table::{
-    ArriveInstr, MbarrierArriveDropNoComplete, MbarrierArriveNoComplete, MbarrierInit,
-    MbarrierInval, MbarrierPendingCount, RemoteArriveInstr, TxInstr, WaitInstr,
+    ArriveDropInstr, ArriveInstr, MbarrierArriveDropNoComplete, MbarrierArriveNoComplete,
+    MbarrierInit, MbarrierInval, MbarrierPendingCount, RemoteArriveInstr, TxInstr, WaitInstr,
 };
 
 /// The largest arrival count and tx-count PTX accepts: `2^20 - 1` (PTX ISA §9.7.13.15.1).

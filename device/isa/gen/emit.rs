@@ -33,6 +33,70 @@ fn combos(f: &Form) -> Vec<Combo<'_>> {
     out
 }
 
+/// The forms of `file` with their combinations, in the order of the catalog and of the kernel:
+/// the file's order, except that the forms of a group are expanded together — each combination
+/// of the group's slots, every form of the group — at the place of its first form.
+fn expansion(file: &RowsFile) -> Vec<(&Form, Combo<'_>)> {
+    let mut out = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    for item in &file.items {
+        let Item::Form(f) = item else { continue };
+        match &f.group {
+            None => out.extend(combos(f).into_iter().map(|c| (&**f, c))),
+            Some(g) if done.contains(&g.as_str()) => {}
+            Some(g) => {
+                done.push(g);
+                out.extend(group_expansion(file, g));
+            }
+        }
+    }
+    out
+}
+
+/// The forms of group `g`, combination-major.
+fn group_expansion<'a>(file: &'a RowsFile, g: &str) -> Vec<(&'a Form, Combo<'a>)> {
+    let n = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Group(name, slots) if name == g => Some(slots.len()),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let members: Vec<&Form> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Form(f) if f.group.as_deref() == Some(g) => Some(&**f),
+            _ => None,
+        })
+        .collect();
+    let key = |c: &Combo| {
+        c[..n]
+            .iter()
+            .map(|(_, v)| v.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let mut prefixes: Vec<Vec<String>> = Vec::new();
+    for c in combos(members[0]) {
+        if !prefixes.contains(&key(&c)) {
+            prefixes.push(key(&c));
+        }
+    }
+    let mut out = Vec::new();
+    for p in prefixes {
+        for m in &members {
+            out.extend(
+                combos(m)
+                    .into_iter()
+                    .filter(|c| key(c) == p)
+                    .map(|c| (*m, c)),
+            );
+        }
+    }
+    out
+}
+
 /// How a `$name` is expanded.
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -87,43 +151,28 @@ impl Ctx<'_> {
                 rest = &tail[close + 1..];
                 continue;
             }
+            // `$slot.prop`: the property that follows, if any.
+            let prop = tail.strip_prefix('.').map(|p| p.split_at(ident_len(p)));
             match (slot, mode) {
-                (Some(v), Mode::Ptx) => {
+                (Some(v), Mode::Ptx) => match prop {
                     // `$slot` is its value's token, `$slot.prop` the token of the property.
-                    let prop = tail.strip_prefix('.').map(|p| {
-                        let m = p
-                            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                            .unwrap_or(p.len());
-                        (&p[..m], &p[m..])
-                    });
-                    match prop {
-                        Some((p, r)) if !p.is_empty() && v.props.contains_key(p) => {
-                            out.push_str(self.token(&v.props[p], line)?);
-                            tail = r;
-                        }
-                        _ => out.push_str(self.token(&v.name, line)?),
+                    Some((p, r)) if v.props.contains_key(p) => {
+                        out.push_str(self.token(&v.props[p], line)?);
+                        tail = r;
                     }
-                }
-                (Some(v), Mode::Rust) => {
-                    // `$slot.prop`
-                    let prop = tail.strip_prefix('.').map(|p| {
-                        let m = p
-                            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                            .unwrap_or(p.len());
-                        (&p[..m], &p[m..])
-                    });
-                    match prop {
-                        Some(("tok", r)) => {
-                            out.push_str(self.token(&v.name, line)?);
-                            tail = r;
-                        }
-                        Some((p, r)) if !p.is_empty() => {
-                            out.push_str(v.props.get(p).map(String::as_str).unwrap_or(""));
-                            tail = r;
-                        }
-                        _ => out.push_str(&v.name),
+                    _ => out.push_str(self.token(&v.name, line)?),
+                },
+                (Some(v), Mode::Rust) => match prop {
+                    Some(("tok", r)) => {
+                        out.push_str(self.token(&v.name, line)?);
+                        tail = r;
                     }
-                }
+                    Some((p, r)) if !p.is_empty() => {
+                        out.push_str(v.props.get(p).map(String::as_str).unwrap_or(""));
+                        tail = r;
+                    }
+                    _ => out.push_str(&v.name),
+                },
                 (None, Mode::Ptx) if name.starts_with(char::is_uppercase) => {
                     out.push_str(self.token(name, line)?)
                 }
@@ -143,6 +192,12 @@ impl Ctx<'_> {
         out.push_str(rest);
         Ok(out)
     }
+}
+
+/// The length of the identifier at the start of `s` (`[A-Za-z0-9_]*`).
+fn ident_len(s: &str) -> usize {
+    s.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .unwrap_or(s.len())
 }
 
 /// `(id: u32, n: u32) -> u32` with an optional `<const N: u32>` before it.
@@ -186,11 +241,27 @@ fn sig(path: &str, line: usize, s: &str) -> Result<Sig, String> {
     })
 }
 
+/// The declaration of a leaf's output register `var` and the leaf's result for type `r` (a
+/// `bool` is the 32-bit `selp` result of the block, `!= 0`).
+fn result(var: &str, r: &str) -> (String, String) {
+    if r == "bool" {
+        (
+            format!("let {var}: u32;\n        "),
+            format!("\n        {var} != 0"),
+        )
+    } else {
+        (
+            format!("let {var}: {r};\n        "),
+            format!("\n        {var}"),
+        )
+    }
+}
+
 /// The register class of an operand type.
 fn reg(path: &str, line: usize, t: &str) -> Result<&'static str, String> {
     Ok(match t {
         "u16" | "i16" => "reg16",
-        "u32" | "i32" | "f32" => "reg32",
+        "u32" | "i32" | "f32" | "bool" => "reg32",
         "u64" | "i64" | "f64" => "reg64",
         _ => {
             return Err(format!(
@@ -312,8 +383,7 @@ impl Ctx<'_> {
                                 self.path, f.line
                             )
                         })?;
-                    out_decl = format!("let {var}: {r};\n        ");
-                    out_ret = format!("\n        {var}");
+                    (out_decl, out_ret) = result(&var, r);
                 }
                 ops.push(a)
             }
@@ -331,8 +401,7 @@ impl Ctx<'_> {
                             self.path, f.line
                         ));
                     };
-                    out_decl = format!("let {d}: {r};\n        ");
-                    out_ret = format!("\n        {d}");
+                    (out_decl, out_ret) = result(d, r);
                     ops.push(format!("{d} = out({}) {d}", reg(self.path, f.line, r)?));
                 } else if let Some(n) = free.first() {
                     match s.generics.strip_prefix("<const ") {
@@ -400,6 +469,23 @@ impl Ctx<'_> {
     }
 }
 
+/// A row's floors: the form's (or its family's), raised by its slot values' `sm=`/`ptx=`
+/// properties (`Relaxed(sm=90 ptx=8.6)`: the `.relaxed` forms need sm_90 and PTX 8.6).
+fn floor(f: &Form, fam: &super::parse::Family, c: &Combo) -> (u16, u16) {
+    let (mut sm, mut ptx) = (f.sm.unwrap_or(fam.sm), f.ptx_isa.unwrap_or(fam.ptx_isa));
+    for (_, v) in c {
+        if let Some(n) = v.props.get("sm").and_then(|n| n.parse::<u16>().ok()) {
+            sm = sm.max(n);
+        }
+        if let Some((a, b)) = v.props.get("ptx").and_then(|x| x.split_once('.')) {
+            if let (Ok(a), Ok(b)) = (a.parse::<u16>(), b.parse::<u16>()) {
+                ptx = ptx.max(a * 10 + b);
+            }
+        }
+    }
+    (sm, ptx)
+}
+
 /// `Form { count: true, align: Marker::Aligned, .. }` from a form's `shape` words.
 fn shape(ctx: &Ctx, f: &Form, c: &Combo) -> Result<String, String> {
     if f.shape.is_empty() {
@@ -462,8 +548,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
     let mut markers: Vec<MarkerOut> = Vec::new();
     let mut impls: Vec<(String, Vec<String>)> = Vec::new();
     let mut rows = Vec::new();
-    for item in &file.items {
-        let Item::Form(f) = item else { continue };
+    for (f, c) in expansion(file) {
         let fam = file
             .families
             .iter()
@@ -474,7 +559,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                     file.path, f.line, f.family
                 )
             })?;
-        for c in combos(f) {
+        {
             let l = ctx.leaf(f, &c)?;
             match f.trait_impl() {
                 None => {
@@ -517,13 +602,20 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                     }
                     body.push(ctx.leaf_fn(f, &l, false)?);
                     match impls.iter_mut().find(|i| i.0 == l.target) {
-                        Some(i) => i.1.extend(body),
+                        Some(i) => {
+                            // Forms of one mnemonic share its constant: once in the impl.
+                            for b in body {
+                                if !i.1.contains(&b) {
+                                    i.1.push(b);
+                                }
+                            }
+                        }
                         None => impls.push((l.target.clone(), body)),
                     }
                 }
             }
             let x = |s: &str| ctx.expand(s, &c, Mode::Rust, f.line);
-            let (sm, ptx_isa) = (f.sm.unwrap_or(fam.sm), f.ptx_isa.unwrap_or(fam.ptx_isa));
+            let (sm, ptx_isa) = floor(f, fam, &c);
             let mut r = String::new();
             writeln!(r, "    crate::catalog::Variant {{").unwrap();
             writeln!(r, "        family: {:?},", fam.ptx).unwrap();
@@ -680,22 +772,34 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
         // (macro name, statements) per section.
         let mut sections: Vec<(String, Vec<String>)> = vec![(file.name.clone(), Vec::new())];
         let mut reached = String::new();
+        let mut done: Vec<&str> = Vec::new();
         for item in &file.items {
-            match item {
-                Item::Section(name) => sections.push((name.clone(), Vec::new())),
+            let forms: Vec<(&Form, Combo)> = match item {
+                Item::Section(name) => {
+                    sections.push((name.clone(), Vec::new()));
+                    continue;
+                }
                 Item::Also(s) => {
                     sections.last_mut().unwrap().1.push(s.clone());
                     reached.push_str(s);
+                    continue;
                 }
-                Item::Form(f) => {
-                    for c in combos(f) {
-                        for s in &f.calls {
-                            if s != "-" {
-                                let s = ctx.expand(s, &c, Mode::Rust, f.line)?;
-                                reached.push_str(&s);
-                                sections.last_mut().unwrap().1.push(s);
-                            }
-                        }
+                Item::Group(..) => continue,
+                Item::Form(f) => match &f.group {
+                    None => combos(f).into_iter().map(|c| (&**f, c)).collect(),
+                    Some(g) if done.contains(&g.as_str()) => continue,
+                    Some(g) => {
+                        done.push(g);
+                        group_expansion(file, g)
+                    }
+                },
+            };
+            for (f, c) in forms {
+                for s in &f.calls {
+                    if s != "-" {
+                        let s = ctx.expand(s, &c, Mode::Rust, f.line)?;
+                        reached.push_str(&s);
+                        sections.last_mut().unwrap().1.push(s);
                     }
                 }
             }
@@ -828,10 +932,12 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
                     },
                     link_target(&rust)
                 );
-                let i = match order.iter().position(|k| *k == key) {
+                // … and by floor: a line's floor is every combination's.
+                let gkey = format!("{key}@{:?}", floor(f, fam, &c));
+                let i = match order.iter().position(|k| *k == gkey) {
                     Some(i) => i,
                     None => {
-                        order.push(key.clone());
+                        order.push(gkey);
                         order.len() - 1
                     }
                 };
@@ -938,7 +1044,7 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
                 } else {
                     format!(" {ops}")
                 };
-                let (sm, p) = (f.sm.unwrap_or(fam.sm), f.ptx_isa.unwrap_or(fam.ptx_isa));
+                let (sm, p) = floor(f, fam, &cs[0]);
                 let arch = f.arch.as_deref().unwrap_or(&fam.arch);
                 let arch = match arch {
                     "Base" => String::new(),

@@ -58,6 +58,9 @@ pub enum Item {
     /// `section NAME`: the following calls form the list `catalog_calls_NAME!` (the first list
     /// of a file is named after the file).
     Section(String),
+    /// `group NAME` with its slots: the forms that name it share the slots and are expanded
+    /// together, one combination after the other (the catalog kernel's order).
+    Group(String, Vec<Slot>),
 }
 
 /// `family Name`: a PTX instruction family and its defaults.
@@ -154,6 +157,8 @@ pub struct Form {
     pub rust: String,
     /// The catalog kernel's statements for this form (`-`: reached in another form's call).
     pub calls: Vec<String>,
+    /// The group whose slots the form shares (`group NAME`).
+    pub group: Option<String>,
     /// What the leaf does on the host and under loom (a Rust expression over its parameters):
     /// the leaf then exists on every target, its `asm!` the nvptx64 arm.
     pub host: Option<String>,
@@ -502,6 +507,7 @@ fn form(
             "rust" => f.rust = s,
             "call" => f.calls.push(s),
             "host" => f.host = Some(s),
+            "group" => f.group = Some(s),
             _ => return Err(format!("{path}:{k}: unknown form key `{key}`")),
         }
     }
@@ -551,6 +557,25 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
                 }
                 file.items.push(Item::Also(rest.to_string()));
             }
+            "group" => {
+                let mut slots = Vec::new();
+                for &(k, key, v) in &keys {
+                    let (name, vals) = match (key, v.split_once(char::is_whitespace)) {
+                        ("slot", Some(nv)) => nv,
+                        _ => {
+                            return Err(format!("{path}:{k}: a group has `slot NAME V1 V2 …` keys"))
+                        }
+                    };
+                    slots.push(Slot {
+                        name: name.to_string(),
+                        values: slot_values(path, k, vals)?,
+                    });
+                }
+                if rest.is_empty() || slots.is_empty() {
+                    return Err(format!("{path}:{n}: expected `group NAME` and its slots"));
+                }
+                file.items.push(Item::Group(rest.to_string(), slots));
+            }
             "section" => {
                 if rest.is_empty() || !rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                     return Err(format!("{path}:{n}: expected `section NAME`"));
@@ -561,6 +586,28 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
                 return Err(format!(
                     "{path}:{n}: unknown item `{word}` (family, trait, form, also, section)"
                 ))
+            }
+        }
+    }
+    // A form of a group takes the group's slots (before its own).
+    let groups: Vec<(String, Vec<Slot>)> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Group(n, s) => Some((n.clone(), s.clone())),
+            _ => None,
+        })
+        .collect();
+    for item in &mut file.items {
+        if let Item::Form(f) = item {
+            if let Some(g) = &f.group {
+                let (_, slots) = groups
+                    .iter()
+                    .find(|(n, _)| n == g)
+                    .ok_or_else(|| format!("{path}:{}: no group `{g}` in this file", f.line))?;
+                let mut all = slots.clone();
+                all.append(&mut f.slots);
+                f.slots = all;
             }
         }
     }

@@ -32,53 +32,10 @@ pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut
     keep(out, elect_sync_lane(u32::MAX));
 }
 
-/// Every mbarrier variant.
+/// Every mbarrier variant: the rows of device/isa/mbarrier.rows, each through its Rust path.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
-    let m: &Mbarrier = Mbarrier::from_shared(p);
-    m.init(*(out as *const u32) | 1);
-    let r = m.remote(1);
-    macro_rules! arrive {
-        ($($S:ident $Sco:ident),*) => {$(
-            let t = m.arrive::<$S, $Sco>(); keep(out, t.raw());
-            let t = m.arrive_n::<$S, $Sco>(2); keep(out, t.raw());
-            let t = m.arrive_drop::<$S, $Sco>(); keep(out, t.raw());
-            let t = m.arrive_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
-            r.arrive::<$S, $Sco>();
-            r.arrive_n::<$S, $Sco>(2);
-            r.arrive_expect_tx::<$S, $Sco>(64);
-            let t = m.arrive_drop_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
-            r.arrive_drop::<$S, $Sco>();
-            r.arrive_drop_expect_tx::<$S, $Sco>(64);
-        )*};
-    }
-    arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
-    let t = m.arrive::<Release, Cta>();
-    // pending_count is defined only on a noComplete state (PTX ISA §9.7.13.15.18); the
-    // kernel is assembled, never run, but its calls keep to the contracts all the same.
-    let nc = m.arrive_no_complete(1);
-    keep(out, Mbarrier::pending_count(nc));
-    let nc = m.arrive_drop_no_complete(1);
-    keep(out, Mbarrier::pending_count(nc));
-    macro_rules! wait {
-        ($($S:ident $Sco:ident),*) => {$(
-            keep(out, m.try_wait::<$S, $Sco>(t));
-            keep(out, m.try_wait_hint::<$S, $Sco>(t, 1000));
-            keep(out, m.try_wait_parity::<$S, $Sco>(Phase::ONE));
-            keep(out, m.try_wait_parity_hint::<$S, $Sco>(Phase::ZERO, 1000));
-            keep(out, m.test_wait::<$S, $Sco>(t));
-            keep(out, m.test_wait_parity::<$S, $Sco>(Phase::ONE));
-        )*};
-    }
-    wait!(Acquire Cta, Acquire Cluster, Relaxed Cta, Relaxed Cluster);
-    macro_rules! tx {
-        ($($Sco:ident),*) => {$(
-            m.expect_tx::<$Sco>(128); m.complete_tx::<$Sco>(128);
-            r.expect_tx::<$Sco>(128); r.complete_tx::<$Sco>(128);
-        )*};
-    }
-    tx!(Cta, Cluster);
-    m.inval();
+    ptx_sync::catalog_calls_mbarrier!(p, out);
 }
 
 /// Proxy fences, the restricted fences, `tensormap.cp_fenceproxy`, `createpolicy`,
