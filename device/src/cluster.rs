@@ -395,7 +395,7 @@ fn host_rank(a: usize) -> Option<u32> {
 /// [`mapa`] / [`mapa_generic`] of an address in rank `r`'s copy, with rank `q`, give the same
 /// offset in rank `q`'s copy (so [`Mbarrier::remote`](crate::Mbarrier::remote) reaches the peer
 /// CTA's barrier), [`getctarank`] gives `r`, and
-/// [`cp_async_bulk_g2s_multicast`](crate::copy::cp_async_bulk_g2s_multicast) into such a copy
+/// [`cp_async_bulk_g2s_with`](crate::copy::cp_async_bulk_g2s_with) with `Mods::multicast` into such a copy
 /// writes the copy of every CTA of its mask and completes the transaction bytes on each CTA's
 /// copy of the barrier (the barrier declared too; PTX ISA §9.7.9.25.4: "copied to the same CTA-
 /// relative offset as `dstMem` in the shared memory of each destination CTA", the mbarrier

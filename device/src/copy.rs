@@ -27,22 +27,41 @@
 //! | [`cp_async`] / [`cp_async_zfill`] | `cp.async.{ca,cg}.shared::cta.global [d], [s], N{, src_size};` | 7.0 / sm_80 (`::cta` 7.8) |
 //! | [`cp_async_hint`] / [`cp_async_zfill_hint`] | `cp.async.{ca,cg}.shared::cta.global.L2::cache_hint [d], [s], N{, src_size}, policy;` | 7.4 / sm_80 (`::cta` 7.8) |
 //! | [`cp_async_prefetch`] / [`cp_async_zfill_prefetch`] / [`cp_async_hint_prefetch`] / [`cp_async_zfill_hint_prefetch`] | `cp.async.{ca,cg}.shared::cta.global{.L2::cache_hint}.L2::{64B,128B,256B} [d], [s], N{, src_size}{, policy};` (`copy/prefetch.rs`) | 7.4 / sm_80 (`::cta` 7.8) |
-//! | [`cp_async_commit_group`], [`cp_async_wait_group`], [`cp_async_wait_all`] | `cp.async.commit_group;` `cp.async.wait_group N;` `cp.async.wait_all;` | 7.0 / sm_80 |
-//! | [`cp_async_mbarrier_arrive`] (`_noinc`) | `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 [b];` | 7.0 / sm_80 |
-//! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_g2s_multicast`] (`_hint`) | `… .multicast::cluster{.L2::cache_hint} [d], [s], n, [b], mask{, policy};` | 8.0 / sm_90 (sm_90a advised) |
-//! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_commit_group`], [`cp_async_bulk_wait_group`], [`cp_async_bulk_wait_group_read`] | `cp.async.bulk.commit_group;` `cp.async.bulk.wait_group{.read} N;` | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk`] (`_hint`), [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type [d], [s], n{, policy};` (the ISA's `.redOp.type` table: `copy/reduce.rs`) | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type [d], [s], n, [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [s], n;` | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_tensor`] (`_hint`) | `cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.{tile,im2col_no_offs}.bulk_group{.L2::cache_hint} [map, {c…}], [s]{, policy};` (`copy/tensor_reduce.rs`; host: on a typed host map) | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map, {c…}], [b];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_multicast`] (`_hint`) | `… .multicast::cluster{.L2::cache_hint} [d], [map, {c…}], [b], mask{, policy};` | 8.0 / sm_90 (sm_90a advised) |
-//! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [map, {c…}];` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_im2col`] (`_hint`, `_multicast`, `_multicast_hint`), [`cp_async_bulk_prefetch_tensor_im2col`] (`_hint`) | `cp.async.bulk.tensor.{3,4,5}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes … [b], {o…};`, `cp.async.bulk.prefetch.tensor.{3,4,5}d.L2.global.im2col [map, {c…}], {o…};` (`copy/im2col.rs`; host: on a `TensorMap::host_im2col` map) | 8.0 / sm_90 |
+//!
+//! The copies generated from `device/isa/copy.rows` (their modifiers: [`Mods`]):
+//!
+//! <!-- generated from device/isa/copy.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`cp_async_commit_group`] | `cp.async.commit_group;` | 7.0 / sm_80 |
+//! | [`cp_async_wait_group::<N>`](cp_async_wait_group) | `cp.async.wait_group imm;` | 7.0 / sm_80 |
+//! | [`cp_async_wait_all`] | `cp.async.wait_all;` | 7.0 / sm_80 |
+//! | [`cp_async_mbarrier_arrive`] | `cp.async.mbarrier.arrive.shared::cta.b64 [b];` | 7.8 / sm_80 |
+//! | [`cp_async_mbarrier_arrive_noinc`] | `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` | 7.8 / sm_80 |
+//! | [`cp_async_bulk_g2s`] | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sd], [g], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_g2s_with::<_, CtaMask, NoHint>`](cp_async_bulk_g2s_with) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [sd], [g], n, [b], k;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_s2g`] | `cp.async.bulk.global.shared::cta.bulk_group [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_s2c`] | `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [sd], [ss], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_commit_group`] | `cp.async.bulk.commit_group;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_wait_group::<N>`](cp_async_bulk_wait_group) | `cp.async.bulk.wait_group imm;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_wait_group_read::<N>`](cp_async_bulk_wait_group_read) | `cp.async.bulk.wait_group.read imm;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch`] | `cp.async.bulk.prefetch.L2.global [g], n;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_g2s_with::<_, ThisCta, CachePolicy>`](cp_async_bulk_g2s_with) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [sd], [g], n, [b], pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_s2g_with::<CachePolicy>`](cp_async_bulk_s2g_with) | `cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_with::<CachePolicy>`](cp_async_bulk_prefetch_with) | `cp.async.bulk.prefetch.L2.global.L2::cache_hint [g], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_g2s_with::<_, CtaMask, CachePolicy>`](cp_async_bulk_g2s_with) | `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [sd], [g], n, [b], k, pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.shared::cluster.global.tile.mbarrier::complete_tx::bytes [sd], [m, {…}], [b];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_with`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [sd], [m, {…}], [b], k;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_store`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.global.shared::cta.tile.bulk_group [m, {…}], [ss];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_tensor`] | `cp.async.bulk.prefetch.tensor.{1d,2d,3d,4d,5d}.L2.global.tile [m, {…}];` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_with`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [sd], [m, {…}], [b], pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_store_with`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.global.shared::cta.tile.bulk_group.L2::cache_hint [m, {…}], [ss], pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_tensor_with`] | `cp.async.bulk.prefetch.tensor.{1d,2d,3d,4d,5d}.L2.global.tile.L2::cache_hint [m, {…}], pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_with`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [sd], [m, {…}], [b], k, pol;` | 8.0 / sm_90 |
 //!
 //! `cp_async::<Cg, 4>` does not compile (`.cg` copies only 16 bytes).
 //!
@@ -82,7 +101,6 @@
 //! assert_eq!(dst.0, [7u8; 64]);
 //! ```
 
-use crate::instr::instr;
 #[allow(unused_imports)]
 use crate::instr::{asm_text, with_ops};
 use crate::mbarrier::{Mbarrier, RemoteMbarrier};
@@ -97,15 +115,13 @@ pub mod blackwell;
 #[cfg(not(target_arch = "nvptx64"))]
 use crate::backend::copy_engine as engine;
 #[cfg(not(target_arch = "nvptx64"))]
-use engine::{Done, Group};
+use engine::Done;
 mod hint;
+mod mods;
+pub use crate::policy::CachePolicy;
+pub use mods::{CtaMask, L2Hint, Mods, Multicast, NoHint, ThisCta};
 pub mod reduce;
-pub use hint::{
-    cp_async_bulk_g2s_hint, cp_async_bulk_g2s_multicast_hint, cp_async_bulk_prefetch_hint,
-    cp_async_bulk_prefetch_tensor_hint, cp_async_bulk_s2g_hint, cp_async_bulk_tensor_load_hint,
-    cp_async_bulk_tensor_load_multicast_hint, cp_async_bulk_tensor_store_hint, cp_async_hint,
-    cp_async_zfill_hint, TensorCoordsHint,
-};
+pub use hint::{cp_async_hint, cp_async_zfill_hint};
 pub use im2col::{
     cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_prefetch_tensor_im2col_hint,
     cp_async_bulk_tensor_load_im2col, cp_async_bulk_tensor_load_im2col_hint,
@@ -234,85 +250,12 @@ pub(crate) fn check_src_size<const BYTES: usize>(src_size: u32) {
     );
 }
 
-instr! {
-    /// `cp.async.commit_group;` (PTX 7.0, sm_80).
-    CpAsyncCommitGroup = ("cp.async.commit_group");
-    fn exec() => m { asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags)); }
-}
-instr! {
-    /// `cp.async.wait_group N;` (PTX 7.0, sm_80).
-    CpAsyncWaitGroup = ("cp.async.wait_group");
-    fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
-}
-instr! {
-    /// `cp.async.wait_all;` (PTX 7.0, sm_80).
-    CpAsyncWaitAll = ("cp.async.wait_all");
-    fn exec() => m { asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags)); }
-}
-instr! {
-    /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
-    CpAsyncMbarrierArrive = ("cp.async.mbarrier.arrive", tok!(Shared), ".b64");
-    fn exec(b: u32) => m { asm!(asm_text!(none; (cp_mbar); m!()), b = in(reg32) b, options(nostack, preserves_flags)); }
-}
-instr! {
-    /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` (PTX 7.0, sm_80; `::cta` 7.8).
-    CpAsyncMbarrierArriveNoinc = ("cp.async.mbarrier.arrive.noinc", tok!(Shared), ".b64");
-    fn exec(b: u32) => m { asm!(asm_text!(none; (cp_mbar); m!()), b = in(reg32) b, options(nostack, preserves_flags)); }
-}
-/// One bulk-copy row: `Name = (mnemonic); BLOCK (KEY); (operand: type => class, …)` defines
-/// `Name: Instr` with its `asm!`; `Name / HintName = …` also defines the `.L2::cache_hint` twin
-/// (the mnemonic + `.L2::cache_hint`, the operands + the 64-bit policy `{pol}`, PTX ISA
-/// §9.7.9.25.4 `.level::cache_hint`), so each instruction is written once.
-macro_rules! bulk_instr {
-    ($Name:ident / $Hint:ident = ($($mn:tt)*); $blk:ident ($key:ident); ($($args:tt)*)) => {
-        bulk_instr! { $Name = ($($mn)*); $blk ($key); ($($args)*) }
-        bulk_instr! { $Hint = ($($mn)*, tok!(CacheHint)); $blk ($key hint); ($($args)*, pol: u64 => reg64) }
-    };
-    ($Name:ident = ($($mn:tt)*); $blk:ident ($($key:tt)*); ($($a:ident: $t:ty => $r:ident),*)) => {
-        instr! {
-            #[doc = concat!("`", $($mn)*, $crate::instr::aops!($($key)*), ";` (PTX 8.0, sm_90; PTX ISA §9.7.9.25.4).")]
-            $Name = ($($mn)*);
-            fn exec($($a: $t),*) => m {
-                asm!(asm_text!($blk; ($($key)*); m!()), $($a = in($r) $a,)* options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-bulk_instr! {
-    CpAsyncBulkG2S / CpAsyncBulkG2SHint = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes");
-    cvta (bulk_g2s); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32)
-}
-bulk_instr! {
-    CpAsyncBulkG2SMulticast / CpAsyncBulkG2SMulticastHint = ("cp.async.bulk", tok!(SharedCluster), tok!(Global), ".mbarrier::complete_tx::bytes.multicast::cluster");
-    cvta (bulk_g2s_mc); (sd: u32 => reg32, gp: u64 => reg64, n: u32 => reg32, b: u32 => reg32, k: u16 => reg16)
-}
-bulk_instr! {
-    CpAsyncBulkS2G / CpAsyncBulkS2GHint = ("cp.async.bulk", tok!(Global), tok!(Shared), ".bulk_group");
-    cvta (bulk_s2g); (gp: u64 => reg64, ss: u32 => reg32, n: u32 => reg32)
-}
-bulk_instr! {
-    CpAsyncBulkS2C = ("cp.async.bulk", tok!(SharedCluster), tok!(Shared), ".mbarrier::complete_tx::bytes");
-    none (bulk_s2c); (sd: u32 => reg32, ss: u32 => reg32, n: u32 => reg32, b: u32 => reg32)
-}
-bulk_instr! {
-    CpAsyncBulkPrefetch / CpAsyncBulkPrefetchHint = ("cp.async.bulk.prefetch.L2", tok!(Global));
-    cvta (bulk_prefetch); (gp: u64 => reg64, n: u32 => reg32)
-}
-instr! {
-    /// `cp.async.bulk.commit_group;` (PTX 8.0, sm_90).
-    CpAsyncBulkCommitGroup = ("cp.async.bulk.commit_group");
-    fn exec() => m { asm!(asm_text!(none; (none); m!()), options(nostack, preserves_flags)); }
-}
-instr! {
-    /// `cp.async.bulk.wait_group N;` (PTX 8.0, sm_90).
-    CpAsyncBulkWaitGroup = ("cp.async.bulk.wait_group");
-    fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
-}
-instr! {
-    /// `cp.async.bulk.wait_group.read N;` (PTX 8.0, sm_90).
-    CpAsyncBulkWaitGroupRead = ("cp.async.bulk.wait_group.read");
-    fn exec<const N: u32>() => m { asm!(asm_text!(none; (imm); m!()), imm = const N, options(nostack, preserves_flags)); }
-}
+// The rows of `device/isa/copy.rows`: the markers of the `cp.async` groups and the bulk groups,
+// the traits of the bulk and tensor copies with one impl per legal combination of modifiers
+// (`Mods`), their `asm!` leaves with their host arms (`backend/host/copy.rs`), and their catalog
+// rows.
+include!(concat!(env!("OUT_DIR"), "/isa/copy.rs"));
+
 /// Tensor coordinates `[i32; D]`, `D` ∈ 1..=5: the `.dim` of `cp.async.bulk.tensor`.
 ///
 /// # Safety
@@ -324,47 +267,6 @@ instr! {
 pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     /// The rank `D`.
     const DIM: u32;
-    /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
-    const PTX_LOAD: &'static str;
-    /// … `.L2::cache_hint`
-    const PTX_LOAD_HINT: &'static str;
-    /// … `.multicast::cluster`
-    const PTX_LOAD_MULTICAST: &'static str;
-    /// … `.multicast::cluster.L2::cache_hint` (PTX ISA §9.7.9.25.5: `{.multicast}` before
-    /// `{.level::cache_hint}`; operands `…, ctaMask, cache-policy`)
-    const PTX_LOAD_MULTICAST_HINT: &'static str;
-    /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group`
-    const PTX_STORE: &'static str;
-    /// … `.L2::cache_hint`
-    const PTX_STORE_HINT: &'static str;
-    /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile`
-    const PTX_PREFETCH: &'static str;
-    /// … `.L2::cache_hint`
-    const PTX_PREFETCH_HINT: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load(self, d: u32, m: u64, b: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_hint(self, d: u32, m: u64, b: u32, pol: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_multicast(self, d: u32, m: u64, b: u32, mask: u16);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_multicast_hint(self, d: u32, m: u64, b: u32, mask: u16, pol: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn store(self, m: u64, s: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn store_hint(self, m: u64, s: u32, pol: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn prefetch(self, m: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn prefetch_hint(self, m: u64, pol: u64);
 }
 
 macro_rules! for_tensor_dims {
@@ -379,7 +281,8 @@ macro_rules! for_tensor_dims {
 #[allow(unused_imports)]
 pub(crate) use for_tensor_dims;
 
-/// One tensor-copy form of one rank, inside its `impl`: `PTX fn (KEY "{c…}") [coords]
+/// One tensor-copy form of one rank, inside its `impl` (the tensor reductions' table,
+/// `tensor_reduce.rs`): `PTX fn (KEY "{c…}") [coords]
 /// (mnemonic) (operand: type => class, …)` defines the `PTX` constant and the method with its
 /// `asm!`; `PTX / PTX_HINT fn / fn_hint …` also the `.L2::cache_hint` twin (PTX ISA §9.7.9.25.5:
 /// the qualifier last, the policy the last operand).
@@ -399,26 +302,14 @@ macro_rules! tensor_op {
     };
 }
 
-macro_rules! tensor_leaf {
+macro_rules! tensor_coords {
     ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
         unsafe impl TensorCoords for [i32; $n] {
             const DIM: u32 = $n;
-            tensor_op! { PTX_LOAD / PTX_LOAD_HINT load / load_hint (tensor_load $cs) [$($c $i),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes")
-                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32) }
-            tensor_op! { PTX_LOAD_MULTICAST / PTX_LOAD_MULTICAST_HINT load_multicast / load_multicast_hint (tensor_load_mc $cs) [$($c $i),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".tile.mbarrier::complete_tx::bytes.multicast::cluster")
-                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16) }
-            tensor_op! { PTX_STORE / PTX_STORE_HINT store / store_hint (tensor_store $cs) [$($c $i),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(Global), tok!(Shared), ".tile.bulk_group")
-                (m: u64 => reg64, ss: u32 => reg32) }
-            tensor_op! { PTX_PREFETCH / PTX_PREFETCH_HINT prefetch / prefetch_hint (tensor_prefetch $cs) [$($c $i),*]
-                ("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".tile")
-                (m: u64 => reg64) }
         }
     };
 }
-for_tensor_dims! { tensor_leaf }
+for_tensor_dims! { tensor_coords }
 
 /// The ranks of the im2col modes (3–5: PTX ISA §9.7.9.25.5, `.im2col` needs a spatial
 /// dimension), with their `D − 2` 16-bit im2col offsets: `$leaf! { n "n" "{c…}" [coords]
@@ -442,13 +333,11 @@ mod tensor_map;
 pub mod tensor_reduce;
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) use catalog::catalog_rows;
-#[cfg(not(target_arch = "nvptx64"))]
-use tensor::host_tensor_load;
 #[doc(hidden)]
 pub use tensor::TensorCoordsHost;
 pub use tensor::{
-    cp_async_bulk_prefetch_tensor, cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_multicast,
-    cp_async_bulk_tensor_store,
+    cp_async_bulk_prefetch_tensor, cp_async_bulk_prefetch_tensor_with, cp_async_bulk_tensor_load,
+    cp_async_bulk_tensor_load_with, cp_async_bulk_tensor_store, cp_async_bulk_tensor_store_with,
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use tensor_map::{HostTensorElem, TensorElem};
@@ -552,12 +441,8 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
 /// ```
 #[inline(always)]
 pub fn cp_async_commit_group() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncCommitGroup::exec()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::commit(Group::CpAsync);
+    // SAFETY: no operand; the instruction has no precondition.
+    unsafe { CpAsyncCommitGroup::exec() }
 }
 
 /// `cp.async.wait_group N;` — waits until at most `N` of this thread's groups are pending.
@@ -574,12 +459,8 @@ pub fn cp_async_commit_group() {
 /// ```
 #[inline(always)]
 pub fn cp_async_wait_group<const N: u32>() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncWaitGroup::exec::<N>()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::wait(Group::CpAsync, Some(N));
+    // SAFETY: no operand beyond the immediate.
+    unsafe { CpAsyncWaitGroup::exec::<N>() }
 }
 
 /// `cp.async.wait_all;` — waits for all of this thread's `cp.async`s. The data becomes visible
@@ -602,12 +483,8 @@ pub fn cp_async_wait_group<const N: u32>() {
 /// ```
 #[inline(always)]
 pub fn cp_async_wait_all() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncWaitAll::exec()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::wait(Group::CpAsync, None);
+    // SAFETY: no operand; the instruction has no precondition.
+    unsafe { CpAsyncWaitAll::exec() }
 }
 
 /// `cp.async.mbarrier.arrive.shared::cta.b64 [b];` — an arrive on `bar` once this thread's prior
@@ -628,15 +505,8 @@ pub fn cp_async_wait_all() {
 /// ```
 #[inline(always)]
 pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncMbarrierArrive::exec(bar.shared_addr().0)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = bar;
-        engine::wait(Group::CpAsync, None);
-    }
+    // SAFETY: `bar` is an mbarrier in this CTA's shared memory (its type says so).
+    unsafe { CpAsyncMbarrierArrive::exec(bar) }
 }
 
 /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [b];` — as above without the increment: the
@@ -655,15 +525,8 @@ pub fn cp_async_mbarrier_arrive<Tag>(bar: &Mbarrier<Tag>) {
 /// ```
 #[inline(always)]
 pub fn cp_async_mbarrier_arrive_noinc<Tag>(bar: &Mbarrier<Tag>) {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncMbarrierArriveNoinc::exec(bar.shared_addr().0)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        engine::wait(Group::CpAsync, None);
-        let _ = bar.arrive::<crate::Release, crate::Cta>();
-    }
+    // SAFETY: as `cp_async_mbarrier_arrive`.
+    unsafe { CpAsyncMbarrierArriveNoinc::exec(bar) }
 }
 
 #[inline(always)]
@@ -704,50 +567,49 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
     bytes: u32,
     bar: &Mbarrier<Tag>,
 ) {
-    check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    CpAsyncBulkG2S::exec(dst.0, src as u64, bytes, bar.shared_addr().0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
+    cp_async_bulk_g2s_with(dst, src, bytes, bar, Mods::NONE)
 }
 
-/// `….multicast::cluster [d], [s], n, [b], mask;` — the same copy into every CTA of `mask`
-/// (bit `i` = cluster rank `i`), at the same offsets `d` and `b` in each (seed §5.4). sm_90
-/// (PTX ISA §9.7.9.25.4; sm_90a advised for performance; sm_100a/sm_100f assemble too).
+/// [`cp_async_bulk_g2s`] with its modifiers: `….mbarrier::complete_tx::bytes{.multicast::cluster}{.L2::cache_hint}
+/// [d], [s], n, [b]{, mask}{, policy};` — [`Mods::multicast`]: the same copy into every CTA of
+/// the mask (bit `i` = cluster rank `i`), at the same offsets `d` and `b` in each (seed §5.4;
+/// sm_90, PTX ISA §9.7.9.25.4: sm_90a advised for performance, sm_100a/sm_100f assemble too);
+/// [`Mods::cache_hint`]: `.L2::cache_hint` with the policy (the 64-bit operand last, §9.7.9.25.4).
 ///
 /// # Safety
-/// As [`cp_async_bulk_g2s`], for every CTA in `mask`.
+/// As [`cp_async_bulk_g2s`], for every CTA in the mask.
 ///
-/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `UBLKCP.S.G.MULTICAST`. PTX 8.0 /
-/// sm_90. Host: the copy lands in this CTA (a cluster of one), or in every CTA of `mask` for
-/// memory declared with `cluster::ClusterShared` (host only). Seed §5.4.
+/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): multicast → `UBLKCP.S.G.MULTICAST`.
+/// PTX 8.0 / sm_90. Host: the copy lands in this CTA (a cluster of one), or in every CTA of the
+/// mask for memory declared with `cluster::ClusterShared` (host only); the hint is a hint (the
+/// host has no L2). Seed §5.2, §5.4.
 ///
 /// # Examples
 ///
 /// ```
-/// use ptx_sync::{copy::cp_async_bulk_g2s_multicast, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
+/// use ptx_sync::{copy::{cp_async_bulk_g2s_with, BulkG2sInstr, CtaMask, Mods, NoHint}, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
 /// #[repr(align(16))] struct A([u8; 16]);
 /// let (src, mut dst) = (A([6; 16]), A([0; 16]));
 /// let full: Mbarrier = Mbarrier::new();
 /// full.init(1);
 /// let _ = full.arrive_expect_tx::<Release, Cluster>(16);
-/// unsafe { cp_async_bulk_g2s_multicast(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 16, &full, 0b1) };
+/// unsafe { cp_async_bulk_g2s_with(to_shared(dst.0.as_mut_ptr()), src.0.as_ptr(), 16, &full, Mods::NONE.multicast(0b1)) };
 /// assert!(full.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
 /// assert_eq!(dst.0, [6; 16]);
+/// assert!(<NoHint as BulkG2sInstr<CtaMask>>::PTX.ends_with(".multicast::cluster"));
 /// ```
 #[inline(always)]
-pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
+pub unsafe fn cp_async_bulk_g2s_with<Tag, M: Multicast, H: L2Hint>(
     dst: SharedAddr,
     src: *const u8,
     bytes: u32,
     bar: &Mbarrier<Tag>,
-    mask: u16,
-) {
+    mods: Mods<M, H>,
+) where
+    H: BulkG2sInstr<M>,
+{
     check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    CpAsyncBulkG2SMulticast::exec(dst.0, src as u64, bytes, bar.shared_addr().0, mask);
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::host_multicast(bar, dst.0, src, bytes as usize, mask);
+    H::g2s(dst, src, bytes, bar, mods)
 }
 
 /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` — TMA store; completes through
@@ -774,16 +636,39 @@ pub unsafe fn cp_async_bulk_g2s_multicast<Tag>(
 /// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
+    cp_async_bulk_s2g_with(dst, src, bytes, Mods::NONE)
+}
+
+/// [`cp_async_bulk_s2g`] with its modifier: `….bulk_group{.L2::cache_hint} [d], [s], n{, policy};`
+/// — [`Mods::cache_hint`] (PTX ISA §9.7.9.25.4). A store has no multicast (it does not compile).
+///
+/// # Safety
+/// As [`cp_async_bulk_s2g`].
+///
+/// PTX 8.0 / sm_90. Host: as the plain store (the hint is a hint). Seed §5.2.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_s2g_with, cp_async_bulk_commit_group, cp_async_bulk_wait_group, Mods}, policy::CachePolicy, shared::to_shared};
+/// #[repr(align(16))] struct A([u8; 16]);
+/// let (mut out, smem) = (A([0; 16]), A([3; 16]));
+/// unsafe { cp_async_bulk_s2g_with(out.0.as_mut_ptr(), to_shared(smem.0.as_ptr()), 16, Mods::NONE.cache_hint(CachePolicy(0))) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(out.0, [3; 16]);
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_s2g_with<H: L2Hint>(
+    dst: *mut u8,
+    src: SharedAddr,
+    bytes: u32,
+    mods: Mods<ThisCta, H>,
+) where
+    H: BulkS2gInstr,
+{
     check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    CpAsyncBulkS2G::exec(dst as u64, src.0, bytes);
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::host_copy(
-        Done::BulkGroup,
-        dst as usize,
-        src.0 as *const u8,
-        bytes as usize,
-    );
+    H::s2g(dst, src, bytes, mods)
 }
 
 /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` —
@@ -820,13 +705,7 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
     bar: RemoteMbarrier<'_, Tag>,
 ) {
     check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    CpAsyncBulkS2C::exec(dst.0, src.0, bytes, bar.addr().0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let done = Done::tx(bar.local(), bytes);
-        engine::host_copy(done, dst.0, src.0 as *const u8, bytes as usize);
-    }
+    CpAsyncBulkS2C::exec(dst, src, bytes, bar)
 }
 
 /// `cp.async.bulk.commit_group;`
@@ -841,12 +720,8 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
 /// ```
 #[inline(always)]
 pub fn cp_async_bulk_commit_group() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncBulkCommitGroup::exec()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::commit(Group::Bulk);
+    // SAFETY: no operand; the instruction has no precondition.
+    unsafe { CpAsyncBulkCommitGroup::exec() }
 }
 
 /// `cp.async.bulk.wait_group N;` — at most `N` bulk groups pending (writes complete).
@@ -863,12 +738,8 @@ pub fn cp_async_bulk_commit_group() {
 /// ```
 #[inline(always)]
 pub fn cp_async_bulk_wait_group<const N: u32>() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncBulkWaitGroup::exec::<N>()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::wait(Group::Bulk, Some(N));
+    // SAFETY: no operand beyond the immediate.
+    unsafe { CpAsyncBulkWaitGroup::exec::<N>() }
 }
 
 /// `cp.async.bulk.wait_group.read N;` — at most `N` bulk groups still *reading* their source
@@ -885,12 +756,8 @@ pub fn cp_async_bulk_wait_group<const N: u32>() {
 /// ```
 #[inline(always)]
 pub fn cp_async_bulk_wait_group_read<const N: u32>() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        CpAsyncBulkWaitGroupRead::exec::<N>()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::wait(Group::Bulk, Some(N));
+    // SAFETY: no operand beyond the immediate.
+    unsafe { CpAsyncBulkWaitGroupRead::exec::<N>() }
 }
 
 /// `cp.async.bulk.prefetch.L2.global [s], n;` — a hint. Host: nothing.
@@ -909,9 +776,33 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
 /// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_prefetch(src: *const u8, bytes: u32) {
+    cp_async_bulk_prefetch_with(src, bytes, Mods::NONE)
+}
+
+/// [`cp_async_bulk_prefetch`] with its modifier: `cp.async.bulk.prefetch.L2.global{.L2::cache_hint}
+/// [s], n{, policy};` — [`Mods::cache_hint`] (PTX ISA §9.7.9.25.4). Host: nothing.
+///
+/// # Safety
+/// As [`cp_async_bulk_prefetch`].
+///
+/// PTX 8.0 / sm_90. Seed §5.2.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_prefetch_with, Mods}, policy::CachePolicy};
+/// #[repr(align(16))] struct A([u8; 64]);
+/// let next = A([0; 64]);
+/// unsafe { cp_async_bulk_prefetch_with(next.0.as_ptr(), 64, Mods::NONE.cache_hint(CachePolicy(0))) };
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_prefetch_with<H: L2Hint>(
+    src: *const u8,
+    bytes: u32,
+    mods: Mods<ThisCta, H>,
+) where
+    H: BulkPrefetchInstr,
+{
     check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    CpAsyncBulkPrefetch::exec(src as u64, bytes);
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = src;
+    H::prefetch(src, bytes, mods)
 }

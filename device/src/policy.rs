@@ -1,7 +1,7 @@
 //! L2 cache policies: `createpolicy.fractional` — the standard TMA cache policies — for the
-//! `.L2::cache_hint` forms of the bulk copies ([`crate::copy::cp_async_bulk_g2s_hint`],
-//! [`cp_async_bulk_s2g_hint`](crate::copy::cp_async_bulk_s2g_hint),
-//! [`cp_async_bulk_prefetch_hint`](crate::copy::cp_async_bulk_prefetch_hint)).
+//! `.L2::cache_hint` forms of the bulk and tensor copies (the modifier
+//! [`Mods::cache_hint`](crate::copy::Mods::cache_hint) of [`crate::copy::cp_async_bulk_g2s_with`]
+//! and the other `…_with` copies).
 //!
 //! PTX ISA §9.7.9.18 (`createpolicy`) (PTX 7.4, sm_80):
 //!

@@ -155,9 +155,14 @@ impl Ctx<'_> {
             let prop = tail.strip_prefix('.').map(|p| p.split_at(ident_len(p)));
             match (slot, mode) {
                 (Some(v), Mode::Ptx) => match prop {
-                    // `$slot` is its value's token, `$slot.prop` the token of the property.
+                    // `$slot` is its value's token, `$slot.prop` the token the property names,
+                    // or the property itself when it names none (`1d`, an operand list).
                     Some((p, r)) if v.props.contains_key(p) => {
-                        out.push_str(self.token(&v.props[p], line)?);
+                        let val = &v.props[p];
+                        match self.isa.tokens.iter().find(|t| t.key == *val) {
+                            Some(t) => out.push_str(&t.text),
+                            None => out.push_str(val),
+                        }
                         tail = r;
                     }
                     _ => out.push_str(self.token(&v.name, line)?),
@@ -218,16 +223,34 @@ fn sig(path: &str, line: usize, s: &str) -> Result<Sig, String> {
     };
     let s = s.strip_prefix('(').ok_or_else(bad)?;
     let close = s.find(')').ok_or_else(bad)?;
-    let params = s[..close]
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.split_once(':')
-                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
-                .ok_or_else(bad)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    // Split at the commas outside `<…>` (a parameter of type `Mods<M, H>`).
+    let mut params = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let inner = &s[..close];
+    for (i, ch) in inner
+        .char_indices()
+        .chain(std::iter::once((inner.len(), ',')))
+    {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                let p = inner[start..i].trim();
+                start = i + 1;
+                if p.is_empty() {
+                    continue;
+                }
+                // `self` (a method of the implementing type): no type.
+                if p == "self" {
+                    params.push(("self".to_string(), String::new()));
+                    continue;
+                }
+                let (a, b) = p.split_once(':').ok_or_else(bad)?;
+                params.push((a.trim().to_string(), b.trim().to_string()));
+            }
+            _ => {}
+        }
+    }
     let rest = s[close + 1..].trim();
     let ret = match rest.strip_prefix("->") {
         Some(r) => Some(r.trim().to_string()),
@@ -316,7 +339,7 @@ impl Ctx<'_> {
         let operands = if f.ops.is_empty() {
             String::new()
         } else {
-            format!(" {}", f.ops)
+            format!(" {}", self.expand(&f.ops, c, Mode::Ptx, f.line)?)
         };
         let (pre, post) = if f.block.is_empty() || f.block == "none" {
             (String::new(), String::new())
@@ -423,7 +446,17 @@ impl Ctx<'_> {
             }
         }
         ops.push(format!("options({})", f.options));
-        let params: Vec<String> = s.params.iter().map(|(p, t)| format!("{p}: {t}")).collect();
+        let params: Vec<String> = s
+            .params
+            .iter()
+            .map(|(p, t)| {
+                if t.is_empty() {
+                    p.clone()
+                } else {
+                    format!("{p}: {t}")
+                }
+            })
+            .collect();
         let ret = s
             .ret
             .as_ref()
@@ -770,17 +803,18 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
             .map(|f| f.module.clone())
             .ok_or_else(|| format!("{}: no family", file.path))?;
         // (macro name, statements) per section.
-        let mut sections: Vec<(String, Vec<String>)> = vec![(file.name.clone(), Vec::new())];
+        let mut sections: Vec<(String, Vec<String>, Vec<String>)> =
+            vec![(file.name.clone(), Vec::new(), Vec::new())];
         let mut reached = String::new();
         let mut done: Vec<&str> = Vec::new();
         for item in &file.items {
             let forms: Vec<(&Form, Combo)> = match item {
-                Item::Section(name) => {
-                    sections.push((name.clone(), Vec::new()));
+                Item::Section(name, params) => {
+                    sections.push((name.clone(), params.clone(), Vec::new()));
                     continue;
                 }
                 Item::Also(s) => {
-                    sections.last_mut().unwrap().1.push(s.clone());
+                    sections.last_mut().unwrap().2.push(s.clone());
                     reached.push_str(s);
                     continue;
                 }
@@ -799,7 +833,7 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
                     if s != "-" {
                         let s = ctx.expand(s, &c, Mode::Rust, f.line)?;
                         reached.push_str(&s);
-                        sections.last_mut().unwrap().1.push(s);
+                        sections.last_mut().unwrap().2.push(s);
                     }
                 }
             }
@@ -822,15 +856,16 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
                 }
             }
         }
-        for (name, stmts) in sections {
+        for (name, params, stmts) in sections {
             if stmts.is_empty() {
                 continue;
             }
+            let extra: String = params.iter().map(|p| format!(", ${p}:ident")).collect();
             writeln!(
                 out,
                 "\n/// The catalog kernel's statements of `{}` (list `{name}`): every form through its Rust\n\
                  /// path, in the file's order (expanded by `host/kernels`' catalog kernels; `$p`, `$out`: the\n\
-                 /// kernel's pointer parameters).\n#[doc(hidden)]\n#[macro_export]\nmacro_rules! catalog_calls_{name} {{\n    ($p:ident, $out:ident) => {{{{\n        #[allow(unused_imports)]\n        use $crate::{module}::*;\n        #[allow(unused_imports)]\n        use $crate::*;",
+                 /// kernel's pointer parameters, then the kernel's variables it names).\n#[doc(hidden)]\n#[macro_export]\nmacro_rules! catalog_calls_{name} {{\n    ($p:ident, $out:ident{extra}) => {{{{\n        #[allow(unused_imports)]\n        use $crate::{module}::*;\n        #[allow(unused_imports)]\n        use $crate::*;",
                 file.path
             )
             .unwrap();
@@ -1034,7 +1069,12 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
                         _ => format!("{{{}}}", toks.join(",")),
                     });
                 }
-                let ops = f.ops.replace("{{", "\u{0}").replace("}}", "\u{1}");
+                // A slot's operands (`$dim.cs`: the coordinates of each rank) read `…`.
+                let ops: String = pieces(&f.ops, is_prop)
+                    .into_iter()
+                    .map(|(r, t)| if r { "…".to_string() } else { t })
+                    .collect();
+                let ops = ops.replace("{{", "\u{0}").replace("}}", "\u{1}");
                 let ops = ops
                     .replace(['{', '}'], "")
                     .replace('\u{0}', "{")

@@ -55,9 +55,10 @@ pub enum Item {
     /// `also STATEMENT`: a statement of the catalog kernel at this point (a setup `let`, or
     /// another Rust path to an instruction already listed).
     Also(String),
-    /// `section NAME`: the following calls form the list `catalog_calls_NAME!` (the first list
-    /// of a file is named after the file).
-    Section(String),
+    /// `section NAME (a, b)`: the following calls form the list `catalog_calls_NAME!`, which takes
+    /// the kernel's variables `a`, `b` (`$a`, `$b` in the calls) after `$p`, `$out` (the first
+    /// list of a file is named after the file and takes none).
+    Section(String, Vec<String>),
     /// `group NAME` with its slots: the forms that name it share the slots and are expanded
     /// together, one combination after the other (the catalog kernel's order).
     Group(String, Vec<Slot>),
@@ -270,16 +271,38 @@ fn slot_values(path: &str, line: usize, s: &str) -> Result<Vec<SlotValue>, Strin
         };
         rest = rest[end..].trim_start();
         if let Some(r) = rest.strip_prefix('(') {
-            let close = r
-                .find(')')
-                .ok_or_else(|| format!("{path}:{line}: `(` without `)` after `{name}`"))?;
-            for kv in r[..close].split_whitespace() {
-                let (k, val) = kv
-                    .split_once('=')
-                    .ok_or_else(|| format!("{path}:{line}: expected key=value, found `{kv}`"))?;
+            // `key=value` pairs up to `)`; a value may be `"quoted"` (spaces, parentheses).
+            let mut r = r.trim_start();
+            loop {
+                if let Some(after) = r.strip_prefix(')') {
+                    r = after;
+                    break;
+                }
+                let eq = r
+                    .find('=')
+                    .ok_or_else(|| format!("{path}:{line}: expected key=value in `{name}(…)`"))?;
+                let k = r[..eq].trim();
+                let after = &r[eq + 1..];
+                let (val, tail) = if let Some(q) = after.strip_prefix('"') {
+                    let end = q
+                        .find('"')
+                        .ok_or_else(|| format!("{path}:{line}: unclosed `\"` in `{name}(…)`"))?;
+                    (&q[..end], &q[end + 1..])
+                } else {
+                    let end = after
+                        .find(|c: char| c.is_whitespace() || c == ')')
+                        .ok_or_else(|| format!("{path}:{line}: `(` without `)` after `{name}`"))?;
+                    (&after[..end], &after[end..])
+                };
+                if k.is_empty() {
+                    return Err(format!(
+                        "{path}:{line}: a property without its name in `{name}(…)`"
+                    ));
+                }
                 v.props.insert(k.to_string(), val.to_string());
+                r = tail.trim_start();
             }
-            rest = r[close + 1..].trim_start();
+            rest = r.trim_start();
         }
         out.push(v);
     }
@@ -577,10 +600,27 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
                 file.items.push(Item::Group(rest.to_string(), slots));
             }
             "section" => {
-                if rest.is_empty() || !rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                    return Err(format!("{path}:{n}: expected `section NAME`"));
+                let (name, params) = match rest.split_once('(') {
+                    Some((nm, ps)) => {
+                        let ps = ps.trim().strip_suffix(')').ok_or_else(|| {
+                            format!("{path}:{n}: expected `section NAME (a, b, …)`")
+                        })?;
+                        let ps: Vec<String> = ps
+                            .split(',')
+                            .map(|x| x.trim().to_string())
+                            .filter(|x| !x.is_empty())
+                            .collect();
+                        (nm.trim(), ps)
+                    }
+                    None => (rest, Vec::new()),
+                };
+                let ident = |x: &str| {
+                    !x.is_empty() && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                };
+                if !ident(name) || !params.iter().all(|x| ident(x)) {
+                    return Err(format!("{path}:{n}: expected `section NAME (a, b, …)`"));
                 }
-                file.items.push(Item::Section(rest.to_string()));
+                file.items.push(Item::Section(name.to_string(), params));
             }
             _ => {
                 return Err(format!(

@@ -268,7 +268,7 @@ pub unsafe fn cp_async_bulk_tensor_load_cta_group<G: CtaGroup, C: CtaGroupLoad<G
     #[cfg(target_arch = "nvptx64")]
     coords.exec(dst.0, map as *const TensorMap as u64, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
-    super::host_tensor_load(
+    crate::backend::host::copy::tensor_load(
         dst,
         map,
         crate::copy::TensorCoordsHost::as_slice(&coords),

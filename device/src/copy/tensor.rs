@@ -1,11 +1,13 @@
-//! The tiled tensor copies (TMA): `cp.async.bulk.tensor` loads (with `.multicast::cluster`),
-//! stores and prefetches of a box at `[i32; D]` coordinates (PTX ISA §9.7.9.25.5). Their rows are
-//! [`TensorCoords`]' impls (`copy.rs`); the host arms walk a host-encoded map
-//! (`tensor_map.rs`).
+//! The tiled tensor copies (TMA): `cp.async.bulk.tensor` loads, stores and prefetches of a box
+//! at `[i32; D]` coordinates (PTX ISA §9.7.9.25.5), each with its modifiers ([`Mods`]:
+//! `.multicast::cluster` for a load, `.L2::cache_hint` for all). Their rows are
+//! `device/isa/copy.rows` (the traits [`TensorLoadInstr`], [`TensorStoreInstr`],
+//! [`TensorPrefetchInstr`]); the host arms walk a host-encoded map (`tensor_map.rs`).
 
-#[cfg(not(target_arch = "nvptx64"))]
-use super::{engine, Done};
-use super::{TensorCoords, TensorMap};
+use super::{
+    L2Hint, Mods, Multicast, TensorCoords, TensorLoadInstr, TensorMap, TensorPrefetchInstr,
+    TensorStoreInstr, ThisCta,
+};
 use crate::mbarrier::Mbarrier;
 use crate::shared::SharedAddr;
 
@@ -19,22 +21,6 @@ impl<const N: usize> TensorCoordsHost for [i32; N] {
     fn as_slice(&self) -> &[i32] {
         self
     }
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-pub(super) unsafe fn host_tensor_load<Tag>(
-    dst: SharedAddr,
-    map: &TensorMap,
-    coords: &[i32],
-    bar: &Mbarrier<Tag>,
-) {
-    let eb = map.host_elem();
-    let mut b = engine::Batch::new();
-    let bytes = map.host_box(coords, |off, g| match g {
-        Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
-        None => b.zero(dst.0 + off, eb),
-    });
-    b.issue(Done::tx(bar, bytes));
 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -70,26 +56,28 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
     map: &TensorMap,
     coords: C,
     bar: &Mbarrier<Tag>,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.load(dst.0, map as *const TensorMap as u64, bar.shared_addr().0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    host_tensor_load(dst, map, coords.as_slice(), bar);
+) where
+    C: TensorLoadInstr<ThisCta, super::NoHint>,
+{
+    cp_async_bulk_tensor_load_with(dst, map, coords, bar, Mods::NONE)
 }
 
-/// `… .multicast::cluster [d], [map, {c…}], [b], mask;` — into every CTA of `mask`. sm_90
-/// (PTX ISA §9.7.9.25.5; sm_90a advised; sm_100a/sm_100f assemble too).
+/// [`cp_async_bulk_tensor_load`] with its modifiers: `…{.multicast::cluster}{.L2::cache_hint}
+/// [d], [map, {c…}], [b]{, mask}{, policy};` — [`Mods::multicast`] loads the box into every CTA
+/// of the mask (sm_90, PTX ISA §9.7.9.25.5; sm_90a advised, sm_100a/sm_100f assemble too),
+/// [`Mods::cache_hint`] adds `.L2::cache_hint` (the policy last).
 ///
 /// # Safety
-/// As [`cp_async_bulk_tensor_load`], for every CTA in `mask`.
+/// As [`cp_async_bulk_tensor_load`], for every CTA in the mask.
 ///
-/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `.2d` → `UTMALDG.2D.MULTICAST`.
-/// PTX 8.0 / sm_90. Host: a cluster of one CTA. PTX ISA §9.7.9.25.5; seed §5.4.
+/// SASS (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `.2d` multicast →
+/// `UTMALDG.2D.MULTICAST`. PTX 8.0 / sm_90. Host: a cluster of one CTA; the hint is a hint.
+/// PTX ISA §9.7.9.25.5; seed §5.2, §5.4.
 ///
 /// # Examples
 ///
 /// ```
-/// use ptx_sync::{copy::{cp_async_bulk_tensor_load_multicast, TensorMap}, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
+/// use ptx_sync::{copy::{cp_async_bulk_tensor_load_with, Mods, TensorMap}, Mbarrier, Phase, Release, Acquire, Cluster, shared::to_shared};
 /// let data = [1u32; 16];
 /// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[16], &[], &[4]).unwrap();
 /// #[repr(align(128))] struct Tile([u32; 4]);
@@ -97,30 +85,21 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
 /// let full: Mbarrier = Mbarrier::new();
 /// full.init(1);
 /// let _ = full.arrive_expect_tx::<Release, Cluster>(16);
-/// unsafe { cp_async_bulk_tensor_load_multicast(to_shared(tile.0.as_mut_ptr()), &map, [0], &full, 0b1) };
+/// unsafe { cp_async_bulk_tensor_load_with(to_shared(tile.0.as_mut_ptr()), &map, [0], &full, Mods::NONE.multicast(0b1)) };
 /// assert!(full.try_wait_parity::<Acquire, Cluster>(Phase::ZERO));
 /// assert_eq!(tile.0, [1; 4]);
 /// ```
 #[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_load_multicast<C: TensorCoords, Tag>(
+pub unsafe fn cp_async_bulk_tensor_load_with<C: TensorCoords, Tag, M: Multicast, H: L2Hint>(
     dst: SharedAddr,
     map: &TensorMap,
     coords: C,
     bar: &Mbarrier<Tag>,
-    mask: u16,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.load_multicast(
-        dst.0,
-        map as *const TensorMap as u64,
-        bar.shared_addr().0,
-        mask,
-    );
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = mask;
-        host_tensor_load(dst, map, coords.as_slice(), bar);
-    }
+    mods: Mods<M, H>,
+) where
+    C: TensorLoadInstr<M, H>,
+{
+    coords.load(dst, map, bar, mods)
 }
 
 /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` — stores a
@@ -151,20 +130,43 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
     map: &TensorMap,
     coords: C,
     src: SharedAddr,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.store(map as *const TensorMap as u64, src.0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let eb = map.host_elem();
-        let mut b = engine::Batch::new();
-        map.host_box(coords.as_slice(), |off, g| {
-            if let Some(a) = g {
-                b.copy(a, (src.0 + off) as *const u8, eb);
-            }
-        });
-        b.issue(Done::BulkGroup);
-    }
+) where
+    C: TensorStoreInstr<super::NoHint>,
+{
+    cp_async_bulk_tensor_store_with(map, coords, src, Mods::NONE)
+}
+
+/// [`cp_async_bulk_tensor_store`] with its modifier: `….bulk_group{.L2::cache_hint} [map, {c…}],
+/// [s]{, policy};` — [`Mods::cache_hint`] (PTX ISA §9.7.9.25.5). A store has no multicast.
+///
+/// # Safety
+/// As [`cp_async_bulk_tensor_store`].
+///
+/// PTX 8.0 / sm_90. Host: as the plain store. Seed §5.2.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_tensor_store_with, cp_async_bulk_commit_group, cp_async_bulk_wait_group, Mods, TensorMap}, policy::CachePolicy, shared::to_shared};
+/// let mut out = [0u32; 4];
+/// let map = TensorMap::host_tiled(out.as_mut_ptr().cast_const().cast(), 4, &[4], &[], &[4]).unwrap();
+/// #[repr(align(128))] struct Tile([u32; 4]);
+/// let tile = Tile([2; 4]);
+/// unsafe { cp_async_bulk_tensor_store_with(&map, [0], to_shared(tile.0.as_ptr()), Mods::NONE.cache_hint(CachePolicy(0))) };
+/// cp_async_bulk_commit_group();
+/// cp_async_bulk_wait_group::<0>();
+/// assert_eq!(out, [2; 4]);
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_tensor_store_with<C: TensorCoords, H: L2Hint>(
+    map: &TensorMap,
+    coords: C,
+    src: SharedAddr,
+    mods: Mods<ThisCta, H>,
+) where
+    C: TensorStoreInstr<H>,
+{
+    coords.store(map, src, mods)
 }
 
 /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile [map, {c…}];` — a hint.
@@ -183,9 +185,36 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
 /// unsafe { cp_async_bulk_prefetch_tensor(&map, [4]) };
 /// ```
 #[inline(always)]
-pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, coords: C) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.prefetch(map as *const TensorMap as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = (map, coords);
+pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, coords: C)
+where
+    C: TensorPrefetchInstr<super::NoHint>,
+{
+    cp_async_bulk_prefetch_tensor_with(map, coords, Mods::NONE)
+}
+
+/// [`cp_async_bulk_prefetch_tensor`] with its modifier: `….tile{.L2::cache_hint} [map, {c…}]{,
+/// policy};` — [`Mods::cache_hint`] (PTX ISA §9.7.9.25.5). Host: nothing.
+///
+/// # Safety
+/// As [`cp_async_bulk_prefetch_tensor`].
+///
+/// PTX 8.0 / sm_90. Seed §5.2.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{copy::{cp_async_bulk_prefetch_tensor_with, Mods, TensorMap}, policy::CachePolicy};
+/// let data = [0u32; 16];
+/// let map = TensorMap::host_tiled(data.as_ptr().cast(), 4, &[16], &[], &[4]).unwrap();
+/// unsafe { cp_async_bulk_prefetch_tensor_with(&map, [4], Mods::NONE.cache_hint(CachePolicy(0))) };
+/// ```
+#[inline(always)]
+pub unsafe fn cp_async_bulk_prefetch_tensor_with<C: TensorCoords, H: L2Hint>(
+    map: &TensorMap,
+    coords: C,
+    mods: Mods<ThisCta, H>,
+) where
+    C: TensorPrefetchInstr<H>,
+{
+    coords.prefetch(map, mods)
 }

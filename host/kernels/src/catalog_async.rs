@@ -97,20 +97,8 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_zfill::<Ca, 8>(s, g, 4);
     cp_async_zfill::<Ca, 16>(s, g, 8);
     cp_async_zfill::<Cg, 16>(s, g, 0);
-    cp_async_commit_group();
-    cp_async_wait_group::<1>();
-    cp_async_wait_all();
-    cp_async_mbarrier_arrive(m);
-    cp_async_mbarrier_arrive_noinc(m);
-    cp_async_bulk_g2s(s, g, 256, m);
-    cp_async_bulk_g2s_multicast(s, g, 256, m, 0b11);
-    cp_async_bulk_s2g(p as *mut u8, s, 256);
-    // the destination is a peer CTA (rank 1), as the ISA requires of this copy
-    cp_async_bulk_s2c(mapa(s, 1), s, 256, m.remote(1));
-    cp_async_bulk_commit_group();
-    cp_async_bulk_wait_group::<0>();
-    cp_async_bulk_wait_group_read::<1>();
-    cp_async_bulk_prefetch(g, 256);
+    // the cp.async groups and the bulk copies (device/isa/copy.rows)
+    ptx_sync::catalog_calls_copy_groups!(p, p, s, g, m);
     // the .L2::cache_hint forms, with a policy from createpolicy
     let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
     // cp.reduce.async.bulk: the PTX ISA's table (§9.7.9.25.4), written here by hand; `cluster`
@@ -155,24 +143,9 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
         )*};
     }
     cp_pf!(Ca 4 2, Ca 8 4, Ca 16 8, Cg 16 0);
-    cp_async_bulk_g2s_hint(s, g, 256, m, pol);
-    cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
-    cp_async_bulk_prefetch_hint(g, 256, pol);
-    // .multicast::cluster with .L2::cache_hint (PTX ISA §9.7.9.25.4/5: `{.multicast}{.level::cache_hint}`)
-    cp_async_bulk_g2s_multicast_hint(s, g, 256, m, 0b11, pol);
-    macro_rules! tensor {
-        ($($c:expr),*) => {$(
-            cp_async_bulk_tensor_load(s, map, $c, m);
-            cp_async_bulk_tensor_load_multicast(s, map, $c, m, 0b11);
-            cp_async_bulk_tensor_store(map, $c, s);
-            cp_async_bulk_prefetch_tensor(map, $c);
-            cp_async_bulk_tensor_load_hint(s, map, $c, m, pol);
-            cp_async_bulk_tensor_store_hint(map, $c, s, pol);
-            cp_async_bulk_prefetch_tensor_hint(map, $c, pol);
-            cp_async_bulk_tensor_load_multicast_hint(s, map, $c, m, 0b11, pol);
-        )*};
-    }
-    tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    // the .L2::cache_hint bulk copies and the tiled tensor copies (device/isa/copy.rows)
+    ptx_sync::catalog_calls_copy_hint!(p, p, s, g, m, pol);
+    ptx_sync::catalog_calls_copy_tensor!(p, p, s, m, map, pol);
     // cp.reduce.async.bulk.tensor (§9.7.9.25.5): every redOp, .tile on 1d-5d, .im2col_no_offs on 3d-5d
     macro_rules! tred {
         ($M:ident: $($c:expr),*) => {$( tred!(@ $M $c; Add Min Max Inc Dec And Or Xor); )*};

@@ -14,6 +14,7 @@ mod access;
 #[cfg(not(loom))]
 pub(crate) use access::Host;
 pub(crate) mod barrier;
+pub(crate) mod copy;
 pub mod scalar;
 pub(crate) mod warp;
 pub(crate) use scalar::{cas_failure, hatomic};
