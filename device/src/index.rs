@@ -15,6 +15,8 @@
 //! | [`lane_id`] | `mov.u32 r, %laneid;` | 1.3 / all |
 //! | [`warp_id`] | `mov.u32 r, %warpid;` | 1.3 / all |
 //! | [`global_thread_x`] | the three `mov`s above (`%ctaid.x * %ntid.x + %tid.x`) | 1.0 / all |
+//! | [`grid_stride`], [`block_stride`] | those `mov`s and `%nctaid.x`: the loop of CUDA's grid- and block-stride idioms | 1.0 / all |
+//! | [`halving`] | none (`n / 2, n / 4, …, 1`: a tree reduction's strides) | – |
 //!
 //! Each read is one `mov` in a pure asm (`options(pure, nomem)`): an unused component of a
 //! [`Dim3`] costs nothing, and reading an index twice is one `mov`. `%warpid` is the *physical*
@@ -272,6 +274,68 @@ pub fn grid_threads_x() -> u32 {
     grid_dim().x * block_dim().x
 }
 
+/// The indices `global_thread_x(), + grid_threads_x(), …` below `n`, as `usize`: a
+/// grid-stride loop (CUDA's `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i +=
+/// gridDim.x * blockDim.x)`), each element once across the grid.
+///
+/// PTX: the `mov`s of `%ctaid.x`, `%ntid.x`, `%tid.x`, `%nctaid.x` (PTX ISA §10.1, §10.2, §10.6,
+/// §10.7; all SMs) and the loop's integer arithmetic.
+///
+/// ```
+/// use ptx_sync::index::{grid_stride, launch, Dim3};
+/// use ptx_sync::{Strong, Gpu, Relaxed};
+/// let sum = Strong::new(0u32);
+/// launch(Dim3::x(2), Dim3::x(3), 0, || {
+///     grid_stride(10).for_each(|i| { let _ = sum.at::<Gpu>().fetch_add::<Relaxed>(i as u32); });
+/// });
+/// assert_eq!(sum.at::<Gpu>().load::<Relaxed>(), (0..10).sum::<u32>()); // each index once
+/// ```
+#[inline(always)]
+pub fn grid_stride(n: u32) -> impl Iterator<Item = usize> {
+    (global_thread_x()..n)
+        .step_by(grid_threads_x() as usize)
+        .map(|i| i as usize)
+}
+
+/// The indices `thread_idx().x, + block_dim().x, …` below `n`, as `usize`: a block-stride loop
+/// (CUDA's `for (i = threadIdx.x; i < n; i += blockDim.x)`), each element once across the CTA
+/// — the loop over a shared-memory array of `n` elements.
+///
+/// PTX: the `mov`s of `%tid.x` and `%ntid.x` (PTX ISA §10.1, §10.2; all SMs) and the loop's
+/// integer arithmetic.
+///
+/// ```
+/// use ptx_sync::index::{block_stride, launch, Dim3};
+/// use ptx_sync::{Strong, Gpu, Relaxed};
+/// let hits = Strong::new(0u32);
+/// launch(Dim3::x(1), Dim3::x(4), 0, || {
+///     block_stride(10).for_each(|_| { let _ = hits.at::<Gpu>().fetch_add::<Relaxed>(1); });
+/// });
+/// assert_eq!(hits.at::<Gpu>().load::<Relaxed>(), 10);
+/// ```
+#[inline(always)]
+pub fn block_stride(n: u32) -> impl Iterator<Item = usize> {
+    (thread_idx().x..n)
+        .step_by(block_dim().x as usize)
+        .map(|i| i as usize)
+}
+
+/// `n / 2, n / 4, …, 1`: the strides of a tree reduction over `n` elements (CUDA's `for (k =
+/// blockDim.x / 2; k > 0; k /= 2)`); empty for `n < 2`.
+///
+/// No instruction of its own (integer arithmetic).
+///
+/// ```
+/// use ptx_sync::index::halving;
+/// assert!(halving(256).eq([128, 64, 32, 16, 8, 4, 2, 1]));
+/// assert!(halving(6).eq([3, 1]));
+/// assert_eq!(halving(1).count(), 0);
+/// ```
+#[inline(always)]
+pub fn halving(n: u32) -> impl Iterator<Item = usize> {
+    core::iter::successors(Some(n as usize / 2), |&k| Some(k / 2)).take_while(|&k| k > 0)
+}
+
 /// Every special register of this module: `(marker name, PTX register)`.
 pub const SREGS: &[(&str, &str)] = {
     use crate::instr::Instr;
@@ -327,13 +391,19 @@ impl Identity {
 /// Runs `kernel` on CPU threads as a launch of `grid` CTAs of `block` threads with
 /// `dyn_smem` bytes of dynamic shared memory per CTA would run it on the GPU: one host thread
 /// per GPU thread, each with its [`Identity`]; per CTA a [`sync_threads`](crate::barrier::sync_threads)
-/// barrier over its `block.count()` threads and a zeroed, 1024-aligned
-/// [`dynamic_smem`](crate::shared::dynamic_smem) window. Returns when every thread has
-/// returned; a panic in any thread is resumed here. Host only (`std` threads; under
-/// `--cfg loom` model threads, so `kernel` must be `'static`).
+/// barrier over its `block.count()` threads, a zeroed, 1024-aligned
+/// [`dynamic_smem`](crate::shared::dynamic_smem) window and its own copy of every
+/// [`shared_array!`](crate::shared_array). Returns when every thread has returned. Host only
+/// (`std` threads; under `--cfg loom` model threads, so `kernel` must be `'static`).
+///
+/// A failed launch panics with [`try_launch`]'s error, which says what went wrong: a panic in
+/// any thread is resumed here (the first one; the other threads' barrier waits end at once
+/// instead of waiting for it), a barrier no thread can complete is a `deadlock: …` naming it,
+/// and a shape no GPU launches (a zero or too large extent, a count that overflows) runs nothing.
 ///
 /// The threads really run concurrently, so the kernel's synchronization is what orders them —
-/// as on the GPU. Keep grids small: a thread per GPU thread.
+/// as on the GPU. A thread waiting in a CTA barrier sleeps (it does not spin). Keep grids
+/// small: a thread per GPU thread.
 ///
 /// ```
 /// use ptx_sync::index::{launch, thread_idx, Dim3};
@@ -356,33 +426,216 @@ impl Identity {
 /// ```
 #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
 pub fn launch<F: Fn() + Sync>(grid: Dim3, block: Dim3, dyn_smem: usize, kernel: F) {
-    let ctas: std::vec::Vec<std::sync::Arc<host::Cta>> = (0..grid.count())
-        .map(|_| std::sync::Arc::new(host::Cta::new(block.count(), dyn_smem)))
-        .collect();
-    let kernel = &kernel;
+    if let Err((e, payload)) = host_run(grid, block, dyn_smem, &kernel) {
+        match payload {
+            Some(p) => std::panic::resume_unwind(p),
+            None => panic!("{e}"),
+        }
+    }
+}
+
+/// [`launch`], reporting a failed launch as a [`LaunchError`] instead of a panic: the first
+/// thread that panicked (where, and its message), a deadlock (every thread that has not
+/// returned waits in a barrier no completion can reach; the message names the barrier and the
+/// waiting threads), a grid or block shape no GPU launches, or a launch the host cannot run.
+/// Host only, not under `--cfg loom` (loom reports deadlocks and panics itself).
+///
+/// No instruction (the host's stand-in for a kernel launch).
+///
+/// ```
+/// use ptx_sync::index::{try_launch, thread_idx, Dim3, LaunchError};
+/// use ptx_sync::barrier::sync_threads;
+/// // Half of the CTA returns early; the other half waits at `bar.sync 0` for it.
+/// let r = try_launch(Dim3::x(1), Dim3::x(4), 0, || {
+///     if thread_idx().x < 2 {
+///         sync_threads();
+///     }
+/// });
+/// assert!(matches!(&r, Err(LaunchError::Deadlock(m)) if m.starts_with("deadlock: bar.sync")));
+/// // 65536 × 65536 CTAs: more than a `u32` counts (and than %nctaid.y allows).
+/// let r = try_launch(Dim3::new(1 << 16, 1 << 16, 1), Dim3::x(1), 0, || {});
+/// assert!(matches!(r, Err(LaunchError::Shape(_))));
+/// ```
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+pub fn try_launch<F: Fn() + Sync>(
+    grid: Dim3,
+    block: Dim3,
+    dyn_smem: usize,
+    kernel: F,
+) -> Result<(), LaunchError> {
+    host_run(grid, block, dyn_smem, &kernel).map_err(|(e, _)| e)
+}
+
+/// Why a simulated launch failed ([`try_launch`]). Host only.
+#[cfg(not(target_arch = "nvptx64"))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LaunchError {
+    /// The grid or block is not a shape a GPU launches (an extent of 0, above the PTX ISA's
+    /// maximum of `%ntid` (§10.2) or `%nctaid` (§10.7), a CTA of more than 1024 threads), or it
+    /// has more threads than the host runs ([`MAX_HOST_THREADS`]); nothing ran.
+    Shape(std::string::String),
+    /// A thread of the kernel panicked (the launch's first panic): its place and message.
+    Panicked {
+        /// The thread's `%ctaid`.
+        ctaid: Dim3,
+        /// The thread's `%tid`.
+        tid: Dim3,
+        /// The panic's message.
+        message: std::string::String,
+    },
+    /// Every thread that had not returned waited in a barrier that no thread could complete:
+    /// `deadlock: <the barrier's instruction and what it waits for>: <the waiting threads>`.
+    Deadlock(std::string::String),
+    /// The host could not allocate a CTA's shared memory or start a thread.
+    Resources(std::string::String),
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl core::fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LaunchError::Shape(m) | LaunchError::Deadlock(m) | LaunchError::Resources(m) => {
+                f.write_str(m)
+            }
+            LaunchError::Panicked {
+                ctaid: c,
+                tid: t,
+                message,
+            } => write!(
+                f,
+                "CTA ({}, {}, {}) thread ({}, {}, {}) panicked: {message}",
+                c.x, c.y, c.z, t.x, t.y, t.z
+            ),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl std::error::Error for LaunchError {}
+
+/// The most threads (CTAs × threads per CTA) a simulated launch runs: one host thread each.
+#[cfg(not(target_arch = "nvptx64"))]
+pub const MAX_HOST_THREADS: u64 = 1 << 16;
+
+/// The launch's shape checked: `(CTAs, threads per CTA)`, or why no GPU (or the host) runs it.
+#[cfg(not(target_arch = "nvptx64"))]
+fn host_shape(grid: Dim3, block: Dim3) -> Result<(u32, u32), LaunchError> {
+    let bad = |m: std::string::String| Err(LaunchError::Shape(m));
+    let shape = std::format!(
+        "grid ({}, {}, {}) of blocks ({}, {}, {})",
+        grid.x,
+        grid.y,
+        grid.z,
+        block.x,
+        block.y,
+        block.z
+    );
+    // PTX ISA §10.2 (%ntid: at most 1024, 1024, 64 from sm_20) and §10.7 (%nctaid: at most
+    // 2^31 - 1, 65535, 65535 from sm_30); every extent is at least 1.
+    if [grid.x, grid.y, grid.z, block.x, block.y, block.z].contains(&0) {
+        return bad(std::format!(
+            "{shape}: an extent is 0 (PTX ISA §10.2, §10.7: at least 1)"
+        ));
+    }
+    if block.x > 1024 || block.y > 1024 || block.z > 64 {
+        return bad(std::format!(
+            "{shape}: %ntid is at most (1024, 1024, 64) (PTX ISA §10.2)"
+        ));
+    }
+    if grid.x > (1 << 31) - 1 || grid.y > 65535 || grid.z > 65535 {
+        return bad(std::format!(
+            "{shape}: %nctaid is at most (2^31 - 1, 65535, 65535) (PTX ISA §10.7)"
+        ));
+    }
+    let threads = block.x as u64 * block.y as u64 * block.z as u64;
+    if threads > 1024 {
+        return bad(std::format!(
+            "{shape}: {threads} threads per CTA; a CTA has at most 1024 (CUDA)"
+        ));
+    }
+    let ctas = grid.x as u64 * grid.y as u64 * grid.z as u64;
+    if ctas * threads > MAX_HOST_THREADS {
+        return bad(std::format!(
+            "{shape}: {} threads; the host runs at most {MAX_HOST_THREADS} (one CPU thread each)",
+            ctas * threads
+        ));
+    }
+    Ok((ctas as u32, threads as u32))
+}
+
+/// The host launch: `Err((error, the first panic's payload))` if it failed.
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+#[allow(clippy::type_complexity)]
+fn host_run(
+    grid: Dim3,
+    block: Dim3,
+    dyn_smem: usize,
+    kernel: &(dyn Fn() + Sync),
+) -> Result<
+    (),
+    (
+        LaunchError,
+        Option<std::boxed::Box<dyn core::any::Any + Send>>,
+    ),
+> {
+    use crate::host_launch::{Failure, Supervisor};
+    use std::sync::Arc;
+    let (nctas, nthreads) = host_shape(grid, block).map_err(|e| (e, None))?;
+    let sup = Supervisor::new(nctas * nthreads);
+    let mut ctas = std::vec::Vec::with_capacity(nctas as usize);
+    for _ in 0..nctas {
+        let cta = host::Cta::new(nthreads, dyn_smem, Some(sup.clone())).ok_or_else(|| {
+            (
+                LaunchError::Resources(std::format!(
+                    "cannot allocate {dyn_smem} bytes of dynamic shared memory per CTA"
+                )),
+                None,
+            )
+        })?;
+        ctas.push(Arc::new(cta));
+    }
     std::thread::scope(|s| {
-        let mut hs = std::vec::Vec::new();
-        for (c, cta) in ctas.iter().enumerate() {
-            for t in 0..block.count() {
+        'spawn: for (c, cta) in ctas.iter().enumerate() {
+            for t in 0..nthreads {
                 let id = Identity {
                     tid: Dim3::from_linear(t, block),
                     ntid: block,
                     ctaid: Dim3::from_linear(c as u32, grid),
                     nctaid: grid,
                 };
-                let cta = cta.clone();
-                hs.push(s.spawn(move || {
+                let (cta, sup2) = (cta.clone(), sup.clone());
+                let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
                     host::enter(id, cta);
-                    kernel()
-                }));
-            }
-        }
-        for h in hs {
-            if let Err(p) = h.join() {
-                std::panic::resume_unwind(p);
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(kernel));
+                    sup2.finish(r.err());
+                });
+                if let Err(e) = spawned {
+                    sup.fail(Failure::Resources(std::format!(
+                        "cannot start thread {t} of CTA {c}: {e}"
+                    )));
+                    break 'spawn;
+                }
             }
         }
     });
+    match sup.take_failure() {
+        None => Ok(()),
+        Some(Failure::Panicked {
+            id,
+            message,
+            payload,
+        }) => Err((
+            LaunchError::Panicked {
+                ctaid: id.ctaid,
+                tid: id.tid,
+                message,
+            },
+            Some(payload),
+        )),
+        Some(Failure::Deadlock(m)) => Err((LaunchError::Deadlock(m), None)),
+        Some(Failure::Resources(m)) => Err((LaunchError::Resources(m), None)),
+    }
 }
 
 /// [`launch`] under `--cfg loom`: each GPU thread is a model thread placed in CTA
@@ -401,11 +654,14 @@ pub fn launch<F: Fn() + Send + Sync + 'static>(
     dyn_smem: usize,
     kernel: F,
 ) {
+    let (nctas, nthreads) = host_shape(grid, block).unwrap_or_else(|e| panic!("{e}"));
     let kernel = loom::sync::Arc::new(kernel);
     let mut hs = std::vec::Vec::new();
-    for c in 0..grid.count() {
-        let cta = std::sync::Arc::new(host::Cta::new(block.count(), dyn_smem));
-        for t in 0..block.count() {
+    for c in 0..nctas {
+        let cta = host::Cta::new(nthreads, dyn_smem)
+            .unwrap_or_else(|| panic!("cannot allocate {dyn_smem} bytes of shared memory"));
+        let cta = std::sync::Arc::new(cta);
+        for t in 0..nthreads {
             let id = Identity {
                 tid: Dim3::from_linear(t, block),
                 ntid: block,
@@ -427,46 +683,52 @@ pub fn launch<F: Fn() + Send + Sync + 'static>(
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) mod host {
     use super::Identity;
+    use crate::host_launch::SmemBlock;
     use std::sync::Arc;
 
-    /// One simulated CTA: its `bar.sync 0` barrier and its dynamic shared memory.
+    /// One simulated CTA: its `bar.sync 0` barrier, its dynamic shared memory, its copies of
+    /// the `shared_array!`s and the supervisor of its launch.
     pub(crate) struct Cta {
         pub(crate) bar: crate::barrier::NamedBarrier,
-        /// Its warps' `.sync` rendezvous (`elect.sync`).
+        /// Its warps' `.sync` rendezvous (`elect.sync`, `bar.warp.sync`).
         pub(crate) warps: crate::backend::host::warp::Warps,
-        smem: std::boxed::Box<[Block]>,
+        smem: SmemBlock,
         /// The CTA's copies of the `shared_array!` statics: (static's address, copy).
-        statics: std::sync::Mutex<std::vec::Vec<(usize, std::boxed::Box<[Block]>)>>,
+        statics: std::sync::Mutex<std::vec::Vec<(usize, SmemBlock)>>,
+        #[cfg(not(loom))]
+        pub(crate) sup: Option<Arc<crate::host_launch::Supervisor>>,
     }
-    #[repr(C, align(1024))]
-    #[derive(Clone, Copy)]
-    struct Block([u8; 1024]);
-
-    // SAFETY: the window is raw memory handed out as an address; its users synchronize (as
-    // shared memory's users do on the GPU).
-    unsafe impl Sync for Cta {}
-    unsafe impl Send for Cta {}
 
     impl Cta {
-        pub(crate) fn new(threads: u32, bytes: usize) -> Self {
-            Cta {
+        /// A CTA of `threads` threads with `bytes` of dynamic shared memory (`None` if the host
+        /// cannot allocate them).
+        pub(crate) fn new(
+            threads: u32,
+            bytes: usize,
+            #[cfg(not(loom))] sup: Option<Arc<crate::host_launch::Supervisor>>,
+        ) -> Option<Self> {
+            Some(Cta {
                 bar: crate::barrier::NamedBarrier::new(0, threads.max(1)),
                 warps: crate::backend::host::warp::Warps::new(),
-                smem: std::vec![Block([0; 1024]); bytes.div_ceil(1024)].into_boxed_slice(),
+                smem: SmemBlock::zeroed(bytes)?,
                 statics: std::sync::Mutex::new(std::vec::Vec::new()),
-            }
+                #[cfg(not(loom))]
+                sup,
+            })
         }
         pub(crate) fn smem(&self) -> usize {
-            self.smem.as_ptr() as usize
+            self.smem.addr()
         }
         /// The CTA's copy of the static at `key` (`bytes` long), zeroed when first asked for.
         pub(crate) fn static_copy(&self, key: usize, bytes: usize) -> usize {
             let mut s = self.statics.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((_, b)) = s.iter().find(|(k, _)| *k == key) {
-                return b.as_ptr() as usize;
+                return b.addr();
             }
-            let b = std::vec![Block([0; 1024]); bytes.div_ceil(1024).max(1)].into_boxed_slice();
-            let p = b.as_ptr() as usize;
+            let b = SmemBlock::zeroed(bytes).unwrap_or_else(|| {
+                panic!("shared_array!: cannot allocate the CTA's copy ({bytes} bytes)")
+            });
+            let p = b.addr();
             s.push((key, b));
             p
         }
@@ -503,6 +765,15 @@ pub(crate) mod host {
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn identity() -> Identity {
     host::with(|id| *id)
+}
+
+/// Host: the supervisor of the calling thread's launch (`None` outside one, and under loom).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn host_supervisor() -> Option<std::sync::Arc<crate::host_launch::Supervisor>> {
+    #[cfg(not(loom))]
+    return host::cta().and_then(|c| c.sup.clone());
+    #[cfg(loom)]
+    return None;
 }
 
 /// Host `bar.sync 0`: the barrier of the calling thread's simulated CTA; a thread outside a

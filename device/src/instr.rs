@@ -80,14 +80,6 @@ macro_rules! instr {
 }
 pub(crate) use instr;
 
-/// Host spin step: a CPU hint, or `loom::thread::yield_now()` under `--cfg loom` (loom requires
-/// spin loops to yield).
-#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-#[inline]
-pub(crate) fn host_spin() {
-    core::hint::spin_loop();
-}
-
 /// The operand templates of the async families (`barrier`, `cluster`, `mbarrier`, `proxy`,
 /// `copy`): the text each `asm!` pastes after the mnemonic (without the `;`), and the one the
 /// catalog row carries ([`Variant::operands`](crate::catalog::Variant::operands)), so that

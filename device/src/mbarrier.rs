@@ -355,10 +355,7 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveInstr<Sco>,
     {
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::One);
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a], count;` — `count` arrivals
@@ -386,10 +383,7 @@ impl<Tag> Mbarrier<Tag> {
     {
         check_count(count);
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::N(count));
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64 state, [a];` — arrives and lowers the
@@ -416,10 +410,7 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveInstr<Sco>,
     {
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::Drop);
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 state, [a], count;` — `count`
@@ -448,10 +439,7 @@ impl<Tag> Mbarrier<Tag> {
     pub unsafe fn arrive_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
         let state = <Active as MbarBackend>::arrive_no_complete(self, count, false);
-        NoCompleteToken {
-            state,
-            _t: PhantomData,
-        }
+        NoCompleteToken::of(state, self)
     }
 
     /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;` —
@@ -477,10 +465,7 @@ impl<Tag> Mbarrier<Tag> {
     pub unsafe fn arrive_drop_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
         check_count(count);
         let state = <Active as MbarBackend>::arrive_no_complete(self, count, true);
-        NoCompleteToken {
-            state,
-            _t: PhantomData,
-        }
+        NoCompleteToken::of(state, self)
     }
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
@@ -511,10 +496,7 @@ impl<Tag> Mbarrier<Tag> {
     {
         check_tx(tx);
         let state = <Active as MbarBackend>::arrive::<S, Sco, Tag>(self, Arrive::ExpectTx(tx));
-        Token {
-            state,
-            _t: PhantomData,
-        }
+        Token::of(state, self)
     }
 
     /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64 [a], tx;` — raises the tx-count without
@@ -640,7 +622,7 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub fn pending_count(token: NoCompleteToken<Tag>) -> u32 {
-        <Active as MbarBackend>::pending_count(token.state)
+        <Active as MbarBackend>::pending_count(token.raw())
     }
 
     /// This barrier as seen through `.shared::cluster` from this CTA (no instruction). The view
@@ -667,9 +649,12 @@ impl<Tag> Mbarrier<Tag> {
     }
 
     /// The barrier at the same offset in the CTA of rank `cta` of this cluster:
-    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier. The view
-    /// borrows this barrier, so it cannot outlive it (a peer CTA's barrier at the same offset
-    /// is kept alive by the cluster protocol, seed §5.4).
+    /// `mapa.shared::cluster.u32 d, a, cta;` (PTX 7.8, sm_90). Host: this barrier, or rank
+    /// `cta`'s copy of it when a `cluster::ClusterShared` (host) owns this
+    /// barrier's copies. The view borrows this barrier, so it cannot outlive it; on the device a
+    /// peer CTA's barrier at the same offset is kept alive by the cluster protocol (seed §5.4),
+    /// on the host by the `ClusterShared` that owns both copies (the borrow of this one borrows
+    /// the guard).
     ///
     /// PTX ISA §9.7.9.22 (`mapa`); seed §5.4 (consumers in peer CTAs arrive on the leader's
     /// `empty`).
@@ -717,7 +702,8 @@ impl<Tag> Mbarrier<Tag> {
 ///
 /// The lifetime `'a` is the borrow of the [`Mbarrier`] it was made from
 /// ([`Mbarrier::remote`], [`Mbarrier::cluster_view`]): the view cannot outlive the barrier
-/// (on the host it is a pointer to it).
+/// (on the host it is a pointer to it, or to a peer's copy that the same
+/// `cluster::ClusterShared` (host) owns, so it cannot outlive that either).
 #[allow(clippy::type_complexity)]
 pub struct RemoteMbarrier<'a, Tag = ()> {
     addr: ClusterAddr,
@@ -768,8 +754,9 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
     pub fn addr(self) -> ClusterAddr {
         self.addr
     }
-    /// Host: the barrier itself (the view was made from a live `&'a Mbarrier`, or promised by
-    /// `from_addr`'s contract).
+    /// Host: the barrier the view points at (the view was made from a live `&'a Mbarrier`,
+    /// whose peers' copies a `ClusterShared` borrowed for `'a` owns, or declared with
+    /// `ClusterShared::from_raw`, or promised by `from_addr`'s contract).
     #[cfg(not(target_arch = "nvptx64"))]
     pub(crate) fn local(self) -> &'a Mbarrier<Tag> {
         unsafe { &*(self.addr.0 as *const Mbarrier<Tag>) }

@@ -11,12 +11,47 @@
 //!   producer (one elected thread)               consumers (N threads)
 //!   st = producer_start()   (phase 1)           st = consumer_start()   (phase 0)
 //!   loop:                                       loop:
-//!     producer_acquire(st, bytes)                 consumer_wait(st)
+//!     producer_acquire(st, bytes)                 stage = consumer_wait(st)
 //!       wait empty[i] parity st.phase               wait full[i] parity st.phase (acquire)
 //!       full[i].arrive.expect_tx(bytes)           read stage i (generic ld)
-//!     TMA(stage i, complete_tx on full[i])        consumer_release(st)
+//!     TMA(stage i, complete_tx on full[i])        consumer_release(stage)
 //!     st.advance()                                  proxy fence; arrive empty[i] (release)
 //!   producer_tail(st): wait every empty once      st.advance()
+//! ```
+//!
+//! # Roles are types
+//!
+//! A state is a [`PipelineState<STAGES, Producer>`](PipelineState) or a
+//! `PipelineState<STAGES, Consumer>`: the producer's verbs take only the first, the consumers'
+//! only the second, so a consumer cannot start at the producer's phase 1 (its first wait would
+//! pass on a stage nobody filled) and a producer cannot start at phase 0. A consumer's wait
+//! returns the [`ConsumerStage`] it found full, and [`consumer_release`](Pipeline::consumer_release)
+//! takes it by value: a stage is released once per wait (a second release, which would let the
+//! producer refill a stage another consumer still reads, does not compile). The stage also
+//! names its pipeline: releasing it on another pipeline panics on the host and in debug builds
+//! on the device (a `trap`). CUTLASS's `PipelineState` is one type for both roles, and its debug
+//! builds trap on role misuse; here the misuse does not compile.
+//!
+//! ```compile_fail
+//! use ptx_sync::pipeline::PipelineState;
+//! # use ptx_sync::pipeline::{Empty, Full, Pipeline};
+//! # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+//! # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+//! # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+//! # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+//! // A consumer at the producer's start state (phase 1): not a consumer state.
+//! let _ = pipe.consumer_wait(PipelineState::producer_start(), Budget::iterations(10));
+//! ```
+//!
+//! ```compile_fail
+//! # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+//! # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+//! # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+//! # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+//! # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+//! let stage = pipe.consumer_wait(PipelineState::consumer_start(), Budget::iterations(10)).unwrap();
+//! pipe.consumer_release(stage);
+//! pipe.consumer_release(stage); // the stage was released (moved) above
 //! ```
 //!
 //! Every stage starts empty, so a producer starts at phase 1: `try_wait.parity(1)` on a fresh
@@ -75,7 +110,7 @@
 //!
 //! ```
 //! use ptx_sync::pipeline::PipelineState;
-//! let mut s = PipelineState::<2>::producer_start();
+//! let mut s = PipelineState::<2>::producer_start(); // a PipelineState<2, Producer>
 //! assert_eq!((s.index(), s.phase().bit()), (0, 1));
 //! s.advance(); assert_eq!((s.index(), s.phase().bit()), (1, 1));
 //! s.advance(); assert_eq!((s.index(), s.phase().bit()), (0, 0));
@@ -98,12 +133,37 @@ pub enum Full {}
 #[derive(Debug)]
 pub enum Empty {}
 
-/// Stage index, phase parity and iteration count of one role (CUTLASS `PipelineState`).
+mod role {
+    pub trait Sealed {}
+}
+
+/// The role a [`PipelineState`] belongs to: [`Producer`] or [`Consumer`] (sealed). No
+/// instruction: a type-level tag.
+pub trait Role: role::Sealed + Copy + core::fmt::Debug + Eq + 'static {}
+
+/// The producer's role: its states start at phase 1 ([`PipelineState::producer_start`]) and
+/// are what [`Pipeline::producer_acquire`] and [`Pipeline::producer_tail`] take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PipelineState<const STAGES: usize> {
+pub enum Producer {}
+/// The consumers' role: their states start at phase 0 ([`PipelineState::consumer_start`]) and
+/// are what [`Pipeline::consumer_wait`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consumer {}
+impl role::Sealed for Producer {}
+impl role::Sealed for Consumer {}
+impl Role for Producer {}
+impl Role for Consumer {}
+
+/// Stage index, phase parity and iteration count of one role `R` (CUTLASS `PipelineState`);
+/// `R` is [`Producer`] (the default) or [`Consumer`], fixed by the constructor
+/// ([`producer_start`](Self::producer_start), [`consumer_start`](Self::consumer_start)). No
+/// instruction: registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipelineState<const STAGES: usize, R: Role = Producer> {
     index: u32,
     phase: Phase,
     count: u32,
+    _r: PhantomData<R>,
 }
 
 impl<const STAGES: usize> PipelineState<STAGES> {
@@ -111,31 +171,61 @@ impl<const STAGES: usize> PipelineState<STAGES> {
     /// A consumer's first state: stage 0, phase 0 (waits for the first fill).
     ///
     /// ```
-    /// use ptx_sync::pipeline::PipelineState;
-    /// let s = PipelineState::<3>::consumer_start();
+    /// use ptx_sync::pipeline::{Consumer, PipelineState};
+    /// let s: PipelineState<3, Consumer> = PipelineState::<3>::consumer_start();
     /// assert_eq!((s.index(), s.phase().bit(), s.count()), (0, 0, 0));
     /// ```
-    pub const fn consumer_start() -> Self {
+    pub const fn consumer_start() -> PipelineState<STAGES, Consumer> {
         let () = Self::VALID;
         PipelineState {
             index: 0,
             phase: Phase::ZERO,
             count: 0,
+            _r: PhantomData,
         }
     }
     /// A producer's first state: stage 0, phase 1 (every stage starts empty).
     ///
     /// ```
-    /// use ptx_sync::pipeline::PipelineState;
-    /// let s = PipelineState::<3>::producer_start();
+    /// use ptx_sync::pipeline::{PipelineState, Producer};
+    /// let s: PipelineState<3, Producer> = PipelineState::<3>::producer_start();
     /// assert_eq!((s.index(), s.phase().bit()), (0, 1));
     /// ```
-    pub const fn producer_start() -> Self {
+    pub const fn producer_start() -> PipelineState<STAGES, Producer> {
         let () = Self::VALID;
         PipelineState {
             index: 0,
             phase: Phase::ONE,
             count: 0,
+            _r: PhantomData,
+        }
+    }
+}
+
+impl<const STAGES: usize, R: Role> PipelineState<STAGES, R> {
+    /// The same index, phase and count as a state of role `R2` — for tests of a broken
+    /// protocol (a producer that starts at phase 0, a consumer at phase 1).
+    ///
+    /// # Safety
+    /// A state of the other role has the other phase: a consumer's wait with a producer's phase
+    /// passes on a stage that nobody filled (its reads race with the copy that fills it), a
+    /// producer's with a consumer's phase waits for a release that never comes. Only a protocol
+    /// that expects this (a model of the bug) may do it.
+    ///
+    /// No instruction.
+    ///
+    /// ```
+    /// use ptx_sync::pipeline::{Producer, PipelineState};
+    /// // The producer started at the consumers' phase 0 (the bug a model must catch):
+    /// let p = unsafe { PipelineState::<2>::consumer_start().with_role::<Producer>() };
+    /// assert_eq!(p.phase().bit(), 0);
+    /// ```
+    pub const unsafe fn with_role<R2: Role>(self) -> PipelineState<STAGES, R2> {
+        PipelineState {
+            index: self.index,
+            phase: self.phase,
+            count: self.count,
+            _r: PhantomData,
         }
     }
     /// The stage index `0..STAGES`.
@@ -354,7 +444,7 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     #[inline(always)]
     pub fn producer_acquire(
         &self,
-        st: PipelineState<STAGES>,
+        st: PipelineState<STAGES, Producer>,
         tx_bytes: u32,
         dl: Budget,
     ) -> Result<&'a Mbarrier<Full>, Timeout> {
@@ -370,7 +460,10 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
 
     /// **Consumer, every consumer thread.** Waits until stage `st.index()` is full
     /// (`mbarrier.try_wait.parity.acquire.cta`; TMA completion includes the async→generic proxy
-    /// fence, seed §5.2). Blocks (bounded by the budget `dl`, per wait).
+    /// fence, seed §5.2) and returns it: the [`ConsumerStage`] to read (its
+    /// [`index`](ConsumerStage::index)) and to hand to [`consumer_release`](Self::consumer_release).
+    /// Blocks (bounded by the budget `dl`, per wait). Takes only a consumer's state (a
+    /// producer's phase would pass on a stage nobody filled: the module docs).
     ///
     /// ```
     /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
@@ -383,13 +476,61 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// let st = PipelineState::consumer_start();
     /// assert!(pipe.consumer_wait(st, b).is_err(), "nothing produced yet: Timeout");
     /// let _ = pipe.producer_acquire(PipelineState::producer_start(), 0, b).unwrap();
-    /// assert!(pipe.consumer_wait(st, b).is_ok());
+    /// let stage = pipe.consumer_wait(st, b).expect("stage 0 is full");
+    /// assert_eq!(stage.index(), 0);
+    /// pipe.consumer_release(stage);
     /// ```
     #[inline(always)]
-    pub fn consumer_wait(&self, st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
-        self.full[st.index()]
+    pub fn consumer_wait(
+        &self,
+        st: PipelineState<STAGES, Consumer>,
+        dl: Budget,
+    ) -> Result<ConsumerStage<STAGES>, Timeout> {
+        let i = st.index();
+        self.full[i]
             .wait_parity::<Acquire, Cta>(st.phase(), dl)
-            .map(drop)
+            .map(|_| ConsumerStage {
+                index: i as u32,
+                #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+                pipe: self.full.as_ptr() as usize,
+            })
+    }
+
+    /// The stage of consumer state `st` as if its [`consumer_wait`](Self::consumer_wait) had
+    /// passed: for a kernel that, after a wait timed out (the run has failed), still releases
+    /// the stage so that the producer's waits end. No instruction.
+    ///
+    /// # Safety
+    /// Releasing a stage the wait did not find full arrives on its `empty` barrier out of
+    /// turn: the producer may refill a stage that a consumer still reads. The caller must not
+    /// read the stage as valid data, and the run must already count as failed (its outputs are
+    /// not trusted).
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 1] = [Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 1] = [Mbarrier::new()];
+    /// # let pipe = Pipeline::<1, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// let st = PipelineState::consumer_start();
+    /// let stage = match pipe.consumer_wait(st, Budget::iterations(10)) {
+    ///     Ok(stage) => stage,
+    ///     // SAFETY: the run has failed (a timeout); the stage is released, not read.
+    ///     Err(_) => unsafe { pipe.consumer_stage_unchecked(st) },
+    /// };
+    /// pipe.consumer_release(stage);
+    /// ```
+    #[inline(always)]
+    pub unsafe fn consumer_stage_unchecked(
+        &self,
+        st: PipelineState<STAGES, Consumer>,
+    ) -> ConsumerStage<STAGES> {
+        ConsumerStage {
+            index: st.index() as u32,
+            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+            pipe: self.full.as_ptr() as usize,
+        }
     }
 
     /// **Consumer, every consumer thread, after its last generic read of the stage.** The
@@ -399,7 +540,9 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// `mbarrier.arrive.release.cta.shared::cta.b64` (PTX 8.6); `Sco = Cluster`:
     /// `fence.proxy.async;` + `mbarrier.arrive.release.cluster.shared::cluster.b64` on the
     /// leader's barrier (seed §5.4; PTX 8.0). Why each fence: the module docs (PTX ISA
-    /// §9.7.13.4). sm_90. Does not block.
+    /// §9.7.13.4). sm_90. Does not block. Takes the stage its wait returned, by value: it is
+    /// released once. A stage of another pipeline panics (host; a `trap` in a debug build on the
+    /// device).
     ///
     /// ```
     /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
@@ -416,14 +559,19 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// p.advance(); // back at stage 0, phase 0: waits for the consumer's release
     /// assert!(pipe.producer_acquire(p, 0, b).is_err());
     /// let c = PipelineState::consumer_start();
-    /// pipe.consumer_wait(c, b).unwrap();
-    /// pipe.consumer_release(c); // fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster; mbarrier.arrive.release.cta
+    /// let stage = pipe.consumer_wait(c, b).unwrap();
+    /// pipe.consumer_release(stage); // fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster; mbarrier.arrive.release.cta
     /// assert!(pipe.producer_acquire(p, 0, b).is_ok());
     /// ```
     #[inline(always)]
-    pub fn consumer_release(&self, st: PipelineState<STAGES>) {
+    pub fn consumer_release(&self, stage: ConsumerStage<STAGES>) {
+        #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+        assert!(
+            stage.pipe == self.full.as_ptr() as usize,
+            "pipeline: consumer_release of a stage another pipeline's consumer_wait returned"
+        );
         Sco::release_fence();
-        Sco::release_empty(&self.empty[st.index()], self.leader);
+        Sco::release_empty(&self.empty[stage.index as usize], self.leader);
     }
 
     /// **Producer, after its last `producer_acquire`.** Waits once more on every stage's `empty`
@@ -444,11 +592,15 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// // Stage 0 was filled and never released: the tail waits for it and reports the Timeout.
     /// assert!(pipe.producer_tail(p, b).is_err());
     /// let c = PipelineState::consumer_start();
-    /// pipe.consumer_wait(c, b).unwrap();
-    /// pipe.consumer_release(c);
+    /// let stage = pipe.consumer_wait(c, b).unwrap();
+    /// pipe.consumer_release(stage);
     /// assert!(pipe.producer_tail(p, b).is_ok());
     /// ```
-    pub fn producer_tail(&self, mut st: PipelineState<STAGES>, dl: Budget) -> Result<(), Timeout> {
+    pub fn producer_tail(
+        &self,
+        mut st: PipelineState<STAGES, Producer>,
+        dl: Budget,
+    ) -> Result<(), Timeout> {
         if !self.is_leader {
             return Ok(());
         }
@@ -457,5 +609,61 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
             st.advance();
         }
         Ok(())
+    }
+}
+
+/// A stage a consumer's [`consumer_wait`](Pipeline::consumer_wait) found full: which stage to
+/// read, and what [`consumer_release`](Pipeline::consumer_release) takes (by value: not `Copy`,
+/// not `Clone`, so a stage is released once per wait). On the host and in debug builds on the
+/// device it also names its pipeline, and a release on another pipeline panics. No instruction.
+///
+/// ```
+/// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+/// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+/// # let full: [Mbarrier<Full>; 2] = [Mbarrier::new(), Mbarrier::new()];
+/// # let empty: [Mbarrier<Empty>; 2] = [Mbarrier::new(), Mbarrier::new()];
+/// # let pipe = Pipeline::<2, Cta>::new(&full, &empty, 0, true);
+/// # pipe.init(1, 1);
+/// # let b = Budget::iterations(1000);
+/// let mut p = PipelineState::producer_start();
+/// let _ = pipe.producer_acquire(p, 0, b).unwrap();
+/// p.advance();
+/// let _ = pipe.producer_acquire(p, 0, b).unwrap();
+/// let mut c = PipelineState::consumer_start();
+/// c.advance();
+/// let stage = pipe.consumer_wait(c, b).unwrap(); // stage 1
+/// assert_eq!(stage.index(), 1);
+/// pipe.consumer_release(stage);
+/// ```
+#[must_use = "a stage is handed back with consumer_release once its reads are done"]
+#[derive(Debug, PartialEq, Eq)]
+pub struct ConsumerStage<const STAGES: usize> {
+    index: u32,
+    /// The pipeline's identity (its `full` ring's address): `consumer_release` checks it.
+    #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+    pipe: usize,
+}
+
+impl<const STAGES: usize> ConsumerStage<STAGES> {
+    /// The stage index `0..STAGES`: where the consumer reads.
+    ///
+    /// No instruction.
+    ///
+    /// ```
+    /// # use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineState};
+    /// # use ptx_sync::{wait::Budget, Cta, Mbarrier};
+    /// # let full: [Mbarrier<Full>; 1] = [Mbarrier::new()];
+    /// # let empty: [Mbarrier<Empty>; 1] = [Mbarrier::new()];
+    /// # let pipe = Pipeline::<1, Cta>::new(&full, &empty, 0, true);
+    /// # pipe.init(1, 1);
+    /// # let b = Budget::iterations(1000);
+    /// let _ = pipe.producer_acquire(PipelineState::producer_start(), 0, b).unwrap();
+    /// let stage = pipe.consumer_wait(PipelineState::consumer_start(), b).unwrap();
+    /// assert_eq!(stage.index(), 0);
+    /// # pipe.consumer_release(stage);
+    /// ```
+    #[inline(always)]
+    pub const fn index(&self) -> usize {
+        self.index as usize
     }
 }

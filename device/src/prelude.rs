@@ -6,8 +6,10 @@
 //! pipeline (seed §5.2–5.4), bounded waits ([`spin_until`], [`Budget`]), shared memory
 //! ([`shared_array!`](crate::shared_array), [`dynamic_smem!`](crate::dynamic_smem),
 //! [`SharedAddr`]), and the thread / block / grid / cluster / lane / warp indices
-//! ([`thread_idx`], [`block_idx`], [`lane_id`], [`cluster_ctarank`] …). Nothing here emits PTX
-//! by being imported.
+//! ([`thread_idx`], [`block_idx`], [`lane_id`], [`cluster_ctarank`] …), the loops of CUDA's
+//! idioms ([`grid_stride`], [`block_stride`], [`halving`]) and [`kernel!`](macro@crate::kernel)
+//! (one definition for the GPU entry point and the CPU tests). Nothing here emits PTX by being
+//! imported.
 //!
 //! ```
 //! use ptx_sync::prelude::*;
@@ -29,15 +31,15 @@ pub use crate::fence::fence;
 #[cfg(not(target_arch = "nvptx64"))]
 pub use crate::index::launch;
 pub use crate::index::{
-    block_dim, block_idx, global_thread_x, grid_dim, grid_threads_x, lane_id, thread_idx, warp_id,
-    warp_in_block, Dim3,
+    block_dim, block_idx, block_stride, global_thread_x, grid_dim, grid_stride, grid_threads_x,
+    halving, lane_id, thread_idx, warp_id, warp_in_block, Dim3,
 };
 pub use crate::mbarrier::{Mbarrier, Phase};
-pub use crate::pipeline::{Pipeline, PipelineState};
+pub use crate::pipeline::{Consumer, ConsumerStage, Pipeline, PipelineState, Producer};
 pub use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, Relaxed, Release, Sc, Shared,
     SharedCluster, Sys, Volatile, Weak,
 };
-pub use crate::shared::{to_shared, SharedAddr, SharedArray};
+pub use crate::shared::{shared_slice, to_shared, SharedAddr, SharedArray};
 pub use crate::wait::{spin_until, Budget, Timeout};
-pub use crate::{dynamic_smem, shared_array};
+pub use crate::{dynamic_smem, kernel, shared_array};

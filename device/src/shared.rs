@@ -145,9 +145,9 @@ pub fn to_shared<T>(p: *const T) -> SharedAddr {
     }
 }
 
-/// Types that may be handed out as `&'static T` from uninitialized shared memory: their every
-/// access goes through inline PTX or atomics (interior mutability), never a Rust read of the
-/// bytes before initialization by the protocol.
+/// Types that may be handed out as `&T` from uninitialized shared memory
+/// ([`SharedArray::get`]): their every access goes through inline PTX or atomics (interior
+/// mutability), never a Rust read of the bytes before initialization by the protocol.
 ///
 /// # Safety
 /// Implement only for types whose all bit patterns are valid and which are `Sync`.
@@ -179,7 +179,7 @@ pub trait SharedArray: Copy {
             .offset((i * core::mem::size_of::<Self::Elem>()) as u32)
     }
     /// A shared reference to element `i`, for interior-mutable cells (mbarriers, strong flags);
-    /// panics if `i >= LEN`.
+    /// panics if `i >= LEN`. The lifetime `'k` is the caller's: at most the kernel's run.
     ///
     /// # Safety
     /// The array's storage starts **uninitialised** (as `.shared` memory does, PTX ISA §5.1.5):
@@ -188,8 +188,34 @@ pub trait SharedArray: Copy {
     /// operation (an mbarrier operation on an uninitialised object is undefined, PTX ISA
     /// §9.7.13.15), a [`Strong`](crate::Strong) by a store before any load or RMW — and the
     /// initialisation must be ordered before the other threads' uses (`bar.sync`, seed §5.4).
+    ///
+    /// The reference must not be used after the kernel ends: shared memory lives as long as its
+    /// CTA (PTX ISA §5.1.5), and on the host a CTA's copy of the array is freed when the
+    /// `index::launch` that ran it returns — keep `'k` inside the
+    /// kernel body (do not store the reference anywhere that outlives the launch).
+    ///
+    /// No instruction beyond [`addr`](Self::addr)'s `mov.u32 r, SYM;` and the generic
+    /// conversion (`cvta.shared::cta.u64`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{shared_array, shared::SharedArray, index::{launch, thread_idx, Dim3}};
+    /// use ptx_sync::{barrier::sync_threads, Mbarrier, Phase, Release, Acquire, Cta, wait::Budget};
+    /// shared_array!(static BAR: [Mbarrier; 1], align 8);
+    /// launch(Dim3::x(2), Dim3::x(2), 0, || {
+    ///     // SAFETY: thread 0 inits before `sync_threads`, every use is after it, in the kernel.
+    ///     let b = unsafe { BAR.get(0) }; // this CTA's copy
+    ///     if thread_idx().x == 0 {
+    ///         b.init(2);
+    ///     }
+    ///     sync_threads();
+    ///     let _ = b.arrive::<Release, Cta>();
+    ///     assert!(b.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(1 << 30)).is_ok());
+    /// });
+    /// ```
     #[inline(always)]
-    unsafe fn get(self, i: usize) -> &'static Self::Elem
+    unsafe fn get<'k>(self, i: usize) -> &'k Self::Elem
     where
         Self::Elem: SharedCell,
     {
@@ -207,7 +233,7 @@ pub trait SharedArray: Copy {
 /// CTA has its own shared memory on the GPU; alignment up to 1024).
 /// The contents start uninitialized (as `.shared` does); hand out references only through
 /// the `unsafe` [`SharedArray::get`](crate::shared::SharedArray::get) for [`SharedCell`] types
-/// (its contract: initialise before use).
+/// (its contract: initialise before use, and no use after the kernel).
 ///
 /// ```
 /// use ptx_sync::{shared_array, Mbarrier, shared::SharedArray};
@@ -376,7 +402,8 @@ pub fn host_cta_static(key: usize, bytes: usize) -> usize {
 /// The whole array as a slice, for [`SharedCell`] element types.
 ///
 /// # Safety
-/// As [`SharedArray::get`], for every element: each is initialised before it is read.
+/// As [`SharedArray::get`], for every element: each is initialised before it is read, and the
+/// slice is not used after the kernel ends (`'k` stays inside the kernel body).
 ///
 /// ```
 /// use ptx_sync::{shared_array, shared::shared_slice, Mbarrier};
@@ -386,7 +413,7 @@ pub fn host_cta_static(key: usize, bytes: usize) -> usize {
 /// bars.iter().for_each(|b| b.init(1));
 /// assert_eq!(bars.len(), 3);
 /// ```
-pub unsafe fn shared_slice<A: SharedArray>(a: A) -> &'static [A::Elem]
+pub unsafe fn shared_slice<'k, A: SharedArray>(a: A) -> &'k [A::Elem]
 where
     A::Elem: SharedCell,
 {

@@ -177,12 +177,12 @@ fn run_pipeline<const S: usize>(chunks: usize) {
             sc.spawn(move || {
                 let mut st = PipelineState::<S>::consumer_start();
                 for k in 0..chunks {
-                    pipe.consumer_wait(st, budget).expect("consumer timed out");
-                    let stage = unsafe { &(*stages.get())[st.index()] };
+                    let full = pipe.consumer_wait(st, budget).expect("consumer timed out");
+                    let stage = unsafe { &(*stages.get())[full.index()] };
                     for i in (c..CHUNK).step_by(CONSUMERS as usize) {
                         out[k * CHUNK + i].store(stage[i], std::sync::atomic::Ordering::Relaxed);
                     }
-                    pipe.consumer_release(st);
+                    pipe.consumer_release(full);
                     st.advance();
                 }
             });
@@ -323,8 +323,8 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
             sc.spawn(move || {
                 let mut st = PipelineState::<S>::consumer_start();
                 for t in 0..tx * ty {
-                    pipe.consumer_wait(st, budget).unwrap();
-                    let tile = unsafe { &(*ring.get())[st.index()] };
+                    let full = pipe.consumer_wait(st, budget).unwrap();
+                    let tile = unsafe { &(*ring.get())[full.index()] };
                     for e in (c..BW * BH).step_by(2) {
                         let (gx, gy) = ((t % tx) * BW + e % BW, (t / tx) * BH + e / BW);
                         if gx < w && gy < h {
@@ -333,7 +333,7 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
                             assert_eq!(tile[e], 0, "out-of-bounds element not zero-filled");
                         }
                     }
-                    pipe.consumer_release(st);
+                    pipe.consumer_release(full);
                     st.advance();
                 }
             });

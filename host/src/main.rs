@@ -410,10 +410,12 @@ fn main() -> ExitCode {
             }
             let rows = show::matching(&filter.join(" "));
             if rows.is_empty() {
-                return fail(format!(
-                    "no instruction variant matches `{}`",
+                // Bad input (exit 2), one line: the words, and how to see what there is.
+                eprintln!(
+                    "ptx-sync: no instruction variant matches `{}` (`ptx-sync show` lists them all)",
                     filter.join(" ")
-                ));
+                );
+                return ExitCode::from(2);
             }
             print!("{}", show::render(&rows, tools));
             ExitCode::SUCCESS

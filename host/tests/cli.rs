@@ -57,6 +57,10 @@ fn argument_errors_are_clear_and_exit_2() {
         (&["copy", "--bytes", "1M", "--stages", "0"], "--stages"),
         (&["copy", "--stages", "2"], "--bytes"),
         (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (
+            &["show", "nosuchword"],
+            "no instruction variant matches `nosuchword`",
+        ),
         (&[], "Usage"),
     ];
     for (args, needle) in cases {
@@ -166,9 +170,11 @@ fn show_prints_catalog_rows() {
     ] {
         assert!(out.contains(s), "{s} missing:\n{out}");
     }
+    // A filter that matches nothing is bad input: exit 2, one line (#21 §2).
     let o = run(&["show", "no_such_instruction"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no instruction variant matches"));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
 
 fn repo() -> std::path::PathBuf {

@@ -75,7 +75,7 @@ use loom::sync::Arc;
 use ptx_sync::copy::cp_async_bulk_g2s;
 use ptx_sync::mbarrier::Mbarrier;
 use ptx_sync::model::{self, Tile};
-use ptx_sync::pipeline::{Empty, Full, Pipeline, PipelineScope, PipelineState};
+use ptx_sync::pipeline::{Consumer, Empty, Full, Pipeline, PipelineScope, PipelineState, Producer};
 use ptx_sync::wait::Budget;
 use ptx_sync::Cta;
 use ptx_sync_loom_tests::{assert_caught, check, spawn_in, spin_until};
@@ -152,7 +152,8 @@ fn tma_write(bug: Bug, stage: &Tile<u32>, full: &Mbarrier<Full>, t: u32) {
 fn producer<const S: usize>(m: &Smem, bug: Bug, engine: bool) {
     let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
     let mut st = if bug == Bug::ProducerPhase {
-        PipelineState::<S>::consumer_start()
+        // SAFETY: the bug under test (a producer at the consumers' phase 0).
+        unsafe { PipelineState::<S>::consumer_start().with_role::<Producer>() }
     } else {
         PipelineState::<S>::producer_start()
     };
@@ -187,17 +188,20 @@ fn producer<const S: usize>(m: &Smem, bug: Bug, engine: bool) {
 fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
     let pipe = Pipeline::<S, Cta>::new(&m.full, &m.empty, 0, true);
     let mut st = if bug == Bug::ConsumerPhase {
-        PipelineState::<S>::producer_start()
+        // SAFETY: the bug under test (a consumer at the producer's phase 1).
+        unsafe { PipelineState::<S>::producer_start().with_role::<Consumer>() }
     } else {
         PipelineState::<S>::consumer_start()
     };
     for t in 0..TILES {
+        let mut stage = None;
         spin_until("pipeline: consumer_wait: the stage never fills", || {
-            pipe.consumer_wait(st, ONE_TRY).is_ok()
+            stage = pipe.consumer_wait(st, ONE_TRY).ok();
+            stage.is_some()
         });
         let release = !(bug == Bug::NoRelease && me == 0);
         if release && bug == Bug::ReadAfterRelease {
-            pipe.consumer_release(st);
+            pipe.consumer_release(stage.take().unwrap());
         }
         let v = unsafe { m.stage[st.index()].read(0) };
         assert_eq!(v, tile(t), "pipeline: consumer {me} read a wrong tile");
@@ -206,7 +210,7 @@ fn consumer<const S: usize>(m: &Smem, bug: Bug, me: usize) {
             <Cta as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
         } else if release && bug != Bug::ReadAfterRelease {
             // fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster; mbarrier.arrive.release.cta
-            pipe.consumer_release(st);
+            pipe.consumer_release(stage.take().unwrap());
         }
         st.advance();
     }
@@ -502,8 +506,10 @@ fn run_cluster<const S: usize>(bug: Bug, bound: usize) {
                     pipe.producer_acquire(p, TX, ONE_TRY).is_ok()
                 });
                 p.advance();
+                let mut stage = None;
                 spin_until("pipeline: consumer_wait (CTA 1)", || {
-                    pipe.consumer_wait(st, ONE_TRY).is_ok()
+                    stage = pipe.consumer_wait(st, ONE_TRY).ok();
+                    stage.is_some()
                 });
                 let v = unsafe { c.stage[st.index()].read(0) };
                 assert_eq!(v, tile(t), "pipeline: CTA 1 read a wrong tile");
@@ -514,7 +520,7 @@ fn run_cluster<const S: usize>(bug: Bug, bound: usize) {
                     <Cluster as PipelineScope>::release_empty(pipe.empty(st.index()), 0);
                 } else {
                     // fence.proxy.async; mapa; mbarrier.arrive.release.cluster.shared::cluster
-                    pipe.consumer_release(st);
+                    pipe.consumer_release(stage.unwrap());
                 }
                 st.advance();
             }

@@ -232,15 +232,17 @@ fn cluster_pipeline<Sco: PipelineScope>(read_after_release: bool) {
             let pipe = Pipeline::<1, Sco>::new(&b2.full, &a2.empty, 0, false);
             let mut st = PipelineState::<1>::consumer_start();
             for t in 0..TILES {
-                pipe.consumer_wait(st, BUDGET)
-                    .expect("a budget never times out under loom");
+                let mut stage = Some(
+                    pipe.consumer_wait(st, BUDGET)
+                        .expect("a budget never times out under loom"),
+                );
                 if read_after_release {
-                    pipe.consumer_release(st);
+                    pipe.consumer_release(stage.take().unwrap());
                 }
                 let v = unsafe { b2.stage[0].read() };
                 assert_eq!(v, tile(t), "B's consumer read a wrong tile");
-                if !read_after_release {
-                    pipe.consumer_release(st);
+                if let Some(stage) = stage {
+                    pipe.consumer_release(stage);
                 }
                 st.advance();
             }

@@ -183,6 +183,17 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// Evaluates the comparison modulo 2^`bits` (FORMAT part 2: "comparisons in the final
+    /// condition are modulo 2^w"): `==`/`!=` compare the low `bits` bits; the orderings compare
+    /// them as signed `bits`-bit numbers.
+    pub fn eval_bits(self, a: i64, b: i64, bits: u32) -> bool {
+        if bits >= 64 {
+            return self.eval(a, b);
+        }
+        let s = 64 - bits;
+        self.eval((a << s) >> s, (b << s) >> s)
+    }
+
     /// Evaluates the comparison.
     pub fn eval(self, a: i64, b: i64) -> bool {
         match self {
@@ -382,8 +393,13 @@ pub struct Thread {
     pub regs: Vec<String>,
     /// Initial register values (by register index).
     pub init: Vec<i64>,
-    /// The instructions.
+    /// The instructions (format part 1, for the enumerating checker; empty for a test that
+    /// needs format part 2, see [`Test::legacy`]).
     pub code: Vec<Line>,
+    /// The thread for the exploration engine: its program (one [`crate::ptx`] interpreter for
+    /// both format parts), its [`crate::engine::op::Place`] and register names (`regs` above
+    /// names the same registers, by the same numbers). `None` when [`Test::engine`] says why.
+    pub prog: Option<crate::ptx::Thread>,
 }
 
 /// An operand of the final condition.
@@ -391,10 +407,38 @@ pub struct Thread {
 pub enum Term {
     /// A thread's register: (thread index in `Test::threads`, register index).
     Reg(usize, usize),
-    /// A location's final value (physical location index).
+    /// A location's final value (physical location index; its layout variable is
+    /// `Test::loc_var[p]`, byte offset 0).
     Loc(usize),
     /// A literal.
     Imm(i64),
+    /// Bytes of memory (format part 2 terms `x+4`, `x@1`): a layout variable, whose copy, which
+    /// offset. Its width is [`Test::term_bits`].
+    Mem(MemTerm),
+}
+
+/// A memory term of the final condition (format part 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemTerm {
+    /// Index in `Test::layout.vars` (the physical variable for an alias).
+    pub var: usize,
+    /// For a shared variable: the CTA whose copy (`x@N`).
+    pub cta: Option<CtaRef>,
+    /// Byte offset.
+    pub off: u32,
+}
+
+/// A CTA of a test, as the engine places it ([`crate::engine::op::Place`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CtaRef {
+    /// `Place::gpu`
+    pub gpu: u32,
+    /// `Place::cluster`
+    pub cluster: u32,
+    /// `Place::cta`
+    pub cta: u32,
+    /// `Place::rank`
+    pub rank: u32,
 }
 
 /// The proposition of the final condition.
@@ -452,6 +496,20 @@ pub struct Test {
     pub observed: Vec<Term>,
     /// Line of the condition.
     pub condition_line: usize,
+    /// The address space for the exploration engine (every variable, format parts 1 and 2).
+    pub layout: crate::engine::op::Layout,
+    /// Physical location `p` (of `phys`) is layout variable `loc_var[p]`.
+    pub loc_var: Vec<usize>,
+    /// Why the enumerating checker ([`crate::check::run`]) cannot run this test: it uses format
+    /// part 2 (the checker reads part 1 only). `code` is then empty.
+    pub legacy: Option<crate::parse::Error>,
+    /// Why the engine's threads ([`Thread::prog`]) could not be built (a part-1 construct the
+    /// new front end does not take).
+    pub engine: Option<crate::parse::Error>,
+    /// Width in bits of each thread's registers as condition terms (see [`Test::term_bits`]).
+    pub reg_bits: Vec<Vec<u8>>,
+    /// `(variable, offset, bits)` of every access the test names statically.
+    pub mem_widths: Vec<(usize, u32, u8)>,
 }
 
 impl Test {
@@ -461,6 +519,72 @@ impl Test {
             Term::Reg(th, r) => format!("{}:{}", self.threads[*th].id, self.threads[*th].regs[*r]),
             Term::Loc(p) => self.phys[*p].0.clone(),
             Term::Imm(v) => v.to_string(),
+            Term::Mem(m) => {
+                let mut s = self
+                    .layout
+                    .vars
+                    .get(m.var)
+                    .map_or("?".to_string(), |v| v.name.clone());
+                if let Some(c) = m.cta {
+                    s.push_str(&format!("@{}", self.cta_number(c)));
+                }
+                if m.off != 0 {
+                    s.push_str(&format!("+{}", m.off));
+                }
+                s
+            }
+        }
+    }
+
+    /// The `cta N` number of the test's placement row for a CTA.
+    pub fn cta_number(&self, c: CtaRef) -> i64 {
+        self.threads
+            .iter()
+            .find(|t| {
+                t.prog.as_ref().is_some_and(|p| {
+                    let pl = p.geom().place;
+                    (pl.gpu, pl.cta) == (c.gpu, c.cta)
+                })
+            })
+            .map_or(c.cta as i64, |t| t.place.cta)
+    }
+
+    /// The width in bits of a condition term (FORMAT part 2): a register's is the widest type
+    /// that writes it (32 when only 32-bit or untyped instructions write it, 1 for a
+    /// predicate); a location's the widest access to that offset in the test (32 if none).
+    /// `None` for a literal or when the engine's threads could not be built.
+    pub fn term_bits(&self, t: &Term) -> Option<u32> {
+        match t {
+            Term::Imm(_) => None,
+            Term::Reg(th, r) => self
+                .reg_bits
+                .get(*th)
+                .and_then(|v| v.get(*r))
+                .map(|b| *b as u32),
+            Term::Loc(p) => {
+                let v = *self.loc_var.get(*p)?;
+                Some(self.mem_bits(v, 0))
+            }
+            Term::Mem(m) => Some(self.mem_bits(m.var, m.off)),
+        }
+    }
+
+    fn mem_bits(&self, var: usize, off: u32) -> u32 {
+        self.mem_widths
+            .iter()
+            .filter(|w| w.0 == var && w.1 == off)
+            .map(|w| w.2 as u32)
+            .max()
+            .unwrap_or(32)
+    }
+
+    /// The width a comparison of `a` and `b` is evaluated at: the wider of its non-literal
+    /// terms (64 when neither has a known width).
+    pub fn cmp_bits(&self, a: &Term, b: &Term) -> u32 {
+        match (self.term_bits(a), self.term_bits(b)) {
+            (Some(x), Some(y)) => x.max(y),
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => 64,
         }
     }
 

@@ -1,15 +1,17 @@
 //! The PTX memory consistency model (PTX ISA chapter 8) as code.
 //!
 //! `ptx-sync-model` reads litmus tests in the PTX dialect of the field (herd7-style files, the
-//! format of the tests that accompany the formal PTX model papers; see `model/FORMAT.md`),
-//! enumerates their candidate executions and keeps those that satisfy the axioms of PTX ISA
-//! §8.10. It answers in herd7's conventions (`Test`, `States`, `Ok`/`No`, `Witnesses`,
+//! format of the tests that accompany the formal PTX model papers; see `model/FORMAT.md`), and
+//! explores their executions, extending only those that satisfy the axioms of PTX ISA §8.10. It answers in herd7's conventions (`Test`, `States`, `Ok`/`No`, `Witnesses`,
 //! `Observation`), in JSON, and as a witness graph (DOT, SVG). It is the checker behind
 //! `ptx-sync check` and the seed's §6 (the vocabulary of chapter 8) made executable.
 //!
 //! # The model, rule by rule
 //!
-//! Each definition is one function of [`check`] whose doc quotes the ISA sentence it implements:
+//! Each definition is one function of [`engine::axioms`] whose doc quotes the ISA sentence it
+//! implements (the Hopper parts — mbarrier, async operations, clusters — are in [`engine::mbar`],
+//! [`engine::asyncop`] and [`engine::explore`]; the decisions the ISA leaves open are in
+//! `model/SEMANTICS.md`):
 //!
 //! | PTX ISA | definition |
 //! |---|---|
@@ -23,17 +25,19 @@
 //! | 8.9.6 | coherence order: morally strong writes ordered, causality-ordered writes ordered, racy writes may stay unordered |
 //! | 8.10.1–6 | Coherence, Fence-SC, Atomicity, No Thin Air, SC per location, Causality |
 //!
-//! # Enumeration
+//! # Exploration
 //!
-//! Each thread is run alone with every value its reads may return (the values some write may
-//! store, grown to a fixpoint), which gives its paths (loops unrolled, [`exec::UNROLL`]). For
-//! each combination of paths: every reads-from choice (a read takes a write of the same
-//! location with its value, or the initial value), every barrier generation assignment (a
-//! barrier whose thread count cannot be met is a *hang*), every Fence-SC order (program order
-//! kept; pruned prefix by prefix), every coherence order of the morally strong writes (the
-//! causality-forced edges are added first), and the final write of each location. Every level
-//! is pruned by checking the axioms on what is already fixed: the axioms only get stricter as
-//! orders grow.
+//! Every thread is an interpreter of its PTX ([`ptx`]: litmus columns and compiled kernels alike)
+//! behind one interface ([`engine::op::Program`]). The engine ([`engine::explore`]) adds one event
+//! at a time: stores, fences, barriers and the issue of async operations in program order, and
+//! loads that *run ahead* of earlier loads they do not depend on (load buffering without guessing
+//! values). A pending load chooses the write it reads from among those in the graph, or waits
+//! for a later one; every choice is checked against the axioms at once (they only get stricter as
+//! events are added), so only consistent partial executions are extended. A complete execution is
+//! allowed when some Fence-SC order and some coherence order satisfy every axiom. Loops run until
+//! an iteration leaves the thread as it was (a spin loop: its waiting is a possible *hang*) or up
+//! to the unroll bound (`--unroll`, [`parse::DEFAULT_UNROLL`]; a cut path makes the verdict
+//! `bounded`).
 //!
 //! # Example
 //!
@@ -57,10 +61,10 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod ast;
-pub mod check;
-pub mod exec;
+pub mod engine;
+pub mod found;
 pub mod parse;
-pub mod rel;
+pub mod ptx;
 pub mod report;
 
 pub use ast::Test;
@@ -84,7 +88,7 @@ pub fn check(text: &str, file: &str) -> Result<Outcome, Error> {
 
 /// Checks a parsed test.
 pub fn check_test(test: Test, t0: Instant) -> Result<Outcome, Error> {
-    let found = check::run(&test)?;
+    let found = engine::litmus::run(&test)?;
     Ok(Outcome::new(test, found, t0.elapsed().as_secs_f64()))
 }
 

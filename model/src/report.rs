@@ -1,7 +1,7 @@
 //! herd7-style text, JSON, and witness graphs (DOT and SVG).
 
 use crate::ast::*;
-use crate::check::{Found, SyncKind, Witness};
+use crate::found::{Found, SyncKind, Witness};
 use std::fmt::Write as _;
 
 /// herd's observation of the proposition over the allowed executions.
@@ -92,6 +92,21 @@ impl Outcome {
         !self.found.races.is_empty()
     }
 
+    /// The names of the flags this test raised (`data-race`, `hang`, `mbarrier-uninit`, …),
+    /// sorted, each once.
+    pub fn flag_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.found.flags.iter().map(|f| f.0.clone()).collect();
+        if !self.found.races.is_empty() {
+            v.push("data-race".into());
+        }
+        if !self.found.hangs.is_empty() {
+            v.push("hang".into());
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// The herd7-shaped text block.
     pub fn herd(&self) -> String {
         let t = &self.test;
@@ -103,6 +118,10 @@ impl Outcome {
         for h in &self.found.hangs {
             let _ = writeln!(s, "Flag hang");
             let _ = writeln!(s, "(* {}: {h} *)", t.file);
+        }
+        for (name, what) in &self.found.flags {
+            let _ = writeln!(s, "Flag {name}");
+            let _ = writeln!(s, "(* {what} *)");
         }
         let _ = writeln!(s, "Test {} {}", t.name, self.kind());
         let _ = writeln!(s, "States {}", self.found.states.len());
@@ -131,7 +150,7 @@ impl Outcome {
                 s,
                 "(* {} paths cut at the loop bound {} *)",
                 self.found.cut,
-                crate::exec::UNROLL
+                crate::parse::DEFAULT_UNROLL
             );
         }
         let _ = writeln!(s, "Time {} {:.2}", t.name, self.seconds);
@@ -197,18 +216,19 @@ fn esc(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-fn label(e: &crate::check::Ev) -> String {
-    let mut l = format!("P{} (cta {}): {}", e.thread, e.place.cta, e.text);
-    if let Some(v) = e.rval {
-        if e.read && !e.write {
-            let _ = write!(l, " = {v}");
-        } else {
-            let _ = write!(l, " ({v}");
-            if let Some(w) = e.wval {
-                let _ = write!(l, " -> {w}");
-            }
-            l.push(')');
+fn label(e: &crate::found::WEvent) -> String {
+    let mut l = format!("P{} (cta {}): {}", e.thread, e.cta, e.text);
+    match (&e.rval, &e.wval) {
+        (Some(r), None) => {
+            let _ = write!(l, " = {r}");
         }
+        (Some(r), Some(w)) => {
+            let _ = write!(l, " ({r} -> {w})");
+        }
+        (None, Some(w)) => {
+            let _ = write!(l, " ({w})");
+        }
+        (None, None) => {}
     }
     l
 }

@@ -49,18 +49,16 @@ fn one(f: &Path) -> Result<(), String> {
         ));
     }
     if let Some(flags) = t.comment_field("Flags") {
-        let race = flags.contains("data-race");
-        let hang = flags.contains("hang");
-        if race != out.racy() {
+        let want: std::collections::BTreeSet<String> = flags
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty() && f != "none")
+            .collect();
+        let got: std::collections::BTreeSet<String> = out.flag_names().into_iter().collect();
+        if want != got {
             why.push(format!(
-                "data race expected: {race}, found: {:?}",
-                out.found.races
-            ));
-        }
-        if hang == out.found.hangs.is_empty() {
-            why.push(format!(
-                "hang expected: {hang}, found: {:?}",
-                out.found.hangs
+                "flags expected {want:?}, found {got:?} (races {:?}, hangs {:?}, other {:?})",
+                out.found.races, out.found.hangs, out.found.flags
             ));
         }
     }
@@ -104,7 +102,8 @@ fn corpus_has_at_least_100_tests_each_with_a_verdict_and_a_rule() {
 }
 
 const FOLDERS: &[&str] = &[
-    "atomics", "barrier", "fence", "isa", "proxy", "scope", "seed",
+    "async", "atomics", "barrier", "bugs", "cluster", "fence", "isa", "liveness", "mbarrier",
+    "mixed", "pointer", "proxy", "scale", "scope", "seed", "seed5",
 ];
 
 #[test]
@@ -134,4 +133,40 @@ fn atomics() {
 #[test]
 fn fences() {
     folder("fence");
+}
+#[test]
+fn seed_section5_programs() {
+    folder("seed5");
+}
+#[test]
+fn mbarrier_rules() {
+    folder("mbarrier");
+}
+#[test]
+fn async_copies_and_proxies() {
+    folder("async");
+}
+#[test]
+fn clusters() {
+    folder("cluster");
+}
+#[test]
+fn field_bug_classes() {
+    folder("bugs");
+}
+#[test]
+fn mixed_sizes_and_vectors() {
+    folder("mixed");
+}
+#[test]
+fn pointers() {
+    folder("pointer");
+}
+#[test]
+fn liveness() {
+    folder("liveness");
+}
+#[test]
+fn scale() {
+    folder("scale");
 }

@@ -687,10 +687,10 @@ mod host54 {
     extern crate alloc;
     use alloc::boxed::Box;
 
-    /// One CTA's shared memory: the tile, `full`, `empty`.
+    /// One CTA's shared memory: the tile (its barriers `full`, `empty` are the CTA's copy in
+    /// [`S54Host::bars`]).
     struct CtaSmem {
         tile: TileMem,
-        bars: [Mbarrier; 2],
     }
 
     /// A §5.4 instance on the host: a cluster of two CTAs, each with its own tile and barriers
@@ -698,8 +698,10 @@ mod host54 {
     /// reaches the peer's copy and the multicast writes both tiles), the cluster barrier (one
     /// thread per CTA) and the output (per CTA, two blocks of [`WORDS`]).
     pub struct S54Host {
-        // Dropped first: the declarations name the CTAs' memory.
-        _decl: [ClusterShared; 2],
+        // Dropped first: the declaration names the CTAs' tiles.
+        _decl: ClusterShared,
+        /// Each CTA's `[full, empty]` (owned and declared per CTA).
+        bars: ClusterShared<[Mbarrier; 2]>,
         ctas: Box<[CtaSmem; 2]>,
         cluster: ClusterBarrier,
         bar: NamedBarrier,
@@ -720,18 +722,15 @@ mod host54 {
         pub fn new() -> Self {
             let ctas = Box::new([0, 1].map(|_| CtaSmem {
                 tile: TileMem::new(),
-                bars: [Mbarrier::new(), Mbarrier::new()],
             }));
             let tiles = [ctas[0].tile.base(), ctas[1].tile.base()];
-            // SAFETY: the boxed memory lives as long as `self`, and `_decl` is dropped first.
-            let _decl = unsafe {
-                [
-                    ClusterShared::from_raw(4 * WORDS as usize, &tiles),
-                    ClusterShared::new(&[&ctas[0].bars, &ctas[1].bars]),
-                ]
-            };
+            // SAFETY: the boxed tiles live as long as `self`, and `_decl` is dropped first (no
+            // view of a tile outlives an instance: the roles borrow it).
+            let _decl = unsafe { ClusterShared::from_raw(4 * WORDS as usize, &tiles) };
+            let bars = ClusterShared::new([0, 1].map(|_| [Mbarrier::new(), Mbarrier::new()]));
             S54Host {
                 _decl,
+                bars,
                 ctas,
                 cluster: ClusterBarrier::new(2),
                 bar: NamedBarrier::new(1, 1),
@@ -789,10 +788,10 @@ mod host54 {
                 .store::<Relaxed>(v)
         }
         fn full(&self) -> &Mbarrier {
-            &self.smem().bars[0]
+            &self.h.bars[self.rank as usize][0]
         }
         fn empty(&self) -> &Mbarrier {
-            &self.smem().bars[1]
+            &self.h.bars[self.rank as usize][1]
         }
         fn bar(&self) -> &NamedBarrier {
             &self.h.bar

@@ -10,8 +10,10 @@
 //! * `lint`      — `cargo fmt --all --check` and `cargo clippy --workspace --all-targets -- -D
 //!   warnings`.
 //! * `test`      — `setup`, `ptx`, `lint`, then every test: the workspace (unit, integration, doc,
-//!   compile-fail), the loom suite (`--cfg loom`, release), the examples (their tests and loom
-//!   models; `ptx` builds and assembles their kernels), `guide`, then `docs`.
+//!   compile-fail), `miri`, the loom suite (`--cfg loom`, release), the examples (their tests and
+//!   loom models; `ptx` builds and assembles their kernels), `guide`, then `docs`.
+//! * `miri`      — the host backend's unsafe paths under Miri (`device/tests/host_safety.rs`,
+//!   Stacked Borrows then Tree Borrows); installs the nightly `miri` component if missing.
 //! * `tour`      — `setup`, `ptx`, then `ptx-sync tour` (the main job).
 //! * `gpu-check` — builds everything here and prints the one command to run on a GPU machine.
 //! * `docs`      — `cargo doc` of the device crate with `-D missing_docs -D
@@ -400,6 +402,8 @@ fn test() {
         cargo().args(["test", "--workspace", "--no-fail-fast"]),
         &mut total,
     );
+    // Miri: the host backend's unsafe paths (aliasing, lifetimes, data races).
+    miri(&mut total);
     // Loom suite: the seed's programs model-checked from the same source.
     let loom = root().join("loom-tests/tests");
     if loom
@@ -421,7 +425,8 @@ fn test() {
             &mut total,
         );
     }
-    // Examples: each is its own crate, as a user's would be: its tests, then its loom model.
+    // Examples: each is its own crate, as a user's would be: its tests, then its loom model
+    // (`tests/loom.rs`; `examples/ports`, a line-count study, has none).
     for d in example_dirs() {
         run_tests(
             cargo()
@@ -431,6 +436,9 @@ fn test() {
                 .arg(root().join("target/examples")),
             &mut total,
         );
+        if !d.join("tests/loom.rs").exists() {
+            continue;
+        }
         run_tests(
             cargo()
                 .args([
@@ -455,6 +463,58 @@ fn test() {
     docs_check();
     // The closing line CI reads: every test of every suite above.
     println!("total: {} passed, {} failed", total.0, total.1);
+}
+
+/// The test files Miri runs: the host backend's unsafe paths — `ClusterShared`'s per-CTA copies
+/// and `mapa`, `shared_array!`/`dynamic_smem` inside `index::launch`, its supervision (panics,
+/// deadlocks), the mbarrier and pipeline run-time checks (issue #21).
+const MIRI_TESTS: &[&str] = &["host_safety"];
+/// Tests of those files Miri skips, each for its time: `the_largest_cta_runs` interprets 1024
+/// threads (most of a minute) and reaches no unsafe path the smaller launches do not.
+const MIRI_SKIP: &[&str] = &["the_largest_cta_runs"];
+
+/// `cargo +nightly miri test -p ptx-sync --test …` under Stacked Borrows, then Tree Borrows.
+/// Flags: `-Zmiri-permissive-provenance`, because the host backend hands shared memory out as
+/// integer addresses by design (`SharedAddr(usize)`, `mapa` through `ClusterShared`'s table, a
+/// CTA's `shared_array!` copy) and rebuilds pointers from them: Miri then accepts the
+/// int-to-pointer casts of exposed allocations (without a warning per cast) and still checks
+/// every access against its allocation and the aliasing model; `-Zmiri-tree-borrows` for the
+/// second run. Isolation stays on (the barriers' timed waits use Miri's virtual clock).
+fn miri(total: &mut (u64, u64)) {
+    let nightly = |args: &[&str]| {
+        let mut c = Command::new("rustup");
+        c.args(["run", "nightly"]).args(args).current_dir(root());
+        // `cargo xtask` runs under the stable cargo: cargo-miri would call it back through
+        // `CARGO` (and the nightly flags it passes would fail there).
+        c.env_remove("CARGO")
+            .env_remove("RUSTC")
+            .env_remove("RUSTUP_TOOLCHAIN");
+        c
+    };
+    let have = nightly(&["cargo", "miri", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        run(Command::new("rustup").args(["component", "add", "miri", "--toolchain", "nightly"]));
+    }
+    for (model, flags) in [
+        ("Stacked Borrows", "-Zmiri-permissive-provenance"),
+        (
+            "Tree Borrows",
+            "-Zmiri-permissive-provenance -Zmiri-tree-borrows",
+        ),
+    ] {
+        eprintln!("xtask: Miri ({model}) on {}", MIRI_TESTS.join(", "));
+        let mut c = nightly(&["cargo", "miri", "test", "-p", "ptx-sync"]);
+        for t in MIRI_TESTS {
+            c.args(["--test", t]);
+        }
+        c.arg("--");
+        for t in MIRI_SKIP {
+            c.args(["--skip", t]);
+        }
+        run_tests(c.env("MIRIFLAGS", flags), total);
+    }
 }
 
 /// The files of `docs/guide.md`: each code block right after a `<!-- file: PATH -->` line.
@@ -825,6 +885,11 @@ fn main() {
             ptx()
         }
         Some("test") => test(),
+        Some("miri") => {
+            let mut total = (0, 0);
+            miri(&mut total);
+            println!("total: {} passed, {} failed", total.0, total.1);
+        }
         Some("lint") => lint(),
         Some("tour") => {
             setup();
@@ -889,7 +954,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup|ptx|test|tour|gpu-check|lint|docs|doc-coverage|guide|env|loc>"
+                "usage: cargo xtask <setup|ptx|test|miri|tour|gpu-check|lint|docs|doc-coverage|guide|env|loc>"
             );
             exit(2)
         }

@@ -213,20 +213,11 @@ impl MbarBackend for Active {
             Arrive::Drop => <S as ArriveInstr<Sco>>::PTX_DROP,
             Arrive::ExpectTx(_) => <S as ArriveInstr<Sco>>::PTX_EXPECT_TX,
         };
-        b.h_rmw(Sco::LEVEL, what, <S as ArriveInstr<Sco>>::HOST, |mut s| {
+        b.h_rmw(Sco::LEVEL, what, <S as ArriveInstr<Sco>>::HOST, |s| {
             if let Arrive::Drop = k {
                 return host_drop(s, 0);
             }
-            let n = if let Arrive::N(n) = k { n } else { 1 };
-            assert!(
-                s.pending >= n,
-                "mbarrier: more arrivals than expected in this phase"
-            );
-            if let Arrive::ExpectTx(tx) = k {
-                s = host::add_tx(s, tx as i64);
-            }
-            s.pending -= n;
-            host::settle(s)
+            host_arrive(s, k)
         })
     }
     unsafe fn arrive_no_complete<Tag>(b: &Mbarrier<Tag>, count: u32, drop: bool) -> u64 {
@@ -294,23 +285,9 @@ impl MbarBackend for Active {
             Sco::LEVEL,
             what,
             <S as RemoteArriveInstr<Sco>>::HOST,
-            |mut s| {
-                match k {
-                    Arrive::ExpectTx(tx) => {
-                        s = host::add_tx(s, tx as i64);
-                        s.pending -= 1;
-                    }
-                    _ => {
-                        let n = if let Arrive::N(n) = k { n } else { 1 };
-                        assert!(
-                            s.pending >= n,
-                            "mbarrier: more arrivals than expected in this phase"
-                        );
-                        s.pending -= n;
-                    }
-                }
-                host::settle(s)
-            },
+            // The same arrival as the local one (a remote `Drop` is `RemoteMbarrier::arrive_drop`,
+            // `remote_drop`): one check, so both panic alike on an arrival too many.
+            |s| host_arrive(s, k),
         );
     }
     fn remote_tx<Sco: TxInstr, Tag>(r: RemoteMbarrier<'_, Tag>, tx: u32, complete: bool) {
@@ -338,6 +315,24 @@ impl MbarBackend for Active {
                 host_drop(s, tx.unwrap_or(0))
             });
     }
+}
+
+/// Host: an arrive of kind `k` (`One`, `N`, `ExpectTx`; one arrival unless `N`), local or
+/// remote alike: an arrival beyond the phase's pending count panics (on the device it would
+/// complete a phase that has not been armed, or wrap the count).
+#[cfg(not(target_arch = "nvptx64"))]
+fn host_arrive(mut s: host::St, k: Arrive) -> host::St {
+    let n = if let Arrive::N(n) = k { n } else { 1 };
+    assert!(
+        s.pending >= n,
+        "mbarrier: more arrivals than expected in this phase (pending {}, arriving {n})",
+        s.pending
+    );
+    if let Arrive::ExpectTx(tx) = k {
+        s = host::add_tx(s, tx as i64);
+    }
+    s.pending -= n;
+    host::settle(s)
 }
 
 /// Host: the arrive-drop of `arrive_drop` (pending and expected lowered by one) after an

@@ -44,10 +44,10 @@ impl<Tag> Mbarrier<Tag> {
         S: ArriveDropInstr<Sco>,
     {
         check_tx(tx);
-        Token {
-            state: <Active as MbarBackend>::arrive_drop_tx::<S, Sco, Tag>(self, tx),
-            _t: PhantomData,
-        }
+        Token::of(
+            <Active as MbarBackend>::arrive_drop_tx::<S, Sco, Tag>(self, tx),
+            self,
+        )
     }
 }
 

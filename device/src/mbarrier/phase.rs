@@ -1,10 +1,8 @@
 //! What an arrival returns and a wait takes: the opaque [`Token`] / [`NoCompleteToken`] states
 //! of `mbarrier.arrive`, and the phase [`Phase`] of the parity waits.
 
-use core::marker::PhantomData;
-// Named by the docs links.
-#[allow(unused_imports)]
 use super::Mbarrier;
+use core::marker::PhantomData;
 
 /// Declares an opaque-state newtype over the 64-bit `mbarrier.arrive` state: the struct (tagged
 /// with the barrier's tag type, `Copy`, printed as `Name(0x…)`) and its `raw()` accessor, whose
@@ -19,8 +17,39 @@ macro_rules! opaque_state {
     ) => {
         $(#[$m])*
         pub struct $name<Tag = ()> {
-            pub(super) state: u64,
-            pub(super) _t: PhantomData<fn() -> Tag>,
+            state: u64,
+            /// The barrier the state came from: the waits check it (host, and debug builds on
+            /// the device; PTX ISA §9.7.13.15.17: the state of an arrive "on the same mbarrier
+            /// object").
+            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+            bar: usize,
+            _t: PhantomData<fn() -> Tag>,
+        }
+        impl<Tag> $name<Tag> {
+            /// The state `state` of an arrive on `bar`.
+            #[inline(always)]
+            #[allow(unused_variables)]
+            pub(super) fn of(state: u64, bar: &Mbarrier<Tag>) -> Self {
+                $name {
+                    state,
+                    #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+                    bar: bar as *const Mbarrier<Tag> as usize,
+                    _t: PhantomData,
+                }
+            }
+            /// The state, for a wait on `bar`: panics (a `trap` on the device, in debug builds)
+            /// if it came from another barrier.
+            #[inline(always)]
+            #[allow(unused_variables, dead_code)] // `NoCompleteToken` waits through `token()`
+            pub(super) fn state_for(self, bar: &Mbarrier<Tag>) -> u64 {
+                #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+                assert!(
+                    self.bar == bar as *const Mbarrier<Tag> as usize,
+                    "mbarrier: a token of another barrier (PTX ISA §9.7.13.15.17: the state of an \
+                     arrive on the same mbarrier object)"
+                );
+                self.state
+            }
         }
         impl<Tag> Clone for $name<Tag> {
             fn clone(&self) -> Self {
@@ -113,6 +142,8 @@ impl<Tag> NoCompleteToken<Tag> {
     pub const fn token(self) -> Token<Tag> {
         Token {
             state: self.state,
+            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
+            bar: self.bar,
             _t: PhantomData,
         }
     }

@@ -46,7 +46,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Try(token.state))
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Try(token.state_for(self)))
     }
 
     /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
@@ -69,7 +69,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryHint(token.state, ns))
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryHint(token.state_for(self), ns))
     }
 
     /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
@@ -143,7 +143,7 @@ impl<Tag> Mbarrier<Tag> {
     where
         S: WaitInstr<Sco>,
     {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Test(token.state))
+        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Test(token.state_for(self)))
     }
 
     /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.

@@ -13,9 +13,9 @@
 //! producer (thread 0)                            consumer c (thread 32 + c)
 //! st = producer_start()          (phase 1)       st = consumer_start()     (phase 0)
 //! for each tile:                                 for each tile:
-//!   producer_acquire(st, TILE_BYTES)               consumer_wait(st)        try_wait.parity.acquire full[i]
+//!   producer_acquire(st, TILE_BYTES)               stage = consumer_wait(st) try_wait.parity.acquire full[i]
 //!     try_wait.parity.acquire empty[i]             out[..] = stage i        generic ld.shared / st.global
-//!     arrive.expect_tx.release full[i]             consumer_release(st)     fence.proxy.async; arrive.release empty[i]
+//!     arrive.expect_tx.release full[i]             consumer_release(stage) fence.proxy.async; arrive.release empty[i]
 //!   TMA tile -> stage i (complete_tx full[i])      st.advance()
 //!   st.advance()
 //! producer_tail(st)   every empty once: no exit while consumers still read
@@ -110,8 +110,8 @@ impl Job<'_> {
         let (tiles_x, tiles) = tiles(self.width, self.height);
         let mut st = PipelineState::<S>::consumer_start();
         for t in (block_idx().x..tiles).step_by(grid_dim().x as usize) {
-            pipe.consumer_wait(st, self.budget).map_err(|_| CONSUMER_STALL)?;
-            let s = ring.offset(st.index() as u32 * TILE_BYTES).to_generic::<u32>();
+            let stage = pipe.consumer_wait(st, self.budget).map_err(|_| CONSUMER_STALL)?;
+            let s = ring.offset(stage.index() as u32 * TILE_BYTES).to_generic::<u32>();
             let (x0, y0) = (t % tiles_x * TILE_W, t / tiles_x * TILE_H);
             for e in (c..TILE_W * TILE_H).step_by(self.consumers as usize) {
                 let (x, y) = (x0 + e % TILE_W, y0 + e / TILE_W);
@@ -119,7 +119,7 @@ impl Job<'_> {
                     *self.out.add((y * self.width + x) as usize) = *s.add(e as usize);
                 }
             }
-            pipe.consumer_release(st);
+            pipe.consumer_release(stage);
             st.advance();
         }
         Ok(())

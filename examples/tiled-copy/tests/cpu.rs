@@ -69,7 +69,8 @@ fn run<const S: usize>(width: u32, height: u32, ctas: u32, consumers: u32, budge
         }
         sync_threads();
         let r = match t {
-            0 => job.job().produce(&pipe, PipelineState::consumer_start(), ring),
+            // SAFETY: the bug under test (a producer at the consumers' phase 0).
+            0 => job.job().produce(&pipe, PipelineState::consumer_start().with_role(), ring),
             t if t >= 32 => job.job().consume(&pipe, t - 32, ring),
             _ => Ok(()),
         };

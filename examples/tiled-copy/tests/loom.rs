@@ -34,11 +34,11 @@ fn run(read_after_release: bool) {
             let mut st = PipelineState::<1>::consumer_start();
             let mut got = Vec::new();
             for _ in 0..TILES {
-                pipe.consumer_wait(st, B).unwrap();
+                let stage = pipe.consumer_wait(st, B).unwrap();
                 if !read_after_release {
                     got.push(unsafe { mc.stage.read() });
                 }
-                pipe.consumer_release(st);
+                pipe.consumer_release(stage);
                 if read_after_release {
                     got.push(unsafe { mc.stage.read() });
                 }

@@ -180,8 +180,11 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
             if pipe.consumer_wait(st, s.budget()).is_err() {
                 s.fail(1);
             }
-            store_tile(st.index(), c, tile % tiles_x, tile / tiles_x, row0, row1, out, width, height);
-            pipe.consumer_release(st);
+            // SAFETY: the wait passed, or it timed out and the run has failed (status bit 1): the
+            // stage is still released, so that the producer's waits stay bounded.
+            let stage = pipe.consumer_stage_unchecked(st);
+            store_tile(stage.index(), c, tile % tiles_x, tile / tiles_x, row0, row1, out, width, height);
+            pipe.consumer_release(stage);
             st.advance();
             tile += step;
         }

@@ -8,22 +8,42 @@
 //! trailing `CCTL.IVALL` for an acquire): ptxas may reorder, merge, duplicate or delete them, so
 //! the mapping is approximate and says so. A `.cubin` has no PTX: only its SASS sync instructions.
 //!
-//! Lints, printed as `lint: <name>: <function>: <message> (line N)`:
+//! Lints, printed as `lint: <name>: <function>: <message> (line N)` — heuristics, the fast first
+//! look at what the PTX shows (each one's limits are in its doc in `inspect/lints.rs` and in
+//! `docs/inspect.md`):
 //! * `aligned-barrier-two-paths` — an `.aligned` barrier reached from two paths
 //!   ([`ptx_cfg::duplicated`], PTX ISA §9.7.13.1);
 //! * `weak-spin-loop` — a loop whose exit branch depends on a weak load (seed §3.5);
 //!   `sass-loop-without-load` — a SASS loop with no load left in it (ptxas hoisted it);
+//! * `hoisted-spin-loop` — a loop that reads no memory and whose exits (if any) nothing in it
+//!   changes: LLVM hoisted the flag's weak load and left `bra.uni` to itself (seed §3.5);
+//! * `timed-wait-without-load` — a bounded wait whose loop reads only a clock: the flag was read
+//!   once, before it, so it can only time out (seed §3.5);
 //! * `remote-arrive-cta-scope` — `mbarrier.arrive` on a `.shared::cluster` address with `.cta`
 //!   scope (seed §5.4);
-//! * `generic-load-then-tma-write` — a TMA write into shared memory after generic loads of the
-//!   same buffer in straight-line code, with no `fence.proxy.async` between (seed §5.3).
+//! * `cta-scope-across-ctas` — a `.cta` release/acquire (or `.cta` fence next to the flag) on
+//!   global memory in a kernel that branches on `%ctaid` (seed §3.5 fn. 15, PTX ISA §8.5, §8.7);
+//! * `generic-load-then-tma-write` — a TMA write into shared memory after a generic load of the
+//!   same buffer on some path, with no `fence.proxy.async` between (seed §5.3);
+//! * `arrive-without-proxy-fence` — an `mbarrier.arrive` after a generic load of a buffer a TMA
+//!   writes, with no `fence.proxy.async` between (seed §5.3);
+//! * `cp-async-barrier-without-wait` — `cp.async` (+ `commit_group`) then a barrier with no
+//!   `cp.async.wait_group`/`wait_all` between (seed §5.1).
+//!
+//! The PTX reader sees through the library's inline-asm blocks (`{ .reg .b64 t; cvt…; cvta…; }`:
+//! each block's registers are its own) and register copies when it follows an address to its
+//! buffer.
 //!
 //! For SASS lints the line is the PTX line of the function (PTX input) or the line of the
 //! `cuobjdump -sass` dump (cubin input).
+//!
+//! Cost: near-linear in the module (a dominator tree per function by Cooper–Harvey–Kennedy, the
+//! PTX-to-SASS mapping by Myers' O((n+m)·D) walk, prefix sums for the SASS loops); measured in
+//! `docs/inspect.md`. A module of 20,000 spin loops spends its time in `ptxas`, not here.
 
-use crate::ptx_cfg::{self, Func, Ins};
+use crate::ptx_cfg::{self, Ins};
 use crate::sass;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
@@ -357,8 +377,13 @@ pub fn sass_sync(op: &str) -> bool {
         .contains(&fam)
 }
 
-/// The cost rows of `docs/fence-costs.md`: PTX → SASS.
-fn cost_rows() -> BTreeMap<String, String> {
+/// The cost rows of `docs/fence-costs.md`: PTX → SASS (read once).
+fn cost_rows() -> &'static BTreeMap<String, String> {
+    static ROWS: std::sync::OnceLock<BTreeMap<String, String>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(read_cost_rows)
+}
+
+fn read_cost_rows() -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for l in COSTS_MD.lines() {
         let cells: Vec<&str> = l.split('|').map(str::trim).collect();
@@ -463,287 +488,12 @@ fn dump(tools: &Path, cubin: &Path) -> Result<String, String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lints on the PTX.
+// Lints on the PTX: `inspect/lints.rs`.
 
-/// Registers written by an instruction (its first operand; `%p1|%p2`; `{%r1, %r2}`).
-fn dests(i: &Ins) -> Vec<String> {
-    let no_dest = i.op.starts_with("st")
-        || i.op.starts_with("red")
-        || i.op.starts_with("bra")
-        || i.op.starts_with("bar")
-        || i.op.starts_with("fence")
-        || i.op.starts_with("cp.")
-        || i.op.starts_with("mbarrier.init")
-        || i.op.starts_with('.');
-    if no_dest {
-        return vec![];
-    }
-    i.args.first().map_or(vec![], |a| regs(a))
-}
-
-fn regs(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut on = false;
-    for c in s.chars().chain(std::iter::once(' ')) {
-        if c == '%' {
-            on = true;
-            cur.clear();
-            cur.push(c);
-        } else if on && (c.is_ascii_alphanumeric() || c == '_' || c == '.') {
-            cur.push(c);
-        } else if on {
-            on = false;
-            out.push(std::mem::take(&mut cur));
-        }
-    }
-    out
-}
-
-fn srcs(i: &Ins) -> Vec<String> {
-    let skip = usize::from(!dests(i).is_empty());
-    i.args.iter().skip(skip).flat_map(|a| regs(a)).collect()
-}
-
-/// A weak load that may be a flag read: `ld` / `ld.weak` of global, shared or generic memory.
-fn weak_load(op: &str) -> bool {
-    let toks: Vec<&str> = op.split('.').collect();
-    toks[0] == "ld"
-        && first_of(&toks, SEMS).is_none_or(|s| s == "weak")
-        && !toks
-            .iter()
-            .any(|t| ["param", "const", "local", "nc"].contains(t))
-}
-
-/// Natural loops: (header block, body blocks) per back edge.
-fn loops(f: &Func) -> Vec<(usize, BTreeSet<usize>)> {
-    let dom = f.dominators();
-    let seen = f.reachable();
-    let preds = f.preds();
-    let mut out = Vec::new();
-    for (b, bl) in f.blocks.iter().enumerate() {
-        if !seen[b] {
-            continue;
-        }
-        for &h in &bl.succ {
-            if h < f.blocks.len() && dom[b].contains(&h) {
-                let mut body: BTreeSet<usize> = [h].into();
-                let mut stack = vec![b];
-                while let Some(x) = stack.pop() {
-                    if body.insert(x) {
-                        stack.extend(&preds[x]);
-                    }
-                }
-                out.push((h, body));
-            }
-        }
-    }
-    out
-}
-
-fn lint_weak_spin(f: &Func, out: &mut Vec<Lint>) {
-    let mut reported = BTreeSet::new();
-    for (h, body) in loops(f) {
-        let in_loop: Vec<(usize, &Ins)> = f
-            .ins
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| body.contains(&i.block))
-            .collect();
-        // Exit branches: a predicated branch in the loop with a successor outside it.
-        for (_, br) in &in_loop {
-            let Some(p) = &br.pred else { continue };
-            if !br.op.starts_with("bra") {
-                continue;
-            }
-            let exits = f.blocks[br.block].succ.iter().any(|s| !body.contains(s));
-            if !exits {
-                continue;
-            }
-            // Registers the predicate depends on, through the loop's instructions.
-            let mut want: BTreeSet<String> = [p.trim_start_matches('!').to_string()].into();
-            let mut changed = true;
-            let mut found: Option<&Ins> = None;
-            while changed {
-                changed = false;
-                for (_, i) in &in_loop {
-                    if dests(i).iter().any(|d| want.contains(d)) {
-                        if weak_load(&i.op) && found.is_none() {
-                            found = Some(i);
-                        }
-                        for s in srcs(i) {
-                            if want.insert(s) {
-                                changed = true;
-                            }
-                        }
-                    }
-                }
-            }
-            if let Some(ld) = found {
-                if reported.insert(ld.line) {
-                    let hl = f
-                        .ins
-                        .iter()
-                        .find(|i| i.block == h)
-                        .map_or(ld.line, |i| i.line);
-                    out.push(Lint {
-                        name: "weak-spin-loop",
-                        function: f.name.clone(),
-                        message: format!(
-                            "the loop at line {hl} exits on `{}`, a weak load: ptxas may hoist \
-                             it out of the loop or delete the loop (seed §3.5); use \
-                             ld.relaxed.<scope> or ld.acquire.<scope>",
-                            norm(&ld.text)
-                        ),
-                        line: ld.line,
-                    });
-                }
-            }
-        }
-    }
-}
-
-fn lint_remote_arrive(f: &Func, out: &mut Vec<Lint>) {
-    for i in &f.ins {
-        let toks: Vec<&str> = i.op.split('.').collect();
-        if toks[0] == "mbarrier"
-            && i.op.contains("arrive")
-            && has(&toks, "shared::cluster")
-            && !has(&toks, "cluster")
-        {
-            out.push(Lint {
-                name: "remote-arrive-cta-scope",
-                function: f.name.clone(),
-                message: format!(
-                    "`{}` arrives on a .shared::cluster address with .cta scope ({}): \
-                     it does not synchronize with a waiter in another CTA (seed §5.4); use \
-                     .release.cluster",
-                    i.op,
-                    if has(&toks, "cta") {
-                        "explicit"
-                    } else {
-                        "the default"
-                    }
-                ),
-                line: i.line,
-            });
-        }
-    }
-}
-
-/// The root of an address register: the symbol (or register) it is computed from by `mov`,
-/// `cvta`, `add`, `mapa` in the function.
-fn root(f: &Func, addr: &str) -> String {
-    let inner = addr.trim_matches(|c| c == '[' || c == ']');
-    let base = inner
-        .split(['+', '-'])
-        .next()
-        .unwrap_or(inner)
-        .trim()
-        .to_string();
-    let mut cur = base;
-    for _ in 0..8 {
-        if !cur.starts_with('%') {
-            return cur;
-        }
-        let def = f.ins.iter().find(|i| {
-            (i.op.starts_with("mov")
-                || i.op.starts_with("cvta")
-                || i.op.starts_with("add")
-                || i.op.starts_with("mapa")
-                || i.op.starts_with("cvt"))
-                && i.args.first().map(String::as_str) == Some(cur.as_str())
-        });
-        match def.and_then(|d| d.args.get(1)) {
-            Some(a) => cur = a.split(['+', '-']).next().unwrap_or(a).trim().to_string(),
-            None => return cur,
-        }
-    }
-    cur
-}
-
-/// Whether `cp.async.bulk[.tensor.Nd].<dst>.<src>…` writes shared memory: its first state space
-/// (the destination) is `.shared::cluster` or `.shared::cta`.
-fn tma_into_shared(toks: &[&str]) -> bool {
-    toks.len() > 3
-        && toks[..3] == ["cp", "async", "bulk"]
-        && toks
-            .iter()
-            .skip(3)
-            .find(|t| t.starts_with("shared::") || **t == "global")
-            .is_some_and(|t| t.starts_with("shared::"))
-        && !toks.contains(&"prefetch")
-}
-
-fn lint_tma_after_generic_load(f: &Func, out: &mut Vec<Lint>) {
-    let preds = f.preds();
-    // Straight-line runs: a block continues the previous run when its only predecessor is it.
-    let mut pending: Vec<(String, &Ins)> = Vec::new();
-    #[allow(clippy::needless_range_loop)] // b - 1 and b are both needed
-    for b in 0..f.blocks.len() {
-        if !(b > 0 && preds[b] == [b - 1] && f.blocks[b - 1].succ == [b]) {
-            pending.clear();
-        }
-        for (_, i) in f.block_ins(b) {
-            let toks: Vec<&str> = i.op.split('.').collect();
-            if i.op.starts_with("fence.proxy.async") {
-                pending.clear();
-            } else if toks[0] == "ld"
-                && !toks
-                    .iter()
-                    .any(|t| ["param", "const", "local", "global"].contains(t))
-            {
-                if let Some(a) = i.args.get(1) {
-                    pending.push((root(f, a), i));
-                }
-            } else if tma_into_shared(&toks) {
-                if let Some(dst) = i.args.first() {
-                    let r = root(f, dst);
-                    if let Some((_, ld)) = pending.iter().find(|(p, _)| *p == r) {
-                        out.push(Lint {
-                            name: "generic-load-then-tma-write",
-                            function: f.name.clone(),
-                            message: format!(
-                                "the TMA write `{}` into `{r}` follows the generic load at line \
-                                 {} of the same buffer with no fence.proxy.async between them \
-                                 (seed §5.3): the async proxy may overwrite it before the load \
-                                 reads",
-                                i.op, ld.line
-                            ),
-                            line: i.line,
-                        });
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The PTX lints of one function.
-pub fn ptx_lints(f: &Func) -> Vec<Lint> {
-    let mut out = Vec::new();
-    for (a, b) in ptx_cfg::duplicated(f) {
-        let (x, y) = (&f.ins[a], &f.ins[b]);
-        out.push(Lint {
-            name: "aligned-barrier-two-paths",
-            function: f.name.clone(),
-            message: format!(
-                "`{}` (line {}) and `{}` (line {}) are the same .aligned barrier reached from two \
-                 paths: a warp split between them is undefined (PTX ISA §9.7.13.1); use one \
-                 barrier after the join, or the non-aligned barrier.sync",
-                norm(&x.text),
-                x.line,
-                norm(&y.text),
-                y.line
-            ),
-            line: y.line,
-        });
-    }
-    lint_weak_spin(f, &mut out);
-    lint_remote_arrive(f, &mut out);
-    lint_tma_after_generic_load(f, &mut out);
-    out
-}
+mod lints;
+pub use lints::ptx_lints;
+#[cfg(test)]
+use lints::tma_into_shared;
 
 // ---------------------------------------------------------------------------------------------
 // SASS.
@@ -751,9 +501,36 @@ pub fn ptx_lints(f: &Func) -> Vec<Lint> {
 /// SASS spin loops left without their load: a predicated backward `BRA` whose loop has no load,
 /// atomic or barrier wait in it and does not compute the branch's predicate (it was computed once,
 /// before the loop, from the hoisted load). `(from, to)` offsets.
+///
+/// Linear in the function plus a binary search per backward branch: prefix counts of the loads
+/// and `ELECT`s, and each predicate's writers in offset order, answer "any in the body" at once.
 pub fn sass_loops_without_load(f: &sass::Function) -> Vec<(u32, u32)> {
+    let is = &f.instrs;
+    let load = |j: &sass::Instr| {
+        let o = j.opcode.as_str();
+        (o.starts_with("LD")
+            || o.starts_with("ATOM")
+            || o.starts_with("SYNCS")
+            || o.starts_with("BAR")
+            || o.starts_with("UCGABAR")
+            || o.starts_with("DEPBAR"))
+            && !o.starts_with("LDC")
+            && !o.starts_with("LDGSTS")
+    };
+    let (mut loads, mut elects) = (vec![0usize; is.len() + 1], vec![0usize; is.len() + 1]);
+    // Predicate → the indices of the instructions that write it (first or second operand:
+    // `ISETP P0, PT, …`).
+    let mut writers: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, j) in is.iter().enumerate() {
+        loads[k + 1] = loads[k] + usize::from(load(j));
+        elects[k + 1] = elects[k] + usize::from(j.opcode.starts_with("ELECT"));
+        let ops = j.text.split_once(char::is_whitespace).map_or("", |x| x.1);
+        for o in ops.split(',').take(2) {
+            writers.entry(o.trim()).or_default().push(k);
+        }
+    }
     let mut out = Vec::new();
-    for i in &f.instrs {
+    for (k, i) in is.iter().enumerate() {
         if !i.opcode.starts_with("BRA") {
             continue;
         }
@@ -776,34 +553,20 @@ pub fn sass_loops_without_load(f: &sass::Function) -> Vec<(u32, u32)> {
         if p == "PT" {
             continue;
         }
+        // The body: the instructions from the target to the branch (offsets ascend).
+        let s = is.partition_point(|j| j.offset < t);
         // ptxas's own `ELECT … BRA.U.ANY` loop around a single-thread instruction (TMA issue).
-        let body = || {
-            f.instrs
-                .iter()
-                .filter(|j| j.offset >= t && j.offset <= i.offset)
-        };
-        if i.opcode.contains(".ANY") || body().any(|j| j.opcode.starts_with("ELECT")) {
+        if i.opcode.contains(".ANY") || elects[k + 1] > elects[s] {
             continue;
         }
-        let loads = f.instrs.iter().any(|j| {
-            j.offset >= t
-                && j.offset <= i.offset
-                && (j.opcode.starts_with("LD")
-                    || j.opcode.starts_with("ATOM")
-                    || j.opcode.starts_with("SYNCS")
-                    || j.opcode.starts_with("BAR")
-                    || j.opcode.starts_with("UCGABAR")
-                    || j.opcode.starts_with("DEPBAR"))
-                && !j.opcode.starts_with("LDC")
-                && !j.opcode.starts_with("LDGSTS")
+        let loads_in = loads[k + 1] > loads[s];
+        // The exit predicate is computed in the loop: a counting loop, not a spin on a value
+        // read before it.
+        let writes_pred = writers.get(p).is_some_and(|w| {
+            let a = w.partition_point(|&x| x < s);
+            a < w.len() && w[a] < k
         });
-        // The exit predicate is computed in the loop (by its first or second operand: `ISETP
-        // P0, PT, …`): a counting loop, not a spin on a value read before it.
-        let writes_pred = body().filter(|j| j.offset != i.offset).any(|j| {
-            let ops = j.text.split_once(char::is_whitespace).map_or("", |x| x.1);
-            ops.split(',').take(2).any(|o| o.trim() == p)
-        });
-        if !loads && !writes_pred {
+        if !loads_in && !writes_pred {
             out.push((t, i.offset));
         }
     }
@@ -855,52 +618,80 @@ fn fits(ins: &Ins, m: &Meaning, opcode: &str) -> bool {
     true
 }
 
-/// Maps PTX sync instructions to the SASS sync instructions by order: the longest common
+/// Maps PTX sync instructions to the SASS sync instructions by order: a longest common
 /// subsequence of PTX instructions and SASS instructions of their family (the anchors), then each
 /// anchor takes its unmatched companions: the `MEMBAR`/`ERRBAR`/`CGAERRBAR` right before a release
 /// (or right after a fence's `MEMBAR`) and the `CCTL` right after an acquire. The rest is
 /// unmatched. `moved[i]`: PTX instruction i was matched out of order (second pass).
+///
+/// Near-linear: [`fits`] is decided once per (PTX opcode, SASS opcode) pair of distinct
+/// strings; the common subsequence is Myers' O((n+m)·D) walk ([`lcs`]; D, the instructions left
+/// unmatched, is small when ptxas kept the order), with an in-order greedy match past a bound on
+/// D; the second pass keeps one cursor per PTX opcode.
 fn map_by_order<'a>(
     ptx: &[(&Ins, Meaning)],
     sass_sync: &[&'a sass::Instr],
 ) -> (Vec<Vec<&'a sass::Instr>>, Vec<bool>, Vec<&'a sass::Instr>) {
     let (n, m) = (ptx.len(), sass_sync.len());
-    let fits = |i: usize, k: usize| fits(ptx[i].0, &ptx[i].1, &sass_sync[k].opcode);
-    let mut dp = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for k in (0..m).rev() {
-            let mut v = dp[i + 1][k].max(dp[i][k + 1]);
-            if fits(i, k) {
-                v = v.max(1 + dp[i + 1][k + 1]);
-            }
-            dp[i][k] = v;
-        }
+    // Classes: distinct PTX opcodes and distinct SASS opcodes, and the fit of each pair.
+    let mut pclass: HashMap<&str, usize> = HashMap::new();
+    let pc: Vec<usize> = ptx
+        .iter()
+        .map(|(i, _)| {
+            let k = pclass.len();
+            *pclass.entry(i.op.as_str()).or_insert(k)
+        })
+        .collect();
+    let mut sclass: HashMap<&str, usize> = HashMap::new();
+    let sc: Vec<usize> = sass_sync
+        .iter()
+        .map(|s| {
+            let k = sclass.len();
+            *sclass.entry(s.opcode.as_str()).or_insert(k)
+        })
+        .collect();
+    let mut prep = vec![0usize; pclass.len()];
+    for (i, &c) in pc.iter().enumerate() {
+        prep[c] = i;
     }
+    let mut srep = vec![0usize; sclass.len()];
+    for (k, &c) in sc.iter().enumerate() {
+        srep[c] = k;
+    }
+    let table: Vec<Vec<bool>> = prep
+        .iter()
+        .map(|&i| {
+            srep.iter()
+                .map(|&k| fits(ptx[i].0, &ptx[i].1, &sass_sync[k].opcode))
+                .collect()
+        })
+        .collect();
+    let fits = |i: usize, k: usize| table[pc[i]][sc[k]];
     let mut owner: Vec<Option<usize>> = vec![None; m];
     let mut anchor: Vec<Option<usize>> = vec![None; n];
-    let (mut i, mut k) = (0, 0);
-    while i < n && k < m {
-        if fits(i, k) && dp[i][k] == 1 + dp[i + 1][k + 1] {
-            owner[k] = Some(i);
-            anchor[i] = Some(k);
-            i += 1;
-            k += 1;
-        } else if dp[i + 1][k] >= dp[i][k + 1] {
-            i += 1;
-        } else {
-            k += 1;
-        }
+    for (i, k) in lcs(n, m, &fits, 2048) {
+        owner[k] = Some(i);
+        anchor[i] = Some(k);
     }
     // Second pass: what the order left unmatched takes the first free SASS instruction of its
-    // family anywhere (ptxas laid the blocks out in another order).
+    // family anywhere (ptxas laid the blocks out in another order). Per class, the positions
+    // before its cursor are taken or do not fit, and stay so.
     let mut moved = vec![false; n];
+    let mut cursor = vec![0usize; table.len()];
     for i in 0..n {
-        if anchor[i].is_none() {
-            if let Some(k) = (0..m).find(|&k| owner[k].is_none() && fits(i, k)) {
-                owner[k] = Some(i);
-                anchor[i] = Some(k);
-                moved[i] = true;
-            }
+        if anchor[i].is_some() {
+            continue;
+        }
+        let c = pc[i];
+        let mut k = cursor[c];
+        while k < m && (owner[k].is_some() || !fits(i, k)) {
+            k += 1;
+        }
+        cursor[c] = k;
+        if k < m {
+            owner[k] = Some(i);
+            anchor[i] = Some(k);
+            moved[i] = true;
         }
     }
     let release_part =
@@ -940,6 +731,96 @@ fn map_by_order<'a>(
     (out, moved, rest)
 }
 
+/// A longest common subsequence of `0..n` and `0..m` under the relation `fits` (any relation:
+/// a pair that fits can always start a longest one of what is left), as matched pairs in
+/// order: Myers' greedy walk ("An O(ND) Difference Algorithm and Its Variations", 1986), in
+/// O((n+m)·D) time and O(D²) memory for the trace (16 MiB at the bound of 2,048 used here). Past `max_d` unmatched elements it gives up
+/// optimality for speed: each PTX element takes the next fitting SASS element within a window
+/// of 64 after the previous match.
+fn lcs(
+    n: usize,
+    m: usize,
+    fits: &dyn Fn(usize, usize) -> bool,
+    max_d: usize,
+) -> Vec<(usize, usize)> {
+    // The furthest x of diagonals -d..=d after step d (x never exceeds n + 1).
+    let row = |v: &[isize], off: isize, d: isize| -> Vec<u32> {
+        v[(off - d) as usize..=(off + d) as usize]
+            .iter()
+            .map(|&x| x as u32)
+            .collect()
+    };
+    let (ni, mi) = (n as isize, m as isize);
+    let dmax = (n + m).min(max_d) as isize;
+    let off = dmax + 1;
+    let mut v = vec![0isize; 2 * off as usize + 2];
+    // One row per step d (its 2d + 1 diagonals), as u32: (max_d + 1)² cells at most.
+    let mut trace: Vec<Vec<u32>> = Vec::new();
+    let mut done = None;
+    'outer: for d in 0..=dmax {
+        let mut k = -d;
+        while k <= d {
+            let mut x =
+                if k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]) {
+                    v[(off + k + 1) as usize]
+                } else {
+                    v[(off + k - 1) as usize] + 1
+                };
+            let mut y = x - k;
+            while x < ni && y < mi && y >= 0 && fits(x as usize, y as usize) {
+                x += 1;
+                y += 1;
+            }
+            v[(off + k) as usize] = x;
+            if x >= ni && y >= mi {
+                trace.push(row(&v, off, d));
+                done = Some(d);
+                break 'outer;
+            }
+            k += 2;
+        }
+        trace.push(row(&v, off, d));
+    }
+    let Some(dend) = done else {
+        // Too far apart: in-order greedy within a window.
+        let mut out = Vec::new();
+        let mut k0 = 0;
+        for i in 0..n {
+            if let Some(k) = (k0..m.min(k0 + 64)).find(|&k| fits(i, k)) {
+                out.push((i, k));
+                k0 = k + 1;
+            }
+        }
+        return out;
+    };
+    let mut pairs = Vec::new();
+    let (mut x, mut y) = (ni, mi);
+    for d in (1..=dend).rev() {
+        let k = x - y;
+        let prev = &trace[(d - 1) as usize];
+        let at = |kk: isize| prev[(kk + d - 1) as usize] as isize;
+        let down = k == -d || (k != d && at(k - 1) < at(k + 1));
+        let pk = if down { k + 1 } else { k - 1 };
+        let px = at(pk);
+        let py = px - pk;
+        let (mx, my) = if down { (px, py + 1) } else { (px + 1, py) };
+        while x > mx && y > my {
+            x -= 1;
+            y -= 1;
+            pairs.push((x as usize, y as usize));
+        }
+        x = px;
+        y = py;
+    }
+    while x > 0 && y > 0 {
+        x -= 1;
+        y -= 1;
+        pairs.push((x as usize, y as usize));
+    }
+    pairs.reverse();
+    pairs
+}
+
 /// The statement with its whitespace runs collapsed to one space.
 fn norm(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -964,7 +845,10 @@ pub fn inspect_ptx(
     let arch = target_arch(&ptx);
     let dump = assemble(tools, path, &arch).map_err(|e| (2, e))?;
     let sfuncs = sass::parse_functions(&dump);
+    let sfunc: HashMap<&str, &sass::Function> =
+        sfuncs.iter().map(|s| (s.name.as_str(), s)).collect();
     let funcs = ptx_cfg::functions(&ptx);
+    let symbols = ptx_cfg::module_symbols(&ptx);
     let mut text = String::new();
     let mut lints = Vec::new();
     let mut shown = 0;
@@ -973,7 +857,7 @@ pub fn inspect_ptx(
             continue;
         }
         shown += 1;
-        let sf = sfuncs.iter().find(|s| s.name == f.name);
+        let sf = sfunc.get(f.name.as_str()).copied();
         let _ = writeln!(
             text,
             "{} ({}, line {}), {arch}:",
@@ -1060,7 +944,7 @@ pub fn inspect_ptx(
                     .join("; ")
             );
         }
-        lints.extend(ptx_lints(f));
+        lints.extend(ptx_lints(f, &symbols));
         if let Some(s) = sf {
             for l in sass_loops_without_load(s) {
                 lints.push(sass_lint(&f.name, f.line, l));
@@ -1094,19 +978,30 @@ pub fn inspect_cubin(
     let mut text = String::new();
     let mut lints = Vec::new();
     let funcs = sass::parse_functions(&dump);
-    // The dump line of each function header.
-    let header_line = |name: &str| {
-        dump.lines()
-            .position(|l| l.trim() == format!("Function : {name}"))
-            .map_or(0, |p| p + 1)
-    };
+    // The dump line of each function header, and of each instruction (by function and offset):
+    // one pass over the dump.
+    let mut header_lines: Vec<usize> = Vec::new();
+    let mut ins_line: HashMap<(usize, u32), usize> = HashMap::new();
+    for (n, l) in dump.lines().enumerate() {
+        if l.contains("Function : ") {
+            header_lines.push(n + 1);
+        } else if let (Some(fi), Some(o)) = (
+            header_lines.len().checked_sub(1),
+            l.trim_start()
+                .strip_prefix("/*")
+                .and_then(|r| r.split_once("*/"))
+                .and_then(|(o, _)| u32::from_str_radix(o, 16).ok()),
+        ) {
+            ins_line.entry((fi, o)).or_insert(n + 1);
+        }
+    }
     let mut shown = 0;
-    for f in &funcs {
+    for (fi, f) in funcs.iter().enumerate() {
         if only.is_some_and(|n| n != f.name) {
             continue;
         }
         shown += 1;
-        let hl = header_line(&f.name);
+        let hl = header_lines.get(fi).copied().unwrap_or(0);
         let _ = writeln!(text, "{} (SASS, dump line {hl}):", f.name);
         let syncs: Vec<&sass::Instr> = f
             .instrs
@@ -1120,10 +1015,7 @@ pub fn inspect_cubin(
             let _ = writeln!(text, "  /*{:04x}*/ {}", i.offset, sass_text(i));
         }
         for l in sass_loops_without_load(f) {
-            let line = dump
-                .lines()
-                .position(|x| x.trim_start().starts_with(&format!("/*{:04x}*/", l.1)))
-                .map_or(hl, |p| p + 1);
+            let line = ins_line.get(&(fi, l.1)).copied().unwrap_or(hl);
             lints.push(sass_lint(&f.name, line, l));
         }
     }
@@ -1135,9 +1027,56 @@ pub fn inspect_cubin(
     Ok((text, lints))
 }
 
+/// How many lines of a tool's log (after the first) an error shows; the rest are counted.
+pub const LOG_LINES: usize = 10;
+
+/// An error message for the terminal: its first line, then at most [`LOG_LINES`] more (indented),
+/// then how many were left out — a ptxas log can run to tens of thousands of lines.
+///
+/// ```
+/// let log = format!("ptxas rejects x.ptx: line 6: error\n{}", "line N: error\n".repeat(30));
+/// let shown = ptx_sync_host::inspect::error_lines(&log);
+/// assert_eq!(shown.len(), 12);
+/// assert_eq!(shown[0], "ptx-sync: ptxas rejects x.ptx: line 6: error");
+/// assert_eq!(shown[11], "  … and 20 more lines");
+/// ```
+pub fn error_lines(msg: &str) -> Vec<String> {
+    let mut lines = msg.lines().filter(|l| !l.trim().is_empty());
+    let mut out = vec![format!("ptx-sync: {}", lines.next().unwrap_or("failed"))];
+    out.extend(lines.by_ref().take(LOG_LINES).map(|l| format!("  {l}")));
+    let rest = lines.count();
+    if rest > 0 {
+        out.push(format!(
+            "  … and {rest} more line{}",
+            if rest == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
+/// Why `path` cannot be inspected, as one line (`None`: it is a file).
+fn unreadable(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Some(format!(
+            "cannot read {}: it is a directory (give a .ptx or .cubin file)",
+            path.display()
+        )),
+        Ok(_) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("cannot read {}: no such file", path.display()))
+        }
+        Err(e) => Some(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
 /// `ptx-sync show --ptx FILE [FUNCTION]`: prints the report and the lints; the exit code
-/// (0, lints are warnings; 2 a missing/unreadable file or one ptxas rejects; 1 no tools).
+/// (0, lints are warnings; 2 a missing/unreadable file, a directory, or one ptxas rejects; 1 no
+/// tools).
 pub fn command(path: &Path, only: Option<&str>) -> u8 {
+    if let Some(e) = unreadable(path) {
+        eprintln!("ptx-sync: {e}");
+        return 2;
+    }
     let tools = match sass::find_tools() {
         Ok(t) => t,
         Err(e) => {
@@ -1145,10 +1084,6 @@ pub fn command(path: &Path, only: Option<&str>) -> u8 {
             return 1;
         }
     };
-    if !path.is_file() {
-        eprintln!("ptx-sync: cannot read {}: no such file", path.display());
-        return 2;
-    }
     let cubin = path.extension().is_some_and(|e| e == "cubin");
     let r = if cubin {
         inspect_cubin(&tools, path, only)
@@ -1167,10 +1102,8 @@ pub fn command(path: &Path, only: Option<&str>) -> u8 {
             0
         }
         Err((code, msg)) => {
-            let mut lines = msg.lines().filter(|l| !l.trim().is_empty());
-            eprintln!("ptx-sync: {}", lines.next().unwrap_or("failed"));
-            for l in lines {
-                eprintln!("  {l}");
+            for l in error_lines(&msg) {
+                eprintln!("{l}");
             }
             code
         }
@@ -1180,6 +1113,48 @@ pub fn command(path: &Path, only: Option<&str>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The length of a longest common subsequence by the quadratic table (the reference).
+    fn lcs_len(n: usize, m: usize, fits: &dyn Fn(usize, usize) -> bool) -> usize {
+        let mut dp = vec![vec![0usize; m + 1]; n + 1];
+        for i in (0..n).rev() {
+            for k in (0..m).rev() {
+                dp[i][k] = dp[i + 1][k].max(dp[i][k + 1]);
+                if fits(i, k) {
+                    dp[i][k] = dp[i][k].max(1 + dp[i + 1][k + 1]);
+                }
+            }
+        }
+        dp[0][0]
+    }
+
+    #[test]
+    fn myers_finds_a_longest_common_subsequence() {
+        // Pseudo-random sequences over small alphabets, with a relation that is not an
+        // equivalence (x fits y when y is x or x + 1): the walk's pairs fit, ascend, and are as
+        // many as the quadratic table's.
+        let mut next = crate::ptx_cfg::rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..400 {
+            let (n, m) = (next(24) as usize, next(24) as usize);
+            let a: Vec<u64> = (0..n).map(|_| next(4)).collect();
+            let b: Vec<u64> = (0..m).map(|_| next(5)).collect();
+            let fits = |i: usize, k: usize| b[k] == a[i] || b[k] == a[i] + 1;
+            let got = lcs(n, m, &fits, 4096);
+            assert_eq!(
+                got.len(),
+                lcs_len(n, m, &fits),
+                "case {case}: {a:?} {b:?} {got:?}"
+            );
+            assert!(got.iter().all(|&(i, k)| fits(i, k)), "case {case}");
+            assert!(got.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        }
+        // Past the bound on D: the greedy match is still in order and fits.
+        let fits = |i: usize, k: usize| (i + k).is_multiple_of(3);
+        let got = lcs(50, 60, &fits, 2);
+        assert!(!got.is_empty());
+        assert!(got.iter().all(|&(i, k)| fits(i, k)));
+        assert!(got.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+    }
 
     #[test]
     fn meanings_and_cost_rows() {

@@ -83,6 +83,16 @@ pub fn prepare(path: &str) -> Result<Prepared, (u8, String)> {
         };
         (code, one_line(&format!("{e}")))
     })?;
+    // A test that needs format part 2 is read by the exploration engine only: refuse it as the
+    // enumerating checker would (same error, same exit code as before part 2 existed).
+    if let Some(e) = &test.legacy {
+        let code = if e.kind == ptx_sync_model::ErrorKind::Parse {
+            2
+        } else {
+            1
+        };
+        return Err((code, one_line(&format!("{e}"))));
+    }
     // The kernel is generated from the parsed test alone, before the model is asked.
     let kernel = lp::generate(&test).map_err(|w| (1, format!("{path}: unsupported: {w}")))?;
     let outcome = ptx_sync_model::check(&text, path).map_err(|e| {
@@ -285,6 +295,8 @@ pub fn classify(
                 }
                 Term::Loc(ph) => mem(*ph) as i32 as i64,
                 Term::Imm(v) => *v,
+                // Format part 2 terms: `prepare` refuses such tests (`Test::legacy`).
+                Term::Mem(_) => 0,
             })
             .collect(),
     )

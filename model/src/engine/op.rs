@@ -11,19 +11,23 @@
 //! interpreter needs back is in the [`Reply`]. Neither side looks into the other.
 
 use crate::ast::{BarKind, FenceSem, Proxy, RmwOp, Scope, Sem};
+use std::sync::Arc;
 
 /// A register or memory value: the raw bits, zero-extended to 64.
 pub type Val = u64;
 
 /// Where an instruction's source is (PTX line, text, and the `.loc` source line if any).
+///
+/// The strings are shared (`Arc<str>`): a thread hands out an `At` with every step, and cloning
+/// one costs two reference-count increments, never an allocation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct At {
     /// Line in the litmus file or `.ptx` module (1-based).
     pub line: usize,
     /// The instruction as written.
-    pub text: String,
+    pub text: Arc<str>,
     /// `(file, line)` from the PTX `.loc` directive in force, if any.
-    pub src: Option<(String, u32)>,
+    pub src: Option<(Arc<str>, u32)>,
 }
 
 /// State spaces of an address operand (PTX ISA §5.1). `.shared` is `SharedCta`.
@@ -85,6 +89,23 @@ pub struct Rmw {
     pub signed: bool,
     /// `atom` returns the old value; `red` does not (and is never part of an acquire pattern).
     pub returns: bool,
+    /// A floating-point type (`.add`/`.min`/`.max` compute in it, IEEE round-to-nearest-even);
+    /// `None` for the integer and bit-size types.
+    pub float: Option<Float>,
+}
+
+/// Floating-point element types of `atom`/`red` (PTX ISA §9.7.13.5: `.f32`, `.f64`, and
+/// `.f16`/`.bf16` with `.noftz`). Values travel as their raw bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Float {
+    /// IEEE binary16.
+    F16,
+    /// bfloat16.
+    Bf16,
+    /// IEEE binary32.
+    F32,
+    /// IEEE binary64.
+    F64,
 }
 
 /// Proxy fences (PTX ISA §9.7.13.4).
@@ -100,6 +121,27 @@ pub enum ProxyFence {
     Constant,
     /// `fence.proxy.async{.global,.shared::cta,.shared::cluster}`: `None` = every state space.
     Async(Option<Space>),
+    /// `fence.proxy.tensormap::generic.release.scope` and
+    /// `fence.proxy.tensormap::generic.acquire.scope [addr], 128`: a uni-directional fence from
+    /// the generic proxy to the tensormap proxy (`addr`: the acquire form's 128-byte range).
+    TensormapGeneric {
+        /// `Release` or `Acquire`.
+        sem: FenceSem,
+        /// The scope.
+        scope: Scope,
+        /// The acquire form's address (generic; a `.global` tensor map).
+        addr: Option<Val>,
+    },
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` and
+    /// `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster`: a
+    /// uni-directional generic → async proxy fence that is also a release (acquire) fence at
+    /// `.cluster` scope restricted to that state space.
+    AsyncGeneric {
+        /// `Release` or `Acquire`.
+        sem: FenceSem,
+        /// `Restrict::SharedCta` (release) or `Restrict::SharedCluster` (acquire).
+        restrict: Restrict,
+    },
 }
 
 /// What a memory fence's synchronizing effect is restricted to (PTX ISA §9.7.13.4).
@@ -124,7 +166,9 @@ pub enum MbarOp {
     /// `mbarrier.inval`
     Inval,
     /// `mbarrier.arrive{.expect_tx}{.noComplete}` and `arrive_drop`: reply is the state token
-    /// (`Reply::Value`), or nothing for a `.shared::cluster` arrive (sink `_`).
+    /// (`Reply::Value`): the phase before the arrive in bits 0–31 and the pending arrival count
+    /// before it in bits 32–63 (so `mbarrier.pending_count.b64 c, state` is `state >> 32`,
+    /// computed by the interpreter; the token is opaque to tests).
     Arrive {
         /// Arrival count (1 when not given).
         count: Val,
@@ -300,6 +344,9 @@ pub enum Op {
         n: Val,
         /// `.read`: only the source reads must be complete.
         read: bool,
+        /// `cp.async.wait_all` ("equivalent to cp.async.commit_group followed by
+        /// cp.async.wait_group 0"): the open group is committed first.
+        all: bool,
     },
     /// `cp.async.mbarrier.arrive{.noinc}`: an async arrive-on after this thread's prior `cp.async`.
     AsyncMbarArrive {
@@ -313,10 +360,12 @@ pub enum Op {
     /// `st.async`/`red.async` (PTX ISA §9.7.9.12, §9.7.13.6): a remote write (or RMW) with
     /// complete-tx on the mbarrier at (`bar_space`, `bar`).
     StAsync {
-        /// The access (its `order` is the instruction's).
+        /// The access of the first element (its `order` is the instruction's); element `k` is at
+        /// `access.addr + k·access.size`.
         access: Access,
-        /// Value stored (or the RMW operand).
-        val: Val,
+        /// The values stored (or the RMW operands), one per vector element. The complete-tx is
+        /// of all of them at once (`access.size · vals.len()` bytes).
+        vals: Vec<Val>,
         /// `red.async`'s operation.
         rmw: Option<Rmw>,
         /// The mbarrier's address.
@@ -324,6 +373,10 @@ pub enum Op {
     },
     /// `%globaltimer`, `%clock`, `%clock64`: reply `Value`, non-decreasing per thread.
     Clock,
+    /// `mbarrier.pending_count.b64 count, state`: reply `Value`, the pending arrival count that
+    /// the arrive-returned token `state` records (PTX ISA §9.7.13.15.17). No memory access: the
+    /// token's encoding is the engine's, so only the engine can decode it.
+    PendingCount(Val),
     /// A warp collective among the lanes of `mask`.
     Warp(Warp, Val),
 }
@@ -344,8 +397,94 @@ pub enum Reply {
 /// The dependencies of an op (PTX ISA §8.10.4 "chains of instruction dependencies"): the
 /// ordinals (0 = the thread's first `Step::Op`, 1 = its second, …) of this thread's earlier ops
 /// whose replies flow into this op's address or value (data and address dependencies) or decided
-/// a branch or guard taken before it (control dependencies), sorted, without duplicates.
-pub type Deps = Vec<u32>;
+/// a branch or guard evaluated before it (control dependencies).
+///
+/// A fixed-size set (`Copy`, no allocation): ordinals below [`Deps::EXACT`] are kept exactly;
+/// ordinals at or above it are over-approximated — once the set holds one of them it holds every
+/// ordinal from `EXACT` up to the largest one inserted. Over-approximating a dependency set only
+/// adds ordering that No Thin Air (§8.10.4) must respect: it can remove executions of a thread
+/// that issues more than `EXACT` ops, never add one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Deps {
+    bits: [u64; 2],
+    /// 0: no ordinal ≥ `EXACT`; otherwise every ordinal in `EXACT..tail` is in the set.
+    tail: u32,
+}
+
+impl Deps {
+    /// Ordinals below this are exact.
+    pub const EXACT: u32 = 128;
+    /// The empty set.
+    pub const NONE: Deps = Deps {
+        bits: [0; 2],
+        tail: 0,
+    };
+
+    /// The set `{o}`.
+    pub fn one(o: u32) -> Deps {
+        let mut d = Deps::NONE;
+        d.insert(o);
+        d
+    }
+
+    /// Adds ordinal `o`.
+    pub fn insert(&mut self, o: u32) {
+        if o < Self::EXACT {
+            self.bits[(o / 64) as usize] |= 1 << (o % 64);
+        } else {
+            self.tail = self.tail.max(o.saturating_add(1));
+        }
+    }
+
+    /// Adds every ordinal of `other`.
+    pub fn union(&mut self, other: &Deps) {
+        self.bits[0] |= other.bits[0];
+        self.bits[1] |= other.bits[1];
+        self.tail = self.tail.max(other.tail);
+    }
+
+    /// Whether `o` is in the set.
+    pub fn contains(&self, o: u32) -> bool {
+        if o < Self::EXACT {
+            self.bits[(o / 64) as usize] >> (o % 64) & 1 == 1
+        } else {
+            o < self.tail
+        }
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.bits == [0; 2] && self.tail == 0
+    }
+
+    /// Number of ordinals in the set.
+    pub fn len(&self) -> usize {
+        (self.bits[0].count_ones() + self.bits[1].count_ones()) as usize
+            + self.tail.saturating_sub(Self::EXACT) as usize
+    }
+
+    /// The ordinals, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..Self::EXACT)
+            .filter(|&o| self.contains(o))
+            .chain(Self::EXACT..self.tail.max(Self::EXACT))
+    }
+
+    /// The ordinals, ascending, as a vector.
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.iter().collect()
+    }
+}
+
+impl FromIterator<u32> for Deps {
+    fn from_iter<I: IntoIterator<Item = u32>>(it: I) -> Self {
+        let mut d = Deps::NONE;
+        for o in it {
+            d.insert(o);
+        }
+        d
+    }
+}
 
 /// What a thread does next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -384,10 +523,22 @@ pub trait Program: Clone {
     /// The value of register `r` (the front end's numbering; predicates are 0/1), for the final
     /// condition.
     fn reg(&self, r: usize) -> Val;
+    /// Whether the thread may still perform a write (a store, an atomic, an mbarrier update, an
+    /// async copy) from where it is, on any path. The engine lets a load wait for a write that is
+    /// not there yet only if some thread may still make one; `true` is always safe.
+    fn may_write(&self) -> bool {
+        true
+    }
+    /// Whether the thread may still take a backward branch from where it is (it is in a loop, or
+    /// a loop follows). A load left waiting for ever outside any loop is not a hang but an
+    /// execution that does not exist; `true` is always safe.
+    fn may_loop(&self) -> bool {
+        true
+    }
 }
 
 /// Where a thread runs (PTX ISA §8.5 scopes; §2.2 thread hierarchy).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Place {
     /// GPU index.
     pub gpu: u32,
@@ -419,6 +570,25 @@ pub struct Place {
 pub struct Layout {
     /// Variables, in declaration order.
     pub vars: Vec<Var>,
+    /// Tensor maps (FORMAT part 2 `t @ tensormap x, …`): each is named by the address of its own
+    /// 128-byte global variable (`var`), as a `CUtensorMap` is by its address.
+    pub tmaps: Vec<TensorMap>,
+}
+
+/// A tiled tensor map over a global array (PTX ISA §5.5 "Tensors", tile mode), row-major:
+/// element `(c0, c1)` is at byte `(c1 * dims[0] + c0) * elem` of the array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorMap {
+    /// The variable whose address names the map (128 bytes, global).
+    pub var: usize,
+    /// The global array the map describes.
+    pub data: usize,
+    /// Element size in bytes.
+    pub elem: u8,
+    /// Tensor size in elements per dimension (innermost first); 1 or 2 dimensions.
+    pub dims: Vec<u32>,
+    /// Box size in elements per dimension (what one copy moves).
+    pub boxdim: Vec<u32>,
 }
 
 /// One variable of a [`Layout`].
@@ -445,6 +615,10 @@ pub const GLOBAL_BASE: Val = 0x1_0000_0000;
 pub const SHARED_BASE: Val = 0x400;
 /// Start of the shared window in generic addresses.
 pub const GENERIC_SHARED: Val = 0x7f00_0000_0000;
+/// Start of the local window: a thread's `.local` memory (private to the thread, kept by its
+/// interpreter, never an op) has its `.local` and generic addresses here (`cvta.local` is the
+/// identity).
+pub const GENERIC_LOCAL: Val = 0x7e00_0000_0000;
 /// Bits of a `.shared::cluster` address below the rank.
 pub const RANK_SHIFT: u32 = 24;
 
@@ -514,6 +688,13 @@ impl Layout {
         let v = self.add(name, shared, size, vec![]);
         self.vars[v].alias_of = Some(of);
         v
+    }
+
+    /// The tensor map whose object is at generic/global address `addr`.
+    pub fn tmap_at(&self, addr: Val) -> Option<&TensorMap> {
+        self.tmaps
+            .iter()
+            .find(|t| self.vars.get(t.var).is_some_and(|v| v.base == addr))
     }
 
     /// The variable named `name`.
@@ -704,7 +885,9 @@ mod tests {
         );
         // An alias is another address of the same memory.
         let y = l.add_alias("y", x);
-        let loc = l.resolve(Space::Generic, l.addr_of(y) + 4, 4, 0, 1).unwrap();
+        let loc = l
+            .resolve(Space::Generic, l.addr_of(y) + 4, 4, 0, 1)
+            .unwrap();
         assert_eq!((loc.var, loc.vaddr, loc.off), (0, y as u32, 4));
     }
 }

@@ -21,20 +21,20 @@ impl BarBackend for Active {
         );
         HostBar::new()
     }
-    fn sync(_id: u32, count: u32, h: &HostBar, _aligned: bool) {
-        h.arrive(count, false, true);
+    fn sync(id: u32, count: u32, h: &HostBar, _aligned: bool) {
+        h.arrive(id, count, false, true);
     }
-    fn arrive(_id: u32, count: u32, h: &HostBar, _aligned: bool) {
-        h.arrive(count, false, false);
+    fn arrive(id: u32, count: u32, h: &HostBar, _aligned: bool) {
+        h.arrive(id, count, false, false);
     }
-    fn red_popc(_id: u32, count: u32, h: &HostBar, pred: bool, _aligned: bool) -> u32 {
-        h.arrive(count, pred, true)
+    fn red_popc(id: u32, count: u32, h: &HostBar, pred: bool, _aligned: bool) -> u32 {
+        h.arrive(id, count, pred, true)
     }
-    fn red_and(_id: u32, count: u32, h: &HostBar, pred: bool, _aligned: bool) -> bool {
-        h.arrive(count, pred, true) == count
+    fn red_and(id: u32, count: u32, h: &HostBar, pred: bool, _aligned: bool) -> bool {
+        h.arrive(id, count, pred, true) == count
     }
-    fn red_or(_id: u32, count: u32, h: &HostBar, pred: bool, _aligned: bool) -> bool {
-        h.arrive(count, pred, true) != 0
+    fn red_or(id: u32, count: u32, h: &HostBar, pred: bool, _aligned: bool) -> bool {
+        h.arrive(id, count, pred, true) != 0
     }
     fn sync_threads(_aligned: bool) {
         crate::index::host_sync_threads()
@@ -48,14 +48,22 @@ impl BarBackend for Active {
     }
     fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &HostCluster) -> u32 {
         let o = <S as ClusterArriveInstr<A>>::HOST;
-        (c.arrived.fetch_add(1, o) / c.count as u64) as u32
+        let old = c.arrived.fetch_add(1, o);
+        if (old + 1).is_multiple_of(c.count as u64) {
+            super::wake(c as *const HostCluster as usize); // this arrival completes
+        }
+        (old / c.count as u64) as u32
     }
     fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
         let target = (gen as u64 + 1) * c.count as u64;
-        wait_while(
-            "barrier.cluster.wait: not every thread of the cluster arrives",
-            || c.arrived.load(Ordering::Acquire) < target,
-        );
+        let what = crate::host_launch::What {
+            text: "barrier.cluster.wait: not every thread of the cluster arrives",
+            id: None,
+            count: c.count,
+        };
+        super::block_while(what, c as *const HostCluster as usize, || {
+            c.arrived.load(Ordering::Acquire) < target
+        });
     }
 }
 
@@ -99,12 +107,6 @@ impl ScopedWord {
     }
 }
 
-/// Waits while `cond()` holds ([`spin_while`](super::spin_while): under loom a
-/// barrier that can never complete is a `deadlock: {what}` panic).
-fn wait_while(what: &'static str, cond: impl FnMut() -> bool) {
-    super::spin_while(what, cond)
-}
-
 /// The host barrier: one word holding the generation and the current generation's arrivals
 /// and true predicates (and the completed generation's result), so that each arrival is one
 /// RMW that knows its own generation. An arrival of the next generation that lands right
@@ -143,11 +145,23 @@ impl HostBar {
             state: ScopedWord::new(0, W),
         }
     }
-    /// Arrives (with a predicate contribution); waits for the generation if `wait`; returns the
-    /// number of true predicates of the completed generation (valid when `wait`).
-    pub(super) fn arrive(&self, count: u32, pred: bool, wait: bool) -> u32 {
+    /// Arrives at barrier `id` of `count` threads (with a predicate contribution); waits for
+    /// the generation if `wait` (sleeping, [`block_while`](super::block_while): under loom a
+    /// barrier that can never complete is a `deadlock: bar.sync: …` panic, in an
+    /// `index::launch` a reported deadlock); returns the number of true predicates of the
+    /// completed generation (valid when `wait`).
+    pub(super) fn arrive(&self, id: u32, count: u32, pred: bool, wait: bool) -> u32 {
+        let what = crate::host_launch::What {
+            text: "bar.sync: not every thread arrives at the barrier",
+            id: Some(id),
+            count,
+        };
+        self.arrive_as(what, pred, wait)
+    }
+    /// [`arrive`](Self::arrive) for `what.count` threads, a blocked wait reported as `what`.
+    pub(super) fn arrive_as(&self, what: crate::host_launch::What, pred: bool, wait: bool) -> u32 {
         use hbar::*;
-        let (count, p) = (count as u64, pred as u64);
+        let (count, p) = (what.count as u64, pred as u64);
         // AcqRel: every arrival releases, the last one acquires all of them (one release
         // sequence on one word), waiters acquire with their load.
         let old = self.state.rmw(Ordering::AcqRel, |v| {
@@ -157,7 +171,9 @@ impl HostBar {
                 pack(arrived(v) + 1, trues(v) + p, result(v), gen(v))
             }
         });
+        let key = self as *const HostBar as usize;
         if arrived(old) + 1 == count {
+            super::wake(key); // this arrival completes the generation
             return (trues(old) + p) as u32;
         }
         if !wait {
@@ -165,7 +181,7 @@ impl HostBar {
         }
         let g = gen(old);
         let mut seen = old;
-        wait_while("bar.sync: not every thread arrives at the barrier", || {
+        super::block_while(what, key, || {
             seen = self.state.load(Ordering::Acquire);
             gen(seen) == g
         });

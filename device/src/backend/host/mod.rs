@@ -132,16 +132,30 @@ impl Word {
     }
 }
 
-/// Waits while `cond()` holds: a spin with the CPU hint on the host; under loom a model spin
-/// ([`crate::model::spin_until`]), so a wait that can never end is a `deadlock: {what}` panic.
-pub(crate) fn spin_while(what: &'static str, mut cond: impl FnMut() -> bool) {
+/// Waits while `cond()` holds, for the host barriers: on the host a short spin, then a sleep
+/// until [`wake`]`(key)` (`key`: the barrier's address), supervised inside an
+/// [`index::launch`](crate::index::launch) (a deadlock or a panic elsewhere ends the wait); under
+/// loom a model spin ([`crate::model::spin_until`]), so a wait that can never end is a
+/// `deadlock: {what}` panic.
+pub(crate) fn block_while(
+    what: crate::host_launch::What,
+    key: usize,
+    #[allow(unused_mut)] mut cond: impl FnMut() -> bool,
+) {
     #[cfg(not(loom))]
-    {
-        let _ = what;
-        while cond() {
-            crate::instr::host_spin();
-        }
-    }
+    crate::host_launch::block_while(what, key, cond);
     #[cfg(loom)]
-    crate::model::spin_until(what, || !cond());
+    {
+        let _ = key;
+        crate::model::spin_until(what.text, || !cond());
+    }
+}
+
+/// After a host barrier at `key` completes: wakes its waiters ([`block_while`]); nothing under
+/// loom (its waiters are model spins).
+pub(crate) fn wake(key: usize) {
+    #[cfg(not(loom))]
+    crate::host_launch::wake(key);
+    #[cfg(loom)]
+    let _ = key;
 }

@@ -67,7 +67,12 @@ pub(crate) fn warp_sync(membermask: u32) {
     let count = (membermask & existing).count_ones();
     // A thread outside a launch is a warp of one: nothing to wait for.
     if let Some(cta) = crate::index::host::cta() {
-        cta.warps.bar(warp, membermask).arrive(count, false, true);
+        let what = crate::host_launch::What {
+            text: "a .sync warp instruction (elect.sync, bar.warp.sync): not every lane of the mask arrives",
+            id: None,
+            count,
+        };
+        cta.warps.bar(warp, membermask).arrive_as(what, false, true);
     }
 }
 

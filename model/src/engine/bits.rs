@@ -1,0 +1,279 @@
+//! Dense bit sets and relations over events `0..n` (any `n`).
+
+/// A set of events as bits.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    /// The empty set able to hold `0..n`.
+    pub fn new(n: usize) -> Self {
+        BitSet {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+    fn grow(&mut self, i: usize) {
+        let w = i / 64 + 1;
+        if self.words.len() < w {
+            self.words.resize(w, 0);
+        }
+    }
+    /// Adds `i`.
+    pub fn insert(&mut self, i: usize) {
+        self.grow(i);
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+    /// Removes `i`.
+    pub fn remove(&mut self, i: usize) {
+        if i / 64 < self.words.len() {
+            self.words[i / 64] &= !(1 << (i % 64));
+        }
+    }
+    /// Whether `i` is in the set.
+    #[inline]
+    pub fn has(&self, i: usize) -> bool {
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+    /// `self ∪= o`; whether it grew.
+    pub fn union_with(&mut self, o: &BitSet) -> bool {
+        if self.words.len() < o.words.len() {
+            self.words.resize(o.words.len(), 0);
+        }
+        let mut grew = false;
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            let n = *a | b;
+            grew |= n != *a;
+            *a = n;
+        }
+        grew
+    }
+    /// `self ∩= o`.
+    pub fn intersect_with(&mut self, o: &BitSet) {
+        for (i, a) in self.words.iter_mut().enumerate() {
+            *a &= o.words.get(i).copied().unwrap_or(0);
+        }
+    }
+    /// `self \= o`.
+    pub fn subtract(&mut self, o: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= !b;
+        }
+    }
+    /// Whether the sets share an element.
+    pub fn intersects(&self, o: &BitSet) -> bool {
+        self.words.iter().zip(&o.words).any(|(a, b)| a & b != 0)
+    }
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| *w == 0)
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    /// The elements, increasing.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut m = w;
+            std::iter::from_fn(move || {
+                if m == 0 {
+                    return None;
+                }
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                Some(wi * 64 + b)
+            })
+        })
+    }
+}
+
+/// A relation on events `0..n`: row `a` holds the `b` with `a → b`, rows stored flat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rel {
+    n: usize,
+    w: usize,
+    data: Vec<u64>,
+}
+
+/// The set bits of a row.
+pub fn row_iter(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(wi, &w)| {
+        let mut m = w;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(wi * 64 + b)
+        })
+    })
+}
+
+impl Rel {
+    /// The empty relation on `n` events.
+    pub fn new(n: usize) -> Self {
+        let w = n.div_ceil(64).max(1);
+        Rel {
+            n,
+            w,
+            data: vec![0; n * w],
+        }
+    }
+    /// Number of events.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+    /// Adds `a → b`.
+    #[inline]
+    pub fn add(&mut self, a: usize, b: usize) {
+        self.data[a * self.w + b / 64] |= 1 << (b % 64);
+    }
+    /// Whether `a → b`.
+    #[inline]
+    pub fn has(&self, a: usize, b: usize) -> bool {
+        self.data[a * self.w + b / 64] >> (b % 64) & 1 == 1
+    }
+    /// The successors of `a`, as words.
+    #[inline]
+    pub fn row(&self, a: usize) -> &[u64] {
+        &self.data[a * self.w..(a + 1) * self.w]
+    }
+    /// The successors of `a`.
+    pub fn succ(&self, a: usize) -> impl Iterator<Item = usize> + '_ {
+        row_iter(self.row(a))
+    }
+    /// Whether `a` has no successor.
+    pub fn row_empty(&self, a: usize) -> bool {
+        self.row(a).iter().all(|w| *w == 0)
+    }
+    /// Row `a` ∪= row `b` of `other` (same size); whether it grew.
+    pub fn union_row_from(&mut self, a: usize, other: &Rel, b: usize) -> bool {
+        let w = self.w;
+        let mut grew = false;
+        for k in 0..w {
+            let o = other.data[b * w + k];
+            let x = &mut self.data[a * w + k];
+            let n = *x | o;
+            grew |= n != *x;
+            *x = n;
+        }
+        grew
+    }
+    /// Row `a` ∪= row `b` (same relation).
+    fn union_rows(&mut self, a: usize, b: usize) {
+        let w = self.w;
+        for k in 0..w {
+            let o = self.data[b * w + k];
+            self.data[a * w + k] |= o;
+        }
+    }
+    /// Transitive closure in place: for an acyclic relation, rows accumulated in reverse
+    /// topological order; with a cycle, Warshall on bit rows (so cycles show as `a → a`).
+    pub fn close(&mut self) {
+        let (n, w) = (self.n, self.w);
+        let mut indeg = vec![0u32; n];
+        for a in 0..n {
+            for wi in 0..w {
+                let mut m = self.data[a * w + wi];
+                while m != 0 {
+                    indeg[wi * 64 + m.trailing_zeros() as usize] += 1;
+                    m &= m - 1;
+                }
+            }
+        }
+        let mut order: Vec<usize> = Vec::with_capacity(n);
+        order.extend((0..n).filter(|&a| indeg[a] == 0));
+        let mut i = 0;
+        while i < order.len() {
+            let a = order[i];
+            i += 1;
+            for wi in 0..w {
+                let mut m = self.data[a * w + wi];
+                while m != 0 {
+                    let b = wi * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    indeg[b] -= 1;
+                    if indeg[b] == 0 {
+                        order.push(b);
+                    }
+                }
+            }
+        }
+        if order.len() == n {
+            for &a in order.iter().rev() {
+                for wi in 0..w {
+                    let mut m = self.data[a * w + wi];
+                    while m != 0 {
+                        let b = wi * 64 + m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        self.union_rows(a, b);
+                    }
+                }
+            }
+            return;
+        }
+        self.warshall();
+    }
+
+    fn warshall(&mut self) {
+        for k in 0..self.n {
+            if self.row_empty(k) {
+                continue;
+            }
+            for i in 0..self.n {
+                if i != k && self.has(i, k) {
+                    self.union_rows(i, k);
+                }
+            }
+        }
+    }
+    /// Whether some `a → a` (after `close`: whether there is a cycle).
+    pub fn reflexive_somewhere(&self) -> bool {
+        (0..self.n).any(|a| self.has(a, a))
+    }
+    /// Whether the relation is acyclic (computed on a copy).
+    pub fn acyclic(&self) -> bool {
+        let mut c = self.clone();
+        c.close();
+        !c.reflexive_somewhere()
+    }
+    /// The pairs.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let mut v = Vec::new();
+        for a in 0..self.n {
+            for b in self.succ(a) {
+                v.push((a, b));
+            }
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_and_closure_beyond_64_events() {
+        let mut s = BitSet::new(10);
+        s.insert(3);
+        s.insert(130);
+        assert!(s.has(130) && s.has(3) && !s.has(64));
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![3, 130]);
+        assert_eq!(s.len(), 2);
+        let mut r = Rel::new(100);
+        for i in 0..99 {
+            r.add(i, i + 1);
+        }
+        assert!(r.acyclic());
+        r.close();
+        assert!(r.has(0, 99) && !r.has(99, 0));
+        r.add(99, 0);
+        r.close();
+        assert!(r.reflexive_somewhere());
+    }
+}

@@ -1,0 +1,269 @@
+//! Runs a litmus test (format parts 1 and 2) on the engine and reports in the checker's `Found`
+//! form: its threads are the front end's interpreters ([`crate::ptx::Thread`]).
+
+use super::explore::{Explorer, Leaf, Limits, LocTerm, World};
+use super::graph::{Kind, Src, Value};
+use super::op::Program;
+use crate::ast::{Prop, Term, Test};
+use crate::found::{Found, WEvent, Witness};
+use crate::parse::{Error, ErrorKind};
+
+/// The proposition under the test's widths (FORMAT part 2: comparisons are modulo 2^w).
+pub fn eval(test: &Test, p: &Prop, val: &dyn Fn(&Term) -> i64) -> bool {
+    match p {
+        Prop::True => true,
+        Prop::False => false,
+        Prop::Cmp(c, a, b) => c.eval_bits(val(a), val(b), test.cmp_bits(a, b)),
+        Prop::Not(q) => !eval(test, q, val),
+        Prop::And(a, b) => eval(test, a, val) && eval(test, b, val),
+        Prop::Or(a, b) => eval(test, a, val) || eval(test, b, val),
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Bits(b) => (*b as i64).to_string(),
+        Value::Mbar(s) => format!(
+            "mbarrier phase {} pending {} tx {}",
+            s.phase, s.pending, s.tx
+        ),
+    }
+}
+
+/// The witness graph of one execution: every event but the internal ones, with reads-from,
+/// coherence (transitively reduced), synchronizes-with and races.
+pub fn witness(leaf: &Leaf<crate::ptx::Thread>) -> Witness {
+    let g = leaf.graph;
+    let keep: Vec<usize> = (0..g.ev.len())
+        .filter(|&e| !matches!(g.ev[e].kind, Kind::Join { .. } | Kind::Clock))
+        .collect();
+    let idx = |e: usize| keep.iter().position(|&k| k == e);
+    let events = keep
+        .iter()
+        .map(|&e| {
+            let ev = &g.ev[e];
+            let m = ev.mem();
+            WEvent {
+                thread: ev.thread,
+                cta: ev.place.cta,
+                line: ev.at.line,
+                text: ev.at.text.to_string(),
+                rval: m.filter(|m| m.read).and_then(|m| m.rval.as_ref()).map(show),
+                wval: m
+                    .filter(|m| m.write)
+                    .and_then(|m| m.wval.as_ref())
+                    .map(show),
+            }
+        })
+        .collect();
+    let mut rf = Vec::new();
+    for &e in &keep {
+        if let Some(pieces) = g.ev[e].mem().and_then(|m| m.rf.as_ref()) {
+            for p in pieces {
+                let src = match p.src {
+                    Src::Init => None,
+                    Src::Ev(w) => idx(w),
+                };
+                let r = idx(e).unwrap();
+                if !rf.contains(&(src, r)) {
+                    rf.push((src, r));
+                }
+            }
+        }
+    }
+    let co_all: Vec<(usize, usize)> = leaf
+        .co
+        .iter()
+        .filter_map(|&(a, b)| Some((idx(a)?, idx(b)?)))
+        .collect();
+    let co = co_all
+        .iter()
+        .copied()
+        .filter(|&(a, b)| {
+            !co_all
+                .iter()
+                .any(|&(x, c)| x == a && c != b && co_all.contains(&(c, b)))
+        })
+        .collect();
+    let sync = leaf
+        .sync
+        .iter()
+        .filter_map(|&(a, b, k)| Some((idx(a)?, idx(b)?, k)))
+        .collect();
+    let races = leaf
+        .races
+        .iter()
+        .filter_map(|&(a, b, _)| Some((idx(a)?, idx(b)?)))
+        .collect();
+    Witness {
+        events,
+        rf,
+        co,
+        sync,
+        races,
+    }
+}
+
+/// The location term of a condition term, if it is one.
+fn loc_term(test: &Test, t: &Term) -> Option<LocTerm> {
+    let bytes = |t: &Term| (test.term_bits(t).unwrap_or(32).div_ceil(8)).clamp(1, 8) as u8;
+    match t {
+        Term::Loc(p) => Some(LocTerm {
+            var: test.loc_var[*p] as u32,
+            cta: u32::MAX,
+            off: 0,
+            size: bytes(t),
+        }),
+        Term::Mem(m) => Some(LocTerm {
+            var: m.var as u32,
+            cta: m.cta.map_or(u32::MAX, |c| c.cta),
+            off: m.off,
+            size: bytes(t),
+        }),
+        _ => None,
+    }
+}
+
+fn unsupported(test: &Test, msg: String) -> Error {
+    Error {
+        kind: ErrorKind::Unsupported,
+        file: test.file.clone(),
+        line: 0,
+        msg,
+    }
+}
+
+/// Checks a test on the engine.
+pub fn run(test: &Test) -> Result<Found, Error> {
+    if let Some(e) = &test.engine {
+        return Err(e.clone());
+    }
+    let mut threads = Vec::new();
+    let mut places = Vec::new();
+    for t in &test.threads {
+        let p = t
+            .prog
+            .clone()
+            .ok_or_else(|| unsupported(test, format!("thread P{} has no program", t.id)))?;
+        places.push(p.geom().place);
+        threads.push(p);
+    }
+    let world = World {
+        layout: test.layout.clone(),
+        places,
+    };
+    // The location terms the condition (and `locations`) observe, once each.
+    let mut terms: Vec<LocTerm> = Vec::new();
+    for t in &test.observed {
+        if let Some(lt) = loc_term(test, t) {
+            if !terms.contains(&lt) {
+                terms.push(lt);
+            }
+        }
+    }
+    let mut found = Found::default();
+    let mut flags: Vec<(String, String)> = Vec::new();
+    let summary = Explorer::run(
+        &world,
+        threads,
+        terms.clone(),
+        Limits::default(),
+        |leaf: &Leaf<crate::ptx::Thread>| {
+            for &(a, b, mixed) in &leaf.races {
+                let (x, y) = (&leaf.graph.ev[a], &leaf.graph.ev[b]);
+                let (px, py) = (x.mem().unwrap().proxy, y.mem().unwrap().proxy);
+                let proxies = if px != py {
+                    format!(" ({px} and {py} proxies)")
+                } else {
+                    String::new()
+                };
+                let d = format!(
+                    "P{} `{}` (line {}) and P{} `{}` (line {}){proxies}",
+                    x.thread, x.at.text, x.at.line, y.thread, y.at.text, y.at.line
+                );
+                if !found.races.contains(&d) {
+                    found.races.push(d.clone());
+                }
+                if mixed && !flags.iter().any(|f| f.0 == "mixed-size-race" && f.1 == d) {
+                    flags.push(("mixed-size-race".into(), d));
+                }
+            }
+            for f in leaf.flags {
+                if !flags.contains(f) {
+                    flags.push(f.clone());
+                }
+            }
+            // An execution in which a thread the condition observes did not finish has no
+            // final state.
+            let blocked = test
+                .observed
+                .iter()
+                .any(|t| matches!(t, Term::Reg(th, _) if leaf.threads[*th].is_none()));
+            if blocked {
+                return;
+            }
+            for alt in &leaf.finals {
+                let sets: Vec<Vec<u64>> = alt.iter().map(|s| s.iter().copied().collect()).collect();
+                let mut pick = vec![0usize; sets.len()];
+                loop {
+                    let val = |t: &Term| -> i64 {
+                        match t {
+                            Term::Reg(th, r) => leaf.threads[*th].unwrap().reg(*r) as i64,
+                            Term::Imm(v) => *v,
+                            _ => {
+                                let lt = loc_term(test, t).unwrap();
+                                let k = terms.iter().position(|x| *x == lt).unwrap();
+                                sets[k][pick[k]] as i64
+                            }
+                        }
+                    };
+                    let sat = eval(test, &test.prop, &val);
+                    let state: Vec<i64> = test.observed.iter().map(val).collect();
+                    found.states.insert(state, sat);
+                    if (sat && found.witness_pos.is_none()) || found.witness_any.is_none() {
+                        let w = witness(leaf);
+                        if sat && found.witness_pos.is_none() {
+                            found.witness_pos = Some(w.clone());
+                        }
+                        if found.witness_any.is_none() {
+                            found.witness_any = Some(w);
+                        }
+                    }
+                    if sat {
+                        found.positive += 1;
+                    } else {
+                        found.negative += 1;
+                    }
+                    let mut k = 0;
+                    while k < pick.len() {
+                        pick[k] += 1;
+                        if pick[k] < sets[k].len() {
+                            break;
+                        }
+                        pick[k] = 0;
+                        k += 1;
+                    }
+                    if k == pick.len() {
+                        break;
+                    }
+                }
+            }
+        },
+    );
+    if let Some(u) = summary.unsupported {
+        return Err(unsupported(test, u));
+    }
+    for f in summary.flags {
+        if !flags.contains(&f) {
+            flags.push(f);
+        }
+    }
+    if let Some(u) = flags.iter().find(|f| f.0 == "unsupported") {
+        return Err(unsupported(test, u.1.clone()));
+    }
+    found.hangs = summary.hangs.into_iter().collect();
+    found.cut = summary.cut;
+    found.candidates = summary.steps as usize;
+    found.flags = flags;
+    Ok(found)
+}
