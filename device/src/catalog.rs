@@ -847,7 +847,6 @@ include!(concat!(env!("OUT_DIR"), "/isa/calls.rs"));
 #[cfg(not(target_arch = "nvptx64"))]
 #[allow(clippy::type_complexity)]
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
-    crate::cluster::catalog_rows,
     crate::copy::catalog_rows,
     crate::st_async::catalog_rows,
     // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.

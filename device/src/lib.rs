@@ -113,16 +113,12 @@ pub mod backend;
 
 pub mod atomic;
 pub mod barrier;
-// The host's launch supervision, blocking barrier waits and CTA shared memory (`index::launch`).
 pub mod catalog;
 pub mod clc;
 pub mod cluster;
 pub mod copy;
 pub mod fence;
 pub mod grid;
-#[cfg(not(target_arch = "nvptx64"))]
-#[cfg_attr(loom, allow(dead_code))]
-mod host_launch;
 pub mod index;
 pub mod instr;
 pub mod kernel;

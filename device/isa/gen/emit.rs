@@ -369,7 +369,10 @@ impl Ctx<'_> {
             asm: opt(&f.asm)?,
             host: opt(&f.host)?,
             target: self.expand(&f.target, c, Mode::Rust, f.line)?,
-            template: format!("{pre}{mnemonic}{operands};{post}"),
+            template: match &f.text {
+                Some(t) => format!("{pre}{}{post}", t.replace('@', &mnemonic)),
+                None => format!("{pre}{mnemonic}{operands};{post}"),
+            },
             mnemonic,
             operands,
             pre,
@@ -387,11 +390,12 @@ impl Ctx<'_> {
             Some(a) => {
                 let a = a.clone();
                 if let Some(r) = &s.ret {
-                    // The output is the operand `name = out(class) var`: declared, returned.
-                    let var = a
+                    // The outputs are the operands `name = out(class) var`: declared, returned
+                    // (several: a tuple result, in their order).
+                    let vars: Vec<String> = a
                         .split("out(")
-                        .nth(1)
-                        .and_then(|t| t.split_once(')'))
+                        .skip(1)
+                        .filter_map(|t| t.split_once(')'))
                         .map(|(_, t)| {
                             t.trim_start()
                                 .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
@@ -400,13 +404,21 @@ impl Ctx<'_> {
                                 .to_string()
                         })
                         .filter(|v| !v.is_empty())
-                        .ok_or_else(|| {
-                            format!(
+                        .collect();
+                    match &vars[..] {
+                        [] => {
+                            return Err(format!(
                                 "{}:{}: a leaf with a result needs an `out(…) var` operand in its `asm`",
                                 self.path, f.line
-                            )
-                        })?;
-                    (out_decl, out_ret) = result(&var, r);
+                            ))
+                        }
+                        [var] => (out_decl, out_ret) = result(var, r),
+                        vs => {
+                            let t = vs.join(", ");
+                            out_decl = format!("let ({t}): {r};\n        ");
+                            out_ret = format!("\n        ({t})");
+                        }
+                    }
                 }
                 ops.push(a)
             }
@@ -618,7 +630,11 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                             markers.push(MarkerOut {
                                 name: l.target.clone(),
                                 mnemonic: l.mnemonic.clone(),
-                                docs: f.docs.clone(),
+                                docs: f
+                                    .docs
+                                    .iter()
+                                    .map(|d| ctx.expand(d, &c, Mode::Rust, f.line))
+                                    .collect::<Result<_, _>>()?,
                                 leaves: vec![leaf],
                                 device_only: f.host.is_none(),
                             })
@@ -646,6 +662,9 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                         None => impls.push((l.target.clone(), body)),
                     }
                 }
+            }
+            if !f.row {
+                continue;
             }
             let x = |s: &str| ctx.expand(s, &c, Mode::Rust, f.line);
             let (sm, ptx_isa) = floor(f, fam, &c);
@@ -841,6 +860,9 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
         // Every form's Rust path is reached by some statement (its method or function name).
         for item in &file.items {
             let Item::Form(f) = item else { continue };
+            if !f.row {
+                continue;
+            }
             for c in combos(f) {
                 let rust = ctx.expand(&f.rust, &c, Mode::Rust, f.line)?;
                 let name = link_target(&rust);
@@ -947,7 +969,7 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
         for item in &file.items {
             let Item::Form(f) = item else { continue };
             let fam = file.families.iter().find(|x| x.name == f.family).unwrap();
-            if fam.module != module {
+            if fam.module != module || !f.row {
                 continue;
             }
             // Group the combinations by their rendered Rust path (without type arguments).
@@ -1090,8 +1112,10 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
                     "Base" => String::new(),
                     a => format!(" (**{}**)", a.to_lowercase().replace("sm", "sm_")),
                 };
+                // A `|` of the PTX (`elect.sync d|p`) is escaped: it would end the table cell.
+                let ptx = format!("{ptx}{ops};").replace('|', "\\|");
                 lines.push(format!(
-                    "| {call} | `{ptx}{ops};` | {}.{} / sm_{sm}{arch} |",
+                    "| {call} | `{ptx}` | {}.{} / sm_{sm}{arch} |",
                     p / 10,
                     p % 10
                 ));

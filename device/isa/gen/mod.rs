@@ -80,6 +80,14 @@ pub fn table_modules(isa: &Isa) -> Vec<(String, Vec<String>)> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for f in &isa.files {
         for fam in &f.families {
+            // A family whose forms are no catalog rows (special registers) has no table lines.
+            let rows = f
+                .items
+                .iter()
+                .any(|i| matches!(i, parse::Item::Form(x) if x.family == fam.name && x.row));
+            if !rows {
+                continue;
+            }
             match out.iter_mut().find(|(m, _)| *m == fam.module) {
                 Some((_, files)) => {
                     if !files.contains(&f.name) {

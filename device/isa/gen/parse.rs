@@ -163,6 +163,12 @@ pub struct Form {
     /// What the leaf does on the host and under loom (a Rust expression over its parameters):
     /// the leaf then exists on every target, its `asm!` the nvptx64 arm.
     pub host: Option<String>,
+    /// The whole instruction text (`text mov.u32 {r}, @;`, `@` the mnemonic) when it is not
+    /// `MNEMONIC OPERANDS;` (a special register read).
+    pub text: Option<String>,
+    /// `false` (`catalog none`): the form is no catalog row (no `Variant`, docs-table line or
+    /// call; a special register's `mov`), only its marker and leaf.
+    pub row: bool,
     pub line: usize,
 }
 
@@ -482,6 +488,7 @@ fn form(
         family: fam.unwrap_or("").to_string(),
         options: "nostack, preserves_flags".into(),
         konst: "PTX".into(),
+        row: true,
         line: n,
         ..Form::default()
     };
@@ -531,6 +538,13 @@ fn form(
             "call" => f.calls.push(s),
             "host" => f.host = Some(s),
             "group" => f.group = Some(s),
+            "text" => f.text = Some(s),
+            "catalog" if v == "none" => f.row = false,
+            "catalog" => {
+                return Err(format!(
+                    "{path}:{k}: `catalog` takes `none` (the form is no catalog row), found `{v}`"
+                ))
+            }
             _ => return Err(format!("{path}:{k}: unknown form key `{key}`")),
         }
     }
@@ -538,13 +552,13 @@ fn form(
         ("family", &f.family),
         ("ptx", &f.ptx),
         ("fn", &f.sig),
-        ("rust", &f.rust),
+        ("rust", if f.row { &f.rust } else { &f.family }),
     ] {
         if v.is_empty() {
             return Err(format!("{path}:{n}: form `{head}` needs `{what}`"));
         }
     }
-    if f.calls.is_empty() {
+    if f.calls.is_empty() && f.row {
         return Err(format!(
             "{path}:{n}: form `{head}` needs a `call` (its statement in the catalog kernel, or `-` \
              when another form's call reaches it)"

@@ -59,3 +59,45 @@ impl AccessBackend for Loom {
         )
     }
 }
+
+/// [`launch`](crate::index::launch) under `--cfg loom`: each GPU thread is a model thread placed in CTA
+/// `block_idx` (linear) of cluster 0 ([`model::spawn_in`](crate::model::spawn_in)); call it
+/// inside [`model::check`](crate::model::check).
+///
+/// ```
+/// // Under `--cfg loom`: two CTAs of one thread, each a model thread placed in its CTA.
+/// use ptx_sync::index::{launch, block_idx, Dim3};
+/// ptx_sync::model::check(0, || launch(Dim3::x(2), Dim3::x(1), 0, || assert!(block_idx().x < 2)));
+/// ```
+pub fn launch<F: Fn() + Send + Sync + 'static>(
+    grid: crate::index::Dim3,
+    block: crate::index::Dim3,
+    dyn_smem: usize,
+    kernel: F,
+) {
+    let (nctas, nthreads) =
+        crate::backend::host::cta::shape(grid, block).unwrap_or_else(|e| panic!("{e}"));
+    let kernel = loom::sync::Arc::new(kernel);
+    let mut hs = std::vec::Vec::new();
+    for c in 0..nctas {
+        let cta = crate::backend::host::cta::Cta::new(nthreads, dyn_smem)
+            .unwrap_or_else(|| panic!("cannot allocate {dyn_smem} bytes of shared memory"));
+        let cta = std::sync::Arc::new(cta);
+        for t in 0..nthreads {
+            let id = crate::index::Identity {
+                tid: crate::index::Dim3::from_linear(t, block),
+                ntid: block,
+                ctaid: crate::index::Dim3::from_linear(c, grid),
+                nctaid: grid,
+            };
+            let (k, cta) = (kernel.clone(), cta.clone());
+            hs.push(crate::model::spawn_in(0, c, move || {
+                crate::backend::host::cta::enter(id, cta);
+                k()
+            }));
+        }
+    }
+    for h in hs {
+        h.join();
+    }
+}

@@ -42,7 +42,7 @@ pub(crate) mod copy_engine;
 #[doc(hidden)]
 pub mod host;
 #[cfg(loom)]
-mod loom;
+pub(crate) mod loom;
 #[cfg(loom)]
 pub mod model;
 #[cfg(target_arch = "nvptx64")]
@@ -57,6 +57,12 @@ pub(crate) type Active = host::Host;
 /// The backend of this build — the one place the target is chosen.
 #[cfg(loom)]
 pub(crate) type Active = loom::Loom;
+
+#[cfg(loom)]
+pub use self::loom::launch;
+/// The simulated launch of this build (`index::launch`): host threads, or loom's model threads.
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+pub use host::cta::launch;
 
 /// How an [`AtomicRef`](crate::AtomicRef) holds its location: a generic pointer (device and
 /// host), or the [`Strong`](crate::Strong) itself under loom (whose history the scope model

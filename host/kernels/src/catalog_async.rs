@@ -19,17 +19,9 @@ pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut
     // The barrier rows (device/isa/barrier.rows), each through its Rust path (assembled, never
     // run: the contract of `new_aligned` and `sync_threads_aligned` is the caller's).
     ptx_sync::catalog_calls_barrier!(p, out);
-    for v in [cluster_ctarank(), cluster_nctarank(), clusterid_x(), clusterid_y(), clusterid_z(),
-              nclusterid_x(), nclusterid_y(), nclusterid_z(), cluster_ctaid_x(), cluster_ctaid_y(),
-              cluster_ctaid_z(), cluster_nctaid_x(), cluster_nctaid_y(), cluster_nctaid_z()] {
-        keep(out, v);
-    }
-    let s = to_shared(p);
-    keep(out, mapa(s, 1).raw());
-    keep(out, mapa_generic(p, 1));
-    keep(out, getctarank(ClusterAddr(s.raw())));
-    keep(out, getctarank_generic(p));
-    keep(out, elect_sync_lane(u32::MAX));
+    // The cluster rows (device/isa/cluster.rows): special registers, `mapa`, `getctarank`,
+    // `elect.sync`.
+    ptx_sync::catalog_calls_cluster!(p, out);
 }
 
 /// Every mbarrier variant: the rows of device/isa/mbarrier.rows, each through its Rust path.

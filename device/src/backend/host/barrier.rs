@@ -37,7 +37,7 @@ impl BarBackend for Active {
         h.arrive(id, count, pred, true) != 0
     }
     fn sync_threads(_aligned: bool) {
-        crate::index::host_sync_threads()
+        super::cta::sync_threads()
     }
     fn cluster(threads: u32) -> HostCluster {
         const W: &str = "barrier.cluster.arrive/wait (.cluster)";
@@ -56,7 +56,7 @@ impl BarBackend for Active {
     }
     fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
         let target = (gen as u64 + 1) * c.count as u64;
-        let what = crate::host_launch::What {
+        let what = super::launch::What {
             text: "barrier.cluster.wait: not every thread of the cluster arrives",
             id: None,
             count: c.count,
@@ -151,7 +151,7 @@ impl HostBar {
     /// `index::launch` a reported deadlock); returns the number of true predicates of the
     /// completed generation (valid when `wait`).
     pub(super) fn arrive(&self, id: u32, count: u32, pred: bool, wait: bool) -> u32 {
-        let what = crate::host_launch::What {
+        let what = super::launch::What {
             text: "bar.sync: not every thread arrives at the barrier",
             id: Some(id),
             count,
@@ -159,7 +159,7 @@ impl HostBar {
         self.arrive_as(what, pred, wait)
     }
     /// [`arrive`](Self::arrive) for `what.count` threads, a blocked wait reported as `what`.
-    pub(super) fn arrive_as(&self, what: crate::host_launch::What, pred: bool, wait: bool) -> u32 {
+    pub(super) fn arrive_as(&self, what: super::launch::What, pred: bool, wait: bool) -> u32 {
         use hbar::*;
         let (count, p) = (what.count as u64, pred as u64);
         // AcqRel: every arrival releases, the last one acquires all of them (one release

@@ -14,7 +14,11 @@ mod access;
 #[cfg(not(loom))]
 pub(crate) use access::Host;
 pub(crate) mod barrier;
+pub(crate) mod cluster;
 pub(crate) mod copy;
+pub(crate) mod cta;
+#[cfg_attr(loom, allow(dead_code))]
+pub(crate) mod launch;
 pub mod scalar;
 pub(crate) mod warp;
 pub(crate) use scalar::{cas_failure, hatomic};
@@ -138,12 +142,12 @@ impl Word {
 /// loom a model spin ([`crate::model::spin_until`]), so a wait that can never end is a
 /// `deadlock: {what}` panic.
 pub(crate) fn block_while(
-    what: crate::host_launch::What,
+    what: launch::What,
     key: usize,
     #[allow(unused_mut)] mut cond: impl FnMut() -> bool,
 ) {
     #[cfg(not(loom))]
-    crate::host_launch::block_while(what, key, cond);
+    launch::block_while(what, key, cond);
     #[cfg(loom)]
     {
         let _ = key;
@@ -155,7 +159,7 @@ pub(crate) fn block_while(
 /// loom (its waiters are model spins).
 pub(crate) fn wake(key: usize) {
     #[cfg(not(loom))]
-    crate::host_launch::wake(key);
+    launch::wake(key);
     #[cfg(loom)]
     let _ = key;
 }

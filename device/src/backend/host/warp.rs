@@ -66,8 +66,8 @@ pub(crate) fn warp_sync(membermask: u32) {
     );
     let count = (membermask & existing).count_ones();
     // A thread outside a launch is a warp of one: nothing to wait for.
-    if let Some(cta) = crate::index::host::cta() {
-        let what = crate::host_launch::What {
+    if let Some(cta) = super::cta::cta() {
+        let what = super::launch::What {
             text: "a .sync warp instruction (elect.sync, bar.warp.sync): not every lane of the mask arrives",
             id: None,
             count,
