@@ -510,9 +510,33 @@ pub struct Test {
     pub reg_bits: Vec<Vec<u8>>,
     /// `(variable, offset, bits)` of every access the test names statically.
     pub mem_widths: Vec<(usize, u32, u8)>,
+    /// The loop unroll bound of the threads: backward jumps to one loop head per entry into
+    /// its loop before the path is cut and the verdict is `bounded` ([`Test::set_unroll`];
+    /// [`crate::parse::DEFAULT_UNROLL`] unless `--unroll N` says otherwise).
+    pub unroll: u32,
 }
 
 impl Test {
+    /// Sets every thread's loop unroll bound (`ptx-sync check --unroll N`). Spin loops that only
+    /// wait are decided without it (an iteration that changes nothing is not explored twice);
+    /// any other loop that runs past `n` backward jumps cuts its path, and the verdict is then
+    /// `bounded` ([`crate::Observation::Bounded`]).
+    ///
+    /// ```
+    /// let mut t = ptx_sync_model::parse("PTX T\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.u32 [x], 1 ;\nexists (x == 1)\n", "t").unwrap();
+    /// assert_eq!(t.unroll, ptx_sync_model::parse::DEFAULT_UNROLL);
+    /// t.set_unroll(10);
+    /// assert_eq!(t.unroll, 10);
+    /// ```
+    pub fn set_unroll(&mut self, n: u32) {
+        self.unroll = n;
+        for t in &mut self.threads {
+            if let Some(p) = &mut t.prog {
+                p.set_unroll(n);
+            }
+        }
+    }
+
     /// The herd name of a term (`1:r0`, `x`).
     pub fn term_name(&self, t: &Term) -> String {
         match t {

@@ -256,6 +256,7 @@ impl Modern {
             engine: None,
             reg_bits: self.reg_bits,
             mem_widths: self.mem_widths,
+            unroll: DEFAULT_UNROLL,
         }
     }
 }
@@ -1535,6 +1536,7 @@ fn legacy(cx: &Ctx, raw: &Raw) -> Result<Test, Error> {
         engine: None,
         reg_bits: Vec::new(),
         mem_widths: Vec::new(),
+        unroll: DEFAULT_UNROLL,
     })
 }
 

@@ -32,7 +32,7 @@ fn show(v: &Value) -> String {
 
 /// The witness graph of one execution: every event but the internal ones, with reads-from,
 /// coherence (transitively reduced), synchronizes-with and races.
-pub fn witness(leaf: &Leaf<crate::ptx::Thread>) -> Witness {
+pub fn witness_of(leaf: &Leaf<crate::ptx::Thread>) -> Witness {
     let g = leaf.graph;
     let keep: Vec<usize> = (0..g.ev.len())
         .filter(|&e| !matches!(g.ev[e].kind, Kind::Join { .. } | Kind::Clock))
@@ -221,7 +221,7 @@ pub fn run(test: &Test) -> Result<Found, Error> {
                     let state: Vec<i64> = test.observed.iter().map(val).collect();
                     found.states.insert(state, sat);
                     if (sat && found.witness_pos.is_none()) || found.witness_any.is_none() {
-                        let w = witness(leaf);
+                        let w = witness_of(leaf);
                         if sat && found.witness_pos.is_none() {
                             found.witness_pos = Some(w.clone());
                         }

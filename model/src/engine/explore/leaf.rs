@@ -1,0 +1,872 @@
+//! Complete executions: the full check (Fence-SC and coherence orders), races, final values,
+//! and whether a waiting thread hangs.
+
+use super::*;
+
+/// The state of the search for Fence-SC orders of one execution.
+pub(super) struct ScSearch {
+    acc: Option<Full>,
+    cands: Vec<(EvId, EvId)>,
+    need_terms: bool,
+}
+
+/// What the full check of a complete execution found (merged over the Fence-SC orders examined).
+pub(super) struct Full {
+    /// Flags found by the full check (mbarrier misuse).
+    flags: Vec<(String, String)>,
+    finals: Vec<Vec<BTreeSet<u64>>>,
+    races: Vec<(EvId, EvId, bool)>,
+    sync: Vec<(EvId, EvId, SyncKind)>,
+    co: Vec<(EvId, EvId)>,
+    /// Per location key, the coherence-maximal writes of the first solution (for fairness).
+    maximal: BTreeMap<LocKey, Vec<EvId>>,
+}
+
+impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+    pub(super) fn leaf(&mut self, st: State<P>) {
+        let trace = std::env::var_os("PTX_SYNC_TRACE").is_some();
+        if trace {
+            eprintln!(
+                "leaf: {} events, statuses {:?}",
+                st.g.ev.len(),
+                st.th.iter().map(|t| t.status.clone()).collect::<Vec<_>>()
+            );
+        }
+        if trace {
+            for (i, e) in st.g.ev.iter().enumerate() {
+                eprintln!(
+                    "  e{i} P{} ord {} `{}` {:?}",
+                    e.thread,
+                    e.ord,
+                    e.at.text,
+                    e.mem().map(|m| (m.key, m.rf.clone(), m.wval))
+                );
+            }
+            eprintln!("  sync {:?} issued {:?}", st.g.sync, st.g.issued);
+        }
+        // A read left waiting outside any loop never gets its write: not an execution.
+        if st.th.iter().any(|th| {
+            !th.pending.is_empty()
+                && th.status != Status::Stopped
+                && th.heads.is_empty()
+                && !self.may_loop(th)
+        }) {
+            return;
+        }
+        let Some(full) = self.full(&st) else {
+            if trace {
+                eprintln!("  inconsistent");
+            }
+            return;
+        };
+        let mut hangs: Vec<String> = Vec::new();
+        let mut blocked = vec![false; st.th.len()];
+        for (t, th) in st.th.iter().enumerate() {
+            if !th.pending.is_empty() {
+                match self.probe(&st, t, &full) {
+                    Some(line) => {
+                        hangs.push(line);
+                        blocked[t] = true;
+                    }
+                    // Reading the coherence-last writes lets it go on: not a fair end.
+                    None => return,
+                }
+                continue;
+            }
+            match &th.status {
+                Status::Bar(e) => {
+                    let (id, count) = match st.g.ev[*e].kind {
+                        Kind::Bar { id, count, .. } => (id, count),
+                        _ => (0, None),
+                    };
+                    let who = match count {
+                        Some(c) => format!("{c} threads"),
+                        None => "every thread of its CTA".to_string(),
+                    };
+                    hangs.push(format!(
+                        "{} waits at barrier {id} for {who}: it never completes",
+                        describe(&st.g, *e)
+                    ));
+                    blocked[t] = true;
+                }
+                Status::Run => {
+                    if let Some((_, Step::Op(op, at, _))) = &th.front {
+                        let what = match op {
+                            Op::ClusterWait => "the cluster barrier phase never completes",
+                            Op::WaitGroup { .. } => "the async copies it waits for never complete",
+                            _ => "it can never continue",
+                        };
+                        hangs.push(format!("P{t} `{}` (line {}): {what}", at.text, at.line));
+                        blocked[t] = true;
+                    } else if !th.join_first.is_empty() {
+                        hangs.push(format!("P{t}: cp.async.mbarrier.arrive never arrives"));
+                        blocked[t] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if st.th.iter().any(|th| th.status == Status::Cut) {
+            self.summary.cut += 1;
+            return;
+        }
+        self.summary.executions += 1;
+        for h in hangs {
+            self.summary.hangs.insert(h);
+        }
+        let mut all_flags = st.flags.clone();
+        all_flags.extend(full.flags.iter().cloned());
+        for f in &all_flags {
+            self.summary.flags.insert(f.clone());
+        }
+        let threads: Vec<Option<&P>> = (0..self.nreal)
+            .map(|t| {
+                let th = &st.th[t];
+                match (&th.status, &th.front) {
+                    (Status::Done, Some((Prog::User(p), _))) if !blocked[t] => Some(p),
+                    _ => None,
+                }
+            })
+            .collect();
+        let leaf = Leaf {
+            graph: &st.g,
+            threads,
+            finals: full.finals,
+            races: full.races,
+            sync: full.sync,
+            co: full.co,
+            flags: &all_flags,
+        };
+        (self.observe)(&leaf);
+    }
+
+    /// Whether the thread may still loop (only then can a read left pending at the end be a
+    /// spin that waits for ever).
+    pub(super) fn may_loop(&self, th: &Th<P>) -> bool {
+        match &th.snap {
+            Prog::User(p) => p.may_loop(),
+            Prog::Async(_) => false,
+        }
+    }
+
+    /// A thread left with a pending read at the end: run it on with the coherence-last values.
+    /// `Some(description)` if it then spins for ever (a hang in a fair execution), `None` if it
+    /// would go on (this end is not fair).
+    pub(super) fn probe(&self, st: &State<P>, t: usize, full: &Full) -> Option<String> {
+        let mut th = st.th[t].clone();
+        let layout = &self.world.layout;
+        let value_of = |m: &Mem| -> Reply {
+            let mut v = 0u64;
+            for b in 0..m.size as u32 {
+                let at = m.off + b;
+                let w = full.maximal.get(&m.key).and_then(|ws| {
+                    ws.iter().copied().find(|&w| {
+                        let wm = st.g.ev[w].mem().unwrap();
+                        wm.off <= at && at < wm.off + wm.size as u32
+                    })
+                });
+                let byte = match w {
+                    Some(w) => {
+                        let wm = st.g.ev[w].mem().unwrap();
+                        match wm.wval {
+                            Some(Value::Mbar(s)) => {
+                                return match m.mbar {
+                                    Some(MbarAct::WaitParity(p)) => Reply::Pred(s.wait_parity(p)),
+                                    Some(MbarAct::WaitState(k)) => {
+                                        Reply::Pred(s.wait_token(k).unwrap_or(false))
+                                    }
+                                    _ => Reply::Value(0),
+                                }
+                            }
+                            Some(val) => val.byte(at - wm.off),
+                            None => 0,
+                        }
+                    }
+                    None => layout.vars[m.key.0 as usize]
+                        .init
+                        .get(at as usize)
+                        .copied()
+                        .unwrap_or(0),
+                };
+                v |= (byte as u64) << (8 * b);
+            }
+            Reply::Value(v)
+        };
+        let first = th.pending.first()?.clone();
+        let at = st.g.ev[first.ev].at.clone();
+        for p in th.pending.clone() {
+            let m = st.g.ev[p.ev].mem().unwrap();
+            if m.write {
+                return None; // a pending RMW would write: progress
+            }
+            let k = (p.ord - th.snap_ord) as usize;
+            th.ahead[k].1 = Some(value_of(m));
+        }
+        th.pending.clear();
+        th.advance_snap();
+        th.refront();
+        let (mut prog, mut step) = th.front.take()?;
+        let mut heads = th.heads.clone();
+        for _ in 0..256 {
+            match step {
+                Step::LoopHead { head, .. } => {
+                    let fp = prog.fingerprint();
+                    if heads
+                        .get(&head)
+                        .is_some_and(|&(f, imp)| f == fp && imp == th.impure)
+                    {
+                        return Some(format!(
+                            "P{t} `{}` (line {}): the loop can wait for ever (its reads see the last writes and it does not exit)",
+                            at.text, at.line
+                        ));
+                    }
+                    heads.insert(head, (fp, th.impure));
+                }
+                Step::Op(Op::Load(acc), ..) => {
+                    let Ok((key, off, _, _)) = self.locate(st, t, acc.space, acc.addr, acc.size)
+                    else {
+                        return None;
+                    };
+                    let m = Mem {
+                        key,
+                        off,
+                        size: acc.size,
+                        vaddr: 0,
+                        shared: false,
+                        proxy: acc.proxy,
+                        order: acc.order,
+                        read: true,
+                        write: false,
+                        atomic: false,
+                        red: false,
+                        rmw: None,
+                        mbar: None,
+                        wval: None,
+                        rf: None,
+                        rval: None,
+                    };
+                    prog.resume(value_of(&m));
+                }
+                Step::Op(
+                    Op::Mbar {
+                        space,
+                        addr,
+                        op: op @ (MbarOp::WaitParity { .. } | MbarOp::WaitState { .. }),
+                        ..
+                    },
+                    ..,
+                ) => {
+                    let Ok((key, off, _, _)) = self.locate(st, t, space, addr, 8) else {
+                        return None;
+                    };
+                    let mbar = Some(match op {
+                        MbarOp::WaitParity { parity, .. } => MbarAct::WaitParity(parity),
+                        MbarOp::WaitState { state, .. } => MbarAct::WaitState(state & 0xffff_ffff),
+                        _ => unreachable!(),
+                    });
+                    let m = Mem {
+                        key,
+                        off,
+                        size: 8,
+                        vaddr: 0,
+                        shared: true,
+                        proxy: Proxy::Generic,
+                        order: Order::WEAK,
+                        read: true,
+                        write: false,
+                        atomic: false,
+                        red: false,
+                        rmw: None,
+                        mbar,
+                        wval: None,
+                        rf: None,
+                        rval: None,
+                    };
+                    prog.resume(value_of(&m));
+                }
+                Step::Op(Op::Fence(..) | Op::ProxyFence(_), ..) => prog.resume(Reply::None),
+                Step::Op(Op::Clock, ..) => {
+                    prog.resume(Reply::Value(th.clock.unwrap_or(1 << 32)));
+                }
+                _ => return None,
+            }
+            step = prog.step();
+        }
+        None
+    }
+
+    /// The full check of a complete execution: some Fence-SC order and some coherence order
+    /// satisfy every axiom. Merges what every such order allows when the final values or new
+    /// races depend on it.
+    pub(super) fn full(&mut self, st: &State<P>) -> Option<Full> {
+        let t0 = std::time::Instant::now();
+        let r = self.full_inner(st);
+        self.stats.0 += 1;
+        self.stats.1 += t0.elapsed().as_secs_f64();
+        r
+    }
+
+    pub(super) fn full_inner(&mut self, st: &State<P>) -> Option<Full> {
+        let map = self.cluster_of_cta.clone();
+        let cl = move |c: u32| map.get(&c).copied().unwrap_or(c);
+        let ch = Checker::new(&st.g, &cl);
+        let pairs = ch.sc_pairs();
+        let bco0 = ch.bco(&[]);
+        if bco0.reflexive_somewhere() {
+            return None;
+        }
+        // Races that some Fence-SC order might leave: those under the smallest causality order
+        // that no earlier execution reported. The search below looks for an order that keeps
+        // each of them unordered, and stops as soon as one consistent order is known and no
+        // candidate (nor a final value) can still come out differently.
+        let (_, cause0) = ch.cause(&bco0);
+        let cands: Vec<(EvId, EvId)> = self
+            .races(&st.g, &ch, &cause0)
+            .into_iter()
+            .map(|(a, b, _)| (a, b))
+            .filter(|p| !self.known_races.contains(p))
+            .collect();
+        let mut free: Vec<(EvId, EvId)> = pairs
+            .into_iter()
+            .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
+            .collect();
+        free.sort_unstable();
+        let quick = self.derive_sc(&st.g, &ch, &free)?;
+        // When one consistent order settles everything (no new race to look for, no final value
+        // asked), try a linear extension of the derived edges first.
+        if cands.is_empty() && self.terms.is_empty() {
+            let edges = self.linear_sc(&ch, &free, &quick);
+            let bco = ch.bco(&edges);
+            if !bco.reflexive_somewhere() {
+                if let Some(f) = self.evaluate(st, &ch, &bco, &edges) {
+                    return Some(f);
+                }
+            }
+        }
+        let forced = self.probe_sc(&st.g, &ch, &free)?;
+        let mut search = ScSearch {
+            acc: None,
+            cands,
+            need_terms: !self.terms.is_empty(),
+        };
+        let mut edges: Vec<(EvId, EvId)> = forced;
+        self.sc_dfs(st, &ch, &free, 0, &mut edges, &mut search);
+        if let Some(a) = &search.acc {
+            for &(x, y, _) in &a.races {
+                self.known_races.insert((x, y));
+            }
+        }
+        search.acc
+    }
+
+    /// Failed-literal probing of the Fence-SC order: an orientation of a pair that alone breaks a
+    /// necessary condition forces the other one in every consistent order. Repeats until nothing
+    /// changes. `None`: no Fence-SC order can be consistent.
+    pub(super) fn probe_sc(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+    ) -> Option<Vec<(EvId, EvId)>> {
+        let mut forced: Vec<(EvId, EvId)> = Vec::new();
+        loop {
+            let base = ch.bco(&forced);
+            if !self.necessary(g, ch, &base) {
+                return None;
+            }
+            let mut changed = false;
+            for &(a, b) in free {
+                if base.has(a, b) || base.has(b, a) {
+                    continue;
+                }
+                let ok = |x: EvId, y: EvId| {
+                    let mut e = forced.clone();
+                    e.push((x, y));
+                    self.necessary(g, ch, &ch.bco(&e))
+                };
+                match (ok(a, b), ok(b, a)) {
+                    (false, false) => return None,
+                    (true, false) => forced.push((a, b)),
+                    (false, true) => forced.push((b, a)),
+                    (true, true) => continue,
+                }
+                changed = true;
+                break;
+            }
+            if !changed {
+                return Some(forced);
+            }
+        }
+    }
+
+    /// Whether some Fence-SC order may still be consistent (probing only).
+    pub(super) fn sc_feasible(&self, g: &Graph) -> bool {
+        let cl = |c: u32| self.cluster_of_cta.get(&c).copied().unwrap_or(c);
+        let ch = Checker::new(g, &cl);
+        let bco0 = ch.bco(&[]);
+        let free: Vec<(EvId, EvId)> = ch
+            .sc_pairs()
+            .into_iter()
+            .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
+            .collect();
+        free.is_empty() || self.derive_sc(g, &ch, &free).is_some()
+    }
+
+    /// Fence-SC edges every consistent execution must have, derived from communication (a cheap
+    /// fixpoint, like the `psc` relation of RC11): if `Fb` before `Fa` in Fence-SC order would put
+    /// a write before a read that reads something coherence-before it (or a read before the write
+    /// it reads from), then `Fa` precedes `Fb` (§8.9.4 makes Fence-SC order part of base
+    /// causality order; §8.10.6 then forbids the communication). `None`: a cycle — no Fence-SC
+    /// order can be consistent.
+    pub(super) fn derive_sc(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+    ) -> Option<Vec<(EvId, EvId)>> {
+        use crate::engine::bits::row_iter;
+        let n = g.ev.len();
+        // For each write W: the reads that read something coherence-before W (init sources only,
+        // and sources causally before W under the smallest causality order).
+        let bco0 = ch.bco(&[]);
+        let (_, cause0) = ch.cause(&bco0);
+        let mut frby = Rel::new(n);
+        let mut rfrom: Vec<Vec<EvId>> = vec![Vec::new(); n];
+        for (_, evs) in &ch.base().by_key {
+            for &r in evs {
+                let mr = g.ev[r].mem().unwrap();
+                let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
+                    continue;
+                };
+                for &w in evs {
+                    let mw = g.ev[w].mem().unwrap();
+                    if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
+                        continue;
+                    }
+                    if mw.proxy != Proxy::Generic || mr.proxy != Proxy::Generic {
+                        continue;
+                    }
+                    for p in pieces {
+                        match p.src {
+                            Src::Init => frby.add(w, r),
+                            Src::Ev(s) if s != w && cause0.has(s, w) => frby.add(w, r),
+                            Src::Ev(s) if s == w => rfrom[r].push(w),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let mut forced: Vec<(EvId, EvId)> = Vec::new();
+        loop {
+            let bco = ch.bco(&forced);
+            if bco.reflexive_somewhere() {
+                return None;
+            }
+            // Per fence f: what precedes it (the reads too early for them, the writes they read
+            // from, as sets) and what follows it.
+            let fences: BTreeSet<EvId> = free.iter().flat_map(|&(a, b)| [a, b]).collect();
+            let words = n.div_ceil(64).max(1);
+            // Indexed by event (only the fences' rows are filled): the closure below looks them
+            // up for every free pair, many times per execution.
+            let mut fr_before: Vec<Vec<u64>> = vec![Vec::new(); n];
+            let mut rf_before: Vec<Vec<u64>> = vec![Vec::new(); n];
+            let mut after: Vec<Vec<u64>> = vec![Vec::new(); n];
+            for &f in &fences {
+                let mut frb = vec![0u64; words];
+                let mut rfb = vec![0u64; words];
+                for x in 0..n {
+                    if !(x == f || bco.has(x, f)) || g.ev[x].mem().is_none() {
+                        continue;
+                    }
+                    for (k, w) in frby.row(x).iter().enumerate() {
+                        frb[k] |= w;
+                    }
+                    for &w in &rfrom[x] {
+                        rfb[w / 64] |= 1 << (w % 64);
+                    }
+                }
+                let mut a: Vec<u64> = bco.row(f).to_vec();
+                a[f / 64] |= 1 << (f % 64);
+                fr_before[f] = frb;
+                rf_before[f] = rfb;
+                after[f] = a;
+            }
+            let hit = |x: &[u64], y: &[u64]| x.iter().zip(y).any(|(a, b)| a & b != 0);
+            // Would `fb` before `fa` break something? (`fb`'s predecessors before `fa`'s successors.)
+            let breaks = |fa: EvId, fb: EvId| -> bool {
+                hit(&fr_before[fb], &after[fa]) || hit(&rf_before[fb], &after[fa])
+            };
+            let _ = row_iter;
+            let mut changed = false;
+            for &(a, b) in free {
+                if bco.has(a, b) || bco.has(b, a) {
+                    continue;
+                }
+                match (breaks(a, b), breaks(b, a)) {
+                    (true, true) => return None,
+                    (true, false) => forced.push((a, b)),
+                    (false, true) => forced.push((b, a)),
+                    (false, false) => continue,
+                }
+                changed = true;
+            }
+            if !changed {
+                return Some(forced);
+            }
+        }
+    }
+
+    /// A total Fence-SC order extending base causality order and `forced`: the fences in a
+    /// topological order of (bco ∪ forced), as edges between consecutive morally strong pairs.
+    pub(super) fn linear_sc(
+        &self,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+        forced: &[(EvId, EvId)],
+    ) -> Vec<(EvId, EvId)> {
+        let bco = ch.bco(forced);
+        let mut edges = forced.to_vec();
+        for &(a, b) in free {
+            if bco.has(a, b) || bco.has(b, a) {
+                continue;
+            }
+            // Order unrelated pairs by a fixed rule consistent with bco: count predecessors.
+            let pa = (0..bco.n()).filter(|&x| bco.has(x, a)).count();
+            let pb = (0..bco.n()).filter(|&x| bco.has(x, b)).count();
+            if (pa, a) < (pb, b) {
+                edges.push((a, b));
+            } else {
+                edges.push((b, a));
+            }
+        }
+        edges
+    }
+
+    /// Depth-first over the orientations of the unordered pairs of morally strong `fence.sc`
+    /// (§8.9.3). Returns false to stop the whole search.
+    pub(super) fn sc_dfs(
+        &mut self,
+        st: &State<P>,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+        i: usize,
+        edges: &mut Vec<(EvId, EvId)>,
+        search: &mut ScSearch,
+    ) -> bool {
+        let bco = ch.bco(edges);
+        if bco.reflexive_somewhere() {
+            return true;
+        }
+        if search.acc.is_some() && !search.need_terms {
+            // Orders only grow: a candidate ordered now stays ordered below.
+            let open = search
+                .cands
+                .iter()
+                .any(|&(a, b)| !ch.cause_pair(&bco, a, b) && !ch.cause_pair(&bco, b, a));
+            if !open {
+                return true;
+            }
+        }
+        let mut j = i;
+        while j < free.len() && (bco.has(free[j].0, free[j].1) || bco.has(free[j].1, free[j].0)) {
+            j += 1;
+        }
+        if j == free.len() {
+            if let Some(f) = self.evaluate(st, ch, &bco, edges) {
+                search
+                    .cands
+                    .retain(|&(a, b)| !f.races.iter().any(|&(x, y, _)| (x, y) == (a, b)));
+                match &mut search.acc {
+                    None => search.acc = Some(f),
+                    Some(a) => {
+                        for alt in f.finals {
+                            if !a.finals.contains(&alt) {
+                                a.finals.push(alt);
+                            }
+                        }
+                        for r in f.races {
+                            if !a.races.contains(&r) {
+                                a.races.push(r);
+                            }
+                        }
+                        for x in f.flags {
+                            if !a.flags.contains(&x) {
+                                a.flags.push(x);
+                            }
+                        }
+                    }
+                }
+            }
+            return search.need_terms || !search.cands.is_empty() || search.acc.is_none();
+        }
+        let (a, b) = free[j];
+        for (x, y) in [(a, b), (b, a)] {
+            edges.push((x, y));
+            let go = self.sc_dfs(st, ch, free, j + 1, edges, search);
+            edges.pop();
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The data races under causality order `cause` (PTX ISA §8.7.1: "Two conflicting memory
+    /// operations are said to be in a data-race if they are not related in causality order and
+    /// they are not morally strong.").
+    pub(super) fn races(&self, g: &Graph, ch: &Checker, cause: &Rel) -> Vec<(EvId, EvId, bool)> {
+        let mut v = Vec::new();
+        for (_, evs) in &ch.base().by_key {
+            for (i, &a) in evs.iter().enumerate() {
+                for &b in &evs[i + 1..] {
+                    let (ma, mb) = (g.ev[a].mem().unwrap(), g.ev[b].mem().unwrap());
+                    if !ma.overlaps(mb) || !(ma.write || mb.write) {
+                        continue;
+                    }
+                    if ma.rf.is_none() && ma.read && !ma.write
+                        || mb.rf.is_none() && mb.read && !mb.write
+                    {
+                        continue;
+                    }
+                    if morally_strong(&g.ev[a], &g.ev[b]) || cause.has(a, b) || cause.has(b, a) {
+                        continue;
+                    }
+                    v.push((a.min(b), a.max(b), !ma.same_bytes(mb)));
+                }
+            }
+        }
+        v
+    }
+
+    /// Checks one complete execution with a Fence-SC order: coherence per location, races, final
+    /// values.
+    pub(super) fn evaluate(
+        &self,
+        st: &State<P>,
+        ch: &Checker,
+        bco: &Rel,
+        sc: &[(EvId, EvId)],
+    ) -> Option<Full> {
+        let g = &st.g;
+        let (pp, cause) = ch.cause(bco);
+        if cause.reflexive_somewhere() {
+            return None;
+        }
+        let mut finals: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); self.terms.len()];
+        let mut flags: Vec<(String, String)> = Vec::new();
+        let mut co_pairs = Vec::new();
+        let mut maximal = BTreeMap::new();
+        let layout = &self.world.layout;
+        for (key, evs) in &ch.base().by_key {
+            let cp = self.co_problem(g, ch, evs, &pp, &cause)?;
+            let terms: Vec<(usize, LocTerm)> = self
+                .terms
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(_, tm)| (tm.var, tm.cta) == *key)
+                .collect();
+            let mut first: Option<Rel> = None;
+            let mut vals: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); terms.len()];
+            cp.solve(&mut |co: &Rel| {
+                if !sc_per_location(g, &cp, co) {
+                    return true;
+                }
+                if first.is_none() {
+                    first = Some(co.clone());
+                }
+                for (k, (_, tm)) in terms.iter().enumerate() {
+                    vals[k].extend(final_values(g, &cp, co, tm, layout));
+                }
+                !terms.is_empty()
+            });
+            let co = first?;
+            // §9.7.13.15.9: "The behavior of performing an mbarrier.init operation on a memory
+            // location containing a valid mbarrier object is undefined"; a plain write over a
+            // valid object is the same misuse (§9.7.13.15.3: it "must be invalidated to
+            // repurpose its memory").
+            for (i, &w) in cp.writes.iter().enumerate() {
+                let mw = g.ev[w].mem().unwrap();
+                if !(mw.mbar.is_none() || matches!(mw.mbar, Some(MbarAct::Init(_)))) {
+                    continue;
+                }
+                let over_valid = (0..cp.writes.len()).any(|j| {
+                    co.has(j, i)
+                        && !(0..cp.writes.len()).any(|k| co.has(j, k) && co.has(k, i))
+                        && matches!(g.ev[cp.writes[j]].mem().unwrap().wval, Some(Value::Mbar(_)))
+                });
+                if over_valid {
+                    let e = &g.ev[w];
+                    flags.push((
+                        "mbarrier-misuse".to_string(),
+                        format!(
+                            "P{} `{}` (line {}): writes over a valid mbarrier object",
+                            e.thread, e.at.text, e.at.line
+                        ),
+                    ));
+                }
+            }
+            for (i, &a) in cp.writes.iter().enumerate() {
+                for (j, &b) in cp.writes.iter().enumerate() {
+                    if co.has(i, j) {
+                        co_pairs.push((a, b));
+                    }
+                }
+            }
+            let maxw: Vec<EvId> = (0..cp.writes.len())
+                .filter(|&i| !(0..cp.writes.len()).any(|j| co.has(i, j)))
+                .map(|i| cp.writes[i])
+                .collect();
+            maximal.insert(*key, maxw);
+            for (k, (ti, _)) in terms.iter().enumerate() {
+                finals[*ti] = std::mem::take(&mut vals[k]);
+            }
+        }
+        // Terms on locations nobody accessed keep their initial value.
+        for (ti, tm) in self.terms.iter().enumerate() {
+            if finals[ti].is_empty() {
+                let mut v = 0u64;
+                for b in 0..tm.size as u32 {
+                    let byte = layout.vars[tm.var as usize]
+                        .init
+                        .get((tm.off + b) as usize)
+                        .copied()
+                        .unwrap_or(0);
+                    v |= (byte as u64) << (8 * b);
+                }
+                finals[ti].insert(v);
+            }
+        }
+        let races = self.races(g, ch, &cause);
+        let mut sync = ch.base().sw.clone();
+        sync.extend(sc.iter().map(|&(a, b)| (a, b, SyncKind::FenceSc)));
+        Some(Full {
+            flags,
+            finals: vec![finals],
+            races,
+            sync,
+            co: co_pairs,
+            maximal,
+        })
+    }
+}
+
+/// Sequential Consistency per Location (PTX ISA §8.10.5): "a concatenation of program order
+/// between overlapping operations and morally strong relations in communication order cannot
+/// result in a cycle", for a coherence order `co` of the location's writes.
+fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
+    // Nodes: the writes, then the reads.
+    let mut nodes: Vec<EvId> = cp.writes.clone();
+    for (r, _) in &cp.reads {
+        if !nodes.contains(r) {
+            nodes.push(*r);
+        }
+    }
+    let n = nodes.len();
+    let pos = |e: EvId| nodes.iter().position(|&x| x == e);
+    let mut rel = Rel::new(n);
+    let mem = |e: EvId| g.ev[e].mem().unwrap();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && g.po_before(nodes[i], nodes[j]) && mem(nodes[i]).overlaps(mem(nodes[j])) {
+                rel.add(i, j);
+            }
+        }
+    }
+    let ms = |a: EvId, b: EvId| morally_strong(&g.ev[a], &g.ev[b]);
+    for (i, &a) in cp.writes.iter().enumerate() {
+        for (j, &b) in cp.writes.iter().enumerate() {
+            if co.has(i, j) && ms(a, b) {
+                rel.add(i, j);
+            }
+        }
+    }
+    for (r, srcs) in &cp.reads {
+        let ri = pos(*r).unwrap();
+        let mr = mem(*r);
+        for &s in srcs {
+            if s != INIT {
+                let w = cp.writes[s];
+                if w != *r && ms(w, *r) {
+                    rel.add(s, ri);
+                }
+            }
+            // from-reads: r → every morally strong write after its source.
+            for (j, &w) in cp.writes.iter().enumerate() {
+                if w == *r || !ms(*r, w) || !mr.overlaps(mem(w)) {
+                    continue;
+                }
+                let after = if s == INIT { true } else { co.has(s, j) };
+                if after {
+                    rel.add(ri, j);
+                }
+            }
+        }
+    }
+    rel.acyclic()
+}
+
+/// The values a location term may end with under coherence order `co`: the coherence-last
+/// writes covering it (PTX ISA §8.9.6; a location whose last writes race keeps either value).
+fn final_values(g: &Graph, cp: &CoProblem, co: &Rel, tm: &LocTerm, layout: &Layout) -> Vec<u64> {
+    let covers = |w: EvId, b: u32| {
+        let m = g.ev[w].mem().unwrap();
+        m.off <= b && b < m.off + m.size as u32
+    };
+    // Per byte, the maximal writes covering it.
+    let mut per_byte: Vec<Vec<u8>> = Vec::new();
+    let mut whole: Option<Vec<u64>> = Some(Vec::new());
+    let mut max_sets: Vec<Vec<usize>> = Vec::new();
+    for b in tm.off..tm.off + tm.size as u32 {
+        let cands: Vec<usize> = (0..cp.writes.len())
+            .filter(|&i| covers(cp.writes[i], b))
+            .collect();
+        let maxes: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&i| !cands.iter().any(|&j| co.has(i, j)))
+            .collect();
+        let mut vals = Vec::new();
+        if maxes.is_empty() {
+            vals.push(
+                layout.vars[tm.var as usize]
+                    .init
+                    .get(b as usize)
+                    .copied()
+                    .unwrap_or(0),
+            );
+        }
+        for &i in &maxes {
+            let m = g.ev[cp.writes[i]].mem().unwrap();
+            vals.push(m.wval.map_or(0, |v| v.byte(b - m.off)));
+        }
+        per_byte.push(vals);
+        max_sets.push(maxes);
+    }
+    // Same-size last writes: no tearing — one value per write.
+    if max_sets.iter().all(|s| s == &max_sets[0]) && !max_sets[0].is_empty() {
+        for &i in &max_sets[0] {
+            let m = g.ev[cp.writes[i]].mem().unwrap();
+            let mut v = 0u64;
+            for (k, b) in (tm.off..tm.off + tm.size as u32).enumerate() {
+                v |= (m.wval.map_or(0, |x| x.byte(b - m.off)) as u64) << (8 * k);
+            }
+            whole.as_mut().unwrap().push(v);
+        }
+        return whole.unwrap();
+    }
+    let mut out = vec![0u64];
+    for (k, vals) in per_byte.iter().enumerate() {
+        let mut next = Vec::new();
+        for &o in &out {
+            for &b in vals {
+                next.push(o | (b as u64) << (8 * k));
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        out = next;
+    }
+    out
+}

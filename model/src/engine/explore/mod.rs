@@ -1,0 +1,754 @@
+//! Exploration: threads run against the model, one event at a time, and only consistent
+//! partial executions are ever extended.
+//!
+//! Each thread runs in program order, except that it *runs ahead* of a load whose value is not
+//! chosen yet: later loads, stores, RMWs and fences that depend on no pending load (PTX ISA
+//! §8.10.4's "chains of instruction dependencies") are added at once, so load buffering is
+//! reachable without guessing values. When no thread can add anything, the first pending load
+//! chooses the write it reads from among those in the graph, or waits for one that is not there
+//! yet. After every choice the partial execution is checked against the axioms (they only get
+//! stricter as events are added) and pruned. Complete executions are checked in full: some
+//! Fence-SC order and some coherence order must satisfy every axiom ([`super::axioms`]).
+//!
+//! Spin loops: an iteration that returns to a loop head with the thread's state unchanged having
+//! only read is never explored twice. A thread left waiting for ever in a fair execution is a
+//! hang (`model/SEMANTICS.md` S6).
+
+use super::asyncop::{AsyncKind, AsyncProg};
+use super::axioms::{morally_strong, Checker, CoProblem, SyncKind, INIT};
+use super::bits::Rel;
+use super::graph::{EvId, Event, Graph, Kind, LocKey, MbarAct, Mem, Piece, Src, Value};
+use super::mbar::{MbarError, MbarState};
+use super::op::{
+    Access, At, Completion, Layout, MbarOp, Op, Order, Place, Program, Reply, Space, Step, Val,
+};
+use crate::ast::{BarKind, Proxy, RmwOp, Scope, Sem};
+use std::collections::{BTreeMap, BTreeSet};
+
+mod leaf;
+mod perform;
+mod resolve;
+mod values;
+pub use values::rmw_value;
+use values::*;
+
+/// Where the threads run and what memory they share.
+#[derive(Clone, Debug)]
+pub struct World {
+    /// The address space.
+    pub layout: Layout,
+    /// Each thread's place (index = thread number).
+    pub places: Vec<Place>,
+}
+
+/// Limits of one exploration.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most events in one execution.
+    pub max_events: usize,
+    /// Most exploration steps before the test is reported as too large.
+    pub max_steps: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_events: 4096,
+            max_steps: 5_000_000,
+        }
+    }
+}
+
+/// A location term of the final condition: bytes `off..off+size` of variable `var` (for a shared
+/// variable, the copy of CTA `cta`; `u32::MAX` for global memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocTerm {
+    /// Variable.
+    pub var: u32,
+    /// CTA owning the copy.
+    pub cta: u32,
+    /// Offset.
+    pub off: u32,
+    /// Size in bytes.
+    pub size: u8,
+}
+
+/// One complete, consistent execution as the observer sees it.
+pub struct Leaf<'a, P> {
+    /// The graph.
+    pub graph: &'a Graph,
+    /// The real threads' final interpreter states (`None`: the thread did not finish).
+    pub threads: Vec<Option<&'a P>>,
+    /// The possible final values of the asked location terms: one alternative per Fence-SC
+    /// order that gave different sets (within one alternative the terms are independent: any
+    /// combination of their values is a final state).
+    pub finals: Vec<Vec<BTreeSet<u64>>>,
+    /// Data races (event pairs, mixed-size).
+    pub races: Vec<(EvId, EvId, bool)>,
+    /// Synchronizes-with edges (with the Fence-SC order chosen).
+    pub sync: Vec<(EvId, EvId, SyncKind)>,
+    /// A coherence order (pairs of write events).
+    pub co: Vec<(EvId, EvId)>,
+    /// Flags raised in this execution: (flag, description).
+    pub flags: &'a [(String, String)],
+}
+
+/// What the exploration reports besides leaves.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Hangs, described once each.
+    pub hangs: BTreeSet<String>,
+    /// Other flags (mbarrier errors, bad addresses, barrier counts, traps): (flag, description).
+    pub flags: BTreeSet<(String, String)>,
+    /// Executions cut at the unroll bound.
+    pub cut: usize,
+    /// Something not modelled (`unsupported: …`).
+    pub unsupported: Option<String>,
+    /// Exploration steps.
+    pub steps: u64,
+    /// Complete consistent executions.
+    pub executions: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Status {
+    Run,
+    /// Waiting at a CTA barrier (its event).
+    Bar(EvId),
+    Done,
+    Stopped,
+    Cut,
+}
+
+#[derive(Clone, Debug)]
+struct Pending {
+    ord: u32,
+    ev: EvId,
+    /// Set when the read declined every write available then: it may only read a write whose
+    /// value became known later (sequence number ≥ this).
+    deferred_at: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+enum Prog<P> {
+    User(P),
+    Async(AsyncProg),
+}
+
+impl<P: Program> Prog<P> {
+    fn step(&mut self) -> Step {
+        match self {
+            Prog::User(p) => p.step(),
+            Prog::Async(p) => p.step(),
+        }
+    }
+    fn resume(&mut self, r: Reply) {
+        match self {
+            Prog::User(p) => p.resume(r),
+            Prog::Async(p) => p.resume(r),
+        }
+    }
+    fn fingerprint(&self) -> u64 {
+        match self {
+            Prog::User(p) => p.fingerprint(),
+            Prog::Async(p) => p.fingerprint(),
+        }
+    }
+    /// The next step that is not a loop head (for replays).
+    fn step_op(&mut self) -> Step {
+        loop {
+            match self.step() {
+                Step::LoopHead { .. } => continue,
+                s => return s,
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Th<P> {
+    place: Place,
+    /// Interpreter positioned before op `snap_ord`; every earlier op is resolved.
+    snap: Prog<P>,
+    snap_ord: u32,
+    /// Ops from `snap_ord` on that have been performed: (event, reply when known).
+    ahead: Vec<(Option<EvId>, Option<Reply>)>,
+    pending: Vec<Pending>,
+    /// Interpreter after `ahead` (with placeholder replies), and its next step.
+    front: Option<(Prog<P>, Step)>,
+    status: Status,
+    /// Loop head → (fingerprint, impure-event count) when last there.
+    heads: BTreeMap<usize, (u64, usize)>,
+    impure: usize,
+    groups: Vec<Vec<usize>>,
+    open: Vec<usize>,
+    bgroups: Vec<Vec<usize>>,
+    bopen: Vec<usize>,
+    clock: Option<Val>,
+    cluster_arrivals: u32,
+    /// Async threads: the issue event (edge to the first event), threads to join first.
+    issue: Option<EvId>,
+    join_first: Vec<usize>,
+    started: bool,
+    last_ev: Option<EvId>,
+    last_read: Option<EvId>,
+    /// Events added so far (their program-order positions).
+    nev: u32,
+    /// The last memory event's op ordinal, source and position (vector elements).
+    prev_mem: Option<(u32, At, u32)>,
+}
+
+impl<P: Program> Th<P> {
+    fn new(p: Prog<P>, place: Place, issue: Option<EvId>) -> Self {
+        Th {
+            place,
+            snap: p,
+            snap_ord: 0,
+            ahead: Vec::new(),
+            pending: Vec::new(),
+            front: None,
+            status: Status::Run,
+            heads: BTreeMap::new(),
+            impure: 0,
+            groups: Vec::new(),
+            open: Vec::new(),
+            bgroups: Vec::new(),
+            bopen: Vec::new(),
+            clock: None,
+            cluster_arrivals: 0,
+            issue,
+            join_first: Vec::new(),
+            started: false,
+            last_ev: None,
+            last_read: None,
+            nev: 0,
+            prev_mem: None,
+        }
+    }
+    fn next_ord(&self) -> u32 {
+        self.snap_ord + self.ahead.len() as u32
+    }
+    /// Recomputes the frontier: replay `ahead` from the snapshot (placeholders for pending reads)
+    /// and take the next step.
+    fn refront(&mut self) {
+        let mut p = self.snap.clone();
+        for (_, r) in &self.ahead {
+            let _ = p.step_op();
+            p.resume(r.unwrap_or(Reply::Value(0)));
+        }
+        let s = p.step();
+        self.front = Some((p, s));
+    }
+    /// Moves the snapshot past every resolved op at its head.
+    fn advance_snap(&mut self) {
+        while let Some((_, Some(r))) = self.ahead.first() {
+            let r = *r;
+            let _ = self.snap.step_op();
+            self.snap.resume(r);
+            self.ahead.remove(0);
+            self.snap_ord += 1;
+        }
+    }
+    fn pending_ords(&self) -> impl Iterator<Item = u32> + '_ {
+        self.pending.iter().map(|p| p.ord)
+    }
+}
+
+/// A lane at a warp collective: (thread, arrival event, the collective, member mask).
+type WarpArrival = (usize, EvId, super::op::Warp, Val);
+
+#[derive(Clone, Debug, Default)]
+struct BarState {
+    arrivals: Vec<EvId>,
+    waiters: Vec<(usize, EvId)>,
+    gen: u32,
+}
+
+#[derive(Clone)]
+struct State<P> {
+    g: Graph,
+    th: Vec<Th<P>>,
+    bars: BTreeMap<(u32, u32, Option<u64>), BarState>,
+    cbar: BTreeMap<(u32, u32), Vec<EvId>>,
+    /// Warp collectives waiting for their lanes: (CTA, warp) → (thread, arrival, op, mask).
+    warps: BTreeMap<(u32, u32), Vec<WarpArrival>>,
+    warp_gen: BTreeMap<(u32, u32), u32>,
+    /// Sequence number given to each write when its value becomes known.
+    avail: BTreeMap<EvId, u64>,
+    seq: u64,
+    flags: Vec<(String, String)>,
+}
+
+enum Flow<P> {
+    Go,
+    Prune,
+    Branch(Vec<State<P>>),
+}
+
+/// The explorer.
+pub struct Explorer<'w, P: Program, O: FnMut(&Leaf<P>)> {
+    world: &'w World,
+    observe: O,
+    terms: Vec<LocTerm>,
+    limits: Limits,
+    /// Results other than leaves.
+    pub summary: Summary,
+    nreal: usize,
+    cluster_ctas: BTreeMap<u32, u32>,
+    cta_of_rank: BTreeMap<(u32, u32), u32>,
+    cluster_of_cta: BTreeMap<u32, u32>,
+    rank_of_cta: BTreeMap<u32, u32>,
+    known_races: BTreeSet<(EvId, EvId)>,
+    abort: bool,
+    _p: std::marker::PhantomData<fn() -> P>,
+    /// (leaf checks, seconds, partial checks, seconds), for `PTX_SYNC_STATS`.
+    stats: (u64, f64, u64, f64),
+}
+
+/// The clock jump that outlasts any budget (`model/SEMANTICS.md` S6).
+pub const CLOCK_JUMP: Val = 1 << 40;
+
+fn describe(g: &Graph, e: EvId) -> String {
+    let ev = &g.ev[e];
+    format!("P{} `{}` (line {})", ev.thread, ev.at.text, ev.at.line)
+}
+
+impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+    /// Explores every execution of `threads` (one per place of `world`), calling `observe` on each
+    /// complete consistent one; `terms` are the location terms whose final values are wanted.
+    pub fn run(
+        world: &'w World,
+        threads: Vec<P>,
+        terms: Vec<LocTerm>,
+        limits: Limits,
+        observe: O,
+    ) -> Summary {
+        let nreal = threads.len();
+        let mut ctas: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+        let mut cta_of_rank = BTreeMap::new();
+        let mut cluster_of_cta = BTreeMap::new();
+        let mut rank_of_cta = BTreeMap::new();
+        for p in &world.places {
+            ctas.entry(p.cluster).or_default().insert(p.cta);
+            cta_of_rank.insert((p.cluster, p.rank), p.cta);
+            cluster_of_cta.insert(p.cta, p.cluster);
+            rank_of_cta.insert(p.cta, p.rank);
+        }
+        let mut ex = Explorer {
+            world,
+            observe,
+            terms,
+            limits,
+            summary: Summary::default(),
+            nreal,
+            cluster_ctas: ctas.into_iter().map(|(c, s)| (c, s.len() as u32)).collect(),
+            cta_of_rank,
+            cluster_of_cta,
+            rank_of_cta,
+            known_races: BTreeSet::new(),
+            abort: false,
+            _p: std::marker::PhantomData,
+            stats: (0, 0.0, 0, 0.0),
+        };
+        let th: Vec<Th<P>> = threads
+            .into_iter()
+            .zip(&world.places)
+            .map(|(p, pl)| Th::new(Prog::User(p), *pl, None))
+            .collect();
+        let mut st = State {
+            g: Graph::default(),
+            th,
+            bars: BTreeMap::new(),
+            cbar: BTreeMap::new(),
+            warps: BTreeMap::new(),
+            warp_gen: BTreeMap::new(),
+            avail: BTreeMap::new(),
+            seq: 0,
+            flags: Vec::new(),
+        };
+        st.g.po = vec![Vec::new(); nreal];
+        for t in 0..nreal {
+            st.th[t].refront();
+        }
+        ex.explore(st);
+        if std::env::var_os("PTX_SYNC_STATS").is_some() {
+            eprintln!(
+                "steps {} executions {} leaf-checks {} ({:.3} s) partial-checks {} ({:.3} s)",
+                ex.summary.steps,
+                ex.summary.executions,
+                ex.stats.0,
+                ex.stats.1,
+                ex.stats.2,
+                ex.stats.3
+            );
+        }
+        ex.summary
+    }
+
+    fn explore(&mut self, mut st: State<P>) {
+        loop {
+            if self.abort {
+                return;
+            }
+            self.summary.steps += 1;
+            if self.summary.steps > self.limits.max_steps {
+                self.summary.unsupported = Some(format!(
+                    "more than {} exploration steps (the test is too large)",
+                    self.limits.max_steps
+                ));
+                self.abort = true;
+                return;
+            }
+            if st.g.ev.len() > self.limits.max_events {
+                self.summary.unsupported = Some(format!(
+                    "more than {} events in one execution",
+                    self.limits.max_events
+                ));
+                self.abort = true;
+                return;
+            }
+            match self.advance(&mut st) {
+                Some(Flow::Go) => continue,
+                Some(Flow::Prune) => return,
+                Some(Flow::Branch(v)) => {
+                    for s in v {
+                        self.explore(s);
+                    }
+                    return;
+                }
+                None => break,
+            }
+        }
+        // Nothing deterministic is left: a pending read chooses its write.
+        if let Some((t, i)) = self.pick_pending(&st) {
+            if std::env::var_os("PTX_SYNC_TRACE2").is_some() {
+                let e = st.th[t].pending[i].ev;
+                eprintln!(
+                    "resolve P{t} `{}` ({} events, deferred {:?})",
+                    st.g.ev[e].at.text,
+                    st.g.ev.len(),
+                    st.th[t].pending[i].deferred_at
+                );
+            }
+            for s in self.resolutions(&st, t, i) {
+                self.explore(s);
+            }
+            return;
+        }
+        self.leaf(st);
+    }
+
+    /// Takes one deterministic step of some thread; `None` when no thread can.
+    fn advance(&mut self, st: &mut State<P>) -> Option<Flow<P>> {
+        for t in 0..st.th.len() {
+            if st.th[t].status != Status::Run {
+                continue;
+            }
+            if !st.th[t].join_first.is_empty() {
+                // cp.async.mbarrier.arrive's async arrive-on waits for the thread's prior cp.async.
+                let jf = st.th[t].join_first.clone();
+                if jf.iter().all(|&a| st.th[a].status == Status::Done) {
+                    let after: Vec<EvId> = jf.iter().filter_map(|&a| st.th[a].last_ev).collect();
+                    let at = At {
+                        line: 0,
+                        text: "cp.async.mbarrier.arrive (join)".into(),
+                        src: None,
+                    };
+                    let ev = self.add_event(
+                        st,
+                        t,
+                        Kind::Join {
+                            after: after.clone(),
+                        },
+                        at,
+                    );
+                    for a in after {
+                        st.g.sync.push((a, ev));
+                    }
+                    st.th[t].join_first.clear();
+                    return Some(Flow::Go);
+                }
+                continue;
+            }
+            let Some((_, step)) = &st.th[t].front else {
+                continue;
+            };
+            let has_pending = !st.th[t].pending.is_empty();
+            match step.clone() {
+                Step::Op(op, at, deps) => {
+                    if has_pending {
+                        let dep = st.th[t].pending_ords().any(|p| deps.contains(p));
+                        let speculable = matches!(
+                            op,
+                            Op::Load(_)
+                                | Op::Store(..)
+                                | Op::Rmw(..)
+                                | Op::Fence(..)
+                                | Op::ProxyFence(_)
+                                | Op::ClusterArrive { .. }
+                                | Op::Bar {
+                                    kind: BarKind::Arrive,
+                                    ..
+                                }
+                                | Op::Mbar {
+                                    op: MbarOp::Arrive { .. }
+                                        | MbarOp::ExpectTx(_)
+                                        | MbarOp::CompleteTx(_)
+                                        | MbarOp::WaitParity { .. }
+                                        | MbarOp::WaitState { .. },
+                                    ..
+                                }
+                        );
+                        if dep || !speculable {
+                            continue;
+                        }
+                    }
+                    if !self.ready(st, t, &op) {
+                        continue;
+                    }
+                    return Some(self.perform(st, t, op, at));
+                }
+                Step::LoopHead { head, .. } => {
+                    if has_pending {
+                        continue;
+                    }
+                    let th = &mut st.th[t];
+                    let fp = th.front.as_ref().unwrap().0.fingerprint();
+                    if let Some(&(f0, imp0)) = th.heads.get(&head) {
+                        if f0 == fp && imp0 == th.impure {
+                            // An iteration that changed nothing: explored already.
+                            return Some(Flow::Prune);
+                        }
+                    }
+                    th.heads.insert(head, (fp, th.impure));
+                    // A backward jump ends any vector instruction: the same store in the next
+                    // iteration is a new program-order position, not another element.
+                    th.prev_mem = None;
+                    let (p, _) = th.front.as_mut().unwrap();
+                    let s = p.step();
+                    th.front.as_mut().unwrap().1 = s;
+                    return Some(Flow::Go);
+                }
+                Step::Done => {
+                    if has_pending {
+                        continue;
+                    }
+                    st.th[t].status = Status::Done;
+                    // An exited thread no longer holds back a barrier that waits for the CTA.
+                    let cta = st.th[t].place.cta;
+                    if t < self.nreal && self.complete_bars(st, cta) {
+                        return Some(Flow::Go);
+                    }
+                    return Some(Flow::Go);
+                }
+                Step::Cut(_) => {
+                    if has_pending {
+                        continue;
+                    }
+                    st.th[t].status = Status::Cut;
+                    return Some(Flow::Go);
+                }
+                Step::Trap(at) => {
+                    if has_pending {
+                        continue;
+                    }
+                    st.flags.push((
+                        "trap".into(),
+                        format!("P{t} reached `{}` (line {})", at.text, at.line),
+                    ));
+                    st.th[t].status = Status::Stopped;
+                    return Some(Flow::Go);
+                }
+                Step::Unsupported(what, at) => {
+                    if has_pending {
+                        continue;
+                    }
+                    self.summary.unsupported = Some(format!("{what} (line {})", at.line));
+                    self.abort = true;
+                    return Some(Flow::Prune);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether an op can be performed now (joins and cluster waits wait for their condition).
+    fn ready(&self, st: &State<P>, t: usize, op: &Op) -> bool {
+        let th = &st.th[t];
+        match op {
+            Op::WaitGroup { bulk, n, read, all } => {
+                let groups = if *bulk { &th.bgroups } else { &th.groups };
+                let k = groups.len().saturating_sub(*n as usize);
+                let open: &[usize] = if *all { &th.open } else { &[] };
+                groups[..k].iter().flatten().chain(open).all(|&a| {
+                    let at = &st.th[a];
+                    if *read {
+                        at.status == Status::Done || self.reads_done(st, a)
+                    } else {
+                        at.status == Status::Done
+                    }
+                })
+            }
+            Op::ClusterWait => {
+                // A wait with no arrive before it waits for a phase its own arrival is part of:
+                // it never completes.
+                let c = th.place.cluster;
+                th.cluster_arrivals > 0
+                    && self.cluster_phase_complete(st, c, th.cluster_arrivals - 1)
+            }
+            _ => true,
+        }
+    }
+
+    fn reads_done(&self, st: &State<P>, a: usize) -> bool {
+        let th = &st.th[a];
+        match &th.front {
+            Some((_, Step::Op(Op::Load(_), ..))) => false,
+            _ => th.pending.is_empty(),
+        }
+    }
+
+    /// Whether every thread of the cluster arrived at `phase` or exited (PTX ISA §9.7.13.3: the
+    /// wait is for "all non-exited threads of the cluster").
+    fn cluster_phase_complete(&self, st: &State<P>, cluster: u32, phase: u32) -> bool {
+        (0..self.nreal).all(|u| {
+            let th = &st.th[u];
+            th.place.cluster != cluster
+                || th.cluster_arrivals > phase
+                || matches!(th.status, Status::Done)
+        })
+    }
+
+    fn cluster_size(&self, cluster: u32) -> u32 {
+        self.cluster_ctas.get(&cluster).copied().unwrap_or(1)
+    }
+
+    /// Resolves an access's address for thread `t`.
+    fn locate(
+        &self,
+        st: &State<P>,
+        t: usize,
+        space: Space,
+        addr: Val,
+        size: u8,
+    ) -> Result<(LocKey, u32, u32, bool), String> {
+        let p = st.th[t].place;
+        let loc = self
+            .world
+            .layout
+            .resolve(space, addr, size, p.rank, self.cluster_size(p.cluster))
+            .map_err(|e| format!("{e:?}"))?;
+        let var = &self.world.layout.vars[loc.var as usize];
+        let cta = match loc.rank {
+            Some(r) => *self
+                .cta_of_rank
+                .get(&(p.cluster, r))
+                .ok_or_else(|| format!("no CTA of rank {r} in the cluster"))?,
+            None => u32::MAX,
+        };
+        Ok(((loc.var, cta), loc.off, loc.vaddr, var.shared))
+    }
+
+    fn add_event(&self, st: &mut State<P>, t: usize, kind: Kind, at: At) -> EvId {
+        // The elements of one vector access (consecutive ops of one instruction) share one
+        // program-order position (PTX ISA §8.2.4: "executed in an unspecified order").
+        let opo = st.th[t].next_ord();
+        let is_mem = matches!(kind, Kind::Mem(_)) && t < self.nreal;
+        let ord = match &st.th[t].prev_mem {
+            Some((o, a, ord)) if is_mem && *o + 1 == opo && *a == at => *ord,
+            _ => {
+                st.th[t].nev += 1;
+                st.th[t].nev - 1
+            }
+        };
+        st.th[t].prev_mem = is_mem.then(|| (opo, at.clone(), ord));
+        let e = Event {
+            thread: t,
+            ord,
+            place: st.th[t].place,
+            kind,
+            at,
+        };
+        let id = st.g.add(e);
+        let th = &mut st.th[t];
+        if !th.started {
+            th.started = true;
+            if let Some(i) = th.issue {
+                st.g.issued.push((i, t));
+            }
+        }
+        th.last_ev = Some(id);
+        id
+    }
+
+    fn mark_avail(st: &mut State<P>, w: EvId) {
+        st.seq += 1;
+        st.avail.insert(w, st.seq);
+    }
+
+    /// Records an op as performed with `reply` (`None`: pending) and moves the frontier on.
+    fn push_op(st: &mut State<P>, t: usize, ev: Option<EvId>, reply: Option<Reply>) {
+        let th = &mut st.th[t];
+        let ord = th.next_ord();
+        th.ahead.push((ev, reply));
+        if reply.is_none() {
+            th.pending.push(Pending {
+                ord,
+                ev: ev.expect("a pending op has an event"),
+                deferred_at: None,
+            });
+        }
+        let (p, _) = th.front.as_mut().unwrap();
+        p.resume(reply.unwrap_or(Reply::Value(0)));
+        let s = p.step();
+        th.front.as_mut().unwrap().1 = s;
+        th.advance_snap();
+    }
+
+    fn summary_unsupported_later(&self, flags: &mut Vec<(String, String)>, at: &At) {
+        flags.push((
+            "unsupported".into(),
+            format!(
+                "`{}` (line {}): half-precision atomic arithmetic",
+                at.text, at.line
+            ),
+        ));
+    }
+
+    fn stop(st: &mut State<P>, t: usize, flag: &str, what: String) {
+        st.flags.push((flag.to_string(), what));
+        st.th[t].status = Status::Stopped;
+    }
+
+    fn mem_event(&self, st: &mut State<P>, t: usize, acc: &Access, at: &At) -> Result<Mem, ()> {
+        match self.locate(st, t, acc.space, acc.addr, acc.size) {
+            Ok((key, off, vaddr, shared)) => Ok(Mem {
+                key,
+                off,
+                size: acc.size,
+                vaddr,
+                shared,
+                proxy: acc.proxy,
+                order: acc.order,
+                read: false,
+                write: false,
+                atomic: false,
+                red: false,
+                rmw: None,
+                mbar: None,
+                wval: None,
+                rf: None,
+                rval: None,
+            }),
+            Err(e) => {
+                Self::stop(
+                    st,
+                    t,
+                    "bad-address",
+                    format!("P{t} `{}` (line {}): {e}", at.text, at.line),
+                );
+                Err(())
+            }
+        }
+    }
+}

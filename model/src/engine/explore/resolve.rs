@@ -1,0 +1,436 @@
+//! Pending loads choosing the write they read, and the partial consistency check after each
+//! choice.
+
+use super::*;
+
+impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+    /// The first pending read that may choose now: (thread, index in its pending list).
+    pub(super) fn pick_pending(&self, st: &State<P>) -> Option<(usize, usize)> {
+        for (t, th) in st.th.iter().enumerate() {
+            // A stopped thread's earlier loads still read something (an error in a later
+            // instruction it ran ahead to does not undo them).
+            if matches!(th.status, Status::Cut) {
+                continue;
+            }
+            for (i, p) in th.pending.iter().enumerate() {
+                match p.deferred_at {
+                    None => return Some((t, i)),
+                    Some(seq) => {
+                        let m = st.g.ev[p.ev].mem().unwrap();
+                        let newer = st.avail.iter().any(|(&w, &s)| {
+                            s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m))
+                        });
+                        if newer {
+                            return Some((t, i));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The states after pending read `i` of thread `t` chooses each write it may read (and,
+    /// when a later write could still come, after it declines them all).
+    pub(super) fn resolutions(&mut self, st: &State<P>, t: usize, i: usize) -> Vec<State<P>> {
+        self.resolve_one(st, t, i, true)
+    }
+
+    /// The states after pending read `i` of thread `t` chooses each write it may read (and, with
+    /// `defer`, when a later write could still come, after it declines them all).
+    pub(super) fn resolve_one(
+        &mut self,
+        st: &State<P>,
+        t: usize,
+        i: usize,
+        defer: bool,
+    ) -> Vec<State<P>> {
+        let p = st.th[t].pending[i].clone();
+        let r = p.ev;
+        let m = st.g.ev[r].mem().unwrap().clone();
+        let min_seq = p.deferred_at.map_or(0, |s| s + 1);
+        // Candidate writes per byte segment.
+        let writes: Vec<EvId> = st
+            .avail
+            .iter()
+            .filter(|&(&w, &s)| {
+                w != r && s >= min_seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(&m))
+            })
+            .map(|(&w, _)| w)
+            .collect();
+        let mut bounds: BTreeSet<u32> = [0, m.size as u32].into();
+        for &w in &writes {
+            let wm = st.g.ev[w].mem().unwrap();
+            for b in [wm.off, wm.off + wm.size as u32] {
+                if b > m.off && b < m.off + m.size as u32 {
+                    bounds.insert(b - m.off);
+                }
+            }
+        }
+        let bounds: Vec<u32> = bounds.into_iter().collect();
+        let mut segs: Vec<Vec<Piece>> = Vec::new();
+        for w in bounds.windows(2) {
+            let (lo, hi) = (w[0], w[1]);
+            let mut opts = Vec::new();
+            if p.deferred_at.is_none() {
+                opts.push(Piece {
+                    lo: lo as u8,
+                    hi: hi as u8,
+                    src: Src::Init,
+                });
+            }
+            for &wr in &writes {
+                let wm = st.g.ev[wr].mem().unwrap();
+                if wm.off <= m.off + lo && m.off + hi <= wm.off + wm.size as u32 {
+                    opts.push(Piece {
+                        lo: lo as u8,
+                        hi: hi as u8,
+                        src: Src::Ev(wr),
+                    });
+                }
+            }
+            segs.push(opts);
+        }
+        // A deferred read must take at least one newer write: its options above only hold newer
+        // writes, but a segment no newer write covers keeps its old sources.
+        let mut out = Vec::new();
+        let mut choice = vec![0usize; segs.len()];
+        if segs.iter().all(|s| !s.is_empty()) {
+            loop {
+                let pieces: Vec<Piece> = choice
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &c)| segs[k][c])
+                    .collect();
+                let mut s = st.clone();
+                if self.resolve(&mut s, t, i, pieces) {
+                    if let Flow::Go = self.check_partial(&mut s) {
+                        if self.sc_feasible(&s.g) {
+                            out.push(s);
+                        }
+                    }
+                }
+                let mut k = 0;
+                loop {
+                    if k == segs.len() {
+                        break;
+                    }
+                    choice[k] += 1;
+                    if choice[k] < segs[k].len() {
+                        break;
+                    }
+                    choice[k] = 0;
+                    k += 1;
+                }
+                if k == segs.len() {
+                    break;
+                }
+            }
+        }
+        // Declining every available write is useful only if another write may still come — or
+        // if the thread spins: waiting for ever is then how a hang shows (the leaf's probe
+        // decides whether that wait is fair).
+        if defer && (self.future_write_possible(st, t, r) || self.may_loop(&st.th[t])) {
+            let mut s = st.clone();
+            s.th[t].pending[i].deferred_at = Some(s.seq);
+            out.push(s);
+        }
+        out
+    }
+
+    pub(super) fn future_write_possible(&self, st: &State<P>, _t: usize, r: EvId) -> bool {
+        let m = st.g.ev[r].mem().unwrap();
+        // A pending RMW (other than `r`) on the location will write once resolved.
+        let pending_rmw = st.th.iter().any(|th| {
+            th.pending.iter().any(|p| {
+                p.ev != r
+                    && st.g.ev[p.ev]
+                        .mem()
+                        .is_some_and(|pm| pm.write && pm.overlaps(m))
+            })
+        });
+        // A thread that may still reach a write (the interpreter says so from where it is).
+        pending_rmw
+            || st.th.iter().any(|th| match (&th.status, &th.front) {
+                (Status::Run | Status::Bar(_), Some((_, Step::Done))) => false,
+                (Status::Run | Status::Bar(_), Some((Prog::User(p), _))) => p.may_write(),
+                (Status::Run | Status::Bar(_), Some((Prog::Async(_), _))) => true,
+                _ => false,
+            })
+    }
+
+    /// Sets the read's sources and value, computes what an RMW writes and what the thread gets
+    /// back. Returns false when the state is not an execution (never: errors stop the thread).
+    pub(super) fn resolve(
+        &self,
+        st: &mut State<P>,
+        t: usize,
+        i: usize,
+        pieces: Vec<Piece>,
+    ) -> bool {
+        let p = st.th[t].pending.remove(i);
+        let r = p.ev;
+        let layout = &self.world.layout;
+        let init = |key: LocKey, off: u32| -> u8 {
+            layout.vars[key.0 as usize]
+                .init
+                .get(off as usize)
+                .copied()
+                .unwrap_or(0)
+        };
+        {
+            let m = st.g.ev[r].mem_mut().unwrap();
+            m.rf = Some(pieces);
+        }
+        let rval = st.g.read_value(r, &init).unwrap_or(Value::Bits(0));
+        let at = st.g.ev[r].at.clone();
+        let m = st.g.ev[r].mem().unwrap().clone();
+        let size = m.size;
+        let mut reply = Reply::Value(0);
+        let mut wval = None;
+        let mut error: Option<(MbarError, String)> = None;
+        match (m.mbar, rval) {
+            (None, Value::Bits(v)) => {
+                reply = if m.red { Reply::None } else { Reply::Value(v) };
+                if let Some(rmw) = m.rmw {
+                    match rmw_value(rmw, v, size) {
+                        Some(w) => wval = Some(Value::Bits(w & mask(size))),
+                        None => {
+                            self.summary_unsupported_later(&mut st.flags, &at);
+                            wval = Some(Value::Bits(v));
+                        }
+                    }
+                }
+            }
+            (None, Value::Mbar(_)) => {
+                error = Some((
+                    MbarError::Misuse,
+                    "a plain access to an mbarrier object".into(),
+                ));
+                wval = m.write.then_some(rval);
+            }
+            (Some(_), Value::Bits(_)) => {
+                error = Some((MbarError::Uninit, "not a valid mbarrier object".into()));
+                wval = m.write.then_some(rval);
+            }
+            (Some(act), Value::Mbar(s)) => {
+                let res: Result<(Option<MbarState>, Reply), MbarError> = match act {
+                    MbarAct::Arrive {
+                        count,
+                        expect_tx,
+                        drop,
+                        no_complete,
+                    } => s.arrive(count, expect_tx, drop, no_complete).map(|(n, _)| {
+                        (Some(n), Reply::Value(s.token() | (s.pending as u64) << 32))
+                    }),
+                    MbarAct::ExpectTx(n) => s.expect_tx(n).map(|n| (Some(n), Reply::None)),
+                    MbarAct::CompleteTx(n) => s.complete_tx(n).map(|(n, _)| (Some(n), Reply::None)),
+                    MbarAct::PendingInc => s.pending_inc().map(|n| (Some(n), Reply::None)),
+                    MbarAct::WaitParity(par) => Ok((None, Reply::Pred(s.wait_parity(par)))),
+                    MbarAct::WaitState(tok) => s.wait_token(tok).map(|b| (None, Reply::Pred(b))),
+                    MbarAct::Init(_) | MbarAct::Inval => Ok((None, Reply::None)),
+                };
+                match res {
+                    Ok((n, rep)) => {
+                        reply = rep;
+                        wval = n.map(Value::Mbar);
+                    }
+                    Err(e) => {
+                        error = Some((e, format!("state {s:?}")));
+                        wval = m.write.then_some(rval);
+                    }
+                }
+            }
+        }
+        {
+            let mm = st.g.ev[r].mem_mut().unwrap();
+            mm.rval = Some(match (mm.mbar, reply) {
+                (Some(_), Reply::Pred(b)) => Value::Bits(b as u64),
+                _ => rval,
+            });
+            if mm.write {
+                mm.wval = wval;
+            }
+        }
+        if m.write {
+            Self::mark_avail(st, r);
+        }
+        let th = &mut st.th[t];
+        if th.snap_ord <= p.ord {
+            let k = (p.ord - th.snap_ord) as usize;
+            th.ahead[k].1 = Some(reply);
+        }
+        if m.mbar.is_none() && m.read {
+            th.last_read = Some(r);
+        }
+        th.advance_snap();
+        th.refront();
+        if let Some((e, what)) = error {
+            Self::stop(
+                st,
+                t,
+                e.flag(),
+                format!("P{t} `{}` (line {}): {what}", at.text, at.line),
+            );
+        }
+        true
+    }
+
+    /// Prunes a partial execution that already violates an axiom (with no Fence-SC order and only
+    /// the coherence edges every execution extending it must have). Called after a read chooses
+    /// its write: a new store, fence, barrier completion or wait adds an event with no successor
+    /// yet, and constraints only point into it — it cannot break a consistent partial execution.
+    pub(super) fn check_partial(&mut self, st: &mut State<P>) -> Flow<P> {
+        let t0 = std::time::Instant::now();
+        let r = self.check_partial_inner(st);
+        self.stats.2 += 1;
+        self.stats.3 += t0.elapsed().as_secs_f64();
+        r
+    }
+
+    pub(super) fn check_partial_inner(&self, st: &mut State<P>) -> Flow<P> {
+        let cl = |c: u32| self.cluster_of_cta.get(&c).copied().unwrap_or(c);
+        let ch = Checker::new(&st.g, &cl);
+        let bco = ch.bco(&[]);
+        if self.necessary(&st.g, &ch, &bco) {
+            Flow::Go
+        } else {
+            Flow::Prune
+        }
+    }
+
+    /// A necessary condition for consistency under base causality order `bco` (closed): no cycle,
+    /// the causality axiom on reads-from, and coherence constraints that do not contradict each
+    /// other. Extending `bco` (more events, more Fence-SC edges) only adds constraints.
+    pub(super) fn necessary(&self, g: &Graph, ch: &Checker, bco: &Rel) -> bool {
+        if bco.reflexive_somewhere() {
+            return false;
+        }
+        let (pp, cause) = ch.cause(bco);
+        if cause.reflexive_somewhere() {
+            return false;
+        }
+        ch.base().by_key.iter().all(|(_, evs)| {
+            self.co_problem(g, ch, evs, &pp, &cause)
+                .is_some_and(|cp| cp.partial_consistent())
+        })
+    }
+
+    /// The coherence problem of one location (None: a violation found while building it).
+    pub(super) fn co_problem(
+        &self,
+        g: &Graph,
+        _ch: &Checker,
+        evs: &[EvId],
+        pp: &Rel,
+        cause: &Rel,
+    ) -> Option<CoProblem> {
+        let writes: Vec<EvId> = evs
+            .iter()
+            .copied()
+            .filter(|&e| g.ev[e].mem().is_some_and(|m| m.write && m.wval.is_some()))
+            .collect();
+        let idx = |e: EvId| writes.iter().position(|&w| w == e);
+        let mut cp = CoProblem {
+            writes: writes.clone(),
+            ..Default::default()
+        };
+        let mem = |e: EvId| g.ev[e].mem().unwrap();
+        for (i, &a) in writes.iter().enumerate() {
+            for (j, &b) in writes.iter().enumerate() {
+                if i < j && mem(a).overlaps(mem(b)) {
+                    let ms =
+                        morally_strong(&g.ev[a], &g.ev[b]) || mixed_atomics(&g.ev[a], &g.ev[b]);
+                    if ms || cause.has(a, b) || cause.has(b, a) {
+                        cp.must_order.push((i, j));
+                    }
+                }
+                if i != j && cause.has(a, b) && mem(a).overlaps(mem(b)) {
+                    cp.req.push((i, j));
+                }
+            }
+        }
+        for &r in evs {
+            let mr = mem(r);
+            let Some(pieces) = &mr.rf else { continue };
+            if !mr.read {
+                continue;
+            }
+            let src_idx = |s: Src| match s {
+                Src::Init => Some(INIT),
+                Src::Ev(w) => idx(w),
+            };
+            // Causality 1: "If a read R precedes an overlapping write W in causality order, then
+            // R cannot read from W."
+            for pc in pieces {
+                if let Src::Ev(w) = pc.src {
+                    if pp.has(r, w) {
+                        return None;
+                    }
+                }
+            }
+            // Causality 2: "If a write W precedes an overlapping read R in causality order, then
+            // for any byte accessed by both R and W, R cannot read from any write W' that
+            // precedes W in coherence order."
+            for &w in &writes {
+                if w == r || !cause.has(w, r) {
+                    continue;
+                }
+                let mw = mem(w);
+                for pc in pieces {
+                    let (lo, hi) = (mr.off + pc.lo as u32, mr.off + pc.hi as u32);
+                    if hi <= mw.off || mw.off + mw.size as u32 <= lo || pc.src == Src::Ev(w) {
+                        continue;
+                    }
+                    match src_idx(pc.src) {
+                        Some(INIT) => return None,
+                        Some(s) => cp.forbid.push((s, idx(w).unwrap())),
+                        None => {}
+                    }
+                }
+            }
+            // Atomicity of RMWs: "A reads any byte from a write W' that precedes W in coherence
+            // order. A follows W in coherence order." cannot both hold for a morally strong W.
+            if mr.atomic && mr.write {
+                if let Some(ai) = idx(r) {
+                    for pc in pieces {
+                        let Some(s) = src_idx(pc.src) else { continue };
+                        for (wi, &w) in writes.iter().enumerate() {
+                            if w == r
+                                || Some(wi) == Some(s)
+                                || !(morally_strong(&g.ev[w], &g.ev[r])
+                                    || mixed_atomics(&g.ev[w], &g.ev[r]))
+                            {
+                                continue;
+                            }
+                            cp.atomic.push((s, wi, ai));
+                        }
+                    }
+                }
+            }
+            // Single-copy atomicity: a morally strong read does not read some bytes from W and
+            // others from a write before W.
+            if pieces.len() > 1 {
+                for p1 in pieces {
+                    let Src::Ev(w1) = p1.src else { continue };
+                    if !morally_strong(&g.ev[w1], &g.ev[r]) {
+                        continue;
+                    }
+                    for p2 in pieces {
+                        if p2.src == p1.src {
+                            continue;
+                        }
+                        match src_idx(p2.src) {
+                            Some(INIT) => return None,
+                            Some(s) => cp.forbid.push((s, idx(w1).unwrap())),
+                            None => {}
+                        }
+                    }
+                }
+            }
+            cp.reads
+                .push((r, pieces.iter().filter_map(|p| src_idx(p.src)).collect()));
+        }
+        Some(cp)
+    }
+}
