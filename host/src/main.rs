@@ -123,23 +123,32 @@ enum Cmd {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
         iters: u64,
     },
-    /// Check litmus files against the PTX memory model (PTX ISA chapter 8): herd-style verdicts.
-    /// Exit 0: every file decided; 3: something unsupported, or a verdict `Bounded` (a loop cut
-    /// at the unroll bound); 2: a parse error.
+    /// Check litmus files, or a `.ptx` kernel at a small launch (`--entry`, `--grid`, `--block`,
+    /// `--param`…), against the PTX memory model (PTX ISA chapter 8): herd-style verdicts; with
+    /// `--advise`, the cheapest synchronization that stays correct.
+    /// Exit 0: every verdict decided (flagged or not); 3: something unsupported, or a verdict
+    /// `Bounded` (a loop cut at the unroll bound); 2: bad input (a parse error, a bad option).
     Check {
-        /// `.litmus` files or directories (searched recursively).
+        /// `.litmus` files or directories (searched recursively), or one `.ptx` module.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Write all verdicts as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
-        /// Write each test's witness execution as DOT and SVG into DIR.
+        /// Write each test's (or the kernel's) witness execution as DOT and SVG into DIR.
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
         /// Loop unroll bound: backward jumps to one loop head per entry before the path is cut
         /// and the verdict is `Bounded` (default 4; spin loops that only wait need none).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         unroll: Option<u32>,
+        /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker
+        /// sem, removed), re-check each, and list those that keep the verdict with the SASS they
+        /// save (issue #22 §3; litmus files with one program are advised together).
+        #[arg(long)]
+        advise: bool,
+        #[command(flatten)]
+        kernel: cli::check_cmd::KernelArgs,
     },
     /// Build a kernel crate for nvptx64 to PTX and cubin (the `ptx-sync-build` helper).
     Build(build_cmd::BuildArgs),
@@ -457,14 +466,18 @@ fn main() -> ExitCode {
             json,
             witness,
             unroll,
-        } => ExitCode::from(ptx_sync_model::cli(
+            advise,
+            kernel,
+        } => cli::check_cmd::run(
             &paths,
             &ptx_sync_model::CheckOptions {
                 json,
                 witness,
                 unroll,
             },
-        ) as u8),
+            &kernel,
+            advise,
+        ),
     }
 }
 

@@ -352,3 +352,54 @@ fn check_witness_of_footnote_15_is_the_one_in_docs() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The two Hopper witnesses in `docs/` (issue #19, "what must be shown" 3) are what `check
+/// --witness` writes today, and each shows its bug: seed §5.4's `.cta` remote arrive (the
+/// waiter sees the phase complete, reads `x` from the initial value, and the store and the load
+/// race) and the 2-stage ring whose consumer waits on the iteration's parity.
+#[test]
+fn check_witnesses_of_the_hopper_bugs_are_the_ones_in_docs() {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-witness-h-{}", std::process::id()));
+    for (file, doc, must) in [
+        (
+            "model/litmus/bugs/cta-remote-arrive.litmus",
+            "witness-s54-cta-remote-arrive",
+            &[
+                // the remote arrive completes phase 0, the wait observes it, x is still 0
+                "mbarrier.arrive.shared::cluster.b64 _, [bar@0]",
+                "mbarrier.try_wait.parity.shared::cta.b64 p0, [bar], 0 = 1",
+                "ld.u32 r0, [x] = 0",
+                "label=\"race\"",
+            ][..],
+        ),
+        (
+            "model/litmus/bugs/ring2-parity-is-iteration.litmus",
+            "witness-ring2-parity",
+            &["try_wait.parity", "label=\"race\""][..],
+        ),
+    ] {
+        let f = repo().join(file);
+        let o = run(&[
+            "check",
+            f.to_str().unwrap(),
+            "--witness",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let stem = std::path::Path::new(file).file_stem().unwrap().to_str().unwrap();
+        let dot = std::fs::read_to_string(dir.join(format!("{stem}.dot"))).unwrap();
+        for m in must {
+            assert!(dot.contains(m), "{file}: {m} missing:\n{dot}");
+        }
+        let svg = std::fs::read_to_string(dir.join(format!("{stem}.svg"))).unwrap();
+        assert!(svg.starts_with("<?xml") && svg.contains("<svg"));
+        for (ext, text) in [("dot", &dot), ("svg", &svg)] {
+            assert_eq!(
+                *text,
+                std::fs::read_to_string(repo().join(format!("docs/{doc}.{ext}"))).unwrap(),
+                "docs/{doc}.{ext} is stale: copy the new one"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

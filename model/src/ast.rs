@@ -500,8 +500,8 @@ pub struct Test {
     pub layout: crate::engine::op::Layout,
     /// Physical location `p` (of `phys`) is layout variable `loc_var[p]`.
     pub loc_var: Vec<usize>,
-    /// Why the enumerating checker ([`crate::check::run`]) cannot run this test: it uses format
-    /// part 2 (the checker reads part 1 only). `code` is then empty.
+    /// Why the part-1 program (`code`, which `litmus FILE` turns into a GPU kernel) cannot be
+    /// built for this test: it uses format part 2. `code` is then empty.
     pub legacy: Option<crate::parse::Error>,
     /// Why the engine's threads ([`Thread::prog`]) could not be built (a part-1 construct the
     /// new front end does not take).

@@ -60,6 +60,7 @@
 // Events are numbered; loops over event indices read several per-event tables at once.
 #![allow(clippy::needless_range_loop)]
 
+pub mod advise;
 pub mod ast;
 pub mod engine;
 pub mod found;

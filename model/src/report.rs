@@ -264,9 +264,14 @@ fn label(e: &crate::found::WEvent) -> String {
 
 /// Renders a witness as DOT.
 pub fn dot(test: &Test, w: &Witness) -> String {
+    dot_titled(&test.name, w)
+}
+
+/// Renders a witness as DOT under the title `name` (a litmus test's or a kernel entry's).
+pub fn dot_titled(name: &str, w: &Witness) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "digraph witness {{");
-    let _ = writeln!(s, "  label=\"{} (witness)\";", esc(&test.name));
+    let _ = writeln!(s, "  label=\"{} (witness)\";", esc(name));
     let _ = writeln!(s, "  node [shape=box];");
     let _ = writeln!(s, "  init [label=\"initial values\"];");
     for (i, e) in w.events.iter().enumerate() {

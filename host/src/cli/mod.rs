@@ -3,5 +3,6 @@
 
 pub mod args;
 pub mod build_cmd;
+pub mod check_cmd;
 pub mod setup_cmd;
 pub mod tour;
