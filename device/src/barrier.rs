@@ -6,19 +6,26 @@
 //! §5.4 (`barrier.cluster.arrive.relaxed` + `barrier.cluster.wait` publish `mbarrier.init`
 //! after `fence.mbarrier_init.release.cluster`).
 //!
+//! <!-- generated from device/isa/barrier.rows by device/isa/gen: do not edit (cargo xtask isa) -->
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`NamedBarrier::<Unaligned>::sync`](NamedBarrier::sync) (the default) / [`sync_threads`], [`sync_threads_unaligned`] | `barrier.sync id{, n};` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::<Unaligned>::arrive`](NamedBarrier::arrive) | `barrier.arrive id, n;` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `barrier.red.{popc.u32,and.pred,or.pred} d, id, n, p;` (no `.aligned`) | 6.0 / sm_30 |
-//! | [`NamedBarrier::<Aligned>::sync`](NamedBarrier::sync) (from the `unsafe` [`NamedBarrier::new_aligned`]) / `unsafe` [`sync_threads_aligned`] | `bar.sync id{, n};` (≡ `barrier.sync.aligned`) | 2.0 / sm_20 (register id and count; immediate id alone: all targets) |
+//! | [`NamedBarrier::<Aligned>::sync`](NamedBarrier::sync) | `bar.sync id, n;` | 2.0 / sm_20 |
+//! | [`sync_threads_aligned()`](sync_threads_aligned) | `bar.sync id;` | 2.0 / sm_20 |
 //! | [`NamedBarrier::<Aligned>::arrive`](NamedBarrier::arrive) | `bar.arrive id, n;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::<Aligned>::red_popc`](NamedBarrier::red_popc), [`red_and`](NamedBarrier::red_and), [`red_or`](NamedBarrier::red_or) | `bar.red.{popc.u32,and.pred,or.pred} d, id, n, p;` | 2.0 / sm_20 |
-//! | [`NamedBarrier::sync_unaligned`], [`arrive_unaligned`](NamedBarrier::arrive_unaligned), [`red_popc_unaligned`](NamedBarrier::red_popc_unaligned), [`red_and_unaligned`](NamedBarrier::red_and_unaligned), [`red_or_unaligned`](NamedBarrier::red_or_unaligned) (either alignment) | the `barrier.*` forms above | 6.0 / sm_30 |
-//! | [`ClusterBarrier::arrive`], [`sync`](ClusterBarrier::sync) | `barrier.cluster.arrive{.release,.relaxed};` (no `.aligned`) | 8.0 / sm_90 (`.relaxed`: 8.0) |
-//! | [`ClusterBarrier::wait`] | `barrier.cluster.wait.acquire;` | 8.0 / sm_90 |
-//! | `unsafe` [`ClusterBarrier::arrive_aligned`], [`sync_aligned`](ClusterBarrier::sync_aligned) | `barrier.cluster.arrive{.release,.relaxed}.aligned;` | 8.0 / sm_90 |
-//! | `unsafe` [`ClusterBarrier::wait_aligned`] | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
+//! | [`NamedBarrier::<Aligned>::red_popc`](NamedBarrier::red_popc) | `bar.red.popc.u32 d, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Aligned>::red_and`](NamedBarrier::red_and) | `bar.red.and.pred q, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Aligned>::red_or`](NamedBarrier::red_or) | `bar.red.or.pred q, id, n, p;` | 2.0 / sm_20 |
+//! | [`NamedBarrier::<Unaligned>::sync`](NamedBarrier::sync) | `barrier.sync id, n;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::arrive`](NamedBarrier::arrive) | `barrier.arrive id, n;` | 6.0 / sm_30 |
+//! | [`sync_threads()`](sync_threads) | `barrier.sync id;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_popc`](NamedBarrier::red_popc) | `barrier.red.popc.u32 d, id, n, p;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_and`](NamedBarrier::red_and) | `barrier.red.and.pred q, id, n, p;` | 6.0 / sm_30 |
+//! | [`NamedBarrier::<Unaligned>::red_or`](NamedBarrier::red_or) | `barrier.red.or.pred q, id, n, p;` | 6.0 / sm_30 |
+//! | [`bar_warp_sync`] | `bar.warp.sync mask;` | 6.0 / sm_30 |
+//! | `unsafe` [`ClusterBarrier::arrive_aligned`] | `barrier.cluster.arrive.{release,relaxed}.aligned;` | 8.0 / sm_90 |
+//! | [`ClusterBarrier::arrive`] | `barrier.cluster.arrive.{release,relaxed};` | 8.0 / sm_90 |
+//! | `unsafe` [`ClusterBarrier::wait_aligned::<Acquire>`](ClusterBarrier::wait_aligned) | `barrier.cluster.wait.acquire.aligned;` | 8.0 / sm_90 |
+//! | [`ClusterBarrier::wait::<Acquire>`](ClusterBarrier::wait) | `barrier.cluster.wait.acquire;` | 8.0 / sm_90 |
 //!
 //! # Alignment of the CTA barriers (issue #13 item 9)
 //!
@@ -72,63 +79,15 @@
 //! unsafe { cb.wait_aligned::<Acquire>(t) };          // barrier.cluster.wait.acquire.aligned
 //! ```
 
-use crate::instr::instr;
-#[allow(unused_imports)]
-use crate::instr::{asm_text, with_ops};
-use crate::sem::tok;
 use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 use core::marker::PhantomData;
-#[cfg(not(target_arch = "nvptx64"))]
-use core::sync::atomic::Ordering;
 
-/// The four operand shapes of the CTA barrier rows (`bar`/`barrier` × sync/arrive/red): one
-/// `instr!` body per shape, so `bar.sync` and `barrier.sync` (and each `.red` pair) differ only in
-/// their mnemonic and docs. Operand templates from [`aops!`](crate::instr) via `asm_text!`.
-macro_rules! bar_row {
-    (sync; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
-        bar_row!(@row $(#[$d])* $Name = ($mn);
-            fn exec(id: u32, n: u32) => m {
-                asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-            fn exec_all(id: u32) => m {
-                asm!(asm_text!(none; (bar_id); m!()), id = in(reg32) id, options(nostack, preserves_flags));
-            }
-        );
-    };
-    (arrive; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
-        bar_row!(@row $(#[$d])* $Name = ($mn);
-            fn exec(id: u32, n: u32) => m {
-                asm!(asm_text!(none; (bar_id_n); m!()), id = in(reg32) id, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-        );
-    };
-    (red_popc; $($row:tt)*) => { bar_row!(@red pred_in, bar_popc; $($row)*); };
-    (red_pred; $($row:tt)*) => { bar_row!(@red pred_in_out, bar_pred; $($row)*); };
-    (@red $pred:ident, $ops:ident; $(#[$d:meta])* $Name:ident = ($mn:literal);) => {
-        bar_row!(@row $(#[$d])* $Name = ($mn);
-            fn exec(id: u32, n: u32, c: u32) -> u32 => m {
-                let d: u32;
-                asm!(asm_text!($pred; ($ops); m!()),
-                     d = out(reg32) d, id = in(reg32) id, n = in(reg32) n, c = in(reg32) c, options(nostack, preserves_flags));
-                d
-            }
-        );
-    };
-    (@row $(#[$d:meta])* $Name:ident = ($mn:literal); $($fns:tt)*) => {
-        instr! {
-            $(#[$d])*
-            $Name = ($mn);
-            $($fns)*
-        }
-    };
-}
+// The rows of `device/isa/barrier.rows`: the markers `BarSync` … `BarrierRedOr` with their `asm!`
+// leaves, the traits `ClusterArriveInstr` / `ClusterWaitInstr` with one impl per legal
+// (semantic, alignment), and the catalog rows.
+include!(concat!(env!("OUT_DIR"), "/isa/barrier.rs"));
 
 mod red_unaligned;
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use red_unaligned::catalog_rows as red_unaligned_catalog_rows;
-pub use red_unaligned::{BarrierRedAnd, BarrierRedOr, BarrierRedPopc};
 
 /// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
 /// barrier instruction, PTX ISA §9.7.13.1).
@@ -148,47 +107,6 @@ crate::sem::token_markers! {
     Unaligned
 }
 
-bar_row! {
-    sync;
-    /// `bar.sync id{, n};` — waits until `n` threads (all of the CTA without `n`) have arrived at
-    /// barrier `id` (PTX 2.0, sm_20: register operands and count). Seed §5.1.
-    BarSync = ("bar.sync");
-}
-bar_row! {
-    arrive;
-    /// `bar.arrive id, n;` — arrives without waiting (PTX 2.0, sm_20). Seed §5.1.
-    BarArrive = ("bar.arrive");
-}
-bar_row! {
-    sync;
-    /// `barrier.sync id{, n};` — `bar.sync` without `.aligned` (PTX 6.0, sm_30): the threads of
-    /// the CTA may reach it at different instructions, so a compiler that duplicates the call
-    /// into two branches (rustc's inline asm is not `convergent`) leaves it defined.
-    /// PTX ISA §9.7.13.1.
-    BarrierSync = ("barrier.sync");
-}
-bar_row! {
-    arrive;
-    /// `barrier.arrive id, n;` — `bar.arrive` without `.aligned` (PTX 6.0, sm_30).
-    /// PTX ISA §9.7.13.1.
-    BarrierArrive = ("barrier.arrive");
-}
-bar_row! {
-    red_popc;
-    /// `bar.red.popc.u32 d, id, n, p;` — barrier + count of threads with `p` true (PTX 2.0, sm_20).
-    BarRedPopc = ("bar.red.popc.u32");
-}
-bar_row! {
-    red_pred;
-    /// `bar.red.and.pred q, id, n, p;` — barrier + AND of `p` (PTX 2.0, sm_20).
-    BarRedAnd = ("bar.red.and.pred");
-}
-bar_row! {
-    red_pred;
-    /// `bar.red.or.pred q, id, n, p;` — barrier + OR of `p` (PTX 2.0, sm_20).
-    BarRedOr = ("bar.red.or.pred");
-}
-
 /// A named CTA barrier: id `0..16` and a thread count (a multiple of 32, PTX ISA §9.7.13.1),
 /// with its alignment `A` ([`Unaligned`] by default: `barrier.*`; [`Aligned`]: `bar.*`, made
 /// only by the `unsafe` [`NamedBarrier::new_aligned`] — the module docs). Device: a plain
@@ -197,299 +115,11 @@ pub struct NamedBarrier<A: Alignment = Unaligned> {
     id: u32,
     count: u32,
     /// The backend's state: nothing on the device, the counting barrier on the host.
-    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
     h: <Active as BarBackend>::Named,
     _a: PhantomData<A>,
 }
 
-// ---------------------------------------------------------------------------------------------
-// The backend seam of the barriers: `NamedBarrier`'s and `ClusterBarrier`'s methods carry no
-// `#[cfg]`; they call `Active` (the one backend chosen in `atomic.rs`): nvptx64 the table's
-// inline PTX; host and loom the counting barriers below over `backend::Word` (under loom strong
-// locations of the scope model).
-// ---------------------------------------------------------------------------------------------
-
-use crate::atomic::Active;
-
-/// What the barriers do on one backend.
-pub(crate) trait BarBackend {
-    /// The state a [`NamedBarrier`] holds.
-    type Named;
-    /// The state a [`ClusterBarrier`] holds.
-    type Cluster;
-    /// A named barrier's state for `count` threads (checks the backend's count rule).
-    fn named(count: u32) -> Self::Named;
-    /// `bar.sync` (`aligned`) or `barrier.sync`.
-    fn sync<A: Alignment>(b: &NamedBarrier<A>, aligned: bool);
-    /// `bar.arrive` (`aligned`) or `barrier.arrive`.
-    fn arrive<A: Alignment>(b: &NamedBarrier<A>, aligned: bool);
-    /// `bar.red.popc.u32` (`aligned`) or `barrier.red.popc.u32`.
-    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> u32;
-    /// `bar.red.and.pred` (`aligned`) or `barrier.red.and.pred`.
-    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool;
-    /// `bar.red.or.pred` (`aligned`) or `barrier.red.or.pred`.
-    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool;
-    /// A cluster barrier's state for `threads` participants.
-    fn cluster(threads: u32) -> Self::Cluster;
-    /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
-    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &Self::Cluster) -> u32;
-    /// `barrier.cluster.wait{.sem}{.aligned}` for the arrival in phase `gen`.
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &Self::Cluster, gen: u32);
-}
-
-/// nvptx64: the table's inline PTX; the barriers hold no memory.
-#[cfg(target_arch = "nvptx64")]
-impl BarBackend for crate::atomic::Nvptx {
-    type Named = ();
-    type Cluster = ();
-    #[inline(always)]
-    fn named(count: u32) {
-        assert!(
-            count % 32 == 0,
-            "bar: thread count must be a multiple of 32 (PTX ISA §9.7.13.1)"
-        );
-    }
-    #[inline(always)]
-    fn sync<A: Alignment>(b: &NamedBarrier<A>, aligned: bool) {
-        unsafe {
-            if aligned {
-                BarSync::exec(b.id, b.count)
-            } else {
-                BarrierSync::exec(b.id, b.count)
-            }
-        }
-    }
-    #[inline(always)]
-    fn arrive<A: Alignment>(b: &NamedBarrier<A>, aligned: bool) {
-        unsafe {
-            if aligned {
-                BarArrive::exec(b.id, b.count)
-            } else {
-                BarrierArrive::exec(b.id, b.count)
-            }
-        }
-    }
-    #[inline(always)]
-    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> u32 {
-        unsafe {
-            if aligned {
-                BarRedPopc::exec(b.id, b.count, pred as u32)
-            } else {
-                BarrierRedPopc::exec(b.id, b.count, pred as u32)
-            }
-        }
-    }
-    #[inline(always)]
-    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool {
-        unsafe {
-            if aligned {
-                BarRedAnd::exec(b.id, b.count, pred as u32) != 0
-            } else {
-                BarrierRedAnd::exec(b.id, b.count, pred as u32) != 0
-            }
-        }
-    }
-    #[inline(always)]
-    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, aligned: bool) -> bool {
-        unsafe {
-            if aligned {
-                BarRedOr::exec(b.id, b.count, pred as u32) != 0
-            } else {
-                BarrierRedOr::exec(b.id, b.count, pred as u32) != 0
-            }
-        }
-    }
-    #[inline(always)]
-    fn cluster(_threads: u32) {}
-    #[inline(always)]
-    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(_: &()) -> u32 {
-        unsafe { <S as ClusterArriveInstr<A>>::exec() };
-        0
-    }
-    #[inline(always)]
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(_: &(), _gen: u32) {
-        unsafe { <S as ClusterWaitInstr<A>>::exec() }
-    }
-}
-
-/// Host and loom: a [`HostBar`] per named barrier, a [`HostCluster`] per cluster barrier.
-#[cfg(not(target_arch = "nvptx64"))]
-impl BarBackend for Active {
-    type Named = HostBar;
-    type Cluster = HostCluster;
-    fn named(count: u32) -> HostBar {
-        assert!(
-            count < 1 << 16,
-            "bar: the host barrier counts at most 65535 threads"
-        );
-        HostBar::new()
-    }
-    fn sync<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
-        b.h.arrive(b.id, b.count, false, true);
-    }
-    fn arrive<A: Alignment>(b: &NamedBarrier<A>, _aligned: bool) {
-        b.h.arrive(b.id, b.count, false, false);
-    }
-    fn red_popc<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> u32 {
-        b.h.arrive(b.id, b.count, pred, true)
-    }
-    fn red_and<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
-        b.h.arrive(b.id, b.count, pred, true) == b.count
-    }
-    fn red_or<A: Alignment>(b: &NamedBarrier<A>, pred: bool, _aligned: bool) -> bool {
-        b.h.arrive(b.id, b.count, pred, true) != 0
-    }
-    fn cluster(threads: u32) -> HostCluster {
-        const W: &str = "barrier.cluster.arrive/wait (.cluster)";
-        HostCluster {
-            count: threads,
-            arrived: Word::new(1, W),
-        }
-    }
-    fn cluster_arrive<S: ClusterArriveInstr<A>, A: Alignment>(c: &HostCluster) -> u32 {
-        let o = <S as ClusterArriveInstr<A>>::HOST;
-        let old = c.arrived.fetch_add(1, o);
-        if (old + 1).is_multiple_of(c.count as u64) {
-            crate::backend::wake(c as *const HostCluster as usize); // this arrival completes
-        }
-        (old / c.count as u64) as u32
-    }
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
-        let target = (gen as u64 + 1) * c.count as u64;
-        let what = crate::host_launch::What {
-            text: "barrier.cluster.wait: not every thread of the cluster arrives",
-            id: None,
-            count: c.count,
-        };
-        crate::backend::block_while(what, c as *const HostCluster as usize, || {
-            c.arrived.load(Ordering::Acquire) < target
-        });
-    }
-}
-
-/// The host cluster barrier: `count` participants and the arrivals so far, never reset: phase
-/// `k` completes at `(k + 1) * count`. Every arrival is one RMW of it (a `.release` arrive
-/// releases, a `.relaxed` one does not), so a wait's acquire load of the completing value
-/// synchronizes exactly with the release arrivals (their release sequences, PTX ISA §8.9.4 "A
-/// barrier.cluster.arrive operation synchronizes with a barrier.cluster.wait operation", for
-/// `.release` arrives).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) struct HostCluster {
-    count: u32,
-    arrived: Word,
-}
-
-/// One word of a host barrier: a [`backend::Word`](crate::backend::Word) accessed at the
-/// barrier's scope level (`.cta` for `bar`, `.cluster` for `barrier.cluster`), so that under
-/// loom a barrier shared by threads its scope does not include is reported (PTX ISA §8.7).
-#[cfg(not(target_arch = "nvptx64"))]
-struct Word {
-    w: crate::backend::Word,
-    lvl: i8,
-    what: &'static str,
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-impl Word {
-    fn new(lvl: i8, what: &'static str) -> Self {
-        Word {
-            w: crate::backend::Word::new(0),
-            lvl,
-            what,
-        }
-    }
-    fn load(&self, o: Ordering) -> u64 {
-        self.w.load(self.lvl, o, self.what)
-    }
-    fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
-        self.rmw(o, |x| x.wrapping_add(v))
-    }
-    /// One read-modify-write `f` of the word; returns the old value.
-    fn rmw(&self, o: Ordering, f: impl Fn(u64) -> u64) -> u64 {
-        self.w.rmw(self.lvl, o, self.what, f)
-    }
-}
-
-/// The host barrier: one word holding the generation and the current generation's arrivals
-/// and true predicates (and the completed generation's result), so that each arrival is one
-/// RMW that knows its own generation. An arrival of the next generation that lands right
-/// after the last arrival of this one (a non-waiting `bar.arrive`, the seed §5.1 producer) is
-/// counted in the next generation — never erased by a reset.
-///
-/// Bits 0..16: arrivals of the current generation; 16..32: its true predicates; 32..48: the
-/// true predicates of the last completed generation; 48..64: the generation number (wrapping).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) struct HostBar {
-    state: Word,
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-mod hbar {
-    pub(super) const M16: u64 = 0xffff;
-    pub(super) fn arrived(v: u64) -> u64 {
-        v & M16
-    }
-    pub(super) fn trues(v: u64) -> u64 {
-        (v >> 16) & M16
-    }
-    pub(super) fn result(v: u64) -> u64 {
-        (v >> 32) & M16
-    }
-    pub(super) fn gen(v: u64) -> u64 {
-        v >> 48
-    }
-    pub(super) fn pack(arrived: u64, trues: u64, result: u64, gen: u64) -> u64 {
-        (arrived & M16) | ((trues & M16) << 16) | ((result & M16) << 32) | ((gen & M16) << 48)
-    }
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-impl HostBar {
-    fn new() -> Self {
-        const W: &str = "bar.sync/bar.arrive/bar.red (a CTA barrier: .cta)";
-        HostBar {
-            state: Word::new(0, W),
-        }
-    }
-    /// Arrives at barrier `id` of `count` threads (with a predicate contribution); waits for
-    /// the generation if `wait` (sleeping, [`backend::block_while`](crate::backend::block_while):
-    /// under loom a barrier that can never complete is a `deadlock: bar.sync: …` panic, in an
-    /// `index::launch` a reported deadlock); returns the number of true predicates of the
-    /// completed generation (valid when `wait`).
-    fn arrive(&self, id: u32, count: u32, pred: bool, wait: bool) -> u32 {
-        use hbar::*;
-        let (count, p) = (count as u64, pred as u64);
-        // AcqRel: every arrival releases, the last one acquires all of them (one release
-        // sequence on one word), waiters acquire with their load.
-        let old = self.state.rmw(Ordering::AcqRel, |v| {
-            if arrived(v) + 1 == count {
-                pack(0, 0, trues(v) + p, gen(v) + 1)
-            } else {
-                pack(arrived(v) + 1, trues(v) + p, result(v), gen(v))
-            }
-        });
-        let key = self as *const HostBar as usize;
-        if arrived(old) + 1 == count {
-            crate::backend::wake(key); // this arrival completes the generation
-            return (trues(old) + p) as u32;
-        }
-        if !wait {
-            return 0;
-        }
-        let g = gen(old);
-        let mut seen = old;
-        let what = crate::host_launch::What {
-            text: "bar.sync: not every thread arrives at the barrier",
-            id: Some(id),
-            count: count as u32,
-        };
-        crate::backend::block_while(what, key, || {
-            seen = self.state.load(Ordering::Acquire);
-            gen(seen) == g
-        });
-        result(seen) as u32
-    }
-}
+use crate::backend::{Active, BarBackend};
 
 impl NamedBarrier<Unaligned> {
     /// Barrier `id` (`< 16`) for `count` threads (`count % 32 == 0` on the device; any positive
@@ -595,7 +225,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn sync(&self) {
-        <Active as BarBackend>::sync(self, Self::ALIGNED)
+        <Active as BarBackend>::sync(self.id, self.count, &self.h, Self::ALIGNED)
     }
     /// `barrier.arrive id, n;` ([`Unaligned`]) or `bar.arrive id, n;` ([`Aligned`]) — arrive
     /// without waiting (a producer's signal, seed §5.1). Does not wait for this thread's
@@ -617,7 +247,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn arrive(&self) {
-        <Active as BarBackend>::arrive(self, Self::ALIGNED)
+        <Active as BarBackend>::arrive(self.id, self.count, &self.h, Self::ALIGNED)
     }
     /// `barrier.sync id, n;` — [`sync`](Self::sync) without `.aligned`, whatever `A` is: use it
     /// wherever the compiler may duplicate the call into divergent paths (PTX ISA §9.7.13.1: for
@@ -633,7 +263,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn sync_unaligned(&self) {
-        <Active as BarBackend>::sync(self, false)
+        <Active as BarBackend>::sync(self.id, self.count, &self.h, false)
     }
     /// `barrier.arrive id, n;` — [`arrive`](Self::arrive) without `.aligned` (PTX ISA
     /// §9.7.13.1).
@@ -652,7 +282,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn arrive_unaligned(&self) {
-        <Active as BarBackend>::arrive(self, false)
+        <Active as BarBackend>::arrive(self.id, self.count, &self.h, false)
     }
     /// `barrier.red.popc.u32` ([`Unaligned`]) or `bar.red.popc.u32` ([`Aligned`]) — barrier,
     /// then the number of participants whose `pred` was true.
@@ -673,7 +303,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_popc(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred, Self::ALIGNED)
+        <Active as BarBackend>::red_popc(self.id, self.count, &self.h, pred, Self::ALIGNED)
     }
     /// `barrier.red.and.pred` ([`Unaligned`]) or `bar.red.and.pred` ([`Aligned`]) — barrier,
     /// then whether every participant's `pred` was true.
@@ -694,7 +324,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_and(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred, Self::ALIGNED)
+        <Active as BarBackend>::red_and(self.id, self.count, &self.h, pred, Self::ALIGNED)
     }
     /// `barrier.red.or.pred` ([`Unaligned`]) or `bar.red.or.pred` ([`Aligned`]) — barrier, then
     /// whether any participant's `pred` was true.
@@ -715,7 +345,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_or(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred, Self::ALIGNED)
+        <Active as BarBackend>::red_or(self.id, self.count, &self.h, pred, Self::ALIGNED)
     }
 }
 
@@ -746,10 +376,42 @@ pub fn sync_threads() {
 /// ```
 #[inline(always)]
 pub unsafe fn sync_threads_aligned() {
-    #[cfg(target_arch = "nvptx64")]
-    BarSync::exec_all(0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    crate::index::host_sync_threads()
+    <Active as BarBackend>::sync_threads(true)
+}
+
+/// `bar.warp.sync membermask;` — waits until every thread of this warp whose lane is in
+/// `membermask` has executed `bar.warp.sync` with the same mask, and orders their memory: a
+/// thread's writes before it are visible to the others' reads after it (PTX ISA §9.7.13.2:
+/// "threads within warp that wish to communicate via memory can store to memory, execute
+/// `bar.warp.sync`, and then safely read values stored by other threads in warp").
+///
+/// Panics if the calling thread's lane is not in `membermask` (the ISA leaves that undefined; on
+/// the device the check is `%laneid` and a `trap`). PTX 6.0 / sm_30. SASS: not recorded in the
+/// repo. PTX ISA §9.7.13.2; seed §5.1 (a warp's threads handing data over in shared memory).
+/// Host: the lanes of `membermask` of the caller's simulated warp in an
+/// [`index::launch`](crate::index::launch) meet (outside one, a warp of one).
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::{barrier::bar_warp_sync, index::{launch, lane_id, Dim3}, Strong, Cta, Relaxed};
+/// let slots: Vec<Strong<u32>> = (0..32).map(|_| Strong::new(0)).collect();
+/// launch(Dim3::x(1), Dim3::x(32), 0, || {
+///     let me = lane_id() as usize;
+///     slots[me].at::<Cta>().store::<Relaxed>(me as u32 + 1);
+///     bar_warp_sync(u32::MAX); // bar.warp.sync %r; with %r = 0xffffffff
+///     let next = slots[(me + 1) % 32].at::<Cta>().load::<Relaxed>();
+///     assert_eq!(next, (me as u32 + 1) % 32 + 1); // the neighbour's write, ordered by the barrier
+/// });
+/// ```
+#[inline(always)]
+pub fn bar_warp_sync(membermask: u32) {
+    assert!(
+        membermask >> crate::index::lane_id() & 1 == 1,
+        "bar.warp.sync: the calling lane is not in membermask (PTX ISA §9.7.13.2)"
+    );
+    // SAFETY: the calling lane is in the mask (checked above).
+    unsafe { BarWarpSync::exec(membermask) }
 }
 
 /// `barrier.sync 0;` — the whole CTA, without `.aligned` (PTX ISA §9.7.13.1): the form to use
@@ -761,87 +423,8 @@ pub unsafe fn sync_threads_aligned() {
 /// ```
 #[inline(always)]
 pub fn sync_threads_unaligned() {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        BarrierSync::exec_all(0)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    crate::index::host_sync_threads()
+    <Active as BarBackend>::sync_threads(false)
 }
-
-/// `barrier.cluster.arrive{.sem}{.aligned}` for one alignment.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `barrier.cluster.arrive{{.sem}}` for `{Self}`: the cluster arrive takes Release or Relaxed",
-    label = "a cluster arrive releases; it cannot acquire",
-    note = "PTX ISA §9.7.13.3: `barrier.cluster.arrive{{.release, .relaxed}}`, `barrier.cluster.wait{{.acquire}}`"
-)]
-pub unsafe trait ClusterArriveInstr<A: Alignment>: Sem {
-    /// e.g. `"barrier.cluster.arrive.relaxed.aligned"`.
-    const PTX: &'static str;
-    /// The host ordering of the row's semantic.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec();
-}
-/// `barrier.cluster.wait{.acquire}{.aligned}` for one alignment.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `barrier.cluster.wait{{.sem}}` for `{Self}`: the cluster wait takes only Acquire",
-    label = "a cluster wait acquires",
-    note = "PTX ISA §9.7.13.3: `barrier.cluster.wait{{.acquire}}`"
-)]
-pub unsafe trait ClusterWaitInstr<A: Alignment>: Sem {
-    /// e.g. `"barrier.cluster.wait.acquire.aligned"`.
-    const PTX: &'static str;
-    /// The host ordering of the row's semantic.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec();
-}
-
-/// Cluster barrier rows: `$leaf!{ Trait "arrive"|"wait", Sem ".tok", Align ".aligned"|"" }`.
-macro_rules! for_cluster_bar {
-    ($leaf:ident) => {
-        $leaf! { ClusterArriveInstr "arrive", Release, Aligned }
-        $leaf! { ClusterArriveInstr "arrive", Release, Unaligned }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed, Aligned }
-        $leaf! { ClusterArriveInstr "arrive", Relaxed, Unaligned }
-        $leaf! { ClusterWaitInstr "wait", Acquire, Aligned }
-        $leaf! { ClusterWaitInstr "wait", Acquire, Unaligned }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_cluster_bar;
-
-macro_rules! cluster_bar_leaf {
-    ($Tr:ident $op:literal, $S:ident, $A:ident) => {
-        cluster_bar_leaf! { @ (concat!("barrier.cluster.", $op, tok!($S), tok!($A))) $Tr $S $A }
-    };
-    (@ ($($mn:tt)*) $Tr:ident $S:ident $A:ident) => {
-        unsafe impl $Tr<$A> for $S {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: Ordering = Ordering::$S;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec() {
-                asm!(asm_text!(none; (none); $($mn)*), options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-for_cluster_bar! { cluster_bar_leaf }
 
 /// Proof of a cluster-barrier arrival, consumed by [`ClusterBarrier::wait`] (PTX requires each
 /// thread to arrive before it waits, PTX ISA §9.7.13.3).
@@ -1041,123 +624,4 @@ impl ClusterBarrier {
             self.wait_aligned::<Acquire>(t);
         }
     }
-}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    #[allow(unused_imports)]
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
-    use crate::instr::Instr;
-    // PTX ISA §9.7.13.1: `bar` PTX 2.0 / sm_20 (register id and count), `barrier` (no
-    // `.aligned`) PTX 6.0 / sm_30. Seed §5.1. The `bar` rows are `NamedBarrier<Aligned>`'s
-    // (the `unsafe` `new_aligned`), the `barrier` rows the default `NamedBarrier<Unaligned>`'s
-    // (also `sync_unaligned` & co. on either).
-    let v = Variant {
-        family: "bar",
-        sm: 20,
-        ptx_isa: 20,
-        isa: "9.7.13.1",
-        seed: "5.1",
-        ..Variant::EMPTY
-    };
-    f(with_ops!(none; (bar_id); Variant {
-        op: "sync",
-        ptx: BarSync::PTX,
-        rust: "sync_threads_aligned()",
-        ..v
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "sync",
-        form: Form::COUNT,
-        ptx: BarSync::PTX,
-        rust: "NamedBarrier::<Aligned>::sync",
-        ..v
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "arrive",
-        form: Form::COUNT,
-        ptx: BarArrive::PTX,
-        rust: "NamedBarrier::<Aligned>::arrive",
-        ..v
-    }));
-    let u = Variant {
-        family: "barrier",
-        sm: 30,
-        ptx_isa: 60,
-        ..v
-    };
-    f(with_ops!(none; (bar_id); Variant {
-        op: "sync",
-        ptx: BarrierSync::PTX,
-        rust: "sync_threads()",
-        ..u
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "sync",
-        form: Form::COUNT,
-        ptx: BarrierSync::PTX,
-        rust: "NamedBarrier::<Unaligned>::sync",
-        ..u
-    }));
-    f(with_ops!(none; (bar_id_n); Variant {
-        op: "arrive",
-        form: Form::COUNT,
-        ptx: BarrierArrive::PTX,
-        rust: "NamedBarrier::<Unaligned>::arrive",
-        ..u
-    }));
-    f(with_ops!(pred_in; (bar_popc); Variant {
-        op: "red.popc",
-        ty: "u32",
-        form: Form::COUNT,
-        ptx: BarRedPopc::PTX,
-        rust: "NamedBarrier::<Aligned>::red_popc",
-        ..v
-    }));
-    f(with_ops!(pred_in_out; (bar_pred); Variant {
-        op: "red.and",
-        ty: "pred",
-        form: Form::COUNT,
-        ptx: BarRedAnd::PTX,
-        rust: "NamedBarrier::<Aligned>::red_and",
-        ..v
-    }));
-    f(with_ops!(pred_in_out; (bar_pred); Variant {
-        op: "red.or",
-        ty: "pred",
-        form: Form::COUNT,
-        ptx: BarRedOr::PTX,
-        rust: "NamedBarrier::<Aligned>::red_or",
-        ..v
-    }));
-    macro_rules! cb_v {
-        (@rust $op:literal, $S:ident, Aligned) => {
-            concat!("unsafe ClusterBarrier::", $op, "_aligned::<", stringify!($S), ">")
-        };
-        (@rust $op:literal, $S:ident, Unaligned) => {
-            concat!("ClusterBarrier::", $op, "::<", stringify!($S), ">")
-        };
-        ($Tr:ident $op:literal, $S:ident, $A:ident) => {
-            f(with_ops!(none; (none); Variant {
-                family: "barrier.cluster",
-                op: $op,
-                // §9.7.13.3: PTX 7.8 / sm_90; the `.release`/`.relaxed`/`.acquire` this crate
-                // always spells: PTX 8.0. Seed §5.4.
-                sm: 90,
-                ptx_isa: 80,
-                isa: "9.7.13.3",
-                seed: "5.4",
-                sem: M::$S,
-                form: Form {
-                    align: M::$A,
-                    ..Form::NONE
-                },
-                ptx: <$S as $Tr<$A>>::PTX,
-                rust: cb_v!(@rust $op, $S, $A),
-                ..v
-            }));
-        };
-    }
-    for_cluster_bar! { cb_v }
 }

@@ -808,7 +808,13 @@ mod walk {
         red_rows(f);
         red_vec_rows(f);
         fence_rows(f);
-        // The other tables' rows name their own floors and sections.
+        // The generated rows (`device/isa/*.rows`), then the other tables' rows; each names
+        // its own floors and sections.
+        for file in crate::catalog::GENERATED {
+            for v in *file {
+                f(*v);
+            }
+        }
         for ext in crate::catalog::EXTENSIONS {
             ext(f);
         }
@@ -830,24 +836,18 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
     walk::all(&mut f)
 }
 
+// The list of the generated files' rows (`GENERATED`), and the catalog kernels' call lists
+// (`catalog_calls_NAME!`, exported for `host/kernels`): from `device/isa/*.rows`.
+#[cfg(not(target_arch = "nvptx64"))]
+include!(concat!(env!("OUT_DIR"), "/isa/catalog.rs"));
+include!(concat!(env!("OUT_DIR"), "/isa/calls.rs"));
+
 /// Catalog sections contributed by the other modules (barrier, mbarrier, copy, ...): each
 /// function calls `f` for its rows.
 #[cfg(not(target_arch = "nvptx64"))]
 #[allow(clippy::type_complexity)]
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
-    crate::barrier::catalog_rows,
-    crate::barrier::red_unaligned_catalog_rows,
-    crate::cluster::catalog_rows,
-    crate::mbarrier::catalog_rows,
-    crate::mbarrier::drop_catalog_rows,
-    crate::proxy::catalog_rows,
     crate::copy::catalog_rows,
-    crate::grid::catalog_rows,
-    crate::membar::catalog_rows,
-    crate::wait::catalog_rows,
-    crate::sync_restrict::catalog_rows,
-    crate::tensormap::catalog_rows,
-    crate::policy::catalog_rows,
     crate::st_async::catalog_rows,
     // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
     crate::tensormap::replace::catalog_rows,

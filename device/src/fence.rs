@@ -139,8 +139,7 @@ pub fn fence<S: FenceSem, Sco: Scope>()
 where
     S: FenceInstr<Sco>,
 {
-    use crate::atomic::Backend as _;
-    crate::atomic::Active::fence::<S, Sco>()
+    <crate::backend::Active as crate::backend::AccessBackend>::fence::<S, Sco>()
 }
 
 #[allow(unused)]

@@ -17,10 +17,11 @@
 //! Seed §1 (hand-off between producers and consumers): PDL is a hand-off between whole grids,
 //! where the grid completion, not a flag, is the release.
 //!
+//! <!-- generated from device/isa/grid.rows by device/isa/gen: do not edit (cargo xtask isa) -->
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`griddepcontrol_wait`] | `griddepcontrol.wait;` | 7.8 / sm_90 |
-//! | [`griddepcontrol_launch_dependents`] | `griddepcontrol.launch_dependents;` | 7.8 / sm_90 |
+//! | [`grid::griddepcontrol_wait()`](crate::grid::griddepcontrol_wait) | `griddepcontrol.wait;` | 7.8 / sm_90 |
+//! | [`grid::griddepcontrol_launch_dependents()`](crate::grid::griddepcontrol_launch_dependents) | `griddepcontrol.launch_dependents;` | 7.8 / sm_90 |
 //!
 //! Host and `--cfg loom`: there is no programmatic dependent launch on the CPU (a CPU "grid"
 //! that depends on another is started after the other is joined, and the join is what orders its
@@ -35,90 +36,41 @@
 //! assert_eq!(<GriddepcontrolWait as ptx_sync::instr::Instr>::PTX, "griddepcontrol.wait");
 //! ```
 
-use crate::instr::instr;
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
+// The rows of `device/isa/grid.rows`: the markers with their `asm!` leaves, the catalog rows.
+include!(concat!(env!("OUT_DIR"), "/isa/grid.rs"));
 
-/// The table of `griddepcontrol` rows. One row per instruction:
+/// Waits until all prerequisite grids of this grid have completed and their memory
+/// operations are performed and visible to this grid (programmatic dependent launch). Call it
+/// before the first access that depends on a prerequisite's results. Without the launch
+/// attribute the grid starts after its prerequisites completed and the wait returns at once.
 ///
-/// ```text
-/// /// doc
-/// rust_fn: Marker = "op", sm N, ptx X.Y, isa "§", seed "§";
+/// Emits `griddepcontrol.wait;` — sm_90, PTX 7.8; PTX ISA §9.7.13.13, seed §1. Host and `--cfg
+/// loom`: a compiler fence (no programmatic dependent launch on the CPU).
+///
 /// ```
+/// ptx_sync::grid::griddepcontrol_wait();
+/// assert_eq!(<ptx_sync::grid::GriddepcontrolWait as ptx_sync::instr::Instr>::PTX, "griddepcontrol.wait");
+/// ```
+#[inline(always)]
+pub fn griddepcontrol_wait() {
+    // SAFETY: no operand; the instruction has no precondition.
+    unsafe { GriddepcontrolWait::exec() }
+}
+
+/// Signals that the dependents of this grid may be scheduled once every CTA of this grid has
+/// executed it or completed. It orders no memory: the dependents still call
+/// [`griddepcontrol_wait`] before reading this grid's results.
 ///
-/// From each row: the marker `Marker: Instr`, the `pub fn rust_fn()` whose `asm!` pastes the
-/// mnemonic `griddepcontrol.op`, the catalog row and an entry of the exported list `ptx_sync::griddepcontrol_rows!(leaf)`
-/// (`leaf!(rust_fn)` per row), which the catalog kernels instantiate.
-macro_rules! grid_rows {
-    (($d:tt) $( $(#[$m:meta])* $f:ident: $Name:ident = $op:literal,
-       sm $sm:literal, ptx $ptx:literal, isa $isa:literal, seed $seed:literal; )*) => {
-        $( grid_rows! { @row ($(#[$m])*) $f $Name (concat!("griddepcontrol.", $op)) $sm $ptx $isa $seed } )*
-        grid_rows! { @list ($d) $( $f $Name $op $sm $ptx $isa $seed; )* }
-    };
-    (@row ($(#[$m:meta])*) $f:ident $Name:ident ($($mn:tt)*) $sm:literal $ptx:literal $isa:literal $seed:literal) => {
-            instr! {
-                #[doc = concat!("The marker of `", $($mn)*, ";` (see [`", stringify!($f), "`]).")]
-                $Name = ($($mn)*);
-                fn exec() => m {
-                    // Not `nomem`: the wait makes the prerequisite grids' writes visible.
-                    asm!($crate::instr::asm_text!(none; (none); m!()), options(nostack, preserves_flags));
-                }
-            }
-            $(#[$m])*
-            ///
-            #[doc = concat!("Emits `", $($mn)*, ";` — sm_", $sm, ", PTX ", stringify!($ptx),
-                            "; PTX ISA §", $isa, ", seed §", $seed, ".")]
-            /// Host and `--cfg loom`: a compiler fence (no programmatic dependent launch on the CPU).
-            ///
-            /// ```
-            #[doc = concat!("ptx_sync::grid::", stringify!($f), "();")]
-            #[doc = concat!("assert_eq!(<ptx_sync::grid::", stringify!($Name),
-                            " as ptx_sync::instr::Instr>::PTX, \"", $($mn)*, "\");")]
-            /// ```
-            #[inline(always)]
-            pub fn $f() {
-                crate::instr::exec_or!($Name, {
-                    let _ = <$Name as crate::instr::Instr>::PTX;
-                    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-                })
-            }
-    };
-    (@list ($d:tt) $( $f:ident $Name:ident $op:literal $sm:literal $ptx:literal $isa:literal $seed:literal; )*) => {
-        /// The catalog rows of `griddepcontrol`.
-        #[cfg(not(target_arch = "nvptx64"))]
-        const GRID_ROWS: &[crate::catalog::Variant] = &[$(
-            crate::instr::plain_row!("griddepcontrol", <$Name as crate::instr::Instr>::PTX,
-                concat!("grid::", stringify!($f), "()");
-                sm $sm, ptx $ptx, isa $isa, seed $seed, op: $op)
-        ),*];
-
-        /// The row list of `griddepcontrol`: `griddepcontrol_rows!(leaf)` calls `leaf!(rust_fn)` per row.
-        #[doc(hidden)]
-        #[macro_export]
-        macro_rules! griddepcontrol_rows {
-            ($d leaf:ident) => { $( $d leaf!($f); )* };
-        }
-    };
-}
-
-grid_rows! { ($)
-    /// Waits until all prerequisite grids of this grid have completed and their memory
-    /// operations are performed and visible to this grid (programmatic dependent launch). Call
-    /// it before the first access that depends on a prerequisite's results. Without the launch
-    /// attribute the grid starts after its prerequisites completed and the wait returns at once.
-    griddepcontrol_wait: GriddepcontrolWait = "wait",
-        sm 90, ptx 7.8, isa "9.7.13.13", seed "1";
-    /// Signals that the dependents of this grid may be scheduled once every CTA of this grid
-    /// has executed it or completed. It orders no memory: the dependents still call
-    /// [`griddepcontrol_wait`] before reading this grid's results.
-    griddepcontrol_launch_dependents: GriddepcontrolLaunchDependents = "launch_dependents",
-        sm 90, ptx 7.8, isa "9.7.13.13", seed "1";
-}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    for r in GRID_ROWS {
-        f(*r);
-    }
+/// Emits `griddepcontrol.launch_dependents;` — sm_90, PTX 7.8; PTX ISA §9.7.13.13, seed §1.
+/// Host and `--cfg loom`: a compiler fence (no programmatic dependent launch on the CPU).
+///
+/// ```
+/// ptx_sync::grid::griddepcontrol_launch_dependents();
+/// assert_eq!(<ptx_sync::grid::GriddepcontrolLaunchDependents as ptx_sync::instr::Instr>::PTX,
+///            "griddepcontrol.launch_dependents");
+/// ```
+#[inline(always)]
+pub fn griddepcontrol_launch_dependents() {
+    // SAFETY: no operand; the instruction has no precondition.
+    unsafe { GriddepcontrolLaunchDependents::exec() }
 }

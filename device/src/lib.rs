@@ -108,29 +108,24 @@
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
 
-#[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
 pub mod backend;
 
 pub mod atomic;
 pub mod barrier;
-// The host's launch supervision, blocking barrier waits and CTA shared memory (`index::launch`).
 pub mod catalog;
 pub mod clc;
 pub mod cluster;
 pub mod copy;
 pub mod fence;
 pub mod grid;
-#[cfg(not(target_arch = "nvptx64"))]
-#[cfg_attr(loom, allow(dead_code))]
-mod host_launch;
 pub mod index;
 pub mod instr;
 pub mod kernel;
 pub mod mbarrier;
 pub mod membar;
 #[cfg(loom)]
-pub mod model;
+pub use backend::model;
 // Plain `cargo doc` (host): the model's summary page; the module needs `--cfg loom`.
 #[cfg(all(doc, not(loom), not(target_arch = "nvptx64")))]
 #[path = "model_doc.rs"]

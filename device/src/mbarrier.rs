@@ -10,21 +10,54 @@
 //! A phase completes when both its **pending arrival count** and its **tx-count** reach zero; the
 //! barrier then flips to the next phase with the pending count reset to the expected count.
 //!
-//! | operation | PTX (this crate emits exactly) | `.sem` | `.scope` | PTX ISA / SM |
-//! |---|---|---|---|---|
-//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | – | – | 7.8 / sm_80 |
-//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | – | – | 7.8 / sm_80 |
-//! | [`Mbarrier::arrive`] / [`arrive_n`](Mbarrier::arrive_n) | `mbarrier.arrive.sem.scope.shared::cta.b64 s, [a]{, n};` | Release (8.0), Relaxed (8.6, sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 (with a count: sm_90) |
-//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.sem.scope.shared::cta.b64 s, [a];` | Release, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
-//! | [`Mbarrier::arrive_drop_expect_tx`], [`RemoteMbarrier::arrive_drop`], [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop{.expect_tx}.sem.scope.{shared::cta,shared::cluster}.b64` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | Release, Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::expect_tx`], [`complete_tx`](Mbarrier::complete_tx) | `mbarrier.{expect,complete}_tx.relaxed.scope.shared::cta.b64 [a], tx;` | Relaxed only | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::try_wait`] (+`_hint`) | `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], s{, ns};` | Acquire (8.0), Relaxed (8.6) | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::try_wait_parity`] (+`_hint`) | `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], phase{, ns};` | Acquire, Relaxed | Cta, Cluster | 8.0 / sm_90 |
-//! | [`Mbarrier::test_wait`], [`test_wait_parity`](Mbarrier::test_wait_parity) | `mbarrier.test_wait{.parity}.sem.scope.shared::cta.b64` | Acquire, Relaxed (sm_90) | Cta, Cluster (sm_90) | 8.0 / sm_80 |
-//! | [`Mbarrier::arrive_no_complete`] / [`arrive_drop_no_complete`](Mbarrier::arrive_drop_no_complete) (`unsafe`) | `mbarrier.{arrive,arrive_drop}.noComplete.release.cta.shared::cta.b64 s, [a], n;` | Release only | Cta only | 8.0 / sm_80 |
-//! | [`Mbarrier::pending_count`] (on a [`NoCompleteToken`] only) | `mbarrier.pending_count.b64 n, s;` | – | – | 7.0 / sm_80 |
-//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.sem.scope.shared::cluster.b64 _, [a]{, n};` | Release, Relaxed | Cta, Cluster | 8.0 / sm_90 |
+//! <!-- generated from device/isa/mbarrier.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`Mbarrier::init`] | `mbarrier.init.shared::cta.b64 [a], n;` | 7.8 / sm_80 |
+//! | [`Mbarrier::arrive::<Release, Cta>`](Mbarrier::arrive) | `mbarrier.arrive.release.cta.shared::cta.b64 s, [a];` | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive::<Release, Cluster>`](Mbarrier::arrive) | `mbarrier.arrive.release.cluster.shared::cta.b64 s, [a];` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cta.b64 s, [a];` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_n`] | `mbarrier.arrive.release.{cta,cluster}.shared::cta.b64 s, [a], n;` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_n`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cta.b64 s, [a], n;` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_drop::<Release, Cta>`](Mbarrier::arrive_drop) | `mbarrier.arrive_drop.release.cta.shared::cta.b64 s, [a];` | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive_drop::<Release, Cluster>`](Mbarrier::arrive_drop) | `mbarrier.arrive_drop.release.cluster.shared::cta.b64 s, [a];` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_drop`] | `mbarrier.arrive_drop.relaxed.{cta,cluster}.shared::cta.b64 s, [a];` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.release.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.release.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_n`] | `mbarrier.arrive.release.{cta,cluster}.shared::cluster.b64 _, [a], n;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_n`] | `mbarrier.arrive.relaxed.{cta,cluster}.shared::cluster.b64 _, [a], n;` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.release.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_expect_tx`] | `mbarrier.arrive.expect_tx.relaxed.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.6 / sm_90 |
+//! | [`Mbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.release.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 s, [a], tx;` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop`] | `mbarrier.arrive_drop.release.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop`] | `mbarrier.arrive_drop.relaxed.{cta,cluster}.shared::cluster.b64 _, [a];` | 8.6 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.release.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::arrive_drop_expect_tx`] | `mbarrier.arrive_drop.expect_tx.relaxed.{cta,cluster}.shared::cluster.b64 _, [a], tx;` | 8.6 / sm_90 |
+//! | [`Mbarrier::pending_count`] | `mbarrier.pending_count.b64 d, x;` | 7.0 / sm_80 |
+//! | [`Mbarrier::arrive_no_complete`] | `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 s, [a], n;` | 8.0 / sm_80 |
+//! | [`Mbarrier::arrive_drop_no_complete`] | `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 s, [a], n;` | 8.0 / sm_80 |
+//! | [`Mbarrier::try_wait`] | `mbarrier.try_wait.acquire.{cta,cluster}.shared::cta.b64 p, [a], x;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait`] | `mbarrier.try_wait.relaxed.{cta,cluster}.shared::cta.b64 p, [a], x;` | 8.6 / sm_90 |
+//! | [`Mbarrier::try_wait_hint`] | `mbarrier.try_wait.acquire.{cta,cluster}.shared::cta.b64 p, [a], x, ns;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_hint`] | `mbarrier.try_wait.relaxed.{cta,cluster}.shared::cta.b64 p, [a], x, ns;` | 8.6 / sm_90 |
+//! | [`Mbarrier::try_wait_parity`] | `mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 p, [a], ph;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_parity`] | `mbarrier.try_wait.parity.relaxed.{cta,cluster}.shared::cta.b64 p, [a], ph;` | 8.6 / sm_90 |
+//! | [`Mbarrier::try_wait_parity_hint`] | `mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 p, [a], ph, ns;` | 8.0 / sm_90 |
+//! | [`Mbarrier::try_wait_parity_hint`] | `mbarrier.try_wait.parity.relaxed.{cta,cluster}.shared::cta.b64 p, [a], ph, ns;` | 8.6 / sm_90 |
+//! | [`Mbarrier::test_wait::<Acquire, Cta>`](Mbarrier::test_wait) | `mbarrier.test_wait.acquire.cta.shared::cta.b64 p, [a], x;` | 8.0 / sm_80 |
+//! | [`Mbarrier::test_wait::<Acquire, Cluster>`](Mbarrier::test_wait) | `mbarrier.test_wait.acquire.cluster.shared::cta.b64 p, [a], x;` | 8.0 / sm_90 |
+//! | [`Mbarrier::test_wait`] | `mbarrier.test_wait.relaxed.{cta,cluster}.shared::cta.b64 p, [a], x;` | 8.6 / sm_90 |
+//! | [`Mbarrier::test_wait_parity::<Acquire, Cta>`](Mbarrier::test_wait_parity) | `mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 p, [a], ph;` | 8.0 / sm_80 |
+//! | [`Mbarrier::test_wait_parity::<Acquire, Cluster>`](Mbarrier::test_wait_parity) | `mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [a], ph;` | 8.0 / sm_90 |
+//! | [`Mbarrier::test_wait_parity`] | `mbarrier.test_wait.parity.relaxed.{cta,cluster}.shared::cta.b64 p, [a], ph;` | 8.6 / sm_90 |
+//! | [`Mbarrier::expect_tx`] | `mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::complete_tx`] | `mbarrier.complete_tx.relaxed.{cta,cluster}.shared::cta.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::expect_tx`] | `mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cluster.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`RemoteMbarrier::complete_tx`] | `mbarrier.complete_tx.relaxed.{cta,cluster}.shared::cluster.b64 [a], tx;` | 8.0 / sm_90 |
+//! | [`Mbarrier::inval`] | `mbarrier.inval.shared::cta.b64 [a];` | 7.8 / sm_80 |
 //!
 //! `arrive::<Acquire, _>()` and `try_wait::<Release, _>()` do not compile: an arrive releases and
 //! a wait acquires (PTX has no `mbarrier.arrive.acquire`). A [`Token`] carries the barrier's tag
@@ -37,7 +70,7 @@
 //! the state of a `.noComplete` arrive, so it takes a [`NoCompleteToken`].
 //!
 //! # Backends
-//! The methods carry no `#[cfg]`: each calls the one backend chosen in `atomic.rs` through the
+//! The methods carry no `#[cfg]`: each calls the one backend chosen in `backend/mod.rs` through the
 //! `MbarBackend` seam (`mbarrier/backend.rs`, like `BarBackend` for the CTA barriers): nvptx64
 //! the table's inline PTX, host and loom the state-word operations below. The layout is the same
 //! 8 bytes on the device and the host (a loom location under `--cfg loom`).
@@ -80,25 +113,27 @@
 
 use core::marker::PhantomData;
 
-use crate::instr::instr;
-#[allow(unused_imports)]
-use crate::instr::{asm_text, with_ops};
-use crate::sem::tok;
 use crate::sem::{Acquire, Cluster, Cta, Relaxed, Release, Scope, Sem};
 use crate::shared::{to_shared, ClusterAddr, SharedAddr};
-use crate::wait::{spin_until, Budget, Timeout};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 #[cfg(not(target_arch = "nvptx64"))]
 use core::sync::atomic::Ordering;
 
 mod backend;
 mod drop;
-use crate::atomic::Active;
-use backend::{Arrive, MbarBackend, Wait};
 #[cfg(not(target_arch = "nvptx64"))]
-pub(crate) use drop::catalog_rows as drop_catalog_rows;
-pub use drop::ArriveDropInstr;
+mod host;
+mod phase;
+mod table;
+mod wait;
+use crate::backend::Active;
+use backend::{Arrive, MbarBackend};
+pub use phase::{NoCompleteToken, Phase, Token};
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) use table::CATALOG;
+pub use table::{
+    ArriveDropInstr, ArriveInstr, MbarrierArriveDropNoComplete, MbarrierArriveNoComplete,
+    MbarrierInit, MbarrierInval, MbarrierPendingCount, RemoteArriveInstr, TxInstr, WaitInstr,
+};
 
 /// The largest arrival count and tx-count PTX accepts: `2^20 - 1` (PTX ISA §9.7.13.15.1).
 pub const MAX_COUNT: u32 = (1 << 20) - 1;
@@ -113,7 +148,7 @@ pub const MAX_COUNT: u32 = (1 << 20) - 1;
 #[repr(C, align(8))]
 pub struct Mbarrier<Tag = ()> {
     /// The backend's state word (`MbarBackend::State`): the barrier's 8 bytes on the device; on
-    /// the host a [`backend::Word`](crate::backend::Word) (under loom a strong location of the
+    /// the host a [`backend::Word`](crate::backend::host::Word) (under loom a strong location of the
     /// model, accessed at the scope each operation names).
     state: <Active as MbarBackend>::State,
     _t: PhantomData<fn() -> Tag>,
@@ -121,662 +156,6 @@ pub struct Mbarrier<Tag = ()> {
 
 unsafe impl<Tag> Sync for Mbarrier<Tag> {}
 unsafe impl<Tag> Send for Mbarrier<Tag> {}
-
-/// Declares an opaque-state newtype over the 64-bit `mbarrier.arrive` state: the struct (tagged
-/// with the barrier's tag type, `Copy`, printed as `Name(0x…)`) and its `raw()` accessor, whose
-/// doc (with its example) the caller writes. `Token` and `NoCompleteToken` differ only in which
-/// instructions take them.
-macro_rules! opaque_state {
-    (
-        $(#[$m:meta])*
-        pub struct $name:ident;
-        $(#[$raw:meta])*
-        raw;
-    ) => {
-        $(#[$m])*
-        pub struct $name<Tag = ()> {
-            state: u64,
-            /// The barrier the state came from: the waits check it (host, and debug builds on
-            /// the device; PTX ISA §9.7.13.15.17: the state of an arrive "on the same mbarrier
-            /// object").
-            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-            bar: usize,
-            _t: PhantomData<fn() -> Tag>,
-        }
-        impl<Tag> $name<Tag> {
-            /// The state `state` of an arrive on `bar`.
-            #[inline(always)]
-            #[allow(unused_variables)]
-            fn of(state: u64, bar: &Mbarrier<Tag>) -> Self {
-                $name {
-                    state,
-                    #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-                    bar: bar as *const Mbarrier<Tag> as usize,
-                    _t: PhantomData,
-                }
-            }
-            /// The state, for a wait on `bar`: panics (a `trap` on the device, in debug builds)
-            /// if it came from another barrier.
-            #[inline(always)]
-            #[allow(unused_variables, dead_code)] // `NoCompleteToken` waits through `token()`
-            fn state_for(self, bar: &Mbarrier<Tag>) -> u64 {
-                #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-                assert!(
-                    self.bar == bar as *const Mbarrier<Tag> as usize,
-                    "mbarrier: a token of another barrier (PTX ISA §9.7.13.15.17: the state of an \
-                     arrive on the same mbarrier object)"
-                );
-                self.state
-            }
-        }
-        impl<Tag> Clone for $name<Tag> {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<Tag> Copy for $name<Tag> {}
-        impl<Tag> core::fmt::Debug for $name<Tag> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                write!(f, concat!(stringify!($name), "({:#x})"), self.state)
-            }
-        }
-        impl<Tag> $name<Tag> {
-            $(#[$raw])*
-            // `self: $name<Tag>` spelled out: `cargo xtask docs`'s example count skips template
-            // lines (they hold a `$`) and counts the callers' `raw` docs instead.
-            pub const fn raw(self: $name<Tag>) -> u64 {
-                self.state
-            }
-        }
-    };
-}
-
-opaque_state! {
-    /// The state an arrive returned (`mbarrier.arrive ... state`): names the phase it arrived in, for
-    /// [`Mbarrier::try_wait`]. Tagged with the barrier's tag type.
-    #[must_use = "a token is only useful to wait on the phase it names"]
-    pub struct Token;
-    /// The opaque 64-bit state.
-    ///
-    /// No instruction. The bits are the state `mbarrier.arrive` returned (PTX ISA §9.7.13.15.15:
-    /// opaque, it names the phase the arrival was made in); on the host the packed word before
-    /// the arrival. Compare tokens, do not decode them.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(2);
-    /// let t0 = b.arrive::<Release, Cta>(); // an arrival in phase 0
-    /// let _ = b.arrive::<Release, Cta>(); // completes phase 0
-    /// let t1 = b.arrive::<Release, Cta>(); // an arrival in phase 1 (1 of 2)
-    /// assert_ne!(t0.raw(), t1.raw());
-    /// assert!(b.try_wait::<Acquire, Cta>(t0) && !b.try_wait::<Acquire, Cta>(t1));
-    /// ```
-    raw;
-}
-
-opaque_state! {
-    /// The state returned by `mbarrier.arrive.noComplete` / `mbarrier.arrive_drop.noComplete`
-    /// ([`Mbarrier::arrive_no_complete`], [`Mbarrier::arrive_drop_no_complete`]): the only state on
-    /// which `mbarrier.pending_count` is defined (PTX ISA §9.7.13.15.18), so
-    /// [`Mbarrier::pending_count`] takes this type and not a [`Token`]. It is also a state of the
-    /// phase it arrived in: [`token`](Self::token) gives the [`Token`] to wait on.
-    #[must_use = "a no-complete state is only useful for pending_count or to wait on its phase"]
-    pub struct NoCompleteToken;
-    /// The opaque 64-bit state.
-    ///
-    /// No instruction (the opaque state of `mbarrier.arrive.noComplete`, PTX ISA §9.7.13.15.15).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, NoCompleteToken};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(4);
-    /// let s: NoCompleteToken = unsafe { b.arrive_no_complete(1) };
-    /// assert_eq!(s.raw(), s.token().raw());
-    /// ```
-    raw;
-}
-
-impl<Tag> NoCompleteToken<Tag> {
-    /// The same state as a [`Token`] of its phase, for `try_wait`/`test_wait`.
-    ///
-    /// No instruction. PTX ISA §9.7.13.15.17 (a `.noComplete` state is a valid `try_wait` operand).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(3);
-    /// let s = unsafe { b.arrive_no_complete(2) }; // 1 arrival still missing
-    /// assert!(!b.test_wait::<Acquire, Cta>(s.token()));
-    /// let _ = b.arrive::<Release, Cta>();
-    /// assert!(b.test_wait::<Acquire, Cta>(s.token()));
-    /// ```
-    pub const fn token(self) -> Token<Tag> {
-        Token {
-            state: self.state,
-            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-            bar: self.bar,
-            _t: PhantomData,
-        }
-    }
-}
-
-/// A phase parity (`0` or `1`) for `try_wait.parity`: `try_wait_parity(p)` succeeds once the
-/// phase with parity `p` has completed (the current phase's parity differs from `p`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Phase(u32);
-impl Phase {
-    /// Parity 0 (the first phase after `init`).
-    pub const ZERO: Phase = Phase(0);
-    /// Parity 1.
-    pub const ONE: Phase = Phase(1);
-    /// The parity bit.
-    ///
-    /// No instruction; the `phaseParity` operand of `mbarrier.try_wait.parity` (PTX ISA
-    /// §9.7.13.15.17).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::Phase;
-    /// assert_eq!((Phase::ZERO.bit(), Phase::ONE.bit()), (0, 1));
-    /// ```
-    pub const fn bit(self) -> u32 {
-        self.0
-    }
-    /// The other parity.
-    ///
-    /// No instruction. After a phase with parity `p` completes, the next phase to wait for has
-    /// parity `p.flipped()` (seed §5.2).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::Phase;
-    /// assert_eq!(Phase::ZERO.flipped(), Phase::ONE);
-    /// assert_eq!(Phase::ONE.flipped().flipped(), Phase::ONE);
-    /// ```
-    pub const fn flipped(self) -> Phase {
-        Phase(self.0 ^ 1)
-    }
-    /// Flips in place.
-    ///
-    /// No instruction. A consumer flips its phase each time it wraps around a ring of barriers
-    /// (what [`PipelineState::advance`](crate::pipeline::PipelineState::advance) does).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Cta};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(1);
-    /// let mut p = Phase::ZERO;
-    /// for _ in 0..3 {
-    ///     let _ = b.arrive::<Release, Cta>();
-    ///     assert!(b.try_wait_parity::<Acquire, Cta>(p));
-    ///     p.flip();
-    /// }
-    /// assert_eq!(p, Phase::ONE);
-    /// ```
-    pub fn flip(&mut self) {
-        self.0 ^= 1;
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Instruction traits and tables
-// ---------------------------------------------------------------------------------------------
-
-instr! {
-    /// `mbarrier.init.shared::cta.b64 [a], count;` (PTX 7.8 for the `.shared::cta` spelling, sm_80).
-    MbarrierInit = ("mbarrier.init", tok!(Shared), ".b64");
-    fn exec(a: u32, n: u32) => m {
-        asm!(asm_text!(none; (mbar_a_n); m!()), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
-    }
-}
-instr! {
-    /// `mbarrier.inval.shared::cta.b64 [a];` (PTX 7.8, sm_80).
-    MbarrierInval = ("mbarrier.inval", tok!(Shared), ".b64");
-    fn exec(a: u32) => m {
-        asm!(asm_text!(none; (mbar_a); m!()), a = in(reg32) a, options(nostack, preserves_flags));
-    }
-}
-instr! {
-    /// `mbarrier.pending_count.b64 n, state;` (PTX 7.0, sm_80).
-    MbarrierPendingCount = ("mbarrier.pending_count.b64");
-    fn exec(s: u64) -> u32 => m {
-        let n: u32;
-        asm!(asm_text!(none; (mbar_pending); m!()), d = out(reg32) n, x = in(reg64) s, options(pure, nomem, nostack, preserves_flags));
-        n
-    }
-}
-
-instr! {
-    /// `mbarrier.arrive.noComplete.release.cta.shared::cta.b64 state, [a], count;` — `count`
-    /// arrivals that must not complete the phase (PTX ISA §9.7.13.15.15: `.noComplete` takes only
-    /// `{.release}{.cta}`, and the behaviour is undefined if the arrival completes the phase).
-    /// PTX 7.0 (`.release.cta`: 8.0, `::cta`: 7.8), sm_80.
-    MbarrierArriveNoComplete = ("mbarrier.arrive.noComplete", tok!(Release), tok!(Cta), tok!(Shared), ".b64");
-    fn exec(a: u32, n: u32) -> u64 => m {
-        let s: u64;
-        asm!(asm_text!(none; (mbar_state_n); m!()), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
-        s
-    }
-}
-instr! {
-    /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;`
-    /// (PTX ISA §9.7.13.15.16). PTX 7.0 (`.release.cta`: 8.0), sm_80.
-    MbarrierArriveDropNoComplete = ("mbarrier.arrive_drop.noComplete", tok!(Release), tok!(Cta), tok!(Shared), ".b64");
-    fn exec(a: u32, n: u32) -> u64 => m {
-        let s: u64;
-        asm!(asm_text!(none; (mbar_state_n); m!()), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
-        s
-    }
-}
-
-/// The arrive family at one (semantic, scope) on a local (`.shared::cta`) barrier:
-/// `mbarrier.arrive`, `mbarrier.arrive_drop`, `mbarrier.arrive.expect_tx`.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: an arrive takes Release or Relaxed, at Cta or Cluster",
-    label = "an mbarrier arrive releases; it cannot acquire",
-    note = "PTX ISA §9.7.13.15.15: `.sem = {{.release, .relaxed}}`, `.scope = {{.cta, .cluster}}`; acquire with `try_wait::<Acquire, _>` (seed §5.2)"
-)]
-pub unsafe trait ArriveInstr<Sco: Scope>: Sem {
-    /// `mbarrier.arrive.sem.scope.shared::cta.b64`
-    const PTX: &'static str;
-    /// `mbarrier.arrive_drop.sem.scope.shared::cta.b64`
-    const PTX_DROP: &'static str;
-    /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64`
-    const PTX_EXPECT_TX: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive(a: u32) -> u64;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive_n(a: u32, n: u32) -> u64;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive_drop(a: u32) -> u64;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive_expect_tx(a: u32, tx: u32) -> u64;
-}
-
-/// The arrive family on a barrier addressed through `.shared::cluster` (this CTA's or a peer's):
-/// `mbarrier.arrive{.expect_tx}.sem.scope.shared::cluster.b64 _, [a]{, n};` (no state result).
-///
-/// Scope `Cta` is legal PTX but does not synchronize with a waiter in another CTA (seed §5.4):
-/// use `Cluster` when the barrier's owner is a peer CTA.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive{{.sem}}{{.scope}}.shared::cluster` for `{Self}` at `{Sco}`: a remote arrive takes Release or Relaxed",
-    label = "a remote arrive releases; it cannot acquire",
-    note = "PTX ISA §9.7.13.15.15; seed §5.4: use `arrive::<Release, Cluster>()` on a peer CTA's barrier"
-)]
-pub unsafe trait RemoteArriveInstr<Sco: Scope>: Sem {
-    /// `mbarrier.arrive.sem.scope.shared::cluster.b64`
-    const PTX: &'static str;
-    /// `mbarrier.arrive.expect_tx.sem.scope.shared::cluster.b64`
-    const PTX_EXPECT_TX: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive(a: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive_n(a: u32, n: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn arrive_expect_tx(a: u32, tx: u32);
-}
-
-/// The wait family at one (semantic, scope): `mbarrier.{try,test}_wait{.parity}.sem.scope.shared::cta.b64`.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.try_wait{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: a wait takes Acquire or Relaxed, at Cta or Cluster",
-    label = "an mbarrier wait acquires; it cannot release",
-    note = "PTX ISA §9.7.13.15.17: `.sem = {{.acquire, .relaxed}}`, `.scope = {{.cta, .cluster}}`; release with `arrive::<Release, _>` (seed §5.2)"
-)]
-pub unsafe trait WaitInstr<Sco: Scope>: Sem {
-    /// `mbarrier.try_wait.sem.scope.shared::cta.b64`
-    const PTX_TRY: &'static str;
-    /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64`
-    const PTX_TRY_PARITY: &'static str;
-    /// `mbarrier.test_wait.sem.scope.shared::cta.b64`
-    const PTX_TEST: &'static str;
-    /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64`
-    const PTX_TEST_PARITY: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn try_wait(a: u32, s: u64) -> bool;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn try_wait_hint(a: u32, s: u64, ns: u32) -> bool;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn try_wait_parity(a: u32, p: u32) -> bool;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn try_wait_parity_hint(a: u32, p: u32, ns: u32) -> bool;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn test_wait(a: u32, s: u64) -> bool;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn test_wait_parity(a: u32, p: u32) -> bool;
-}
-
-/// `mbarrier.expect_tx` / `mbarrier.complete_tx` at one scope (semantic is always `.relaxed`),
-/// on `.shared::cta` and `.shared::cluster` addresses.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.expect_tx.relaxed{{.scope}}` at `{Self}`: tx operations take Cta or Cluster",
-    note = "PTX ISA §9.7.13.15.13-14"
-)]
-pub unsafe trait TxInstr: Scope {
-    /// `mbarrier.expect_tx.relaxed.scope.shared::cta.b64`
-    const PTX_EXPECT: &'static str;
-    /// `mbarrier.complete_tx.relaxed.scope.shared::cta.b64`
-    const PTX_COMPLETE: &'static str;
-    /// `mbarrier.expect_tx.relaxed.scope.shared::cluster.b64`
-    const PTX_EXPECT_CLUSTER: &'static str;
-    /// `mbarrier.complete_tx.relaxed.scope.shared::cluster.b64`
-    const PTX_COMPLETE_CLUSTER: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn expect(a: u32, tx: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn complete(a: u32, tx: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn expect_cluster(a: u32, tx: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn complete_cluster(a: u32, tx: u32);
-}
-
-/// Arrive rows: (semantic, host ordering) × scope.
-macro_rules! for_mbar_arrive {
-    ($leaf:ident) => {
-        $leaf! { Release Release, Cta }
-        $leaf! { Release Release, Cluster }
-        $leaf! { Relaxed Relaxed, Cta }
-        $leaf! { Relaxed Relaxed, Cluster }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_mbar_arrive;
-
-/// Wait rows: (semantic, host ordering) × scope.
-macro_rules! for_mbar_wait {
-    ($leaf:ident) => {
-        $leaf! { Acquire Acquire, Cta }
-        $leaf! { Acquire Acquire, Cluster }
-        $leaf! { Relaxed Relaxed, Cta }
-        $leaf! { Relaxed Relaxed, Cluster }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_mbar_wait;
-
-/// tx rows: scope.
-macro_rules! for_mbar_tx {
-    ($leaf:ident) => {
-        $leaf! { Cta }
-        $leaf! { Cluster }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_mbar_tx;
-
-macro_rules! arrive_leaf {
-    ($S:ident $O:ident, $Sco:ident) => {
-        arrive_leaf! { @ (concat!("mbarrier.arrive", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                         (concat!("mbarrier.arrive_drop", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                         (concat!("mbarrier.arrive.expect_tx", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                         $S $O $Sco }
-        arrive_leaf! { @r (concat!("mbarrier.arrive", tok!($S), tok!($Sco), tok!(SharedCluster), ".b64"))
-                          (concat!("mbarrier.arrive.expect_tx", tok!($S), tok!($Sco), tok!(SharedCluster), ".b64"))
-                          $S $O $Sco }
-    };
-    (@ ($($a:tt)*) ($($d:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
-        unsafe impl ArriveInstr<$Sco> for $S {
-            const PTX: &'static str = $($a)*;
-            const PTX_DROP: &'static str = $($d)*;
-            const PTX_EXPECT_TX: &'static str = $($e)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: Ordering = Ordering::$O;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive(a: u32) -> u64 {
-                let s: u64;
-                asm!(asm_text!(none; (mbar_state); $($a)*), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
-                s
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive_n(a: u32, n: u32) -> u64 {
-                let s: u64;
-                asm!(asm_text!(none; (mbar_state_n); $($a)*), s = out(reg64) s, a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
-                s
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive_drop(a: u32) -> u64 {
-                let s: u64;
-                asm!(asm_text!(none; (mbar_state); $($d)*), s = out(reg64) s, a = in(reg32) a, options(nostack, preserves_flags));
-                s
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive_expect_tx(a: u32, tx: u32) -> u64 {
-                let s: u64;
-                asm!(asm_text!(none; (mbar_state_tx); $($e)*), s = out(reg64) s, a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-                s
-            }
-        }
-    };
-    (@r ($($a:tt)*) ($($e:tt)*) $S:ident $O:ident $Sco:ident) => {
-        unsafe impl RemoteArriveInstr<$Sco> for $S {
-            const PTX: &'static str = $($a)*;
-            const PTX_EXPECT_TX: &'static str = $($e)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: Ordering = Ordering::$O;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive(a: u32) {
-                asm!(asm_text!(none; (mbar_sink); $($a)*), a = in(reg32) a, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive_n(a: u32, n: u32) {
-                asm!(asm_text!(none; (mbar_sink_n); $($a)*), a = in(reg32) a, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn arrive_expect_tx(a: u32, tx: u32) {
-                asm!(asm_text!(none; (mbar_sink_tx); $($e)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-for_mbar_arrive! { arrive_leaf }
-
-/// `{ .reg .pred p; <mn> p, [a], <x>{, ns}; selp.u32 d, 1, 0, p; }` with the operands of
-/// `aops!($ops)`; `$x` is the state (`x`) or the parity (`ph`).
-#[allow(unused_macros)]
-macro_rules! wait_asm {
-    (($($mn:tt)*), $ops:ident, $a:expr, $xn:ident = $x:expr, $cls:ident) => {{
-        let r: u32;
-        asm!(asm_text!(pred_out; ($ops); $($mn)*),
-             d = out(reg32) r, a = in(reg32) $a, $xn = in($cls) $x, options(nostack, preserves_flags));
-        r != 0
-    }};
-    (($($mn:tt)*), $ops:ident, $a:expr, $xn:ident = $x:expr, $cls:ident, $ns:expr) => {{
-        let r: u32;
-        asm!(asm_text!(pred_out; ($ops); $($mn)*),
-             d = out(reg32) r, a = in(reg32) $a, $xn = in($cls) $x, ns = in(reg32) $ns, options(nostack, preserves_flags));
-        r != 0
-    }};
-}
-
-macro_rules! wait_leaf {
-    ($S:ident $O:ident, $Sco:ident) => {
-        wait_leaf! { @ (concat!("mbarrier.try_wait", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                       (concat!("mbarrier.try_wait.parity", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                       (concat!("mbarrier.test_wait", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                       (concat!("mbarrier.test_wait.parity", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                       $S $O $Sco }
-    };
-    (@ ($($t:tt)*) ($($tp:tt)*) ($($x:tt)*) ($($xp:tt)*) $S:ident $O:ident $Sco:ident) => {
-        unsafe impl WaitInstr<$Sco> for $S {
-            const PTX_TRY: &'static str = $($t)*;
-            const PTX_TRY_PARITY: &'static str = $($tp)*;
-            const PTX_TEST: &'static str = $($x)*;
-            const PTX_TEST_PARITY: &'static str = $($xp)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: Ordering = Ordering::$O;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn try_wait(a: u32, s: u64) -> bool { wait_asm!(($($t)*), mbar_wait, a, x = s, reg64) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn try_wait_hint(a: u32, s: u64, ns: u32) -> bool { wait_asm!(($($t)*), mbar_wait_hint, a, x = s, reg64, ns) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn try_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($tp)*), mbar_wait_parity, a, ph = p, reg32) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn try_wait_parity_hint(a: u32, p: u32, ns: u32) -> bool { wait_asm!(($($tp)*), mbar_wait_parity_hint, a, ph = p, reg32, ns) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn test_wait(a: u32, s: u64) -> bool { wait_asm!(($($x)*), mbar_wait, a, x = s, reg64) }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn test_wait_parity(a: u32, p: u32) -> bool { wait_asm!(($($xp)*), mbar_wait_parity, a, ph = p, reg32) }
-        }
-    };
-}
-for_mbar_wait! { wait_leaf }
-
-macro_rules! tx_leaf {
-    ($Sco:ident) => {
-        tx_leaf! { @ (concat!("mbarrier.expect_tx", tok!(Relaxed), tok!($Sco), tok!(Shared), ".b64"))
-                     (concat!("mbarrier.complete_tx", tok!(Relaxed), tok!($Sco), tok!(Shared), ".b64"))
-                     (concat!("mbarrier.expect_tx", tok!(Relaxed), tok!($Sco), tok!(SharedCluster), ".b64"))
-                     (concat!("mbarrier.complete_tx", tok!(Relaxed), tok!($Sco), tok!(SharedCluster), ".b64"))
-                     $Sco }
-    };
-    (@ ($($e:tt)*) ($($c:tt)*) ($($ec:tt)*) ($($cc:tt)*) $Sco:ident) => {
-        unsafe impl TxInstr for $Sco {
-            const PTX_EXPECT: &'static str = $($e)*;
-            const PTX_COMPLETE: &'static str = $($c)*;
-            const PTX_EXPECT_CLUSTER: &'static str = $($ec)*;
-            const PTX_COMPLETE_CLUSTER: &'static str = $($cc)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn expect(a: u32, tx: u32) {
-                asm!(asm_text!(none; (mbar_a_tx); $($e)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn complete(a: u32, tx: u32) {
-                asm!(asm_text!(none; (mbar_a_tx); $($c)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn expect_cluster(a: u32, tx: u32) {
-                asm!(asm_text!(none; (mbar_a_tx); $($ec)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn complete_cluster(a: u32, tx: u32) {
-                asm!(asm_text!(none; (mbar_a_tx); $($cc)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-for_mbar_tx! { tx_leaf }
-
-// ---------------------------------------------------------------------------------------------
-// Host model of the state word
-// ---------------------------------------------------------------------------------------------
-
-#[cfg(not(target_arch = "nvptx64"))]
-mod host {
-    //! bits 0..20 pending, 20..40 expected, 40..61 tx-count (21-bit two's complement), 63 phase.
-    pub(super) const M20: u64 = (1 << 20) - 1;
-    #[derive(Clone, Copy, Debug)]
-    pub(super) struct St {
-        pub pending: u32,
-        pub expected: u32,
-        pub tx: i32,
-        pub phase: u32,
-    }
-    pub(super) fn unpack(v: u64) -> St {
-        let raw_tx = ((v >> 40) & ((1 << 21) - 1)) as i32;
-        let tx = (raw_tx << 11) >> 11; // sign-extend 21 bits
-        St {
-            pending: (v & M20) as u32,
-            expected: ((v >> 20) & M20) as u32,
-            tx,
-            phase: (v >> 63) as u32,
-        }
-    }
-    pub(super) fn pack(s: St) -> u64 {
-        (s.pending as u64 & M20)
-            | ((s.expected as u64 & M20) << 20)
-            | (((s.tx as u32 as u64) & ((1 << 21) - 1)) << 40)
-            | ((s.phase as u64 & 1) << 63)
-    }
-    /// The tx-count moved by `delta` bytes, checked against its range `[-(2^20-1), 2^20-1]`
-    /// (PTX ISA §9.7.13.15.1): outside it the device's behaviour is undefined, the host panics.
-    pub(super) fn add_tx(mut s: St, delta: i64) -> St {
-        let t = s.tx as i64 + delta;
-        assert!(
-            t.abs() <= super::MAX_COUNT as i64,
-            "mbarrier: tx-count {} + {} = {} leaves its range [-(2^20-1), 2^20-1] \
-             (PTX ISA §9.7.13.15.1)",
-            s.tx,
-            delta,
-            t
-        );
-        s.tx = t as i32;
-        s
-    }
-    /// Completes the phase if both counts are zero.
-    pub(super) fn settle(mut s: St) -> St {
-        if s.pending == 0 && s.tx == 0 {
-            s.phase ^= 1;
-            s.pending = s.expected;
-        }
-        s
-    }
-}
 
 #[inline(always)]
 fn check_count(n: u32) {
@@ -833,7 +212,7 @@ impl<Tag> Mbarrier<Tag> {
     #[cfg(loom)]
     pub fn new() -> Self {
         Mbarrier {
-            state: crate::backend::Word::new(0),
+            state: crate::backend::host::Word::new(0),
             _t: PhantomData,
         }
     }
@@ -880,20 +259,6 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     fn a(&self) -> u32 {
         self.shared_addr().0
-    }
-
-    /// One read-modify-write of the state word: a strong RMW at scope level `lvl` (the scope the
-    /// instruction names), reported to the model under loom as `what`.
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn h_rmw(
-        &self,
-        lvl: u8,
-        what: &'static str,
-        o: Ordering,
-        f: impl Fn(host::St) -> host::St,
-    ) -> u64 {
-        self.state
-            .rmw(lvl as i8, o, what, |v| host::pack(f(host::unpack(v))))
     }
 
     /// `mbarrier.init.shared::cta.b64 [a], count;` — expected arrivals `count` (1..2^20), phase 0,
@@ -946,14 +311,6 @@ impl<Tag> Mbarrier<Tag> {
     #[inline(always)]
     pub unsafe fn inval(&self) {
         <Active as MbarBackend>::inval(self)
-    }
-
-    /// `init`/`inval` on the host: a relaxed store; under loom a strong store at `.cta` (the
-    /// instruction is executed by a thread of the owning CTA; other CTAs must be ordered after it,
-    /// seed §5.4).
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn h_store(&self, what: &'static str, v: u64) {
-        self.state.store(v, 0, Ordering::Relaxed, what);
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
@@ -1239,254 +596,6 @@ impl<Tag> Mbarrier<Tag> {
         self.h_complete_tx(tx)
     }
 
-    /// The `complete_tx` of a host async copy (the copy's own `.mbarrier::complete_tx::bytes`):
-    /// under loom at `.cluster` scope (the copy may have been issued from another CTA of the
-    /// cluster, seed §5.2).
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub(crate) fn h_complete_tx(&self, tx: u32) {
-        self.h_complete_tx_at(
-            1,
-            "mbarrier::complete_tx::bytes (async copy)",
-            tx,
-            Ordering::Release,
-        )
-    }
-
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn h_complete_tx_at(&self, lvl: u8, what: &'static str, tx: u32, o: Ordering) {
-        self.h_rmw(lvl, what, o, |s| {
-            host::settle(host::add_tx(s, -(tx as i64)))
-        });
-    }
-
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn h_phase_done(&self, lvl: u8, what: &'static str, o: Ordering, parity: u32) -> bool {
-        host::unpack(self.state.load(lvl as i8, o, what)).phase != parity
-    }
-
-    /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state;` — `true` once the phase that
-    /// `token` was taken in has completed; may suspend the thread for a system-dependent time.
-    /// `S` ∈ {`Acquire` (PTX 8.0), `Relaxed` (8.6)}; sm_90. Seed §5.2.
-    ///
-    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `try_wait::<Release, _>()` does not
-    /// compile (a wait acquires). A token of another tag's barrier does not compile. SASS: not
-    /// recorded in the repo (the parity form is). PTX ISA §9.7.13.15.17.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta, mbarrier::WaitInstr};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(2);
-    /// let t = b.arrive::<Release, Cta>();
-    /// assert!(!b.try_wait::<Acquire, Cta>(t));
-    /// let _ = b.arrive::<Release, Cta>();
-    /// assert!(b.try_wait::<Acquire, Cta>(t)); // mbarrier.try_wait.acquire.cta.shared::cta.b64
-    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TRY, "mbarrier.try_wait.acquire.cta.shared::cta.b64");
-    /// ```
-    ///
-    /// ```compile_fail
-    /// let b: ptx_sync::Mbarrier = ptx_sync::Mbarrier::new();
-    /// let t = b.arrive::<ptx_sync::Release, ptx_sync::Cta>();
-    /// let _ = b.try_wait::<ptx_sync::Release, ptx_sync::Cta>(t); // no mbarrier.try_wait.release
-    /// ```
-    ///
-    /// ```compile_fail
-    /// enum Full {}
-    /// enum Empty {}
-    /// let (f, e) = (ptx_sync::Mbarrier::<Full>::new(), ptx_sync::Mbarrier::<Empty>::new());
-    /// let t = f.arrive::<ptx_sync::Release, ptx_sync::Cta>();
-    /// let _ = e.try_wait::<ptx_sync::Acquire, ptx_sync::Cta>(t); // a Full token on an Empty barrier
-    /// ```
-    #[inline(always)]
-    pub fn try_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
-    where
-        S: WaitInstr<Sco>,
-    {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Try(token.state_for(self)))
-    }
-
-    /// `mbarrier.try_wait.sem.scope.shared::cta.b64 p, [a], state, ns;` — with a suspend-time
-    /// hint in nanoseconds. PTX 8.0, sm_90.
-    ///
-    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; host: the hint is ignored. SASS:
-    /// not recorded in the repo. PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(1);
-    /// let t = b.arrive::<Release, Cta>();
-    /// assert!(b.try_wait_hint::<Acquire, Cta>(t, 1_000)); // ..., [a], state, 1000;
-    /// ```
-    #[inline(always)]
-    pub fn try_wait_hint<S: Sem, Sco: Scope>(&self, token: Token<Tag>, ns: u32) -> bool
-    where
-        S: WaitInstr<Sco>,
-    {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryHint(token.state_for(self), ns))
-    }
-
-    /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — `true` once the
-    /// phase with parity `phase` has completed. PTX 8.0 / 8.6, sm_90.
-    ///
-    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Release` does not compile. SASS
-    /// (ptxas 13.0.88, sm_90a, `host/tests/sass_async.rs`): `SYNCS.PHASECHK.TRANS64.TRYWAIT`.
-    /// PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Phase, Release, Acquire, Relaxed, Cta, mbarrier::WaitInstr};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(1);
-    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ONE)); // a producer's first wait on `empty`
-    /// assert!(!b.try_wait_parity::<Relaxed, Cta>(Phase::ZERO));
-    /// let _ = b.arrive::<Release, Cta>();
-    /// assert!(b.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
-    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TRY_PARITY,
-    ///            "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64");
-    /// ```
-    #[inline(always)]
-    pub fn try_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
-    where
-        S: WaitInstr<Sco>,
-    {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryParity(phase.0))
-    }
-
-    /// `mbarrier.try_wait.parity.sem.scope.shared::cta.b64 p, [a], parity, ns;` — with a
-    /// suspend-time hint. PTX 8.0, sm_90.
-    ///
-    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; host: the hint is ignored. SASS:
-    /// not recorded in the repo. PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Phase, Acquire, Cluster};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(1);
-    /// assert!(!b.try_wait_parity_hint::<Acquire, Cluster>(Phase::ZERO, 500));
-    /// ```
-    #[inline(always)]
-    pub fn try_wait_parity_hint<S: Sem, Sco: Scope>(&self, phase: Phase, ns: u32) -> bool
-    where
-        S: WaitInstr<Sco>,
-    {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TryParityHint(phase.0, ns))
-    }
-
-    /// `mbarrier.test_wait.sem.scope.shared::cta.b64 p, [a], state;` — non-blocking test.
-    /// PTX 8.0; sm_80 (`Relaxed` or `Cluster`: sm_90).
-    ///
-    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}; `Release` does not compile. SASS:
-    /// not recorded in the repo. PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta, mbarrier::WaitInstr};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(1);
-    /// let t = b.arrive::<Release, Cta>();
-    /// assert!(b.test_wait::<Acquire, Cta>(t));
-    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TEST, "mbarrier.test_wait.acquire.cta.shared::cta.b64");
-    /// ```
-    #[inline(always)]
-    pub fn test_wait<S: Sem, Sco: Scope>(&self, token: Token<Tag>) -> bool
-    where
-        S: WaitInstr<Sco>,
-    {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::Test(token.state_for(self)))
-    }
-
-    /// `mbarrier.test_wait.parity.sem.scope.shared::cta.b64 p, [a], parity;` — non-blocking.
-    /// PTX 8.0 (`.parity`: 7.1); sm_80 (`Relaxed` or `Cluster`: sm_90).
-    ///
-    /// `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}. SASS: not recorded in the repo.
-    /// PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Phase, Acquire, Cta, mbarrier::WaitInstr};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(1);
-    /// assert!(!b.test_wait_parity::<Acquire, Cta>(Phase::ZERO));
-    /// assert_eq!(<Acquire as WaitInstr<Cta>>::PTX_TEST_PARITY,
-    ///            "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64");
-    /// ```
-    #[inline(always)]
-    pub fn test_wait_parity<S: Sem, Sco: Scope>(&self, phase: Phase) -> bool
-    where
-        S: WaitInstr<Sco>,
-    {
-        <Active as MbarBackend>::wait::<S, Sco, Tag>(self, Wait::TestParity(phase.0))
-    }
-
-    /// Bounded wait on a token: `try_wait` until it succeeds (`Ok(checks)`) or `budget` is spent
-    /// ([`wait::spin_until`](crate::wait::spin_until)).
-    ///
-    /// PTX: a loop around [`try_wait`](Self::try_wait) (`mbarrier.try_wait.sem.scope.shared::cta.b64`)
-    /// and the budget's clock reads; `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}.
-    /// Floor as `try_wait` (PTX 8.0, sm_90). PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Release, Acquire, Cta, wait::Budget};
-    /// let b: Mbarrier = Mbarrier::new();
-    /// b.init(2);
-    /// let t = b.arrive::<Release, Cta>();
-    /// assert!(b.wait::<Acquire, Cta>(t, Budget::iterations(100)).is_err()); // nobody arrives: Timeout
-    /// let _ = b.arrive::<Release, Cta>();
-    /// assert_eq!(b.wait::<Acquire, Cta>(t, Budget::iterations(100)), Ok(1));
-    /// ```
-    #[inline(always)]
-    pub fn wait<S: Sem, Sco: Scope>(
-        &self,
-        token: Token<Tag>,
-        budget: Budget,
-    ) -> Result<u64, Timeout>
-    where
-        S: WaitInstr<Sco>,
-    {
-        spin_until(budget, || self.try_wait::<S, Sco>(token))
-    }
-
-    /// Bounded wait on a parity: `try_wait.parity` until it succeeds or `budget` is spent.
-    ///
-    /// PTX: a loop around [`try_wait_parity`](Self::try_wait_parity) (SASS of each check:
-    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT`, ptxas 13.0.88); `S` ∈ {`Acquire`, `Relaxed`}, `Sco` ∈
-    /// {`Cta`, `Cluster`}. PTX 8.0, sm_90. PTX ISA §9.7.13.15.17; seed §5.2.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Mbarrier, Data, Phase, Release, Acquire, Cta, wait::Budget};
-    /// let (full, x) = (Mbarrier::<()>::new(), Data::new(0u32));
-    /// full.init(1);
-    /// std::thread::scope(|s| {
-    ///     s.spawn(|| { unsafe { x.write(3) }; let _ = full.arrive::<Release, Cta>(); });
-    ///     assert!(full.wait_parity::<Acquire, Cta>(Phase::ZERO, Budget::iterations(1 << 30)).is_ok());
-    ///     assert_eq!(unsafe { x.read() }, 3);
-    /// });
-    /// ```
-    #[inline(always)]
-    pub fn wait_parity<S: Sem, Sco: Scope>(
-        &self,
-        phase: Phase,
-        budget: Budget,
-    ) -> Result<u64, Timeout>
-    where
-        S: WaitInstr<Sco>,
-    {
-        spin_until(budget, || self.try_wait_parity::<S, Sco>(phase))
-    }
-
     /// `mbarrier.pending_count.b64 n, state;` — the pending arrival count captured in `token`.
     /// PTX 7.0, sm_80. The instruction is defined only on a state returned by
     /// `mbarrier.arrive.noComplete` / `arrive_drop.noComplete` (PTX ISA §9.7.13.15.18), so it
@@ -1513,7 +622,7 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub fn pending_count(token: NoCompleteToken<Tag>) -> u32 {
-        <Active as MbarBackend>::pending_count(token.state)
+        <Active as MbarBackend>::pending_count(token.raw())
     }
 
     /// This barrier as seen through `.shared::cluster` from this CTA (no instruction). The view
@@ -1783,316 +892,3 @@ impl<'a, Tag> RemoteMbarrier<'a, Tag> {
 
 #[allow(unused)]
 fn _markers(_: (Acquire, Release, Relaxed, Cta, Cluster)) {}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    #[allow(unused_imports)]
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
-    use crate::instr::Instr;
-    let v = Variant {
-        family: "mbarrier",
-        ty: "b64",
-        isa: "9.7.13.15",
-        seed: "5.2",
-        ..Variant::EMPTY
-    };
-    // Each row's floors, from its own fields (PTX ISA §9.7.13.15's notes): sm_80, PTX 7.0; the
-    // `.shared::cta` spelling 7.8; `.release`/`.acquire` 8.0; sm_90 / 8.0 for a count on
-    // `arrive`, `expect_tx`, `complete_tx`, `try_wait` and `.cluster`/`.shared::cluster`;
-    // `.relaxed` 8.6 (except on `expect_tx`/`complete_tx`, which have only `.relaxed`, from 8.0).
-    let mut f = |r: Variant| {
-        let max = |(a, b): (u16, u16), (c, d): (u16, u16)| (a.max(c), b.max(d));
-        let mut fl = (80, 70);
-        if r.space == M::Shared {
-            fl = max(fl, (80, 78));
-        }
-        if matches!(r.sem, M::Release | M::Acquire) {
-            fl = max(fl, (80, 80));
-        }
-        let sm90 = r.scope == M::Cluster
-            || r.space == M::SharedCluster
-            || r.op.contains("try_wait")
-            || r.op.contains("_tx")
-            || (r.op == "arrive" && r.form.count);
-        if sm90 {
-            fl = max(fl, (90, 80));
-        }
-        if r.sem == M::Relaxed && !matches!(r.op, "expect_tx" | "complete_tx") {
-            fl = max(fl, (90, 86));
-        }
-        f(Variant {
-            sm: fl.0,
-            ptx_isa: fl.1,
-            ..r
-        })
-    };
-    f(with_ops!(none; (mbar_a_n); Variant {
-        op: "init",
-        rust: "Mbarrier::init",
-        space: M::Shared,
-        form: Form::COUNT,
-        ptx: MbarrierInit::PTX,
-        ..v
-    }));
-    f(with_ops!(none; (mbar_a); Variant {
-        op: "inval",
-        rust: "Mbarrier::inval",
-        space: M::Shared,
-        ptx: MbarrierInval::PTX,
-        ..v
-    }));
-    f(with_ops!(none; (mbar_pending); Variant {
-        op: "pending_count",
-        rust: "Mbarrier::pending_count",
-        ptx: MbarrierPendingCount::PTX,
-        ..v
-    }));
-    f(with_ops!(none; (mbar_state_n); Variant {
-        op: "arrive.noComplete",
-        rust: "Mbarrier::arrive_no_complete",
-        sem: M::Release,
-        scope: M::Cta,
-        space: M::Shared,
-        form: Form::COUNT,
-        ptx: MbarrierArriveNoComplete::PTX,
-        ..v
-    }));
-    f(with_ops!(none; (mbar_state_n); Variant {
-        op: "arrive_drop.noComplete",
-        rust: "Mbarrier::arrive_drop_no_complete",
-        sem: M::Release,
-        scope: M::Cta,
-        space: M::Shared,
-        form: Form::COUNT,
-        ptx: MbarrierArriveDropNoComplete::PTX,
-        ..v
-    }));
-    macro_rules! arrive_v {
-        ($S:ident $O:ident, $Sco:ident) => {
-            let (sem, scope) = (M::$S, M::$Sco);
-            let w = Variant {
-                sem,
-                scope,
-                space: M::Shared,
-                ..v
-            };
-            f(with_ops!(none; (mbar_state); Variant {
-                op: "arrive",
-                ptx: <$S as ArriveInstr<$Sco>>::PTX,
-                rust: concat!(
-                    "Mbarrier::arrive::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(none; (mbar_state_n); Variant {
-                op: "arrive",
-                form: Form::COUNT,
-                ptx: <$S as ArriveInstr<$Sco>>::PTX,
-                rust: concat!(
-                    "Mbarrier::arrive_n::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(none; (mbar_state); Variant {
-                op: "arrive_drop",
-                ptx: <$S as ArriveInstr<$Sco>>::PTX_DROP,
-                rust: concat!(
-                    "Mbarrier::arrive_drop::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(none; (mbar_state_tx); Variant {
-                op: "arrive.expect_tx",
-                form: Form::TX,
-                ptx: <$S as ArriveInstr<$Sco>>::PTX_EXPECT_TX,
-                rust: concat!(
-                    "Mbarrier::arrive_expect_tx::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            let r = Variant {
-                space: M::SharedCluster,
-                ..w
-            };
-            f(with_ops!(none; (mbar_sink); Variant {
-                op: "arrive",
-                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
-                rust: concat!(
-                    "RemoteMbarrier::arrive::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..r
-            }));
-            f(with_ops!(none; (mbar_sink_n); Variant {
-                op: "arrive",
-                form: Form::COUNT,
-                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX,
-                rust: concat!(
-                    "RemoteMbarrier::arrive_n::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..r
-            }));
-            f(with_ops!(none; (mbar_sink_tx); Variant {
-                op: "arrive.expect_tx",
-                form: Form::TX,
-                ptx: <$S as RemoteArriveInstr<$Sco>>::PTX_EXPECT_TX,
-                rust: concat!(
-                    "RemoteMbarrier::arrive_expect_tx::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..r
-            }));
-        };
-    }
-    for_mbar_arrive! { arrive_v }
-    macro_rules! wait_v {
-        ($S:ident $O:ident, $Sco:ident) => {
-            let w = Variant {
-                sem: M::$S,
-                scope: M::$Sco,
-                space: M::Shared,
-                ..v
-            };
-            f(with_ops!(pred_out; (mbar_wait); Variant {
-                op: "try_wait",
-                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
-                rust: concat!(
-                    "Mbarrier::try_wait::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(pred_out; (mbar_wait_hint); Variant {
-                op: "try_wait",
-                form: Form::HINT,
-                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY,
-                rust: concat!(
-                    "Mbarrier::try_wait_hint::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(pred_out; (mbar_wait_parity); Variant {
-                op: "try_wait.parity",
-                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
-                rust: concat!(
-                    "Mbarrier::try_wait_parity::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(pred_out; (mbar_wait_parity_hint); Variant {
-                op: "try_wait.parity",
-                form: Form::HINT,
-                ptx: <$S as WaitInstr<$Sco>>::PTX_TRY_PARITY,
-                rust: concat!(
-                    "Mbarrier::try_wait_parity_hint::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(pred_out; (mbar_wait); Variant {
-                op: "test_wait",
-                ptx: <$S as WaitInstr<$Sco>>::PTX_TEST,
-                rust: concat!(
-                    "Mbarrier::test_wait::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(pred_out; (mbar_wait_parity); Variant {
-                op: "test_wait.parity",
-                ptx: <$S as WaitInstr<$Sco>>::PTX_TEST_PARITY,
-                rust: concat!(
-                    "Mbarrier::test_wait_parity::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-        };
-    }
-    for_mbar_wait! { wait_v }
-    macro_rules! tx_v {
-        ($Sco:ident) => {
-            let w = Variant {
-                sem: M::Relaxed,
-                scope: M::$Sco,
-                ..v
-            };
-            f(with_ops!(none; (mbar_a_tx); Variant {
-                op: "expect_tx",
-                space: M::Shared,
-                rust: concat!("Mbarrier::expect_tx::<", stringify!($Sco), ">"),
-                ptx: <$Sco as TxInstr>::PTX_EXPECT,
-                ..w
-            }));
-            f(with_ops!(none; (mbar_a_tx); Variant {
-                op: "complete_tx",
-                space: M::Shared,
-                rust: concat!("Mbarrier::complete_tx::<", stringify!($Sco), ">"),
-                ptx: <$Sco as TxInstr>::PTX_COMPLETE,
-                ..w
-            }));
-            f(with_ops!(none; (mbar_a_tx); Variant {
-                op: "expect_tx",
-                space: M::SharedCluster,
-                rust: concat!("RemoteMbarrier::expect_tx::<", stringify!($Sco), ">"),
-                ptx: <$Sco as TxInstr>::PTX_EXPECT_CLUSTER,
-                ..w
-            }));
-            f(with_ops!(none; (mbar_a_tx); Variant {
-                op: "complete_tx",
-                space: M::SharedCluster,
-                rust: concat!("RemoteMbarrier::complete_tx::<", stringify!($Sco), ">"),
-                ptx: <$Sco as TxInstr>::PTX_COMPLETE_CLUSTER,
-                ..w
-            }));
-        };
-    }
-    for_mbar_tx! { tx_v }
-}

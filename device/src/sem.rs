@@ -104,6 +104,17 @@ macro_rules! tok {
     (CacheHint) => {
         ".L2::cache_hint"
     };
+    // The modifiers of the copies (`copy::Mods`): no `.L2::cache_hint`; this CTA only, or the
+    // `.multicast::cluster` of a CTA mask (PTX ISA §9.7.9.25.4/5).
+    (NoHint) => {
+        ""
+    };
+    (ThisCta) => {
+        ""
+    };
+    (CtaMask) => {
+        ".multicast::cluster"
+    };
     // The uni-directional proxy fence's `.to_proxykind::from_proxykind` for async ← generic.
     (AsyncGeneric) => {
         ".async::generic"

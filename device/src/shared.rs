@@ -345,7 +345,7 @@ pub fn dynamic_smem() -> SharedAddr {
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
-        SharedAddr(crate::index::host_dyn_smem())
+        SharedAddr(crate::backend::host::cta::dyn_smem())
     }
 }
 
@@ -396,7 +396,7 @@ macro_rules! dynamic_smem {
 #[cfg(not(target_arch = "nvptx64"))]
 #[doc(hidden)]
 pub fn host_cta_static(key: usize, bytes: usize) -> usize {
-    crate::index::host_cta_static(key, bytes)
+    crate::backend::host::cta::cta_static(key, bytes)
 }
 
 /// The whole array as a slice, for [`SharedCell`] element types.

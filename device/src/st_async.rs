@@ -303,7 +303,7 @@ macro_rules! red_leaf {
             }
             #[cfg(not(target_arch = "nvptx64"))]
             unsafe fn host(self, p: usize) {
-                use crate::backend::HostScalar;
+                use crate::backend::host::HostScalar;
                 use core::sync::atomic::Ordering::Relaxed;
                 let k = <op::$O as Op>::KIND;
                 let _ = red_leaf!(@atomic $T p)

@@ -20,12 +20,13 @@
 //! §5.3, §5.4). The proxy forms are uni-directional: generic-proxy accesses before the release
 //! form are ordered before later async-proxy accesses (and the acquire form the other way).
 //!
+//! <!-- generated from device/isa/sync_restrict.rows by device/isa/gen: do not edit (cargo xtask isa) -->
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`fence_sync_restrict::<Acquire, SharedCluster>`](fence_sync_restrict) | `fence.acquire.sync_restrict::shared::cluster.cluster;` | 8.6 / sm_90 |
-//! | [`fence_sync_restrict::<Release, Shared>`](fence_sync_restrict) | `fence.release.sync_restrict::shared::cta.cluster;` | 8.6 / sm_90 |
-//! | [`fence_proxy_async_sync_restrict::<Acquire, SharedCluster>`](fence_proxy_async_sync_restrict) | `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;` | 8.6 / sm_90 |
-//! | [`fence_proxy_async_sync_restrict::<Release, Shared>`](fence_proxy_async_sync_restrict) | `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;` | 8.6 / sm_90 |
+//! | [`sync_restrict::fence_sync_restrict::<Acquire, SharedCluster>()`](crate::sync_restrict::fence_sync_restrict) | `fence.acquire.sync_restrict::shared::cluster.cluster;` | 8.6 / sm_90 |
+//! | [`sync_restrict::fence_sync_restrict::<Release, Shared>()`](crate::sync_restrict::fence_sync_restrict) | `fence.release.sync_restrict::shared::cta.cluster;` | 8.6 / sm_90 |
+//! | [`sync_restrict::fence_proxy_async_sync_restrict::<Acquire, SharedCluster>()`](crate::sync_restrict::fence_proxy_async_sync_restrict) | `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;` | 8.6 / sm_90 |
+//! | [`sync_restrict::fence_proxy_async_sync_restrict::<Release, Shared>()`](crate::sync_restrict::fence_proxy_async_sync_restrict) | `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;` | 8.6 / sm_90 |
 //!
 //! Host: `fence(Acquire)` / `fence(Release)` (one proxy and one memory on the CPU, so the host
 //! fence orders *more* than the device's: every access, not only those to the space); under
@@ -54,89 +55,11 @@
 //! ptx_sync::sync_restrict::fence_sync_restrict::<ptx_sync::Acquire, ptx_sync::Shared>();
 //! ```
 
-use crate::sem::tok;
-#[allow(unused_imports)]
-use crate::sem::{Acquire, Cluster, FenceSem, Release, Shared, SharedCluster, Space};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
+use crate::sem::{FenceSem, Space};
 
-/// The restricted fences of one (semantic, space): `fence.sem.sync_restrict::space.cluster` and
-/// `fence.proxy.async::generic.sem.sync_restrict::space.cluster`.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `fence.{Self}.sync_restrict` on `{Sp}`: acquire takes SharedCluster, release takes Shared",
-    label = "not a restricted-fence pairing",
-    note = "PTX ISA §9.7.13.4: `fence.acquire.sync_restrict::shared::cluster.cluster`, `fence.release.sync_restrict::shared::cta.cluster` (PTX 8.6)"
-)]
-pub unsafe trait SyncRestrictInstr<Sp: Space>: FenceSem {
-    /// `"fence.<sem>.sync_restrict::<space>.cluster"`.
-    const PTX: &'static str;
-    /// `"fence.proxy.async::generic.<sem>.sync_restrict::<space>.cluster"`.
-    const PTX_PROXY: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: core::sync::atomic::Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn fence();
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn proxy();
-}
-
-/// The table: one row per (semantic, space), `$leaf! { Sem Space }`. Exported as the row list
-/// `ptx_sync::sync_restrict_rows!(leaf)`, which the catalog kernels instantiate.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! sync_restrict_rows {
-    ($leaf:ident) => {
-        $leaf! { Acquire SharedCluster }
-        $leaf! { Release Shared }
-    };
-}
-
-macro_rules! restrict_leaf {
-    ($S:ident $Sp:ident) => {
-        restrict_leaf! { @ (concat!("fence", tok!($S), tok!(SyncRestrict $Sp), tok!(Cluster)))
-                           (concat!("fence.proxy", tok!(AsyncGeneric), tok!($S), tok!(SyncRestrict $Sp), tok!(Cluster)))
-                           $S $Sp }
-    };
-    (@ ($($f:tt)*) ($($p:tt)*) $S:ident $Sp:ident) => {
-        unsafe impl SyncRestrictInstr<$Sp> for $S {
-            const PTX: &'static str = $($f)*;
-            const PTX_PROXY: &'static str = $($p)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: core::sync::atomic::Ordering = core::sync::atomic::Ordering::$S;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn fence() { asm!(crate::instr::asm_text!(none; (none); $($f)*), options(nostack, preserves_flags)); }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn proxy() { asm!(crate::instr::asm_text!(none; (none); $($p)*), options(nostack, preserves_flags)); }
-        }
-    };
-}
-crate::sync_restrict_rows! { restrict_leaf }
-
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(always)]
-fn host<S: SyncRestrictInstr<Sp>, Sp: Space>(ptx: &'static str) {
-    #[cfg(not(loom))]
-    {
-        let _ = ptx;
-        crate::backend::host_fence(<S as SyncRestrictInstr<Sp>>::HOST);
-    }
-    #[cfg(loom)]
-    {
-        let kind = match <S as SyncRestrictInstr<Sp>>::HOST {
-            core::sync::atomic::Ordering::Acquire => crate::model::FenceKind::Acquire,
-            _ => crate::model::FenceKind::Release,
-        };
-        crate::model::fence(kind, <Cluster as crate::sem::Scope>::LEVEL, ptx);
-    }
-}
+// The rows of `device/isa/sync_restrict.rows`: the trait `SyncRestrictInstr` with one impl per
+// legal (semantic, space), its leaves and catalog rows.
+include!(concat!(env!("OUT_DIR"), "/isa/sync_restrict.rs"));
 
 /// `fence.sem.sync_restrict::space.cluster;` — a one-directional fence at `.cluster` scope
 /// restricted to `Sp`: `(Acquire, SharedCluster)` or `(Release, Shared)`; nothing else
@@ -161,12 +84,8 @@ pub fn fence_sync_restrict<S: FenceSem, Sp: Space>()
 where
     S: SyncRestrictInstr<Sp>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        <S as SyncRestrictInstr<Sp>>::fence()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    host::<S, Sp>(<S as SyncRestrictInstr<Sp>>::PTX);
+    // SAFETY: no operand; the fence has no precondition.
+    unsafe { <S as SyncRestrictInstr<Sp>>::fence() }
 }
 
 /// `fence.proxy.async::generic.sem.sync_restrict::space.cluster;` — the uni-directional proxy
@@ -187,68 +106,6 @@ pub fn fence_proxy_async_sync_restrict<S: FenceSem, Sp: Space>()
 where
     S: SyncRestrictInstr<Sp>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        <S as SyncRestrictInstr<Sp>>::proxy()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    host::<S, Sp>(<S as SyncRestrictInstr<Sp>>::PTX_PROXY);
-    // `.async::generic`: a generic → async proxy fence (PTX ISA §9.7.13.4), so under loom it
-    // fences the thread's earlier generic accesses of `model::Tile`s, as `fence_proxy_async` does;
-    // `.sync_restrict::shared::cta` only for the async accesses its own CTA issues.
-    #[cfg(loom)]
-    if <S as SyncRestrictInstr<Sp>>::PTX_PROXY.contains("sync_restrict::shared::cta") {
-        crate::copy::engine::fence_proxy_async_restricted();
-    } else {
-        crate::copy::engine::fence_proxy_async();
-    }
-}
-
-#[allow(unused)]
-fn _markers(_: (Acquire, Release, Shared, SharedCluster)) {}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Marker as M, Variant};
-    macro_rules! row {
-        ($S:ident $Sp:ident) => {
-            let v = Variant {
-                sem: M::$S,
-                scope: M::Cluster,
-                space: M::$Sp,
-                sm: 90,
-                ptx_isa: 86,
-                isa: "9.7.13.4",
-                ..Variant::EMPTY
-            };
-            f(crate::instr::with_ops!(none; (none); Variant {
-                family: "fence.sync_restrict",
-                ptx: <$S as SyncRestrictInstr<$Sp>>::PTX,
-                rust: concat!(
-                    "sync_restrict::fence_sync_restrict::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sp),
-                    ">()"
-                ),
-                seed: "5.4",
-                ..v
-            }));
-            f(crate::instr::with_ops!(none; (none); Variant {
-                family: "fence.proxy.async::generic",
-                ptx: <$S as SyncRestrictInstr<$Sp>>::PTX_PROXY,
-                rust: concat!(
-                    "sync_restrict::fence_proxy_async_sync_restrict::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sp),
-                    ">()"
-                ),
-                seed: "5.3",
-                ..v
-            }));
-        };
-    }
-    crate::sync_restrict_rows! { row }
+    // SAFETY: no operand; the fence has no precondition.
+    unsafe { <S as SyncRestrictInstr<Sp>>::proxy() }
 }

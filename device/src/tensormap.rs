@@ -19,11 +19,11 @@
 //! it never saw before). [`replace`] has `tensormap.replace` (sm_90a / sm_100a), which rewrites
 //! one field of a map in place before this copy publishes it.
 //!
+//! <!-- generated from device/isa/tensormap.rows by device/isa/gen: do not edit (cargo xtask isa) -->
 //! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`tensormap_cp_fenceproxy::<Sco>`](tensormap_cp_fenceproxy) (`unsafe`) | `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned [d], [s], 128;` | 8.3 / sm_90 |
-//! | [`prefetch_tensormap`] (`unsafe`) | `prefetch.tensormap [a];` | 8.0 / sm_90 |
-//! | [`replace::tensormap_replace`] … (`unsafe`) | `tensormap.replace.tile.<field>.<ss>.b1024.<type> [a], …;` | 8.3 / sm_90a, sm_100a |
+//! | [`tensormap::tensormap_cp_fenceproxy`](crate::tensormap::tensormap_cp_fenceproxy) | `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}.sync.aligned [a64], [ss], 128;` | 8.3 / sm_90 |
+//! | [`tensormap::prefetch_tensormap`](crate::tensormap::prefetch_tensormap) | `prefetch.tensormap [a64];` | 8.0 / sm_90 |
 //!
 //! Host: the copy is a 128-byte copy then `fence(Release)` (under `--cfg loom` the model's
 //! release fence at the scope); the prefetch does nothing (no cache to warm).
@@ -44,67 +44,11 @@
 pub mod replace;
 
 use crate::copy::TensorMap;
-use crate::instr::instr;
-use crate::sem::tok;
-use crate::sem::{Cluster, Cta, Gpu, Scope, Sys};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
+use crate::sem::Scope;
 
-/// `tensormap.cp_fenceproxy…release.scope.sync.aligned` at one scope.
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `tensormap.cp_fenceproxy` at scope `{Self}`",
-    note = "PTX ISA `tensormap.cp_fenceproxy`: `.scope = {{.cta, .cluster, .gpu, .sys}}`"
-)]
-pub unsafe trait CpFenceproxyInstr: Scope {
-    /// `"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.<scope>.sync.aligned"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(dst: u64, src: u32);
-}
-
-/// The table: one row per scope. Exported as `ptx_sync::cp_fenceproxy_rows!(leaf)`
-/// (`leaf!(Scope)` per row), which the catalog kernels instantiate.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! cp_fenceproxy_rows {
-    ($leaf:ident) => {
-        $leaf!(Cta);
-        $leaf!(Cluster);
-        $leaf!(Gpu);
-        $leaf!(Sys);
-    };
-}
-
-macro_rules! cp_leaf {
-    ($Sco:ident) => {
-        cp_leaf! { @ (concat!("tensormap.cp_fenceproxy", tok!(Global), tok!(Shared), ".tensormap::generic",
-                              tok!(Release), tok!($Sco), ".sync", tok!(Aligned))) $Sco }
-    };
-    (@ ($($mn:tt)*) $Sco:ident) => {
-        unsafe impl CpFenceproxyInstr for $Sco {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(dst: u64, src: u32) {
-                asm!(crate::instr::asm_text!(none; (tensormap_cp); $($mn)*), a64 = in(reg64) dst, ss = in(reg32) src,
-                     options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-crate::cp_fenceproxy_rows! { cp_leaf }
-
-instr! {
-    /// The marker of `prefetch.tensormap [a];` (see [`prefetch_tensormap`]).
-    PrefetchTensormap = ("prefetch.tensormap");
-    fn exec(a: u64) => m {
-        asm!(crate::instr::asm_text!(none; (addr64); m!()), a64 = in(reg64) a, options(nostack, preserves_flags, readonly));
-    }
-}
+// The rows of `device/isa/tensormap.rows`: the trait `CpFenceproxyInstr` with one impl per scope,
+// the marker `PrefetchTensormap`, their leaves and catalog rows.
+include!(concat!(env!("OUT_DIR"), "/isa/tensormap.rs"));
 
 /// `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
 /// [dst], [src], 128;` — copies the 128-byte tensor map `src` (modified in shared memory, e.g.
@@ -132,22 +76,7 @@ pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
     dst: *mut TensorMap,
     src: *const TensorMap,
 ) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        Sco::exec(dst as u64, crate::shared::to_shared(src).raw())
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        core::ptr::copy_nonoverlapping(src, dst, 1);
-        #[cfg(not(loom))]
-        crate::backend::host_fence(core::sync::atomic::Ordering::Release);
-        #[cfg(loom)]
-        crate::model::fence(
-            crate::model::FenceKind::Release,
-            Sco::LEVEL,
-            <Sco as CpFenceproxyInstr>::PTX,
-        );
-    }
+    Sco::exec(dst, src)
 }
 
 /// `prefetch.tensormap [a];` — brings the tensor map at generic address `map` into the cache
@@ -167,59 +96,5 @@ pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
 /// ```
 #[inline(always)]
 pub unsafe fn prefetch_tensormap(map: *const TensorMap) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        PrefetchTensormap::exec(map as u64)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = (map, <PrefetchTensormap as crate::instr::Instr>::PTX);
-    }
-}
-
-#[allow(unused)]
-fn _markers(_: (Cta, Cluster, Gpu, Sys)) {}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Marker as M, Variant};
-    use crate::instr::Instr;
-    macro_rules! row {
-        ($Sco:ident) => {
-            f(crate::instr::with_ops!(none; (tensormap_cp); Variant {
-                family: "tensormap.cp_fenceproxy",
-                sem: M::Release,
-                scope: M::$Sco,
-                space: M::Global,
-                form: crate::catalog::Form {
-                    src: M::Shared,
-                    align: M::Aligned,
-                    ..crate::catalog::Form::NONE
-                },
-                ptx: <$Sco as CpFenceproxyInstr>::PTX,
-                rust: concat!(
-                    "tensormap::tensormap_cp_fenceproxy::<",
-                    stringify!($Sco),
-                    ">"
-                ),
-                sm: 90,
-                ptx_isa: 83,
-                isa: "9.7.13.16",
-                seed: "5.3",
-                ..Variant::EMPTY
-            }));
-        };
-    }
-    crate::cp_fenceproxy_rows! { row }
-    f(crate::instr::with_ops!(none; (addr64); Variant {
-        family: "prefetch.tensormap",
-        ptx: PrefetchTensormap::PTX,
-        rust: "tensormap::prefetch_tensormap",
-        sm: 90,
-        ptx_isa: 80,
-        isa: "9.7.9.15",
-        seed: "5.2",
-        ..Variant::EMPTY
-    }));
+    PrefetchTensormap::exec(map)
 }

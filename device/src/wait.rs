@@ -9,6 +9,11 @@
 //! thread can end is a `deadlock: …` panic, a starved schedule is an abandoned (counted)
 //! execution, and no budget ever reports `Timeout` — the model has no clock.
 //!
+//! <!-- generated from device/isa/wait.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
+//! |---|---|---|
+//! | [`wait::nanosleep`](crate::wait::nanosleep) | `nanosleep.u32 t;` | 6.3 / sm_70 |
+//!
 //! ```
 //! use ptx_sync::{wait::{spin_until, Budget}, Strong, Gpu, Acquire};
 //! let flag = Strong::new(0u32);
@@ -21,6 +26,9 @@
 
 #[cfg(target_arch = "nvptx64")]
 use core::arch::asm;
+
+// The row of `device/isa/wait.rows`: the marker `Nanosleep` with its leaf, the catalog row.
+include!(concat!(env!("OUT_DIR"), "/isa/wait.rs"));
 
 /// `mov.u64 %rd, %globaltimer;` — a global nanosecond timer (PTX ISA ch. 10, special registers). Host: 0.
 ///
@@ -60,14 +68,6 @@ pub fn clock64() -> u64 {
     }
 }
 
-crate::instr::instr! {
-    /// The marker of `nanosleep.u32 t;` (see [`nanosleep`]).
-    Nanosleep = ("nanosleep.u32");
-    fn exec(t: u32) => m {
-        asm!(crate::instr::asm_text!(none; (nanosleep); m!()), t = in(reg32) t, options(nomem, nostack, preserves_flags));
-    }
-}
-
 /// `nanosleep.u32 t;` — suspends the calling thread for about `t` nanoseconds: a time in
 /// `[0, 2·t]`, at most 1 ms (PTX ISA §9.7.19.2, "Miscellaneous Instructions: nanosleep";
 /// sm_70, PTX 6.3). It orders no memory. Seed §5 (a spinning consumer's backoff); the backoff of
@@ -80,33 +80,8 @@ crate::instr::instr! {
 /// ```
 #[inline(always)]
 pub fn nanosleep(t: u32) {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        Nanosleep::exec(t)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    for _ in 0..t.min(1024) {
-        core::hint::spin_loop();
-    }
-}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::instr::Instr;
-    f(
-        crate::instr::with_ops!(none; (nanosleep); crate::catalog::Variant {
-            family: "nanosleep",
-            ty: "u32",
-            ptx: Nanosleep::PTX,
-            rust: "wait::nanosleep",
-            sm: 70,
-            ptx_isa: 63,
-            isa: "9.7.19.2",
-            seed: "5",
-            ..crate::catalog::Variant::EMPTY
-        }),
-    );
+    // SAFETY: any `t` is valid (the hardware bounds the sleep to 1 ms).
+    unsafe { Nanosleep::exec(t) }
 }
 
 /// How long a wait may last before it reports [`Timeout`].

@@ -630,3 +630,49 @@ fn signed_and_half_vector_accesses() {
     assert_eq!(v.0.map(Bf16x2::to_f32s), [[1.0, -1.0]; 4]);
     w.join().unwrap();
 }
+
+/// `elect.sync` on the host elects one lane per simulated warp of a launch — the lowest lane of
+/// the mask that the warp has — after every lane of the mask arrived (PTX ISA §9.7.12.16:
+/// "Election of a leader thread happens deterministically"; the `.sync` rendezvous). 40 threads:
+/// warp 0 has 32 lanes, warp 1 eight; the second round elects among lanes 4..8 only.
+#[test]
+fn elect_sync_elects_one_lane_per_simulated_warp() {
+    use ptx_sync::cluster::elect_sync_lane;
+    use ptx_sync::index::{launch, thread_idx, Dim3};
+    let elected = Strong::new(0u32);
+    let leaders = Strong::new(0u64);
+    let subset = Strong::new(0u32);
+    launch(Dim3::x(1), Dim3::x(40), 0, || {
+        let t = thread_idx().x;
+        let (me, leader) = elect_sync_lane(u32::MAX);
+        assert_eq!(leader, 0, "thread {t}: the lowest lane of the full mask");
+        if me {
+            let _ = elected.at::<Gpu>().fetch_add::<Relaxed>(1);
+            let _ = leaders
+                .at::<Gpu>()
+                .fetch_add::<Relaxed>(1 << (8 * (t / 32)));
+        }
+        if (4..8).contains(&(t % 32)) {
+            let (me, leader) = elect_sync_lane(0xf0);
+            assert_eq!(leader, 4);
+            if me {
+                let _ = subset.at::<Gpu>().fetch_add::<Relaxed>(1);
+            }
+        }
+    });
+    assert_eq!(
+        elected.at::<Gpu>().load::<Relaxed>(),
+        2,
+        "one leader per warp"
+    );
+    assert_eq!(
+        leaders.at::<Gpu>().load::<Relaxed>(),
+        0x0101,
+        "thread 0 and thread 32"
+    );
+    assert_eq!(
+        subset.at::<Gpu>().load::<Relaxed>(),
+        2,
+        "lane 4 of each warp"
+    );
+}

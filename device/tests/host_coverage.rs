@@ -89,7 +89,7 @@ fn tensormap_cp_fenceproxy_copies_the_map() {
 
 #[test]
 fn cache_hinted_copies_copy_the_same_bytes() {
-    use ptx_sync::copy::{cp_async_bulk_g2s_hint, cp_async_bulk_s2g_hint};
+    use ptx_sync::copy::{cp_async_bulk_g2s_with, cp_async_bulk_s2g_with, Mods};
     use ptx_sync::policy::{createpolicy, EvictLast, EvictUnchanged};
     use ptx_sync::shared::to_shared;
     let pol = createpolicy::<EvictLast, EvictUnchanged>(0.5);
@@ -98,14 +98,29 @@ fn cache_hinted_copies_copy_the_same_bytes() {
     let bar: Mbarrier = Mbarrier::new();
     bar.init(1);
     let t = bar.arrive_expect_tx::<Release, Cta>(32);
-    unsafe { cp_async_bulk_g2s_hint(to_shared(smem.as_mut_ptr()), src.as_ptr(), 32, &bar, pol) };
+    unsafe {
+        cp_async_bulk_g2s_with(
+            to_shared(smem.as_mut_ptr()),
+            src.as_ptr(),
+            32,
+            &bar,
+            Mods::NONE.cache_hint(pol),
+        )
+    };
     assert!(
         bar.test_wait::<Acquire, Cta>(t),
         "the copy completed its 32 bytes"
     );
     assert_eq!(smem, src);
     let mut out = [0u8; 32];
-    unsafe { cp_async_bulk_s2g_hint(out.as_mut_ptr(), to_shared(smem.as_ptr()), 32, pol) };
+    unsafe {
+        cp_async_bulk_s2g_with(
+            out.as_mut_ptr(),
+            to_shared(smem.as_ptr()),
+            32,
+            Mods::NONE.cache_hint(pol),
+        )
+    };
     assert_eq!(out, src);
 }
 

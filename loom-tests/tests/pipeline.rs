@@ -476,7 +476,7 @@ fn cluster_smem<const S: usize>() -> ClusterSmem {
 }
 
 /// The `Cluster` pipeline: the leader CTA 0's producer (the model's main thread) multicasts each
-/// tile into both CTAs' stages (`cp_async_bulk_g2s_multicast`, mask 0b11: one copy-engine thread
+/// tile into both CTAs' stages (`cp_async_bulk_g2s_with` with `Mods::NONE.multicast(0b11)`, mask 0b11: one copy-engine thread
 /// per tile); CTA 1 is one thread that runs its producer step (`producer_acquire` of a
 /// non-leader: its own `full`'s `expect_tx`) and then its consumer step per tile, releasing the
 /// leader's `empty` through `consumer_release` (remote `mbarrier.arrive.release.cluster`).
@@ -484,7 +484,7 @@ fn cluster_smem<const S: usize>() -> ClusterSmem {
 /// [`Bug::NoProxyFence`] (the consumer's remote arrive without the fence) or
 /// [`Bug::RestrictedFence`] (with the `Cta` pipeline's restricted fence).
 fn run_cluster<const S: usize>(bug: Bug, bound: usize) {
-    use ptx_sync::copy::cp_async_bulk_g2s_multicast;
+    use ptx_sync::copy::{cp_async_bulk_g2s_with, Mods};
     use ptx_sync::Cluster;
     check(bound, move || {
         model::set_thread(0, 0);
@@ -542,7 +542,7 @@ fn run_cluster<const S: usize>(bug: Bug, bound: usize) {
             );
             let d = c.stage[p.index()].addr();
             let s = m.src[t as usize].0.as_ptr().cast();
-            unsafe { cp_async_bulk_g2s_multicast(d, s, TX, full.unwrap(), 0b11) };
+            unsafe { cp_async_bulk_g2s_with(d, s, TX, full.unwrap(), Mods::NONE.multicast(0b11)) };
             p.advance();
         }
         spin_until("pipeline: producer_tail", || {

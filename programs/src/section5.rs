@@ -39,8 +39,8 @@
 use crate::registry::{Verdict, FORBIDDEN};
 use ptx_sync::barrier::{ClusterBarrier, NamedBarrier};
 use ptx_sync::copy::{
-    cp_async, cp_async_bulk_g2s, cp_async_bulk_g2s_multicast, cp_async_commit_group,
-    cp_async_wait_all, Cg,
+    cp_async, cp_async_bulk_g2s, cp_async_bulk_g2s_with, cp_async_commit_group, cp_async_wait_all,
+    Cg, Mods,
 };
 use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async};
 use ptx_sync::shared::SharedAddr;
@@ -382,7 +382,15 @@ pub fn s54_produce<E: S5Env, M: S54Mem>(c: S54, r: u32, e: &E, m: &M) {
     let _ = m.full().arrive_expect_tx::<Release, Cta>(bytes);
     if m.rank() == 0 {
         // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-        unsafe { cp_async_bulk_g2s_multicast(m.tile(), m.src(r).cast(), bytes, m.full(), 0b11) };
+        unsafe {
+            cp_async_bulk_g2s_with(
+                m.tile(),
+                m.src(r).cast(),
+                bytes,
+                m.full(),
+                Mods::NONE.multicast(0b11),
+            )
+        };
     }
 }
 

@@ -23,6 +23,9 @@
 //!   crate; fails if one of `index`, `pipeline`, `shared`, `wait` lacks one.
 //! * `guide`     — runs `docs/guide.md`: its files in a fresh `cargo new` crate, its commands.
 //! * `env`       — prints the environment variables the tests read.
+//! * `isa`       — rewrites the docs tables the instruction rows generate (`device/isa/*.rows`,
+//!   `device/isa/gen`) in the device crate's module sources; `--check`: fail if one differs
+//!   (`device/tests/isa.rs` checks the same).
 //! * `loc`       — lines of Rust per crate and module (`--markdown`: the README's Layout table;
 //!   `--update-readme`: rewrite it; `--check`: fail if its rows differ from the count).
 //!
@@ -30,6 +33,9 @@
 //! nvdisasm), `PTX_SYNC_CUDA_INCLUDE` (CUDA/libcu++ headers), `PTX_SYNC_PTX_DIR` (the built
 //! `.ptx`, `.cubin`, `.sass`).
 
+// The instruction rows' generator, the one `device/build.rs` runs (for the docs tables).
+#[path = "../../device/isa/gen/mod.rs"]
+mod isa_gen;
 mod loc;
 
 use std::env;
@@ -1151,10 +1157,55 @@ fn docs_check() {
     print_doc_coverage();
 }
 
+/// `cargo xtask isa [--check]`: the generated docs tables of the device crate's modules.
+fn isa(check: bool) {
+    let dev = root().join("device");
+    let isa = isa_gen::read(&dev.join("isa")).unwrap_or_else(|e| {
+        eprintln!("xtask: {e}");
+        exit(2)
+    });
+    let mut stale = 0;
+    for (module, files) in isa_gen::table_modules(&isa) {
+        let rel = module.replace("::", "/");
+        let flat = dev.join("src").join(format!("{rel}.rs"));
+        let path = if flat.exists() {
+            flat
+        } else {
+            dev.join("src").join(&rel).join("mod.rs")
+        };
+        let src = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            eprintln!("xtask: {}: {e}", path.display());
+            exit(1)
+        });
+        let new = isa_gen::emit::doc_table(&isa, &module)
+            .and_then(|t| isa_gen::splice_table(&src, &isa_gen::table_marker(&files), &t))
+            .unwrap_or_else(|e| {
+                eprintln!("xtask: {}: {e}", path.display());
+                exit(2)
+            });
+        if new != src {
+            stale += 1;
+            if check {
+                eprintln!(
+                    "xtask: {}: its docs table differs from the rows",
+                    path.display()
+                );
+            } else {
+                std::fs::write(&path, new).expect("write the module source");
+                println!("{}", path.display());
+            }
+        }
+    }
+    if check && stale > 0 {
+        exit(1);
+    }
+}
+
 fn main() {
     let args: Vec<String> = env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("setup") => setup(),
+        Some("isa") => isa(args.get(1).map(String::as_str) == Some("--check")),
         Some("ptx") => {
             setup();
             ptx()

@@ -87,7 +87,7 @@ unsafe impl Send for Atomic128 {}
 #[cfg(not(target_arch = "nvptx64"))]
 mod host {
     use super::Atomic128;
-    use crate::backend::{HostScalar, RmwKind};
+    use crate::backend::host::{HostScalar, RmwKind};
     use core::sync::atomic::{AtomicBool, Ordering};
 
     /// 64 spin locks, one per 16-byte line modulo 64.

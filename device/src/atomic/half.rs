@@ -404,8 +404,8 @@ macro_rules! pair {
 #[cfg(not(target_arch = "nvptx64"))]
 macro_rules! host_bits {
     ($T:ident, $bits:ty, $A:ident, $add:expr) => {
-        impl crate::backend::HostScalar for $T {
-            type Atomic = crate::backend::hatomic::$A;
+        impl crate::backend::host::HostScalar for $T {
+            type Atomic = crate::backend::host::hatomic::$A;
             type Repr = $bits;
             fn to_repr(self) -> $bits {
                 self.to_raw()
@@ -414,7 +414,7 @@ macro_rules! host_bits {
                 Self::from_raw(r)
             }
             fn atomic_new(v: Self) -> Self::Atomic {
-                crate::backend::hatomic::$A::new(v.to_raw())
+                crate::backend::host::hatomic::$A::new(v.to_raw())
             }
             fn h_load(a: &Self::Atomic, o: core::sync::atomic::Ordering) -> Self {
                 Self::from_raw(a.load(o))
@@ -432,37 +432,37 @@ macro_rules! host_bits {
                     cur.to_raw(),
                     new.to_raw(),
                     o,
-                    crate::backend::cas_failure(o),
+                    crate::backend::host::cas_failure(o),
                 )
                 .map(Self::from_raw)
                 .map_err(Self::from_raw)
             }
             fn h_rmw(
                 a: &Self::Atomic,
-                k: crate::backend::RmwKind,
+                k: crate::backend::host::RmwKind,
                 b: Self,
                 o: core::sync::atomic::Ordering,
             ) -> Self {
-                if let crate::backend::RmwKind::Exch = k {
+                if let crate::backend::host::RmwKind::Exch = k {
                     return Self::from_raw(a.swap(b.to_raw(), o));
                 }
                 let mut cur = a.load(core::sync::atomic::Ordering::Relaxed);
                 loop {
                     let new = Self::h_apply(k, Self::from_raw(cur), b).to_raw();
-                    match a.compare_exchange(cur, new, o, crate::backend::cas_failure(o)) {
+                    match a.compare_exchange(cur, new, o, crate::backend::host::cas_failure(o)) {
                         Ok(old) => return Self::from_raw(old),
                         Err(seen) => cur = seen,
                     }
                 }
             }
-            fn h_apply(k: crate::backend::RmwKind, old: Self, b: Self) -> Self {
+            fn h_apply(k: crate::backend::host::RmwKind, old: Self, b: Self) -> Self {
                 let add: fn($T, $T) -> $T = $add;
                 match k {
-                    crate::backend::RmwKind::Add => add(old, b),
-                    crate::backend::RmwKind::Exch => b,
+                    crate::backend::host::RmwKind::Add => add(old, b),
+                    crate::backend::host::RmwKind::Exch => b,
                     // min/max: the elements of the vector `atom/red.{min,max}.noftz` rows.
-                    crate::backend::RmwKind::Min => $T::min(old, b),
-                    crate::backend::RmwKind::Max => $T::max(old, b),
+                    crate::backend::host::RmwKind::Min => $T::min(old, b),
+                    crate::backend::host::RmwKind::Max => $T::max(old, b),
                     // The table offers only add.noftz, exch (pairs), cas, and min/max in a
                     // vector on these types.
                     _ => unreachable!("PTX has no {:?} on {}", k, stringify!($T)),
@@ -470,7 +470,7 @@ macro_rules! host_bits {
             }
             #[cfg(not(loom))]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
-                crate::backend::hatomic::$A::from_ptr(p as *mut $bits)
+                crate::backend::host::hatomic::$A::from_ptr(p as *mut $bits)
             }
         }
     };

@@ -40,7 +40,7 @@
 
 use super::*;
 use crate::fence::{fence, FenceInstr};
-use crate::sem::Sc;
+use crate::sem::{Acquire, Relaxed, Sc};
 
 macro_rules! fetch_sc {
     ($( $(#[$m:meta])* $f:ident => $base:ident, $O:ident $(+ $extra:ident)?; )*) => {$(

@@ -190,8 +190,8 @@ macro_rules! vectors {
             }
         }
         #[cfg(not(target_arch = "nvptx64"))]
-        impl crate::backend::HostScalar for $T {
-            type Atomic = [<$e as crate::backend::HostScalar>::Atomic; $n];
+        impl crate::backend::host::HostScalar for $T {
+            type Atomic = [<$e as crate::backend::host::HostScalar>::Atomic; $n];
             type Repr = $T;
             fn to_repr(self) -> $T {
                 self
@@ -200,14 +200,14 @@ macro_rules! vectors {
                 r
             }
             fn atomic_new(v: Self) -> Self::Atomic {
-                v.0.map(<$e as crate::backend::HostScalar>::atomic_new)
+                v.0.map(<$e as crate::backend::host::HostScalar>::atomic_new)
             }
             fn h_load(a: &Self::Atomic, o: core::sync::atomic::Ordering) -> Self {
-                Vector(core::array::from_fn(|i| <$e as crate::backend::HostScalar>::h_load(&a[i], o)))
+                Vector(core::array::from_fn(|i| <$e as crate::backend::host::HostScalar>::h_load(&a[i], o)))
             }
             fn h_store(a: &Self::Atomic, v: Self, o: core::sync::atomic::Ordering) {
                 for (a, v) in a.iter().zip(v.0) {
-                    <$e as crate::backend::HostScalar>::h_store(a, v, o)
+                    <$e as crate::backend::host::HostScalar>::h_store(a, v, o)
                 }
             }
             fn h_cas(
@@ -220,19 +220,19 @@ macro_rules! vectors {
             }
             fn h_rmw(
                 a: &Self::Atomic,
-                k: crate::backend::RmwKind,
+                k: crate::backend::host::RmwKind,
                 b: Self,
                 o: core::sync::atomic::Ordering,
             ) -> Self {
                 // One atomic per element (the table has `atom/red.add` on the f32 vectors and
                 // `add`/`min`/`max` on the half vectors), each rounding once.
                 Vector(core::array::from_fn(|i| {
-                    <$e as crate::backend::HostScalar>::h_rmw(&a[i], k, b.0[i], o)
+                    <$e as crate::backend::host::HostScalar>::h_rmw(&a[i], k, b.0[i], o)
                 }))
             }
-            fn h_apply(k: crate::backend::RmwKind, old: Self, b: Self) -> Self {
+            fn h_apply(k: crate::backend::host::RmwKind, old: Self, b: Self) -> Self {
                 Vector(core::array::from_fn(|i| {
-                    <$e as crate::backend::HostScalar>::h_apply(k, old.0[i], b.0[i])
+                    <$e as crate::backend::host::HostScalar>::h_apply(k, old.0[i], b.0[i])
                 }))
             }
             #[cfg(not(loom))]

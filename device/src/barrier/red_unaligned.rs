@@ -14,23 +14,7 @@
 //! | [`NamedBarrier::red_popc_unaligned`] | `barrier.red.popc.u32 d, id, n, p;` | 6.0 / sm_30 |
 //! | [`NamedBarrier::red_and_unaligned`] / [`red_or_unaligned`](NamedBarrier::red_or_unaligned) | `barrier.red.{and,or}.pred q, id, n, p;` | 6.0 / sm_30 |
 
-use super::*;
-
-bar_row! {
-    red_popc;
-    /// `barrier.red.popc.u32 d, id, n, p;` — [`BarRedPopc`] without `.aligned` (PTX 6.0, sm_30).
-    BarrierRedPopc = ("barrier.red.popc.u32");
-}
-bar_row! {
-    red_pred;
-    /// `barrier.red.and.pred q, id, n, p;` — [`BarRedAnd`] without `.aligned` (PTX 6.0, sm_30).
-    BarrierRedAnd = ("barrier.red.and.pred");
-}
-bar_row! {
-    red_pred;
-    /// `barrier.red.or.pred q, id, n, p;` — [`BarRedOr`] without `.aligned` (PTX 6.0, sm_30).
-    BarrierRedOr = ("barrier.red.or.pred");
-}
+use super::{Active, Alignment, BarBackend, NamedBarrier};
 
 impl<A: Alignment> NamedBarrier<A> {
     /// `barrier.red.popc.u32 d, id, n, p;` — [`red_popc`](Self::red_popc) without `.aligned`:
@@ -43,7 +27,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_popc_unaligned(&self, pred: bool) -> u32 {
-        <Active as BarBackend>::red_popc(self, pred, false)
+        <Active as BarBackend>::red_popc(self.id, self.count, &self.h, pred, false)
     }
     /// `barrier.red.and.pred q, id, n, p;` — [`red_and`](Self::red_and) without `.aligned`.
     /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
@@ -54,7 +38,7 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_and_unaligned(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_and(self, pred, false)
+        <Active as BarBackend>::red_and(self.id, self.count, &self.h, pred, false)
     }
     /// `barrier.red.or.pred q, id, n, p;` — [`red_or`](Self::red_or) without `.aligned`.
     /// PTX 6.0, sm_30; PTX ISA §9.7.13.1, seed §5.1.
@@ -65,44 +49,6 @@ impl<A: Alignment> NamedBarrier<A> {
     /// ```
     #[inline(always)]
     pub fn red_or_unaligned(&self, pred: bool) -> bool {
-        <Active as BarBackend>::red_or(self, pred, false)
+        <Active as BarBackend>::red_or(self.id, self.count, &self.h, pred, false)
     }
-}
-
-/// Catalog rows of the unaligned `barrier.red` forms (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Form, Variant};
-    use crate::instr::Instr;
-    // PTX ISA §9.7.13.1: `barrier` (no `.aligned`) PTX 6.0 / sm_30. Seed §5.1.
-    let u = Variant {
-        family: "barrier",
-        form: Form::COUNT,
-        sm: 30,
-        ptx_isa: 60,
-        isa: "9.7.13.1",
-        seed: "5.1",
-        ..Variant::EMPTY
-    };
-    f(with_ops!(pred_in; (bar_popc); Variant {
-        op: "red.popc",
-        ty: "u32",
-        ptx: BarrierRedPopc::PTX,
-        rust: "NamedBarrier::<Unaligned>::red_popc",
-        ..u
-    }));
-    f(with_ops!(pred_in_out; (bar_pred); Variant {
-        op: "red.and",
-        ty: "pred",
-        ptx: BarrierRedAnd::PTX,
-        rust: "NamedBarrier::<Unaligned>::red_and",
-        ..u
-    }));
-    f(with_ops!(pred_in_out; (bar_pred); Variant {
-        op: "red.or",
-        ty: "pred",
-        ptx: BarrierRedOr::PTX,
-        rust: "NamedBarrier::<Unaligned>::red_or",
-        ..u
-    }));
 }

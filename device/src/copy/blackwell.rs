@@ -110,8 +110,8 @@ pub unsafe fn cp_async_bulk_g2s_cta<Tag>(
     {
         // The copy engine (`copy/engine.rs`): at issue on the host, on an engine thread under
         // loom, completing on `bar` (as `cp_async_bulk_g2s`).
-        super::engine::host_copy(
-            super::engine::Done::tx(bar, bytes),
+        crate::backend::copy_engine::host_copy(
+            crate::backend::copy_engine::Done::tx(bar, bytes),
             dst.0,
             src,
             bytes as usize,
@@ -149,13 +149,13 @@ pub unsafe fn cp_async_bulk_s2g_cp_mask(dst: *mut u8, src: SharedAddr, bytes: u3
         // The copy engine, one byte move per set mask bit, completing through the bulk group
         // (at issue on the host, on an engine thread under loom).
         let s = src.0 as *const u8;
-        let mut b = super::engine::Batch::new();
+        let mut b = crate::backend::copy_engine::Batch::new();
         for i in 0..bytes as usize {
             if mask >> (i % 16) & 1 != 0 {
                 b.copy(dst.add(i) as usize, s.add(i), 1);
             }
         }
-        b.issue(super::engine::Done::BulkGroup);
+        b.issue(crate::backend::copy_engine::Done::BulkGroup);
     }
 }
 
@@ -268,7 +268,7 @@ pub unsafe fn cp_async_bulk_tensor_load_cta_group<G: CtaGroup, C: CtaGroupLoad<G
     #[cfg(target_arch = "nvptx64")]
     coords.exec(dst.0, map as *const TensorMap as u64, bar.shared_addr().0);
     #[cfg(not(target_arch = "nvptx64"))]
-    super::host_tensor_load(
+    crate::backend::host::copy::tensor_load(
         dst,
         map,
         crate::copy::TensorCoordsHost::as_slice(&coords),
@@ -367,7 +367,7 @@ pub unsafe fn cp_async_bulk_tensor_gather4<Sp: Gather4Dst, Tag>(
     {
         let w = map.host_tile_sides(Sp::PTX, 2)[0];
         let eb = map.host_elem();
-        let mut b = super::engine::Batch::new();
+        let mut b = crate::backend::copy_engine::Batch::new();
         let mut bytes = 0;
         for (i, &y) in rows.iter().enumerate() {
             let base = dst.0 + i * w * eb;
@@ -376,7 +376,7 @@ pub unsafe fn cp_async_bulk_tensor_gather4<Sp: Gather4Dst, Tag>(
                 None => b.zero(base + off, eb),
             });
         }
-        b.issue(super::engine::Done::tx(bar, bytes));
+        b.issue(crate::backend::copy_engine::Done::tx(bar, bytes));
     }
 }
 
@@ -438,7 +438,7 @@ pub unsafe fn cp_async_bulk_tensor_scatter4(
         let what = <CpAsyncBulkTensorScatter4 as crate::instr::Instr>::PTX;
         let w = map.host_tile_sides(what, 2)[0];
         let eb = map.host_elem();
-        let mut b = super::engine::Batch::new();
+        let mut b = crate::backend::copy_engine::Batch::new();
         for (i, &y) in rows.iter().enumerate() {
             let base = src.0 + i * w * eb;
             map.host_rows(&[x, y], &[w, 1], |off, g| {
@@ -447,7 +447,7 @@ pub unsafe fn cp_async_bulk_tensor_scatter4(
                 }
             });
         }
-        b.issue(super::engine::Done::BulkGroup);
+        b.issue(crate::backend::copy_engine::Done::BulkGroup);
     }
 }
 

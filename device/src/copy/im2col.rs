@@ -150,12 +150,12 @@ unsafe fn host_im2col_load<C: TensorIm2col, Tag>(
     // `C::Offsets` is `[u16; D - 2]` (this crate's table only).
     let o = core::slice::from_raw_parts((&offsets as *const C::Offsets).cast::<u16>(), c.len() - 2);
     let eb = map.host_elem();
-    let mut b = super::engine::Batch::new();
+    let mut b = crate::backend::copy_engine::Batch::new();
     let bytes = map.host_im2col_box(c, o, |off, g| match g {
         Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
         None => b.zero(dst.0 + off, eb),
     });
-    b.issue(super::engine::Done::tx(bar, bytes));
+    b.issue(crate::backend::copy_engine::Done::tx(bar, bytes));
 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [d],

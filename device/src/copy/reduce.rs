@@ -285,9 +285,9 @@ unsafe fn host_reduce<Op: op::Op, T: BulkReduce<Op>>(
     dst: *mut T,
     src: *const T,
     bytes: u32,
-    done: super::engine::Done,
+    done: crate::backend::copy_engine::Done,
 ) {
-    let mut b = super::engine::Batch::new();
+    let mut b = crate::backend::copy_engine::Batch::new();
     let n = core::mem::size_of::<T>();
     for i in 0..bytes as usize / n {
         b.reduce(
@@ -347,7 +347,7 @@ pub unsafe fn cp_reduce_async_bulk<Op: op::Op, T: BulkReduce<Op>>(
         dst,
         src.0 as *const T,
         bytes,
-        super::engine::Done::BulkGroup,
+        crate::backend::copy_engine::Done::BulkGroup,
     );
 }
 
@@ -436,7 +436,7 @@ pub unsafe fn cp_reduce_async_bulk_s2c<Op: op::Op, T: BulkReduceCluster<Op>, Tag
             dst.0 as *mut T,
             src.0 as *const T,
             bytes,
-            super::engine::Done::tx(bar.local(), bytes),
+            crate::backend::copy_engine::Done::tx(bar.local(), bytes),
         );
     }
 }

@@ -185,7 +185,7 @@ unsafe fn host_tensor_reduce<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op
         Op::PTX
     );
     let eb = e.bytes() as usize;
-    let mut b = super::engine::Batch::new();
+    let mut b = crate::backend::copy_engine::Batch::new();
     let visit = |off: usize, g: Option<usize>| {
         if let Some(a) = g {
             assert!(
@@ -201,7 +201,7 @@ unsafe fn host_tensor_reduce<Op: op::Op, M: TensorReduceMode, C: TensorReduce<Op
     } else {
         map.host_im2col_box(c, &[0; 3][..c.len() - 2], visit);
     }
-    b.issue(super::engine::Done::BulkGroup);
+    b.issue(crate::backend::copy_engine::Done::BulkGroup);
 }
 
 /// Host: one element of the tensor reduction (`tag` the element type's code), for the copy

@@ -13,7 +13,7 @@ use super::{
 };
 // The host/loom arms name the chosen backend; the nvptx build calls `Nvptx` directly.
 #[cfg_attr(target_arch = "nvptx64", allow(unused_imports))]
-use crate::atomic::Active;
+use crate::backend::Active;
 use crate::sem::Scope;
 
 /// Which arrive.
@@ -87,7 +87,7 @@ pub(crate) trait MbarBackend {
 
 /// nvptx64: the table's inline PTX.
 #[cfg(target_arch = "nvptx64")]
-impl MbarBackend for crate::atomic::Nvptx {
+impl MbarBackend for crate::backend::nvptx::Nvptx {
     type State = core::cell::UnsafeCell<u64>;
     #[allow(clippy::declare_interior_mutable_const)]
     const NEW: Self::State = core::cell::UnsafeCell::new(0);
@@ -189,10 +189,10 @@ impl MbarBackend for crate::atomic::Nvptx {
 /// Host and loom: read-modify-writes of the state word (`super::host`'s packing).
 #[cfg(not(target_arch = "nvptx64"))]
 impl MbarBackend for Active {
-    type State = crate::backend::Word;
+    type State = crate::backend::host::Word;
     #[cfg(not(loom))]
     #[allow(clippy::declare_interior_mutable_const)]
-    const NEW: Self::State = crate::backend::Word::new(0);
+    const NEW: Self::State = crate::backend::host::Word::new(0);
     fn init<Tag>(b: &Mbarrier<Tag>, count: u32) {
         b.h_store(
             <super::MbarrierInit as crate::instr::Instr>::PTX,

@@ -12,14 +12,10 @@
 //!
 //! PTX 8.0 (`.relaxed` 8.6), sm_90. Seed §5.4: a consumer CTA leaving a cluster pipeline drops
 //! its arrival from the peer producer's barrier. The semantic and scope rows are
-//! `for_mbar_arrive!`'s (the same legal set as `arrive`); the expect-tx half is an
+//! the `arrive` group's of `device/isa/mbarrier.rows` (the same legal set as `arrive`); the expect-tx half is an
 //! `expect_tx` of `tx` bytes before the arrive-drop, as in `arrive.expect_tx` (§9.7.13.15.16).
 //!
-//! | call | PTX | PTX ISA / SM |
-//! |---|---|---|
-//! | [`Mbarrier::arrive_drop_expect_tx::<S, Sco>`](Mbarrier::arrive_drop_expect_tx) | `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cta.b64 s, [a], tx;` | 8.0 / sm_90 |
-//! | [`RemoteMbarrier::arrive_drop::<S, Sco>`](RemoteMbarrier::arrive_drop) | `mbarrier.arrive_drop.sem.scope.shared::cluster.b64 _, [a];` | 8.0 / sm_90 |
-//! | [`RemoteMbarrier::arrive_drop_expect_tx::<S, Sco>`](RemoteMbarrier::arrive_drop_expect_tx) | `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cluster.b64 _, [a], tx;` | 8.0 / sm_90 |
+//! Their lines are in the module's table ([`crate::mbarrier`]).
 //!
 //! Host and `--cfg loom`: one read-modify-write of the barrier's state word with the row's
 //! ordering (`Release` or `Relaxed`) at the row's scope, as the other arrive forms. The methods
@@ -27,73 +23,6 @@
 //! `remote_drop`) like every other mbarrier method.
 
 use super::*;
-
-/// The `arrive_drop` forms not in [`ArriveInstr`] / [`RemoteArriveInstr`], at one (semantic,
-/// scope): the same legal set (`S` ∈ {`Release`, `Relaxed`}, `Sco` ∈ {`Cta`, `Cluster`}).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `mbarrier.arrive_drop{{.sem}}{{.scope}}` for `{Self}` at `{Sco}`: an arrive_drop takes Release or Relaxed, at Cta or Cluster",
-    label = "an mbarrier arrive_drop releases; it cannot acquire",
-    note = "PTX ISA §9.7.13.15.16: `.sem = {{.release, .relaxed}}`, `.scope = {{.cta, .cluster}}`"
-)]
-pub unsafe trait ArriveDropInstr<Sco: Scope>: Sem {
-    /// `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cta.b64`
-    const PTX_DROP_EXPECT_TX: &'static str;
-    /// `mbarrier.arrive_drop.sem.scope.shared::cluster.b64`
-    const PTX_REMOTE_DROP: &'static str;
-    /// `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cluster.b64`
-    const PTX_REMOTE_DROP_EXPECT_TX: &'static str;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    const HOST: Ordering;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn drop_expect_tx(a: u32, tx: u32) -> u64;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn remote_drop(a: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn remote_drop_expect_tx(a: u32, tx: u32);
-}
-
-macro_rules! drop_leaf {
-    ($S:ident $O:ident, $Sco:ident) => {
-        drop_leaf! { @ (concat!("mbarrier.arrive_drop.expect_tx", tok!($S), tok!($Sco), tok!(Shared), ".b64"))
-                       (concat!("mbarrier.arrive_drop", tok!($S), tok!($Sco), tok!(SharedCluster), ".b64"))
-                       (concat!("mbarrier.arrive_drop.expect_tx", tok!($S), tok!($Sco), tok!(SharedCluster), ".b64"))
-                       $S $O $Sco }
-    };
-    (@ ($($e:tt)*) ($($r:tt)*) ($($re:tt)*) $S:ident $O:ident $Sco:ident) => {
-        unsafe impl ArriveDropInstr<$Sco> for $S {
-            const PTX_DROP_EXPECT_TX: &'static str = $($e)*;
-            const PTX_REMOTE_DROP: &'static str = $($r)*;
-            const PTX_REMOTE_DROP_EXPECT_TX: &'static str = $($re)*;
-            #[cfg(not(target_arch = "nvptx64"))]
-            const HOST: Ordering = Ordering::$O;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn drop_expect_tx(a: u32, tx: u32) -> u64 {
-                let s: u64;
-                asm!(asm_text!(none; (mbar_state_tx); $($e)*), s = out(reg64) s, a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-                s
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn remote_drop(a: u32) {
-                asm!(asm_text!(none; (mbar_sink); $($r)*), a = in(reg32) a, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn remote_drop_expect_tx(a: u32, tx: u32) {
-                asm!(asm_text!(none; (mbar_sink_tx); $($re)*), a = in(reg32) a, tx = in(reg32) tx, options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-for_mbar_arrive! { drop_leaf }
 
 impl<Tag> Mbarrier<Tag> {
     /// `mbarrier.arrive_drop.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the
@@ -162,67 +91,4 @@ impl<Tag> RemoteMbarrier<'_, Tag> {
         check_tx(tx);
         <Active as MbarBackend>::remote_drop::<S, Sco, Tag>(self, Some(tx))
     }
-}
-
-/// Catalog rows of the `arrive_drop` forms (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Form, Marker as M, Variant};
-    macro_rules! row {
-        ($S:ident $O:ident, $Sco:ident) => {
-            let w = Variant {
-                family: "mbarrier",
-                ty: "b64",
-                sem: M::$S,
-                scope: M::$Sco,
-                sm: 90,
-                ptx_isa: if M::$S == M::Relaxed { 86 } else { 80 },
-                isa: "9.7.13.15.16",
-                seed: "5.4",
-                ..Variant::EMPTY
-            };
-            f(with_ops!(none; (mbar_state_tx); Variant {
-                op: "arrive_drop.expect_tx",
-                space: M::Shared,
-                form: Form::TX,
-                ptx: <$S as ArriveDropInstr<$Sco>>::PTX_DROP_EXPECT_TX,
-                rust: concat!(
-                    "Mbarrier::arrive_drop_expect_tx::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(none; (mbar_sink); Variant {
-                op: "arrive_drop",
-                space: M::SharedCluster,
-                ptx: <$S as ArriveDropInstr<$Sco>>::PTX_REMOTE_DROP,
-                rust: concat!(
-                    "RemoteMbarrier::arrive_drop::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-            f(with_ops!(none; (mbar_sink_tx); Variant {
-                op: "arrive_drop.expect_tx",
-                space: M::SharedCluster,
-                form: Form::TX,
-                ptx: <$S as ArriveDropInstr<$Sco>>::PTX_REMOTE_DROP_EXPECT_TX,
-                rust: concat!(
-                    "RemoteMbarrier::arrive_drop_expect_tx::<",
-                    stringify!($S),
-                    ", ",
-                    stringify!($Sco),
-                    ">"
-                ),
-                ..w
-            }));
-        };
-    }
-    for_mbar_arrive! { row }
 }

@@ -3,10 +3,8 @@
 //! ptxas (sm_90a) accepts it. Lists written here by hand, independently of the device crate's
 //! tables. Assembled, never launched (addresses are arbitrary).
 
-use ptx_sync::barrier::*;
 use ptx_sync::cluster::*;
 use ptx_sync::copy::*;
-use ptx_sync::proxy::*;
 use ptx_sync::shared::{to_shared, ClusterAddr, SharedAddr};
 use ptx_sync::*;
 
@@ -18,149 +16,39 @@ fn keep<T: Copy>(out: *mut u64, v: T) {
 /// `bar.*` (`NamedBarrier<Aligned>`), `barrier.{sync,arrive,red}` (the default, no `.aligned`), `barrier.cluster.*`, cluster special registers, `mapa`, `getctarank`, `elect.sync`.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_barrier_cluster(p: *mut u64, out: *mut u64) {
-    // `bar.*`: the aligned barrier (assembled, never run: the contract of `new_aligned` and
-    // `sync_threads_aligned` is the caller's), then the default, unaligned `barrier.*`.
-    let a = NamedBarrier::new_aligned(3, 64);
-    a.sync();
-    sync_threads_aligned();
-    a.arrive();
-    keep(out, a.red_popc(*p != 0));
-    keep(out, a.red_and(*p != 1));
-    keep(out, a.red_or(*p != 2));
-    let b = NamedBarrier::new(3, 64);
-    b.sync();
-    b.arrive();
-    sync_threads();
-    a.sync_unaligned();
-    a.arrive_unaligned();
-    sync_threads_unaligned();
-    keep(out, b.red_popc(*p != 3));
-    keep(out, b.red_and(*p != 4));
-    keep(out, a.red_or_unaligned(*p != 5));
-    let cb = ClusterBarrier::new(0);
-    macro_rules! cbar {
-        ($($S:ident),*) => {$(
-            // SAFETY: straight-line code, every thread of the warp here (no branch around it).
-            let a = unsafe { cb.arrive_aligned::<$S>() };
-            unsafe { cb.wait_aligned::<Acquire>(a) };
-            let a = cb.arrive::<$S>();
-            cb.wait::<Acquire>(a);
-        )*};
-    }
-    cbar!(Release, Relaxed);
-    for v in [cluster_ctarank(), cluster_nctarank(), clusterid_x(), clusterid_y(), clusterid_z(),
-              nclusterid_x(), nclusterid_y(), nclusterid_z(), cluster_ctaid_x(), cluster_ctaid_y(),
-              cluster_ctaid_z(), cluster_nctaid_x(), cluster_nctaid_y(), cluster_nctaid_z()] {
-        keep(out, v);
-    }
-    let s = to_shared(p);
-    keep(out, mapa(s, 1).raw());
-    keep(out, mapa_generic(p, 1));
-    keep(out, getctarank(ClusterAddr(s.raw())));
-    keep(out, getctarank_generic(p));
-    keep(out, elect_sync_lane(u32::MAX));
+    // The barrier rows (device/isa/barrier.rows), each through its Rust path (assembled, never
+    // run: the contract of `new_aligned` and `sync_threads_aligned` is the caller's).
+    ptx_sync::catalog_calls_barrier!(p, out);
+    // The cluster rows (device/isa/cluster.rows): special registers, `mapa`, `getctarank`,
+    // `elect.sync`.
+    ptx_sync::catalog_calls_cluster!(p, out);
 }
 
-/// Every mbarrier variant.
+/// Every mbarrier variant: the rows of device/isa/mbarrier.rows, each through its Rust path.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_mbarrier(p: *mut u64, out: *mut u64) {
-    let m: &Mbarrier = Mbarrier::from_shared(p);
-    m.init(*(out as *const u32) | 1);
-    let r = m.remote(1);
-    macro_rules! arrive {
-        ($($S:ident $Sco:ident),*) => {$(
-            let t = m.arrive::<$S, $Sco>(); keep(out, t.raw());
-            let t = m.arrive_n::<$S, $Sco>(2); keep(out, t.raw());
-            let t = m.arrive_drop::<$S, $Sco>(); keep(out, t.raw());
-            let t = m.arrive_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
-            r.arrive::<$S, $Sco>();
-            r.arrive_n::<$S, $Sco>(2);
-            r.arrive_expect_tx::<$S, $Sco>(64);
-            let t = m.arrive_drop_expect_tx::<$S, $Sco>(64); keep(out, t.raw());
-            r.arrive_drop::<$S, $Sco>();
-            r.arrive_drop_expect_tx::<$S, $Sco>(64);
-        )*};
-    }
-    arrive!(Release Cta, Release Cluster, Relaxed Cta, Relaxed Cluster);
-    let t = m.arrive::<Release, Cta>();
-    // pending_count is defined only on a noComplete state (PTX ISA §9.7.13.15.18); the
-    // kernel is assembled, never run, but its calls keep to the contracts all the same.
-    let nc = m.arrive_no_complete(1);
-    keep(out, Mbarrier::pending_count(nc));
-    let nc = m.arrive_drop_no_complete(1);
-    keep(out, Mbarrier::pending_count(nc));
-    macro_rules! wait {
-        ($($S:ident $Sco:ident),*) => {$(
-            keep(out, m.try_wait::<$S, $Sco>(t));
-            keep(out, m.try_wait_hint::<$S, $Sco>(t, 1000));
-            keep(out, m.try_wait_parity::<$S, $Sco>(Phase::ONE));
-            keep(out, m.try_wait_parity_hint::<$S, $Sco>(Phase::ZERO, 1000));
-            keep(out, m.test_wait::<$S, $Sco>(t));
-            keep(out, m.test_wait_parity::<$S, $Sco>(Phase::ONE));
-        )*};
-    }
-    wait!(Acquire Cta, Acquire Cluster, Relaxed Cta, Relaxed Cluster);
-    macro_rules! tx {
-        ($($Sco:ident),*) => {$(
-            m.expect_tx::<$Sco>(128); m.complete_tx::<$Sco>(128);
-            r.expect_tx::<$Sco>(128); r.complete_tx::<$Sco>(128);
-        )*};
-    }
-    tx!(Cta, Cluster);
-    m.inval();
+    ptx_sync::catalog_calls_mbarrier!(p, out);
 }
 
-/// Proxy fences.
+/// Proxy fences, the restricted fences, `tensormap.cp_fenceproxy`, `createpolicy`,
+/// `prefetch.tensormap`: the rows of device/isa/{proxy,sync_restrict,tensormap,policy}.rows, each
+/// through its Rust path.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_proxy(p: *mut u64) {
-    fence_proxy_async::<Generic>();
-    fence_proxy_async::<Global>();
-    fence_proxy_async::<Shared>();
-    fence_proxy_async::<SharedCluster>();
-    // `p` is a device allocation (`.global`), as the tensormap acquire fence requires.
-    let map = p as *const TensorMap;
-    macro_rules! tm {
-        ($($Sco:ident),*) => {$( fence_proxy_tensormap_release::<$Sco>(); fence_proxy_tensormap_acquire::<$Sco>(map); )*};
-    }
-    tm!(Cta, Cluster, Gpu, Sys);
-    // The plain fences, from the device table's row list.
-    macro_rules! plain { ($f:ident) => { ptx_sync::proxy::$f(); }; }
-    ptx_sync::plain_fence_rows! { plain }
-    // The PTX 8.6 restricted fences, from the device table's row list.
-    macro_rules! restrict {
-        ($S:ident $Sp:ident) => {
-            ptx_sync::sync_restrict::fence_sync_restrict::<$S, $Sp>();
-            ptx_sync::sync_restrict::fence_proxy_async_sync_restrict::<$S, $Sp>();
-        };
-    }
-    ptx_sync::sync_restrict_rows! { restrict }
-    // tensormap.cp_fenceproxy and prefetch.tensormap, from the device table's row list
-    // (assembled, never run: `p + 64` (in u64s) stands for a map staged in shared memory).
-    macro_rules! cpf {
-        ($Sco:ident) => {
-            ptx_sync::tensormap::tensormap_cp_fenceproxy::<$Sco>(map as *mut TensorMap, p.add(64) as *const TensorMap);
-        };
-    }
-    ptx_sync::cp_fenceproxy_rows! { cpf }
-    // createpolicy, from the device table's row list.
-    let f = *(p as *const f32);
-    macro_rules! pol {
-        ($P:ident $S:ident) => {
-            keep(p.add(1), ptx_sync::policy::createpolicy::<ptx_sync::policy::$P, ptx_sync::policy::$S>(f).0);
-        };
-    }
-    ptx_sync::createpolicy_rows! { pol }
-    ptx_sync::tensormap::prefetch_tensormap(map);
+    // (no output pointer: the calls that keep a value write it through `p`)
+    ptx_sync::catalog_calls_proxy!(p, p);
+    ptx_sync::catalog_calls_sync_restrict!(p, p);
+    ptx_sync::catalog_calls_tensormap!(p, p);
+    ptx_sync::catalog_calls_policy!(p, p);
+    ptx_sync::catalog_calls_tensormap_prefetch!(p, p);
 }
 
-/// `griddepcontrol`, `membar`, `nanosleep`: from the device tables' row lists.
+/// `griddepcontrol`, `membar`, `nanosleep`: the rows of device/isa/{grid,membar,wait}.rows.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_control(p: *mut u64) {
-    macro_rules! grid { ($f:ident) => { ptx_sync::grid::$f(); }; }
-    ptx_sync::griddepcontrol_rows! { grid }
-    macro_rules! mb { ($Sco:ident $($rest:tt)*) => { ptx_sync::membar::membar::<$Sco>(); }; }
-    ptx_sync::membar_rows! { mb }
-    ptx_sync::wait::nanosleep(*p as u32);
+    ptx_sync::catalog_calls_grid!(p, p);
+    ptx_sync::catalog_calls_membar!(p, p);
+    ptx_sync::catalog_calls_wait!(p, p);
 }
 
 /// `st.async` / `red.async`, from the device table's row lists (assembled, never run: the
@@ -201,20 +89,8 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     cp_async_zfill::<Ca, 8>(s, g, 4);
     cp_async_zfill::<Ca, 16>(s, g, 8);
     cp_async_zfill::<Cg, 16>(s, g, 0);
-    cp_async_commit_group();
-    cp_async_wait_group::<1>();
-    cp_async_wait_all();
-    cp_async_mbarrier_arrive(m);
-    cp_async_mbarrier_arrive_noinc(m);
-    cp_async_bulk_g2s(s, g, 256, m);
-    cp_async_bulk_g2s_multicast(s, g, 256, m, 0b11);
-    cp_async_bulk_s2g(p as *mut u8, s, 256);
-    // the destination is a peer CTA (rank 1), as the ISA requires of this copy
-    cp_async_bulk_s2c(mapa(s, 1), s, 256, m.remote(1));
-    cp_async_bulk_commit_group();
-    cp_async_bulk_wait_group::<0>();
-    cp_async_bulk_wait_group_read::<1>();
-    cp_async_bulk_prefetch(g, 256);
+    // the cp.async groups and the bulk copies (device/isa/copy.rows)
+    ptx_sync::catalog_calls_copy_groups!(p, p, s, g, m);
     // the .L2::cache_hint forms, with a policy from createpolicy
     let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
     // cp.reduce.async.bulk: the PTX ISA's table (§9.7.9.25.4), written here by hand; `cluster`
@@ -259,24 +135,9 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
         )*};
     }
     cp_pf!(Ca 4 2, Ca 8 4, Ca 16 8, Cg 16 0);
-    cp_async_bulk_g2s_hint(s, g, 256, m, pol);
-    cp_async_bulk_s2g_hint(p as *mut u8, s, 256, pol);
-    cp_async_bulk_prefetch_hint(g, 256, pol);
-    // .multicast::cluster with .L2::cache_hint (PTX ISA §9.7.9.25.4/5: `{.multicast}{.level::cache_hint}`)
-    cp_async_bulk_g2s_multicast_hint(s, g, 256, m, 0b11, pol);
-    macro_rules! tensor {
-        ($($c:expr),*) => {$(
-            cp_async_bulk_tensor_load(s, map, $c, m);
-            cp_async_bulk_tensor_load_multicast(s, map, $c, m, 0b11);
-            cp_async_bulk_tensor_store(map, $c, s);
-            cp_async_bulk_prefetch_tensor(map, $c);
-            cp_async_bulk_tensor_load_hint(s, map, $c, m, pol);
-            cp_async_bulk_tensor_store_hint(map, $c, s, pol);
-            cp_async_bulk_prefetch_tensor_hint(map, $c, pol);
-            cp_async_bulk_tensor_load_multicast_hint(s, map, $c, m, 0b11, pol);
-        )*};
-    }
-    tensor!([1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    // the .L2::cache_hint bulk copies and the tiled tensor copies (device/isa/copy.rows)
+    ptx_sync::catalog_calls_copy_hint!(p, p, s, g, m, pol);
+    ptx_sync::catalog_calls_copy_tensor!(p, p, s, m, map, pol);
     // cp.reduce.async.bulk.tensor (§9.7.9.25.5): every redOp, .tile on 1d-5d, .im2col_no_offs on 3d-5d
     macro_rules! tred {
         ($M:ident: $($c:expr),*) => {$( tred!(@ $M $c; Add Min Max Inc Dec And Or Xor); )*};

@@ -281,7 +281,7 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_s2c_add_u32(
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_g2s_multicast(d: *mut u32, s: *mut u32, b: *mut u32) {
     let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
-    copy::cp_async_bulk_g2s_multicast(shared::to_shared(d), s as *const u8, 256, m, 0b11);
+    copy::cp_async_bulk_g2s_with(shared::to_shared(d), s as *const u8, 256, m, copy::Mods::NONE.multicast(0b11));
 }
 
 /// `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
@@ -296,5 +296,5 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_2d_multicast(
 ) {
     let bar: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
     let map = &*(m as *const copy::TensorMap);
-    copy::cp_async_bulk_tensor_load_multicast(shared::to_shared(d), map, [*c, *c.add(1)], bar, 0b11);
+    copy::cp_async_bulk_tensor_load_with(shared::to_shared(d), map, [*c, *c.add(1)], bar, copy::Mods::NONE.multicast(0b11));
 }

@@ -37,7 +37,7 @@
 
 use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier};
 use ptx_sync::cluster::{cluster_ctarank, clusterid_x, nclusterid_x};
-use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_multicast, TensorMap};
+use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_with, Mods, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
 use ptx_sync::sem::Scope;
 use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async, fence_proxy_tensormap_acquire};
@@ -157,7 +157,7 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
                     if is_leader {
                         let c = [((tile % tiles_x) * TILE_W) as i32, ((tile / tiles_x) * TILE_H) as i32];
                         if cluster {
-                            cp_async_bulk_tensor_load_multicast(stage(st.index()), tmap, c, full, 0b11);
+                            cp_async_bulk_tensor_load_with(stage(st.index()), tmap, c, full, Mods::NONE.multicast(0b11));
                         } else {
                             cp_async_bulk_tensor_load(stage(st.index()), tmap, c, full);
                         }

@@ -134,7 +134,7 @@ pub(crate) fn block_while(what: What, key: usize, mut cond: impl FnMut() -> bool
         }
         core::hint::spin_loop();
     }
-    let sup = crate::index::host_supervisor();
+    let sup = super::cta::supervisor();
     let token = Waiter::token();
     let s = stripe(key);
     loop {
@@ -167,7 +167,7 @@ pub(crate) fn block_while(what: What, key: usize, mut cond: impl FnMut() -> bool
 /// After a completion of the barrier at `key`: every waiter of a launch looks again, and the
 /// ones sleeping on that barrier are woken.
 pub(crate) fn wake(key: usize) {
-    if let Some(v) = crate::index::host_supervisor() {
+    if let Some(v) = super::cta::supervisor() {
         v.progress();
     }
     notify(stripe(key));

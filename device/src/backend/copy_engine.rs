@@ -175,7 +175,7 @@ pub(crate) unsafe fn host_multicast<Tag>(
     n: usize,
     mask: u16,
 ) {
-    use crate::cluster::host_peer;
+    use crate::backend::host::cluster::peer as host_peer;
     let b = bar as *const Mbarrier<Tag> as usize;
     let mut parts = std::vec::Vec::new();
     if host_peer(d, 0).is_some() {

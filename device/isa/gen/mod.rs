@@ -1,0 +1,125 @@
+//! The one generator of the instruction rows (issue #20). `device/isa/*.rows` describe every
+//! instruction form once (schema: `device/isa/README.md`); this module expands them into
+//!
+//! * `NAME.rs` per family file — its instruction traits, marker types, `asm!` leaves and
+//!   catalog rows (`CATALOG`), included by the file's API module;
+//! * `calls.rs` — the catalog kernels' call lists (`catalog_calls_NAME!`), so that every
+//!   form's Rust path is compiled by `host/kernels`;
+//! * `catalog.rs` — the list of the files' `CATALOG`s (`device/src/catalog.rs` walks it);
+//! * the docs tables of the API modules ([`doc_table`], checked against the sources by
+//!   `device/tests/isa.rs`, rewritten by `cargo xtask isa`).
+//!
+//! `device/build.rs` runs it into `OUT_DIR` (std only: no dependency in the device crate's
+//! build); the test and `xtask` include the same source.
+#![allow(dead_code)]
+
+pub mod emit;
+pub mod parse;
+
+use std::path::Path;
+
+pub use parse::{read, Isa};
+
+/// The generated files: `(name under OUT_DIR/isa, contents)`.
+pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut families = std::collections::BTreeSet::new();
+    let mut list = emit::header("device/isa/*.rows");
+    list.push_str(
+        "\n/// The catalog rows of every family file, in file-name order.\n\
+         pub(crate) const GENERATED: &[&[crate::catalog::Variant]] = &[\n",
+    );
+    for f in &isa.files {
+        for fam in &f.families {
+            if !families.insert(fam.name.clone()) {
+                return Err(format!(
+                    "{}:{}: family `{}` is declared twice",
+                    f.path, fam.line, fam.name
+                ));
+            }
+            if fam.module != f.families[0].module {
+                return Err(format!(
+                    "{}:{}: every family of a file lives in one module (`{}`, not `{}`)",
+                    f.path, fam.line, f.families[0].module, fam.module
+                ));
+            }
+        }
+        let module = &f
+            .families
+            .first()
+            .ok_or_else(|| format!("{}: no family", f.path))?
+            .module;
+        out.push((format!("{}.rs", f.name), emit::rust_file(isa, f)?));
+        list.push_str(&format!("    crate::{module}::CATALOG,\n"));
+    }
+    list.push_str("];\n");
+    out.push(("catalog.rs".into(), list));
+    out.push(("calls.rs".into(), emit::calls(isa)?));
+    Ok(out)
+}
+
+/// Reads `dir` and generates (what `device/build.rs` writes).
+pub fn run(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    generate(&read(dir)?)
+}
+
+/// The marker line that precedes a generated docs table in a source file.
+pub fn table_marker(files: &[String]) -> String {
+    let from: Vec<String> = files
+        .iter()
+        .map(|f| format!("device/isa/{f}.rows"))
+        .collect();
+    format!(
+        "<!-- generated from {} by device/isa/gen: do not edit (cargo xtask isa) -->",
+        from.join(", ")
+    )
+}
+
+/// The API modules that have generated tables, with the rows files that fill them.
+pub fn table_modules(isa: &Isa) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for f in &isa.files {
+        for fam in &f.families {
+            // A family whose forms are no catalog rows (special registers) has no table lines.
+            let rows = f
+                .items
+                .iter()
+                .any(|i| matches!(i, parse::Item::Form(x) if x.family == fam.name && x.row));
+            if !rows {
+                continue;
+            }
+            match out.iter_mut().find(|(m, _)| *m == fam.module) {
+                Some((_, files)) => {
+                    if !files.contains(&f.name) {
+                        files.push(f.name.clone())
+                    }
+                }
+                None => out.push((fam.module.clone(), vec![f.name.clone()])),
+            }
+        }
+    }
+    out
+}
+
+/// Replaces (or checks) the generated table of `module` in `src` (a module's source text, its
+/// docs `//!` lines): the lines after the marker up to the first line that is not a table row.
+/// Returns the new text, or an error naming what is missing.
+pub fn splice_table(src: &str, marker: &str, table: &[String]) -> Result<String, String> {
+    let lines: Vec<&str> = src.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start_matches("//!").trim() == marker)
+        .ok_or_else(|| format!("no line `//! {marker}`"))?;
+    let mut end = at + 1;
+    while end < lines.len() && lines[end].trim_start_matches("//!").trim().starts_with('|') {
+        end += 1;
+    }
+    let mut out: Vec<String> = lines[..=at].iter().map(|s| s.to_string()).collect();
+    out.extend(table.iter().map(|l| format!("//! {l}")));
+    out.extend(lines[end..].iter().map(|s| s.to_string()));
+    let mut s = out.join("\n");
+    if src.ends_with('\n') {
+        s.push('\n');
+    }
+    Ok(s)
+}

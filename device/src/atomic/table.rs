@@ -1,0 +1,915 @@
+//! The access instructions: the traits [`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
+//! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations —
+//! and the `macro_rules!` table whose rows implement them with their `asm!` (PTX ISA §9.7.9.8,
+//! §9.7.9.10, §9.7.13.5, §9.7.13.6). The catalog walks the same rows (`access_rows!`).
+
+use super::op;
+#[allow(unused_imports)]
+use super::vector::{
+    V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, Vector, VectorElem, V2F16, V2F32,
+    V2F64, V2U32, V2U64, V4F16, V4F32, V4U32, V8F16,
+};
+#[allow(unused_imports)]
+use super::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
+#[allow(unused_imports)]
+use super::{Bf16, Bf16x2, F16x2, Scalar, F16};
+use crate::sem::tok;
+#[allow(unused_imports)]
+use crate::sem::{
+    AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
+    Scope, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
+};
+#[cfg(target_arch = "nvptx64")]
+use core::arch::asm;
+
+/// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
+///
+/// # Safety
+/// Implemented only by this crate's table; `ld` must read a valid `Self` at `p`.
+pub unsafe trait LdInstr<S: LoadSem, Sco: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"ld.acquire.gpu.global.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn ld(p: *const Self) -> Self;
+}
+
+/// `st{.sem}{.scope}{.space}.type [a], b;`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"st.release.gpu.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn st(p: *mut Self, v: Self);
+}
+
+/// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `atom.{O}` on `{Self}`",
+    label = "no such atom",
+    note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
+)]
+pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn atom(p: *mut Self, b: Self) -> Self;
+}
+
+/// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
+///
+/// # Safety
+/// Implemented only by this crate's table.
+pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"atom.relaxed.gpu.cas.b32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self;
+}
+
+/// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[diagnostic::on_unimplemented(
+    message = "PTX has no `red.{O}` on `{Self}`",
+    label = "no such red",
+    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
+)]
+pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
+    /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
+    const PTX: &'static str;
+    #[doc(hidden)]
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn red(p: *mut Self, b: Self);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table. Each `for_*` macro adds one dimension and passes the accumulated row on; the leaf
+// macros build the mnemonic once (`$mn`) and use it for both `PTX` and `asm!`.
+// ---------------------------------------------------------------------------------------------
+
+/// Spaces: name, and how the asm reaches the address `{p}`: a prefix and the direction of the
+/// `p` operand. Generic pointers are used as they are (`in`); the others convert in place with
+/// `cvta.to.<space>.u64 {p}, {p}` (`inout … => _`), so every operand template names the address
+/// `{p}` whatever the space.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_spaces {
+    ($leaf:ident [$($a:tt)*]) => {
+        $leaf! { $($a)* Generic ([""] (in)) }
+        $leaf! { $($a)* Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
+        $leaf! { $($a)* Shared (["cvta.to", $crate::sem::tok!(Shared), ".u64 {p}, {p};\n\t"] (inout => _)) }
+        $leaf! { $($a)* SharedCluster (["cvta.to", $crate::sem::tok!(SharedCluster), ".u64 {p}, {p};\n\t"] (inout => _)) }
+    };
+}
+
+/// The row list of one access family, for code outside the tables (the catalog walk, the
+/// catalog kernels of `host/kernels`): `ptx_sync::access_rows!(ld leaf)` calls `leaf!` once per
+/// row with the row's tokens — `ld`/`st`: `T "ty" reg; Sem; [generic params] Scope; Space (asm)`
+/// (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows); `atom`/`red`:
+/// `T reg Op "op" "ty"; Sem; [] Scope; Space (asm)`; `cas`: `T reg "ty"; Sem; [] Scope; Space
+/// (asm)`; `fence`: `Sem, Scope`. The `(asm)` group is the table's own and may be ignored.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! access_rows {
+    (ld $leaf:ident) => {
+        $crate::for_ldst_types! { $leaf for_ldst_sems_ld }
+    };
+    (st $leaf:ident) => {
+        $crate::for_ldst_types! { $leaf for_ldst_sems_st }
+    };
+    (atom $leaf:ident) => {
+        $crate::for_atom_rows! { $leaf for_rmw_sems }
+        $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
+    };
+    (atom_scalar $leaf:ident) => {
+        $crate::for_atom_rows! { $leaf for_rmw_sems }
+    };
+    (atom_vec $leaf:ident) => {
+        $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
+    };
+    (cas $leaf:ident) => {
+        $crate::for_cas_rows! { $leaf for_rmw_sems }
+    };
+    (red $leaf:ident) => {
+        $crate::for_red_rows! { $leaf for_red_sems }
+        $crate::for_red_vec_rows! { $leaf for_red_sems }
+    };
+    (red_scalar $leaf:ident) => {
+        $crate::for_red_rows! { $leaf for_red_sems }
+    };
+    (red_vec $leaf:ident) => {
+        $crate::for_red_vec_rows! { $leaf for_red_sems }
+    };
+    (fence $leaf:ident) => {
+        $crate::for_fences! { $leaf }
+    };
+}
+
+/// The operand templates of the families, after the mnemonic: the text the `asm!` pastes and the
+/// catalog row carries (`Variant::operands`), so that `ptx-sync show` assembles the operands the
+/// code users call has. `{p}` the address, `{v}` a loaded/stored value, `{d}` an atom's old
+/// value, `{b}`/`{c}` its operands.
+macro_rules! ops {
+    (ld) => {
+        " {v}, [{p}]"
+    };
+    (st) => {
+        " [{p}], {v}"
+    };
+    (atom) => {
+        " {d}, [{p}], {b}"
+    };
+    (cas) => {
+        " {d}, [{p}], {b}, {c}"
+    };
+    (red) => {
+        " [{p}], {b}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use ops;
+
+/// The `.b128` rows' templates ([`b128`]): `(pre F)` before the mnemonic, `(F)` the operands,
+/// `(post F)` after the `;`. The value crosses the `asm!` as two 64-bit halves `{lo}`/`{hi}`
+/// (`{blo}`/`{bhi}`, `{clo}`/`{chi}` for the operands of `atom`) packed into `.b128` registers
+/// `q` (the value or `b`), `qc` (`c`) and `qd` (`d`) with `mov.b128`.
+macro_rules! ops128 {
+    (pre ld) => {
+        "{{\n\t.reg .b128 q;\n\t"
+    };
+    (ld) => {
+        " q, [{p}]"
+    };
+    (post ld) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, q;\n\t}}"
+    };
+    (pre st) => {
+        "{{\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
+    };
+    (st) => {
+        " [{p}], q"
+    };
+    (post st) => {
+        "\n\t}}"
+    };
+    (pre atom) => {
+        "{{\n\t.reg .b128 q, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\t"
+    };
+    (atom) => {
+        " qd, [{p}], q"
+    };
+    (post atom) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
+    };
+    (pre cas) => {
+        "{{\n\t.reg .b128 q, qc, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\tmov.b128 qc, {{{clo}, {chi}}};\n\t"
+    };
+    (cas) => {
+        " qd, [{p}], q, qc"
+    };
+    (post cas) => {
+        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use ops128;
+
+/// The operands of the vector rows ([`vector`]): a brace-enclosed register list `{v0, …}`.
+macro_rules! opsv {
+    (ld 2) => {
+        " {{{v0}, {v1}}}, [{p}]"
+    };
+    (ld 4) => {
+        " {{{v0}, {v1}, {v2}, {v3}}}, [{p}]"
+    };
+    (st 2) => {
+        " [{p}], {{{v0}, {v1}}}"
+    };
+    (st 4) => {
+        " [{p}], {{{v0}, {v1}, {v2}, {v3}}}"
+    };
+    (atom 2) => {
+        " {{{d0}, {d1}}}, [{p}], {{{b0}, {b1}}}"
+    };
+    (atom 4) => {
+        " {{{d0}, {d1}, {d2}, {d3}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
+    };
+    (red 2) => {
+        " [{p}], {{{b0}, {b1}}}"
+    };
+    (red 4) => {
+        " [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
+    };
+    (atom 8) => {
+        " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}, {b4}, {b5}, {b6}, {b7}}}"
+    };
+    (red 8) => {
+        " [{p}], {{{b0}, {b1}, {b2}, {b3}, {b4}, {b5}, {b6}, {b7}}}"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use opsv;
+
+/// Scopes: `[generic params] type token`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_scopes {
+    ($leaf:ident [$($a:tt)*]) => {
+        $crate::for_spaces! { $leaf [$($a)* [] Cta;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Cluster;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Gpu;] }
+        $crate::for_spaces! { $leaf [$($a)* [] Sys;] }
+    };
+}
+
+/// `ld`/`st` semantics. Weak and Volatile carry no scope token: their impl is generic in `Sco`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_ldst_sems {
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        $crate::for_spaces! { $leaf [$($a)* Weak; [Sco: Scope] Sco;] }
+        $crate::for_spaces! { $leaf [$($a)* Volatile; [Sco: Scope] Sco;] }
+        $crate::for_scopes! { $leaf [$($a)* $S3;] }
+        $crate::for_scopes! { $leaf [$($a)* $S4;] }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_rmw_sems {
+    ($leaf:ident [$($a:tt)*]) => {
+        $crate::for_scopes! { $leaf [$($a)* Relaxed;] }
+        $crate::for_scopes! { $leaf [$($a)* Acquire;] }
+        $crate::for_scopes! { $leaf [$($a)* Release;] }
+        $crate::for_scopes! { $leaf [$($a)* AcqRel;] }
+    };
+}
+
+/// The vector atoms' walk (PTX ISA §9.7.13.5/6: `atom/red{.sem}{.scope}{.global}` with a vector
+/// type): the semantics of `$sems` (`for_rmw_sems` or `for_red_sems`), every scope, and only the
+/// `Generic` and `Global` spaces.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! global_only {
+    (for_rmw_sems $leaf:ident [$($a:tt)*]) => {
+        $crate::global_only! { @sem $leaf [$($a)*] Relaxed }
+        $crate::global_only! { @sem $leaf [$($a)*] Acquire }
+        $crate::global_only! { @sem $leaf [$($a)*] Release }
+        $crate::global_only! { @sem $leaf [$($a)*] AcqRel }
+    };
+    (for_red_sems $leaf:ident [$($a:tt)*]) => {
+        $crate::global_only! { @sem $leaf [$($a)*] Relaxed }
+        $crate::global_only! { @sem $leaf [$($a)*] Release }
+    };
+    (@sem $leaf:ident [$($a:tt)*] $S:ident) => {
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Cta }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Cluster }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Gpu }
+        $crate::global_only! { @scope $leaf [$($a)* $S;] Sys }
+    };
+    (@scope $leaf:ident [$($a:tt)*] $Sco:ident) => {
+        $leaf! { $($a)* [] $Sco; Generic ([""] (in)) }
+        $leaf! { $($a)* [] $Sco; Global (["cvta.to", $crate::sem::tok!(Global), ".u64 {p}, {p};\n\t"] (inout => _)) }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_red_sems {
+    ($leaf:ident [$($a:tt)*]) => {
+        $crate::for_scopes! { $leaf [$($a)* Relaxed;] }
+        $crate::for_scopes! { $leaf [$($a)* Release;] }
+    };
+}
+
+/// Types for `ld`/`st`: Rust type, PTX type token, register class.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_ldst_types {
+    ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u16 "u16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [i16 "s16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [u32 "u32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [i32 "s32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [u64 "u64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [i64 "s64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [f32 "f32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [f64 "f64" reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [F16 "b16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [Bf16 "b16" reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [F16x2 "b32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [Bf16x2 "b32" reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [u128 "b128" reg128;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U32 "v2.u32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4U32 "v4.u32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U64 "v2.u64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F32 "v2.f32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F32 "v4.f32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F64 "v2.f64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I32 "v2.s32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4I32 "v4.s32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I64 "v2.s64" v2reg64;] Acquire, Release }
+        $crate::$sems! { $leaf [V2U16 "v2.u16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4U16 "v4.u16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2I16 "v2.s16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4I16 "v4.s16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F16 "v2.b16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F16 "v4.b16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2Bf16 "v2.b16" v2reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V4Bf16 "v4.b16" v4reg16;] Acquire, Release }
+        $crate::$sems! { $leaf [V2F16x2 "v2.b32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4F16x2 "v4.b32" v4reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V2Bf16x2 "v2.b32" v2reg32;] Acquire, Release }
+        $crate::$sems! { $leaf [V4Bf16x2 "v4.b32" v4reg32;] Acquire, Release }
+    };
+}
+
+/// `(type, op)` rows of `atom` (PTX ISA §9.7.13.5 type restrictions, checked by ptxas).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_atom_rows {
+    ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $crate::$sems! { $leaf [f32 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [f64 reg64 Exch "exch" "b64";] }
+        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Exch "exch" "b32";] }
+        $crate::$sems! { $leaf [u128 reg128 Exch "exch" "b128";] }
+    };
+}
+
+/// The vector rows of `atom` (PTX ISA §9.7.13.5/6 "with vector type", sm_90): `.add.v2/.v4.f32`,
+/// and `.{add,min,max}.noftz` of `.v2/.v4/.v8` `.f16`/`.bf16` and `.v2/.v4` `.f16x2`/`.bf16x2`;
+/// `.global` or generic only. A list of its own so that the catalog walk can take it in a
+/// function of its own (`access_rows!(atom_vec …)`); `access_rows!(atom …)` walks both.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_atom_vec_rows {
+    ($leaf:ident $sems:ident) => {
+        $crate::global_only! { $sems $leaf [V2F32 v2reg32 Add "add" "v2.f32";] }
+        $crate::global_only! { $sems $leaf [V4F32 v4reg32 Add "add" "v4.f32";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Add "add.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Add "add.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Add "add.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Add "add.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Add "add.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Add "add.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Add "add.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Add "add.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Add "add.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Add "add.noftz" "v4.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Min "min.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Min "min.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Min "min.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Min "min.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Min "min.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Min "min.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Min "min.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Min "min.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Min "min.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Min "min.noftz" "v4.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V2F16 v2reg16 Max "max.noftz" "v2.f16";] }
+        $crate::global_only! { $sems $leaf [V4F16 v4reg16 Max "max.noftz" "v4.f16";] }
+        $crate::global_only! { $sems $leaf [V8F16 v8reg16 Max "max.noftz" "v8.f16";] }
+        $crate::global_only! { $sems $leaf [V2Bf16 v2reg16 Max "max.noftz" "v2.bf16";] }
+        $crate::global_only! { $sems $leaf [V4Bf16 v4reg16 Max "max.noftz" "v4.bf16";] }
+        $crate::global_only! { $sems $leaf [V8Bf16 v8reg16 Max "max.noftz" "v8.bf16";] }
+        $crate::global_only! { $sems $leaf [V2F16x2 v2reg32 Max "max.noftz" "v2.f16x2";] }
+        $crate::global_only! { $sems $leaf [V4F16x2 v4reg32 Max "max.noftz" "v4.f16x2";] }
+        $crate::global_only! { $sems $leaf [V2Bf16x2 v2reg32 Max "max.noftz" "v2.bf16x2";] }
+        $crate::global_only! { $sems $leaf [V4Bf16x2 v4reg32 Max "max.noftz" "v4.bf16x2";] }
+    };
+}
+
+/// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_red_rows {
+    ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
+        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
+        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
+        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
+        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
+        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
+        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
+        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
+        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+    };
+}
+
+/// The vector rows of `red` (PTX ISA §9.7.13.5/6 "with vector type", sm_90): `.add.v2/.v4.f32`,
+/// and `.{add,min,max}.noftz` of `.v2/.v4/.v8` `.f16`/`.bf16` and `.v2/.v4` `.f16x2`/`.bf16x2`;
+/// `.global` or generic only. A list of its own so that the catalog walk can take it in a
+/// function of its own (`access_rows!(red_vec …)`); `access_rows!(red …)` walks both.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_red_vec_rows {
+    // The ISA's vector (type, op) set is the same for `red` as for `atom` (§9.7.13.5/6 "with
+    // vector type"); only the semantics differ, and `$sems` carries those.
+    ($leaf:ident $sems:ident) => {
+        $crate::for_atom_vec_rows! { $leaf $sems }
+    };
+}
+
+/// `cas` rows: every scalar, compared bitwise (`u16`/`i16`: `cas.b16`, their only `atom`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_cas_rows {
+    ($leaf:ident $sems:ident) => {
+        $crate::$sems! { $leaf [u16 reg16 "b16";] }
+        $crate::$sems! { $leaf [i16 reg16 "b16";] }
+        $crate::$sems! { $leaf [u32 reg32 "b32";] }
+        $crate::$sems! { $leaf [i32 reg32 "b32";] }
+        $crate::$sems! { $leaf [u64 reg64 "b64";] }
+        $crate::$sems! { $leaf [i64 reg64 "b64";] }
+        $crate::$sems! { $leaf [f32 reg32 "b32";] }
+        $crate::$sems! { $leaf [f64 reg64 "b64";] }
+        $crate::$sems! { $leaf [F16 reg16 "b16";] }
+        $crate::$sems! { $leaf [Bf16 reg16 "b16";] }
+        $crate::$sems! { $leaf [F16x2 reg32 "b32";] }
+        $crate::$sems! { $leaf [Bf16x2 reg32 "b32";] }
+        $crate::$sems! { $leaf [u128 reg128 "b128";] }
+    };
+}
+
+/// `st` takes Release where `ld` takes Acquire: same walk, other strong semantic.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_ldst_sems_st {
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        $crate::for_ldst_sems! { $leaf [$($a)*] Relaxed, $S4 }
+    };
+}
+
+/// `ld` walks Relaxed and Acquire.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_ldst_sems_ld {
+    ($leaf:ident [$($a:tt)*] $S3:ident, $S4:ident) => {
+        $crate::for_ldst_sems! { $leaf [$($a)*] Relaxed, $S3 }
+    };
+}
+
+// ----- leaves that implement the instruction traits -----
+
+/// The scope token of a row: none where the row is generic in the scope (`Weak`, `Volatile`).
+macro_rules! sco_tok {
+    ([] $Sco:ident) => {
+        tok!($Sco)
+    };
+    ([$($g:tt)+] $Sco:ident) => {
+        ""
+    };
+}
+
+macro_rules! ld_leaf {
+    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre ld), "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
+                             ops128!(ld), ";", ops128!(post ld)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
+    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
+    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (a, b): (VRaw<$t>, VRaw<$t>);
+                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
+                     v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+                Vector([a, b].map(Scalar::from_raw))
+            }
+        }
+    };
+    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
+                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
+                     v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+                Vector([a, b, c, d].map(Scalar::from_raw))
+            }
+        }
+    };
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] ($dir $($tail)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let v: <$t as Scalar>::Raw;
+                // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
+                // model allows for weak reads (seed §3.5).
+                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
+                <$t as Scalar>::from_raw(v)
+            }
+        }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn ld(p: *const Self) -> Self {
+                let v: <$t as Scalar>::Raw;
+                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+                <$t as Scalar>::from_raw(v)
+            }
+        }
+    };
+}
+
+macro_rules! st_leaf {
+    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, ops128!(pre st), "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
+                             ops128!(st), ";", ops128!(post st)),
+                     lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+            }
+        }
+    };
+    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
+    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
+    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
+                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
+                     options(nostack, preserves_flags));
+            }
+        }
+    };
+    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
+                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
+                     v3 = in($reg) v.0[3].to_raw(),
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+            }
+        }
+    };
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] ($dir $($tail)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn st(p: *mut Self, v: Self) {
+                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
+                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+
+/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `$t`'s
+/// elements in `$reg` registers (`f32`: `reg32`; the halves: their bits, `reg16`/`reg32`):
+/// `{d0}`… the old values, `{b0}`… the operand's elements.
+#[cfg(target_arch = "nvptx64")]
+macro_rules! vec_asm {
+    (2 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1): (VRaw<$t>, VRaw<$t>);
+        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, b0 = in($reg) $b.0[0].to_raw(),
+             b1 = in($reg) $b.0[1].to_raw(), $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1].map(Scalar::from_raw))
+    }};
+    (4 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1, d2, d3): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
+        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
+             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags));
+        Vector([d0, d1, d2, d3].map(Scalar::from_raw))
+    }};
+    (8 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
+        let (d0, d1, d2, d3, d4, d5, d6, d7): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>,
+                                               VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
+        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
+             d4 = out($reg) d4, d5 = out($reg) d5, d6 = out($reg) d6, d7 = out($reg) d7,
+             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
+             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
+             options(nostack, preserves_flags));
+        Vector([d0, d1, d2, d3, d4, d5, d6, d7].map(Scalar::from_raw))
+    }};
+    (2 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), $($p)*,
+             options(nostack, preserves_flags))
+    };
+    (4 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags))
+    };
+    (8 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
+        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
+             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
+             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
+             options(nostack, preserves_flags))
+    };
+}
+/// The `asm!` operand type of a vector's element.
+#[cfg(target_arch = "nvptx64")]
+type VRaw<V> = <<V as VectorElem>::E as Scalar>::Raw;
+
+macro_rules! atom_leaf {
+    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 reg32 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 reg32 $t $($rest)* } };
+    ($t:ident v2reg16 $($rest:tt)*) => { atom_leaf! { @vec 2 reg16 $t $($rest)* } };
+    ($t:ident v4reg16 $($rest:tt)*) => { atom_leaf! { @vec 4 reg16 $t $($rest)* } };
+    ($t:ident v8reg16 $($rest:tt)*) => { atom_leaf! { @vec 8 reg16 $t $($rest)* } };
+    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                vec_asm!($n out $vr $t; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                                      opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
+            }
+        }
+    };
+    (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre atom), "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                             ops128!(atom), ";", ops128!(post atom)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
+                     ([$($pre)*] ($dir $($tail)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+                let d: <$t as Scalar>::Raw;
+                asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
+                <$t as Scalar>::from_raw(d)
+            }
+        }
+    };
+}
+
+macro_rules! cas_leaf {
+    (u128 reg128 $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl CasInstr<$S, $Sco, $Sp> for u128 {
+            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+                let (lo, hi): (u64, u64);
+                asm!(concat!($($pre)*, ops128!(pre cas), "atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt,
+                             ops128!(cas), ";", ops128!(post cas)),
+                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
+                     blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
+                     clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
+                     options(nostack, preserves_flags));
+                (lo as u128) | ((hi as u128) << 64)
+            }
+        }
+    };
+    ($t:ident $reg:ident $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
+                    ([$($pre)*] ($dir $($tail)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+                let d: <$t as Scalar>::Raw;
+                asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
+                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
+                     options(nostack, preserves_flags));
+                <$t as Scalar>::from_raw(d)
+            }
+        }
+    };
+}
+
+macro_rules! red_leaf {
+    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 reg32 $t $($rest)* } };
+    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 reg32 $t $($rest)* } };
+    ($t:ident v2reg16 $($rest:tt)*) => { red_leaf! { @vec 2 reg16 $t $($rest)* } };
+    ($t:ident v4reg16 $($rest:tt)*) => { red_leaf! { @vec 4 reg16 $t $($rest)* } };
+    ($t:ident v8reg16 $($rest:tt)*) => { red_leaf! { @vec 8 reg16 $t $($rest)* } };
+    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn red(p: *mut Self, b: Self) {
+                vec_asm!($n none $vr $t; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
+                                       opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
+            }
+        }
+    };
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
+                    ([$($pre)*] ($dir $($tail)*)) }
+    };
+    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
+            const PTX: &'static str = $($mn)*;
+            #[cfg(target_arch = "nvptx64")]
+            #[inline(always)]
+            unsafe fn red(p: *mut Self, b: Self) {
+                asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
+                     b = in($reg) b.to_raw(), options(nostack, preserves_flags));
+            }
+        }
+    };
+}
+
+access_rows! { ld ld_leaf }
+access_rows! { st st_leaf }
+access_rows! { atom atom_leaf }
+access_rows! { cas cas_leaf }
+access_rows! { red red_leaf }

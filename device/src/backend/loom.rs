@@ -1,0 +1,103 @@
+//! The `--cfg loom` access backend: every `ld`/`st`/`atom`/`red`/`fence` is an access of a
+//! [`model::Location`](super::model::Location) or a fence of the scope model, reported with its
+//! effective scope and its PTX.
+
+use super::{AccessBackend, Loc};
+use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+
+/// `--cfg loom`: the scope model; every access reports its effective scope and its PTX.
+pub(crate) struct Loom;
+
+impl AccessBackend for Loom {
+    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>() {
+        super::host::fence_at(
+            <S as crate::sem::FenceSem>::HOST,
+            Sco::LEVEL,
+            <S as crate::fence::FenceInstr<Sco>>::PTX,
+        )
+    }
+    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        l.m.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
+    }
+    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        l.m.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
+    }
+    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) -> T {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        let ptx = <T as AtomInstr<O, S, Sco, Sp>>::PTX;
+        l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
+    }
+    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        let ptx = <T as RedInstr<O, S, Sco, Sp>>::PTX;
+        let _ =
+            l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
+    }
+    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        current: T,
+        new: T,
+    ) -> Result<T, T> {
+        let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
+        l.m.cas(
+            lvl,
+            S::HOST,
+            crate::backend::host::cas_failure(S::HOST),
+            <T as CasInstr<S, Sco, Sp>>::PTX,
+            current,
+            new,
+            |a, b| a.bits_eq(b),
+        )
+    }
+}
+
+/// [`launch`](crate::index::launch) under `--cfg loom`: each GPU thread is a model thread placed in CTA
+/// `block_idx` (linear) of cluster 0 ([`model::spawn_in`](crate::model::spawn_in)); call it
+/// inside [`model::check`](crate::model::check).
+///
+/// ```
+/// // Under `--cfg loom`: two CTAs of one thread, each a model thread placed in its CTA.
+/// use ptx_sync::index::{launch, block_idx, Dim3};
+/// ptx_sync::model::check(0, || launch(Dim3::x(2), Dim3::x(1), 0, || assert!(block_idx().x < 2)));
+/// ```
+pub fn launch<F: Fn() + Send + Sync + 'static>(
+    grid: crate::index::Dim3,
+    block: crate::index::Dim3,
+    dyn_smem: usize,
+    kernel: F,
+) {
+    let (nctas, nthreads) =
+        crate::backend::host::cta::shape(grid, block).unwrap_or_else(|e| panic!("{e}"));
+    let kernel = loom::sync::Arc::new(kernel);
+    let mut hs = std::vec::Vec::new();
+    for c in 0..nctas {
+        let cta = crate::backend::host::cta::Cta::new(nthreads, dyn_smem)
+            .unwrap_or_else(|| panic!("cannot allocate {dyn_smem} bytes of shared memory"));
+        let cta = std::sync::Arc::new(cta);
+        for t in 0..nthreads {
+            let id = crate::index::Identity {
+                tid: crate::index::Dim3::from_linear(t, block),
+                ntid: block,
+                ctaid: crate::index::Dim3::from_linear(c, grid),
+                nctaid: grid,
+            };
+            let (k, cta) = (kernel.clone(), cta.clone());
+            hs.push(crate::model::spawn_in(0, c, move || {
+                crate::backend::host::cta::enter(id, cta);
+                k()
+            }));
+        }
+    }
+    for h in hs {
+        h.join();
+    }
+}

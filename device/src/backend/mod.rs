@@ -1,0 +1,129 @@
+//! The backend seam: what each operation of the typed API does on each target, in one place.
+//!
+//! The families (`atomic`, `barrier`, `mbarrier`, `copy`, …) carry no `#[cfg]` in their method
+//! bodies: every method is one call of `Active`, the backend this build selects —
+//!
+//! | build | backend | what an operation is |
+//! |---|---|---|
+//! | `nvptx64` | `Nvptx` (`nvptx.rs`) | the instruction's inline PTX, from its row (`asm!`) |
+//! | host | `Host` (`host/`) | `core::sync::atomic` with the semantic's `Ordering` (scope and space erased); counting barriers over a state word; the copy engine copies at issue |
+//! | `--cfg loom` | `Loom` (`loom.rs`) over `model` (`ptx_sync::model`) | loom's atomics, with the scope of every access, fence and barrier checked by the scope model; copies on engine threads |
+//!
+//! The traits here are the seam: `AccessBackend` (`ld`/`st`/`atom`/`red`/`fence`),
+//! `BarBackend` (the CTA and cluster barriers), `MbarBackend` (`mbarrier/backend.rs`). Host and
+//! loom share their barrier and mbarrier arms: those read and write a `host::Word`, a
+//! CPU atomic on the host and a location of the scope model under loom.
+//!
+//! # Layouts that change under `--cfg loom`
+//!
+//! Every other type has one layout on every backend. These differ, each because loom (or the
+//! scope model) must see the accesses, and loom's cells are neither `const`-constructible nor
+//! laid out as the value:
+//!
+//! | type | host (and nvptx64) | `--cfg loom` | why |
+//! |---|---|---|---|
+//! | [`Strong<T>`](crate::Strong) | `UnsafeCell<T>`, aligned to `size_of::<T>()`, `repr(C)` | a `model::Location<T>` | each access is a loom atomic access plus the scope check's history; no `from_ptr`/`as_ptr` (a loom atomic has no address to view memory through) |
+//! | [`Data<T>`](crate::Data) | `UnsafeCell<T>`, `repr(transparent)` | `loom::cell::UnsafeCell<T>` | loom reports unordered weak accesses as data races (PTX ISA §8.7.1) |
+//! | [`AtomicRef`](crate::AtomicRef)'s location (`Loc`) | a generic pointer | `&Strong<T>` | the model's location, not an address |
+//! | `host::Word` (the barriers' and mbarriers' state) | `AtomicU64` (`const fn new`) | a `model::Location<u64>` (not `const`) | barrier words are strong accesses at the instruction's scope |
+//! | the copy engine's `Batch` | nothing (the copy is done at issue) | the list of byte moves | an issued copy runs later, on an engine thread |
+//!
+//! So under loom `Strong::new`, `Data::new` and `Mbarrier::new` are not `const fn`, and
+//! `Strong::from_ptr`, `AtomicRef::from_ptr`/`as_ptr` do not exist.
+
+use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+#[cfg(not(loom))]
+use core::marker::PhantomData;
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) mod copy_engine;
+#[cfg(not(target_arch = "nvptx64"))]
+#[doc(hidden)]
+pub mod host;
+#[cfg(loom)]
+pub(crate) mod loom;
+#[cfg(loom)]
+pub mod model;
+#[cfg(target_arch = "nvptx64")]
+pub(crate) mod nvptx;
+
+/// The backend of this build — the one place the target is chosen.
+#[cfg(target_arch = "nvptx64")]
+pub(crate) type Active = nvptx::Nvptx;
+/// The backend of this build — the one place the target is chosen.
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+pub(crate) type Active = host::Host;
+/// The backend of this build — the one place the target is chosen.
+#[cfg(loom)]
+pub(crate) type Active = loom::Loom;
+
+#[cfg(loom)]
+pub use self::loom::launch;
+/// The simulated launch of this build (`index::launch`): host threads, or loom's model threads.
+#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
+pub use host::cta::launch;
+
+/// How an [`AtomicRef`](crate::AtomicRef) holds its location: a generic pointer (device and
+/// host), or the [`Strong`](crate::Strong) itself under loom (whose history the scope model
+/// keeps).
+#[cfg(not(loom))]
+pub(crate) type Loc<'a, T> = (*mut T, PhantomData<&'a T>);
+/// How an [`AtomicRef`](crate::AtomicRef) holds its location (under loom: the
+/// [`Strong`](crate::Strong) itself).
+#[cfg(loom)]
+pub(crate) type Loc<'a, T> = &'a crate::Strong<T>;
+
+/// The operations of the access family and of `fence`, one implementation per backend.
+pub(crate) trait AccessBackend {
+    fn fence<S: crate::fence::FenceInstr<Sco>, Sco: Scope>();
+    fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T;
+    fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T);
+    fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    ) -> T;
+    fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        b: T,
+    );
+    fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
+        l: Loc<'_, T>,
+        current: T,
+        new: T,
+    ) -> Result<T, T>;
+}
+
+/// What the CTA and cluster barriers do on one backend
+/// ([`NamedBarrier`](crate::barrier::NamedBarrier), [`ClusterBarrier`](crate::barrier::ClusterBarrier)).
+pub(crate) trait BarBackend {
+    /// The state a named barrier holds (nothing on the device, the counting barrier on the host).
+    type Named;
+    /// The state a cluster barrier holds.
+    type Cluster;
+    /// A named barrier's state for `count` threads (checks the backend's count rule).
+    fn named(count: u32) -> Self::Named;
+    /// `bar.sync` (`aligned`) or `barrier.sync` of barrier `id` for `count` threads.
+    fn sync(id: u32, count: u32, h: &Self::Named, aligned: bool);
+    /// `bar.arrive` (`aligned`) or `barrier.arrive`.
+    fn arrive(id: u32, count: u32, h: &Self::Named, aligned: bool);
+    /// `bar.red.popc.u32` (`aligned`) or `barrier.red.popc.u32`.
+    fn red_popc(id: u32, count: u32, h: &Self::Named, pred: bool, aligned: bool) -> u32;
+    /// `bar.red.and.pred` (`aligned`) or `barrier.red.and.pred`.
+    fn red_and(id: u32, count: u32, h: &Self::Named, pred: bool, aligned: bool) -> bool;
+    /// `bar.red.or.pred` (`aligned`) or `barrier.red.or.pred`.
+    fn red_or(id: u32, count: u32, h: &Self::Named, pred: bool, aligned: bool) -> bool;
+    /// `bar.sync 0` (`aligned`) or `barrier.sync 0`: the whole CTA.
+    fn sync_threads(aligned: bool);
+    /// A cluster barrier's state for `threads` participants.
+    fn cluster(threads: u32) -> Self::Cluster;
+    /// `barrier.cluster.arrive{.sem}{.aligned}`; returns the phase it arrived in.
+    fn cluster_arrive<S: crate::barrier::ClusterArriveInstr<A>, A: crate::barrier::Alignment>(
+        c: &Self::Cluster,
+    ) -> u32;
+    /// `barrier.cluster.wait{.sem}{.aligned}` for the arrival in phase `gen`.
+    fn cluster_wait<S: crate::barrier::ClusterWaitInstr<A>, A: crate::barrier::Alignment>(
+        c: &Self::Cluster,
+        gen: u32,
+    );
+}

@@ -1,0 +1,128 @@
+//! The instruction rows (`device/isa/*.rows`) and what the generator (`device/isa/gen`, run by
+//! `device/build.rs`) makes of them: the docs tables in the sources must be the generated ones
+//! (`cargo xtask isa` rewrites them), and a bad row must stop the generator with its
+//! `file:line`.
+
+#[path = "../isa/gen/mod.rs"]
+#[allow(unused_imports)]
+mod gen;
+
+use std::path::{Path, PathBuf};
+
+fn isa_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("isa")
+}
+
+/// The source file of an API module (`barrier` → `device/src/barrier.rs`).
+fn module_source(module: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let flat = src.join(format!("{}.rs", module.replace("::", "/")));
+    if flat.exists() {
+        flat
+    } else {
+        src.join(module.replace("::", "/")).join("mod.rs")
+    }
+}
+
+#[test]
+fn generated_docs_tables_match_the_rows() {
+    let isa = gen::read(&isa_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let modules = gen::table_modules(&isa);
+    assert!(!modules.is_empty(), "no family file in device/isa");
+    let mut stale = Vec::new();
+    for (module, files) in &modules {
+        let path = module_source(module);
+        let src =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let table = gen::emit::doc_table(&isa, module).unwrap_or_else(|e| panic!("{e}"));
+        assert!(table.len() > 2, "module `{module}` has no row in its table");
+        let marker = gen::table_marker(files);
+        let want = gen::splice_table(&src, &marker, &table)
+            .unwrap_or_else(|e| panic!("{}: {e} (the docs table's place)", path.display()));
+        if want != src {
+            stale.push(path.display().to_string());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the docs tables of {stale:?} differ from the rows: run `cargo xtask isa`"
+    );
+}
+
+/// Writes `files` (name, text) into a fresh directory beside a copy of the real `blocks.rows`
+/// and `sem.rs` token table, and runs the generator on it.
+fn generate(files: &[(&str, &str)]) -> Result<Vec<(String, String)>, String> {
+    let root = std::env::temp_dir().join(format!(
+        "ptx-sync-isa-{}-{}",
+        std::process::id(),
+        files[0].0
+    ));
+    let (isa, src) = (root.join("isa"), root.join("src"));
+    std::fs::create_dir_all(&isa).unwrap();
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::copy(isa_dir().join("blocks.rows"), isa.join("blocks.rows")).unwrap();
+    std::fs::copy(isa_dir().join("../src/sem.rs"), src.join("sem.rs")).unwrap();
+    for (name, text) in files {
+        std::fs::write(isa.join(name), text).unwrap();
+    }
+    let out = gen::run(&isa);
+    std::fs::remove_dir_all(&root).unwrap();
+    out
+}
+
+const GOOD: &str = "family Test\n    ptx test\n    module test\n    isa 1.2\n    seed 3\n    floor sm_90 ptx 8.0\n\nform TestOp :: exec\n    ptx test.op$Release\n    doc `test.op.release;`\n    fn ()\n    rust test_op()\n    call test_op();\n";
+
+#[test]
+fn a_good_file_generates_its_leaf_row_and_call() {
+    let out = generate(&[("t1.rows", GOOD)]).unwrap_or_else(|e| panic!("{e}"));
+    let file = |n: &str| &out.iter().find(|(name, _)| name == n).unwrap().1;
+    // The token of `$Release` comes from sem.rs's `tok!`.
+    assert!(
+        file("t1.rs").contains(r#"core::arch::asm!("test.op.release;""#),
+        "{}",
+        file("t1.rs")
+    );
+    assert!(file("t1.rs").contains(r#"ptx: "test.op.release","#));
+    assert!(file("t1.rs").contains("sm: 90,") && file("t1.rs").contains("ptx_isa: 80,"));
+    assert!(file("calls.rs").contains("macro_rules! catalog_calls_t1"));
+    assert!(file("calls.rs").contains("        test_op();\n"));
+}
+
+#[test]
+fn a_bad_row_names_its_file_and_line() {
+    let cases: &[(&str, &str)] = &[
+        // line 10: a key no form has
+        (
+            "bad1.rows",
+            &GOOD.replace(
+                "    ptx test.op$Release\n",
+                "    ptx test.op$Release\n    colour red\n",
+            ),
+        ),
+        // line 8 (its form): a token sem.rs does not have
+        ("bad2.rows", &GOOD.replace("$Release", "$Purple")),
+        // line 8: a form whose Rust path no call reaches
+        (
+            "bad3.rows",
+            &GOOD.replace("    call test_op();\n", "    call other();\n"),
+        ),
+        // line 6: a floor without its PTX version
+        (
+            "bad4.rows",
+            &GOOD.replace("floor sm_90 ptx 8.0", "floor sm_90"),
+        ),
+    ];
+    let want = [
+        "device/isa/bad1.rows:10:",
+        "device/isa/bad2.rows:8:",
+        "device/isa/bad3.rows:8:",
+        "device/isa/bad4.rows:6:",
+    ];
+    for ((name, text), want) in cases.iter().zip(want) {
+        let e = generate(&[(name, text)]).expect_err(name);
+        assert!(
+            e.starts_with(want),
+            "{name}: `{e}` does not start with `{want}`"
+        );
+    }
+}
