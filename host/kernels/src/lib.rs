@@ -43,3 +43,6 @@ mod catalog_blackwell;
 mod bench;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod abi_check;
+// The seed's programs at model-check size (`ptx-sync check`, issue #22).
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
+mod kcheck;
