@@ -15,7 +15,7 @@
 //! |---|---|---|---|---|---|
 //! | `tiny_litmus_*` (2 roles: MP, SB, counters) | 2 | 1 | – | `0=buf:8 1=buf:16` (`mem`: the variables, word `v` = variable `v`; `out`: 4 words) | CTA `r` = role `r` (P, C / C1, C2) |
 //! | `tiny_litmus_handoff_*` (3 roles) | 3 | 1 | – | `0=buf:24 1=buf:16` | CTA 0 = P, 1 = C1, 2 = C2 |
-//! | `tiny_s51_*`, `tiny_s52_*`, `tiny_s53_*` | 1 | 64 | – | `0=buf:32 1=buf:32 2=buf:4` (`src`: 2 blocks of 4 words, `out`, `status`) | warp 0 = P (lane 0 issues the copies), warp 1 = C (lanes 0–3 read one word each); named barrier 1 of 64 threads |
+//! | `tiny_s51_*`, `tiny_s52_*`, `tiny_s53_*` | 1 | 64 | – | `0=buf:32 1=buf:32 2=buf:4` (`src`: 2 blocks of 4 words, `out`, `status`) | thread 0 = P (issues the copies), thread 32 = C (reads the 4 words); the other 62 threads only arrive on named barrier 1 (64 threads) where the program uses it |
 //! | `tiny_s54_*` | 2 | 2 | 2 | `0=buf:32 1=buf:64 2=buf:4` (`out`: CTA `r`'s 2 blocks at word `8r`) | thread 0 = P, thread 1 = C, in each CTA |
 //! | `tiny_deepep_barrier`, `tiny_deepep_barrier_missing` | 2 | 2 | – | `0=buf:16 1=buf:8` (`rows`: 2 × 2 entries, `out`: a word per rank) | CTA `r` = rank `r`, thread `t` = lane `t`; `_missing`: rank 1 never arrives |
 //!
@@ -166,29 +166,62 @@ struct Exit5 {
 impl S5Env for Exit5 {
     #[inline(always)]
     fn wait_phase(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool {
-        if b.wait_parity::<Acquire, Cta>(phase, Budget::nanos(BUDGET)).is_err() {
+        if b.wait_parity::<Acquire, Cta>(phase, Budget::nanos(BUDGET))
+            .is_err()
+        {
             give_up(self.status, bit);
         }
         true
     }
     #[inline(always)]
     fn wait_phase_cluster(&self, b: &Mbarrier, phase: Phase, bit: u32) -> bool {
-        if b.wait_parity::<Acquire, Cluster>(phase, Budget::nanos(BUDGET)).is_err() {
+        if b.wait_parity::<Acquire, Cluster>(phase, Budget::nanos(BUDGET))
+            .is_err()
+        {
             give_up(self.status, bit);
         }
         true
     }
 }
 
-/// A §5.1–§5.3 program on one CTA of 64 threads, as the GPU harness runs it (setup on every
-/// thread, `barrier.sync 0`, warp 0 = P and warp 1 = C, 32 lanes each) on a 4-word tile.
+/// Whether a §5.1–§5.3 program hands over with named barrier 1 (`bar.arrive` / `bar.sync`):
+/// then the idle threads of the model-sized launch arrive on it too (its count is the CTA's 64
+/// threads).
+trait UsesBar {
+    const BAR: bool;
+}
+
+macro_rules! uses_bar {
+    ($($T:ident: $b:expr),* $(,)?) => {$(
+        impl UsesBar for ptx_sync_programs::section5::$T {
+            const BAR: bool = $b;
+        }
+    )*};
+}
+// §5.1: P `barrier.arrive 1, 64`, C `barrier.sync 1, 64`; §5.2 bug: the same hand-over; §5.2 fix
+// and §5.3: mbarriers only.
+uses_bar!(S51Bug: true, S51Fix: true, S52Bug: true, S52Fix: false, S53Bug: false, S53Fix: false);
+
+/// A §5.1–§5.3 program on one CTA of 64 threads at model-check size: the setup on every thread
+/// (for a P and a C of one lane each: `empty` counts one arrival), `barrier.sync 0`, then thread
+/// 0 = P (lane 0 of 1: it issues the copies) and thread 32 = C (lane 0 of 1: it reads the 4
+/// words); the other 62 threads only arrive on named barrier 1 where the program uses it (as
+/// the idle lanes of the GPU harness's warps do: they copy and read nothing).
 #[inline(always)]
-unsafe fn mc_s5<T: Section5>(src: *const u32, out: *mut u32, status: *mut u32) {
+unsafe fn mc_s5<T: Section5 + UsesBar>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
-    let m = Small5 { src, out, bar: NamedBarrier::new(1, 64) };
-    T::setup(&m, t, 64);
+    let m = Small5 {
+        src,
+        out,
+        bar: NamedBarrier::new(1, 64),
+    };
+    T::setup(&m, t, 2);
     sync_threads_unaligned();
-    T::role(t / 32, t % 32, 32, &Exit5 { status }, &m);
+    if t == 0 || t == 32 {
+        T::role(t / 32, 0, 1, &Exit5 { status }, &m);
+    } else if T::BAR {
+        m.bar.arrive_unaligned();
+    }
 }
 
 macro_rules! mc_s5_kernels {
@@ -273,7 +306,11 @@ unsafe fn mc_s54<T: Section54>(src: *const u32, out: *mut u32, status: *mut u32)
     let t = tid();
     let rank = cluster_ctarank();
     let m = Small54 {
-        m: Small5 { src, out: out.add((rank * 2 * WORDS) as usize), bar: NamedBarrier::new(1, 64) },
+        m: Small5 {
+            src,
+            out: out.add((rank * 2 * WORDS) as usize),
+            bar: NamedBarrier::new(1, 64),
+        },
         rank,
         cluster: ClusterBarrier::new(4),
     };
@@ -336,9 +373,19 @@ unsafe fn mc_deepep(rows: *mut i32, out: *mut u32, missing: u32) {
     if rank >= RANKS || t >= RANKS || rank == missing {
         return; // a rank that "died" before the barrier
     }
-    let e = DeepepWait { out: out.add(rank as usize), lane: t };
+    let e = DeepepWait {
+        out: out.add(rank as usize),
+        lane: t,
+    };
     let lane = t as usize..t as usize + 1;
-    deepep::rank(deepep::AS_WRITTEN, &Rows2(rows), &e, rank as usize, lane, true);
+    deepep::rank(
+        deepep::AS_WRITTEN,
+        &Rows2(rows),
+        &e,
+        rank as usize,
+        lane,
+        true,
+    );
 }
 
 /// `tiny_deepep_barrier`: DeepEP's `barrier_device` on 2 ranks (CTAs) of 2 lanes; every rank

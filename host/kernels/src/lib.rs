@@ -46,3 +46,6 @@ mod abi_check;
 // The seed's programs at model-check size (`ptx-sync check`, issue #22).
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod kcheck;
+// The planted bugs of issue #22 as small kernels of their own (`ptx-sync check`).
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
+mod kcheck_planted;
