@@ -509,7 +509,10 @@ fn the_project_kernels_fire_only_on_their_documented_bugs() {
         "planted_grid_barrier",
     ] {
         correct.insert(k.to_string(), false);
-        if !matches!(k, "planted_weak_spin" | "planted_data_flag_spin" | "planted_cta_scope") {
+        if !matches!(
+            k,
+            "planted_weak_spin" | "planted_data_flag_spin" | "planted_cta_scope"
+        ) {
             correct.insert(format!("{k}_fix"), true);
         }
     }
@@ -549,7 +552,11 @@ fn the_project_kernels_fire_only_on_their_documented_bugs() {
         ("remote-arrive-cta-scope", "s54_cluster_cta", 2),
         // The same programs at model-check size: the same lints on the same bugs.
         ("cta-scope-across-ctas", "tiny_litmus_mp_rel_acq_cta", 2),
-        ("cta-scope-across-ctas", "tiny_litmus_mp_rel_acq_cta_once", 2),
+        (
+            "cta-scope-across-ctas",
+            "tiny_litmus_mp_rel_acq_cta_once",
+            2,
+        ),
         ("cp-async-barrier-without-wait", "tiny_s51_cp_async_bug", 1),
         ("arrive-without-proxy-fence", "tiny_s53_reuse_bug", 1),
         ("remote-arrive-cta-scope", "tiny_s54_cluster_cta", 2),
@@ -562,7 +569,11 @@ fn the_project_kernels_fire_only_on_their_documented_bugs() {
         ("cta-scope-across-ctas", "planted_cta_scope", 2),
         ("arrive-without-proxy-fence", "planted_no_proxy_fence", 1),
         ("generic-load-then-tma-write", "planted_generic_then_tma", 1),
-        ("cp-async-barrier-without-wait", "planted_cp_async_no_wait", 1),
+        (
+            "cp-async-barrier-without-wait",
+            "planted_cp_async_no_wait",
+            1,
+        ),
     ]
     .into_iter()
     .map(|(l, f, n)| ((l.to_string(), f.to_string()), n))
