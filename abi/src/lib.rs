@@ -41,8 +41,11 @@
 /// One field of a parameter struct: what the host check compares with one `.param` of the PTX.
 ///
 /// ```
-/// use ptx_sync_abi::{Field, KernelParams, S5Params};
-/// assert_eq!(S5Params::FIELDS[2], Field { name: "status", offset: 16, size: 8 });
+/// use ptx_sync_abi::{Field, KernelParams, Pointee, S5Params};
+/// assert_eq!(
+///     S5Params::FIELDS[2],
+///     Field { name: "status", offset: 16, size: 8, ty: "*mut u32", pointee: Some(Pointee { size: 4, align: 4 }) }
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field {
@@ -52,6 +55,26 @@ pub struct Field {
     pub offset: usize,
     /// Its size in bytes.
     pub size: usize,
+    /// Its device type as declared (`"*mut u32"`, `"u64"`).
+    pub ty: &'static str,
+    /// For a device pointer (`*const T`, `*mut T`): the size and alignment of `T`; `None` for a
+    /// value. The host compares it with the PTX's `.ptr` attribute (PTX ISA §5.1.6.3) and with
+    /// the memory the pointer is given at launch.
+    pub pointee: Option<Pointee>,
+}
+
+/// What a pointer parameter points to: `size_of::<T>()` and `align_of::<T>()` of its `T`.
+///
+/// ```
+/// assert_eq!(<*mut u64 as ptx_sync_abi::Abi>::POINTEE, Some(ptx_sync_abi::Pointee { size: 8, align: 8 }));
+/// assert_eq!(<u64 as ptx_sync_abi::Abi>::POINTEE, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pointee {
+    /// `size_of::<T>()`.
+    pub size: usize,
+    /// `align_of::<T>()`.
+    pub align: usize,
 }
 
 /// A `#[repr(C)]` parameter struct whose fields, in order, are the kernel's parameters.
@@ -104,6 +127,8 @@ pub unsafe trait KernelParams: Copy + 'static {
 pub unsafe trait Abi {
     /// The type of the field in the host struct.
     type Host: Copy + Default + PartialEq + core::fmt::Debug + 'static;
+    /// `Some` for a device pointer: what it points to ([`Pointee`]).
+    const POINTEE: Option<Pointee> = None;
 }
 
 macro_rules! abi_same {
@@ -114,12 +139,20 @@ macro_rules! abi_same {
 }
 abi_same!(u8 u16 u32 u64 i8 i16 i32 i64 f32 f64);
 // SAFETY: nvptx64 pointers are 64-bit, 8-aligned (the `.u64` parameters of the PTX).
-unsafe impl<T: ?Sized> Abi for *const T {
+unsafe impl<T> Abi for *const T {
     type Host = u64;
+    const POINTEE: Option<Pointee> = Some(Pointee {
+        size: core::mem::size_of::<T>(),
+        align: core::mem::align_of::<T>(),
+    });
 }
 // SAFETY: as above.
-unsafe impl<T: ?Sized> Abi for *mut T {
+unsafe impl<T> Abi for *mut T {
     type Host = u64;
+    const POINTEE: Option<Pointee> = Some(Pointee {
+        size: core::mem::size_of::<T>(),
+        align: core::mem::align_of::<T>(),
+    });
 }
 
 #[cfg(feature = "bytemuck")]
@@ -210,6 +243,8 @@ macro_rules! kernel_params {
                     name: stringify!($f),
                     offset: ::core::mem::offset_of!($name, $f),
                     size: ::core::mem::size_of::<<$t as $crate::Abi>::Host>(),
+                    ty: stringify!($t),
+                    pointee: <$t as $crate::Abi>::POINTEE,
                 },
             )*];
         }
@@ -240,7 +275,8 @@ kernel_params! {
         pub out: *mut u32,
         /// The stress region.
         pub scratch: *mut u32,
-        /// Quorum, finished count, timeout counters, start-barrier arrivals.
+        /// Quorum, finished count, timeout counters, start-barrier arrivals, per-instance done
+        /// counts.
         pub sync: *mut u32,
         /// The time budget of every wait, ns of `%globaltimer`.
         pub budget_ns: u64,

@@ -93,7 +93,7 @@ pub const INSTALL_NIGHTLY: &str = "rustup toolchain install nightly --component 
 /// How to add `rust-src` (`-Zbuild-std=core` builds `core` from it).
 pub const INSTALL_RUST_SRC: &str = "rustup component add rust-src --toolchain nightly";
 /// How to get ptxas.
-pub const INSTALL_PTXAS: &str = "pip install nvidia-cuda-nvcc==13.0.88 (or `cargo xtask setup` in ptx-sync), then set PTX_SYNC_PTXAS=/path/to/ptxas or put ptxas on PATH";
+pub const INSTALL_PTXAS: &str = "run `ptx-sync setup` (installs the PyPI PTX tools into ~/.cache/ptx-sync/venv, where ptx-sync-build finds them), or set PTX_SYNC_PTXAS=/path/to/ptxas, or put ptxas on PATH";
 
 /// A failed build; [`Display`](fmt::Display) gives the message with its fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,6 +188,7 @@ pub struct KernelCrate {
     toolchain: String,
     ptxas: Ptxas,
     rerun_if_changed: Option<bool>,
+    progress: bool,
 }
 
 impl KernelCrate {
@@ -206,6 +207,7 @@ impl KernelCrate {
             toolchain: "nightly".into(),
             ptxas: Ptxas::IfFound,
             rerun_if_changed: None,
+            progress: false,
         }
     }
 
@@ -322,6 +324,20 @@ impl KernelCrate {
     /// ```
     pub fn ptxas(mut self, p: Ptxas) -> Self {
         self.ptxas = p;
+        self
+    }
+
+    /// Whether the nested cargo's `Compiling …`/`Finished …` lines go to stderr as they come
+    /// (off by default: a build script's stderr is cargo's to show; on in `cargo xtask`, whose
+    /// first kernel build compiles `core` for a minute).
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), ptx_sync_build::Error> {
+    /// let a = ptx_sync_build::KernelCrate::new("../kernels").progress(true).build()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn progress(mut self, on: bool) -> Self {
+        self.progress = on;
         self
     }
 
@@ -497,9 +513,21 @@ impl KernelCrate {
             if self.ptxas == Ptxas::Required {
                 return Err(Error::new(
                     ErrorKind::PtxasMissing,
-                    format!("ptxas not found (PTX_SYNC_PTXAS, PTX_SYNC_TOOLS, PATH, .venv): {INSTALL_PTXAS}"),
+                    format!("ptxas not found (PTX_SYNC_PTXAS, PTX_SYNC_TOOLS, PATH, .venv, ptx-sync setup's venv): {INSTALL_PTXAS}"),
                 ));
             }
+            // A cubin left by an earlier build is of other PTX: gone, so that nothing stale is
+            // embedded or loaded.
+            let _ = std::fs::remove_file(out_dir.join(format!("{name}.cubin")));
+            let msg = format!(
+                "ptx-sync-build: no ptxas found, so no {name}.cubin was written (only {name}.ptx): {INSTALL_PTXAS}"
+            );
+            if emit_rerun {
+                // From a build script: cargo shows this line; the build goes on with the PTX.
+                println!("cargo:warning={msg}");
+            }
+            art.log.push_str(&msg);
+            art.log.push('\n');
             return Ok(art);
         };
         let cubin = out_dir.join(format!("{name}.cubin"));
@@ -582,15 +610,34 @@ impl KernelCrate {
         emit_arg.push(emit);
         cmd.arg("--").arg("-Zno-link").arg(emit_arg);
         cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f"));
-        let o = cmd.output().map_err(|e| {
+        let spawn_err = |e: std::io::Error| {
             Error::new(
                 ErrorKind::Toolchain,
                 format!("cannot run rustup: {e}; install it from https://rustup.rs, then {INSTALL_NIGHTLY}"),
             )
-        })?;
-        let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        if o.status.success() {
-            let log: String = err
+        };
+        let mut child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(spawn_err)?;
+        // stderr line by line: kept for the log or the error, the progress lines echoed as they
+        // come when asked.
+        let mut err = String::new();
+        if let Some(e) = child.stderr.take() {
+            use std::io::BufRead;
+            for l in std::io::BufReader::new(e).lines().map_while(Result::ok) {
+                let t = l.trim_start();
+                if self.progress && (t.starts_with("Compiling ") || t.starts_with("Finished ")) {
+                    eprintln!("{l}");
+                }
+                err.push_str(&l);
+                err.push('\n');
+            }
+        }
+        let status = child.wait().map_err(spawn_err)?;
+        if status.success() {
+            let log: String = without_ptx_feature_note(&err)
                 .lines()
                 .filter(|l| {
                     let t = l.trim_start();
@@ -606,6 +653,48 @@ impl KernelCrate {
         }
         Err(compile_error(&err, manifest))
     }
+}
+
+/// `stderr` of a successful nested build without rustc's note on the PTX-version feature it was
+/// given (`warning: unstable feature specified for `-Ctarget-feature`: `ptx86`` and its `= note`
+/// lines): the flag is the builder's own, deliberate and the same on every build, and the note
+/// is not a lint (no `-A` silences it). The per-crate counts it causes (`warning: `ptx-sync`
+/// (lib) generated 1 warning`, `… (1 duplicate)`) go with it; a crate with a warning of its own
+/// keeps its count line.
+///
+/// ```
+/// let log = "warning: unstable feature specified for `-Ctarget-feature`: `ptx86`\n  |\n  = note: this feature is not stably supported; its behavior can change in the future\n\nwarning: `k` (lib) generated 1 warning\nwarning: unused variable: `x`\n";
+/// assert_eq!(ptx_sync_build::without_ptx_feature_note(log), "warning: unused variable: `x`\n");
+/// ```
+pub fn without_ptx_feature_note(stderr: &str) -> String {
+    let mut out = String::new();
+    let mut lines = stderr.lines().peekable();
+    let mut seen = false;
+    while let Some(l) = lines.next() {
+        if l.starts_with("warning: unstable feature specified for `-Ctarget-feature`: `ptx") {
+            seen = true;
+            // Its body: `  |`, `  = note: …`, then one blank line.
+            while lines.peek().is_some_and(|n| {
+                n.trim_start().starts_with('|') || n.trim_start().starts_with("= ")
+            }) {
+                lines.next();
+            }
+            if lines.peek().is_some_and(|n| n.trim().is_empty()) {
+                lines.next();
+            }
+            continue;
+        }
+        if seen
+            && l.starts_with("warning: `")
+            && (l.ends_with("generated 1 warning")
+                || l.ends_with("generated 1 warning (1 duplicate)"))
+        {
+            continue;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 /// The message for a failed nested cargo: rustc's errors, with the fix for the known ones.

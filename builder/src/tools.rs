@@ -4,11 +4,125 @@
 //!
 //! Where a tool is looked for, in order: `PTX_SYNC_<TOOL>` (the binary or its directory; e.g.
 //! `PTX_SYNC_PTXAS`), `PTX_SYNC_TOOLS` (the directory of all of them, set by `cargo xtask`),
-//! `PATH` ([`find_tool`] only), then a project venv made by `cargo xtask setup`
-//! (`.venv/lib/python3*/site-packages/nvidia/cu13/bin`) in the start directory, the current
-//! directory, or a directory above one of them.
+//! `PATH` ([`find_tool`] only), a project venv (`.venv/lib/python3*/site-packages/nvidia/cu13/bin`)
+//! in the start directory, the current directory, or a directory above one of them, then the
+//! user's venv that `ptx-sync setup` (and `cargo xtask setup` in a checkout without `.venv`)
+//! installs: [`user_venv`], `~/.cache/ptx-sync/venv` — the one place that works from anywhere,
+//! whatever the layout of the crates that need the tools.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The PyPI packages with the PTX tools. nvcc/ptxas are pinned to the 13.0 line, the CUDA of the
+/// GPU machines; cuobjdump and nvdisasm exist on PyPI only from 13.2 (they read 13.0 cubins).
+///
+/// ```
+/// assert!(ptx_sync_build::tools::PIP_PACKAGES[0].starts_with("nvidia-cuda-nvcc==13.0"));
+/// ```
+pub const PIP_PACKAGES: &[&str] = &[
+    "nvidia-cuda-nvcc==13.0.88",
+    // nvcc's own dependencies, pinned to the same release (unpinned they float to the newest and
+    // libcu++ then refuses the mismatched CUDART_VERSION).
+    "nvidia-cuda-runtime==13.0.96",
+    "nvidia-cuda-crt==13.0.88",
+    "nvidia-nvvm==13.0.88",
+    "nvidia-cuda-cccl==13.0.85",
+    "nvidia-cuda-cuobjdump==13.2.86",
+    "nvidia-cuda-nvdisasm==13.2.86",
+];
+
+/// The user's ptx-sync directory: `$PTX_SYNC_HOME`, else `$XDG_CACHE_HOME/ptx-sync`, else
+/// `$HOME/.cache/ptx-sync` (`None` without any of them).
+///
+/// ```
+/// if let Some(d) = ptx_sync_build::tools::user_dir() {
+///     assert!(d.is_absolute() || std::env::var_os("PTX_SYNC_HOME").is_some());
+/// }
+/// ```
+pub fn user_dir() -> Option<PathBuf> {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    var("PTX_SYNC_HOME")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("ptx-sync")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache/ptx-sync")))
+}
+
+/// The venv `ptx-sync setup` installs the PTX tools into: [`user_dir`]`/venv`.
+///
+/// ```
+/// if let Some(v) = ptx_sync_build::tools::user_venv() {
+///     assert!(v.ends_with("venv"));
+/// }
+/// ```
+pub fn user_venv() -> Option<PathBuf> {
+    user_dir().map(|d| d.join("venv"))
+}
+
+/// Whether `bin` (a venv's [`VENV_BIN`]) holds a complete install of [`PIP_PACKAGES`]: ptxas,
+/// nvcc, cuobjdump and nvdisasm, the libcu++ headers, and the CUDA 13.0 runtime header (libcu++
+/// refuses another `CUDART_VERSION`).
+///
+/// ```
+/// assert!(!ptx_sync_build::tools::tools_ready(std::path::Path::new("/nonexistent")));
+/// ```
+pub fn tools_ready(bin: &Path) -> bool {
+    let Some(d) = bin.parent() else {
+        return false;
+    };
+    ["ptxas", "nvcc", "cuobjdump", "nvdisasm"]
+        .iter()
+        .all(|t| bin.join(t).is_file())
+        && d.join("include/cccl/cuda/atomic").exists()
+        && std::fs::read_to_string(d.join("include/cuda_runtime_api.h"))
+            .is_ok_and(|h| h.contains("#define CUDART_VERSION  13000"))
+}
+
+/// Creates `venv` with `python` (`python3 -m venv`) if it has no `pip`, installs
+/// [`PIP_PACKAGES`] into it unless [`tools_ready`], and returns its tool directory. `say` gets a
+/// line for each step (the installs take a minute or more). The error names what failed.
+///
+/// ```no_run
+/// let venv = ptx_sync_build::tools::user_venv().unwrap();
+/// let bin = ptx_sync_build::tools::install(&venv, "python3", &mut |l| eprintln!("{l}")).unwrap();
+/// assert!(bin.join("ptxas").is_file());
+/// ```
+pub fn install(venv: &Path, python: &str, say: &mut dyn FnMut(&str)) -> Result<PathBuf, String> {
+    if let Some(bin) = venv_bin(venv).filter(|b| tools_ready(b)) {
+        return Ok(bin);
+    }
+    let run = |c: &mut Command| -> Result<(), String> {
+        let s = c.status().map_err(|e| format!("cannot run {c:?}: {e}"))?;
+        s.success()
+            .then_some(())
+            .ok_or_else(|| format!("{c:?} failed ({s})"))
+    };
+    if !venv.join("bin/pip").exists() {
+        say(&format!("creating a Python venv in {}", venv.display()));
+        if let Some(p) = venv.parent() {
+            std::fs::create_dir_all(p)
+                .map_err(|e| format!("cannot create {}: {e}", p.display()))?;
+        }
+        run(Command::new(python).args(["-m", "venv"]).arg(venv))
+            .map_err(|e| format!("{e} (ptx-sync needs Python 3 with the venv module)"))?;
+    }
+    say(&format!(
+        "installing the PTX tools from PyPI into {} ({})",
+        venv.display(),
+        PIP_PACKAGES.join(" ")
+    ));
+    run(Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check"])
+        .args(PIP_PACKAGES))?;
+    venv_bin(venv).filter(|b| tools_ready(b)).ok_or_else(|| {
+        format!(
+            "pip finished but the PTX tools are still missing under {}",
+            venv.display()
+        )
+    })
+}
 
 /// Where `pip install nvidia-cuda-nvcc` puts the tools inside a venv's `lib/python3.X`.
 ///
@@ -34,11 +148,11 @@ pub fn venv_bin(venv: &Path) -> Option<PathBuf> {
     found.pop()
 }
 
-/// The tool directory of the nearest project venv: `.venv` in `start`, the current directory, or
-/// a directory above one of them.
+/// The tool directory of the nearest project venv — `.venv` in `start`, the current directory, or
+/// a directory above one of them — else of the user's venv ([`user_venv`], `ptx-sync setup`).
 ///
 /// ```no_run
-/// let bin = ptx_sync_build::tools::venv_tools(std::path::Path::new(".")).expect("cargo xtask setup");
+/// let bin = ptx_sync_build::tools::venv_tools(std::path::Path::new(".")).expect("ptx-sync setup");
 /// assert!(bin.join("ptxas").is_file());
 /// ```
 pub fn venv_tools(start: &Path) -> Option<PathBuf> {
@@ -47,6 +161,7 @@ pub fn venv_tools(start: &Path) -> Option<PathBuf> {
         .iter()
         .flat_map(|s| s.ancestors())
         .find_map(|d| venv_bin(&d.join(".venv")))
+        .or_else(|| user_venv().and_then(|v| venv_bin(&v)))
 }
 
 /// The directory holding `ptxas` and `cuobjdump`: `PTX_SYNC_TOOLS` if set (it must then contain
@@ -67,9 +182,9 @@ pub fn find_tools(start: &Path) -> Result<PathBuf, String> {
     }
     venv_tools(start).ok_or_else(|| {
         format!(
-            "no PTX tools: set PTX_SYNC_TOOLS to the directory holding ptxas and cuobjdump, or run \
-             `cargo xtask setup` (installs them under {}/.venv/lib)",
-            absolute(start).display()
+            "no PTX tools: run `ptx-sync setup` (installs them into {}), or set PTX_SYNC_TOOLS to \
+             the directory holding ptxas and cuobjdump",
+            user_venv().map_or("~/.cache/ptx-sync/venv".into(), |v| v.display().to_string())
         )
     })
 }

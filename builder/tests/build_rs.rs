@@ -10,9 +10,12 @@ use ptx_sync_build::testing;
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn a_build_script_builds_the_kernels_into_out_dir() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/build-rs-test");
+/// The kernel crate and the app with the README's `build.rs`, under `target/<dir>`; returns the
+/// app's directory (the kernels are `../kernels` of it).
+fn app(dir: &str) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target")
+        .join(dir);
     let device = testing::device_dir();
     let builder = Path::new(env!("CARGO_MANIFEST_DIR"))
         .canonicalize()
@@ -70,6 +73,14 @@ fn main() {
 "#
         .into(),
     );
+    app
+}
+
+#[test]
+fn a_build_script_builds_the_kernels_into_out_dir() {
+    let app = app("build-rs-test");
+    let device = testing::device_dir();
+    let k = app.parent().unwrap().join("kernels");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let o = Command::new(cargo)
         .args(["run", "--quiet", "--manifest-path"])
@@ -106,5 +117,51 @@ fn main() {
             .iter()
             .any(|o| o.contains(&src) && o.contains(&toml) && o.contains(&dep)),
         "want `{src}`, `{toml}` and `{dep}` in {outputs:?}"
+    );
+    without_ptxas_it_warns_that_it_wrote_no_cubin(&app);
+}
+
+/// Without ptxas (`PTX_SYNC_PTXAS` naming nothing) the build script still delivers the PTX, and
+/// cargo shows the `cargo:warning` that no cubin was written, with the command that fixes it.
+/// Run after [`a_build_script_builds_the_kernels_into_out_dir`], on the same app (the changed
+/// variable re-runs the build script; the kernel crate's `core` is reused).
+fn without_ptxas_it_warns_that_it_wrote_no_cubin(app: &Path) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let o = Command::new(cargo)
+        .args(["run", "--manifest-path"])
+        .arg(app.join("Cargo.toml"))
+        // The first run's settings, so that this is the same build-script unit (its OUT_DIR).
+        .env("RUSTFLAGS", "-Dwarnings")
+        .env("PTX_SYNC_PTXAS", "/nonexistent/ptxas")
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "cargo run failed:\n{stderr}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(".entry from_build_rs"),
+        "the PTX is still delivered"
+    );
+    assert!(
+        stderr.contains("warning: app@0.1.0: ptx-sync-build: no ptxas found, so no my_kernels.cubin was written (only my_kernels.ptx): run `ptx-sync setup`"),
+        "{stderr}"
+    );
+    // OUT_DIR (the one this run wrote: the newest PTX): the PTX, and no cubin — not even the
+    // one the run with ptxas left there (it was assembled from other PTX).
+    let newest = std::fs::read_dir(app.join("target/debug/build"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("out"))
+        .filter_map(|o| {
+            let t = o.join("my_kernels.ptx").metadata().ok()?.modified().ok()?;
+            Some((t, o))
+        })
+        .max()
+        .map(|(_, o)| o)
+        .expect("an OUT_DIR with my_kernels.ptx");
+    assert!(
+        !newest.join("my_kernels.cubin").exists(),
+        "a stale cubin in {}",
+        newest.display()
     );
 }

@@ -7,9 +7,10 @@
 use ptx_sync_build::{testing, ErrorKind, KernelCrate, Ptxas};
 use std::path::{Path, PathBuf};
 
-/// xtask's nvptx target directory: the `core` it built for sm_90 is reused.
+/// The nvptx target directory `cargo xtask` builds into (the builder's default for this
+/// workspace): the `core` built there for each arch is reused (cargo keys it by the RUSTFLAGS).
 fn shared_target() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build")
 }
 
 /// A fresh kernel crate in the temp dir; `crate_types` as in `[lib] crate-type = …`.

@@ -14,7 +14,7 @@ mod registry;
 mod render;
 
 use analysis::hist;
-use cli::{args, build_cmd, tour};
+use cli::{args, build_cmd, setup_cmd, tour};
 use exec::{copy, gpu, litmus_file, runner};
 use registry::programs;
 use render::{report, show};
@@ -123,21 +123,43 @@ enum Cmd {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=args::MAX_ITERS))]
         iters: u64,
     },
-    /// Check litmus files against the PTX memory model (PTX ISA chapter 8): herd-style verdicts.
-    /// Exit 0: every file decided; 3: something unsupported; 2: a parse error.
+    /// Check litmus files, or a `.ptx` kernel at a small launch (`--entry`, `--grid`, `--block`,
+    /// `--param`…), against the PTX memory model (PTX ISA chapter 8): herd-style verdicts; with
+    /// `--advise`, the cheapest synchronization that stays correct.
+    /// Exit 0: every verdict decided (flagged or not); 3: something unsupported, or a verdict
+    /// `Bounded` (a loop cut at the unroll bound); 2: bad input (a parse error, a bad option).
     Check {
-        /// `.litmus` files or directories (searched recursively).
+        /// `.litmus` files or directories (searched recursively), or one `.ptx` module.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Write all verdicts as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
-        /// Write each test's witness execution as DOT and SVG into DIR.
+        /// Write each test's (or the kernel's) witness execution as DOT and SVG into DIR.
         #[arg(long, value_name = "DIR")]
         witness: Option<PathBuf>,
+        /// Loop unroll bound: backward jumps to one loop head per entry before the path is cut
+        /// and the verdict is `Bounded` (default 4; spin loops that only wait need none).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        unroll: Option<u32>,
+        /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker
+        /// sem, removed), re-check each, and list those that keep the verdict with the SASS they
+        /// save (issue #22 §3; litmus files with one program are advised together).
+        #[arg(long)]
+        advise: bool,
+        #[command(flatten)]
+        kernel: cli::check_cmd::KernelArgs,
     },
     /// Build a kernel crate for nvptx64 to PTX and cubin (the `ptx-sync-build` helper).
     Build(build_cmd::BuildArgs),
+    /// Install what building and inspecting kernels needs, once: nightly rust-src and the PTX
+    /// tools from PyPI in the user's venv (~/.cache/ptx-sync/venv), where `build`, `show` and a
+    /// build.rs calling ptx-sync-build find them. Prints the tool directory.
+    Setup {
+        /// The Python 3 that makes the venv.
+        #[arg(long, value_name = "PY", default_value = "python3")]
+        python: String,
+    },
     /// The GPU fence-cost benchmark.
     Bench {
         /// Write the results as JSON to FILE.
@@ -312,7 +334,22 @@ fn finish_outputs(reports: &[hist::Report], o: &RunOpts, partial: bool) -> Resul
     Ok(())
 }
 
+/// Every output of the process — stdout and stderr, of every command, of clap's help, of the
+/// model checker and the inspector — ends quietly when its reader goes away (`ptx-sync check … |
+/// head -1`): SIGPIPE gets its default action back, so a write to a closed pipe ends the process
+/// as it ends `cat`, without a message. (Rust's runtime ignores SIGPIPE, which turns such a write
+/// into an `EPIPE` error and `println!` into a panic, exit 101.) Child processes (ptxas, cargo)
+/// get the default action from `std::process::Command` anyway.
+fn quiet_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with a valid signal number and the default action, before any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => return args::arg_error(e),
@@ -423,14 +460,24 @@ fn main() -> ExitCode {
         Cmd::Tour { no_gpu, iters } => tour::run(no_gpu, iters),
         Cmd::Bench { json } => bench(json.as_ref()),
         Cmd::Build(a) => build_cmd::run(&a),
+        Cmd::Setup { python } => setup_cmd::run(&python),
         Cmd::Check {
             paths,
             json,
             witness,
-        } => ExitCode::from(ptx_sync_model::cli(
+            unroll,
+            advise,
+            kernel,
+        } => cli::check_cmd::run(
             &paths,
-            &ptx_sync_model::CheckOptions { json, witness },
-        ) as u8),
+            &ptx_sync_model::CheckOptions {
+                json,
+                witness,
+                unroll,
+            },
+            &kernel,
+            advise,
+        ),
     }
 }
 

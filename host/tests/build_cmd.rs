@@ -31,7 +31,7 @@ fn ptx_sync() -> Command {
 fn build_prints_the_ptx_and_cubin_paths() {
     let dir = user_crate("ok");
     let out = dir.join("out");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build");
     let o = ptx_sync()
         .arg("build")
         .arg("--manifest-path")
@@ -48,6 +48,11 @@ fn build_prints_the_ptx_and_cubin_paths() {
         "ptx-sync build failed (install: `{}`; ptxas: {}):\n{stderr}",
         ptx_sync_build::INSTALL_NIGHTLY,
         ptx_sync_build::INSTALL_PTXAS
+    );
+    // No noise about the builder's own deliberate `+ptx86` flag (rustc's unstable-feature note).
+    assert!(
+        !stderr.contains("unstable feature specified") && !stderr.contains("generated 1 warning"),
+        "{stderr}"
     );
     let stdout = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -73,7 +78,7 @@ fn build_prints_the_ptx_and_cubin_paths() {
 fn build_ignores_a_stray_out_dir() {
     let dir = user_crate("outdir");
     let stray = dir.join("stray-out-dir");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nvptx");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build");
     let o = ptx_sync()
         .arg("build")
         .arg("--manifest-path")
@@ -124,4 +129,36 @@ fn build_without_a_crate_says_where_it_looked() {
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("no kernel crate at"), "{e}");
+}
+
+/// `ptx-sync build … | head -0`: the paths meet a closed pipe after the build; the process ends
+/// quietly on SIGPIPE (no panic, no exit 101), as every command does (`tests/broken_pipe.rs`).
+#[test]
+fn build_on_a_closed_pipe_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = user_crate("pipe");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx-sync-build");
+    let (r, w) = std::io::pipe().unwrap();
+    drop(r);
+    let o = ptx_sync()
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .args(["--arch", "sm_90a", "--out"])
+        .arg(dir.join("out"))
+        .arg("--target-dir")
+        .arg(&target)
+        .stdout(w)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(dir.join("out/cli_kernels.ptx").is_file(), "{stderr}");
+    assert_eq!(
+        (o.status.code(), o.status.signal()),
+        (None, Some(13)),
+        "want the end by SIGPIPE, got {:?}:\n{stderr}",
+        o.status
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

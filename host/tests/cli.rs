@@ -269,6 +269,57 @@ fn check_exit_codes_parse_error_2_unsupported_3() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `check FILE --unroll N` (issue #19 §2): a loop that needs more backward jumps than the bound
+/// is `Bounded` and exits 3; a bound that lets it finish decides it. The loop counts r1 to 6 (five
+/// jumps back, PTX ISA `bra`), then stores it: x's only final value is 6 (one write), `Always`.
+#[test]
+fn check_unroll_bounds_loops_and_a_cut_loop_is_bounded_exit_3() {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-check-unroll-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("count-6.litmus");
+    std::fs::write(
+        &f,
+        "PTX count-6\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n mov.u32 r1, 0 ;\n L0: ;\n add.u32 r1, r1, 1 ;\n setp.lt.u32 p0, r1, 6 ;\n @p0 bra L0 ;\n st.u32 [x], r1 ;\nexists (x == 6)\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap();
+    let o = run(&["check", fs]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "Bounded"), "{out}");
+    assert!(out.contains("Observation count-6 Bounded 0 0"), "{out}");
+    assert!(out.contains("cut at the loop unroll bound 4"), "{out}");
+    assert!(stderr(&o).contains("1 bounded"), "{}", stderr(&o));
+    for (n, code, obs) in [
+        ("4", 3, "Bounded"),
+        ("5", 0, "Always"),
+        ("100", 0, "Always"),
+    ] {
+        let o = run(&["check", fs, "--unroll", n]);
+        assert_eq!(o.status.code(), Some(code), "--unroll {n}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains(&format!("Observation count-6 {obs} ")),
+            "--unroll {n}: {}",
+            stdout(&o)
+        );
+    }
+    // The bound is at least 1; the help states the default, which is the model's.
+    for bad in ["0", "-1", "x"] {
+        let o = run(&["check", fs, "--unroll", bad]);
+        assert_eq!(o.status.code(), Some(2), "--unroll {bad}");
+    }
+    let o = run(&["check", "--help"]);
+    assert!(
+        stdout(&o).contains(&format!(
+            "(default {};",
+            ptx_sync_model::parse::DEFAULT_UNROLL
+        )),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn check_witness_of_footnote_15_is_the_one_in_docs() {
     let dir = std::env::temp_dir().join(format!("ptx-sync-witness-{}", std::process::id()));
@@ -299,5 +350,56 @@ fn check_witness_of_footnote_15_is_the_one_in_docs() {
         std::fs::read_to_string(repo().join("docs/witness-fn15.svg")).unwrap(),
         "docs/witness-fn15.svg is stale: copy the new one"
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The two Hopper witnesses in `docs/` (issue #19, "what must be shown" 3) are what `check
+/// --witness` writes today, and each shows its bug: seed §5.4's `.cta` remote arrive (the
+/// waiter sees the phase complete, reads `x` from the initial value, and the store and the load
+/// race) and the 2-stage ring whose consumer waits on the iteration's parity.
+#[test]
+fn check_witnesses_of_the_hopper_bugs_are_the_ones_in_docs() {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-witness-h-{}", std::process::id()));
+    for (file, doc, must) in [
+        (
+            "model/litmus/bugs/cta-remote-arrive.litmus",
+            "witness-s54-cta-remote-arrive",
+            &[
+                // the remote arrive completes phase 0, the wait observes it, x is still 0
+                "mbarrier.arrive.shared::cluster.b64 _, [bar@0]",
+                "mbarrier.try_wait.parity.shared::cta.b64 p0, [bar], 0 = 1",
+                "ld.u32 r0, [x] = 0",
+                "label=\"race\"",
+            ][..],
+        ),
+        (
+            "model/litmus/bugs/ring2-parity-is-iteration.litmus",
+            "witness-ring2-parity",
+            &["try_wait.parity", "label=\"race\""][..],
+        ),
+    ] {
+        let f = repo().join(file);
+        let o = run(&[
+            "check",
+            f.to_str().unwrap(),
+            "--witness",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let stem = std::path::Path::new(file).file_stem().unwrap().to_str().unwrap();
+        let dot = std::fs::read_to_string(dir.join(format!("{stem}.dot"))).unwrap();
+        for m in must {
+            assert!(dot.contains(m), "{file}: {m} missing:\n{dot}");
+        }
+        let svg = std::fs::read_to_string(dir.join(format!("{stem}.svg"))).unwrap();
+        assert!(svg.starts_with("<?xml") && svg.contains("<svg"));
+        for (ext, text) in [("dot", &dot), ("svg", &svg)] {
+            assert_eq!(
+                *text,
+                std::fs::read_to_string(repo().join(format!("docs/{doc}.{ext}"))).unwrap(),
+                "docs/{doc}.{ext} is stale: copy the new one"
+            );
+        }
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

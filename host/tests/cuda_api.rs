@@ -34,42 +34,41 @@ fn stub() -> PathBuf {
 /// The example binary: built by `cargo test` with the workspace; built here if this test runs
 /// alone (`cargo test --test cuda_api` builds no examples).
 fn example() -> PathBuf {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let deps = std::env::current_exe().unwrap();
-        let exe = deps
-            .parent()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .join("examples/launch_user_kernel");
-        let me = deps.metadata().unwrap().modified().unwrap();
-        let fresh = exe
-            .metadata()
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t >= me);
-        if !fresh {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let st = Command::new(cargo)
-                .args([
-                    "build",
-                    "-p",
-                    "ptx-sync-host",
-                    "--example",
-                    "launch_user_kernel",
-                ])
-                .env("CARGO_BUILD_JOBS", "1")
-                .status()
-                .expect("cargo runs");
-            assert!(
-                st.success(),
-                "cargo build --example launch_user_kernel failed"
-            );
-        }
-        assert!(exe.exists(), "{} not built", exe.display());
-        exe
-    })
-    .clone()
+    example_named("launch_user_kernel")
+}
+
+/// Example `name` of ptx-sync-host, built if missing or older than this test binary.
+fn example_named(name: &str) -> PathBuf {
+    static BUILT: OnceLock<std::sync::Mutex<BTreeMap<String, PathBuf>>> = OnceLock::new();
+    let mut built = BUILT.get_or_init(Default::default).lock().unwrap();
+    if let Some(p) = built.get(name) {
+        return p.clone();
+    }
+    let deps = std::env::current_exe().unwrap();
+    let exe = deps
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(name);
+    let me = deps.metadata().unwrap().modified().unwrap();
+    let fresh = exe
+        .metadata()
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t >= me);
+    if !fresh {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let st = Command::new(cargo)
+            .args(["build", "-p", "ptx-sync-host", "--example", name])
+            .env("CARGO_BUILD_JOBS", "1")
+            .status()
+            .expect("cargo runs");
+        assert!(st.success(), "cargo build --example {name} failed");
+    }
+    assert!(exe.exists(), "{} not built", exe.display());
+    built.insert(name.into(), exe.clone());
+    exe
 }
 
 struct Run {
@@ -549,4 +548,250 @@ fn tensor_map_element_strides_are_1_to_8() {
     );
     m.elem_strides = vec![8, 8];
     assert_eq!(m.validate(), Ok(()));
+}
+
+// ---- what the launcher refuses before the driver sees it (examples/launch_checks.rs) --------
+
+/// `launch_checks ARGS` against the full stub: exit code, stdout, stderr, the call log.
+fn checks(tag: &str, args: &[&str]) -> Run {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join(format!("checks-{tag}.log"));
+    let _ = std::fs::remove_file(&log);
+    let o = Command::new(example_named("launch_checks"))
+        .args(args)
+        .env("LD_LIBRARY_PATH", stub())
+        .env("CUDA_STUB_LOG", &log)
+        .output()
+        .unwrap();
+    let r = Run {
+        code: o.status.code(),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+        log: parse_log(&std::fs::read_to_string(&log).unwrap_or_default()),
+    };
+    assert!(
+        r.code.is_some() && !r.err.contains("panicked"),
+        "{tag}: killed or panicked ({:?}):\n{}",
+        o.status,
+        r.err
+    );
+    r
+}
+
+/// The sm_90a cubin `cargo xtask ptx` built (ptxas output: a real ELF of this toolchain).
+fn real_cubin() -> PathBuf {
+    let dir = std::env::var("PTX_SYNC_PTX_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ptx"));
+    let p = dir.join("kernels.sm_90a.cubin");
+    assert!(
+        p.is_file(),
+        "{}: run `cargo xtask ptx` (cargo xtask test does)",
+        p.display()
+    );
+    p
+}
+
+/// `cuModuleLoadDataEx` gets only a pointer: a truncated image must never reach it (the driver
+/// would read as far as the image's headers say, past the slice). The whole cubin loads; its
+/// first 4 bytes, its ELF header alone, its first half, and all of it but its last byte (the
+/// program headers end a ptxas cubin) are refused with one line, and the stub never sees a load.
+#[test]
+fn a_truncated_cubin_never_reaches_the_driver() {
+    let cubin = real_cubin();
+    let c = cubin.to_str().unwrap();
+    let len = std::fs::metadata(&cubin).unwrap().len();
+    let r = checks("load-whole", &["load", c]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let loads = r.calls("cuModuleLoadDataEx");
+    assert_eq!(loads.len(), 1);
+    assert_eq!(loads[0]["image"], "cubin");
+    assert_eq!(
+        loads[0]["bytes"],
+        len.to_string(),
+        "the stub reads what the headers declare"
+    );
+    let (short, half) = ((len - 1).to_string(), (len / 2).to_string());
+    for (tag, n, why) in [
+        ("load-4", "4", "4 bytes, the ELF header takes 64"),
+        ("load-64", "64", "program headers at"),
+        ("load-half", half.as_str(), "pass the end of the"),
+        ("load-short", short.as_str(), "program headers at"),
+    ] {
+        let r = checks(tag, &["load", c, "--truncate", n]);
+        assert_eq!(r.code, Some(1), "{tag}: {}{}", r.out, r.err);
+        assert_eq!(r.err.lines().count(), 1, "{}", r.err);
+        assert!(
+            r.err.contains("truncated or corrupt cubin") && r.err.contains(why),
+            "{tag}: {}",
+            r.err
+        );
+        assert!(
+            r.calls("cuModuleLoadDataEx").is_empty(),
+            "{tag}: the driver saw a truncated image"
+        );
+    }
+}
+
+/// The same for a fatbin (header magic 0xBA55ED50, header size, size of the entries; one
+/// entry: kind 2 = ELF, its header size, the payload size — the layout `fatbinary --create`
+/// writes): whole it loads, cut short it is refused before the driver.
+#[test]
+fn a_truncated_fatbin_never_reaches_the_driver() {
+    let elf = std::fs::read(real_cubin()).unwrap();
+    let mut fb = Vec::new();
+    fb.extend(0xBA55_ED50u32.to_le_bytes());
+    fb.extend(1u16.to_le_bytes());
+    fb.extend(16u16.to_le_bytes());
+    fb.extend((64 + elf.len() as u64).to_le_bytes());
+    let mut entry = vec![0u8; 64];
+    entry[0..2].copy_from_slice(&2u16.to_le_bytes());
+    entry[2..4].copy_from_slice(&0x0101u16.to_le_bytes());
+    entry[4..8].copy_from_slice(&64u32.to_le_bytes());
+    entry[8..16].copy_from_slice(&(elf.len() as u64).to_le_bytes());
+    fb.extend(&entry);
+    fb.extend(&elf);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("kernels.fatbin");
+    std::fs::write(&f, &fb).unwrap();
+    let f = f.to_str().unwrap();
+    let r = checks("fatbin-whole", &["load", f]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(r.calls("cuModuleLoadDataEx").len(), 1);
+    let cut = (fb.len() / 2).to_string();
+    let r = checks("fatbin-half", &["load", f, "--truncate", &cut]);
+    assert_eq!(r.code, Some(1), "{}", r.out);
+    assert!(r.err.contains("truncated or corrupt fatbin"), "{}", r.err);
+    assert!(r.calls("cuModuleLoadDataEx").is_empty());
+}
+
+/// `Module` and `DevBuf` keep the context: with the `Device` dropped first, the buffer is still
+/// written, then freed and the module unloaded — all before the primary context is released.
+#[test]
+fn modules_and_buffers_outlive_their_device_safely() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = dir.join("outlive.ptx");
+    std::fs::write(&ptx, USER_PTX).unwrap();
+    let r = checks("outlive", &["outlive", ptx.to_str().unwrap()]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let at = |name: &str| {
+        r.log
+            .iter()
+            .rposition(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no {name} in the log"))
+    };
+    let release = at("cuDevicePrimaryCtxRelease_v2");
+    assert_eq!(r.calls("cuDevicePrimaryCtxRelease_v2").len(), 1);
+    let fill = r
+        .log
+        .iter()
+        .rposition(|c| c.name == "cuMemsetD32_v2" && c.get("value") == "0x7")
+        .expect("the fill after the device's drop");
+    for (what, k) in [
+        ("the fill", fill),
+        ("cuModuleUnload", at("cuModuleUnload")),
+        ("cuMemFree_v2", at("cuMemFree_v2")),
+    ] {
+        assert!(
+            k < release,
+            "{what} (call {k}) after the context was released (call {release})"
+        );
+    }
+}
+
+/// A kernel `(sums: *mut u64, flags: *mut u32, n: u32)` as rustc declares pointers (`.ptr .align
+/// 1`), the same with the ISA's `.ptr .global .align N` of the memory pointed to (§5.1.6.3), and
+/// two kernels that use an `.extern .shared` array (dynamic shared memory, §5.1.5) — one in its
+/// body, one through a `.func` it calls. Written here from the PTX ISA grammar.
+const PAIR_PTX: &str = ".version 8.6\n.target sm_90\n.address_size 64\n\n\
+.extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];\n\n\
+.visible .entry pair(\n\t.param .u64 .ptr .align 1 pair_param_0,\n\t.param .u64 .ptr .align 1 pair_param_1,\n\t.param .u32 pair_param_2\n)\n{\n\tret;\n}\n\n\
+.visible .entry pair_global(\n\t.param .u64 .ptr .global .align 4 pair_global_param_0,\n\t.param .u64 .ptr.global.align 4 pair_global_param_1,\n\t.param .u32 pair_global_param_2\n)\n{\n\tret;\n}\n\n\
+.visible .entry ring(\n\t.param .u64 .ptr .align 1 ring_param_0,\n\t.param .u64 .ptr .align 1 ring_param_1,\n\t.param .u32 ring_param_2\n)\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, __ptx_sync_dyn_smem;\n\tret;\n}\n\n\
+.func use_ring()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, __ptx_sync_dyn_smem;\n\tret;\n}\n\n\
+.visible .entry ring_call(\n\t.param .u64 .ptr .align 1 ring_call_param_0,\n\t.param .u64 .ptr .align 1 ring_call_param_1,\n\t.param .u32 ring_call_param_2\n)\n{\n\tcall.uni use_ring, ();\n\tret;\n}\n";
+
+fn pair(tag: &str, kernel: &str, case: &str, extra: &[&str]) -> Run {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = dir.join("pair.ptx");
+    std::fs::write(&ptx, PAIR_PTX).unwrap();
+    let mut args = vec!["launch", ptx.to_str().unwrap(), kernel, case];
+    args.extend(extra);
+    checks(tag, &args)
+}
+
+/// Refused with one line naming the field and the `.param`, and never launched.
+fn refused(r: &Run, field: &str, why: &str) {
+    assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+    assert_eq!(r.err.lines().count(), 1, "{}", r.err);
+    assert!(
+        r.err.contains(&format!("field `{field}`")) && r.err.contains(why),
+        "want field `{field}` and `{why}` in: {}",
+        r.err
+    );
+    assert!(r.calls("cuLaunchKernelEx").is_empty(), "launched anyway");
+}
+
+#[test]
+fn pointer_parameters_must_point_into_live_memory_of_their_element_type() {
+    // As declared: launched, the parameter bytes the buffers' addresses.
+    let r = pair("pair-ok", "pair", "ok", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(r.launch()["param_bytes"], "20");
+    // `sums` (u64) and `flags` (u32) exchanged: the u64 field points into the u32 buffer.
+    let r = pair("pair-swapped", "pair", "swapped", &[]);
+    refused(&r, "sums", "points into a buffer of u32 (4-byte elements)");
+    assert!(r.err.contains(".param #0"), "{}", r.err);
+    // A count where a pointer goes.
+    let r = pair("pair-value", "pair", "value", &[]);
+    refused(&r, "flags", "holds 0x100, which is in no live allocation");
+    assert!(r.err.contains(".param #1"), "{}", r.err);
+    // Memory freed before the launch.
+    let r = pair("pair-freed", "pair", "freed", &[]);
+    refused(&r, "flags", "in no live allocation of this device");
+    // 4 bytes into a buffer of u64.
+    let r = pair("pair-misaligned", "pair", "misaligned", &[]);
+    refused(&r, "sums", "not aligned to 8 bytes");
+}
+
+#[test]
+fn a_value_field_where_the_ptx_declares_a_pointer_is_refused() {
+    let r = pair("pair-value-field", "pair", "value-field", &[]);
+    refused(
+        &r,
+        "flags",
+        "is a value (u64) where .param #1 is a pointer (.ptr)",
+    );
+    // `.ptr .global .align 4` on a parameter whose field points to u64 (8-aligned elements).
+    let r = pair("pair-global", "pair_global", "ok", &[]);
+    refused(
+        &r,
+        "sums",
+        "points to 8-byte-aligned elements; .param #0 points to memory aligned to 4 (.ptr .align 4)",
+    );
+}
+
+#[test]
+fn a_kernel_using_dynamic_shared_memory_needs_dyn_smem() {
+    for k in ["ring", "ring_call"] {
+        let r = pair(&format!("{k}-none"), k, "ok", &[]);
+        assert_eq!(r.code, Some(1), "{k}: {}", r.out);
+        assert!(
+            r.err.contains(&format!("parameters of kernel {k}"))
+                && r.err.contains("launch: dyn_smem is 0, but the kernel uses dynamic shared memory (`.extern .shared` __ptx_sync_dyn_smem)"),
+            "{k}: {}",
+            r.err
+        );
+        assert!(r.calls("cuLaunchKernelEx").is_empty());
+        let r = pair(&format!("{k}-4k"), k, "ok", &["--smem", "4096"]);
+        assert_eq!(r.code, Some(0), "{k}: {}", r.err);
+        assert_eq!(r.launch()["smem"], "4096");
+    }
+    // A kernel that does not use it launches without.
+    let r = pair("pair-no-smem", "pair", "ok", &[]);
+    assert_eq!(r.launch()["smem"], "0");
 }

@@ -115,9 +115,9 @@ fn no_row_of_the_whole_catalog_fails_to_assemble() {
         .map(|(v, s)| format!("{} ({}): {}", v.ptx, v.form, s.column()))
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
-    // How long it takes is a benchmark's business, not this test's (`ptx-sync show` timing: see
-    // docs/inspect.md); printed for the log only.
-    eprintln!("show_sass over {} rows took {took:?}", rows.len());
+    // No bound on the time (a benchmark is not a test, and a shared machine made a 60 s bound
+    // fail at 63 s): it is printed for the record.
+    println!("show_sass over {} rows took {took:?}", rows.len());
 }
 
 #[test]

@@ -276,8 +276,8 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
             (4, p[9] * 4, "scratch: scratch_words words"),
             (
                 5,
-                (4 + instances) * 4,
-                "sync: 4 counters + a start barrier per instance",
+                (4 + 2 * instances) * 4,
+                "sync: 4 counters + a start barrier and a done count per instance",
             ),
         ] {
             assert_eq!(r.alloc_size(l, p[i]), bytes, "{what}");
@@ -426,6 +426,55 @@ fn mp_once_reads_flag_and_data_back() {
     assert_eq!(r.code, Some(0), "{}", r.err);
     r.expect("full=0 (read before P's store), data=0");
     assert_eq!(r.launches()[0].get("fn"), "litmus_mp_rel_acq_once");
+}
+
+/// Instances that never reported (their done count, `sync[4 + n + i]`, below the program's
+/// roles) are counted apart: their output words are the host's zero fill, which for SB would read
+/// as its forbidden outcome `r1=0 r2=0`. Here the stub's kernel runs all but the last 1000
+/// instances with r1=1 r2=0: no forbidden outcome, 1000 unreported per launch, exit 0.
+#[test]
+fn instances_that_never_reported_are_counted_apart() {
+    let j = tmp("unreported.json");
+    let r = run(
+        "full",
+        "litmus-unreported",
+        &[
+            "litmus",
+            "sb_sc",
+            "--iters",
+            "2",
+            "--quiet",
+            "--json",
+            j.to_str().unwrap(),
+        ],
+        &[
+            ("CUDA_STUB_LITMUS_OUT", "1,0,0,0"),
+            ("CUDA_STUB_LITMUS_UNREPORTED", "1000"),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    let instances = 132 * 256 / 2 / 2;
+    let v = json(&j);
+    let rows = v[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["outcome"], "r1=1 r2=0");
+    assert_eq!(rows[0]["count"], 2 * (instances - 1000));
+    assert_eq!(v[0]["unreported"], 2 * 1000);
+    assert_eq!(v[0]["rounds"], 2 * (instances - 1000));
+    assert!(!r.out.contains("r1=0 r2=0"), "{}", r.out);
+    r.expect(
+        "2,000 instance(s) never reported (a role did not finish): counted apart, not as outcomes",
+    );
+    r.expect("; 2,000 instance(s) never reported");
+    // The done counts are read back with the counters: the whole sync buffer after each launch.
+    for l in r.launches() {
+        let sync = decode(l)[5];
+        let back = r.log[l.idx..]
+            .iter()
+            .find(|c| c.name == "cuMemcpyDtoH_v2" && c.num("src") == sync)
+            .expect("sync read back");
+        assert_eq!(back.num("bytes"), (4 + 2 * instances) * 4);
+    }
 }
 
 #[test]
@@ -1426,5 +1475,122 @@ fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
     assert!(
         r.log.is_empty(),
         "no driver call for a file that does not parse"
+    );
+}
+
+/// Issue #19 audit: 32-bit values at or above 2^31 are the same words on both sides. The model
+/// gives `atom.sub.u32` below zero as 4294967295 (0 - 1 modulo 2^32, PTX ISA `atom`: `.u32`
+/// arithmetic) and the store of 3000000000 as 3000000000; the GPU's words 0xffffffff and
+/// 0xb2d05e00 are those values, so the state is allowed and the run exits 0 (the checker of
+/// commit feb866b read the words as signed, -1 and -1294967296, and called it a violation).
+/// Literals that a 32-bit word cannot hold are refused before any driver call.
+#[test]
+fn litmus_file_values_are_words_modulo_2_to_the_32() {
+    let f = tmp("big-values.litmus");
+    std::fs::write(
+        &f,
+        "PTX big-values\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 ;\n atom.relaxed.gpu.sub.u32 r0, [x], 1 ;\n st.u32 [y], 3000000000 ;\n ld.u32 r1, [x] ;\nexists (P0:r1 == -1 /\\ y == 3000000000)\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap();
+    // Done mask 1, no timeout, r1 = 0xffffffff; x = 0xffffffff, y = 3000000000.
+    let r = run(
+        "full",
+        "file-big",
+        &["litmus", fs, "--iters", "1", "--quiet"],
+        &[
+            ("CUDA_STUB_FILE_OUT", "1,0,0xffffffff"),
+            ("CUDA_STUB_FILE_MEM", "0xffffffff,0xb2d05e00"),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    r.expect("allowed   0:r1=4294967295; y=3000000000;");
+    assert!(!r.out.contains("FORBIDDEN"), "{}", r.out);
+    r.expect("Result: ok");
+    // A state the model does forbid is still one: r1 = 0 (the RMW happened before the load).
+    let r = run(
+        "full",
+        "file-big-forbidden",
+        &["litmus", fs, "--iters", "1", "--quiet"],
+        &[
+            ("CUDA_STUB_FILE_OUT", "1,0,0"),
+            ("CUDA_STUB_FILE_MEM", "0xffffffff,0xb2d05e00"),
+        ],
+    );
+    assert_eq!(r.code, Some(3), "{}\n{}", r.out, r.err);
+    r.expect("FORBIDDEN 0:r1=0; y=3000000000;");
+    // Literals outside -2^31 ..= 2^32-1 cannot be a kernel word: one line, no driver call; exit
+    // 1 where the model takes the file (an initial value, an untyped register's literal), exit 2
+    // where the model itself refuses it (a condition constant beyond a 32-bit term's range).
+    for (name, init, cell, cond, code, what) in [
+        (
+            "wide-init",
+            "x=5000000000;",
+            "ld.u32 r0, [x]",
+            "P0:r0 == 0",
+            1,
+            "the initial value 5000000000 of `x` does not fit 32 bits",
+        ),
+        (
+            "wide-mov",
+            "x=0;",
+            "mov r0, 5000000000",
+            "P0:r0 == 0",
+            1,
+            "the literal 5000000000 (line 6) does not fit 32 bits",
+        ),
+        (
+            "wide-cond",
+            "x=0;",
+            "mov r0, 1",
+            "P0:r0 == -5000000000",
+            2,
+            "-5000000000 does not fit the 32-bit term",
+        ),
+    ] {
+        let f = tmp(&format!("{name}.litmus"));
+        std::fs::write(
+            &f,
+            format!("PTX {name}\n{{\n{init}\n}}\n P0@cta 0,gpu 0 ;\n {cell} ;\nexists ({cond})\n"),
+        )
+        .unwrap();
+        let r = run("full", name, &["litmus", f.to_str().unwrap()], &[]);
+        r.one_line_error(code, what);
+        assert!(
+            r.log.is_empty(),
+            "{name}: no driver call: {:?}",
+            r.log.first()
+        );
+    }
+}
+
+/// Issue #19 audit: a loop the model cuts at its unroll bound gives no decided verdict, so the
+/// GPU's outcome is never called a violation. The loop stores 1..6 to x; the only final value
+/// hardware can give is x = 6 (program order, PTX ISA 8.10.1 coherence of one thread's writes),
+/// which needs six iterations: more than the model's bound of 4 backward jumps, so every path is
+/// cut and the model lists no state. The checker of commit feb866b printed `FORBIDDEN x=6` and
+/// exited 3.
+#[test]
+fn litmus_file_bounded_model_never_calls_the_gpu_outcome_a_violation() {
+    let f = tmp("loop-6.litmus");
+    std::fs::write(
+        &f,
+        "PTX loop-6\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n mov r1, 0 ;\n L0: ;\n add r1, r1, 1 ;\n st.u32 [x], r1 ;\n blt r1, 6, L0 ;\nexists (x == 6)\n",
+    )
+    .unwrap();
+    let r = run(
+        "full",
+        "file-bounded",
+        &["litmus", f.to_str().unwrap(), "--iters", "1", "--quiet"],
+        &[("CUDA_STUB_FILE_OUT", "1,0"), ("CUDA_STUB_FILE_MEM", "6")],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    r.expect("unlisted  x=6;");
+    r.expect("the model's verdict is bounded: it cut 1 path(s) at its loop unroll bound 4");
+    r.expect("Result: not decided");
+    assert!(
+        !r.out.contains("FORBIDDEN") && !r.out.contains("VIOLATION"),
+        "{}",
+        r.out
     );
 }

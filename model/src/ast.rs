@@ -500,8 +500,8 @@ pub struct Test {
     pub layout: crate::engine::op::Layout,
     /// Physical location `p` (of `phys`) is layout variable `loc_var[p]`.
     pub loc_var: Vec<usize>,
-    /// Why the enumerating checker ([`crate::check::run`]) cannot run this test: it uses format
-    /// part 2 (the checker reads part 1 only). `code` is then empty.
+    /// Why the part-1 program (`code`, which `litmus FILE` turns into a GPU kernel) cannot be
+    /// built for this test: it uses format part 2. `code` is then empty.
     pub legacy: Option<crate::parse::Error>,
     /// Why the engine's threads ([`Thread::prog`]) could not be built (a part-1 construct the
     /// new front end does not take).
@@ -510,9 +510,33 @@ pub struct Test {
     pub reg_bits: Vec<Vec<u8>>,
     /// `(variable, offset, bits)` of every access the test names statically.
     pub mem_widths: Vec<(usize, u32, u8)>,
+    /// The loop unroll bound of the threads: backward jumps to one loop head per entry into
+    /// its loop before the path is cut and the verdict is `bounded` ([`Test::set_unroll`];
+    /// [`crate::parse::DEFAULT_UNROLL`] unless `--unroll N` says otherwise).
+    pub unroll: u32,
 }
 
 impl Test {
+    /// Sets every thread's loop unroll bound (`ptx-sync check --unroll N`). Spin loops that only
+    /// wait are decided without it (an iteration that changes nothing is not explored twice);
+    /// any other loop that runs past `n` backward jumps cuts its path, and the verdict is then
+    /// `bounded` ([`crate::Observation::Bounded`]).
+    ///
+    /// ```
+    /// let mut t = ptx_sync_model::parse("PTX T\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.u32 [x], 1 ;\nexists (x == 1)\n", "t").unwrap();
+    /// assert_eq!(t.unroll, ptx_sync_model::parse::DEFAULT_UNROLL);
+    /// t.set_unroll(10);
+    /// assert_eq!(t.unroll, 10);
+    /// ```
+    pub fn set_unroll(&mut self, n: u32) {
+        self.unroll = n;
+        for t in &mut self.threads {
+            if let Some(p) = &mut t.prog {
+                p.set_unroll(n);
+            }
+        }
+    }
+
     /// The herd name of a term (`1:r0`, `x`).
     pub fn term_name(&self, t: &Term) -> String {
         match t {

@@ -188,6 +188,18 @@ impl KernelOutcome {
         s
     }
 
+    /// The witness execution as a DOT graph (events in thread columns, each naming its PTX line;
+    /// po, rf, co, synchronizes-with and race edges), titled with the entry; `None` when no
+    /// execution completed.
+    pub fn dot(&self) -> Option<String> {
+        let mut w = self.witness.clone()?;
+        // Each event names its PTX line (issue #22 §2).
+        for e in &mut w.events {
+            e.text = format!("{} (line {})", e.text, e.line);
+        }
+        Some(crate::report::dot_titled(&self.entry, &w))
+    }
+
     /// The verdict as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -421,6 +433,19 @@ fn describe_ev(g: &crate::engine::graph::Graph, e: usize) -> String {
 pub fn check_kernel(ptx: &str, file: &str, check: &KernelCheck) -> Result<KernelOutcome, Error> {
     let t0 = Instant::now();
     let module = Module::parse(ptx, file)?;
+    check_module(&module, check, &[], t0)
+}
+
+/// Checks one launch of one entry of a parsed module, with `edits` applied to its statements
+/// ([`Module::launch_edited`]; none: the module as written). `t0`: when the check started (for
+/// [`KernelOutcome::seconds`]).
+pub fn check_module(
+    module: &Module,
+    check: &KernelCheck,
+    edits: &[crate::ptx::module::Edit],
+    t0: Instant,
+) -> Result<KernelOutcome, Error> {
+    let file = module.file.as_str();
     if module.entry(&check.entry).is_none() {
         return Err(bad(
             file,
@@ -431,7 +456,7 @@ pub fn check_kernel(ptx: &str, file: &str, check: &KernelCheck) -> Result<Kernel
             ),
         ));
     }
-    let kernel = module.launch(&check.entry, &check.launch)?;
+    let kernel = module.launch_edited(&check.entry, &check.launch, edits)?;
     let assert = match &check.assert {
         Some(a) => Some(parse_assert(a).map_err(|m| bad(file, m))?),
         None => None,
@@ -666,41 +691,29 @@ fn param(s: &str) -> Result<(usize, crate::ptx::module::Bind), String> {
     Ok((i, Bind::Int(n as u64)))
 }
 
-/// `ptx-sync check FILE.ptx --entry NAME --grid … --block …`: prints the verdict; returns the exit
-/// code: 0 decided, 3 unsupported or bounded (a cut loop could change it), 2 bad input.
-pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path::Path>) -> i32 {
-    let text = match std::fs::read(path) {
-        Ok(b) => match String::from_utf8(b) {
-            Ok(t) => t,
-            Err(_) => {
-                eprintln!("ptx-sync check: {}: not UTF-8 PTX text", path.display());
-                return 2;
-            }
-        },
-        Err(e) => {
-            eprintln!("ptx-sync check: {}: {e}", path.display());
-            return 2;
-        }
-    };
-    let file = path.display().to_string();
-    let module = match Module::parse(&text, &file) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}");
-            return if e.kind == ErrorKind::Parse { 2 } else { 3 };
-        }
-    };
+/// Reads a `.ptx` file as text; `Err`: the one-line message.
+pub fn read_ptx(path: &std::path::Path) -> Result<String, String> {
+    match std::fs::read(path) {
+        Ok(b) => String::from_utf8(b)
+            .map_err(|_| format!("ptx-sync check: {}: not UTF-8 PTX text", path.display())),
+        Err(e) => Err(format!("ptx-sync check: {}: {e}", path.display())),
+    }
+}
+
+/// The [`KernelCheck`] that `opts` describe for `module`: the entry (`--entry`, or the module's
+/// only one), the launch and the assertion. `Err`: the one-line message (bad input).
+pub fn check_of_options(module: &Module, opts: &KernelOptions) -> Result<KernelCheck, String> {
+    let file = &module.file;
     let entry = match &opts.entry {
         Some(e) => e.clone(),
         None => match module.entries().as_slice() {
             [one] => one.to_string(),
             all => {
-                eprintln!(
+                return Err(format!(
                     "ptx-sync check: {file} has {} entries; choose one with --entry ({})",
                     all.len(),
                     all.join(", ")
-                );
-                return 2;
+                ))
             }
         },
     };
@@ -730,22 +743,63 @@ pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path
         }
         Ok(())
     })();
-    if let Err(m) = parsed {
-        eprintln!("ptx-sync check: {m}");
-        return 2;
-    }
-    let check = KernelCheck {
+    parsed.map_err(|m| format!("ptx-sync check: {m}"))?;
+    Ok(KernelCheck {
         entry,
         launch,
         assert: opts.assert.clone(),
+    })
+}
+
+/// `ptx-sync check FILE.ptx --entry NAME --grid … --block …`: prints the verdict; returns the exit
+/// code: 0 decided, 3 unsupported or bounded (a cut loop could change it), 2 bad input.
+pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path::Path>) -> i32 {
+    cli_witness(path, opts, json, None)
+}
+
+/// [`cli`] that also writes the witness execution as `DIR/ENTRY.dot` and `DIR/ENTRY.svg`
+/// (`--witness DIR`); exit 2 when DIR cannot be created or a file cannot be written.
+pub fn cli_witness(
+    path: &std::path::Path,
+    opts: &KernelOptions,
+    json: Option<&std::path::Path>,
+    witness: Option<&std::path::Path>,
+) -> i32 {
+    let text = match read_ptx(path) {
+        Ok(t) => t,
+        Err(m) => {
+            eprintln!("{m}");
+            return 2;
+        }
     };
-    match check_kernel(&text, &file, &check) {
+    let file = path.display().to_string();
+    let module = match Module::parse(&text, &file) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return if e.kind == ErrorKind::Parse { 2 } else { 3 };
+        }
+    };
+    let check = match check_of_options(&module, opts) {
+        Ok(c) => c,
+        Err(m) => {
+            eprintln!("{m}");
+            return 2;
+        }
+    };
+    match check_module(&module, &check, &[], Instant::now()) {
         Ok(out) => {
             print!("{}", out.herd());
             if let Some(j) = json {
                 let t = serde_json::to_string_pretty(&out.json()).unwrap_or_default();
                 if let Err(e) = std::fs::write(j, t) {
                     eprintln!("ptx-sync check: cannot write {}: {e}", j.display());
+                    return 2;
+                }
+            }
+            if let (Some(d), Some(dot)) = (witness, out.dot()) {
+                if let Err(e) = write_witness(d, &out.entry, &dot) {
+                    eprintln!("ptx-sync check: {e}");
                     return 2;
                 }
             }
@@ -764,4 +818,32 @@ pub fn cli(path: &std::path::Path, opts: &KernelOptions, json: Option<&std::path
             }
         }
     }
+}
+
+/// Writes `dir/NAME.dot` and, where the layout succeeds, `dir/NAME.svg` (`NAME`: `entry` with
+/// anything but `[A-Za-z0-9_.-]` as `_`).
+fn write_witness(dir: &std::path::Path, entry: &str, dot: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stem: String = entry
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let p = dir.join(format!("{stem}.dot"));
+    std::fs::write(&p, dot).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    match crate::report::svg_of_dot(dot) {
+        Some(svg) => {
+            let p = dir.join(format!("{stem}.svg"));
+            std::fs::write(&p, svg).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
+        None => {
+            eprintln!("ptx-sync check: {entry}: no SVG (layout failed); the DOT file is written")
+        }
+    }
+    Ok(())
 }

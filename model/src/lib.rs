@@ -60,6 +60,7 @@
 // Events are numbered; loops over event indices read several per-event tables at once.
 #![allow(clippy::needless_range_loop)]
 
+pub mod advise;
 pub mod ast;
 pub mod engine;
 pub mod found;
@@ -93,49 +94,104 @@ pub fn check_test(test: Test, t0: Instant) -> Result<Outcome, Error> {
     Ok(Outcome::new(test, found, t0.elapsed().as_secs_f64()))
 }
 
-/// Reads and checks one file.
+/// Reads and checks one file (a regular file: a FIFO or a device is refused, never read).
 pub fn check_file(path: &Path) -> Result<Outcome, Error> {
-    let name = path.display().to_string();
-    let text = std::fs::read(path).map_err(|e| Error {
-        kind: ErrorKind::Parse,
-        file: name.clone(),
-        line: 0,
-        msg: format!("cannot read: {e}"),
-    })?;
-    let text = String::from_utf8(text).map_err(|_| Error {
-        kind: ErrorKind::Parse,
-        file: name.clone(),
-        line: 0,
-        msg: "not UTF-8 text".into(),
-    })?;
-    check(&text, &name)
+    check_file_with(path, &CheckOptions::default())
 }
 
-/// The `.litmus` files named by `paths` (directories are searched recursively), sorted.
+/// Reads and checks one file with `opts`' unroll bound.
+pub fn check_file_with(path: &Path, opts: &CheckOptions) -> Result<Outcome, Error> {
+    let t0 = Instant::now();
+    let name = path.display().to_string();
+    let err = |msg: String| Error {
+        kind: ErrorKind::Parse,
+        file: name.clone(),
+        line: 0,
+        msg,
+    };
+    match std::fs::metadata(path) {
+        Ok(md) if !md.is_file() => return Err(err("not a regular file".into())),
+        Ok(_) => {}
+        Err(e) => return Err(err(format!("cannot read: {e}"))),
+    }
+    let text = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let text = String::from_utf8(text).map_err(|_| err("not UTF-8 text".into()))?;
+    let mut test = parse::parse(&text, &name)?;
+    if let Some(u) = opts.unroll {
+        test.set_unroll(u);
+    }
+    check_test(test, t0)
+}
+
+/// The `.litmus` files named by `paths`, sorted within each directory, each file once.
+///
+/// Directories are searched recursively; symbolic links are followed, but a directory reached
+/// again (a symlink loop, or two links to one directory) is not searched twice, and a file
+/// reached twice is listed once. Inside a directory only regular files whose name ends in
+/// `.litmus` are taken: a FIFO, socket or device named `*.litmus` is skipped (reading it could
+/// block). A path given explicitly must be a directory or a regular file.
 pub fn litmus_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let md = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        if md.is_dir() {
+    use std::collections::HashSet;
+    struct Walk {
+        out: Vec<PathBuf>,
+        dirs: HashSet<PathBuf>,
+        files: HashSet<PathBuf>,
+    }
+    impl Walk {
+        fn file(&mut self, p: &Path) -> Result<(), String> {
+            let real = std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if self.files.insert(real) {
+                self.out.push(p.to_path_buf());
+            }
+            Ok(())
+        }
+        fn dir(&mut self, p: &Path) -> Result<(), String> {
+            let real = std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if !self.dirs.insert(real) {
+                return Ok(());
+            }
             let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| format!("{}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .collect();
             entries.sort();
             for e in entries {
-                if e.is_dir() || e.extension().is_some_and(|x| x == "litmus") {
-                    walk(&e, out)?;
+                // Follows symlinks; a dangling link or a link loop has no metadata: skipped
+                // unless it is named like a litmus file (then it is an error).
+                match std::fs::metadata(&e) {
+                    Ok(md) if md.is_dir() => self.dir(&e)?,
+                    Ok(md) if md.is_file() && e.extension().is_some_and(|x| x == "litmus") => {
+                        self.file(&e)?
+                    }
+                    Ok(_) => {}
+                    Err(err) if e.extension().is_some_and(|x| x == "litmus") => {
+                        return Err(format!("{}: {err}", e.display()))
+                    }
+                    Err(_) => {}
                 }
             }
-        } else {
-            out.push(p.to_path_buf());
+            Ok(())
         }
-        Ok(())
     }
+    let mut w = Walk {
+        out: Vec::new(),
+        dirs: HashSet::new(),
+        files: HashSet::new(),
+    };
     for p in paths {
-        walk(p, &mut out)?;
+        let md = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if md.is_dir() {
+            w.dir(p)?;
+        } else if md.is_file() {
+            w.file(p)?;
+        } else {
+            return Err(format!(
+                "{}: not a regular file or a directory",
+                p.display()
+            ));
+        }
     }
-    Ok(out)
+    Ok(w.out)
 }
 
 /// Options of `ptx-sync check`.
@@ -145,10 +201,14 @@ pub struct CheckOptions {
     pub json: Option<PathBuf>,
     /// Write each test's witness as `NAME.dot` and `NAME.svg` into this directory.
     pub witness: Option<PathBuf>,
+    /// `--unroll N`: backward jumps to one loop head per entry before a path is cut (default
+    /// [`parse::DEFAULT_UNROLL`]). Spin loops that only wait do not need it.
+    pub unroll: Option<u32>,
 }
 
 /// `ptx-sync check FILE|DIR ...`: prints herd-style results, returns the exit code: 0 every
-/// file decided, 3 some construct unsupported, 2 a parse error or unreadable input.
+/// file decided, 3 some construct unsupported or some verdict bounded (a loop cut at the unroll
+/// bound), 2 a parse error or unreadable input.
 pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
     let files = match litmus_files(paths) {
         Ok(f) => f,
@@ -170,13 +230,15 @@ pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
     let mut parse_err = false;
     let mut unsupported = false;
     let mut json = Vec::new();
-    let (mut ok, mut no) = (0, 0);
+    let (mut ok, mut no, mut bounded) = (0, 0, 0);
     for f in &files {
-        match check_file(f) {
+        match check_file_with(f, opts) {
             Ok(out) => {
                 print!("{}", out.herd());
                 println!();
-                if out.ok {
+                if out.bounded() {
+                    bounded += 1
+                } else if out.ok {
                     ok += 1
                 } else {
                     no += 1
@@ -193,7 +255,11 @@ pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
                         }
                     }
                 }
-                json.push(out.json());
+                // The JSON report only when asked for: a state map per test is most of the
+                // memory of a large test.
+                if opts.json.is_some() {
+                    json.push(out.json());
+                }
             }
             Err(e) => {
                 match e.kind {
@@ -214,10 +280,15 @@ pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
         }
     }
     eprintln!(
-        "checked {} files: {} Ok, {} No{}{}",
+        "checked {} files: {} Ok, {} No{}{}{}",
         files.len(),
         ok,
         no,
+        if bounded > 0 {
+            format!(", {bounded} bounded (raise --unroll)")
+        } else {
+            String::new()
+        },
         if unsupported {
             ", some unsupported"
         } else {
@@ -231,7 +302,7 @@ pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
     );
     if parse_err {
         2
-    } else if unsupported {
+    } else if unsupported || bounded > 0 {
         3
     } else {
         0

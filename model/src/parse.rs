@@ -108,9 +108,10 @@ fn strip_comments(text: &str) -> String {
 
 /// Parses one litmus test. `file` names it in messages.
 ///
-/// Both format parts: a test in format part 1 gets the enumerating checker's `code` and the
-/// engine's threads (`prog`); a test that needs format part 2 gets the engine's threads and a
-/// [`Test::legacy`] error that [`crate::check::run`] returns (the checker reads part 1 only).
+/// Both format parts: a test in format part 1 gets its part-1 program `code` (from which
+/// `ptx-sync litmus FILE` generates a GPU kernel) and the engine's threads (`prog`); a test that
+/// needs format part 2 gets the engine's threads and a [`Test::legacy`] error (the GPU generator
+/// reads part 1 only).
 pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
     let cx = Ctx { file };
     let raw = scan(&cx, text)?;
@@ -151,6 +152,14 @@ pub fn parse(text: &str, file: &str) -> Result<Test, Error> {
 /// Splits an instruction row at its column bars. A `|` with no space on either side belongs to
 /// an instruction (`setp.eq.s32 p|q, …`, `elect.sync r|p, …`): columns are ` | `-separated.
 fn split_columns(row: &str) -> Vec<&str> {
+    column_spans(row)
+        .into_iter()
+        .map(|(a, b)| &row[a..b])
+        .collect()
+}
+
+/// The byte ranges of [`split_columns`]' columns (`ptx_sync_model::advise` rewrites one cell).
+pub(crate) fn column_spans(row: &str) -> Vec<(usize, usize)> {
     let b = row.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
@@ -161,12 +170,12 @@ fn split_columns(row: &str) -> Vec<&str> {
                 && !b[i - 1].is_ascii_whitespace()
                 && !b[i + 1].is_ascii_whitespace();
             if !glued {
-                out.push(&row[start..i]);
+                out.push((start, i));
                 start = i + 1;
             }
         }
     }
-    out.push(&row[start..]);
+    out.push((start, row.len()));
     out
 }
 
@@ -256,6 +265,7 @@ impl Modern {
             engine: None,
             reg_bits: self.reg_bits,
             mem_widths: self.mem_widths,
+            unroll: DEFAULT_UNROLL,
         }
     }
 }
@@ -1535,6 +1545,7 @@ fn legacy(cx: &Ctx, raw: &Raw) -> Result<Test, Error> {
         engine: None,
         reg_bits: Vec::new(),
         mem_widths: Vec::new(),
+        unroll: DEFAULT_UNROLL,
     })
 }
 

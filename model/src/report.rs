@@ -13,6 +13,10 @@ pub enum Observation {
     Sometimes,
     /// None does (also when no execution completes).
     Never,
+    /// Not decided: some execution was cut at the loop unroll bound (`--unroll N`), so a longer
+    /// run of a loop could add states (and flags). The states listed are those of the
+    /// executions that finish within the bound.
+    Bounded,
 }
 
 impl std::fmt::Display for Observation {
@@ -21,6 +25,7 @@ impl std::fmt::Display for Observation {
             Observation::Always => "Always",
             Observation::Sometimes => "Sometimes",
             Observation::Never => "Never",
+            Observation::Bounded => "Bounded",
         })
     }
 }
@@ -32,7 +37,10 @@ impl std::str::FromStr for Observation {
             "Always" => Ok(Observation::Always),
             "Sometimes" => Ok(Observation::Sometimes),
             "Never" => Ok(Observation::Never),
-            o => Err(format!("expected Always, Sometimes or Never, found `{o}`")),
+            "Bounded" => Ok(Observation::Bounded),
+            o => Err(format!(
+                "expected Always, Sometimes, Never or Bounded, found `{o}`"
+            )),
         }
     }
 }
@@ -44,31 +52,36 @@ pub struct Outcome {
     pub test: Test,
     /// What the enumeration found.
     pub found: Found,
-    /// herd's observation.
+    /// herd's observation ([`Observation::Bounded`] when a path was cut at the unroll bound).
     pub observation: Observation,
     /// Whether the condition is validated (`exists`: reachable; `~exists`: unreachable;
-    /// `forall`: true in every execution).
+    /// `forall`: true in every execution); false when the verdict is bounded.
     pub ok: bool,
     /// Seconds spent.
     pub seconds: f64,
 }
 
 impl Outcome {
-    /// Builds the verdict from the enumeration.
+    /// Builds the verdict from the exploration. Any execution cut at the unroll bound makes it
+    /// [`Observation::Bounded`] and not `ok`: a verdict a cut path could change is never given
+    /// as decided.
     pub fn new(test: Test, found: Found, seconds: f64) -> Outcome {
         let (p, n) = (found.positive, found.negative);
-        let observation = if p == 0 {
+        let observation = if found.cut > 0 {
+            Observation::Bounded
+        } else if p == 0 {
             Observation::Never
         } else if n == 0 {
             Observation::Always
         } else {
             Observation::Sometimes
         };
-        let ok = match test.quantifier {
-            Quantifier::Exists => p > 0,
-            Quantifier::NotExists => p == 0,
-            Quantifier::Forall => n == 0,
-        };
+        let ok = found.cut == 0
+            && match test.quantifier {
+                Quantifier::Exists => p > 0,
+                Quantifier::NotExists => p == 0,
+                Quantifier::Forall => n == 0,
+            };
         Outcome {
             test,
             found,
@@ -85,6 +98,12 @@ impl Outcome {
             Quantifier::NotExists => "Forbidden",
             Quantifier::Forall => "Required",
         }
+    }
+
+    /// Whether some execution was cut at the loop unroll bound: the verdict is not decided
+    /// (`ptx-sync check` prints `Bounded` and exits 3).
+    pub fn bounded(&self) -> bool {
+        self.observation == Observation::Bounded
     }
 
     /// Whether some allowed execution has a data race (PTX ISA 8.7.1).
@@ -132,7 +151,17 @@ impl Outcome {
             }
             let _ = writeln!(s, "{}", line.trim_end());
         }
-        let _ = writeln!(s, "{}", if self.ok { "Ok" } else { "No" });
+        let _ = writeln!(
+            s,
+            "{}",
+            if self.bounded() {
+                "Bounded"
+            } else if self.ok {
+                "Ok"
+            } else {
+                "No"
+            }
+        );
         let _ = writeln!(s, "Witnesses");
         let _ = writeln!(
             s,
@@ -145,12 +174,12 @@ impl Outcome {
             "Observation {} {} {} {}",
             t.name, self.observation, self.found.positive, self.found.negative
         );
-        if self.found.cut > 0 {
+        if self.bounded() {
             let _ = writeln!(
                 s,
-                "(* {} paths cut at the loop bound {} *)",
+                "(* bounded: {} execution(s) cut at the loop unroll bound {}; the states above are those of the executions that finish within it, and a longer run could add others: the verdict is not decided (raise the bound with --unroll N) *)",
                 self.found.cut,
-                crate::parse::DEFAULT_UNROLL
+                t.unroll
             );
         }
         let _ = writeln!(s, "Time {} {:.2}", t.name, self.seconds);
@@ -184,7 +213,9 @@ impl Outcome {
             "observation": self.observation.to_string(),
             "data_races": self.found.races,
             "hangs": self.found.hangs,
+            "bounded": self.bounded(),
             "paths_cut": self.found.cut,
+            "unroll": t.unroll,
             "candidates": self.found.candidates,
             "seconds": self.seconds,
         })
@@ -233,9 +264,14 @@ fn label(e: &crate::found::WEvent) -> String {
 
 /// Renders a witness as DOT.
 pub fn dot(test: &Test, w: &Witness) -> String {
+    dot_titled(&test.name, w)
+}
+
+/// Renders a witness as DOT under the title `name` (a litmus test's or a kernel entry's).
+pub fn dot_titled(name: &str, w: &Witness) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "digraph witness {{");
-    let _ = writeln!(s, "  label=\"{} (witness)\";", esc(&test.name));
+    let _ = writeln!(s, "  label=\"{} (witness)\";", esc(name));
     let _ = writeln!(s, "  node [shape=box];");
     let _ = writeln!(s, "  init [label=\"initial values\"];");
     for (i, e) in w.events.iter().enumerate() {

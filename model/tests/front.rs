@@ -256,6 +256,17 @@ fn audit_items_of_19_are_rejected_at_parse_time() {
         ("bar.cta.sync 0, -1", "must be positive"),
         ("atom.inc.s64 r0, x, 1", ".u32"),
         ("atom.dec.u64 r0, x, 1", ".u32"),
+        // The rest of the audit's forms (each accepted by the checker of commit feb866b):
+        // every barrier family with id 16, a zero or negative count on the plain form, and
+        // .inc/.dec on the other 64-bit types and on `red`.
+        ("barrier.sync 16", "out of range 0–15"),
+        ("bar.arrive 16, 32", "out of range 0–15"),
+        ("bar.red.popc.u32 r0, 16, 1", "out of range 0–15"),
+        ("bar.sync 0, 0", "must be positive"),
+        ("bar.sync 0, -32", "must be positive"),
+        ("atom.dec.s64 r0, x, 1", ".u32"),
+        ("atom.inc.u64 r0, x, 1", ".u32"),
+        ("red.relaxed.gpu.inc.s64 x, 1", ".u32"),
         ("st.u32 x, 5000000000", "does not fit"),
     ] {
         let e = parse(&one(cell), "t.litmus").unwrap_err();

@@ -16,7 +16,7 @@ fn sm_80_stops_with_a_compile_error_that_names_the_fix() {
     let err = ptx_sync_build::KernelCrate::new(here())
         .arch("sm_80")
         .out_dir(std::env::temp_dir().join(format!("handoff-sm80-{}", std::process::id())))
-        .target_dir(here().join("../../target/nvptx-examples"))
+        .target_dir(here().join("../../target/ptx-sync-build"))
         .ptxas(ptx_sync_build::Ptxas::Skip)
         .rerun_if_changed(false)
         .build()

@@ -38,7 +38,7 @@
 //! | `locs: *const u32` | per instance: its location index (a permutation) |
 //! | `out: *mut u32` | per instance: `OUT_WORDS` words (role results; word 3 = timeout mask) |
 //! | `scratch: *mut u32` | the stress region, `scratch_words` words: the host passes `mem` itself, and the stress skips the words at multiples of `stride` (the variables) |
-//! | `sync: *mut u32` | `[0]`: pre-stress quorum (the host sets it to the number of stress threads that must have run [`PRESTRESS`] rounds before testers start; each decrements it once), `[1]`: testers finished, `[2]`: testers whose start barrier timed out, `[3]`: stress threads stopped by the deadline, `[SYNC_HEAD + i]`: instance `i`'s start-barrier arrivals |
+//! | `sync: *mut u32` | `[0]`: pre-stress quorum (the host sets it to the number of stress threads that must have run [`PRESTRESS`] rounds before testers start; each decrements it once), `[1]`: testers finished, `[2]`: testers whose start barrier timed out, `[3]`: stress threads stopped by the deadline, `[SYNC_HEAD + i]`: instance `i`'s start-barrier arrivals, `[SYNC_HEAD + n_instances + i]`: instance `i`'s done count — each role adds 1 after its results are written, so the host counts an instance only when all its roles reported (an instance none of whose threads ran is counted apart, not read as outcome 0) |
 //! | `budget_ns: u64` | the time budget of every wait |
 //! | `n_instances, stride, scratch_words, n_testers, stress_iters, seed: u32` | |
 
@@ -191,6 +191,12 @@ unsafe fn harness(
         ..i
     };
     body(role, &i);
+    // This role's results are written: count it in the instance's done word (the host reads it
+    // after the kernel has completed, which makes every write of the grid visible to it).
+    let done = AtomicRef::<u32, Gpu>::from_ptr(
+        sync.add(SYNC_HEAD + n_instances as usize + inst as usize),
+    );
+    let _ = done.fetch_add::<Relaxed>(1);
     let _ = finished.fetch_add::<Relaxed>(1);
 }
 

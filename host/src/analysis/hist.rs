@@ -34,6 +34,9 @@ pub struct Report {
     pub start_barrier_timeouts: u64,
     /// Stress threads stopped by the deadline before the testers finished.
     pub stress_timeouts: u64,
+    /// Instances at least one of whose roles never reported (its done count below the roles,
+    /// `litmus.rs`): counted apart, never classified — their output words were never written.
+    pub unreported: u64,
     /// The parameter point of a sweep (`""` outside a sweep).
     pub point: String,
 }
@@ -94,11 +97,14 @@ impl Report {
         let f = self.count(Class::Forbidden);
         let t = self.count(Class::Timeout);
         let n = self.total();
-        let tmo = if t > 0 {
+        let mut tmo = if t > 0 {
             format!("; {} timeout(s)", group(t))
         } else {
             String::new()
         };
+        if self.unreported > 0 {
+            tmo += &format!("; {} instance(s) never reported", group(self.unreported));
+        }
         match (self.correct, f) {
             (true, 0) => format!("OK: no forbidden outcome in {} rounds{tmo}", group(n)),
             (true, _) => format!(

@@ -348,14 +348,7 @@ fn registry_section() {
     let rounds = 32;
     for p in programs::PROGRAMS.iter() {
         let Some(loom) = p.loom else { continue };
-        let loom = match loom {
-            Verdict::Passes => "passes".to_string(),
-            Verdict::Caught(t) => format!("caught ({})", t.join(" | ")),
-            // The reason's first clause (the rest is in `programs/`).
-            Verdict::NotModelled(why) => {
-                format!("not modelled ({})", why.split(':').next().unwrap_or(why))
-            }
-        };
+        let loom = loom_word(loom);
         // A cluster (§5.4) round runs two CTAs and, when the protocol is broken, ends in a
         // bounded wait's timeout: a few rounds say as much as 32.
         let rounds = match p.kind {
@@ -420,14 +413,110 @@ const MODEL_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Seed §5's programs as litmus files (`model/litmus/seed5/`, hand-derived verdicts), embedded at
+/// build time: (the registry program the file writes, or `None` for a variant the registry does
+/// not run, the file name, its text). Each condition asks for the broken outcome (a stale or
+/// torn tile), so a fixed program is `Never` with no flag.
+const SEED5_FILES: &[(Option<&str>, &str, &str)] = &[
+    (
+        Some(names![s5 S51Bug][0]),
+        "s51-cp.async-bar-no-wait",
+        include_str!("../../../model/litmus/seed5/s51-cp.async-bar-no-wait.litmus"),
+    ),
+    (
+        Some(names![s5 S51Fix][0]),
+        "s51-cp.async-wait_all-bar",
+        include_str!("../../../model/litmus/seed5/s51-cp.async-wait_all-bar.litmus"),
+    ),
+    (
+        None,
+        "s51-cp.async-commit-wait_group",
+        include_str!("../../../model/litmus/seed5/s51-cp.async-commit-wait_group.litmus"),
+    ),
+    (
+        None,
+        "s51-cp.async-wait_all-no-bar",
+        include_str!("../../../model/litmus/seed5/s51-cp.async-wait_all-no-bar.litmus"),
+    ),
+    (
+        None,
+        "s51-cp.async-wait_group-uncommitted",
+        include_str!("../../../model/litmus/seed5/s51-cp.async-wait_group-uncommitted.litmus"),
+    ),
+    (
+        Some(names![s5 S52Bug][0]),
+        "s52-tma-bar-no-mbarrier-wait",
+        include_str!("../../../model/litmus/seed5/s52-tma-bar-no-mbarrier-wait.litmus"),
+    ),
+    (
+        Some(names![s5 S52Fix][0]),
+        "s52-tma-mbarrier-expect_tx-try_wait",
+        include_str!("../../../model/litmus/seed5/s52-tma-mbarrier-expect_tx-try_wait.litmus"),
+    ),
+    (
+        Some(names![s5 S53Bug][0]),
+        "s53-two-tiles-no-proxy-fence",
+        include_str!("../../../model/litmus/seed5/s53-two-tiles-no-proxy-fence.litmus"),
+    ),
+    (
+        Some(names![s5 S53Fix][0]),
+        "s53-two-tiles+fence.proxy.async",
+        include_str!("../../../model/litmus/seed5/s53-two-tiles+fence.proxy.async.litmus"),
+    ),
+    (
+        Some(names![s54 S54ClusterCta][0]),
+        "s54-multicast-cta-scope",
+        include_str!("../../../model/litmus/seed5/s54-multicast-cta-scope.litmus"),
+    ),
+    (
+        Some(names![s54 S54ClusterFix][0]),
+        "s54-multicast-cluster-scope",
+        include_str!("../../../model/litmus/seed5/s54-multicast-cluster-scope.litmus"),
+    ),
+    (
+        Some(names![s54 S54InitBug][0]),
+        "s54-init-bug",
+        include_str!("../../../model/litmus/seed5/s54-init-bug.litmus"),
+    ),
+];
+
+/// What the axioms say about one file: the observation and the flags, and whether that calls
+/// the program broken (the broken outcome is reachable, or a flag: a race, a hang, an mbarrier
+/// error), or `Err` with the checker's message.
+fn axioms_verdict(file: &str, text: &str) -> Result<(String, bool), String> {
+    let o = ptx_sync_model::check(text, &format!("model/litmus/seed5/{file}.litmus"))
+        .map_err(|e| e.to_string())?;
+    let flags = o.flag_names();
+    let broken = o.observation != ptx_sync_model::Observation::Never || !flags.is_empty();
+    let mut v = o.observation.to_string();
+    if !flags.is_empty() {
+        v.push_str(&format!(" [{}]", flags.join(", ")));
+    }
+    Ok((v, broken))
+}
+
+fn loom_word(v: Verdict) -> String {
+    match v {
+        Verdict::Passes => "passes".to_string(),
+        Verdict::Caught(t) => format!("caught ({})", t.join(" | ")),
+        // The reason's first clause (the rest is in `programs/`).
+        Verdict::NotModelled(why) => {
+            format!("not modelled ({})", why.split(':').next().unwrap_or(why))
+        }
+    }
+}
+
 /// §6: the vocabulary of PTX ISA chapter 8, executable (`ptx-sync check`).
 fn model_section() {
     let title = "§6 The PTX memory model: the axioms of PTX ISA §8.10 decide";
     println!("\n{}\n{}", title, "-".repeat(title.chars().count()));
     println!(
-        "  `ptx-sync check FILE.litmus` enumerates every candidate execution and keeps those the"
+        "  `ptx-sync check FILE.litmus` explores the executions of a litmus test, extending only those"
     );
-    println!("  axioms allow (no GPU needed); the corpus is model/litmus/ (230 tests).");
+    println!(
+        "  the axioms allow (no GPU needed); the corpus is model/litmus/, each test with a verdict"
+    );
+    println!("  derived by hand from the ISA.");
     for (what, text) in MODEL_FILES {
         match ptx_sync_model::check(text, what) {
             Ok(o) => {
@@ -442,6 +531,28 @@ fn model_section() {
                 );
             }
             Err(e) => println!("  {what}: {e}"),
+        }
+    }
+    println!(
+        "\n  §5 decided by the axioms (model/litmus/seed5/: mbarrier, cp.async, TMA, proxies, clusters),"
+    );
+    println!("  next to the loom verdict of the same program (loom-tests/tests/section5.rs):");
+    for (prog, file, text) in SEED5_FILES {
+        let axioms = match axioms_verdict(file, text) {
+            Ok((v, broken)) => format!("{v} → {}", if broken { "broken" } else { "correct" }),
+            Err(e) => e,
+        };
+        match prog.and_then(programs::find) {
+            Some(p) => println!(
+                "    [{}] {:<18} {file}.litmus\n        axioms: {axioms}; loom: {}",
+                if p.correct { "fixed " } else { "broken" },
+                p.name,
+                p.loom.map_or("-".to_string(), loom_word),
+            ),
+            None => println!(
+                "    [variant] {:<17} {file}.litmus\n        axioms: {axioms} (no registry program)",
+                ""
+            ),
         }
     }
 }
@@ -635,5 +746,46 @@ mod tests {
         for s in STEPS.iter().filter(|s| !s.loom.is_empty()) {
             assert!(!loom_tests(s.loom).is_empty(), "{}: no loom test", s.title);
         }
+    }
+
+    /// Every file of model/litmus/seed5/ is in the tour's §6, and for each registry program the
+    /// axioms agree with the program's own correctness (written in `programs/`, independently
+    /// of the model): a broken program's file reaches the broken outcome or raises a flag, a
+    /// fixed one's is `Never` with no flag.
+    #[test]
+    fn section5_files_are_all_decided_and_agree_with_the_registry() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/litmus/seed5");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.strip_suffix(".litmus").map(str::to_string)
+            })
+            .collect();
+        on_disk.sort();
+        let mut listed: Vec<String> = SEED5_FILES.iter().map(|f| f.1.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, on_disk, "SEED5_FILES and model/litmus/seed5/");
+        let mut programs_seen = 0;
+        for (prog, file, text) in SEED5_FILES {
+            let (v, broken) = axioms_verdict(file, text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            // The text on disk is the one embedded.
+            assert_eq!(
+                *text,
+                std::fs::read_to_string(dir.join(format!("{file}.litmus"))).unwrap()
+            );
+            if let Some(name) = prog {
+                let p = programs::find(name).unwrap_or_else(|| panic!("{name}: no program"));
+                assert_eq!(broken, !p.correct, "{file} ({name}): axioms say {v}");
+                programs_seen += 1;
+            }
+        }
+        // Every §5 program of the registry has its file.
+        let s5 = programs::PROGRAMS
+            .iter()
+            .filter(|p| matches!(p.kind, programs::Kind::S5 { .. }))
+            .count();
+        assert_eq!(programs_seen, s5);
     }
 }

@@ -52,13 +52,22 @@
 /// ```
 pub mod tensor_map;
 
+/// The checks an image passes before the driver sees it (cubin, fatbin, PTX text).
+///
+/// ```
+/// assert!(ptx_sync_host::cuda::image::validate_image(b"\x7fELF").is_err());
+/// ```
+pub mod image;
+
 pub use cudarc::driver::sys;
 pub use ptx_sync_abi::{kernel_params, Abi, Field, KernelParams};
 
 use bytemuck::Pod;
 use cudarc::driver::result;
+use std::collections::BTreeMap;
 use std::ffi::{c_void, CString};
 use std::fmt;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Why a call of this module failed. Each renders as one line.
@@ -489,15 +498,72 @@ pub fn device_count() -> Result<i32, CudaError> {
     drv("cuDeviceGetCount", result::device::get_count())
 }
 
-/// An open device: its primary context retained and current on this thread.
+/// The primary context of one device, shared (`Arc`) by the [`Device`] and everything made from
+/// it — [`Module`], [`DevBuf`], [`StatusWord`] — and released when the last of them is dropped:
+/// none of them can call the driver after the context is gone, whatever the drop order.
+struct Ctx {
+    dev: sys::CUdevice,
+    /// Live allocations of this context: start address → size and element type, for the
+    /// pointer check of [`Kernel::launch`].
+    allocs: Mutex<BTreeMap<u64, Alloc>>,
+}
+
+/// One live allocation.
+#[derive(Clone, Copy, Debug)]
+struct Alloc {
+    bytes: usize,
+    /// The element type it was made for ([`Device::upload`], [`Device::alloc_for`]); `None`:
+    /// untyped bytes ([`Device::alloc`]).
+    elem: Option<Elem>,
+}
+
+/// An element type: its name (`std::any::type_name`) and size.
+#[derive(Clone, Copy, Debug)]
+struct Elem {
+    name: &'static str,
+    size: usize,
+}
+
+impl Ctx {
+    fn allocs(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Alloc>> {
+        // A panic while the lock was held leaves the map consistent (single inserts/removes).
+        self.allocs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    /// The allocation holding address `p`: (start, allocation).
+    fn find(&self, p: u64) -> Option<(u64, Alloc)> {
+        let m = self.allocs();
+        let (&start, &a) = m.range(..=p).next_back()?;
+        (p - start < a.bytes as u64).then_some((start, a))
+    }
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        if hung() {
+            return; // would block on the stuck kernel (see HUNG)
+        }
+        // SAFETY: retained in `Device::open`; every module and allocation of the context held a
+        // reference to this `Ctx`, so all of them are gone.
+        unsafe {
+            let _ = result::primary_ctx::release(self.dev);
+        }
+    }
+}
+
+/// An open device: its primary context retained and current on this thread. The context lives
+/// as long as the device or anything made from it ([`Module`], [`DevBuf`], [`StatusWord`]):
+/// dropping the `Device` first is fine, the context is released after the last of them.
 ///
 /// ```no_run
 /// let dev = ptx_sync_host::cuda::Device::open(0)?;
 /// assert!(dev.driver_version() >= 12000);
+/// let buf = dev.alloc(64)?;
+/// drop(dev); // the context stays until `buf` is freed
+/// buf.fill_u32(0)?;
 /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
 /// ```
 pub struct Device {
-    dev: sys::CUdevice,
+    ctx: Arc<Ctx>,
     info: DeviceInfo,
     driver_version: i32,
     hang_limit: Duration,
@@ -536,7 +602,10 @@ impl Device {
             drv("cuCtxSetCurrent", result::ctx::set_current(ctx))?;
         }
         Ok(Device {
-            dev,
+            ctx: Arc::new(Ctx {
+                dev,
+                allocs: Mutex::new(BTreeMap::new()),
+            }),
             info,
             driver_version,
             hang_limit: Duration::from_secs(60),
@@ -573,7 +642,7 @@ impl Device {
     /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
     /// ```
     pub fn raw(&self) -> sys::CUdevice {
-        self.dev
+        self.ctx.dev
     }
 
     /// How long [`synchronize`](Self::synchronize) waits for the device (default 60 s). Device
@@ -610,38 +679,69 @@ impl Device {
         Ok(Module {
             m,
             ptx: Some(ptx.to_string()),
+            ctx: self.ctx.clone(),
         })
     }
 
-    /// Loads a cubin (ptxas output for this device's SM). `ptx`: the PTX it was assembled from,
-    /// for the parameter check; without it [`Kernel::launch`] cannot compare field by field and
-    /// says so ([`Kernel::launch_unchecked`] passes the bytes as they are).
+    /// Loads a module image: a cubin (ptxas output for this device's SM), a fatbin, or PTX text.
+    /// `cuModuleLoadDataEx` takes only a pointer, so the image is checked first
+    /// ([`image::validate_image`]): every size and offset its ELF or fatbin headers declare must
+    /// lie inside `cubin` — a truncated or corrupt image is [`CudaError::Invalid`] and the driver
+    /// never sees it. The image is copied into an 8-aligned buffer (PTX without a NUL is
+    /// terminated there). `ptx`: the PTX it was assembled from, for the parameter check; without
+    /// it [`Kernel::launch`] cannot compare field by field and says so ([`Kernel::launch_unchecked`]
+    /// passes the bytes as they are). For PTX text, the text itself is used when `ptx` is `None`.
     ///
     /// ```no_run
     /// let dev = ptx_sync_host::cuda::Device::open(0)?;
     /// let cubin = std::fs::read("kernels.sm_90a.cubin").unwrap();
     /// let ptx = std::fs::read_to_string("kernels.ptx").unwrap();
     /// let m = dev.load_cubin(&cubin, Some(&ptx))?;
+    /// // A 4-byte slice is refused before any driver call:
+    /// assert!(dev.load_cubin(b"\x7fELF", None).is_err());
     /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
     /// ```
     pub fn load_cubin(&self, cubin: &[u8], ptx: Option<&str>) -> Result<Module, CudaError> {
-        if !cubin.starts_with(b"\x7fELF") {
-            return Err(CudaError::Invalid("not a cubin (no ELF header)".into()));
+        let kind = image::validate_image(cubin).map_err(CudaError::Invalid)?;
+        if let image::ImageKind::Ptx { nul } = kind {
+            let text = if nul {
+                &cubin[..cubin.iter().position(|&b| b == 0).unwrap_or(0)]
+            } else {
+                cubin
+            };
+            // validate_image checked it is UTF-8 text.
+            let text = std::str::from_utf8(text)
+                .map_err(|_| CudaError::Invalid("PTX text that is not UTF-8".into()))?;
+            let mut m = self.load_ptx(text)?;
+            if let Some(p) = ptx {
+                m.ptx = Some(p.to_string());
+            }
+            return Ok(m);
         }
-        // SAFETY: an ELF image (the driver checks the rest); our context is current.
-        let m = unsafe { load_module_raw(cubin.as_ptr() as *const c_void) }.map_err(|log| {
+        // Our own copy, 8-aligned, of exactly the bytes checked.
+        let mut buf = vec![0u64; cubin.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut buf)[..cubin.len()].copy_from_slice(cubin);
+        let what = match kind {
+            image::ImageKind::Fatbin => "the fatbin",
+            _ => "the cubin",
+        };
+        // SAFETY: a cubin or fatbin whose declared sizes all lie inside `buf` (validate_image);
+        // our context is current.
+        let m = unsafe { load_module_raw(buf.as_ptr() as *const c_void) }.map_err(|log| {
             CudaError::Jit {
-                what: "the cubin".into(),
+                what: what.into(),
                 log,
             }
         })?;
         Ok(Module {
             m,
             ptx: ptx.map(str::to_string),
+            ctx: self.ctx.clone(),
         })
     }
 
-    /// Device memory of `bytes` bytes (at least 4), zeroed.
+    /// Device memory of `bytes` bytes (at least 4), zeroed. Untyped: [`Kernel::launch`] checks
+    /// that a pointer parameter points into it, not what it holds (see [`alloc_for`](Self::alloc_for)).
     ///
     /// ```no_run
     /// let dev = ptx_sync_host::cuda::Device::open(0)?;
@@ -650,15 +750,44 @@ impl Device {
     /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
     /// ```
     pub fn alloc(&self, bytes: usize) -> Result<DevBuf, CudaError> {
+        self.alloc_typed(bytes, None)
+    }
+
+    /// Device memory for `n` values of `T`, zeroed, recorded as holding `T`: [`Kernel::launch`]
+    /// refuses it for a pointer parameter whose element type has another size (two pointers of
+    /// different element types swapped).
+    ///
+    /// ```no_run
+    /// let dev = ptx_sync_host::cuda::Device::open(0)?;
+    /// let cycles = dev.alloc_for::<u64>(32)?;
+    /// assert_eq!(cycles.len(), 256);
+    /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
+    /// ```
+    pub fn alloc_for<T: Pod>(&self, n: usize) -> Result<DevBuf, CudaError> {
+        let bytes = n.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            CudaError::Invalid(format!(
+                "{n} values of {} overflow",
+                std::any::type_name::<T>()
+            ))
+        })?;
+        self.alloc_typed(bytes, Some(elem_of::<T>()))
+    }
+
+    fn alloc_typed(&self, bytes: usize, elem: Option<Elem>) -> Result<DevBuf, CudaError> {
         let bytes = bytes.max(4).div_ceil(4) * 4;
         // SAFETY: plain allocation; freed in Drop.
         let ptr = drv("cuMemAlloc", unsafe { result::malloc_sync(bytes) })?;
-        let b = DevBuf { ptr, bytes };
+        self.ctx.allocs().insert(ptr, Alloc { bytes, elem });
+        let b = DevBuf {
+            ptr,
+            bytes,
+            ctx: self.ctx.clone(),
+        };
         b.fill_u32(0)?;
         Ok(b)
     }
 
-    /// Device memory holding `data`.
+    /// Device memory holding `data`, recorded as holding `T` (see [`alloc_for`](Self::alloc_for)).
     ///
     /// ```no_run
     /// let dev = ptx_sync_host::cuda::Device::open(0)?;
@@ -666,7 +795,7 @@ impl Device {
     /// # Ok::<(), ptx_sync_host::cuda::CudaError>(())
     /// ```
     pub fn upload<T: Pod>(&self, data: &[T]) -> Result<DevBuf, CudaError> {
-        let b = self.alloc(std::mem::size_of_val(data))?;
+        let b = self.alloc_typed(std::mem::size_of_val(data), Some(elem_of::<T>()))?;
         b.write(data)?;
         Ok(b)
     }
@@ -697,18 +826,6 @@ impl Device {
     pub fn synchronize(&self) -> Result<(), CudaError> {
         // SAFETY: the null stream; this device's context is current.
         unsafe { wait_stream(std::ptr::null_mut(), self.hang_limit, "(the last launch)") }
-    }
-}
-
-impl Drop for Device {
-    fn drop(&mut self) {
-        if hung() {
-            return; // would block on the stuck kernel (see HUNG)
-        }
-        // SAFETY: retained in `open`.
-        unsafe {
-            let _ = result::primary_ctx::release(self.dev);
-        }
     }
 }
 
@@ -793,6 +910,8 @@ pub unsafe fn wait_stream(
 pub struct DevBuf {
     ptr: sys::CUdeviceptr,
     bytes: usize,
+    /// Keeps the context alive until the memory is freed.
+    ctx: Arc<Ctx>,
 }
 
 impl DevBuf {
@@ -884,13 +1003,21 @@ impl DevBuf {
 
 impl Drop for DevBuf {
     fn drop(&mut self) {
+        self.ctx.allocs().remove(&self.ptr);
         if hung() {
             return;
         }
-        // SAFETY: allocated by cuMemAlloc.
+        // SAFETY: allocated by cuMemAlloc in `self.ctx`, which this buffer keeps retained.
         unsafe {
             let _ = result::free_sync(self.ptr);
         }
+    }
+}
+
+fn elem_of<T>() -> Elem {
+    Elem {
+        name: std::any::type_name::<T>(),
+        size: std::mem::size_of::<T>(),
     }
 }
 
@@ -981,6 +1108,8 @@ impl StatusWord {
 pub struct Module {
     m: sys::CUmodule,
     ptx: Option<String>,
+    /// Keeps the context alive until the module is unloaded.
+    ctx: Arc<Ctx>,
 }
 
 impl Module {
@@ -1008,11 +1137,17 @@ impl Module {
             })?),
             None => None,
         };
+        let dyn_smem = self
+            .ptx
+            .as_deref()
+            .map(|ptx| dynamic_shared_arrays(ptx, name))
+            .unwrap_or_default();
         Ok(Kernel {
             f,
             name: name.to_string(),
             params,
-            _module: self,
+            dyn_smem,
+            module: self,
         })
     }
 
@@ -1034,7 +1169,7 @@ impl Drop for Module {
         if hung() {
             return;
         }
-        // SAFETY: loaded by load_ptx / load_cubin.
+        // SAFETY: loaded by load_ptx / load_cubin in `self.ctx`, which this module keeps retained.
         unsafe {
             let _ = result::module::unload(self.m);
         }
@@ -1176,7 +1311,9 @@ pub struct Kernel<'m> {
     f: sys::CUfunction,
     name: String,
     params: Option<Vec<PtxParam>>,
-    _module: &'m Module,
+    /// The `.extern .shared` arrays it uses ([`dynamic_shared_arrays`]).
+    dyn_smem: Vec<String>,
+    module: &'m Module,
 }
 
 impl Kernel<'_> {
@@ -1215,8 +1352,21 @@ impl Kernel<'_> {
     }
 
     /// Enqueues the kernel with parameters `p` (`cuLaunchKernelEx`, the struct's bytes as the
-    /// parameter buffer), after checking `P`'s fields against the kernel's `.param` list one by
-    /// one ([`check_params`]); does not wait (see [`Device::synchronize`]).
+    /// parameter buffer); does not wait (see [`Device::synchronize`]). Before the driver sees
+    /// anything, [`CudaError::Params`] naming the field and the parameter when:
+    ///
+    /// * `P`'s fields differ from the kernel's `.param` list in offset or size, or a parameter
+    ///   the PTX declares `.ptr` is a value field, or points to elements of another alignment
+    ///   ([`check_params`]);
+    /// * a pointer field holds an address in no live allocation of this device (a value where a
+    ///   pointer is expected, freed memory, another device's memory), misaligned for its element
+    ///   type or the `.ptr .align`, with no room for one element, or inside a buffer made for
+    ///   elements of another size ([`Device::upload`], [`Device::alloc_for`]: two pointers of
+    ///   different element types swapped). Null is passed as it is. Two swapped pointers to
+    ///   buffers of the same element type cannot be told apart: the PTX names no sizes;
+    /// * the kernel uses dynamic shared memory (an `.extern .shared` array, such as
+    ///   `ptx_sync::dynamic_smem!`'s `__ptx_sync_dyn_smem`, in its body or a function it calls)
+    ///   and `cfg.dyn_smem` is 0.
     ///
     /// # Safety
     /// The kernel's behaviour with these parameters and this configuration is defined: its
@@ -1247,6 +1397,18 @@ impl Kernel<'_> {
             )));
         };
         let n = check_params::<P>(&self.name, list)?;
+        check_values(&self.name, list, p, &self.module.ctx)?;
+        if cfg.dyn_smem == 0 {
+            if let Some(sym) = self.dyn_smem.first() {
+                return Err(CudaError::Params(ParamMismatch {
+                    kernel: self.name.clone(),
+                    params: std::any::type_name::<P>(),
+                    detail: format!(
+                        "launch: dyn_smem is 0, but the kernel uses dynamic shared memory (`.extern .shared` {sym}): give its size with LaunchConfig::dyn_smem(bytes)"
+                    ),
+                }));
+            }
+        }
         // SAFETY: the caller's contract; the buffer matches the .param list (checked).
         unsafe { self.launch_unchecked(cfg, &p.as_bytes()[..n]) }
     }
@@ -1388,14 +1550,16 @@ pub unsafe fn launch_function(
 // ---- the parameter check ---------------------------------------------------------------------
 
 /// One `.param` of a kernel in PTX: its index, byte offset in the parameter buffer (each
-/// parameter at its alignment, PTX ISA §5.1.6.1), size and alignment.
+/// parameter at its alignment, PTX ISA §5.1.6.1), size and alignment, and its `.ptr` attribute
+/// (§5.1.6.3) if it has one.
 ///
 /// ```
-/// use ptx_sync_host::cuda::{ptx_params, PtxParam};
-/// let ptx = ".visible .entry k(\n.param .u32 k_param_0,\n.param .u64 k_param_1\n)\n{ ret; }";
-/// assert_eq!(ptx_params(ptx, "k").unwrap()[1], PtxParam { index: 1, offset: 8, size: 8, align: 8 });
+/// use ptx_sync_host::cuda::{ptx_params, PtrAttr, PtxParam};
+/// let ptx = ".visible .entry k(\n.param .u32 k_param_0,\n.param .u64 .ptr .global .align 8 k_param_1\n)\n{ ret; }";
+/// let ptr = Some(PtrAttr { space: Some("global".into()), align: Some(8) });
+/// assert_eq!(ptx_params(ptx, "k").unwrap()[1], PtxParam { index: 1, offset: 8, size: 8, align: 8, ptr });
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PtxParam {
     /// Position in the list.
     pub index: usize,
@@ -1405,6 +1569,173 @@ pub struct PtxParam {
     pub size: usize,
     /// Alignment in bytes.
     pub align: usize,
+    /// The `.ptr` attribute: the parameter is a pointer to memory (PTX ISA §5.1.6.3).
+    pub ptr: Option<PtrAttr>,
+}
+
+/// A `.ptr` attribute: `.ptr [.space] [.align N]` (PTX ISA §5.1.6.3: "If no alignment is
+/// specified, the memory pointed to is assumed to be aligned to a 4 byte boundary").
+///
+/// ```
+/// let a = ptx_sync_host::cuda::PtrAttr { space: None, align: None };
+/// assert_eq!(a.pointee_align(), 4);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtrAttr {
+    /// `global`, `const`, `local` or `shared`; `None`: a generic address.
+    pub space: Option<String>,
+    /// The `.align N` of the memory pointed to.
+    pub align: Option<usize>,
+}
+
+impl PtrAttr {
+    /// The alignment the memory pointed to has: `N`, or 4 without `.align`.
+    ///
+    /// ```
+    /// let a = ptx_sync_host::cuda::PtrAttr { space: None, align: Some(16) };
+    /// assert_eq!(a.pointee_align(), 16);
+    /// ```
+    pub fn pointee_align(&self) -> usize {
+        self.align.unwrap_or(4)
+    }
+}
+
+/// PTX text with `//` and `/* */` comments removed.
+fn strip_ptx_comments(ptx: &str) -> String {
+    let mut out = String::with_capacity(ptx.len());
+    let mut rest = ptx;
+    while let Some(i) = rest.find('/') {
+        out.push_str(&rest[..i]);
+        let r = &rest[i..];
+        if r.starts_with("//") {
+            rest = r.find('\n').map_or("", |k| &r[k..]);
+        } else if r.starts_with("/*") {
+            rest = r.find("*/").map_or("", |k| &r[k + 2..]);
+        } else {
+            out.push('/');
+            rest = &r[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `w` occurs in `text` as a whole PTX identifier.
+fn has_word(text: &str, w: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(w).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(ident)
+            && !text[i + w.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// The functions of a module: name → (whether it is an `.entry`, its body).
+fn ptx_bodies(ptx: &str) -> BTreeMap<String, (bool, String)> {
+    let text = strip_ptx_comments(ptx);
+    let mut out = BTreeMap::new();
+    let mut pos = 0;
+    while let Some(k) = [".entry", ".func"]
+        .iter()
+        .filter_map(|kw| {
+            text[pos..]
+                .find(kw)
+                .map(|i| (pos + i, kw.len(), *kw == ".entry"))
+        })
+        .min()
+    {
+        let (at, kwlen, entry) = k;
+        pos = at + kwlen;
+        let mut rest = text[pos..].trim_start();
+        if rest.starts_with('(') {
+            // A `.func`'s return parameters.
+            rest = rest.find(')').map_or("", |i| rest[i + 1..].trim_start());
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+            .collect();
+        // The body: the `{` after the header's statement, up to its matching `}`; a `;` first
+        // means a declaration without a body.
+        let from = text.len() - rest.len();
+        let Some(open) = text[from..].find(['{', ';']).map(|i| from + i) else {
+            break;
+        };
+        if text.as_bytes()[open] == b';' || name.is_empty() {
+            pos = open + 1;
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut end = text.len();
+        for (i, c) in text[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.insert(name, (entry, text[open..end].to_string()));
+        pos = end;
+    }
+    out
+}
+
+/// The `.extern .shared` arrays of `ptx` (dynamic shared memory: PTX ISA §5.1.5, "the size of
+/// an `.extern` shared array is given at launch") that kernel `name` uses, in its own body or
+/// in a function it calls (transitively).
+///
+/// ```
+/// let ptx = ".extern .shared .align 1024 .b8 __ptx_sync_dyn_smem[];\n\
+///            .visible .entry k() { mov.u64 %rd1, __ptx_sync_dyn_smem; ret; }\n\
+///            .visible .entry j() { ret; }\n";
+/// assert_eq!(ptx_sync_host::cuda::dynamic_shared_arrays(ptx, "k"), ["__ptx_sync_dyn_smem"]);
+/// assert!(ptx_sync_host::cuda::dynamic_shared_arrays(ptx, "j").is_empty());
+/// ```
+pub fn dynamic_shared_arrays(ptx: &str, name: &str) -> Vec<String> {
+    let text = strip_ptx_comments(ptx);
+    let mut externs = Vec::new();
+    for stmt in text.split(';') {
+        let toks: Vec<&str> = stmt.split_whitespace().collect();
+        if toks.contains(&".extern") && toks.contains(&".shared") {
+            if let Some(last) = toks.last() {
+                let id: String = last
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
+                if !id.is_empty() {
+                    externs.push(id);
+                }
+            }
+        }
+    }
+    if externs.is_empty() {
+        return externs;
+    }
+    let bodies = ptx_bodies(ptx);
+    let mut seen = vec![name.to_string()];
+    let mut k = 0;
+    while k < seen.len() {
+        if let Some((_, body)) = bodies.get(&seen[k]) {
+            for f in bodies.keys() {
+                if !seen.contains(f) && has_word(body, f) {
+                    seen.push(f.clone());
+                }
+            }
+        }
+        k += 1;
+    }
+    externs
+        .into_iter()
+        .filter(|x| {
+            seen.iter()
+                .any(|f| bodies.get(f).is_some_and(|(_, b)| has_word(b, x)))
+        })
+        .collect()
 }
 
 /// The `.param` list of kernel `name` in `ptx`, in order, or `None` if the kernel is not there.
@@ -1428,24 +1759,45 @@ pub fn ptx_params(ptx: &str, name: &str) -> Option<Vec<PtxParam>> {
         if p.is_empty() {
             continue;
         }
+        // `.ptr.global.align 16` is `.ptr .global .align 16` (§5.1.6.3).
+        let spaced = p.replace('.', " .");
+        let toks: Vec<&str> = spaced.split_whitespace().collect();
+        let after = |kw: &str| {
+            toks.iter()
+                .position(|t| *t == kw)
+                .and_then(|k| toks.get(k + 1))
+                .and_then(|a| a.parse::<usize>().ok())
+        };
+        let ptr_at = toks.iter().position(|t| *t == ".ptr");
         let (size, align) = if let Some(lb) = p.find('[') {
             let size: usize = p[lb + 1..p.find(']')?].parse().ok()?;
-            let toks: Vec<&str> = p.split_whitespace().collect();
-            let align = toks
-                .iter()
-                .position(|t| *t == ".align")
-                .and_then(|k| toks.get(k + 1))
-                .and_then(|a| a.parse().ok())
-                .unwrap_or(1);
-            (size, align)
+            (size, after(".align").unwrap_or(1))
         } else {
-            let ty = p.split_whitespace().nth(1)?;
-            let bits: usize = ty
-                .trim_start_matches(|c: char| !c.is_ascii_digit())
-                .parse()
-                .ok()?;
+            let ty = toks.iter().find(|t| {
+                t.len() > 2
+                    && t.starts_with(['.'])
+                    && matches!(t.as_bytes()[1], b'u' | b's' | b'b' | b'f')
+                    && t[2..].bytes().all(|c| c.is_ascii_digit())
+            })?;
+            let bits: usize = ty[2..].parse().ok()?;
             (bits / 8, bits / 8)
         };
+        let ptr = ptr_at.map(|k| {
+            let tail = &toks[k + 1..];
+            PtrAttr {
+                space: tail.first().and_then(|t| {
+                    ["global", "const", "local", "shared"]
+                        .into_iter()
+                        .find(|s| t.strip_prefix('.') == Some(*s))
+                        .map(String::from)
+                }),
+                align: tail
+                    .iter()
+                    .position(|t| *t == ".align")
+                    .and_then(|i| tail.get(i + 1))
+                    .and_then(|a| a.parse().ok()),
+            }
+        });
         let align: usize = align.max(1);
         off = off.div_ceil(align) * align;
         out.push(PtxParam {
@@ -1453,14 +1805,15 @@ pub fn ptx_params(ptx: &str, name: &str) -> Option<Vec<PtxParam>> {
             offset: off,
             size,
             align,
+            ptr,
         });
         off += size;
     }
     Some(out)
 }
 
-/// A parameter struct that differs from the kernel's `.param` list, naming the field and the
-/// parameter.
+/// A parameter struct that differs from the kernel's `.param` list, or a launch whose values the
+/// PTX refuses, naming the field and the parameter.
 ///
 /// ```
 /// use ptx_sync_host::cuda::{check_params, kernel_params, ptx_params};
@@ -1491,9 +1844,22 @@ impl fmt::Display for ParamMismatch {
 
 impl std::error::Error for ParamMismatch {}
 
+/// The fields of `P` that are parameters (`_…` fields are explicit padding).
+fn param_fields<P: KernelParams>() -> Vec<&'static Field> {
+    P::FIELDS
+        .iter()
+        .filter(|f| !f.name.starts_with('_'))
+        .collect()
+}
+
 /// Compares `P`'s fields one by one with `list` (offset and size of the `i`-th field against
-/// parameter `i`); fields named `_…` are explicit padding and skipped. Returns the number of
-/// bytes to pass (the end of the last parameter).
+/// parameter `i`); fields named `_…` are explicit padding and skipped. A parameter the PTX
+/// declares `.ptr` (PTX ISA §5.1.6.3) must be a pointer field (`*const T`/`*mut T`), and where
+/// it declares `.align N` with `N > 1` (the alignment of the memory it points to), `T`'s
+/// alignment must be `N` — unless `T` is a byte type (`align_of` 1: untyped memory; the launch
+/// then checks the address against `N`). A pointer field whose parameter has no `.ptr` is
+/// accepted: nvcc's PTX declares pointers as plain `.u64`. Returns the number of bytes to pass
+/// (the end of the last parameter).
 ///
 /// ```
 /// use ptx_sync_host::cuda::{check_params, kernel_params, ptx_params};
@@ -1512,13 +1878,26 @@ pub fn check_params<P: KernelParams>(
     };
     // Fields named `_...` are explicit padding (kernel_params! forbids implicit padding): they
     // are bytes of the buffer, not parameters.
-    let fields: Vec<&Field> = P::FIELDS
-        .iter()
-        .filter(|f| !f.name.starts_with('_'))
-        .collect();
+    let fields = param_fields::<P>();
     for (i, f) in fields.iter().enumerate() {
         match list.get(i) {
-            Some(p) if p.offset == f.offset && p.size == f.size => {}
+            Some(p) if p.offset == f.offset && p.size == f.size => {
+                if let Some(ptr) = &p.ptr {
+                    let Some(pointee) = f.pointee else {
+                        return Err(err(format!(
+                            "field `{}` is a value ({}) where .param #{i} is a pointer (.ptr)",
+                            f.name, f.ty
+                        )));
+                    };
+                    let n = ptr.pointee_align();
+                    if ptr.align.is_some() && n > 1 && pointee.align > 1 && pointee.align != n {
+                        return Err(err(format!(
+                            "field `{}` ({}) points to {}-byte-aligned elements; .param #{i} points to memory aligned to {n} (.ptr .align {n})",
+                            f.name, f.ty, pointee.align
+                        )));
+                    }
+                }
+            }
             Some(p) => {
                 return Err(err(format!(
                 "field `{}` (offset {}, {} bytes) differs from .param #{i} (offset {}, {} bytes)",
@@ -1544,6 +1923,71 @@ pub fn check_params<P: KernelParams>(
         )));
     }
     Ok(list.last().map_or(0, |p| p.offset + p.size))
+}
+
+/// The launch-time half of the check, on the values of `p` (after [`check_params`]): every
+/// pointer field (a `*const T`/`*mut T` field, or a parameter the PTX declares `.ptr`) holds
+/// null or an address inside a live allocation of `ctx`'s device, aligned to `T` and to the
+/// `.ptr .align` (4 without one, PTX ISA §5.1.6.3), with room for one `T`; an allocation made
+/// for elements of another size ([`Device::upload`], [`Device::alloc_for`]) is refused — two
+/// pointers of different element types swapped. Errors name the field and the parameter.
+fn check_values<P: KernelParams>(
+    kernel: &str,
+    list: &[PtxParam],
+    p: &P,
+    ctx: &Ctx,
+) -> Result<(), ParamMismatch> {
+    let err = |detail: String| ParamMismatch {
+        kernel: kernel.into(),
+        params: std::any::type_name::<P>(),
+        detail,
+    };
+    let bytes = p.as_bytes();
+    for (i, f) in param_fields::<P>().into_iter().enumerate() {
+        let attr = list.get(i).and_then(|p| p.ptr.as_ref());
+        let Some(pointee) = f.pointee else {
+            continue;
+        };
+        let Some(v) = bytes
+            .get(f.offset..f.offset + 8)
+            .and_then(|b| b.try_into().ok())
+            .map(u64::from_le_bytes)
+        else {
+            continue;
+        };
+        if v == 0 {
+            continue; // null: the kernel decides what it means
+        }
+        let Some((start, a)) = ctx.find(v) else {
+            return Err(err(format!(
+                "field `{}` ({}, .param #{i}) holds {v:#x}, which is in no live allocation of this device: a value where a pointer is expected, or freed memory (memory from elsewhere: launch_unchecked)",
+                f.name, f.ty
+            )));
+        };
+        let align = pointee.align.max(attr.map_or(1, PtrAttr::pointee_align));
+        if v % align as u64 != 0 {
+            return Err(err(format!(
+                "field `{}` ({}, .param #{i}) holds {v:#x}, not aligned to {align} bytes",
+                f.name, f.ty
+            )));
+        }
+        let left = start + a.bytes as u64 - v;
+        if left < pointee.size as u64 {
+            return Err(err(format!(
+                "field `{}` ({}, .param #{i}) points {left} byte(s) before the end of a {}-byte allocation: no room for one {}-byte element",
+                f.name, f.ty, a.bytes, pointee.size
+            )));
+        }
+        if let Some(e) = a.elem {
+            if e.size != pointee.size && e.size > 1 && pointee.size > 1 {
+                return Err(err(format!(
+                    "field `{}` ({}, {}-byte elements, .param #{i}) points into a buffer of {} ({}-byte elements) at {start:#x}: pointers swapped?",
+                    f.name, f.ty, pointee.size, e.name, e.size
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

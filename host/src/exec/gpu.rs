@@ -245,8 +245,13 @@ pub fn devices() -> Result<(i32, Vec<DeviceInfo>), GpuError> {
     Ok((version, out))
 }
 
-fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
-    // SAFETY: callers pass the embedded cubin or NUL-terminated PTX; the context is current.
+/// `cuModuleLoadDataEx` of `image`.
+///
+/// # Safety
+/// `image` is NUL-terminated PTX or a cubin that `cuda::image::validate_image` accepted; the
+/// context is current.
+unsafe fn load_module(image: *const c_void) -> Result<sys::CUmodule, String> {
+    // SAFETY: the caller's contract.
     unsafe { cuda::load_module_raw(image) }
 }
 
@@ -299,12 +304,20 @@ impl Gpu {
         let mut cubin_err = String::new();
         // sm_90a code runs on compute capability 9.0 only.
         if !KERNELS_CUBIN.is_empty() && info.compute_capability == (9, 0) {
-            match load_module(KERNELS_CUBIN.as_ptr() as *const c_void) {
-                Ok(m) => {
-                    module = Some(m);
-                    loaded = "cubin (sm_90a)";
+            // The driver reads as far as the cubin's headers say: checked to lie inside it first.
+            match cuda::image::validate_image(KERNELS_CUBIN) {
+                Ok(cuda::image::ImageKind::Cubin) => {
+                    // SAFETY: a cubin whose declared sizes lie inside it; our context is current.
+                    match unsafe { load_module(KERNELS_CUBIN.as_ptr() as *const c_void) } {
+                        Ok(m) => {
+                            module = Some(m);
+                            loaded = "cubin (sm_90a)";
+                        }
+                        Err(e) => cubin_err = format!(" (the sm_90a cubin was refused: {e})"),
+                    }
                 }
-                Err(e) => cubin_err = format!(" (the sm_90a cubin was refused: {e})"),
+                Ok(_) => cubin_err = " (the embedded sm_90a cubin is not an ELF image)".into(),
+                Err(e) => cubin_err = format!(" (the embedded sm_90a cubin: {e})"),
             }
         }
         let module = match module {
@@ -312,9 +325,12 @@ impl Gpu {
             None => {
                 let ptx = CString::new(KERNELS_PTX)
                     .map_err(|_| GpuError::Invalid("embedded PTX has a NUL byte".into()))?;
-                load_module(ptx.as_ptr() as *const c_void).map_err(|e| GpuError::Driver {
-                    what: format!("cuModuleLoadDataEx (JIT of the embedded PTX){cubin_err}"),
-                    err: e,
+                // SAFETY: NUL-terminated PTX; our context is current.
+                unsafe { load_module(ptx.as_ptr() as *const c_void) }.map_err(|e| {
+                    GpuError::Driver {
+                        what: format!("cuModuleLoadDataEx (JIT of the embedded PTX){cubin_err}"),
+                        err: e,
+                    }
                 })?
             }
         };
@@ -333,10 +349,12 @@ impl Gpu {
     pub fn load_ptx(&self, what: &str, ptx: &str) -> Result<Module, GpuError> {
         let c = CString::new(ptx)
             .map_err(|_| GpuError::Invalid(format!("{what}: PTX with a NUL byte")))?;
-        let m = load_module(c.as_ptr() as *const c_void).map_err(|e| GpuError::Driver {
-            what: format!("cuModuleLoadDataEx (JIT of {what})"),
-            err: e,
-        })?;
+        // SAFETY: NUL-terminated PTX; our context is current.
+        let m =
+            unsafe { load_module(c.as_ptr() as *const c_void) }.map_err(|e| GpuError::Driver {
+                what: format!("cuModuleLoadDataEx (JIT of {what})"),
+                err: e,
+            })?;
         Ok(Module { m })
     }
 
@@ -663,6 +681,11 @@ mod tests {
             KERNELS_CUBIN.starts_with(b"\x7fELF"),
             "the embedded sm_90a cubin is missing or not ELF ({} bytes): run `cargo xtask ptx`",
             KERNELS_CUBIN.len()
+        );
+        // A ptxas cubin passes the image check the driver call depends on.
+        assert_eq!(
+            cuda::image::validate_image(KERNELS_CUBIN),
+            Ok(cuda::image::ImageKind::Cubin)
         );
         // The cubin is the PTX's: every `.entry` of the PTX is a symbol of the cubin (a stale
         // cubin next to a rebuilt PTX would launch other code than the PTX the tests read).

@@ -4,7 +4,9 @@
 //! test's own lines, pre-stress quorum, per-instance start barrier, L1 warming), its outcome
 //! histogram over the test's observed terms printed next to the PTX model's allowed states
 //! (`ptx_sync_model::check`). A state the GPU shows that the model forbids is a model or hardware
-//! violation: exit 3.
+//! violation: exit 3. Values are 32-bit words on both sides, compared modulo 2^32
+//! ([`lp::norm32`]). When the model's verdict is bounded (it cut a loop at its unroll bound), a
+//! state it did not list is reported as unlisted, never as a violation.
 
 use crate::exec::runner::{fxhash, Progress, Rng, RunCfg};
 use crate::gpu::{Gpu, GpuError};
@@ -60,11 +62,16 @@ pub enum Obs {
 pub struct Prepared {
     pub test: Test,
     pub kernel: Kernel,
+    /// The model's states (values modulo 2^32, [`lp::norm32`]) and whether each satisfies the
+    /// condition.
     pub allowed: BTreeMap<Vec<i64>, bool>,
     /// The model found data races (its states are those of the allowed executions).
     pub races: usize,
-    /// Paths the model cut at its loop-unroll bound (longer loops on the GPU can end elsewhere).
+    /// Paths the model cut at its loop-unroll bound (longer loops on the GPU can end elsewhere):
+    /// the model's verdict is bounded and its list of states may be incomplete.
     pub cut: usize,
+    /// The model's unroll bound.
+    pub unroll: u32,
 }
 
 /// Everything that needs no driver. `Err((exit code, one line))`: 2 for a file that cannot be
@@ -105,12 +112,19 @@ pub fn prepare(path: &str) -> Result<Prepared, (u8, String)> {
         )
     })?;
     let (races, cut) = (outcome.found.races.len(), outcome.found.cut);
+    let mut allowed: BTreeMap<Vec<i64>, bool> = BTreeMap::new();
+    for (st, sat) in outcome.found.states {
+        *allowed
+            .entry(st.into_iter().map(lp::norm32).collect())
+            .or_insert(false) |= sat;
+    }
     Ok(Prepared {
         test,
         kernel,
-        allowed: outcome.found.states,
+        allowed,
         races,
         cut,
+        unroll: outcome.test.unroll,
     })
 }
 
@@ -267,7 +281,8 @@ pub fn run(gpu: &Gpu, p: &Prepared, cfg: &RunCfg) -> Result<FileReport, GpuError
 }
 
 /// One instance's record (and its final memory) as an observation. Values are the 32-bit words
-/// read as signed (`.u32` registers; the model's values are small integers).
+/// as unsigned numbers, literals modulo 2^32 ([`lp::norm32`], as the model's states in
+/// [`Prepared::allowed`]).
 pub fn classify(
     t: &Test,
     lay: &lp::Layout,
@@ -291,10 +306,10 @@ pub fn classify(
                         .iter()
                         .position(|x| *x == (*th, *r))
                         .expect("observed register");
-                    rec[lp::OUT_HEAD + k] as i32 as i64
+                    rec[lp::OUT_HEAD + k] as i64
                 }
-                Term::Loc(ph) => mem(*ph) as i32 as i64,
-                Term::Imm(v) => *v,
+                Term::Loc(ph) => mem(*ph) as i64,
+                Term::Imm(v) => lp::norm32(*v),
                 // Format part 2 terms: `prepare` refuses such tests (`Test::legacy`).
                 Term::Mem(_) => 0,
             })
@@ -338,17 +353,22 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
         })
         .collect();
     s.push_str(&format!("States {}\n", states.len()));
-    let mut forbidden = 0u64;
+    // A bounded model lists only the states of the executions that finish within its loop
+    // bound: a state it did not list is not known to be forbidden.
+    let bounded = p.cut > 0;
+    let (mut forbidden, mut unlisted) = (0u64, 0u64);
     for (v, n) in &states {
         let ok = p.allowed.contains_key(*v);
-        if !ok {
+        let word = if ok {
+            "allowed"
+        } else if bounded {
+            unlisted += n;
+            "unlisted"
+        } else {
             forbidden += n;
-        }
-        s.push_str(&format!(
-            "{n:>10} {:<9} {}\n",
-            if ok { "allowed" } else { "FORBIDDEN" },
-            state_text(t, v)
-        ));
+            "FORBIDDEN"
+        };
+        s.push_str(&format!("{n:>10} {word:<9} {}\n", state_text(t, v)));
     }
     for v in p
         .allowed
@@ -377,13 +397,18 @@ pub fn render(p: &Prepared, r: &FileReport, device: &str, cfg: &RunCfg) -> (Stri
     if p.races > 0 {
         s.push_str("Note: the model finds a data race (PTX ISA 8.7.1); its states are those of the allowed executions\n");
     }
-    if p.cut > 0 {
+    if bounded {
         s.push_str(&format!(
-            "Note: the model cut {} path(s) at its loop bound; a loop that runs longer on the GPU may end in a state it did not list\n",
-            p.cut
+            "Note: the model's verdict is bounded: it cut {} path(s) at its loop unroll bound {}; a loop that runs longer on the GPU may end in a state it did not list (`ptx-sync check {} --unroll N` with a larger N)\n",
+            p.cut, p.unroll, t.file
         ));
     }
-    if forbidden > 0 {
+    if unlisted > 0 {
+        s.push_str(&format!(
+            "Result: not decided: the GPU showed {unlisted} round(s) in state(s) the bounded model did not list (not a violation: the model did not explore those paths) ({:.1} s)\n",
+            r.seconds
+        ));
+    } else if forbidden > 0 {
         s.push_str(&format!(
             "Result: VIOLATION: the GPU showed {forbidden} round(s) in state(s) the PTX model forbids (a model or hardware violation)\n"
         ));
@@ -404,7 +429,8 @@ pub fn json(p: &Prepared, r: &FileReport, device: &str) -> serde_json::Value {
         .iter()
         .map(|(o, n)| match o {
             Obs::State(v) => serde_json::json!({
-                "state": state_text(t, v), "count": n, "allowed": p.allowed.contains_key(v)
+                "state": state_text(t, v), "count": n, "allowed": p.allowed.contains_key(v),
+                "forbidden": p.cut == 0 && !p.allowed.contains_key(v)
             }),
             Obs::Timeout => serde_json::json!({ "state": "timeout", "count": n }),
             Obs::Incomplete => serde_json::json!({ "state": "incomplete", "count": n }),
@@ -415,6 +441,7 @@ pub fn json(p: &Prepared, r: &FileReport, device: &str) -> serde_json::Value {
         "instances_per_launch": r.instances, "grid": r.grid, "block": r.block,
         "cluster": p.kernel.layout.cluster, "states": states,
         "model_allowed": p.allowed.keys().map(|v| state_text(t, v)).collect::<Vec<_>>(),
+        "model_bounded": p.cut > 0, "model_paths_cut": p.cut, "model_unroll": p.unroll,
         "start_barrier_timeouts": r.start_timeouts, "stress_timeouts": r.stress_stops,
         "seconds": r.seconds,
     })

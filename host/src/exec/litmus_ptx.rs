@@ -26,11 +26,14 @@
 //! Not supported on hardware (the reason is returned): virtual aliases (a second virtual address
 //! of the same memory needs `cuMemMap` to map one physical allocation twice; not implemented),
 //! surface/texture/constant proxies, shared-memory locations, 64-bit accesses, threads on more
-//! than one GPU, the three-operand barrier dialect, and files flagged `Flags: hang` (a CTA
-//! barrier that never completes cannot be bounded on the GPU).
+//! than one GPU, the three-operand barrier dialect, files flagged `Flags: hang` (a CTA
+//! barrier that never completes cannot be bounded on the GPU), and literals that do not fit 32
+//! bits (an initial value, an operand, a register's initial value or a condition constant outside
+//! `-2^31 ..= 2^32 - 1`: the kernel's registers and locations are 32-bit words, and values are
+//! compared modulo 2^32, [`norm32`]).
 
 use ptx_sync_model::ast::{
-    AluOp, BarKind, Cmp, FenceSem, Instr, Proxy, RmwOp, Scope, Sem, Term, Test, Val,
+    AluOp, BarKind, Cmp, FenceSem, Instr, Prop, Proxy, RmwOp, Scope, Sem, Term, Test, Val,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -148,8 +151,72 @@ fn opcode(text: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// A value as the kernel's 32-bit words hold it: modulo 2^32, as the unsigned representative
+/// (`-1` and `4294967295` are the same word). The GPU's results and the model's states are both
+/// compared through it.
+pub fn norm32(v: i64) -> i64 {
+    v as u32 as i64
+}
+
+/// Whether a literal fits a 32-bit word, read as signed or as unsigned.
+fn fits32(v: i64) -> bool {
+    (i32::MIN as i64..=u32::MAX as i64).contains(&v)
+}
+
+/// The first literal of `t` that does not fit a 32-bit word: (what, value, line).
+fn wide_literal(t: &Test) -> Option<String> {
+    let bad = |v: &Val| matches!(v, Val::Imm(i) if !fits32(*i));
+    for (name, v) in &t.phys {
+        if !fits32(*v) {
+            return Some(format!("the initial value {v} of `{name}`"));
+        }
+    }
+    for th in &t.threads {
+        for (r, v) in th.init.iter().enumerate() {
+            if !fits32(*v) {
+                let reg = th.regs.get(r).map_or("?", |s| s.as_str());
+                return Some(format!("the initial value {v} of P{}:{reg}", th.id));
+            }
+        }
+        for l in &th.code {
+            let vals: Vec<&Val> = match &l.instr {
+                Instr::Store { val, .. } => vec![val],
+                Instr::Rmw { a, b, .. } => std::iter::once(a).chain(b.as_ref()).collect(),
+                Instr::Bar {
+                    id, count, pred, ..
+                } => std::iter::once(id)
+                    .chain(count.as_ref())
+                    .chain(pred.as_ref().map(|p| &p.0))
+                    .collect(),
+                Instr::Alu { a, b, .. } | Instr::Branch { a, b, .. } => vec![a, b],
+                _ => Vec::new(),
+            };
+            if let Some(Val::Imm(i)) = vals.into_iter().find(|v| bad(v)) {
+                return Some(format!("the literal {i} (line {})", l.line));
+            }
+        }
+    }
+    fn prop(p: &Prop) -> Option<i64> {
+        match p {
+            Prop::True | Prop::False => None,
+            Prop::Cmp(_, a, b) => [a, b].into_iter().find_map(|t| match t {
+                Term::Imm(i) if !fits32(*i) => Some(*i),
+                _ => None,
+            }),
+            Prop::Not(q) => prop(q),
+            Prop::And(a, b) | Prop::Or(a, b) => prop(a).or_else(|| prop(b)),
+        }
+    }
+    prop(&t.prop).map(|i| format!("the constant {i} (line {})", t.condition_line))
+}
+
 /// Why `t` cannot run on hardware, if it cannot; checked before generation.
 fn unsupported(t: &Test) -> Option<String> {
+    if let Some(w) = wide_literal(t) {
+        return Some(format!(
+            "{w} does not fit 32 bits (the kernel's values are 32-bit words)"
+        ));
+    }
     if t.n_vaddr > t.phys.len() {
         return Some(
             "virtual aliases on hardware (a second virtual address of one physical location \

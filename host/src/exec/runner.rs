@@ -21,7 +21,8 @@ pub use ptx_sync_abi::{DeepepParams, LitmusParams, S5Params};
 
 /// Output words per litmus instance (`litmus::OUT_WORDS`).
 pub const OUT_WORDS: usize = 4;
-/// Words of `sync` before the per-instance start barriers (`litmus::SYNC_HEAD`).
+/// Words of `sync` before the per-instance start barriers (`litmus::SYNC_HEAD`); the per-instance
+/// done counts follow the start barriers.
 pub const SYNC_HEAD: usize = 4;
 
 /// How to run.
@@ -365,6 +366,7 @@ fn report(
         seconds: t.elapsed().as_secs_f64(),
         start_barrier_timeouts: 0,
         stress_timeouts: 0,
+        unreported: 0,
         point: String::new(),
     }
 }
@@ -390,9 +392,10 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
     let locs_b = gpu.alloc(instances as usize * 4)?;
     let mem_b = gpu.alloc(mem_words as usize * 4)?;
     let out_b = gpu.alloc(instances as usize * OUT_WORDS * 4)?;
-    let sync_b = gpu.alloc((SYNC_HEAD + instances as usize) * 4)?;
-    let mut sync = vec![0u32; SYNC_HEAD];
-    let (mut start_timeouts, mut stress_timeouts) = (0u64, 0u64);
+    // Counters, a start barrier per instance, a done count per instance (litmus.rs).
+    let sync_b = gpu.alloc((SYNC_HEAD + 2 * instances as usize) * 4)?;
+    let mut sync = vec![0u32; SYNC_HEAD + 2 * instances as usize];
+    let (mut start_timeouts, mut stress_timeouts, mut unreported) = (0u64, 0u64, 0u64);
     let mut rng = Rng::new(cfg.seed ^ fxhash(p.name));
     let mut h = Histogram::new();
     let mut out = vec![0u32; instances as usize * OUT_WORDS];
@@ -440,8 +443,15 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
         sync_b.read(&mut sync)?;
         start_timeouts += sync[2] as u64;
         stress_timeouts += sync[3] as u64;
-        for w in out.chunks_exact(OUT_WORDS) {
-            h.add(p.classify(w, None));
+        let done = &sync[SYNC_HEAD + instances as usize..];
+        for (w, &d) in out.chunks_exact(OUT_WORDS).zip(done) {
+            // Only an instance all of whose roles reported has an outcome: the words of one that
+            // never ran are the host's zero fill, not a result (SB's zeros are its weak outcome).
+            if d == roles {
+                h.add(p.classify(w, None));
+            } else {
+                unreported += 1;
+            }
         }
         prog.set(l + 1);
     }
@@ -449,6 +459,7 @@ fn run_litmus(gpu: &Gpu, p: &Program, cfg: &RunCfg) -> Result<Report, GpuError> 
     let mut r = report(gpu, p, cfg, launches, instances as u64, h, t0);
     r.start_barrier_timeouts = start_timeouts;
     r.stress_timeouts = stress_timeouts;
+    r.unreported = unreported;
     Ok(r)
 }
 

@@ -35,6 +35,13 @@ pub fn table(r: &Report) -> String {
             group(r.stress_timeouts)
         );
     }
+    if r.unreported > 0 {
+        let _ = writeln!(
+            s,
+            "  {} instance(s) never reported (a role did not finish): counted apart, not as outcomes",
+            group(r.unreported)
+        );
+    }
     let w = r
         .rows
         .iter()
@@ -248,6 +255,7 @@ mod tests {
             seconds: 0.5,
             start_barrier_timeouts: 0,
             stress_timeouts: 0,
+            unreported: 0,
             point: String::new(),
         }
     }

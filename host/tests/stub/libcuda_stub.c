@@ -12,8 +12,10 @@
  *   tiled_copy_*     copies the tensor map's source tensor to `out` (CUDA_STUB_CORRUPT=1 flips
  *                    one byte);
  *   litmus_*         with CUDA_STUB_LITMUS_OUT="w0,w1,w2,w3", writes those words into every
- *                    instance's output (and with CUDA_STUB_LITMUS_SYNC="a,b" the start-barrier
- *                    and stress timeout counters sync[2], sync[3]);
+ *                    instance's output and its done count (sync[4 + n + i] = n_testers / n, every
+ *                    role reported) — except the last CUDA_STUB_LITMUS_UNREPORTED instances, which
+ *                    get neither —, and with CUDA_STUB_LITMUS_SYNC="a,b" the start-barrier and
+ *                    stress timeout counters sync[2], sync[3];
  *   ptxsync_litmus_file  (the kernel generated from a litmus file) with
  *                    CUDA_STUB_FILE_OUT="w0,w1,..." writes those words into every instance's
  *                    output record, and with CUDA_STUB_FILE_MEM="v0,v1,..." value v_k into
@@ -178,30 +180,45 @@ struct function { char name[128]; };
 
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, int *opts, void **vals) {
     const char *img = image;
+    uint32_t magic;
+    memcpy(&magic, img, 4);
     int cubin = memcmp(img, "\x7f" "ELF", 4) == 0;
+    int fatbin = magic == 0xBA55ED50u;
     char *log = NULL;
     size_t log_len = 0;
     for (unsigned i = 0; i < n; i++) {
         if (opts[i] == 5) log = vals[i];                            /* ERROR_LOG_BUFFER */
         if (opts[i] == 6) log_len = (size_t)(uintptr_t)vals[i];     /* ..._SIZE_BYTES */
     }
+    /* Like the driver, the stub reads as far as the image's headers say (and copies it all). */
     size_t len;
     if (cubin) {
-        /* ELF64 section headers end the image: e_shoff + e_shnum * e_shentsize. */
-        uint64_t shoff; uint16_t shentsize, shnum;
+        /* ELF64: the section-header and program-header tables, whichever ends later. */
+        uint64_t shoff, phoff; uint16_t shentsize, shnum, phentsize, phnum;
+        memcpy(&phoff, img + 0x20, 8);
         memcpy(&shoff, img + 0x28, 8);
+        memcpy(&phentsize, img + 0x36, 2);
+        memcpy(&phnum, img + 0x38, 2);
         memcpy(&shentsize, img + 0x3a, 2);
         memcpy(&shnum, img + 0x3c, 2);
-        len = shoff + (size_t)shnum * shentsize;
+        size_t sh_end = shoff + (size_t)shnum * shentsize, ph_end = phoff + (size_t)phnum * phentsize;
+        len = sh_end > ph_end ? sh_end : ph_end;
+    } else if (fatbin) {
+        /* header: magic, version:u16, header size:u16, size of the entries:u64 */
+        uint16_t hsize; uint64_t fsize;
+        memcpy(&hsize, img + 6, 2);
+        memcpy(&fsize, img + 8, 8);
+        len = hsize + fsize;
     } else {
         len = strlen(img);
     }
-    logf_("cuModuleLoadDataEx image=%s bytes=%zu options=%u error_log=%s", cubin ? "cubin" : "ptx",
-          len, n, log && log_len ? "yes" : "no");
+    logf_("cuModuleLoadDataEx image=%s bytes=%zu options=%u error_log=%s",
+          cubin ? "cubin" : fatbin ? "fatbin" : "ptx", len, n, log && log_len ? "yes" : "no");
     if (cubin && envl("CUDA_STUB_REJECT_CUBIN", 0)) {
         if (log && log_len) snprintf(log, log_len, "stub: this cubin is not for the device");
         return NO_BINARY_FOR_GPU;
     }
+    if (fatbin) cubin = 1; /* symbols are looked up in the image's bytes, as for a cubin */
     if (!cubin && envl("CUDA_STUB_REJECT_PTX", 0)) {
         if (log && log_len)
             snprintf(log, log_len, "ptxas application ptx input, line 7; fatal   : stub JIT error\n"
@@ -385,15 +402,20 @@ static void effects(const char *name, const unsigned char *pb, size_t size, cons
     } else if (strncmp(name, "litmus_", 7) == 0 && size >= 80 && getenv("CUDA_STUB_LITMUS_OUT")) {
         unsigned w[4] = {0};
         sscanf(getenv("CUDA_STUB_LITMUS_OUT"), "%u,%u,%u,%u", &w[0], &w[1], &w[2], &w[3]);
-        CUdeviceptr out = u64_at(pb, 24);
-        uint32_t n = u32_at(pb, 56);
+        CUdeviceptr out = u64_at(pb, 24), sp = u64_at(pb, 40);
+        uint32_t n = u32_at(pb, 56), testers = u32_at(pb, 68);
+        /* The last CUDA_STUB_LITMUS_UNREPORTED instances never run: no output, no done count. */
+        uint32_t skip = (uint32_t)envl("CUDA_STUB_LITMUS_UNREPORTED", 0), ran = skip < n ? n - skip : 0;
         if (!in_bounds(out, (size_t)n * 16)) { logf_("effect litmus: out too small"); return; }
-        uint32_t *o = (uint32_t *)(uintptr_t)out;
-        for (uint32_t i = 0; i < n; i++) memcpy(o + 4 * i, w, 16);
-        logf_("effect litmus: wrote %u instances", n);
+        if (!in_bounds(sp, (4 + 2 * (size_t)n) * 4)) { logf_("effect litmus: sync too small"); return; }
+        uint32_t *o = (uint32_t *)(uintptr_t)out, *sy32 = (uint32_t *)(uintptr_t)sp;
+        for (uint32_t i = 0; i < ran; i++) {
+            memcpy(o + 4 * i, w, 16);
+            sy32[4 + n + i] = n ? testers / n : 0; /* every role of the instance reported */
+        }
+        logf_("effect litmus: wrote %u instances", ran);
         const char *sy = getenv("CUDA_STUB_LITMUS_SYNC"); /* "a,b": sync[2] = a, sync[3] = b */
-        CUdeviceptr sp = u64_at(pb, 40);
-        if (sy && in_bounds(sp, 16)) sscanf(sy, "%u,%u", (uint32_t *)(uintptr_t)sp + 2, (uint32_t *)(uintptr_t)sp + 3);
+        if (sy) sscanf(sy, "%u,%u", sy32 + 2, sy32 + 3);
     } else if (strcmp(name, "ptxsync_litmus_file") == 0 && size >= 80 && getenv("CUDA_STUB_FILE_OUT")) {
         /* params: mem@0, out@24, n_instances@48, out_words@52, n_locs@56, mem_words@60 */
         unsigned w[16] = {0}, v[16] = {0};

@@ -164,6 +164,18 @@ impl Launch {
     }
 }
 
+/// A rewrite of one statement of a module ([`Module::launch_edited`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The statement's line (1-based, where it starts).
+    pub line: usize,
+    /// The statement as the module writes it (trimmed, without `;`; the text of
+    /// [`At::text`](crate::engine::op::At)).
+    pub old: String,
+    /// Its replacement, or `None` to drop it.
+    pub new: Option<String>,
+}
+
 /// The threads of a launch.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -575,7 +587,7 @@ impl Module {
         for f in m.funcs.iter().filter(|f| f.entry && f.defined()) {
             let mut l = Launch::new([1, 1, 1], [1, 1, 1]);
             l.params = (0..f.params.len()).map(|k| (k, Bind::Int(0))).collect();
-            m.assemble(&f.name, &l, &mut Layout::default(), &[])?;
+            m.assemble(&f.name, &l, &mut Layout::default(), &[], &[])?;
         }
         Ok(m)
     }
@@ -659,6 +671,16 @@ impl Module {
 
     /// Builds the layout and the threads of a launch of entry `name`.
     pub fn launch(&self, name: &str, l: &Launch) -> Result<Kernel, Error> {
+        self.launch_edited(name, l, &[])
+    }
+
+    /// [`Module::launch`] with some statements of the module rewritten: each [`Edit`] replaces
+    /// the statement written `old` on line `line` (in every inlined copy) by its `new` text, or
+    /// drops it. The module is not parsed again: the entry is flattened from the statements
+    /// [`Module::parse`] kept, and every instruction goes through the instruction parser, which
+    /// rejects an ill-formed rewrite as it would the written text (`ptx_sync_model::advise`
+    /// re-checks a kernel this way, once per candidate weakening).
+    pub fn launch_edited(&self, name: &str, l: &Launch, edits: &[Edit]) -> Result<Kernel, Error> {
         let file = &self.file;
         let f = self
             .entry(name)
@@ -763,7 +785,7 @@ impl Module {
                 }
             }
         }
-        let (lines, regs, local_size) = self.assemble(name, l, &mut layout, &values)?;
+        let (lines, regs, local_size) = self.assemble(name, l, &mut layout, &values, edits)?;
         let layout = Arc::new(layout);
         let mut code = Code::new(lines, regs, layout.clone());
         code.local_size = local_size;
@@ -845,6 +867,7 @@ impl Module {
         l: &Launch,
         layout: &mut Layout,
         values: &[u64],
+        edits: &[Edit],
     ) -> Result<(Vec<Line>, Vec<RegInfo>, u32), Error> {
         if layout.vars.is_empty() {
             self.add_vars(layout, l.dyn_smem);
@@ -878,6 +901,26 @@ impl Module {
             locals: HashMap::new(),
         });
         fl.body(f, 0, 0, None)?;
+        if !edits.is_empty() {
+            let items = std::mem::take(&mut fl.items);
+            for mut it in items {
+                if let FItem::Inst {
+                    line,
+                    text,
+                    forced: None,
+                    ..
+                } = &mut it
+                {
+                    if let Some(e) = edits.iter().find(|e| e.line == *line && e.old == *text) {
+                        match &e.new {
+                            Some(n) => *text = n.clone(),
+                            None => continue,
+                        }
+                    }
+                }
+                fl.items.push(it);
+            }
+        }
         // Labels → the index of the next instruction.
         let mut idx = 0u32;
         let mut label_at: HashMap<(u32, String), u32> = HashMap::new();

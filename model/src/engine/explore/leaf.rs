@@ -467,9 +467,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             // from, as sets) and what follows it.
             let fences: BTreeSet<EvId> = free.iter().flat_map(|&(a, b)| [a, b]).collect();
             let words = n.div_ceil(64).max(1);
-            let mut fr_before: BTreeMap<EvId, Vec<u64>> = BTreeMap::new();
-            let mut rf_before: BTreeMap<EvId, Vec<u64>> = BTreeMap::new();
-            let mut after: BTreeMap<EvId, Vec<u64>> = BTreeMap::new();
+            // Indexed by event (only the fences' rows are filled): the closure below looks them
+            // up for every free pair, many times per execution.
+            let mut fr_before: Vec<Vec<u64>> = vec![Vec::new(); n];
+            let mut rf_before: Vec<Vec<u64>> = vec![Vec::new(); n];
+            let mut after: Vec<Vec<u64>> = vec![Vec::new(); n];
             for &f in &fences {
                 let mut frb = vec![0u64; words];
                 let mut rfb = vec![0u64; words];
@@ -486,14 +488,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 }
                 let mut a: Vec<u64> = bco.row(f).to_vec();
                 a[f / 64] |= 1 << (f % 64);
-                fr_before.insert(f, frb);
-                rf_before.insert(f, rfb);
-                after.insert(f, a);
+                fr_before[f] = frb;
+                rf_before[f] = rfb;
+                after[f] = a;
             }
             let hit = |x: &[u64], y: &[u64]| x.iter().zip(y).any(|(a, b)| a & b != 0);
             // Would `fb` before `fa` break something? (`fb`'s predecessors before `fa`'s successors.)
             let breaks = |fa: EvId, fb: EvId| -> bool {
-                hit(&fr_before[&fb], &after[&fa]) || hit(&rf_before[&fb], &after[&fa])
+                hit(&fr_before[fb], &after[fa]) || hit(&rf_before[fb], &after[fa])
             };
             let _ = row_iter;
             let mut changed = false;

@@ -521,6 +521,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         }
                     }
                     th.heads.insert(head, (fp, th.impure));
+                    // A backward jump ends any vector instruction: the same store in the next
+                    // iteration is a new program-order position, not another element.
+                    th.prev_mem = None;
                     let (p, _) = th.front.as_mut().unwrap();
                     let s = p.step();
                     th.front.as_mut().unwrap().1 = s;
