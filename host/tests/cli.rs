@@ -386,7 +386,11 @@ fn check_witnesses_of_the_hopper_bugs_are_the_ones_in_docs() {
             dir.to_str().unwrap(),
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let stem = std::path::Path::new(file).file_stem().unwrap().to_str().unwrap();
+        let stem = std::path::Path::new(file)
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap();
         let dot = std::fs::read_to_string(dir.join(format!("{stem}.dot"))).unwrap();
         for m in must {
             assert!(dot.contains(m), "{file}: {m} missing:\n{dot}");
