@@ -479,11 +479,43 @@ fn the_project_kernels_fire_only_on_their_documented_bugs() {
     macro_rules! s54 {
         ($($k:ident: $T:path),* $(,)?) => { [$((stringify!($k), <$T as Section54>::CORRECT)),*] };
     }
-    let mut correct: BTreeMap<&str, bool> = BTreeMap::new();
-    correct.extend(ptx_sync_programs::for_each_litmus!(litmus));
-    correct.extend(ptx_sync_programs::for_each_section5!(s5));
-    correct.extend(ptx_sync_programs::for_each_section54!(s54));
+    let mut correct: BTreeMap<String, bool> = BTreeMap::new();
+    let own = |rows: &[(&str, bool)]| -> Vec<(String, bool)> {
+        rows.iter().map(|(k, ok)| (k.to_string(), *ok)).collect()
+    };
+    correct.extend(own(&ptx_sync_programs::for_each_litmus!(litmus)));
+    correct.extend(own(&ptx_sync_programs::for_each_section5!(s5)));
+    correct.extend(own(&ptx_sync_programs::for_each_section54!(s54)));
     assert!(correct.len() > 30, "{correct:?}");
+    // The same programs at model-check size (`tiny_<kernel>`, `host/kernels/src/kcheck.rs`),
+    // DeepEP's barrier there (correct), and the planted bugs of issue #22
+    // (`kcheck_planted.rs`: broken, their `_fix` twins correct).
+    let tiny: Vec<(String, bool)> = correct
+        .iter()
+        .map(|(k, ok)| (format!("tiny_{k}"), *ok))
+        .collect();
+    correct.extend(tiny);
+    correct.extend(own(&[
+        ("tiny_deepep_barrier", true),
+        ("tiny_deepep_barrier_missing", false),
+    ]));
+    for k in [
+        "planted_weak_spin",
+        "planted_data_flag_spin",
+        "planted_cta_scope",
+        "planted_no_proxy_fence",
+        "planted_generic_then_tma",
+        "planted_cp_async_no_wait",
+        "planted_grid_barrier",
+    ] {
+        correct.insert(k.to_string(), false);
+        if !matches!(
+            k,
+            "planted_weak_spin" | "planted_data_flag_spin" | "planted_cta_scope"
+        ) {
+            correct.insert(format!("{k}_fix"), true);
+        }
+    }
 
     let dir = std::env::var("PTX_SYNC_PTX_DIR")
         .map(PathBuf::from)
@@ -518,6 +550,30 @@ fn the_project_kernels_fire_only_on_their_documented_bugs() {
         ("arrive-without-proxy-fence", "s53_reuse_bug", 1),
         // Seed §5.4: the remote arrives on the peer's `empty` at .cta scope.
         ("remote-arrive-cta-scope", "s54_cluster_cta", 2),
+        // The same programs at model-check size: the same lints on the same bugs.
+        ("cta-scope-across-ctas", "tiny_litmus_mp_rel_acq_cta", 2),
+        (
+            "cta-scope-across-ctas",
+            "tiny_litmus_mp_rel_acq_cta_once",
+            2,
+        ),
+        ("cp-async-barrier-without-wait", "tiny_s51_cp_async_bug", 1),
+        ("arrive-without-proxy-fence", "tiny_s53_reuse_bug", 1),
+        ("remote-arrive-cta-scope", "tiny_s54_cluster_cta", 2),
+        // Issue #22's planted bugs (`kcheck_planted.rs`): the weak spin's self-loop, the
+        // `Data` flag's timer-only loop, the .cta pair, the arrive without the proxy fence, the
+        // generic load then TMA, cp.async then the barrier (the grid barrier's deadlock is for
+        // the checker: no lint sees it).
+        ("hoisted-spin-loop", "planted_weak_spin", 1),
+        ("timed-wait-without-load", "planted_data_flag_spin", 1),
+        ("cta-scope-across-ctas", "planted_cta_scope", 2),
+        ("arrive-without-proxy-fence", "planted_no_proxy_fence", 1),
+        ("generic-load-then-tma-write", "planted_generic_then_tma", 1),
+        (
+            "cp-async-barrier-without-wait",
+            "planted_cp_async_no_wait",
+            1,
+        ),
     ]
     .into_iter()
     .map(|(l, f, n)| ((l.to_string(), f.to_string()), n))

@@ -43,3 +43,9 @@ mod catalog_blackwell;
 mod bench;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod abi_check;
+// The seed's programs at model-check size (`ptx-sync check`, issue #22).
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
+mod kcheck;
+// The planted bugs of issue #22 as small kernels of their own (`ptx-sync check`).
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
+mod kcheck_planted;
