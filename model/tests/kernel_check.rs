@@ -136,3 +136,123 @@ fn a_bounded_wait_on_a_flag_nobody_sets_is_a_hang_and_its_timeout_path_is_explor
     assert!(!o.hangs.is_empty(), "{}", o.herd());
     assert!(o.holds(), "the timeout path: {}", o.herd());
 }
+
+/// A launch of `grid` one-thread CTAs with two zeroed 8-byte buffers (parameters 0 and 1).
+fn run_grid(
+    ptx: &str,
+    entry: &str,
+    grid: u32,
+    assert: &str,
+) -> ptx_sync_model::kernel::KernelOutcome {
+    let mut launch = Launch::new([grid, 1, 1], [1, 1, 1]);
+    launch.params.push((0, Bind::Buf(8)));
+    launch.params.push((1, Bind::Buf(8)));
+    let check = KernelCheck {
+        entry: entry.into(),
+        launch,
+        assert: Some(assert.into()),
+    };
+    check_kernel(ptx, "t.ptx", &check).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const HEADER: &str = ".version 8.6\n.target sm_90\n.address_size 64\n";
+
+/// CTA 0 sets `f1` and waits (unbounded) for `f2`; CTA 1 waits for `f1` with a %globaltimer
+/// budget, then sets `f2` — or gives up (`exit`) when the budget runs out.
+const TIMEOUT_UPSTREAM: &str = r#"
+.visible .entry cas(.param .u64 p0, .param .u64 p1)
+{ .reg .pred %p<5>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [p0]; mov.u32 %r1, %ctaid.x; setp.ne.u32 %p1, %r1, 0; @%p1 bra T1;
+  st.relaxed.gpu.u32 [%rd1], 1;
+W0: ld.relaxed.gpu.u32 %r2, [%rd1+4]; setp.eq.u32 %p2, %r2, 0; @%p2 bra W0; ret;
+T1: mov.u64 %rd2, %globaltimer;
+W1: ld.relaxed.gpu.u32 %r3, [%rd1]; setp.ne.u32 %p3, %r3, 0; @%p3 bra GO;
+  mov.u64 %rd3, %globaltimer; sub.s64 %rd4, %rd3, %rd2; setp.lt.u64 %p4, %rd4, 1000000000; @%p4 bra W1;
+  exit;
+GO: st.relaxed.gpu.u32 [%rd1+4], 1; ret; }
+"#;
+
+#[test]
+fn a_wait_downstream_of_a_timeout_is_not_a_hang() {
+    // Judged as the unbounded wait it bounds (issue #22 §2), CTA 1's wait ends: CTA 0's
+    // relaxed.gpu store of f1 is eventually seen by the repeated relaxed.gpu read (SEMANTICS
+    // S6), so CTA 1 sets f2 and CTA 0's wait ends too. Only the timeout path leaves CTA 0
+    // waiting, and that is the hardware's timeout, not a hang of the protocol. All accesses
+    // are relaxed.gpu (morally strong, §8.7): no race. Both flags end at 1 in every execution
+    // that is not a timeout; the timeout path (f2 stays 0) is still explored.
+    let ptx = format!("{HEADER}{TIMEOUT_UPSTREAM}");
+    let o = run_grid(&ptx, "cas", 2, "exists (p0[1] == 0)");
+    assert!(o.hangs.is_empty(), "no hang expected:\n{}", o.herd());
+    assert!(o.races.is_empty(), "{}", o.herd());
+    assert!(
+        o.holds(),
+        "the timeout path (f2 never set) is explored:\n{}",
+        o.herd()
+    );
+}
+
+/// A sense-reversal grid barrier: each CTA reads the generation, arrives (acq_rel add), the
+/// last arriver resets the count and bumps the generation (release), the others wait for the
+/// generation to change (acquire).
+const GRID_BARRIER: &str = r#"
+.visible .entry gb(.param .u64 p0, .param .u64 p1)
+{ .reg .pred %p<5>; .reg .b32 %r<13>; .reg .b64 %rd<18>;
+  ld.param.u64 %rd13, [p0]; ld.param.u64 %rd2, [p1]; mov.u32 %r1, %ctaid.x; add.s64 %rd6, %rd13, 4;
+  ld.acquire.gpu.u32 %r2, [%rd6];
+  atom.acq_rel.gpu.add.u32 %r3, [%rd13], 1; setp.ne.b32 %p2, %r3, 1; @%p2 bra WAIT;
+  st.relaxed.gpu.u32 [%rd13], 0; add.s32 %r10, %r2, 1; st.release.gpu.u32 [%rd6], %r10; bra DONE;
+WAIT: ld.acquire.gpu.u32 %r6, [%rd6]; setp.ne.b32 %p3, %r6, %r2; @%p3 bra DONE; bra.uni WAIT;
+DONE: mul.wide.u32 %rd14, %r1, 4; add.s64 %rd15, %rd2, %rd14; st.u32 [%rd15], %r2; ret; }
+"#;
+
+#[test]
+fn a_read_before_a_spin_loop_is_not_taken_for_one_of_its_reads() {
+    // The waiter's first read of the generation precedes its own arrive, which precedes the
+    // last arriver's bump (atomicity of the acq_rel adds, §8.10.3, and release/acquire
+    // through them, §8.9.4), so it reads 0 (§8.10.6: it cannot read a write that follows it in
+    // causality order); the loop's repeated read eventually returns the bump (S6) and the
+    // wait ends: no hang. Both CTAs record generation 0.
+    let ptx = format!("{HEADER}{GRID_BARRIER}");
+    let o = run_grid(&ptx, "gb", 2, "forall (p1[0] == 0 /\\ p1[1] == 0)");
+    assert!(o.hangs.is_empty(), "no hang expected:\n{}", o.herd());
+    assert!(o.holds(), "{}", o.herd());
+}
+
+/// CTA 0 publishes a flag; CTA 1 reads it once and, if it was 0, loops: `bra.uni` to itself
+/// (LLVM's hoisted weak spin) or a loop whose only input is %globaltimer.
+const NO_READ_LOOPS: &str = r#"
+.visible .entry selfloop(.param .u64 p0, .param .u64 p1)
+{ .reg .pred %p<5>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [p0]; mov.u32 %r1, %ctaid.x; setp.ne.u32 %p1, %r1, 0; @%p1 bra T1;
+  st.release.gpu.u32 [%rd1], 1; ret;
+T1: ld.relaxed.gpu.u32 %r2, [%rd1]; setp.ne.u32 %p2, %r2, 0; @%p2 bra DONE;
+L: bra.uni L;
+DONE: ret; }
+.visible .entry timeronly(.param .u64 p0, .param .u64 p1)
+{ .reg .pred %p<5>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [p0]; mov.u32 %r1, %ctaid.x; setp.ne.u32 %p1, %r1, 0; @%p1 bra T1;
+  st.release.gpu.u32 [%rd1], 1; ret;
+T1: ld.relaxed.gpu.u32 %r2, [%rd1]; mov.u64 %rd2, %globaltimer;
+L: setp.ne.u32 %p2, %r2, 0; @%p2 bra DONE;
+  mov.u64 %rd3, %globaltimer; sub.s64 %rd4, %rd3, %rd2; setp.lt.u64 %p4, %rd4, 1000000000; @%p4 bra L;
+  st.relaxed.gpu.u32 [%rd1+4], 1;
+DONE: ret; }
+"#;
+
+#[test]
+fn a_loop_that_reads_no_memory_is_a_hang_when_it_cannot_exit() {
+    // When CTA 1's single read returns 0 (the initial value: nothing orders it after CTA 0's
+    // store), `bra.uni L` to itself never exits whatever the other threads do: a hang (S6).
+    // The timer-only loop is the same wait bounded by %globaltimer: judged as the unbounded
+    // wait it bounds it is a hang too, and its timeout path (p0[1] = 1) is explored. The
+    // accesses are strong and morally strong (§8.7): no race.
+    let ptx = format!("{HEADER}{NO_READ_LOOPS}");
+    let o = run_grid(&ptx, "selfloop", 2, "exists (p0[0] == 1)");
+    assert_eq!(o.hangs.len(), 1, "{}", o.herd());
+    assert!(o.hangs[0].contains("bra.uni L"), "{}", o.hangs[0]);
+    assert!(o.races.is_empty(), "{}", o.herd());
+    let o = run_grid(&ptx, "timeronly", 2, "exists (p0[1] == 1)");
+    assert_eq!(o.hangs.len(), 1, "{}", o.herd());
+    assert!(o.races.is_empty(), "{}", o.herd());
+    assert!(o.holds(), "the timeout path is explored:\n{}", o.herd());
+}

@@ -62,6 +62,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let mut hangs: Vec<String> = Vec::new();
         let mut blocked = vec![false; st.th.len()];
         for (t, th) in st.th.iter().enumerate() {
+            if let Some(h) = &th.spin {
+                hangs.push(h.clone());
+                blocked[t] = true;
+                continue;
+            }
             if !th.pending.is_empty() {
                 match self.probe(&st, t, &full) {
                     Some(line) => {
@@ -111,8 +116,16 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             return;
         }
         self.summary.executions += 1;
+        // A bounded wait is judged as the unbounded wait it bounds (issue #22 §2): an execution
+        // in which some clock jumped past the budgets (a wait may have timed out) is explored
+        // for races and final values, but a thread left waiting in it is waiting for what the
+        // timed-out thread did not do. The same waits without the jump are explored too, and
+        // a wait that can never end is reported there.
+        let jumped = st.th.iter().any(|th| th.jumped);
         for h in hangs {
-            self.summary.hangs.insert(h);
+            if !jumped {
+                self.summary.hangs.insert(h);
+            }
         }
         let mut all_flags = st.flags.clone();
         all_flags.extend(full.flags.iter().cloned());
@@ -194,6 +207,18 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         };
         let first = th.pending.first()?.clone();
         let at = st.g.ev[first.ev].at.clone();
+        // The pending reads (op ordinal, line): the coherence-last value is the one a fair
+        // execution ends with only for a read the loop repeats (a read repeated for ever
+        // eventually sees the last write, SEMANTICS S6). A pending read before the loop's
+        // repeated reads that the loop does not repeat must take a value of its own: then this
+        // is not an end. (Pending reads after them ran ahead of the loop: the loop does not
+        // depend on them.)
+        let pending_lines: Vec<(u32, usize)> = th
+            .pending
+            .iter()
+            .map(|p| (p.ord, st.g.ev[p.ev].at.line))
+            .collect();
+        let mut repeated: BTreeSet<usize> = BTreeSet::new();
         for p in th.pending.clone() {
             let m = st.g.ev[p.ev].mem().unwrap();
             if m.write {
@@ -213,16 +238,28 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     let fp = prog.fingerprint();
                     if heads
                         .get(&head)
-                        .is_some_and(|&(f, imp)| f == fp && imp == th.impure)
+                        .is_some_and(|&(f, imp, _)| f == fp && imp == th.impure)
                     {
+                        let first_spin = pending_lines
+                            .iter()
+                            .filter(|(_, l)| repeated.contains(l))
+                            .map(|&(o, _)| o)
+                            .min();
+                        let before_loop = pending_lines.iter().any(|&(o, l)| {
+                            !repeated.contains(&l) && first_spin.is_none_or(|f| o < f)
+                        });
+                        if before_loop {
+                            return None;
+                        }
                         return Some(format!(
                             "P{t} `{}` (line {}): the loop can wait for ever (its reads see the last writes and it does not exit)",
                             at.text, at.line
                         ));
                     }
-                    heads.insert(head, (fp, th.impure));
+                    heads.insert(head, (fp, th.impure, 0));
                 }
-                Step::Op(Op::Load(acc), ..) => {
+                Step::Op(Op::Load(acc), ref lat, _) => {
+                    repeated.insert(lat.line);
                     let Ok((key, off, _, _)) = self.locate(st, t, acc.space, acc.addr, acc.size)
                     else {
                         return None;
@@ -254,8 +291,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         op: op @ (MbarOp::WaitParity { .. } | MbarOp::WaitState { .. }),
                         ..
                     },
-                    ..,
+                    ref lat,
+                    _,
                 ) => {
+                    repeated.insert(lat.line);
                     let Ok((key, off, _, _)) = self.locate(st, t, space, addr, 8) else {
                         return None;
                     };

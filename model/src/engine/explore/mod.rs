@@ -177,8 +177,15 @@ struct Th<P> {
     /// Interpreter after `ahead` (with placeholder replies), and its next step.
     front: Option<(Prog<P>, Step)>,
     status: Status,
-    /// Loop head → (fingerprint, impure-event count) when last there.
-    heads: BTreeMap<usize, (u64, usize)>,
+    /// Loop head → (fingerprint, impure-event count, reads issued) when last there.
+    heads: BTreeMap<usize, (u64, usize, u32)>,
+    /// Reads issued so far (memory reads and mbarrier waits).
+    nreads: u32,
+    /// Set when the thread was stopped in a loop that can never exit: the hang's description.
+    spin: Option<String>,
+    /// Set when a clock read of this thread jumped past every time budget (a bounded wait may
+    /// time out in this execution).
+    jumped: bool,
     impure: usize,
     groups: Vec<Vec<usize>>,
     open: Vec<usize>,
@@ -209,6 +216,9 @@ impl<P: Program> Th<P> {
             front: None,
             status: Status::Run,
             heads: BTreeMap::new(),
+            nreads: 0,
+            spin: None,
+            jumped: false,
             impure: 0,
             groups: Vec::new(),
             open: Vec::new(),
@@ -508,19 +518,31 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                     return Some(self.perform(st, t, op, at));
                 }
-                Step::LoopHead { head, .. } => {
+                Step::LoopHead { head, at } => {
                     if has_pending {
                         continue;
                     }
                     let th = &mut st.th[t];
                     let fp = th.front.as_ref().unwrap().0.fingerprint();
-                    if let Some(&(f0, imp0)) = th.heads.get(&head) {
+                    if let Some(&(f0, imp0, reads0)) = th.heads.get(&head) {
                         if f0 == fp && imp0 == th.impure {
+                            if reads0 == th.nreads {
+                                // An iteration that read nothing and changed nothing (`bra` to
+                                // itself; a loop whose only input is a clock that did not
+                                // move) repeats for ever whatever the other threads do: a hang
+                                // (SEMANTICS S6). The thread stops here.
+                                th.spin = Some(format!(
+                                    "P{t} `{}` (line {}): the loop can never exit (an iteration reads no memory and changes nothing)",
+                                    at.text, at.line
+                                ));
+                                th.status = Status::Stopped;
+                                return Some(Flow::Go);
+                            }
                             // An iteration that changed nothing: explored already.
                             return Some(Flow::Prune);
                         }
                     }
-                    th.heads.insert(head, (fp, th.impure));
+                    th.heads.insert(head, (fp, th.impure, th.nreads));
                     // A backward jump ends any vector instruction: the same store in the next
                     // iteration is a new program-order position, not another element.
                     th.prev_mem = None;
@@ -662,6 +684,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
         };
         st.th[t].prev_mem = is_mem.then(|| (opo, at.clone(), ord));
+        if matches!(&kind, Kind::Mem(m) if m.read) {
+            st.th[t].nreads += 1;
+        }
         let e = Event {
             thread: t,
             ord,

@@ -298,6 +298,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 };
                 for v in choices {
                     let mut s = st.clone();
+                    if prev.is_some_and(|p| v != p) {
+                        s.th[t].jumped = true;
+                    }
                     s.th[t].clock = Some(v);
                     Self::push_op(&mut s, t, None, Some(Reply::Value(v)));
                     out.push(s);
