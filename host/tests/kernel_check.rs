@@ -10,19 +10,10 @@
 //! Input: `$PTX_SYNC_PTX_DIR/kernels.ptx` (default `target/ptx`, built by `cargo xtask ptx`).
 //! A missing file fails every test with the command that builds it.
 //!
-//! Known checker deviations (the engine is not this branch's to change; each has a minimal
-//! reproducer in `docs/kernel-check.md`): where the checker's flags differ from the ISA's verdict
-//! the row says which deviation, and the test asserts the ISA verdict on everything else and
-//! that the deviation is still there — so fixing the engine makes the test fail until the row is
-//! updated to the plain ISA verdict. (While a row's extra hang is there, its assertion is not
-//! judged: the hung executions the checker adds end without the output the ISA's would write.)
-//! * `D1` — a hang downstream of another thread's timeout path: a thread that gave up a bounded
-//!   wait (and so never writes what a third waits for) makes the third's wait a `Flag hang`,
-//!   although judged as the unbounded wait it bounds the first wait ends (issue #22 §2).
-//! * `D2` — a load before a spin loop (the generation a barrier waiter compares against) is
-//!   re-read as one of the loop's reads: `Flag hang` where the loop's own read always ends it.
-//! * `D3` — a loop with no read of memory (LLVM's hoisted weak spin: `bra.uni` to itself, or a
-//!   loop that only reads `%globaltimer`) is not reported as a hang.
+//! The three checker deviations found while writing this test (a hang reported downstream of a
+//! timeout, a read before a spin loop taken for one of its reads, a loop that reads no memory not
+//! reported) were fixed in the engine; their reproducers are `model/tests/kernel_check.rs`. Every
+//! row below is the plain ISA verdict.
 
 use ptx_sync_model::kernel::{check_kernel, KernelCheck, KernelOutcome};
 use ptx_sync_model::ptx::module::{Bind, Launch};
@@ -73,15 +64,6 @@ fn launch_of(entry: &str) -> Launch {
     }
 }
 
-/// A checker deviation from the ISA verdict (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dev {
-    /// D1, D2: the checker adds `hang`.
-    ExtraHang(&'static str),
-    /// D3: the checker misses `hang`.
-    MissedHang(&'static str),
-}
-
 /// The verdict expected from the ISA, written before running the checker.
 struct Expect {
     entry: &'static str,
@@ -93,8 +75,6 @@ struct Expect {
     flags: &'static [&'static str],
     /// An assertion over the buffers and whether it holds.
     assert: Option<(&'static str, bool)>,
-    /// Where the checker is known to deviate.
-    dev: Option<Dev>,
 }
 
 const fn e(entry: &'static str, race: bool, hang: bool) -> Expect {
@@ -104,17 +84,12 @@ const fn e(entry: &'static str, race: bool, hang: bool) -> Expect {
         hang,
         flags: &[],
         assert: None,
-        dev: None,
     }
 }
 
 impl Expect {
     const fn holds(mut self, a: &'static str, h: bool) -> Self {
         self.assert = Some((a, h));
-        self
-    }
-    const fn dev(mut self, d: Dev) -> Self {
-        self.dev = Some(d);
         self
     }
 }
@@ -134,35 +109,17 @@ fn check_all(rows: &[Expect]) {
     for x in rows {
         let o = run(x);
         let names = o.flag_names();
-        let has = |f: &str| names.iter().any(|n| n == f);
         let mut want: Vec<String> = x.flags.iter().map(|s| s.to_string()).collect();
         if x.race {
             want.push("data-race".into());
         }
-        let want_hang = match x.dev {
-            Some(Dev::ExtraHang(_)) => {
-                assert!(!x.hang, "{}: an ExtraHang row expects no hang", x.entry);
-                true
-            }
-            Some(Dev::MissedHang(_)) => {
-                assert!(x.hang, "{}: a MissedHang row expects a hang", x.entry);
-                false
-            }
-            None => x.hang,
-        };
-        if want_hang {
+        if x.hang {
             want.push("hang".into());
         }
         want.sort();
         if names != want {
-            let note = match x.dev {
-                Some(Dev::ExtraHang(d) | Dev::MissedHang(d)) if has("hang") != want_hang => {
-                    format!(" (deviation {d} gone? then the row's verdict is the ISA's: drop .dev)")
-                }
-                _ => String::new(),
-            };
             bad.push(format!(
-                "{}: flags {names:?}, expected {want:?}{note}\n{}",
+                "{}: flags {names:?}, expected {want:?}\n{}",
                 x.entry,
                 o.herd()
             ));
@@ -178,11 +135,7 @@ fn check_all(rows: &[Expect]) {
             bad.push(format!("{}: no execution", x.entry));
         }
         if let Some((a, h)) = x.assert {
-            // Under an extra hang, the checker's hung executions end there (a waiter that
-            // neither wrote its output nor recorded a timeout), so the assertion is judged on
-            // the ISA's executions only once the deviation is gone.
-            let excused = matches!(x.dev, Some(Dev::ExtraHang(_))) && has("hang");
-            if o.holds() != h && !excused {
+            if o.holds() != h {
                 bad.push(format!(
                     "{}: `{a}` {} (expected {})\n{}",
                     x.entry,
@@ -199,7 +152,6 @@ fn check_all(rows: &[Expect]) {
 /// `out` is parameter 1 in the litmus kernels: word 0/1 = the roles' reads, word 3 = timeouts.
 #[test]
 fn seed_litmus_kernels_s2_s4_get_the_isa_verdicts() {
-    const D1: Dev = Dev::ExtraHang("D1");
     check_all(&[
         // §2.1 / §3.6 store buffering: strong relaxed flags (morally strong: no race); without
         // fence.sc both reads may return 0 (W→R is not ordered, §8.8 has no Fence-SC order to
@@ -240,31 +192,27 @@ fn seed_litmus_kernels_s2_s4_get_the_isa_verdicts() {
         // writes empty: a hang.
         e("tiny_litmus_handoff_2_5_nofence", true, true),
         // Ten fence.sc: correct (§2.5).
-        e("tiny_litmus_handoff_2_5", false, false)
-            .holds(
-                "forall (p1[3] != 0 \\/ p1[2] == 0 \\/ (p1[0] == 42 /\\ p1[1] == 42))",
-                true,
-            )
-            .dev(D1),
+        e("tiny_litmus_handoff_2_5", false, false).holds(
+            "forall (p1[3] != 0 \\/ p1[2] == 0 \\/ (p1[0] == 42 /\\ p1[1] == 42))",
+            true,
+        ),
         // §3.6: fence.acq_rel for the W→R pair: both may miss the other's done → P hangs; the
         // data accesses stay ordered whenever empty is written.
         e("tiny_litmus_handoff_3_4_no_sc", false, true),
         // §3.4 without C2's fence.release: C2's read races with P's 43.
-        e("tiny_litmus_handoff_3_4_no_c2_release", true, false).dev(D1),
-        e("tiny_litmus_handoff_3_4", false, false)
-            .holds(
-                "forall (p1[3] != 0 \\/ p1[2] == 0 \\/ (p1[0] == 42 /\\ p1[1] == 42))",
-                true,
-            )
-            .dev(D1),
+        e("tiny_litmus_handoff_3_4_no_c2_release", true, false),
+        e("tiny_litmus_handoff_3_4", false, false).holds(
+            "forall (p1[3] != 0 \\/ p1[2] == 0 \\/ (p1[0] == 42 /\\ p1[1] == 42))",
+            true,
+        ),
         // §4.3: a relaxed atom and a relaxed empty=1 publish nothing: race with 43.
-        e("tiny_litmus_handoff_4_3_relaxed", true, false).dev(D1),
-        e("tiny_litmus_handoff_4_3", false, false).dev(D1),
+        e("tiny_litmus_handoff_4_3_relaxed", true, false),
+        e("tiny_litmus_handoff_4_3", false, false),
         // §4.4: red.relaxed arrives but releases nothing; atom.release / red.release do (the
         // RMW chain, §8.8 release sequence).
-        e("tiny_litmus_handoff_4_4_relaxed", true, false).dev(D1),
-        e("tiny_litmus_handoff_4_4", false, false).dev(D1),
-        e("tiny_litmus_handoff_4_5_red", false, false).dev(D1),
+        e("tiny_litmus_handoff_4_4_relaxed", true, false),
+        e("tiny_litmus_handoff_4_4", false, false),
+        e("tiny_litmus_handoff_4_5_red", false, false),
     ]);
 }
 
@@ -272,7 +220,6 @@ fn seed_litmus_kernels_s2_s4_get_the_isa_verdicts() {
 /// the checker stops at its 5,000,000-step limit (`docs/kernel-check.md`).
 #[test]
 fn seed_section5_kernels_get_the_isa_verdicts() {
-    const D1: Dev = Dev::ExtraHang("D1");
     check_all(&[
         // §5.1: cp.async is performed only at cp.async.wait_* (§9.7.9.25.3): the barrier does
         // not order it before C's reads; with wait_all first, C reads the source.
@@ -282,8 +229,8 @@ fn seed_section5_kernels_get_the_isa_verdicts() {
         e("tiny_s52_tma_bug", true, false),
         e("tiny_s52_tma_fix", false, false),
         // §5.3: C's generic reads vs the next TMA write without fence.proxy.async (§8.8).
-        e("tiny_s53_reuse_bug", true, false).dev(D1),
-        e("tiny_s53_reuse_fix", false, false).dev(D1),
+        e("tiny_s53_reuse_bug", true, false),
+        e("tiny_s53_reuse_fix", false, false),
     ]);
 }
 
@@ -302,17 +249,17 @@ fn deepep_barrier_with_a_dead_rank_hangs() {
 fn planted_bugs_are_caught_and_their_fixes_are_clean() {
     check_all(&[
         // 1. weak spin through a raw pointer: the weak ld races with st.release (not morally
-        // strong, §8.6), and the hoisted loop can never exit: a hang (D3: not reported).
-        e("planted_weak_spin", true, true).dev(Dev::MissedHang("D3")),
+        // strong, §8.6), and the hoisted loop (`bra.uni` to itself) can never exit: a hang.
+        e("planted_weak_spin", true, true),
         // 2. a Data flag in a bounded spin: the same race; the loop only reads %globaltimer.
-        e("planted_data_flag_spin", true, true).dev(Dev::MissedHang("D3")),
+        e("planted_data_flag_spin", true, true),
         // 3. st.release.cta / ld.acquire.cta between two CTAs: the flag and the data race.
         e("planted_cta_scope", true, false),
         // 4. consumer arrives on `empty` without fence.proxy.async: generic reads vs the next
         // TMA write (§8.8); with the fence C reads block 0 then block 1 (src words are 0: the
         // buffers are zeroed, so both blocks read 0) — the check is the absence of the race.
-        e("planted_no_proxy_fence", true, false).dev(Dev::ExtraHang("D1")),
-        e("planted_no_proxy_fence_fix", false, false).dev(Dev::ExtraHang("D1")),
+        e("planted_no_proxy_fence", true, false),
+        e("planted_no_proxy_fence_fix", false, false),
         // 5. generic ld then a TMA write in one thread: program order does not order two
         // proxies (§8.8).
         e("planted_generic_then_tma", true, false),
@@ -323,11 +270,10 @@ fn planted_bugs_are_caught_and_their_fixes_are_clean() {
         // 7. a grid barrier whose first arriver reads the generation after arriving: if the
         // last arriver bumped it first, the waiter waits for a bump that never comes — a hang
         // reachable under SC. The fix reads it before arriving: each rank then reads its peer's
-        // word unless its wait gave up (D2: the checker still says hang).
+        // word unless its wait gave up.
         e("planted_grid_barrier", false, true),
         e("planted_grid_barrier_fix", false, false)
-            .holds("forall (p2[0] != 0 \\/ (p1[0] == 2 /\\ p1[1] == 1))", true)
-            .dev(Dev::ExtraHang("D2")),
+            .holds("forall (p2[0] != 0 \\/ (p1[0] == 2 /\\ p1[1] == 1))", true),
     ]);
 }
 
