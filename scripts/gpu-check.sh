@@ -34,7 +34,8 @@
 #
 # Other knobs (the CI dry run against the driver stub uses them): GPU_CHECK_LITMUS_ITERS
 # (launches per litmus program; default: each program's default rounds), GPU_CHECK_COPY_BYTES
-# (default 256M), GPU_CHECK_TOUR_ITERS (default 20), GPU_CHECK_FILE_ITERS (launches per litmus file
+# (default 256M), GPU_CHECK_STEP_SCALE (each step's limit times this, default 1: the dry run on a
+# shared 2-core CI machine, tests running beside it, uses 4), GPU_CHECK_TOUR_ITERS (default 20), GPU_CHECK_FILE_ITERS (launches per litmus file
 # of the litmus-files step, default 20).
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -67,6 +68,7 @@ fi
 OUT="${OUT:-$ROOT/target/gpu-check/out}"
 BIN="${PTX_SYNC_BIN:-$ROOT/$CARRY_REL}"
 BUDGET="${GPU_CHECK_BUDGET_S:-210}"
+STEP_SCALE="${GPU_CHECK_STEP_SCALE:-1}"
 mkdir -p "$OUT"
 W="$(mktemp -d "${TMPDIR:-/tmp}/gpu-check.XXXXXX")"
 SUMMARY="$W/summary.txt"
@@ -148,6 +150,7 @@ step() {
         record "$name" skipped "" "" "${left} s of the ${BUDGET} s budget left"
         return 0
     fi
+    t=$((t * STEP_SCALE))
     [ "$t" -gt "$left" ] && t=$left
     local start=$SECONDS rc
     timeout --signal=TERM --kill-after=5 "$t" "$@" >> "$W/$out" 2>> "$W/$name.err" &

@@ -333,6 +333,9 @@ pub fn run(no_gpu: bool, iters: u64) -> ExitCode {
                 println!("    {t}");
             }
         }
+        if step.title.starts_with("§5") {
+            kernel_check_section();
+        }
     }
     model_section();
     registry_section();
@@ -504,6 +507,72 @@ fn loom_word(v: Verdict) -> String {
             format!("not modelled ({})", why.split(':').next().unwrap_or(why))
         }
     }
+}
+
+/// Seed kernels at model-check size (`host/kernels/src/kcheck.rs`) that the checker decides in
+/// about a second each: (entry, broken?, grid, block, zeroed buffer bytes per parameter). The
+/// launches are `docs/kernel-check.md`'s; the other kernels, with their times, are there.
+const KERNEL_CHECKS: &[(&str, bool, u32, u32, &[u32])] = &[
+    ("tiny_s51_cp_async_bug", true, 1, 64, &[32, 32, 4]),
+    ("tiny_s51_cp_async_fix", false, 1, 64, &[32, 32, 4]),
+    ("tiny_s52_tma_bug", true, 1, 64, &[32, 32, 4]),
+    ("tiny_s52_tma_fix", false, 1, 64, &[32, 32, 4]),
+    ("tiny_deepep_barrier_missing", true, 2, 2, &[16, 8]),
+    ("tiny_deepep_barrier", false, 2, 2, &[16, 8]),
+];
+
+/// What the checker says of one [`KERNEL_CHECKS`] row: (flags, executions, seconds).
+fn kernel_check(
+    ptx: &str,
+    entry: &str,
+    grid: u32,
+    block: u32,
+    bufs: &[u32],
+) -> Result<(Vec<String>, u64, f64), String> {
+    use ptx_sync_model::kernel::{check_kernel, KernelCheck};
+    use ptx_sync_model::ptx::module::{Bind, Launch};
+    let mut launch = Launch::new([grid, 1, 1], [block, 1, 1]);
+    for (i, &b) in bufs.iter().enumerate() {
+        launch.params.push((i, Bind::Buf(b)));
+    }
+    let check = KernelCheck {
+        entry: entry.into(),
+        launch,
+        assert: None,
+    };
+    let t = Instant::now();
+    let o = check_kernel(ptx, "kernels.ptx", &check).map_err(|e| e.to_string())?;
+    Ok((o.flag_names(), o.executions, t.elapsed().as_secs_f64()))
+}
+
+/// §5's kernels as compiled: their PTX (embedded) model-checked under the PTX axioms, every
+/// thread of a small launch (`ptx-sync check FILE.ptx`, issue #22).
+fn kernel_check_section() {
+    println!(
+        "  the compiled kernels, model-checked (ptx-sync check target/ptx/kernels.ptx --entry …):"
+    );
+    if gpu::KERNELS_PTX.trim().is_empty() {
+        println!("    kernels not built (run `cargo xtask ptx`)");
+        return;
+    }
+    for &(entry, broken, grid, block, bufs) in KERNEL_CHECKS {
+        let what = match kernel_check(gpu::KERNELS_PTX, entry, grid, block, bufs) {
+            Ok((flags, n, secs)) => format!(
+                "{} ({n} executions, {secs:.1} s)",
+                if flags.is_empty() {
+                    "clean".to_string()
+                } else {
+                    format!("Flag {}", flags.join(", "))
+                }
+            ),
+            Err(e) => e,
+        };
+        println!(
+            "    [{}] {entry:<28} --grid {grid} --block {block}: {what}",
+            if broken { "broken" } else { "fixed " }
+        );
+    }
+    println!("    (every seed kernel, its launch and time: docs/kernel-check.md)");
 }
 
 /// §6: the vocabulary of PTX ISA chapter 8, executable (`ptx-sync check`).
@@ -745,6 +814,29 @@ mod tests {
         assert!(!LOOM_TESTS.iter().any(|t| t.1 == "barrier_device"));
         for s in STEPS.iter().filter(|s| !s.loom.is_empty()) {
             assert!(!loom_tests(s.loom).is_empty(), "{}: no loom test", s.title);
+        }
+    }
+
+    /// The §5 kernels the tour checks are in the embedded PTX, and the checker flags each broken
+    /// one and passes each fixed one (the verdicts written in `programs/`: §5.1 a cp.async write
+    /// races with the consumer's reads, §5.2 the TMA's async-proxy write races with generic
+    /// reads, DeepEP's barrier with a dead rank hangs).
+    #[test]
+    fn the_section5_kernel_checks_flag_the_broken_and_pass_the_fixed() {
+        assert!(
+            !gpu::KERNELS_PTX.trim().is_empty(),
+            "kernels.ptx is not embedded: build it first (cargo xtask ptx)"
+        );
+        for &(entry, broken, grid, block, bufs) in KERNEL_CHECKS {
+            let (flags, n, _) = kernel_check(gpu::KERNELS_PTX, entry, grid, block, bufs)
+                .unwrap_or_else(|e| panic!("{entry}: {e}"));
+            assert!(n > 0, "{entry}: no execution");
+            let want: &[&str] = match (entry, broken) {
+                (_, false) => &[],
+                (e, true) if e.starts_with("tiny_deepep") => &["hang"],
+                (_, true) => &["data-race"],
+            };
+            assert_eq!(flags, want, "{entry}");
         }
     }
 

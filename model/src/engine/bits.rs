@@ -204,14 +204,43 @@ impl Rel {
             }
         }
         if order.len() == n {
+            // In reverse topological order every successor's row is already closed. a's
+            // closure is the union of its direct successors' rows; taken in topological order,
+            // a successor already reached through an earlier one adds nothing and is skipped
+            // (program order is stored transitively: only the next event is unioned).
+            let mut pos = vec![0usize; n];
+            for (i, &a) in order.iter().enumerate() {
+                pos[a] = i;
+            }
+            let mut succ: Vec<usize> = Vec::new();
             for &a in order.iter().rev() {
+                succ.clear();
                 for wi in 0..w {
                     let mut m = self.data[a * w + wi];
                     while m != 0 {
-                        let b = wi * 64 + m.trailing_zeros() as usize;
+                        succ.push(wi * 64 + m.trailing_zeros() as usize);
                         m &= m - 1;
+                    }
+                }
+                if succ.len() < 2 {
+                    if let Some(&b) = succ.first() {
                         self.union_rows(a, b);
                     }
+                    continue;
+                }
+                succ.sort_unstable_by_key(|&b| pos[b]);
+                let mut covered = vec![0u64; w];
+                for &b in &succ {
+                    if covered[b / 64] >> (b % 64) & 1 == 1 {
+                        continue;
+                    }
+                    covered[b / 64] |= 1 << (b % 64);
+                    for (k, c) in covered.iter_mut().enumerate() {
+                        *c |= self.data[b * w + k];
+                    }
+                }
+                for (k, c) in covered.iter().enumerate() {
+                    self.data[a * w + k] |= c;
                 }
             }
             return;
