@@ -256,3 +256,43 @@ fn a_loop_that_reads_no_memory_is_a_hang_when_it_cannot_exit() {
     assert!(o.races.is_empty(), "{}", o.herd());
     assert!(o.holds(), "the timeout path is explored:\n{}", o.herd());
 }
+
+/// nvcc declares a kernel's `__shared__` variables inside the entry's body.
+const BODY_SHARED: &str = r#"
+.visible .entry bs(.param .u64 p0, .param .u64 p1)
+{
+  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  .shared .align 4 .b8 _ZZ2bsE4slot[4];
+  ld.param.u64 %rd1, [p0];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra C;
+  st.shared.u32 [_ZZ2bsE4slot], 7;
+C:
+  bar.sync 0;
+  ld.shared.u32 %r2, [_ZZ2bsE4slot];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.u32 [%rd3], %r2;
+  ret;
+}
+"#;
+
+#[test]
+fn a_shared_variable_declared_in_the_entry_body_is_the_ctas() {
+    // PTX ISA §5.1.5: `.shared` is per CTA whatever the declaration's scope. Thread 0 stores 7
+    // before `bar.sync 0`, which orders it before both threads' loads (§8.9.4, barriers
+    // synchronize their participants): both read 7 and nothing races.
+    let ptx = format!("{HEADER}{BODY_SHARED}");
+    let mut launch = Launch::new([1, 1, 1], [2, 1, 1]);
+    launch.params.push((0, Bind::Buf(8)));
+    launch.params.push((1, Bind::Buf(8)));
+    let check = KernelCheck {
+        entry: "bs".into(),
+        launch,
+        assert: Some("forall (p0[0] == 7 /\\ p0[1] == 7)".into()),
+    };
+    let o = check_kernel(&ptx, "t.ptx", &check).unwrap_or_else(|e| panic!("{e}"));
+    assert!(o.races.is_empty() && o.hangs.is_empty(), "{}", o.herd());
+    assert!(o.holds(), "{}", o.herd());
+}

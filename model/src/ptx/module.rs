@@ -553,6 +553,30 @@ impl Module {
                                 }
                                 items.push(Item::Close);
                             }
+                            _ if matches!(
+                                s2.split_whitespace().next(),
+                                Some(".shared" | ".global" | ".const")
+                            ) =>
+                            {
+                                // A state-space variable declared in a function body has static
+                                // storage like a module-scope one (PTX ISA §5.1: `.shared` is
+                                // per CTA, `.global` per context); only its name is scoped to
+                                // the function. It is hoisted to the module under its own name
+                                // (nvcc mangles them unique); a second variable of that name is
+                                // refused.
+                                let v = var_decl(file, l2, &s2)?;
+                                if m.vars.iter().any(|x| x.name == v.name) {
+                                    return Err(unsup(
+                                        file,
+                                        l2,
+                                        format!(
+                                            "`{}` declared in two scopes (function-scope variables share the module's names here)",
+                                            v.name
+                                        ),
+                                    ));
+                                }
+                                m.vars.push(v);
+                            }
                             _ => items.push(body_item(file, l2, &s2)?),
                         }
                     }
