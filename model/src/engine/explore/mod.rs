@@ -274,10 +274,41 @@ struct BarState {
     gen: u32,
 }
 
+/// A thread's state shared between partial executions until one of them changes it (the
+/// search clones a whole [`State`] at every choice; most threads do not move between two
+/// choices, and a kernel's thread holds hundreds of registers).
+#[derive(Debug)]
+struct Shared<T>(std::rc::Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    fn new(t: T) -> Self {
+        Shared(std::rc::Rc::new(t))
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        std::rc::Rc::make_mut(&mut self.0)
+    }
+}
+
 #[derive(Clone)]
 struct State<P> {
     g: Graph,
-    th: Vec<Th<P>>,
+    th: Vec<Shared<Th<P>>>,
     bars: BTreeMap<(u32, u32, Option<u64>), BarState>,
     cbar: BTreeMap<(u32, u32), Vec<EvId>>,
     /// Warp collectives waiting for their lanes: (CTA, warp) → (thread, arrival, op, mask).
@@ -360,10 +391,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             _p: std::marker::PhantomData,
             stats: (0, 0.0, 0, 0.0),
         };
-        let th: Vec<Th<P>> = threads
+        let th: Vec<Shared<Th<P>>> = threads
             .into_iter()
             .zip(&world.places)
-            .map(|(p, pl)| Th::new(Prog::User(p), *pl, None))
+            .map(|(p, pl)| Shared::new(Th::new(Prog::User(p), *pl, None)))
             .collect();
         let mut st = State {
             g: Graph::default(),
@@ -522,7 +553,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     if has_pending {
                         continue;
                     }
-                    let th = &mut st.th[t];
+                    let th: &mut Th<P> = &mut st.th[t];
                     let fp = th.front.as_ref().unwrap().0.fingerprint();
                     if let Some(&(f0, imp0, reads0)) = th.heads.get(&head) {
                         if f0 == fp && imp0 == th.impure {
@@ -695,7 +726,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             at,
         };
         let id = st.g.add(e);
-        let th = &mut st.th[t];
+        let th: &mut Th<P> = &mut st.th[t];
         if !th.started {
             th.started = true;
             if let Some(i) = th.issue {
@@ -713,7 +744,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
 
     /// Records an op as performed with `reply` (`None`: pending) and moves the frontier on.
     fn push_op(st: &mut State<P>, t: usize, ev: Option<EvId>, reply: Option<Reply>) {
-        let th = &mut st.th[t];
+        let th: &mut Th<P> = &mut st.th[t];
         let ord = th.next_ord();
         th.ahead.push((ev, reply));
         if reply.is_none() {

@@ -120,7 +120,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             } => self.mbar(st, t, space, addr, op, sem, scope, at),
             Op::Copy(c) => self.copy(st, t, c, at),
             Op::Commit { bulk } => {
-                let th = &mut st.th[t];
+                let th: &mut Th<P> = &mut st.th[t];
                 if bulk {
                     let g = std::mem::take(&mut th.bopen);
                     th.bgroups.push(g);
@@ -133,7 +133,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
             Op::WaitGroup { bulk, n, read, all } => {
                 if all {
-                    let th = &mut st.th[t];
+                    let th: &mut Th<P> = &mut st.th[t];
                     let g = std::mem::take(&mut th.open);
                     th.groups.push(g);
                 }
@@ -164,7 +164,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 for a in after {
                     st.g.sync.push((a, ev));
                 }
-                let th = &mut st.th[t];
+                let th: &mut Th<P> = &mut st.th[t];
                 if !read {
                     if bulk {
                         th.bgroups.drain(..k);
@@ -237,7 +237,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 );
                 th.join_first = prior;
                 th.refront();
-                st.th.push(th);
+                st.th.push(Shared::new(th));
                 st.g.po.push(Vec::new());
                 st.th[t].impure += 1;
                 match inc {
@@ -494,7 +494,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 }
             }
             let reply = replies[k];
-            let th = &mut st.th[u];
+            let th: &mut Th<P> = &mut st.th[u];
             th.status = Status::Run;
             let last = th.ahead.len() - 1;
             th.ahead[last].1 = Some(reply);
@@ -637,7 +637,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 } => Reply::Value((popc > 0) as u64),
                 _ => Reply::None,
             };
-            let th = &mut st.th[wt];
+            let th: &mut Th<P> = &mut st.th[wt];
             th.status = Status::Run;
             // The waiting op is the last in `ahead` (nothing runs past a barrier wait).
             let last = th.ahead.len() - 1;
@@ -889,7 +889,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
             let mut th = Th::new(Prog::Async(prog), place, Some(ev));
             th.refront();
-            st.th.push(th);
+            st.th.push(Shared::new(th));
             st.g.po.push(Vec::new());
             match completion {
                 Completion::AsyncGroup => st.th[t].open.push(child),

@@ -255,7 +255,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         if m.write {
             Self::mark_avail(st, r);
         }
-        let th = &mut st.th[t];
+        let th: &mut Th<P> = &mut st.th[t];
         if th.snap_ord <= p.ord {
             let k = (p.ord - th.snap_ord) as usize;
             th.ahead[k].1 = Some(reply);
