@@ -389,7 +389,7 @@ pub unsafe fn sync_threads_aligned() {
 /// the device the check is `%laneid` and a `trap`). PTX 6.0 / sm_30. SASS: not recorded in the
 /// repo. PTX ISA §9.7.13.2; seed §5.1 (a warp's threads handing data over in shared memory).
 /// Host: the lanes of `membermask` of the caller's simulated warp in an
-/// [`index::launch`](crate::index::launch) meet (outside one, a warp of one).
+/// `index::launch` (host builds) meet (outside one, a warp of one).
 ///
 /// # Examples
 ///

@@ -41,71 +41,127 @@ use crate::shared::{ClusterAddr, RawShared, SharedAddr};
 include!(concat!(env!("OUT_DIR"), "/isa/cluster.rs"));
 
 /// `%cluster_ctarank`: this CTA's rank in its cluster (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_ctarank(), 0);
+/// ```
 #[inline(always)]
 pub fn cluster_ctarank() -> u32 {
     unsafe { ClusterCtarank::read() }
 }
 /// `%cluster_nctarank`: the number of CTAs in the cluster (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_nctarank(), 1);
+/// ```
 #[inline(always)]
 pub fn cluster_nctarank() -> u32 {
     unsafe { ClusterNctarank::read() }
 }
 /// `%clusterid.x` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::clusterid_x(), 0);
+/// ```
 #[inline(always)]
 pub fn clusterid_x() -> u32 {
     unsafe { ClusteridX::read() }
 }
 /// `%clusterid.y` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::clusterid_y(), 0);
+/// ```
 #[inline(always)]
 pub fn clusterid_y() -> u32 {
     unsafe { ClusteridY::read() }
 }
 /// `%clusterid.z` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::clusterid_z(), 0);
+/// ```
 #[inline(always)]
 pub fn clusterid_z() -> u32 {
     unsafe { ClusteridZ::read() }
 }
 /// `%nclusterid.x` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::nclusterid_x(), 1);
+/// ```
 #[inline(always)]
 pub fn nclusterid_x() -> u32 {
     unsafe { NclusteridX::read() }
 }
 /// `%nclusterid.y` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::nclusterid_y(), 1);
+/// ```
 #[inline(always)]
 pub fn nclusterid_y() -> u32 {
     unsafe { NclusteridY::read() }
 }
 /// `%nclusterid.z` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::nclusterid_z(), 1);
+/// ```
 #[inline(always)]
 pub fn nclusterid_z() -> u32 {
     unsafe { NclusteridZ::read() }
 }
 /// `%cluster_ctaid.x`: this CTA's position in its cluster (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_ctaid_x(), 0);
+/// ```
 #[inline(always)]
 pub fn cluster_ctaid_x() -> u32 {
     unsafe { ClusterCtaidX::read() }
 }
 /// `%cluster_ctaid.y` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_ctaid_y(), 0);
+/// ```
 #[inline(always)]
 pub fn cluster_ctaid_y() -> u32 {
     unsafe { ClusterCtaidY::read() }
 }
 /// `%cluster_ctaid.z` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_ctaid_z(), 0);
+/// ```
 #[inline(always)]
 pub fn cluster_ctaid_z() -> u32 {
     unsafe { ClusterCtaidZ::read() }
 }
 /// `%cluster_nctaid.x`: the cluster's shape (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_nctaid_x(), 1);
+/// ```
 #[inline(always)]
 pub fn cluster_nctaid_x() -> u32 {
     unsafe { ClusterNctaidX::read() }
 }
 /// `%cluster_nctaid.y` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_nctaid_y(), 1);
+/// ```
 #[inline(always)]
 pub fn cluster_nctaid_y() -> u32 {
     unsafe { ClusterNctaidY::read() }
 }
 /// `%cluster_nctaid.z` (PTX 7.8, sm_90).
+/// ```
+/// // On the host, outside a launch: CTA 0 of a cluster of one, in a grid of one cluster.
+/// assert_eq!(ptx_sync::cluster::cluster_nctaid_z(), 1);
+/// ```
 #[inline(always)]
 pub fn cluster_nctaid_z() -> u32 {
     unsafe { ClusterNctaidZ::read() }
@@ -228,7 +284,7 @@ pub fn elect_sync(mask: u32) -> bool {
 }
 
 /// `elect.sync d|p, mask;` — `(elected?, elected lane id)`. Host: the rendezvous of the lanes of
-/// `mask` in the caller's simulated warp ([`index::launch`](crate::index::launch); outside one a
+/// `mask` in the caller's simulated warp (`index::launch` (host builds); outside one a
 /// warp of one), then the lowest of them is elected.
 ///
 /// PTX 8.0 / sm_90. SASS: not recorded in the repo. PTX ISA §9.7.12.16.

@@ -685,14 +685,23 @@ fn guide_steps(md: &str) -> Vec<GuideStep> {
             let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
             steps.push(GuideStep::File(name.to_string(), body.join("\n") + "\n"));
         } else if l == "```sh" {
+            // A line ending in `\` continues on the next, as in sh.
+            let mut pending = String::new();
             for c in lines.by_ref().take_while(|l| *l != "```") {
                 let cmd = match c.find(" #") {
                     Some(i) => &c[..i],
                     None => c,
                 }
                 .trim();
-                if !cmd.is_empty() {
-                    steps.push(GuideStep::Sh(cmd.to_string()));
+                if let Some(head) = cmd.strip_suffix('\\') {
+                    pending.push_str(head.trim_end());
+                    pending.push(' ');
+                    continue;
+                }
+                let cmd = format!("{pending}{cmd}");
+                pending.clear();
+                if !cmd.trim().is_empty() {
+                    steps.push(GuideStep::Sh(cmd.trim().to_string()));
                 }
             }
         }
@@ -890,6 +899,16 @@ fn guide(total: &mut (u64, u64)) {
             }
             ["ptx-sync", "show", "--ptx", _] => guide_show(&md, ok, &t),
             ["cargo", "run"] => guide_run(&cwd, &tdir, ok, &t),
+            ["ptx-sync", "check", f, ..] if f.ends_with(".ptx") => {
+                // Step 7: the built kernel's PTX, checked: the page says `Observation mp Never`
+                // and no `Flag` line.
+                if !ok
+                    || !t.contains("Observation mp Never")
+                    || t.lines().any(|l| l.starts_with("Flag"))
+                {
+                    guide_fail("ptx-sync check FILE.ptx: mp Never, no flag", &t);
+                }
+            }
             ["ptx-sync", "check", ..] => {
                 if !ok
                     || !t.contains("Observation mp Never")
