@@ -226,6 +226,29 @@ fn bad_arguments_exit_2_with_one_line_naming_them() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--json"), "{}", stderr(&o));
+    // Machine code is refused with what to give instead, with or without launch options (the
+    // file need not exist: the name says what it is).
+    for args in [
+        vec!["check", "build/kernels.cubin"],
+        vec![
+            "check",
+            "build/kernels.cubin",
+            "--entry",
+            "mp",
+            "--grid",
+            "2",
+        ],
+        vec!["check", "app.fatbin"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(
+            e.contains(args[1]) && e.contains("machine code") && e.contains(".ptx"),
+            "{args:?}: {e}"
+        );
+    }
 }
 
 /// Litmus files keep working as before, exit 0 also for a `No`.

@@ -79,6 +79,20 @@ pub fn run(
     advise: bool,
 ) -> ExitCode {
     let k = kernel.options(opts.unroll);
+    // Machine code is not the model's input: say what to give instead (a cubin holds SASS; the
+    // PTX it was assembled from is what `ptx-sync build --out DIR` writes beside it).
+    if let Some((p, e)) = paths.iter().find_map(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .filter(|e| matches!(*e, "cubin" | "fatbin" | "o" | "sass"))
+            .map(|e| (p, e))
+    }) {
+        eprintln!(
+            "ptx-sync check: {}: a .{e} file holds machine code, not the PTX the model checks; give the .ptx it was built from (`ptx-sync build --out DIR` writes both)",
+            p.display()
+        );
+        return code(2);
+    }
     let ptx: Vec<&PathBuf> = paths
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
