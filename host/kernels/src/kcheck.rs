@@ -30,7 +30,7 @@ use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::shared::{SharedAddr, SharedArray};
 use ptx_sync::wait::{spin_until, Budget};
 use ptx_sync::*;
-use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Section5, Section54};
+use ptx_sync_programs::section5::{s54_exit, s54_setup, S5Env, S5Mem, Section5, Section54};
 use ptx_sync_programs::{deepep, Env, Litmus, Mem};
 
 /// Every wait's budget: 100 ms of `%globaltimer`.
@@ -241,71 +241,13 @@ ptx_sync_programs::for_each_section5!(mc_s5_kernels);
 
 // ---- §5.4: a cluster of two CTAs of two threads ---------------------------------------------
 
-/// [`S54Mem`]: this CTA's tile and barriers, its rank, the cluster barrier; `out` already at
-/// this CTA's 8 words.
-struct Small54 {
-    m: Small5,
-    rank: u32,
-    cluster: ClusterBarrier,
-}
-
-impl S5Mem for Small54 {
-    #[inline(always)]
-    fn words(&self) -> u32 {
-        self.m.words()
-    }
-    #[inline(always)]
-    fn tile(&self) -> SharedAddr {
-        self.m.tile()
-    }
-    #[inline(always)]
-    unsafe fn read(&self, i: u32) -> u32 {
-        self.m.read(i)
-    }
-    #[inline(always)]
-    fn src(&self, b: u32) -> *const u32 {
-        self.m.src(b)
-    }
-    #[inline(always)]
-    fn put(&self, k: u32, v: u32) {
-        self.m.put(k, v)
-    }
-    #[inline(always)]
-    fn full(&self) -> &Mbarrier {
-        self.m.full()
-    }
-    #[inline(always)]
-    fn empty(&self) -> &Mbarrier {
-        self.m.empty()
-    }
-    #[inline(always)]
-    fn bar(&self) -> &NamedBarrier {
-        self.m.bar()
-    }
-}
-
-impl S54Mem for Small54 {
-    #[inline(always)]
-    fn rank(&self) -> u32 {
-        self.rank
-    }
-    #[inline(always)]
-    fn cluster(&self) -> &ClusterBarrier {
-        &self.cluster
-    }
-    #[inline(always)]
-    fn cta_sync(&self) {
-        sync_threads_unaligned()
-    }
-}
-
 /// A §5.4 program on a cluster of two CTAs of two threads: thread 0 = P, thread 1 = C (one
 /// lane), between the program's setup and its exit cluster barrier.
 #[inline(always)]
 unsafe fn mc_s54<T: Section54>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
     let rank = cluster_ctarank();
-    let m = Small54 {
+    let m = crate::section5::Mem54 {
         m: Small5 {
             src,
             out: out.add((rank * 2 * WORDS) as usize),

@@ -192,16 +192,17 @@ ptx_sync_programs::for_each_section5!(s5_kernels);
 
 // ---- 5.4: the programs of `for_each_section54!`, one kernel each -----------------------------
 
-/// The GPU's [`S54Mem`]: [`Smem5`] (this CTA's `S5_DATA` and `S5_BARS`, the peer's at the same
-/// offsets; `out` already offset to this CTA's 512 words), the rank, the cluster barrier of the
-/// 128 threads.
-struct Smem54 {
-    m: Smem5,
-    rank: u32,
-    cluster: ClusterBarrier,
+/// An [`S54Mem`] over any [`S5Mem`] `M` (this CTA's tile and barriers, the peer's at the same
+/// offsets): the rank and the cluster barrier. The GPU harness uses [`Smem5`] (`out` already
+/// offset to this CTA's 512 words, the cluster barrier of the 128 threads); the model-check
+/// harness (`kcheck.rs`) its small memory.
+pub(crate) struct Mem54<M> {
+    pub(crate) m: M,
+    pub(crate) rank: u32,
+    pub(crate) cluster: ClusterBarrier,
 }
 
-impl S5Mem for Smem54 {
+impl<M: S5Mem> S5Mem for Mem54<M> {
     #[inline(always)]
     fn words(&self) -> u32 {
         self.m.words()
@@ -236,7 +237,7 @@ impl S5Mem for Smem54 {
     }
 }
 
-impl S54Mem for Smem54 {
+impl<M: S5Mem> S54Mem for Mem54<M> {
     #[inline(always)]
     fn rank(&self) -> u32 {
         self.rank
@@ -258,7 +259,7 @@ impl S54Mem for Smem54 {
 unsafe fn s54<T: Section54>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
     let rank = cluster_ctarank();
-    let m = Smem54 {
+    let m = Mem54 {
         m: Smem5 { src, out: out.add(rank as usize * 512), bar: NamedBarrier::new(1, 64) },
         rank,
         cluster: ClusterBarrier::new(128),
