@@ -1269,6 +1269,39 @@ fn advise_module(module: Module, ptx: &str, check: &KernelCheck) -> Result<Advic
     )
 }
 
+/// `--advise` on one module's PTX text already read (`file`: the name its messages give): prints
+/// the advice; returns the exit code of [`cli`] (2 also for a module that does not parse).
+pub fn cli_ptx(text: &str, file: &str, kernel: &KernelOptions, cost: CostFn) -> i32 {
+    let module = match Module::parse(text, file) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return if e.kind == ErrorKind::Parse { 2 } else { 3 };
+        }
+    };
+    let check = match crate::kernel::check_of_options(&module, kernel) {
+        Ok(c) => c,
+        Err(m) => {
+            eprintln!("{m}");
+            return 2;
+        }
+    };
+    match advise_module(module, text, &check) {
+        Ok(a) => {
+            print!("{}", a.render(cost));
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            if e.kind == ErrorKind::Parse {
+                2
+            } else {
+                3
+            }
+        }
+    }
+}
+
 /// A litmus file's text and its path as shown.
 type TextAndFile = (String, String);
 
@@ -1305,22 +1338,7 @@ pub fn cli(paths: &[PathBuf], kernel: &KernelOptions, cost: CostFn) -> i32 {
                 return 2;
             }
         };
-        let file = p.display().to_string();
-        let module = match Module::parse(&text, &file) {
-            Ok(m) => m,
-            Err(e) => {
-                code = code.max(report(Err(e)));
-                continue;
-            }
-        };
-        let check = match crate::kernel::check_of_options(&module, kernel) {
-            Ok(c) => c,
-            Err(m) => {
-                eprintln!("{m}");
-                return 2;
-            }
-        };
-        code = code.max(report(advise_module(module, &text, &check)));
+        code = code.max(cli_ptx(&text, &p.display().to_string(), kernel, cost));
     }
     if rest.is_empty() {
         return code;

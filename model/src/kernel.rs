@@ -765,15 +765,25 @@ pub fn cli_witness(
     json: Option<&std::path::Path>,
     witness: Option<&std::path::Path>,
 ) -> i32 {
-    let text = match read_ptx(path) {
-        Ok(t) => t,
+    match read_ptx(path) {
+        Ok(text) => cli_text(&text, &path.display().to_string(), opts, json, witness),
         Err(m) => {
             eprintln!("{m}");
-            return 2;
+            2
         }
-    };
-    let file = path.display().to_string();
-    let module = match Module::parse(&text, &file) {
+    }
+}
+
+/// [`cli_witness`] on PTX text already read: `file` is the name its messages give (the host's
+/// `check` passes `FILE.fatbin[compute_90]` for the PTX it took out of a container).
+pub fn cli_text(
+    text: &str,
+    file: &str,
+    opts: &KernelOptions,
+    json: Option<&std::path::Path>,
+    witness: Option<&std::path::Path>,
+) -> i32 {
+    let module = match Module::parse(text, file) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");

@@ -173,6 +173,22 @@ fn a_module_launches_with_calls_inlined_scopes_and_parameters() {
     assert!(m.launch("k", &l3).is_err());
 }
 
+/// `nvcc -G` PTX ends with `.section .debug_* { … }` blocks of DWARF bytes (the ISA's debugging
+/// directives): skipped with their bodies, the module's entries and variables unchanged; a stray
+/// `{` at module scope is still an error.
+#[test]
+fn debug_sections_are_skipped_with_their_bodies() {
+    let dbg = format!(
+        "{MODULE}\t.section\t.debug_abbrev\n\t{{\n.b8 1\n.b8 17\n\t}}\n\t.section\t.debug_info\n\t{{\n.b32 215\n.b32 .debug_abbrev\n\t}}\n"
+    );
+    let m = Module::parse(&dbg, "k.ptx").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.entries(), vec!["k"]);
+    assert_eq!(m.vars.len(), 3);
+    let bad = format!("{MODULE}\n{{\n.b8 1\n}}\n");
+    let e = Module::parse(&bad, "k.ptx").unwrap_err();
+    assert!(e.msg.contains("at module scope"), "{e}");
+}
+
 #[test]
 fn module_syntax_errors_name_their_line() {
     let bad = MODULE.replace("add.s32 \t%r2, %r1, 1;", "add.s32 %r2, %r1;");

@@ -518,7 +518,26 @@ impl Module {
             i += 1;
             let first = s.split_whitespace().next().unwrap_or("");
             match first {
-                ".version" | ".target" | ".address_size" | ".section" => continue,
+                ".version" | ".target" | ".address_size" => continue,
+                ".section" => {
+                    // A `.section NAME { … }` (nvcc -G: DWARF bytes as `.b8`/`.b32` lines; the
+                    // ISA's debugging directives) holds no code: skipped with its body.
+                    if st.get(i).map(|x| x.1.as_str()) == Some("{") {
+                        let mut depth = 0;
+                        while let Some((_, s2)) = st.get(i) {
+                            i += 1;
+                            depth += match s2.as_str() {
+                                "{" => 1,
+                                "}" => -1,
+                                _ => 0,
+                            };
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                    }
+                    continue;
+                }
                 ".file" => {
                     let w: Vec<&str> = s.splitn(3, char::is_whitespace).collect();
                     let idx = w.get(1).and_then(|x| x.parse::<u32>().ok());
