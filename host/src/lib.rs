@@ -30,6 +30,7 @@ pub mod exec {
 /// Layer 3, analysis: SASS reading, the PTX control-flow graph, `show --ptx`'s classification
 /// and lints, and the SASS cost table.
 pub mod analysis {
+    pub mod container;
     pub mod costs;
     pub mod inspect;
     pub mod ptx_cfg;

@@ -226,19 +226,18 @@ fn bad_arguments_exit_2_with_one_line_naming_them() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--json"), "{}", stderr(&o));
-    // Machine code is refused with what to give instead, with or without launch options (the
+    // A text SASS dump is refused with what to give instead, with or without launch options (the
     // file need not exist: the name says what it is).
     for args in [
-        vec!["check", "build/kernels.cubin"],
+        vec!["check", "build/kernels.sass"],
         vec![
             "check",
-            "build/kernels.cubin",
+            "build/kernels.sass",
             "--entry",
             "mp",
             "--grid",
             "2",
         ],
-        vec!["check", "app.fatbin"],
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -249,6 +248,24 @@ fn bad_arguments_exit_2_with_one_line_naming_them() {
             "{args:?}: {e}"
         );
     }
+    // A container (its PTX is checked: tests/check_containers.rs) that is missing, or is not
+    // one, is named in one line.
+    let junk = tmp("junk").join("k.cubin");
+    std::fs::write(&junk, "not an ELF").unwrap();
+    let junk = junk.display().to_string();
+    for args in [
+        vec!["check", "build/kernels.cubin"],
+        vec!["check", "app.fatbin", "--entry", "mp", "--grid", "2"],
+        vec!["check", junk.as_str()],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(e.contains(args[1]), "{args:?}: {e}");
+    }
+    let o = run(&["check", &junk]);
+    assert!(stderr(&o).contains("nor an ELF file"), "{}", stderr(&o));
 }
 
 /// Litmus files keep working as before, exit 0 also for a `No`.
