@@ -1,6 +1,6 @@
 //! `ptx-sync check FILE` on NVIDIA's containers (issue #22 §1: "also a `.cubin`'s embedded PTX
 //! where present"): fatbins (zstd, LZ4 and uncompressed PTX entries), a host object
-//! (`nvcc -c`), cubins with and without `-lineinfo`, built here by the venv's nvcc 13.0 from the
+//! (`nvcc -c`), a linked shared library, cubins with and without `-lineinfo`, built here by the venv's nvcc 13.0 from the
 //! small CUDA C++ kernel [`MP_CU`]; a missing nvcc fails the tests.
 //!
 //! The kernel is message passing at launch grid 2, block 1 (`--param 0=buf:12`): the thread of
@@ -69,6 +69,19 @@ const BUILDS: &[(&str, &[&str])] = &[
         "sass.fatbin",
         &["-gencode=arch=compute_90,code=sm_90", "-fatbin"],
     ),
+    // A linked shared library of two translation units (mp.cu and q.cu, each with its own
+    // fatbin in the one `.nv_fatbin` section); no extension: `check` knows it by its ELF header.
+    (
+        "libtwo",
+        &[
+            "-arch=sm_90",
+            "-Xcompiler",
+            "-fPIC",
+            "-shared",
+            "-cudart=none",
+            "q.cu",
+        ],
+    ),
 ];
 
 fn root() -> PathBuf {
@@ -92,12 +105,15 @@ fn built() -> &'static Path {
         std::fs::create_dir_all(&dir).unwrap();
         let cu = dir.join("mp.cu");
         std::fs::write(&cu, MP_CU).unwrap();
+        // q.cu: the same kernels named q_relaxed and q_release.
+        std::fs::write(dir.join("q.cu"), MP_CU.replace("mp_re", "q_re")).unwrap();
         let mut paths = vec![bin];
         paths.extend(std::env::split_paths(
             &std::env::var_os("PATH").unwrap_or_default(),
         ));
         for (out, args) in BUILDS {
             let o = Command::new(&nvcc)
+                .current_dir(&dir)
                 .env("PATH", std::env::join_paths(&paths).expect("PATH"))
                 .args(*args)
                 .arg(&cu)
@@ -228,10 +244,10 @@ fn fatbins_with_zstd_lz4_and_plain_ptx_give_the_verdicts() {
     }
 }
 
-/// Whitespace-normalized output without the timing lines.
+/// Whitespace-normalized output without the timing lines (`Time …`, `Time: …`).
 fn normalized(out: &str) -> Vec<String> {
     out.lines()
-        .filter(|l| !l.starts_with("Time "))
+        .filter(|l| !l.starts_with("Time"))
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
 }
@@ -278,6 +294,34 @@ fn a_container_is_checked_exactly_as_its_ptx() {
 fn a_host_object_from_nvcc_c() {
     assert_relaxed_races(&check(&file("mp.o"), "mp_relaxed", &[]), "mp.o");
     assert_release_clean(&check(&file("mp.o"), "mp_release", &[]), "mp.o");
+}
+
+/// A shared library linked from two translation units holds two compute_90 modules: `--entry`
+/// picks the one that defines the kernel; without it, one line names the kernels to choose from.
+#[test]
+fn a_linked_library_of_two_units_picks_the_module_by_entry() {
+    let lib = file("libtwo");
+    assert_relaxed_races(&check(&lib, "mp_relaxed", &[]), "libtwo mp");
+    let o = check(&lib, "q_release", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("Flag"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("Observation q_release Never 0 ")),
+        "{out}"
+    );
+    let o = run(&[
+        "check", &lib, "--grid", "2", "--block", "1", "--param", "0=buf:12",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("2 compute_90 modules")
+            && e.contains("--entry (mp_relaxed, mp_release, q_relaxed, q_release)"),
+        "{e}"
+    );
 }
 
 /// A cubin holds SASS only: refused in one line that names its arch and how to get PTX; with
