@@ -125,11 +125,14 @@ enum Cmd {
     },
     /// Check litmus files, or a `.ptx` kernel at a small launch (`--entry`, `--grid`, `--block`,
     /// `--param`…), against the PTX memory model (PTX ISA chapter 8): herd-style verdicts; with
-    /// `--advise`, the cheapest synchronization that stays correct.
+    /// `--advise`, the cheapest synchronization that stays correct. In place of the `.ptx`: a
+    /// `.fatbin`, an `nvcc -c` object, a shared library or executable (their embedded PTX), or a
+    /// `.cubin` built with `-lineinfo`/`-G` (a SASS-only cubin is refused: it holds no PTX).
     /// Exit 0: every verdict decided (flagged or not); 3: something unsupported, or a verdict
     /// `Bounded` (a loop cut at the unroll bound); 2: bad input (a parse error, a bad option).
     Check {
-        /// `.litmus` files or directories (searched recursively), or one `.ptx` module.
+        /// `.litmus` files or directories (searched recursively), or one `.ptx` module, or one
+        /// container with PTX inside (`.fatbin`, `.o`, `.so`, an executable, a `-lineinfo` `.cubin`).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Write all verdicts as JSON to FILE.

@@ -69,6 +69,17 @@ const BUILDS: &[(&str, &[&str])] = &[
         "sass.fatbin",
         &["-gencode=arch=compute_90,code=sm_90", "-fatbin"],
     ),
+    // SASS only, but with -lineinfo and its ELF entry compressed (zstd): the debug PTX.
+    (
+        "sass_lineinfo.fatbin",
+        &[
+            "-gencode=arch=compute_90,code=sm_90",
+            "-lineinfo",
+            "-fatbin",
+            "-Xfatbin",
+            "-compress-all",
+        ],
+    ),
     // A linked shared library of two translation units (mp.cu and q.cu, each with its own
     // fatbin in the one `.nv_fatbin` section); no extension: `check` knows it by its ELF header.
     (
@@ -326,7 +337,7 @@ fn a_linked_library_of_two_units_picks_the_module_by_entry() {
 
 /// A cubin holds SASS only: refused in one line that names its arch and how to get PTX; with
 /// `-lineinfo` its `.nv_debug_ptx_txt` section holds the PTX, which is checked. A fatbin of SASS
-/// only is refused the same way.
+/// only is refused the same way, and checked when its (compressed) cubin has that section.
 #[test]
 fn a_cubin_is_refused_unless_it_keeps_its_ptx() {
     for f in ["mp.cubin", "sass.fatbin"] {
@@ -351,6 +362,15 @@ fn a_cubin_is_refused_unless_it_keeps_its_ptx() {
     let li = file("lineinfo.cubin");
     assert_relaxed_races(&check(&li, "mp_relaxed", &[]), "lineinfo.cubin");
     assert_release_clean(&check(&li, "mp_release", &[]), "lineinfo.cubin");
+    // The same PTX inside a fatbin's compressed ELF entry.
+    let sl = bytes("sass_lineinfo.fatbin");
+    let (kind, flags, payload) = first_entry(&sl);
+    assert_eq!(kind, 2, "an ELF entry");
+    assert_ne!(flags & 0x8000, 0, "{flags:#x}");
+    assert_eq!(payload[..4], [0x28, 0xb5, 0x2f, 0xfd], "a zstd frame");
+    let f = file("sass_lineinfo.fatbin");
+    assert_relaxed_races(&check(&f, "mp_relaxed", &[]), "sass_lineinfo.fatbin");
+    assert_release_clean(&check(&f, "mp_release", &[]), "sass_lineinfo.fatbin");
 }
 
 /// PTX for compute_80 and compute_90: the highest ≤ 90 by default (stderr names the other),
