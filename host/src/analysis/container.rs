@@ -170,6 +170,12 @@ pub fn read(bytes: &[u8]) -> Result<Contents, String> {
         fatbins(bytes, true, &mut c)?;
         return Ok(c);
     }
+    if bytes.starts_with(b"!<arch>\n") {
+        return Err(
+            "an ar archive (a static library): extract its objects (`ar x`) and check the one with the kernel"
+                .into(),
+        );
+    }
     if !bytes.starts_with(b"\x7fELF") {
         return Err("not a fatbin (no 0xBA55ED50 magic) nor an ELF file".into());
     }
@@ -402,6 +408,11 @@ fn unpack(
     let r = match compression {
         Compression::Unknown => Err(format!(
             "compressed ({csize} bytes) with a scheme this reader does not know"
+        )),
+        // An LZ4 block expands at most 255-fold: a larger claim is a corrupt size, refused
+        // before its buffer is allocated.
+        Compression::Lz4 if full > 255 * csize as u64 + 16 => Err(format!(
+            "LZ4: {csize} bytes cannot hold {full} (flags {flags:#x})"
         )),
         Compression::Lz4 => {
             lz4_flex::block::decompress(packed, full as usize).map_err(|e| format!("LZ4: {e}"))
@@ -852,6 +863,12 @@ mod tests {
         assert_eq!(fill_unread(&mut c, &dumped), 3);
         let t: Vec<&str> = c.ptx.iter().map(|p| p.text.as_deref().unwrap()).collect();
         assert_eq!(t, ["B", "A", "C"]);
+    }
+
+    #[test]
+    fn an_ar_archive_is_named() {
+        let m = read(b"!<arch>\nmp.o/ ...").unwrap_err();
+        assert!(m.contains("ar archive") && m.contains("ar x"), "{m}");
     }
 
     #[test]

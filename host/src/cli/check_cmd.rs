@@ -114,7 +114,7 @@ pub fn run(
     let container = paths
         .iter()
         .find(|p| match p.extension().and_then(|e| e.to_str()) {
-            Some("cubin" | "fatbin" | "o" | "so") => true,
+            Some("cubin" | "fatbin" | "o" | "so" | "a") => true,
             Some("ptx" | "litmus") => false,
             _ => sniff_container(p),
         });
