@@ -1,7 +1,7 @@
 //! `ptx-sync check`: litmus files and compiled kernels (`FILE.ptx` with a launch, or the PTX
 //! inside a `.fatbin`, a host object or executable, or a `.cubin` built with `-lineinfo`) against
-//! the PTX memory model, and `--advise` (issue #22 §3): the cheapest synchronization that stays correct,
-//! with the SASS each weakening saves from `docs/fence-costs.md`
+//! the PTX memory model, and `--advise` (issue #22 §3): the cheapest synchronization that stays
+//! correct, with the SASS each weakening saves from `docs/fence-costs.md`
 //! ([`ptx_sync_host::inspect::cost_row`]).
 
 use ptx_sync_host::analysis::container;
