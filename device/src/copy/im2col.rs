@@ -383,17 +383,16 @@ pub unsafe fn cp_async_bulk_prefetch_tensor_im2col_hint<C: TensorIm2col>(
 /// `load.im2col`, `load.im2col.multicast`, `prefetch.im2col`.
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Form, Marker as M, Variant};
+    use crate::catalog::{Family, Form, Marker as M, Variant};
     macro_rules! rows {
         ($n:literal $d:literal $cs:literal $co:tt $os:literal $oo:tt) => {
             let t = Variant {
-                family: "cp.async.bulk.tensor",
                 sm: 90,
                 ptx_isa: 80,
                 isa: "9.7.9.25.5",
                 seed: "5.2",
                 form: Form { dim: $n, ..Form::NONE },
-                ..Variant::EMPTY
+                ..Variant::of(Family::CpAsyncBulkTensor)
             };
             let h = Form { cache_hint: true, ..t.form };
             let ld = Variant { op: "load.im2col", space: M::SharedCluster, ..t };
