@@ -77,5 +77,4 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     // §9.7.9.25.4 (bulk copies, bulk reductions): PTX 8.0 / sm_90; seed §5.2.
     reduce::catalog_rows(&mut f);
     tensor_reduce::catalog_rows(&mut f);
-    im2col::catalog_rows(&mut f);
 }
