@@ -152,15 +152,9 @@ pub struct TensorMap {
 const _: () =
     assert!(core::mem::size_of::<TensorMap>() == 128 && core::mem::align_of::<TensorMap>() == 64);
 
-/// The cache operator of `cp.async`: [`Ca`] (cache at all levels) or [`Cg`] (L2 only).
-pub trait CacheOp: Sealed + Copy + Default + 'static {
-    /// `".ca"` / `".cg"`.
-    const PTX: &'static str;
-    /// `"Ca"` / `"Cg"`.
-    const NAME: &'static str;
-}
 crate::sem::token_markers! {
-    CacheOp;
+    /// The cache operator of `cp.async`: [`Ca`] (cache at all levels) or [`Cg`] (L2 only).
+    trait CacheOp;
     /// `.ca`: cache at all levels (4, 8 or 16 bytes).
     Ca
     /// `.cg`: cache in L2 only (16 bytes).
