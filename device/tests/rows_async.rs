@@ -147,28 +147,32 @@ fn cluster_special_registers_are_the_isa_names() {
 #[test]
 fn singleton_instructions() {
     use ptx_sync::instr::Instr;
-    assert_eq!(
-        ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX,
-        "cp.async.bulk.wait_group.read"
-    );
-    assert_eq!(
-        ptx_sync::mbarrier::MbarrierInit::PTX,
-        "mbarrier.init.shared::cta.b64"
-    );
-    assert_eq!(
-        ptx_sync::mbarrier::MbarrierPendingCount::PTX,
-        "mbarrier.pending_count.b64"
-    );
-    assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
-    assert_eq!(
-        ptx_sync::grid::GriddepcontrolWait::PTX,
-        "griddepcontrol.wait"
-    );
-    assert_eq!(
-        ptx_sync::grid::GriddepcontrolLaunchDependents::PTX,
-        "griddepcontrol.launch_dependents"
-    );
-    assert_eq!(ptx_sync::wait::Nanosleep::PTX, "nanosleep.u32");
+    for (have, want) in [
+        (
+            ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX,
+            "cp.async.bulk.wait_group.read",
+        ),
+        (
+            ptx_sync::mbarrier::MbarrierInit::PTX,
+            "mbarrier.init.shared::cta.b64",
+        ),
+        (
+            ptx_sync::mbarrier::MbarrierPendingCount::PTX,
+            "mbarrier.pending_count.b64",
+        ),
+        (ptx_sync::cluster::ElectSync::PTX, "elect.sync"),
+        (
+            ptx_sync::grid::GriddepcontrolWait::PTX,
+            "griddepcontrol.wait",
+        ),
+        (
+            ptx_sync::grid::GriddepcontrolLaunchDependents::PTX,
+            "griddepcontrol.launch_dependents",
+        ),
+        (ptx_sync::wait::Nanosleep::PTX, "nanosleep.u32"),
+    ] {
+        assert_eq!(have, want);
+    }
 }
 
 /// The floors the rows carry are the ISA's: griddepcontrol sm_90 / PTX 7.8, membar sm_20 (PTX
