@@ -128,7 +128,7 @@ fn module_of(v: &Variant) -> &'static str {
         | F::CpReduceAsyncBulk
         | F::CpReduceAsyncBulkTensor => "copy",
         F::Membar => "membar",
-        F::Nanosleep => "wait",
+        F::Nanosleep | F::Clock => "wait",
         F::StAsync | F::RedAsync | F::StAsyncRelease | F::RedAsyncRelease => "st_async",
         F::Clusterlaunchcontrol => "clc",
         F::Griddepcontrol => "grid",
