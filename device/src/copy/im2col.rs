@@ -144,6 +144,25 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col<C: TensorIm2col, Tag>(
 /// assert!(<[i32; 3] as TensorIm2colLoadInstr<CtaMask, NoHint>>::PTX
 ///     .ends_with(".im2col.mbarrier::complete_tx::bytes.multicast::cluster"));
 /// ```
+///
+/// On the host the modifiers change no result: the multicast lands in this CTA (a cluster of
+/// one), the hint is a hint.
+///
+/// ```
+/// use ptx_sync::{copy::*, policy::CachePolicy, Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
+/// let x: Vec<u32> = (0..16).map(|i| 10 * (i / 4) + i % 4).collect(); // N·W·C = 1 × 4 × 4
+/// let map = TensorMap::host_im2col(x.as_ptr().cast(), TensorElem::U32, &[4, 4, 1], &[16, 64],
+///                                  &[-1], &[-1], 4, 2).unwrap();
+/// #[repr(align(128))] struct T([u32; 8]);
+/// let mut t = T([7; 8]);
+/// let bar: Mbarrier = Mbarrier::new();
+/// bar.init(1);
+/// let _ = bar.arrive_expect_tx::<Release, Cta>(32);
+/// let mods = Mods::NONE.multicast(0b1).cache_hint(CachePolicy(0));
+/// unsafe { cp_async_bulk_tensor_load_im2col_with(to_shared(t.0.as_mut_ptr()), &map, [0, -1, 0], [1], &bar, mods) };
+/// assert!(bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// assert_eq!(t.0, [0, 1, 2, 3, 10, 11, 12, 13]); // input pixels w = 0 and w = 1
+/// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_tensor_load_im2col_with<C: TensorIm2col, Tag, M: Multicast, H: L2Hint>(
     dst: SharedAddr,
