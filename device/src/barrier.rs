@@ -79,7 +79,7 @@
 //! unsafe { cb.wait_aligned::<Acquire>(t) };          // barrier.cluster.wait.acquire.aligned
 //! ```
 
-use crate::sem::{Acquire, Relaxed, Release, Sealed, Sem};
+use crate::sem::{Acquire, Relaxed, Release, Sem};
 use core::marker::PhantomData;
 
 // The rows of `device/isa/barrier.rows`: the markers `BarSync` … `BarrierRedOr` with their `asm!`
@@ -89,16 +89,10 @@ include!(concat!(env!("OUT_DIR"), "/isa/barrier.rs"));
 
 mod red_unaligned;
 
-/// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
-/// barrier instruction, PTX ISA §9.7.13.1).
-pub trait Alignment: Sealed + Copy + Default + 'static {
-    /// `".aligned"` or `""`.
-    const PTX: &'static str;
-    /// `"Aligned"` / `"Unaligned"`.
-    const NAME: &'static str;
-}
 crate::sem::token_markers! {
-    Alignment;
+    /// Whether a barrier instruction carries `.aligned` (all threads of the CTA execute the same
+    /// barrier instruction, PTX ISA §9.7.13.1).
+    trait Alignment;
     /// `.aligned`: every thread of the CTA executes this same barrier instruction (PTX ISA
     /// §9.7.13.1; for `barrier.cluster`, every thread of the cluster, §9.7.13.3).
     Aligned

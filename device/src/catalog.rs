@@ -295,8 +295,8 @@ impl Arch {
 /// One instruction variant: a row of an instruction table, as data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
-    /// Instruction family: `"ld"`, `"st"`, `"atom"`, `"red"`, `"fence"`, `"mbarrier"`, ...
-    pub family: &'static str,
+    /// Instruction family ([`Family::Ld`], [`Family::Mbarrier`], …; displays as its PTX name).
+    pub family: Family,
     /// The operation within the family (`"add"`, `"cas"`; `""` for ld/st/fence).
     pub op: &'static str,
     /// The Rust scalar type (`"u32"`), or the operand type of an async row (`"b64"`), or `""`.
@@ -337,26 +337,37 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// Every field empty: the base a catalog section fills with `Variant { ptx, ..Variant::EMPTY }`.
-    pub const EMPTY: Variant = Variant {
-        family: "",
-        op: "",
-        ty: "",
-        sem: Marker::None,
-        scope: Marker::None,
-        space: Marker::None,
-        form: Form::NONE,
-        ptx: "",
-        operands: None,
-        asm_pre: "",
-        asm_post: "",
-        rust: "",
-        sm: 0,
-        ptx_isa: 0,
-        arch: Arch::Base,
-        isa: "",
-        seed: "",
-    };
+    /// A row of `family` with every other field empty: the base a catalog section fills with
+    /// `Variant { ptx, ..Variant::of(family) }`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::catalog::{Family, Variant};
+    /// let v = Variant { ptx: "fence.sc.gpu", ..Variant::of(Family::Fence) };
+    /// assert_eq!((v.family.to_string(), v.sm), ("fence".to_string(), 0));
+    /// ```
+    pub const fn of(family: Family) -> Variant {
+        Variant {
+            family,
+            op: "",
+            ty: "",
+            sem: Marker::None,
+            scope: Marker::None,
+            space: Marker::None,
+            form: Form::NONE,
+            ptx: "",
+            operands: None,
+            asm_pre: "",
+            asm_post: "",
+            rust: "",
+            sm: 0,
+            ptx_isa: 0,
+            arch: Arch::Base,
+            isa: "",
+            seed: "",
+        }
+    }
 
     /// The target the row is built and assembled for: its catalog kernel's `-C target-cpu` and
     /// `ptxas -arch` — `"sm_90"` for a portable row of the crate's floor, `"sm_90a"` /
@@ -367,8 +378,8 @@ impl Variant {
     /// # Examples
     ///
     /// ```
-    /// use ptx_sync::catalog::{Arch, Variant};
-    /// let v = Variant { sm: 90, ..Variant::EMPTY };
+    /// use ptx_sync::catalog::{Arch, Family, Variant};
+    /// let v = Variant { sm: 90, ..Variant::of(Family::Ld) };
     /// assert_eq!(v.target(), "sm_90");
     /// assert_eq!(Variant { arch: Arch::Sm90a, ..v }.target(), "sm_90a");
     /// assert_eq!(Variant { sm: 100, ..v }.target(), "sm_100a");
@@ -387,9 +398,9 @@ impl Variant {
     /// # Examples
     ///
     /// ```
-    /// use ptx_sync::catalog::{Arch, Variant};
-    /// assert_eq!(Variant { sm: 100, ..Variant::EMPTY }.floor_target(), "sm_100");
-    /// assert_eq!(Variant { sm: 100, arch: Arch::Sm100a, ..Variant::EMPTY }.floor_target(), "sm_100a");
+    /// use ptx_sync::catalog::{Arch, Family, Variant};
+    /// assert_eq!(Variant { sm: 100, ..Variant::of(Family::Ld) }.floor_target(), "sm_100");
+    /// assert_eq!(Variant { sm: 100, arch: Arch::Sm100a, ..Variant::of(Family::Ld) }.floor_target(), "sm_100a");
     /// ```
     pub const fn floor_target(&self) -> &'static str {
         match self.arch {
@@ -406,9 +417,9 @@ impl Variant {
     /// # Examples
     ///
     /// ```
-    /// use ptx_sync::catalog::{Arch, Variant};
-    /// assert_eq!(Variant { arch: Arch::Sm100a, ..Variant::EMPTY }.catalog_ptx(), "catalog_sm100a");
-    /// assert_eq!(Variant::EMPTY.catalog_ptx(), "catalog");
+    /// use ptx_sync::catalog::{Arch, Family, Variant};
+    /// assert_eq!(Variant { arch: Arch::Sm100a, ..Variant::of(Family::Ld) }.catalog_ptx(), "catalog_sm100a");
+    /// assert_eq!(Variant::of(Family::Ld).catalog_ptx(), "catalog");
     /// ```
     pub const fn catalog_ptx(&self) -> &'static str {
         match (self.arch, self.sm >= 100) {
@@ -429,19 +440,18 @@ impl Variant {
 /// # Examples
 ///
 /// ```
-/// use ptx_sync::catalog::{access_floor, Marker as M};
-/// assert_eq!(access_floor("ld", M::Acquire, M::Gpu, M::Generic), (70, 60));
-/// assert_eq!(access_floor("atom", M::Relaxed, M::Cluster, M::Generic), (90, 78));
-/// assert_eq!(access_floor("fence", M::Release, M::Gpu, M::None), (90, 86));
-/// assert_eq!(access_floor("st", M::Weak, M::None, M::Generic), (20, 20));
+/// use ptx_sync::catalog::{access_floor, Family as F, Marker as M};
+/// assert_eq!(access_floor(F::Ld, M::Acquire, M::Gpu, M::Generic), (70, 60));
+/// assert_eq!(access_floor(F::Atom, M::Relaxed, M::Cluster, M::Generic), (90, 78));
+/// assert_eq!(access_floor(F::Fence, M::Release, M::Gpu, M::None), (90, 86));
+/// assert_eq!(access_floor(F::St, M::Weak, M::None, M::Generic), (20, 20));
 /// ```
-pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marker) -> (u16, u16) {
+pub const fn access_floor(family: Family, sem: Marker, scope: Marker, space: Marker) -> (u16, u16) {
     let (mut sm, mut ptx) = match sem {
         Marker::Weak | Marker::Volatile => (20, 20),
         _ => (70, 60),
     };
-    let is_fence = family.len() == 5; // "fence" among ld/st/atom/red/fence
-    if is_fence && matches!(sem, Marker::Acquire | Marker::Release) {
+    if matches!(family, Family::Fence) && matches!(sem, Marker::Acquire | Marker::Release) {
         sm = 90;
         ptx = 86;
     }
@@ -461,7 +471,7 @@ pub const fn access_floor(family: &str, sem: Marker, scope: Marker, space: Marke
 
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
-    use super::{access_floor, Form, Marker, Variant};
+    use super::{access_floor, Family, Form, Marker, Variant};
     use crate::atomic::vector::{
         V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, V2F16, V4F16, V8F16,
     };
@@ -526,6 +536,21 @@ mod walk {
         };
         (red $O:ident $ot:tt) => {
             concat!("red_", $ot)
+        };
+    }
+    /// The [`Family`] of an access table's name.
+    macro_rules! family {
+        (ld) => {
+            Family::Ld
+        };
+        (st) => {
+            Family::St
+        };
+        (atom) => {
+            Family::Atom
+        };
+        (red) => {
+            Family::Red
         };
     }
     /// (ISA section, seed section) of each family.
@@ -659,12 +684,12 @@ mod walk {
         ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
          $ops:expr, $method:expr) => {{
             let (sem, scope, space) = (Marker::$S, scope_marker!([$($g)*] $Sco), Marker::$Sp);
-            let (sm, ptx_isa) = access_floor(stringify!($fam), sem, scope, space);
+            let (sm, ptx_isa) = access_floor(family!($fam), sem, scope, space);
             let (tsm, tptx) = type_floor(stringify!($ty), $op, matches!(scope, Marker::Sys));
             let (sm, ptx_isa) = (if tsm > sm { tsm } else { sm }, if tptx > ptx_isa { tptx } else { ptx_isa });
             let (isa, seed) = sections!($fam);
             Variant {
-                family: stringify!($fam),
+                family: family!($fam),
                 op: $op,
                 ty: stringify!($ty),
                 sem,
@@ -781,10 +806,9 @@ mod walk {
             macro_rules! fence_v {
                 ($S:ident, $Sco:ident) => {{
                     let (sem, scope) = (Marker::$S, Marker::$Sco);
-                    let (sm, ptx_isa) = access_floor("fence", sem, scope, Marker::None);
+                    let (sm, ptx_isa) = access_floor(Family::Fence, sem, scope, Marker::None);
                     let (isa, seed) = sections!(fence);
                     f(Variant {
-                        family: "fence",
                         sem,
                         scope,
                         ptx: <$S as FenceInstr<$Sco>>::PTX,
@@ -794,7 +818,7 @@ mod walk {
                         ptx_isa,
                         isa,
                         seed,
-                        ..Variant::EMPTY
+                        ..Variant::of(Family::Fence)
                     });
                 }};
             }
@@ -834,6 +858,15 @@ mod walk {
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn for_each_variant(mut f: impl FnMut(Variant)) {
     walk::all(&mut f)
+}
+
+// The `Family` enum (one variant per `family` of device/isa/*.rows and hand.rows).
+include!(concat!(env!("OUT_DIR"), "/isa/family.rs"));
+
+impl core::fmt::Display for Family {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.ptx())
+    }
 }
 
 // The list of the generated files' rows (`GENERATED`), and the catalog kernels' call lists

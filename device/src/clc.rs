@@ -391,16 +391,15 @@ impl ClcResponse {
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Arch, Form, Marker as M, Variant};
+    use crate::catalog::{Arch, Family, Form, Marker as M, Variant};
     use crate::instr::{with_ops, Instr};
     let base = Variant {
         sm: 100,
         ptx_isa: 86,
         seed: "5.2",
-        ..Variant::EMPTY
+        ..Variant::of(Family::Clusterlaunchcontrol)
     };
     f(with_ops!(none; (clc_try); Variant {
-        family: "clusterlaunchcontrol",
         op: "try_cancel",
         ty: "b128",
         space: M::Shared,
@@ -410,7 +409,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..base
     }));
     f(with_ops!(none; (clc_try); Variant {
-        family: "clusterlaunchcontrol",
         op: "try_cancel",
         ty: "b128",
         space: M::Shared,
@@ -426,7 +424,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..base
     }));
     f(with_ops!(clc_q_pred; (clc_pred); Variant {
-        family: "clusterlaunchcontrol",
         op: "query_cancel.is_canceled",
         ty: "b128",
         ptx: ClcIsCanceled::PTX,
@@ -437,7 +434,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     macro_rules! ctaid {
         ($($I:ident $f:literal $d:literal),*) => {$(
             f(with_ops!(clc_q; (clc_ctaid); Variant {
-                family: "clusterlaunchcontrol",
                 op: concat!("query_cancel.get_first_ctaid::", $d),
                 ty: "b128",
                 ptx: $I::PTX,
@@ -451,7 +447,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
            ClcFirstCtaidY "first_ctaid_y_unchecked" "y",
            ClcFirstCtaidZ "first_ctaid_z_unchecked" "z");
     f(with_ops!(clc_q; (clc_ctaid_v4); Variant {
-        family: "clusterlaunchcontrol",
         op: "query_cancel.get_first_ctaid.v4",
         ty: "b128",
         ptx: ClcFirstCtaidV4::PTX,

@@ -30,7 +30,6 @@
 //! | [`cp_reduce_async_bulk`] (`_hint`), [`cp_reduce_async_bulk_add`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type [d], [s], n{, policy};` (the ISA's `.redOp.type` table: `copy/reduce.rs`) | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type [d], [s], n, [b];` | 8.0 / sm_90 |
 //! | [`cp_reduce_async_bulk_tensor`] (`_hint`) | `cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.{tile,im2col_no_offs}.bulk_group{.L2::cache_hint} [map, {c…}], [s]{, policy};` (`copy/tensor_reduce.rs`; host: on a typed host map) | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_im2col`] (`_hint`, `_multicast`, `_multicast_hint`), [`cp_async_bulk_prefetch_tensor_im2col`] (`_hint`) | `cp.async.bulk.tensor.{3,4,5}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes … [b], {o…};`, `cp.async.bulk.prefetch.tensor.{3,4,5}d.L2.global.im2col [map, {c…}], {o…};` (`copy/im2col.rs`; host: on a `TensorMap::host_im2col` map) | 8.0 / sm_90 |
 //!
 //! The copies generated from `device/isa/copy.rows` (their modifiers: [`Mods`]):
 //!
@@ -62,6 +61,12 @@
 //! | [`cp_async_bulk_tensor_store_with`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.global.shared::cta.tile.bulk_group.L2::cache_hint [m, {…}], [ss], pol;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_prefetch_tensor_with`] | `cp.async.bulk.prefetch.tensor.{1d,2d,3d,4d,5d}.L2.global.tile.L2::cache_hint [m, {…}], pol;` | 8.0 / sm_90 |
 //! | [`cp_async_bulk_tensor_load_with`] | `cp.async.bulk.tensor.{1d,2d,3d,4d,5d}.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [sd], [m, {…}], [b], k, pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col`] | `cp.async.bulk.tensor.{3d,4d,5d}.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [sd], [m, {…}], [b], {…};` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col_with`] | `cp.async.bulk.tensor.{3d,4d,5d}.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [sd], [m, {…}], [b], {…}, pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col_with`] | `cp.async.bulk.tensor.{3d,4d,5d}.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [sd], [m, {…}], [b], {…}, k;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_tensor_load_im2col_with`] | `cp.async.bulk.tensor.{3d,4d,5d}.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [sd], [m, {…}], [b], {…}, k, pol;` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_tensor_im2col`] | `cp.async.bulk.prefetch.tensor.{3d,4d,5d}.L2.global.im2col [m, {…}], {…};` | 8.0 / sm_90 |
+//! | [`cp_async_bulk_prefetch_tensor_im2col_with`] | `cp.async.bulk.prefetch.tensor.{3d,4d,5d}.L2.global.im2col.L2::cache_hint [m, {…}], {…}, pol;` | 8.0 / sm_90 |
 //!
 //! `cp_async::<Cg, 4>` does not compile (`.cg` copies only 16 bytes).
 //!
@@ -123,10 +128,8 @@ pub use mods::{CtaMask, L2Hint, Mods, Multicast, NoHint, ThisCta};
 pub mod reduce;
 pub use hint::{cp_async_hint, cp_async_zfill_hint};
 pub use im2col::{
-    cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_prefetch_tensor_im2col_hint,
-    cp_async_bulk_tensor_load_im2col, cp_async_bulk_tensor_load_im2col_hint,
-    cp_async_bulk_tensor_load_im2col_multicast, cp_async_bulk_tensor_load_im2col_multicast_hint,
-    TensorIm2col,
+    cp_async_bulk_prefetch_tensor_im2col, cp_async_bulk_prefetch_tensor_im2col_with,
+    cp_async_bulk_tensor_load_im2col, cp_async_bulk_tensor_load_im2col_with, TensorIm2col,
 };
 pub use reduce::{
     cp_reduce_async_bulk, cp_reduce_async_bulk_add, cp_reduce_async_bulk_hint,
@@ -149,15 +152,9 @@ pub struct TensorMap {
 const _: () =
     assert!(core::mem::size_of::<TensorMap>() == 128 && core::mem::align_of::<TensorMap>() == 64);
 
-/// The cache operator of `cp.async`: [`Ca`] (cache at all levels) or [`Cg`] (L2 only).
-pub trait CacheOp: Sealed + Copy + Default + 'static {
-    /// `".ca"` / `".cg"`.
-    const PTX: &'static str;
-    /// `"Ca"` / `"Cg"`.
-    const NAME: &'static str;
-}
 crate::sem::token_markers! {
-    CacheOp;
+    /// The cache operator of `cp.async`: [`Ca`] (cache at all levels) or [`Cg`] (L2 only).
+    trait CacheOp;
     /// `.ca`: cache at all levels (4, 8 or 16 bytes).
     Ca
     /// `.cg`: cache in L2 only (16 bytes).

@@ -39,17 +39,9 @@
 //! let _ = createpolicy::<EvictFirst, EvictLast>(1.0); // no `.L2::evict_last` secondary
 //! ```
 
-use crate::sem::Sealed;
-
-/// An L2 eviction priority of `createpolicy` (`.L2::evict_*`), or [`NoSecondary`].
-pub trait Priority: Sealed + Copy + Default + 'static {
-    /// The PTX token (`".L2::evict_first"`; `""` for [`NoSecondary`]).
-    const PTX: &'static str;
-    /// The marker's name (`"EvictFirst"`).
-    const NAME: &'static str;
-}
 crate::sem::token_markers! {
-    Priority;
+    /// An L2 eviction priority of `createpolicy` (`.L2::evict_*`), or [`NoSecondary`].
+    trait Priority;
     /// `.L2::evict_first`: evicted first (streamed data).
     EvictFirst
     /// `.L2::evict_last`: evicted last (data reused soon, by this or other CTAs).

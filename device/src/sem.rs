@@ -306,21 +306,22 @@ scopes! {
     Sys 3
 }
 
-/// A state space for addressing (PTX ISA §5.1). Pointers are always passed as *generic*
-/// addresses; a non-generic space converts inside the asm with `cvta.to.<space>.u64` before using
-/// the space-qualified instruction (a generic pointer handed straight to a `.global` instruction
-/// assembles but is wrong).
-pub trait Space: Sealed + Copy + Default + 'static {
-    /// The PTX token (`".global"`, `""` for generic).
-    const PTX: &'static str;
-    /// The marker's name (`"Global"`).
-    const NAME: &'static str;
-}
-
 /// Unit marker types carrying a PTX token: `token_markers! { Trait; /// doc  Name ... }`
-/// defines each `Name` (sealed) with `Trait::PTX = tok!(Name)` and `Trait::NAME = "Name"`. Used for
-/// spaces here and for the modifiers of the async families (`.aligned`, `.ca`/`.cg`).
+/// defines each `Name` (sealed) with `Trait::PTX = tok!(Name)` and `Trait::NAME = "Name"`;
+/// `token_markers! { /// doc  trait Trait; … }` declares the (sealed) trait first. Used for
+/// spaces here and for the modifiers of the async families (`.aligned`, `.ca`/`.cg`, …).
 macro_rules! token_markers {
+    ($(#[$tm:meta])* trait $Trait:ident; $($rest:tt)*) => {
+        $(#[$tm])*
+        pub trait $Trait: $crate::sem::Sealed + Copy + Default + 'static {
+            /// The marker's PTX token (its `tok!` arm in `device/src/sem.rs`; `""` for a
+            /// marker that adds none).
+            const PTX: &'static str;
+            /// The marker's Rust name (`"Global"`).
+            const NAME: &'static str;
+        }
+        $crate::sem::token_markers! { $Trait; $($rest)* }
+    };
     ($Trait:ident; $( $(#[$m:meta])* $name:ident )*) => {$(
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -335,7 +336,11 @@ macro_rules! token_markers {
 pub(crate) use token_markers;
 
 token_markers! {
-    Space;
+    /// A state space for addressing (PTX ISA §5.1). Pointers are always passed as *generic*
+    /// addresses; a non-generic space converts inside the asm with `cvta.to.<space>.u64` before
+    /// using the space-qualified instruction (a generic pointer handed straight to a `.global`
+    /// instruction assembles but is wrong).
+    trait Space;
     /// Generic addressing: no space token; the hardware resolves the window (what CCCL emits).
     Generic
     /// `.global`, reached with `cvta.to.global.u64` from a generic pointer.

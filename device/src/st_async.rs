@@ -458,7 +458,7 @@ where
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
+    use crate::catalog::{Completion, Family, Form, Marker as M, Variant};
     // PTX ISA §9.7.9.12 / §9.7.13.7: PTX 8.1, sm_90. Seed §5.4.
     let base = Variant {
         space: M::SharedCluster,
@@ -469,7 +469,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         sm: 90,
         ptx_isa: 81,
         seed: "5.4",
-        ..Variant::EMPTY
+        ..Variant::of(Family::StAsync)
     };
     macro_rules! st_row {
         (s32 $T:ident $pt:literal) => { st_row!(@ $T, "", $pt, (st_async)) };
@@ -479,7 +479,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         (v2_64 $T:ident $pt:literal) => { st_row!(@ [$T; 2], "v2", $pt, (st_async64_v2)) };
         (@ $V:ty, $vec:literal, $pt:literal, ($key:ident)) => {
             f(with_ops!(none; ($key); Variant {
-                family: "st.async",
+                family: Family::StAsync,
                 op: $vec,
                 ty: $pt,
                 sem: M::Weak,
@@ -496,7 +496,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ($O:ident $o:literal $T:ident $pt:literal) => { red_row!(@ $O $o $T $pt (st_async)) };
         (@ $O:ident $o:literal $T:ident $pt:literal ($key:ident)) => {
             f(with_ops!(none; ($key); Variant {
-                family: "red.async",
+                family: Family::RedAsync,
                 op: $o,
                 ty: $pt,
                 sem: M::Relaxed,

@@ -24,10 +24,8 @@
 //! assert!(spin_until(Budget::nanos(1_000_000), || flag.at::<Gpu>().load::<Acquire>() == 1).is_ok());
 //! ```
 
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
-
-// The row of `device/isa/wait.rows`: the marker `Nanosleep` with its leaf, the catalog row.
+// The rows of `device/isa/wait.rows`: the marker `Nanosleep` with its leaf and catalog row, the
+// clock reads `Globaltimer`, `Clock64`.
 include!(concat!(env!("OUT_DIR"), "/isa/wait.rs"));
 
 /// `mov.u64 %rd, %globaltimer;` — a global nanosecond timer (PTX ISA ch. 10, special registers). Host: 0.
@@ -37,16 +35,7 @@ include!(concat!(env!("OUT_DIR"), "/isa/wait.rs"));
 /// ```
 #[inline(always)]
 pub fn globaltimer() -> u64 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        let t: u64;
-        unsafe { asm!("mov.u64 {t}, %globaltimer;", t = out(reg64) t, options(nomem, nostack)) };
-        t
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        0
-    }
+    unsafe { Globaltimer::read() }
 }
 
 /// `mov.u64 %rd, %clock64;` — the SM's cycle counter (PTX ISA ch. 10, special registers). Host: 0.
@@ -56,16 +45,7 @@ pub fn globaltimer() -> u64 {
 /// ```
 #[inline(always)]
 pub fn clock64() -> u64 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        let t: u64;
-        unsafe { asm!("mov.u64 {t}, %clock64;", t = out(reg64) t, options(nomem, nostack)) };
-        t
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        0
-    }
+    unsafe { Clock64::read() }
 }
 
 /// `nanosleep.u32 t;` — suspends the calling thread for about `t` nanoseconds: a time in

@@ -111,12 +111,18 @@ fn a_bad_row_names_its_file_and_line() {
             "bad4.rows",
             &GOOD.replace("floor sm_90 ptx 8.0", "floor sm_90"),
         ),
+        // line 1: hand-written forms (`forms PATH`) outside hand.rows
+        (
+            "bad5.rows",
+            &GOOD.replace("family Test\n", "family Test\n    forms device/src/x.rs\n"),
+        ),
     ];
     let want = [
         "device/isa/bad1.rows:10:",
         "device/isa/bad2.rows:8:",
         "device/isa/bad3.rows:8:",
         "device/isa/bad4.rows:6:",
+        "device/isa/bad5.rows:1:",
     ];
     for ((name, text), want) in cases.iter().zip(want) {
         let e = generate(&[(name, text)]).expect_err(name);
@@ -125,4 +131,61 @@ fn a_bad_row_names_its_file_and_line() {
             "{name}: `{e}` does not start with `{want}`"
         );
     }
+}
+
+/// The catalog's `Family` enum is exactly the families of the rows files, then those of
+/// `hand.rows` (in that order, each displayed as its `ptx` name); every hand family names a
+/// file that exists; every family but the special registers' has a catalog row (a family whose
+/// forms moved to a rows file leaves hand.rows: its name would be declared twice).
+#[test]
+fn the_family_enum_is_the_rows_families() {
+    use ptx_sync::catalog::{for_each_variant, Family};
+    let isa = gen::read(&isa_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<(String, String)> = isa
+        .files
+        .iter()
+        .flat_map(|f| f.families.iter())
+        .chain(isa.hand.iter())
+        .map(|f| (f.name.clone(), f.ptx.clone()))
+        .collect();
+    let have: Vec<(String, String)> = Family::ALL
+        .iter()
+        .map(|f| (format!("{f:?}"), f.to_string()))
+        .collect();
+    assert_eq!(have, want);
+    assert!(isa.hand.iter().any(|f| f.ptx == "ld"), "{:?}", isa.hand);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for f in &isa.hand {
+        let p = f.hand.as_deref().unwrap_or_else(|| panic!("{f:?}"));
+        assert!(
+            root.join(p).is_file(),
+            "hand.rows: family `{}`: no file {p}",
+            f.name
+        );
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for_each_variant(|v| {
+        seen.insert(v.family);
+    });
+    // The families whose forms are all `catalog none` (special registers) have no row.
+    let rowless: Vec<&str> = isa
+        .files
+        .iter()
+        .flat_map(|f| f.families.iter().map(move |fam| (f, fam)))
+        .filter(|(f, fam)| {
+            !f.items
+                .iter()
+                .any(|i| matches!(i, gen::parse::Item::Form(x) if x.family == fam.name && x.row))
+        })
+        .map(|(_, fam)| fam.name.as_str())
+        .collect();
+    assert!(rowless.contains(&"Sreg"), "{rowless:?}");
+    let missing: Vec<&Family> = Family::ALL
+        .iter()
+        .filter(|f| !seen.contains(f) && !rowless.contains(&format!("{f:?}").as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "families without a catalog row: {missing:?}"
+    );
 }

@@ -7,7 +7,7 @@
 mod async_rows;
 
 use async_rows::async_rows as rows;
-use ptx_sync::catalog::Marker;
+use ptx_sync::catalog::{Family as F, Marker};
 
 #[test]
 fn exact_spellings_of_the_seed_section_5_instructions() {
@@ -90,24 +90,24 @@ fn forbidden_combinations_are_absent() {
     for v in rows() {
         match v.family {
             // PTX ISA §9.7.13.15.15/16: `.noComplete{.release}{.cta}` only
-            "mbarrier" if v.op.ends_with(".noComplete") => {
+            F::Mbarrier if v.op.ends_with(".noComplete") => {
                 assert!(v.sem == "Release" && v.scope == "Cta", "{v:?}")
             }
-            "mbarrier" if v.op.starts_with("arrive") => {
+            F::Mbarrier if v.op.starts_with("arrive") => {
                 assert!(v.sem == "Release" || v.sem == "Relaxed", "{v:?}")
             }
-            "mbarrier" if v.op.contains("wait") => {
+            F::Mbarrier if v.op.contains("wait") => {
                 assert!(v.sem == "Acquire" || v.sem == "Relaxed", "{v:?}")
             }
-            "mbarrier" if v.op.ends_with("_tx") => assert_eq!(v.sem, "Relaxed", "{v:?}"),
-            "mbarrier" => {}
-            "barrier.cluster" if v.op == "wait" => assert_eq!(v.sem, "Acquire"),
-            "barrier.cluster" => assert!(v.sem == "Release" || v.sem == "Relaxed"),
+            F::Mbarrier if v.op.ends_with("_tx") => assert_eq!(v.sem, "Relaxed", "{v:?}"),
+            F::Mbarrier => {}
+            F::BarrierCluster if v.op == "wait" => assert_eq!(v.sem, "Acquire"),
+            F::BarrierCluster => assert!(v.sem == "Release" || v.sem == "Relaxed"),
             // 128 bits at most: no `.v4` of a 64-bit type; no 64-bit red.async but `.add.u64`
-            "st.async" if v.op == "v4" => assert!(v.ty.ends_with("32"), "{v:?}"),
-            "red.async" if v.ty == "u64" => assert_eq!(v.op, "add", "{v:?}"),
-            "red.async" => assert!(!v.ty.ends_with("64"), "{v:?}"),
-            "cp.async" if v.form.cache == Marker::Cg => {
+            F::StAsync if v.op == "v4" => assert!(v.ty.ends_with("32"), "{v:?}"),
+            F::RedAsync if v.ty == "u64" => assert_eq!(v.op, "add", "{v:?}"),
+            F::RedAsync => assert!(!v.ty.ends_with("64"), "{v:?}"),
+            F::CpAsync if v.form.cache == Marker::Cg => {
                 assert_eq!(v.form.bytes, 16, "{v:?}")
             }
             _ => {}
@@ -147,28 +147,32 @@ fn cluster_special_registers_are_the_isa_names() {
 #[test]
 fn singleton_instructions() {
     use ptx_sync::instr::Instr;
-    assert_eq!(
-        ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX,
-        "cp.async.bulk.wait_group.read"
-    );
-    assert_eq!(
-        ptx_sync::mbarrier::MbarrierInit::PTX,
-        "mbarrier.init.shared::cta.b64"
-    );
-    assert_eq!(
-        ptx_sync::mbarrier::MbarrierPendingCount::PTX,
-        "mbarrier.pending_count.b64"
-    );
-    assert_eq!(ptx_sync::cluster::ElectSync::PTX, "elect.sync");
-    assert_eq!(
-        ptx_sync::grid::GriddepcontrolWait::PTX,
-        "griddepcontrol.wait"
-    );
-    assert_eq!(
-        ptx_sync::grid::GriddepcontrolLaunchDependents::PTX,
-        "griddepcontrol.launch_dependents"
-    );
-    assert_eq!(ptx_sync::wait::Nanosleep::PTX, "nanosleep.u32");
+    for (have, want) in [
+        (
+            ptx_sync::copy::CpAsyncBulkWaitGroupRead::PTX,
+            "cp.async.bulk.wait_group.read",
+        ),
+        (
+            ptx_sync::mbarrier::MbarrierInit::PTX,
+            "mbarrier.init.shared::cta.b64",
+        ),
+        (
+            ptx_sync::mbarrier::MbarrierPendingCount::PTX,
+            "mbarrier.pending_count.b64",
+        ),
+        (ptx_sync::cluster::ElectSync::PTX, "elect.sync"),
+        (
+            ptx_sync::grid::GriddepcontrolWait::PTX,
+            "griddepcontrol.wait",
+        ),
+        (
+            ptx_sync::grid::GriddepcontrolLaunchDependents::PTX,
+            "griddepcontrol.launch_dependents",
+        ),
+        (ptx_sync::wait::Nanosleep::PTX, "nanosleep.u32"),
+    ] {
+        assert_eq!(have, want);
+    }
 }
 
 /// The floors the rows carry are the ISA's: griddepcontrol sm_90 / PTX 7.8, membar sm_20 (PTX
@@ -178,14 +182,14 @@ fn floors_of_the_control_rows() {
     let mut seen = 0;
     for v in rows() {
         let want = match (v.family, v.ptx) {
-            ("griddepcontrol", _) => (90, 78),
-            ("membar", "membar.sys") => (20, 20),
-            ("membar", _) => (20, 14),
-            ("nanosleep", _) => (70, 63),
-            ("fence.sync_restrict" | "fence.proxy.async::generic", _) => (90, 86),
-            ("tensormap.cp_fenceproxy", _) => (90, 83),
-            ("prefetch.tensormap", _) => (90, 80),
-            ("createpolicy", _) => (80, 74),
+            (F::Griddepcontrol, _) => (90, 78),
+            (F::Membar, "membar.sys") => (20, 20),
+            (F::Membar, _) => (20, 14),
+            (F::Nanosleep, _) => (70, 63),
+            (F::FenceSyncRestrict | F::FenceProxyAsyncGeneric, _) => (90, 86),
+            (F::TensormapCpFenceproxy, _) => (90, 83),
+            (F::PrefetchTensormap, _) => (90, 80),
+            (F::Createpolicy, _) => (80, 74),
             _ => continue,
         };
         seen += 1;
@@ -214,7 +218,7 @@ fn every_async_row_names_its_call() {
 /// `.shared::cluster`, with the row's semantic and scope as type arguments.
 #[test]
 fn mbarrier_rows_carry_their_call_path() {
-    for v in rows().into_iter().filter(|v| v.family == "mbarrier") {
+    for v in rows().into_iter().filter(|v| v.family == F::Mbarrier) {
         let owner = if v.space == "SharedCluster" {
             "RemoteMbarrier::"
         } else {
@@ -238,7 +242,7 @@ fn mbarrier_rows_carry_their_call_path() {
 #[test]
 fn cluster_barrier_rows_carry_their_call_path() {
     let mut n = 0;
-    for v in rows().into_iter().filter(|v| v.family == "barrier.cluster") {
+    for v in rows().into_iter().filter(|v| v.family == F::BarrierCluster) {
         let want = match v.form.align {
             Marker::Aligned => format!("unsafe ClusterBarrier::{}_aligned::<{}>", v.op, v.sem),
             Marker::Unaligned => format!("ClusterBarrier::{}::<{}>", v.op, v.sem),
@@ -364,10 +368,10 @@ fn every_async_row_names_its_floors_and_sections() {
     // #13 item 4: `st.async` / `red.async` PTX 8.1 / sm_90 (§9.7.9.12, §9.7.13.7 notes).
     for v in rows
         .iter()
-        .filter(|v| v.family == "st.async" || v.family == "red.async")
+        .filter(|v| v.family == F::StAsync || v.family == F::RedAsync)
     {
         assert_eq!((v.sm, v.ptx_isa, v.seed), (90, 81, "5.4"), "{v:?}");
-        let isa = if v.family == "st.async" {
+        let isa = if v.family == F::StAsync {
             "9.7.9.12"
         } else {
             "9.7.13.7"

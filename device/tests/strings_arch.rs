@@ -3,7 +3,7 @@
 //! by hand from the PTX ISA grammar — never read from the device crate's tables. Their ptxas
 //! checks (assembled at their target, rejected below it) are `tests/ptxas_arch.rs`.
 
-use ptx_sync::catalog::{for_each_variant, Arch, Variant};
+use ptx_sync::catalog::{for_each_variant, Arch, Family as F, Variant};
 use std::collections::BTreeSet;
 
 /// `(mnemonic, operand shape, arch, sm, ptx_isa)`; shapes as in `strings_async.rs` (registers
@@ -262,7 +262,7 @@ fn arch_rows_are_the_grammar_rows() {
 fn tensormap_replace_rows_name_their_call_and_sections() {
     let rows: Vec<Variant> = arch_rows()
         .into_iter()
-        .filter(|v| v.family == "tensormap.replace")
+        .filter(|v| v.family == F::TensormapReplace)
         .collect();
     assert_eq!(rows.len(), 33);
     for v in rows {
@@ -301,7 +301,7 @@ fn tensormap_replace_rows_name_their_call_and_sections() {
 fn clusterlaunchcontrol_rows_name_their_call_and_sections() {
     let rows: Vec<Variant> = arch_rows()
         .into_iter()
-        .filter(|v| v.family == "clusterlaunchcontrol")
+        .filter(|v| v.family == F::Clusterlaunchcontrol)
         .collect();
     assert_eq!(rows.len(), 7);
     for v in rows {
@@ -328,7 +328,7 @@ fn clusterlaunchcontrol_rows_name_their_call_and_sections() {
 fn blackwell_copy_rows_name_their_call_and_sections() {
     let rows: Vec<Variant> = arch_rows()
         .into_iter()
-        .filter(|v| v.family.starts_with("cp.async.bulk"))
+        .filter(|v| matches!(v.family, F::CpAsyncBulk | F::CpAsyncBulkTensor))
         .collect();
     assert_eq!(rows.len(), 15);
     for v in rows {

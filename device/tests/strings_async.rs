@@ -49,7 +49,7 @@
 mod async_rows;
 
 use async_rows::{async_rows as rows, spelled_in_strings_arch, ASYNC};
-use ptx_sync::catalog::{for_each_variant, Completion, Marker, Variant};
+use ptx_sync::catalog::{for_each_variant, Completion, Family as F, Marker, Variant};
 use std::collections::BTreeMap;
 
 fn sem(s: Marker) -> &'static str {
@@ -148,7 +148,7 @@ fn reduce_op_type(op: &str, ty: &str) -> String {
 fn expected(v: &Variant) -> String {
     match v.family {
         // §9.7.13.2 `bar.warp.sync membermask`
-        "bar" => {
+        F::Bar => {
             assert!(
                 [
                     "sync",
@@ -170,7 +170,7 @@ fn expected(v: &Variant) -> String {
         // §9.7.13.1 `barrier{.cta}.sync{.aligned} a{, b}`, `barrier{.cta}.arrive{.aligned} a, b`,
         // `barrier{.cta}.red.popc{.aligned}.u32 d, a{, b}, {!}c`, `barrier{.cta}.red.op{.aligned}.pred`:
         // this crate's `barrier` rows are the forms without `.aligned`.
-        "barrier" => {
+        F::Barrier => {
             assert!(
                 ["sync", "arrive", "red.popc", "red.and", "red.or"].contains(&v.op),
                 "{v:?}"
@@ -181,7 +181,7 @@ fn expected(v: &Variant) -> String {
                 format!("barrier.{}.{}", v.op, v.ty)
             }
         }
-        "barrier.cluster" => {
+        F::BarrierCluster => {
             let align = match v.form.align {
                 Marker::Aligned => ".aligned",
                 Marker::Unaligned => "",
@@ -189,21 +189,27 @@ fn expected(v: &Variant) -> String {
             };
             format!("barrier.cluster.{}{}{}", v.op, sem(v.sem), align)
         }
-        "mapa" | "getctarank" => format!("{}{}.{}", v.family, space(v.space), v.ty),
-        "elect.sync" => "elect.sync".into(),
-        "mbarrier" => format!(
+        F::Mapa => format!("mapa{}.{}", space(v.space), v.ty),
+        F::Getctarank => format!("getctarank{}.{}", space(v.space), v.ty),
+        F::Elect => "elect.sync".into(),
+        F::Mbarrier => format!(
             "mbarrier.{}{}{}{}.b64",
             v.op,
             sem(v.sem),
             scope(v.scope),
             space(v.space)
         ),
-        "fence.proxy.async" => format!("fence.proxy.async{}", space(v.space)),
-        "fence.proxy.tensormap::generic" | "fence.mbarrier_init" => {
-            format!("{}{}{}", v.family, sem(v.sem), scope(v.scope))
+        F::FenceProxyAsync => format!("fence.proxy.async{}", space(v.space)),
+        F::FenceProxyTensormap => {
+            format!(
+                "fence.proxy.tensormap::generic{}{}",
+                sem(v.sem),
+                scope(v.scope)
+            )
         }
+        F::FenceMbarrierInit => format!("fence.mbarrier_init{}{}", sem(v.sem), scope(v.scope)),
         // §9.7.13.4 `fence.proxy.proxykind;`, `.proxykind = { .alias, ... }`: no sem, no scope.
-        "fence.proxy.alias" => {
+        F::FenceProxyAlias => {
             assert!(v.sem.is_empty() && v.scope.is_empty(), "{v:?}");
             "fence.proxy.alias".into()
         }
@@ -211,14 +217,14 @@ fn expected(v: &Variant) -> String {
         // `fence.release.sync_restrict::shared::cta.cluster`, and the same after
         // `fence.proxy.async::generic`: acquire pairs with `.shared::cluster`, release with
         // `.shared::cta`, the scope is always `.cluster`.
-        "fence.sync_restrict" | "fence.proxy.async::generic" => {
+        F::FenceSyncRestrict | F::FenceProxyAsyncGeneric => {
             let restrict = match (v.sem.name(), v.space.name()) {
                 ("Acquire", "SharedCluster") => ".sync_restrict::shared::cluster",
                 ("Release", "Shared") => ".sync_restrict::shared::cta",
                 other => panic!("no sync_restrict fence for {other:?}"),
             };
             assert_eq!(v.scope, "Cluster", "{v:?}");
-            let head = if v.family == "fence.sync_restrict" {
+            let head = if v.family == F::FenceSyncRestrict {
                 "fence"
             } else {
                 "fence.proxy.async::generic"
@@ -228,7 +234,7 @@ fn expected(v: &Variant) -> String {
         // `tensormap.cp_fenceproxy.cp_qualifiers.fence_qualifiers.sync.aligned [d], [s], 128`,
         // `.cp_qualifiers = { .global.shared::cta }`, `.fence_qualifiers =
         // { .tensormap::generic.release.scope }`.
-        "tensormap.cp_fenceproxy" => {
+        F::TensormapCpFenceproxy => {
             assert_eq!(
                 (v.sem.name(), v.space.name(), v.form.src.name()),
                 ("Release", "Global", "Shared"),
@@ -240,9 +246,9 @@ fn expected(v: &Variant) -> String {
             )
         }
         // `prefetch{.tensormap_space}.tensormap [a]`: the generic-address form.
-        "prefetch.tensormap" => "prefetch.tensormap".into(),
+        F::PrefetchTensormap => "prefetch.tensormap".into(),
         // griddepcontrol: `griddepcontrol.action;`: no sem, scope or space.
-        "griddepcontrol" => {
+        F::Griddepcontrol => {
             assert!(["wait", "launch_dependents"].contains(&v.op), "{v:?}");
             assert!(
                 v.sem.is_empty() && v.scope.is_empty() && v.space.is_empty(),
@@ -251,7 +257,7 @@ fn expected(v: &Variant) -> String {
             format!("griddepcontrol.{}", v.op)
         }
         // §9.7.13.4 `membar.level;` — the level is membar's own spelling of the scope.
-        "membar" => {
+        F::Membar => {
             let level = match v.scope.name() {
                 "Cta" => ".cta",
                 "Gpu" => ".gl",
@@ -262,11 +268,11 @@ fn expected(v: &Variant) -> String {
             format!("membar{level}")
         }
         // nanosleep: `nanosleep.u32 t;`
-        "nanosleep" => {
+        F::Nanosleep => {
             assert_eq!(v.ty, "u32", "{v:?}");
             "nanosleep.u32".into()
         }
-        "cp.async" if v.op.is_empty() => {
+        F::CpAsync if v.op.is_empty() => {
             let cache = match v.form.cache {
                 Marker::Ca => ".ca",
                 Marker::Cg => ".cg",
@@ -288,7 +294,7 @@ fn expected(v: &Variant) -> String {
             };
             format!("cp.async{cache}{}.global{hint}{prefetch}", space(v.space))
         }
-        "cp.async" => {
+        F::CpAsync => {
             if v.ty.is_empty() {
                 format!("cp.async.{}", v.op)
             } else {
@@ -296,7 +302,7 @@ fn expected(v: &Variant) -> String {
             }
         }
         // `.level::cache_hint = { .L2::cache_hint }` follows the other qualifiers (§9.7.9.25.4).
-        "cp.async.bulk" if v.op.is_empty() => format!(
+        F::CpAsyncBulk if v.op.is_empty() => format!(
             "cp.async.bulk{}{}{}{}{}",
             space(v.space),
             space(v.form.src),
@@ -312,7 +318,7 @@ fn expected(v: &Variant) -> String {
                 ""
             }
         ),
-        "cp.async.bulk" => format!(
+        F::CpAsyncBulk => format!(
             "cp.async.bulk.{}{}{}",
             v.op,
             space(v.space),
@@ -324,7 +330,7 @@ fn expected(v: &Variant) -> String {
         ),
         // `createpolicy.fractional.L2::primary{.L2::secondary}.b64`; the row names the priorities
         // by marker (`"EvictLast NoSecondary"`).
-        "createpolicy" => {
+        F::Createpolicy => {
             let prio = |m: &str| match m {
                 "EvictLast" => ".L2::evict_last",
                 "EvictNormal" => ".L2::evict_normal",
@@ -343,7 +349,7 @@ fn expected(v: &Variant) -> String {
         }
         // `cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type`:
         // the hint before the operator (§9.7.9.25.4).
-        "cp.reduce.async.bulk" => format!(
+        F::CpReduceAsyncBulk => format!(
             "cp.reduce.async.bulk{}{}{}{}{}",
             space(v.space),
             space(v.form.src),
@@ -355,7 +361,7 @@ fn expected(v: &Variant) -> String {
             },
             reduce_op_type(v.op, v.ty)
         ),
-        "cp.async.bulk.tensor" => {
+        F::CpAsyncBulkTensor => {
             let d = v.form.dim;
             assert!((1..=5).contains(&d), "{v:?}");
             // §9.7.9.25.5: `.level::cache_hint = { .L2::cache_hint }` last.
@@ -415,7 +421,7 @@ fn expected(v: &Variant) -> String {
         // §9.7.9.25.5: `cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}
         // .completion_mechanism{.level::cache_hint}`, `.redOp` of the eight, `.load_mode` tile or
         // im2col_no_offs (the latter from 3d).
-        "cp.reduce.async.bulk.tensor" => {
+        F::CpReduceAsyncBulkTensor => {
             let d = v.form.dim;
             assert!(
                 ["add", "min", "max", "inc", "dec", "and", "or", "xor"].contains(&v.op),
@@ -442,7 +448,7 @@ fn expected(v: &Variant) -> String {
         }
         // §9.7.9.12: `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes{.vec}.type`;
         // the row's `op` is the vector (`""`, `"v2"`, `"v4"`), its `ty` the PTX type.
-        "st.async" => {
+        F::StAsync => {
             assert_eq!(v.sem, Marker::Weak, "{v:?}");
             let vec = match v.op {
                 "" => "",
@@ -462,7 +468,7 @@ fn expected(v: &Variant) -> String {
         }
         // §9.7.13.7: `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type`,
         // each op with the types of its line of the grammar.
-        "red.async" => {
+        F::RedAsync => {
             let ok: &[&str] = match v.op {
                 "inc" | "dec" => &["u32"],
                 "min" | "max" => &["u32", "s32"],
@@ -503,47 +509,47 @@ fn every_async_row_is_the_grammar_spelling() {
 
 #[test]
 fn row_counts_per_family() {
-    let mut n: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut n: BTreeMap<F, usize> = BTreeMap::new();
     for v in rows() {
         *n.entry(v.family).or_default() += 1;
     }
-    let want: BTreeMap<&str, usize> = [
-        ("bar", 7),             // sync, sync n, arrive, red.{popc,and,or}, warp.sync
-        ("barrier", 6),         // sync, sync n, arrive, red.{popc,and,or} (no .aligned)
-        ("barrier.cluster", 6), // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
-        ("mapa", 2),
-        ("getctarank", 2),
-        ("elect.sync", 1),
+    let want: BTreeMap<F, usize> = [
+        (F::Bar, 7),            // sync, sync n, arrive, red.{popc,and,or}, warp.sync
+        (F::Barrier, 6),        // sync, sync n, arrive, red.{popc,and,or} (no .aligned)
+        (F::BarrierCluster, 6), // arrive {release,relaxed} x {aligned,-}; wait acquire x 2
+        (F::Mapa, 2),
+        (F::Getctarank, 2),
+        (F::Elect, 1),
         // init/inval/pending; 2 noComplete; arrive x (sem,scope); waits; tx; arrive_drop.expect_tx
         // (cta, cluster space), remote arrive_drop x (sem,scope)
-        ("mbarrier", 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4 + 4 * 3),
-        ("fence.proxy.async", 4),
-        ("fence.proxy.tensormap::generic", 8),
-        ("fence.mbarrier_init", 1),
-        ("fence.proxy.alias", 1),
-        ("fence.sync_restrict", 2),        // acquire/cluster, release/cta
-        ("fence.proxy.async::generic", 2), // the same pairs
-        ("tensormap.cp_fenceproxy", 4),    // cta, cluster, gpu, sys
-        ("prefetch.tensormap", 1),
-        ("griddepcontrol", 2), // wait, launch_dependents
-        ("membar", 3),         // cta, gl, sys
-        ("nanosleep", 1),
+        (F::Mbarrier, 3 + 2 + 4 * 7 + 4 * 6 + 2 * 4 + 4 * 3),
+        (F::FenceProxyAsync, 4),
+        (F::FenceProxyTensormap, 8),
+        (F::FenceMbarrierInit, 1),
+        (F::FenceProxyAlias, 1),
+        (F::FenceSyncRestrict, 2),      // acquire/cluster, release/cta
+        (F::FenceProxyAsyncGeneric, 2), // the same pairs
+        (F::TensormapCpFenceproxy, 4),  // cta, cluster, gpu, sys
+        (F::PrefetchTensormap, 1),
+        (F::Griddepcontrol, 2), // wait, launch_dependents
+        (F::Membar, 3),         // cta, gl, sys
+        (F::Nanosleep, 1),
         // {ca 4,8,16; cg 16} x {-, zfill} x {-, .L2::cache_hint} x {-, .L2::64B, .L2::128B,
         // .L2::256B}; 5 group/arrive forms
-        ("cp.async", 8 * 2 * 4 + 5),
+        (F::CpAsync, 8 * 2 * 4 + 5),
         // + the .L2::cache_hint G->S, S->G, prefetch; + multicast.L2::cache_hint
-        ("cp.async.bulk", 4 + 4 + 3 + 1),
-        ("createpolicy", 4 * 3), // primary x {none, evict_first, evict_unchanged}
+        (F::CpAsyncBulk, 4 + 4 + 3 + 1),
+        (F::Createpolicy, 4 * 3), // primary x {none, evict_first, evict_unchanged}
         // the ISA table: 28 (.global) x {-, .L2::cache_hint} + 13 (.shared::cluster)
-        ("cp.reduce.async.bulk", 28 * 2 + 13),
+        (F::CpReduceAsyncBulk, 28 * 2 + 13),
         // + load/store/prefetch .L2::cache_hint and load .multicast::cluster.L2::cache_hint per
         // rank; im2col 3d-5d x {load, load hint, load multicast, load multicast hint, prefetch,
         // prefetch hint}
-        ("cp.async.bulk.tensor", 5 * 4 + 5 * 4 + 3 * 6),
+        (F::CpAsyncBulkTensor, 5 * 4 + 5 * 4 + 3 * 6),
         // 8 redOps x (tile 1d-5d + im2col_no_offs 3d-5d) x {-, .L2::cache_hint}
-        ("cp.reduce.async.bulk.tensor", 8 * (5 + 3) * 2),
-        ("st.async", 6 + 3 + 3 + 3), // 6 scalars; v2 x 32-bit; v4 x 32-bit; v2 x 64-bit
-        ("red.async", 2 + 4 + 3 + 3), // inc/dec u32; min/max u32,s32; and/or/xor b32; add u32,s32,u64
+        (F::CpReduceAsyncBulkTensor, 8 * (5 + 3) * 2),
+        (F::StAsync, 6 + 3 + 3 + 3), // 6 scalars; v2 x 32-bit; v4 x 32-bit; v2 x 64-bit
+        (F::RedAsync, 2 + 4 + 3 + 3), // inc/dec u32; min/max u32,s32; and/or/xor b32; add u32,s32,u64
     ]
     .into_iter()
     .collect();
@@ -572,7 +578,7 @@ fn bulk_reductions_are_the_isa_table() {
         .collect();
     let have: BTreeSet<(String, bool, String)> = rows()
         .iter()
-        .filter(|v| v.family == "cp.reduce.async.bulk")
+        .filter(|v| v.family == F::CpReduceAsyncBulk)
         .map(|v| {
             (
                 space(v.space).to_string(),
@@ -600,7 +606,7 @@ fn every_catalog_row_has_an_expected_spelling() {
         let arch = spelled_in_strings_arch(&v);
         assert!(
             ASYNC.contains(&v.family)
-                || ["ld", "st", "atom", "red", "fence"].contains(&v.family)
+                || [F::Ld, F::St, F::Atom, F::Red, F::Fence].contains(&v.family)
                 || arch,
             "{v:?}: no expected spelling in tests/strings*.rs"
         )
@@ -617,21 +623,21 @@ fn operand_shape(v: &Variant) -> String {
     let opt = |b: bool, s: &str| if b { s.to_string() } else { String::new() };
     let f = &v.form;
     match (v.family, v.op) {
-        ("bar" | "barrier", "sync" | "arrive") => format!(" %r{}", opt(f.count, ", %r")),
-        ("bar" | "barrier", "red.popc") => " %r, %r, %r, p".into(),
-        ("bar", "warp.sync") => " %r".into(),
-        ("bar" | "barrier", "red.and" | "red.or") => " q, %r, %r, p".into(),
-        ("barrier.cluster", _) => String::new(),
-        ("mapa", _) => " %r, %r, %r".into(),
-        ("getctarank", _) => " %r, %r".into(),
-        ("elect.sync", _) => " %r|p, %r".into(),
-        ("mbarrier", "init") => " [%r], %r".into(),
-        ("mbarrier", "inval") => " [%r]".into(),
-        ("mbarrier", "pending_count") => " %r, %r".into(),
-        ("mbarrier", "arrive.noComplete" | "arrive_drop.noComplete") => " %r, [%r], %r".into(),
+        (F::Bar | F::Barrier, "sync" | "arrive") => format!(" %r{}", opt(f.count, ", %r")),
+        (F::Bar | F::Barrier, "red.popc") => " %r, %r, %r, p".into(),
+        (F::Bar, "warp.sync") => " %r".into(),
+        (F::Bar | F::Barrier, "red.and" | "red.or") => " q, %r, %r, p".into(),
+        (F::BarrierCluster, _) => String::new(),
+        (F::Mapa, _) => " %r, %r, %r".into(),
+        (F::Getctarank, _) => " %r, %r".into(),
+        (F::Elect, _) => " %r|p, %r".into(),
+        (F::Mbarrier, "init") => " [%r], %r".into(),
+        (F::Mbarrier, "inval") => " [%r]".into(),
+        (F::Mbarrier, "pending_count") => " %r, %r".into(),
+        (F::Mbarrier, "arrive.noComplete" | "arrive_drop.noComplete") => " %r, [%r], %r".into(),
         // §9.7.13.15.16: `state, [addr]{, count}` / `state, [addr], txCount`; the
         // `.shared::cluster` forms write the sink `_` for the state.
-        ("mbarrier", "arrive" | "arrive_drop" | "arrive.expect_tx" | "arrive_drop.expect_tx") => {
+        (F::Mbarrier, "arrive" | "arrive_drop" | "arrive.expect_tx" | "arrive_drop.expect_tx") => {
             let state = if v.space == Marker::SharedCluster {
                 "_"
             } else {
@@ -639,52 +645,52 @@ fn operand_shape(v: &Variant) -> String {
             };
             format!(" {state}, [%r]{}", opt(f.count || f.tx, ", %r"))
         }
-        ("mbarrier", "try_wait" | "try_wait.parity" | "test_wait" | "test_wait.parity") => {
+        (F::Mbarrier, "try_wait" | "try_wait.parity" | "test_wait" | "test_wait.parity") => {
             format!(" p, [%r], %r{}", opt(f.hint, ", %r"))
         }
-        ("mbarrier", "expect_tx" | "complete_tx") => " [%r], %r".into(),
-        ("fence.proxy.tensormap::generic", _) if v.sem == Marker::Acquire => " [%r], 128".into(),
-        ("fence.proxy.async" | "fence.proxy.tensormap::generic", _) => String::new(),
-        ("fence.mbarrier_init" | "fence.proxy.alias", _) => String::new(),
+        (F::Mbarrier, "expect_tx" | "complete_tx") => " [%r], %r".into(),
+        (F::FenceProxyTensormap, _) if v.sem == Marker::Acquire => " [%r], 128".into(),
+        (F::FenceProxyAsync | F::FenceProxyTensormap, _) => String::new(),
+        (F::FenceMbarrierInit | F::FenceProxyAlias, _) => String::new(),
         // §9.7.13.4: `fence.sem.sync_restrict::space.scope;`, `membar.level;` — no operands.
-        ("fence.sync_restrict" | "fence.proxy.async::generic" | "membar", _) => String::new(),
+        (F::FenceSyncRestrict | F::FenceProxyAsyncGeneric | F::Membar, _) => String::new(),
         // §9.7.13.13: `griddepcontrol.action;`.
-        ("griddepcontrol", _) => String::new(),
+        (F::Griddepcontrol, _) => String::new(),
         // §9.7.19.2: `nanosleep.u32 t;` (`t` a register or an immediate; a register here).
-        ("nanosleep", _) => " %r".into(),
+        (F::Nanosleep, _) => " %r".into(),
         // §9.7.13.16: `tensormap.cp_fenceproxy… [dst], [src], size;` with `size = 128`.
-        ("tensormap.cp_fenceproxy", _) => " [%r], [%r], 128".into(),
+        (F::TensormapCpFenceproxy, _) => " [%r], [%r], 128".into(),
         // §9.7.9.15: `prefetch.tensormap [a];`.
-        ("prefetch.tensormap", _) => " [%r]".into(),
+        (F::PrefetchTensormap, _) => " [%r]".into(),
         // §9.7.9.18: `createpolicy.fractional… cache-policy, fraction;`.
-        ("createpolicy", _) => " %r, %r".into(),
+        (F::Createpolicy, _) => " %r, %r".into(),
         // §9.7.9.25.3: `cp-size{, src-size}{, cache-policy}`.
-        ("cp.async", "") => format!(
+        (F::CpAsync, "") => format!(
             " [%r], [g], {}{}{}",
             f.bytes,
             opt(f.zfill, ", %r"),
             opt(f.cache_hint, ", %r")
         ),
-        ("cp.async" | "cp.async.bulk", "commit_group") | ("cp.async", "wait_all") => String::new(),
-        ("cp.async" | "cp.async.bulk", "wait_group" | "wait_group.read") => " %r".into(),
-        ("cp.async", "mbarrier.arrive" | "mbarrier.arrive.noinc") => " [%r]".into(),
+        (F::CpAsync | F::CpAsyncBulk, "commit_group") | (F::CpAsync, "wait_all") => String::new(),
+        (F::CpAsync | F::CpAsyncBulk, "wait_group" | "wait_group.read") => " %r".into(),
+        (F::CpAsync, "mbarrier.arrive" | "mbarrier.arrive.noinc") => " [%r]".into(),
         // §9.7.9.25.4: `{, ctaMask}` then `{, cache-policy}` (`.L2::cache_hint`) last.
-        ("cp.async.bulk", "") if f.src == Marker::Global => format!(
+        (F::CpAsyncBulk, "") if f.src == Marker::Global => format!(
             " [%r], [g], %r, [%r]{}{}",
             opt(f.multicast, ", %r"),
             opt(f.cache_hint, ", %r")
         ),
-        ("cp.async.bulk", "") if v.space == Marker::Global => {
+        (F::CpAsyncBulk, "") if v.space == Marker::Global => {
             format!(" [g], [%r], %r{}", opt(f.cache_hint, ", %r"))
         }
-        ("cp.async.bulk", "") => " [%r], [%r], %r, [%r]".into(),
-        ("cp.async.bulk", "prefetch.L2") => format!(" [g], %r{}", opt(f.cache_hint, ", %r")),
+        (F::CpAsyncBulk, "") => " [%r], [%r], %r, [%r]".into(),
+        (F::CpAsyncBulk, "prefetch.L2") => format!(" [g], %r{}", opt(f.cache_hint, ", %r")),
         // §9.7.9.25.4: `[dstMem], [srcMem], size, [mbar]` / `[dstMem], [srcMem], size{, cache-policy}`.
-        ("cp.reduce.async.bulk", _) if v.space == Marker::SharedCluster => {
+        (F::CpReduceAsyncBulk, _) if v.space == Marker::SharedCluster => {
             " [%r], [%r], %r, [%r]".into()
         }
-        ("cp.reduce.async.bulk", _) => format!(" [g], [%r], %r{}", opt(f.cache_hint, ", %r")),
-        ("cp.async.bulk.tensor", op) => {
+        (F::CpReduceAsyncBulk, _) => format!(" [g], [%r], %r{}", opt(f.cache_hint, ", %r")),
+        (F::CpAsyncBulkTensor, op) => {
             let c = vec!["%r"; usize::from(f.dim)].join(", ");
             // §9.7.9.25.5: the cache policy is the last operand.
             let h = opt(f.cache_hint, ", %r");
@@ -708,15 +714,15 @@ fn operand_shape(v: &Variant) -> String {
             }
         }
         // §9.7.9.25.5: `[tensorMap, tensorCoords], [srcMem]{, cache-policy}`.
-        ("cp.reduce.async.bulk.tensor", _) => format!(
+        (F::CpReduceAsyncBulkTensor, _) => format!(
             " [%r, {{{}}}], [%r]{}",
             vec!["%r"; usize::from(f.dim)].join(", "),
             opt(f.cache_hint, ", %r")
         ),
         // §9.7.9.12 / §9.7.13.7: `[a], b, [mbar]`, `b` a register or a `{…}` vector of them.
-        ("st.async", "") | ("red.async", _) => " [%r], %r, [%r]".into(),
-        ("st.async", "v2") => " [%r], {%r, %r}, [%r]".into(),
-        ("st.async", "v4") => " [%r], {%r, %r, %r, %r}, [%r]".into(),
+        (F::StAsync, "") | (F::RedAsync, _) => " [%r], %r, [%r]".into(),
+        (F::StAsync, "v2") => " [%r], {%r, %r}, [%r]".into(),
+        (F::StAsync, "v4") => " [%r], {%r, %r, %r, %r}, [%r]".into(),
         (fam, op) => panic!("no operand grammar for {fam} {op}"),
     }
 }

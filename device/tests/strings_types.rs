@@ -2,12 +2,12 @@
 //! integers (issue #13): their exact spellings, floors and call paths, written from the PTX ISA
 //! (`strings.rs` checks the whole catalog against the grammar).
 
-use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync::catalog::{for_each_variant, Family as F, Variant};
 
 fn catalog() -> Vec<Variant> {
     let mut v = Vec::new();
     for_each_variant(|r| {
-        if matches!(r.family, "ld" | "st" | "atom" | "red" | "fence") {
+        if matches!(r.family, F::Ld | F::St | F::Atom | F::Red | F::Fence) {
             v.push(r)
         }
     });
@@ -158,8 +158,8 @@ fn b128_rows() {
     assert_eq!(find("st.relaxed.cluster.b128").sm, 90);
     for v in &rows {
         let regs = match (v.family, v.op) {
-            ("atom", "cas") => ".reg .b128 q, qc, qd;",
-            ("atom", _) => ".reg .b128 q, qd;",
+            (F::Atom, "cas") => ".reg .b128 q, qc, qd;",
+            (F::Atom, _) => ".reg .b128 q, qd;",
             _ => ".reg .b128 q;",
         };
         assert!(
@@ -169,8 +169,8 @@ fn b128_rows() {
         assert!(v.asm_post.ends_with("}}"), "{v:?}");
         let unpack = "mov.b128 {{{lo}, {hi}}}, ";
         match v.family {
-            "ld" => assert!(v.asm_post.contains(&format!("{unpack}q;")), "{v:?}"),
-            "st" => assert!(v.asm_pre.contains("mov.b128 q, {{{lo}, {hi}}};"), "{v:?}"),
+            F::Ld => assert!(v.asm_post.contains(&format!("{unpack}q;")), "{v:?}"),
+            F::St => assert!(v.asm_pre.contains("mov.b128 q, {{{lo}, {hi}}};"), "{v:?}"),
             _ => {
                 assert!(v.asm_pre.contains("mov.b128 q, {{{blo}, {bhi}}};"), "{v:?}");
                 assert!(v.asm_post.contains(&format!("{unpack}qd;")), "{v:?}");
@@ -257,7 +257,7 @@ fn vector_rows() {
     );
     assert!(rows
         .iter()
-        .filter(|v| v.ty.starts_with('V') && (v.family == "atom" || v.family == "red"))
+        .filter(|v| v.ty.starts_with('V') && (v.family == F::Atom || v.family == F::Red))
         // Floats only: no atom/red on the integer vectors (V2U32, V4U32, V2U64).
         .all(|v| (v.space == "Generic" || v.space == "Global") && !v.ty.contains('U')));
 }
@@ -324,7 +324,7 @@ fn half_vector_rows() {
             let (n, e) = v.ty.split_at(2.min(v.ty.len()));
             matches!(n, "V2" | "V4" | "V8") && matches!(e, "F16" | "Bf16" | "F16x2" | "Bf16x2")
         })
-        .filter(|v| v.family == "atom" || v.family == "red")
+        .filter(|v| v.family == F::Atom || v.family == F::Red)
         .collect();
     assert_eq!(half_vec.len(), 10 * 3 * (32 + 16));
     for v in &half_vec {
@@ -383,16 +383,16 @@ fn sixteen_bit_integer_rows() {
     );
     assert_eq!(find("st.s16", "i16").sm, 20);
     for t in ["u16", "i16"] {
-        let of = |f: &str| rows.iter().filter(|v| v.ty == t && v.family == f).count();
+        let of = |f: F| rows.iter().filter(|v| v.ty == t && v.family == f).count();
         // ld/st: 2 unscoped × 4 spaces + 2 sems × 4 scopes × 4 spaces; atom: cas × 4 × 4 × 4.
         assert_eq!(
-            (of("ld"), of("st"), of("atom"), of("red")),
+            (of(F::Ld), of(F::St), of(F::Atom), of(F::Red)),
             (40, 40, 64, 0),
             "{t}"
         );
         assert!(rows
             .iter()
-            .filter(|v| v.ty == t && v.family == "atom")
+            .filter(|v| v.ty == t && v.family == F::Atom)
             .all(|v| v.op == "cas" && v.ptx.ends_with(".cas.b16")));
     }
 }
@@ -438,7 +438,7 @@ fn signed_and_half_vector_accesses() {
         assert!(
             rows.iter()
                 .filter(|v| v.ty == t)
-                .all(|v| v.family == "atom" || v.family == "red"),
+                .all(|v| v.family == F::Atom || v.family == F::Red),
             "{t} has an ld/st row"
         );
     }

@@ -497,7 +497,7 @@ fn tensormap_replace_rank_out_of_range_is_reported() {
 /// whole 2 × 2 × 2 volume (corners 0).
 #[test]
 fn im2col_5d_traversal_order_and_the_multicast_form() {
-    use ptx_sync::copy::cp_async_bulk_tensor_load_im2col_multicast;
+    use ptx_sync::copy::{cp_async_bulk_tensor_load_im2col_with, Mods};
     let mut x = Vec::new();
     for d in 0..2u32 {
         for h in 0..2 {
@@ -525,13 +525,13 @@ fn im2col_5d_traversal_order_and_the_multicast_form() {
         bar.init(1);
         let _ = bar.arrive_expect_tx::<Release, Cta>(48);
         unsafe {
-            cp_async_bulk_tensor_load_im2col_multicast(
+            cp_async_bulk_tensor_load_im2col_with(
                 to_shared(t.0.as_mut_ptr()),
                 &map,
                 coords,
                 offsets,
                 &bar,
-                0b1,
+                Mods::NONE.multicast(0b1),
             )
         };
         assert!(bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO), "48 bytes");

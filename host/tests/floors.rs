@@ -25,7 +25,7 @@
 //! Needs the PTX tools: `PTX_SYNC_TOOLS` (set by `cargo xtask test`) or the `.venv` made by
 //! `cargo xtask setup`; without them every ptxas test here fails and says so.
 
-use ptx_sync::catalog::{for_each_variant, Arch, Variant};
+use ptx_sync::catalog::{for_each_variant, Arch, Family, Variant};
 use ptx_sync_host::costs::{ptxas_errors, rows_module};
 use ptx_sync_host::sass::find_tools;
 use std::collections::{BTreeMap, BTreeSet};
@@ -110,30 +110,29 @@ fn table() -> Vec<Line> {
 /// The module (of the table) a catalog row belongs to, by its family. `access`: the scoped
 /// `ld`/`st`/`atom`/`red` of `atomic` and the `fence.sem.scope` of `fence`.
 fn module_of(v: &Variant) -> &'static str {
+    use Family as F;
     match v.family {
-        "ld" | "st" | "atom" | "red" | "fence" => "access",
-        "bar" | "barrier" | "barrier.cluster" => "barrier",
-        "mapa" | "getctarank" | "elect.sync" => "cluster",
-        "mbarrier" => "mbarrier",
-        "fence.proxy.async"
-        | "fence.mbarrier_init"
-        | "fence.proxy.tensormap::generic"
-        | "fence.proxy.alias" => "proxy",
-        "fence.sync_restrict" | "fence.proxy.async::generic" => "sync_restrict",
-        "tensormap.cp_fenceproxy" | "prefetch.tensormap" => "tensormap",
-        "createpolicy" => "policy",
-        f if f.starts_with("cp.") => "copy",
-        "membar" => "membar",
-        "nanosleep" => "wait",
-        "st.async" | "red.async" | "st.async.release" | "red.async.release" => "st_async",
-        "tensormap.replace" => "tensormap",
-        "clusterlaunchcontrol" => "clc",
-        "griddepcontrol" => "grid",
-        f => panic!(
-            "catalog family `{f}` ({}) has no module in host/tests/floors.rs's map: add it \
-             (and its line to lib.rs's SM/PTX table)",
-            v.ptx
-        ),
+        F::Ld | F::St | F::Atom | F::Red | F::Fence => "access",
+        F::Bar | F::Barrier | F::BarrierCluster => "barrier",
+        F::Mapa | F::Getctarank | F::Elect | F::ClusterSreg => "cluster",
+        F::Mbarrier => "mbarrier",
+        F::FenceProxyAsync | F::FenceMbarrierInit | F::FenceProxyTensormap | F::FenceProxyAlias => {
+            "proxy"
+        }
+        F::FenceSyncRestrict | F::FenceProxyAsyncGeneric => "sync_restrict",
+        F::TensormapCpFenceproxy | F::PrefetchTensormap | F::TensormapReplace => "tensormap",
+        F::Createpolicy => "policy",
+        F::CpAsync
+        | F::CpAsyncBulk
+        | F::CpAsyncBulkTensor
+        | F::CpReduceAsyncBulk
+        | F::CpReduceAsyncBulkTensor => "copy",
+        F::Membar => "membar",
+        F::Nanosleep | F::Clock => "wait",
+        F::StAsync | F::RedAsync | F::StAsyncRelease | F::RedAsyncRelease => "st_async",
+        F::Clusterlaunchcontrol => "clc",
+        F::Griddepcontrol => "grid",
+        F::Sreg => "index",
     }
 }
 

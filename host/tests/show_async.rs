@@ -12,14 +12,20 @@
 //! nothing: alone, after an `mbarrier.init` (whose `SYNCS.EXCH.64` ptxas already precedes with
 //! `FENCE.VIEW.ASYNC.S`) and before a `barrier.cluster.arrive.release`, checked by hand.
 
-use ptx_sync::catalog::{for_each_variant, Marker, Variant};
+use ptx_sync::catalog::{for_each_variant, Family, Marker, Variant};
 use ptx_sync_host::costs::{show_sass, ShownSass};
 use ptx_sync_host::sass::find_tools;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-const ATOMIC_FAMILIES: [&str; 5] = ["ld", "st", "atom", "red", "fence"];
+const ATOMIC_FAMILIES: [Family; 5] = [
+    Family::Ld,
+    Family::St,
+    Family::Atom,
+    Family::Red,
+    Family::Fence,
+];
 
 fn tools() -> PathBuf {
     find_tools().unwrap_or_else(|e| panic!("{e}"))
@@ -237,16 +243,14 @@ fn async_copy_rows() {
 #[test]
 fn a_failing_wrapper_is_reported_on_its_row() {
     let bogus = Variant {
-        family: "mbarrier",
         op: "inval",
         ty: "b64",
         space: Marker::Shared,
         ptx: "mbarrier.inval.shared::bogus.b64",
         operands: Some(" [{a}]"),
-        ..Variant::EMPTY
+        ..Variant::of(Family::Mbarrier)
     };
     let unknown = Variant {
-        family: "nosuch",
         ptx: "nosuch.op",
         operands: Some(" {nosuch}"),
         ..bogus
@@ -259,7 +263,7 @@ fn a_failing_wrapper_is_reported_on_its_row() {
     };
     let mut rows = vec![bogus, unknown, untemplated];
     for_each_variant(|v| {
-        if v.family == "barrier.cluster" || v.ptx == "fence.sc.gpu" {
+        if v.family == Family::BarrierCluster || v.ptx == "fence.sc.gpu" {
             rows.push(v);
         }
     });
@@ -308,7 +312,7 @@ fn every_atomic_row_has_sass() {
             // Weak accesses and `fence.acquire.cta` cost nothing beyond their baseline.
             ShownSass::Opcodes(_)
                 if v.sem == "Weak"
-                    || (v.family == "fence" && v.sem == "Acquire" && v.scope == "Cta") => {}
+                    || (v.family == Family::Fence && v.sem == "Acquire" && v.scope == "Cta") => {}
             other => bad.push(format!("{} ({} {}): {other:?}", v.ptx, v.ty, v.space)),
         }
     }

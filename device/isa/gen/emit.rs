@@ -670,7 +670,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
             let (sm, ptx_isa) = floor(f, fam, &c);
             let mut r = String::new();
             writeln!(r, "    crate::catalog::Variant {{").unwrap();
-            writeln!(r, "        family: {:?},", fam.ptx).unwrap();
+            writeln!(r, "        family: crate::catalog::Family::{},", fam.name).unwrap();
             writeln!(r, "        op: {:?},", x(&f.op)?).unwrap();
             writeln!(r, "        ty: {:?},", x(&f.ty)?).unwrap();
             writeln!(r, "        sem: {},", marker(&x(&f.sem)?)).unwrap();
@@ -805,6 +805,55 @@ fn trait_decl(t: &TraitDecl) -> String {
         writeln!(out, "    #[doc(hidden)]\n    {l};").unwrap();
     }
     out.push_str("}\n\n");
+    out
+}
+
+/// The `Family` enum of the catalog: one variant per `family` of the rows files (in file
+/// order) and of `hand.rows`, with its PTX name.
+pub fn family_enum(isa: &Isa) -> String {
+    let mut out = header("device/isa/*.rows");
+    let mut fams: Vec<(&str, &str, String)> = Vec::new();
+    for file in &isa.files {
+        for f in &file.families {
+            let doc = format!(
+                "`{}`: PTX ISA §{}, seed §{}, its forms in `{}`.",
+                f.ptx, f.isa, f.seed, file.path
+            );
+            fams.push((&f.name, &f.ptx, doc));
+        }
+    }
+    for f in &isa.hand {
+        let doc = format!(
+            "`{}`: its forms written by hand in `{}`.",
+            f.ptx,
+            f.hand.as_deref().unwrap_or("")
+        );
+        fams.push((&f.name, &f.ptx, doc));
+    }
+    out.push_str(
+        "\n/// The PTX instruction family of a catalog row ([`Variant::family`]): one variant per\n\
+         /// `family` of `device/isa/*.rows`. Displays as its PTX name ([`Family::ptx`]).\n\
+         ///\n/// # Examples\n///\n/// ```\n/// use ptx_sync::catalog::Family;\n\
+         /// assert_eq!(Family::BarrierCluster.to_string(), \"barrier.cluster\");\n\
+         /// assert_eq!(Family::ALL.iter().filter(|f| f.ptx() == \"ld\").count(), 1);\n/// ```\n\
+         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\npub enum Family {\n",
+    );
+    for (name, _, doc) in &fams {
+        writeln!(out, "    /// {doc}\n    {name},").unwrap();
+    }
+    out.push_str("}\n\nimpl Family {\n    /// Every family, in the order of the rows files (then `hand.rows`).\n");
+    out.push_str("    pub const ALL: &'static [Family] = &[\n");
+    for (name, _, _) in &fams {
+        writeln!(out, "        Family::{name},").unwrap();
+    }
+    out.push_str(
+        "    ];\n\n    /// The PTX name of the family (`\"barrier.cluster\"`), what [`Variant::family`] \
+         displays.\n    pub const fn ptx(self) -> &'static str {\n        match self {\n",
+    );
+    for (name, ptx, _) in &fams {
+        writeln!(out, "            Family::{name} => {ptx:?},").unwrap();
+    }
+    out.push_str("        }\n    }\n}\n");
     out
 }
 

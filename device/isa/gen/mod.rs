@@ -6,6 +6,8 @@
 //! * `calls.rs` — the catalog kernels' call lists (`catalog_calls_NAME!`), so that every
 //!   form's Rust path is compiled by `host/kernels`;
 //! * `catalog.rs` — the list of the files' `CATALOG`s (`device/src/catalog.rs` walks it);
+//! * `family.rs` — the catalog's `Family` enum, one variant per `family` of the rows files and
+//!   of `hand.rows` (the families whose forms are still hand-written);
 //! * the docs tables of the API modules ([`doc_table`], checked against the sources by
 //!   `device/tests/isa.rs`, rewritten by `cargo xtask isa`).
 //!
@@ -31,6 +33,12 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
     );
     for f in &isa.files {
         for fam in &f.families {
+            if fam.hand.is_some() {
+                return Err(format!(
+                    "{}:{}: `forms` (hand-written forms) belongs to a family of hand.rows",
+                    f.path, fam.line
+                ));
+            }
             if !families.insert(fam.name.clone()) {
                 return Err(format!(
                     "{}:{}: family `{}` is declared twice",
@@ -53,7 +61,16 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
         list.push_str(&format!("    crate::{module}::CATALOG,\n"));
     }
     list.push_str("];\n");
+    for fam in &isa.hand {
+        if !families.insert(fam.name.clone()) {
+            return Err(format!(
+                "device/isa/hand.rows:{}: family `{}` is declared twice",
+                fam.line, fam.name
+            ));
+        }
+    }
     out.push(("catalog.rs".into(), list));
+    out.push(("family.rs".into(), emit::family_enum(isa)));
     out.push(("calls.rs".into(), emit::calls(isa)?));
     Ok(out)
 }

@@ -14,6 +14,9 @@ pub struct Isa {
     pub blocks: Vec<Block>,
     /// One per family file (`barrier.rows`, …), sorted by name.
     pub files: Vec<RowsFile>,
+    /// `hand.rows`: the families whose forms are still written by hand (each names its file);
+    /// they are variants of the `Family` enum and nothing else.
+    pub hand: Vec<Family>,
 }
 
 /// `token KEY "text"`.
@@ -78,6 +81,8 @@ pub struct Family {
     pub sm: u16,
     pub ptx_isa: u16,
     pub arch: String,
+    /// `forms PATH`: the family's forms are written by hand in `PATH` (a family of `hand.rows`).
+    pub hand: Option<String>,
     pub line: usize,
 }
 
@@ -403,12 +408,19 @@ fn family(
             "isa" => f.isa = v.to_string(),
             "seed" => f.seed = v.to_string(),
             "arch" => f.arch = v.to_string(),
+            "forms" => f.hand = Some(v.to_string()),
             "floor" => {
                 (f.sm, f.ptx_isa) = floor(path, k, v)?;
                 have_floor = true;
             }
             _ => return Err(format!("{path}:{k}: unknown family key `{key}`")),
         }
+    }
+    if f.hand.is_some() {
+        if f.ptx.is_empty() {
+            return Err(format!("{path}:{n}: family `{name}` needs `ptx`"));
+        }
+        return Ok(f);
     }
     for (what, v) in [
         ("ptx", &f.ptx),
@@ -688,6 +700,21 @@ pub fn read(dir: &Path) -> Result<Isa, String> {
         let shown = format!("device/isa/{n}");
         match n.as_str() {
             "blocks.rows" => blocks(&shown, &text, &mut isa)?,
+            "hand.rows" => {
+                let f = rows_file(&shown, "hand", &text)?;
+                if !f.items.is_empty() || !f.traits.is_empty() {
+                    return Err(format!("{shown}: only `family` items (with `forms PATH`)"));
+                }
+                for fam in f.families {
+                    if fam.hand.is_none() {
+                        return Err(format!(
+                            "{shown}:{}: family `{}` needs `forms PATH` (its hand-written forms)",
+                            fam.line, fam.name
+                        ));
+                    }
+                    isa.hand.push(fam);
+                }
+            }
             _ => {
                 let stem = n.trim_end_matches(".rows");
                 isa.files.push(rows_file(&shown, stem, &text)?);

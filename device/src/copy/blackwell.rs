@@ -454,7 +454,7 @@ pub unsafe fn cp_async_bulk_tensor_scatter4(
 /// Catalog rows of this module (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Arch, Completion, Form, Marker as M, Variant};
+    use crate::catalog::{Arch, Completion, Family, Form, Marker as M, Variant};
     use crate::instr::{with_ops, Instr};
     let load = Form {
         src: M::Global,
@@ -462,7 +462,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ..Form::NONE
     };
     f(with_ops!(cvta; (bulk_g2s); Variant {
-        family: "cp.async.bulk",
         op: "shared::cta",
         space: M::Shared,
         form: load,
@@ -472,10 +471,9 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx_isa: 86,
         isa: "9.7.9.25.4",
         seed: "5.2",
-        ..Variant::EMPTY
+        ..Variant::of(Family::CpAsyncBulk)
     }));
     f(with_ops!(cvta; (bulk_s2g_mask); Variant {
-        family: "cp.async.bulk",
         op: "cp_mask",
         space: M::Global,
         form: Form {
@@ -489,12 +487,11 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         ptx_isa: 86,
         isa: "9.7.9.25.4",
         seed: "5.3",
-        ..Variant::EMPTY
+        ..Variant::of(Family::CpAsyncBulk)
     }));
     macro_rules! cg {
         ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*] $G:ident $k:literal) => {
             f(with_ops!(none; (tensor_load $cs); Variant {
-                family: "cp.async.bulk.tensor",
                 op: concat!("load.cta_group::", $k),
                 space: M::SharedCluster,
                 form: Form { dim: $n, ..load },
@@ -505,7 +502,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 arch: Arch::Sm100a,
                 isa: "9.7.9.25.5",
                 seed: "5.2",
-                ..Variant::EMPTY
+                ..Variant::of(Family::CpAsyncBulkTensor)
             }));
         };
     }
@@ -526,7 +523,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     ] {
         f(
             with_ops!(none; (tensor_load "{c0}, {c1}, {c2}, {c3}, {c4}"); Variant {
-                family: "cp.async.bulk.tensor",
                 op: "load.gather4",
                 space,
                 form: Form { dim: 2, ..load },
@@ -537,13 +533,12 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                 arch,
                 isa: "9.7.9.25.5",
                 seed: "5.2",
-                ..Variant::EMPTY
+                ..Variant::of(Family::CpAsyncBulkTensor)
             }),
         );
     }
     f(
         with_ops!(none; (tensor_store "{c0}, {c1}, {c2}, {c3}, {c4}"); Variant {
-            family: "cp.async.bulk.tensor",
             op: "store.scatter4",
             space: M::Global,
             form: Form {
@@ -559,7 +554,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             arch: Arch::Sm100a,
             isa: "9.7.9.25.5",
             seed: "5.3",
-            ..Variant::EMPTY
+            ..Variant::of(Family::CpAsyncBulkTensor)
         }),
     );
 }

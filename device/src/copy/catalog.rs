@@ -9,16 +9,15 @@ use crate::instr::{asm_text, with_ops};
 /// `completion=<Mbarrier|BulkGroup>`, `multicast`, `dim=<n>`, or `<CacheOp>:<bytes>[:zfill]`.
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     #[allow(unused_imports)]
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
+    use crate::catalog::{Completion, Family, Form, Marker as M, Variant};
     // PTX ISA §9.7.9.25: `cp.async` PTX 7.0 / sm_80, PTX 7.8 for the `.shared::cta` spelling
     // (the rows with a state space); seed §5.1.
     let v = Variant {
-        family: "cp.async",
         sm: 80,
         ptx_isa: 70,
         isa: "9.7.9.25",
         seed: "5.1",
-        ..Variant::EMPTY
+        ..Variant::of(Family::CpAsync)
     };
     let mut f = |r: Variant| {
         f(Variant {
@@ -78,5 +77,4 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     // §9.7.9.25.4 (bulk copies, bulk reductions): PTX 8.0 / sm_90; seed §5.2.
     reduce::catalog_rows(&mut f);
     tensor_reduce::catalog_rows(&mut f);
-    im2col::catalog_rows(&mut f);
 }

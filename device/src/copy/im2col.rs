@@ -7,14 +7,9 @@
 //! tensorCoords]{, im2colInfo}{, cache-policy};`), ranks 3–5 only (the im2col modes need a
 //! spatial dimension; ptxas rejects `.2d.im2col`). PTX 8.0 / sm_90; seed §5.2.
 //!
-//! | call | PTX | PTX ISA / SM |
-//! |---|---|---|
-//! | [`cp_async_bulk_tensor_load_im2col`] (`unsafe`) | `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [d], [map, {c…}], [b], {o…};` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_im2col_hint`] (`unsafe`) | `… .L2::cache_hint [d], [map, {c…}], [b], {o…}, policy;` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_tensor_load_im2col_multicast`] (`unsafe`) | `… .multicast::cluster [d], [map, {c…}], [b], {o…}, mask;` | 8.0 / sm_90 (sm_90a advised) |
-//! | [`cp_async_bulk_tensor_load_im2col_multicast_hint`] (`unsafe`) | `… .multicast::cluster.L2::cache_hint [d], [map, {c…}], [b], {o…}, mask, policy;` | 8.0 / sm_90 (sm_90a advised) |
-//! | [`cp_async_bulk_prefetch_tensor_im2col`] (`unsafe`) | `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col [map, {c…}], {o…};` | 8.0 / sm_90 |
-//! | [`cp_async_bulk_prefetch_tensor_im2col_hint`] (`unsafe`) | `… .L2::cache_hint [map, {c…}], {o…}, policy;` | 8.0 / sm_90 |
+//! Their rows are `device/isa/copy.rows` (the traits [`TensorIm2colLoadInstr`] and
+//! [`TensorIm2colPrefetchInstr`], one form per modifier combination, [`Mods`]), listed in the
+//! [`copy`](super) module's generated table.
 //!
 //! # Host backend
 //! The loads run on a host im2col map (`TensorMap::host_im2col`: element type, dims,
@@ -33,130 +28,51 @@
 //! prefetch.
 //!
 //! ```
-//! use ptx_sync::copy::TensorIm2col;
+//! use ptx_sync::copy::{NoHint, TensorIm2colLoadInstr, ThisCta};
 //! assert_eq!(
-//!     <[i32; 4] as TensorIm2col>::PTX_LOAD_IM2COL,
+//!     <[i32; 4] as TensorIm2colLoadInstr<ThisCta, NoHint>>::PTX,
 //!     "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
 //! );
 //! ```
 
 use super::*;
-use crate::policy::CachePolicy;
+use crate::copy::{
+    L2Hint, Mods, Multicast, NoHint, TensorIm2colLoadInstr, TensorIm2colPrefetchInstr, ThisCta,
+};
 
 /// Coordinates `[i32; D]` of an `.im2col` tensor copy, `D` ∈ 3..=5, with their `D − 2` 16-bit
 /// im2col offsets ([`Offsets`](TensorIm2col::Offsets) = `[u16; D - 2]`).
 ///
+/// No instruction of its own: the copies are [`TensorIm2colLoadInstr`] and
+/// [`TensorIm2colPrefetchInstr`]. PTX ISA §9.7.9.25.5; seed §5.2.
+///
 /// # Safety
 /// Implemented only by this crate's table.
+///
+/// # Examples
+///
+/// ```
+/// use ptx_sync::copy::TensorIm2col;
+/// let o: <[i32; 5] as TensorIm2col>::Offsets = [1, 2, 3];
+/// assert_eq!(o.len(), 5 - 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an im2col tensor coordinate: use `[i32; D]` with D in 3..=5",
     note = "PTX ISA §9.7.9.25.5: the im2col load modes take 3d, 4d and 5d tensors"
 )]
 pub unsafe trait TensorIm2col: TensorCoords {
-    /// The im2col offsets, `[u16; D - 2]`.
+    /// The im2col offsets, `[u16; D - 2]` (one per spatial dimension).
     type Offsets: Copy;
-    /// `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes`
-    const PTX_LOAD_IM2COL: &'static str;
-    /// … `.L2::cache_hint`
-    const PTX_LOAD_IM2COL_HINT: &'static str;
-    /// … `.multicast::cluster`
-    const PTX_LOAD_IM2COL_MULTICAST: &'static str;
-    /// … `.multicast::cluster.L2::cache_hint` (`{.multicast}` before `{.level::cache_hint}`)
-    const PTX_LOAD_IM2COL_MULTICAST_HINT: &'static str;
-    /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col`
-    const PTX_PREFETCH_IM2COL: &'static str;
-    /// … `.L2::cache_hint`
-    const PTX_PREFETCH_IM2COL_HINT: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_im2col(self, o: Self::Offsets, d: u32, m: u64, b: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_im2col_hint(self, o: Self::Offsets, d: u32, m: u64, b: u32, pol: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_im2col_multicast(self, o: Self::Offsets, d: u32, m: u64, b: u32, k: u16);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn load_im2col_multicast_hint(
-        self,
-        o: Self::Offsets,
-        d: u32,
-        m: u64,
-        b: u32,
-        k: u16,
-        pol: u64,
-    );
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn prefetch_im2col(self, o: Self::Offsets, m: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn prefetch_im2col_hint(self, o: Self::Offsets, m: u64, pol: u64);
 }
 
-/// One im2col form, inside its `impl`: `PTX fn (KEY) [coords] [offsets] (mnemonic) (operand: type
-/// => class, …)`; the offsets are `in(reg16)`.
-macro_rules! im2col_op {
-    ($P:ident $f:ident ($($key:tt)*) [$($c:ident $i:literal),*] [$($o:ident $j:literal),*] ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
-        const $P: &'static str = concat!($($mn)*);
-        #[cfg(target_arch = "nvptx64")]
-        #[inline(always)]
-        unsafe fn $f(self, offs: Self::Offsets, $($a: $t),*) {
-            asm!(asm_text!(none; ($($key)*); $($mn)*),
-                 $($a = in($r) $a,)* $($c = in(reg32) self[$i],)* $($o = in(reg16) offs[$j],)*
-                 options(nostack, preserves_flags));
-        }
-    };
-}
-
-macro_rules! im2col_leaf {
-    ($n:literal $d:literal $cs:literal $co:tt $os:literal [$($o:ident $j:literal),*]) => {
+macro_rules! im2col_offsets {
+    ($($n:literal)*) => {$(
         unsafe impl TensorIm2col for [i32; $n] {
             type Offsets = [u16; $n - 2];
-            im2col_op! { PTX_LOAD_IM2COL load_im2col (im2col_load $cs $os) $co [$($o $j),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".im2col.mbarrier::complete_tx::bytes")
-                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32) }
-            im2col_op! { PTX_LOAD_IM2COL_HINT load_im2col_hint (im2col_load $cs $os hint) $co [$($o $j),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".im2col.mbarrier::complete_tx::bytes", tok!(CacheHint))
-                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, pol: u64 => reg64) }
-            im2col_op! { PTX_LOAD_IM2COL_MULTICAST load_im2col_multicast (im2col_load_mc $cs $os) $co [$($o $j),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".im2col.mbarrier::complete_tx::bytes.multicast::cluster")
-                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16) }
-            im2col_op! { PTX_LOAD_IM2COL_MULTICAST_HINT load_im2col_multicast_hint (im2col_load_mc $cs $os hint) $co [$($o $j),*]
-                ("cp.async.bulk.tensor.", $d, "d", tok!(SharedCluster), tok!(Global), ".im2col.mbarrier::complete_tx::bytes.multicast::cluster", tok!(CacheHint))
-                (sd: u32 => reg32, m: u64 => reg64, b: u32 => reg32, k: u16 => reg16, pol: u64 => reg64) }
-            im2col_op! { PTX_PREFETCH_IM2COL prefetch_im2col (im2col_prefetch $cs $os) $co [$($o $j),*]
-                ("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".im2col")
-                (m: u64 => reg64) }
-            im2col_op! { PTX_PREFETCH_IM2COL_HINT prefetch_im2col_hint (im2col_prefetch $cs $os hint) $co [$($o $j),*]
-                ("cp.async.bulk.prefetch.tensor.", $d, "d.L2", tok!(Global), ".im2col", tok!(CacheHint))
-                (m: u64 => reg64, pol: u64 => reg64) }
         }
-    };
+    )*};
 }
-for_im2col_dims! { im2col_leaf }
-
-/// Host: the im2col load (see the [module](self)'s host backend).
-#[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_im2col_load<C: TensorIm2col, Tag>(
-    dst: SharedAddr,
-    map: &TensorMap,
-    coords: C,
-    offsets: C::Offsets,
-    bar: &Mbarrier<Tag>,
-) {
-    let c = coords.as_slice();
-    // `C::Offsets` is `[u16; D - 2]` (this crate's table only).
-    let o = core::slice::from_raw_parts((&offsets as *const C::Offsets).cast::<u16>(), c.len() - 2);
-    let eb = map.host_elem();
-    let mut b = crate::backend::copy_engine::Batch::new();
-    let bytes = map.host_im2col_box(c, o, |off, g| match g {
-        Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
-        None => b.zero(dst.0 + off, eb),
-    });
-    b.issue(crate::backend::copy_engine::Done::tx(bar, bytes));
-}
+im2col_offsets! { 3 4 5 }
 
 /// `cp.async.bulk.tensor.Dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [d],
 /// [map, {c…}], [b], {o…};` — loads the im2col box at `coords` with im2col `offsets` (16-bit, one
@@ -202,132 +118,63 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col<C: TensorIm2col, Tag>(
     coords: C,
     offsets: C::Offsets,
     bar: &Mbarrier<Tag>,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.load_im2col(
-        offsets,
-        dst.0,
-        map as *const TensorMap as u64,
-        bar.shared_addr().0,
-    );
-    #[cfg(not(target_arch = "nvptx64"))]
-    host_im2col_load(dst, map, coords, offsets, bar);
+) where
+    C: TensorIm2colLoadInstr<ThisCta, NoHint>,
+{
+    cp_async_bulk_tensor_load_im2col_with(dst, map, coords, offsets, bar, Mods::NONE)
 }
 
-/// [`cp_async_bulk_tensor_load_im2col`] with `.L2::cache_hint` (`…, {o…}, policy;`). PTX 8.0 /
-/// sm_90; PTX ISA §9.7.9.25.5, seed §5.2. Host: the load without the hint.
+/// [`cp_async_bulk_tensor_load_im2col`] with its modifiers:
+/// `…{.multicast::cluster}{.L2::cache_hint} [d], [map, {c…}], [b], {o…}{, mask}{, policy};`
+/// (PTX ISA §9.7.9.25.5: `{.multicast}` before `{.level::cache_hint}`, operands `{, im2colInfo}
+/// {, ctaMask} {, cache-policy}`) — [`Mods::multicast`] loads the box into every CTA of the mask
+/// (sm_90; sm_90a advised), [`Mods::cache_hint`] adds `.L2::cache_hint`.
 ///
 /// # Safety
-/// As [`cp_async_bulk_tensor_load_im2col`]; `policy` made by
+/// As [`cp_async_bulk_tensor_load_im2col`], for every CTA in the mask; the policy made by
 /// [`createpolicy`](crate::policy::createpolicy).
 ///
+/// PTX 8.0 / sm_90. Host: a cluster of one CTA (the load into this CTA); the hint changes no
+/// result. PTX ISA §9.7.9.25.5; seed §5.2, §5.4.
+///
+/// # Examples
+///
 /// ```
-/// use ptx_sync::copy::TensorIm2col;
-/// assert_eq!(
-///     <[i32; 5] as TensorIm2col>::PTX_LOAD_IM2COL_HINT,
-///     "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint"
-/// );
+/// use ptx_sync::copy::{CtaMask, NoHint, TensorIm2colLoadInstr};
+/// assert!(<[i32; 3] as TensorIm2colLoadInstr<CtaMask, NoHint>>::PTX
+///     .ends_with(".im2col.mbarrier::complete_tx::bytes.multicast::cluster"));
+/// ```
+///
+/// On the host the modifiers change no result: the multicast lands in this CTA (a cluster of
+/// one), the hint is a hint.
+///
+/// ```
+/// use ptx_sync::{copy::*, policy::CachePolicy, Mbarrier, Phase, Release, Acquire, Cta, shared::to_shared};
+/// let x: Vec<u32> = (0..16).map(|i| 10 * (i / 4) + i % 4).collect(); // N·W·C = 1 × 4 × 4
+/// let map = TensorMap::host_im2col(x.as_ptr().cast(), TensorElem::U32, &[4, 4, 1], &[16, 64],
+///                                  &[-1], &[-1], 4, 2).unwrap();
+/// #[repr(align(128))] struct T([u32; 8]);
+/// let mut t = T([7; 8]);
+/// let bar: Mbarrier = Mbarrier::new();
+/// bar.init(1);
+/// let _ = bar.arrive_expect_tx::<Release, Cta>(32);
+/// let mods = Mods::NONE.multicast(0b1).cache_hint(CachePolicy(0));
+/// unsafe { cp_async_bulk_tensor_load_im2col_with(to_shared(t.0.as_mut_ptr()), &map, [0, -1, 0], [1], &bar, mods) };
+/// assert!(bar.try_wait_parity::<Acquire, Cta>(Phase::ZERO));
+/// assert_eq!(t.0, [0, 1, 2, 3, 10, 11, 12, 13]); // input pixels w = 0 and w = 1
 /// ```
 #[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_load_im2col_hint<C: TensorIm2col, Tag>(
+pub unsafe fn cp_async_bulk_tensor_load_im2col_with<C: TensorIm2col, Tag, M: Multicast, H: L2Hint>(
     dst: SharedAddr,
     map: &TensorMap,
     coords: C,
     offsets: C::Offsets,
     bar: &Mbarrier<Tag>,
-    policy: CachePolicy,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.load_im2col_hint(
-        offsets,
-        dst.0,
-        map as *const TensorMap as u64,
-        bar.shared_addr().0,
-        policy.0,
-    );
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        host_im2col_load(dst, map, coords, offsets, bar);
-    }
-}
-
-/// [`cp_async_bulk_tensor_load_im2col`] into every CTA of `mask` (`….multicast::cluster …, {o…},
-/// mask;`). sm_90 (sm_90a advised); PTX 8.0; PTX ISA §9.7.9.25.5, seed §5.4. Host: a cluster
-/// of one CTA (the load into this CTA).
-///
-/// # Safety
-/// As [`cp_async_bulk_tensor_load_im2col`], for every CTA in `mask`.
-///
-/// ```
-/// use ptx_sync::copy::TensorIm2col;
-/// assert!(<[i32; 3] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST.ends_with(".im2col.mbarrier::complete_tx::bytes.multicast::cluster"));
-/// ```
-#[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_load_im2col_multicast<C: TensorIm2col, Tag>(
-    dst: SharedAddr,
-    map: &TensorMap,
-    coords: C,
-    offsets: C::Offsets,
-    bar: &Mbarrier<Tag>,
-    mask: u16,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.load_im2col_multicast(
-        offsets,
-        dst.0,
-        map as *const TensorMap as u64,
-        bar.shared_addr().0,
-        mask,
-    );
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = mask;
-        host_im2col_load(dst, map, coords, offsets, bar);
-    }
-}
-
-/// [`cp_async_bulk_tensor_load_im2col_multicast`] with `.L2::cache_hint`
-/// (`….multicast::cluster.L2::cache_hint [d], [map, {c…}], [b], {o…}, mask, policy;`: PTX ISA
-/// §9.7.9.25.5 `{.multicast}{.level::cache_hint}`, operands `{, im2colInfo} {, ctaMask} {,
-/// cache-policy}`). sm_90 (sm_90a advised); PTX 8.0; seed §5.4. **Host:** as
-/// [`cp_async_bulk_tensor_load_im2col_multicast`] (the hint changes no result).
-///
-/// # Safety
-/// As [`cp_async_bulk_tensor_load_im2col_multicast`]; `policy` made by
-/// [`createpolicy`](crate::policy::createpolicy).
-///
-/// ```
-/// use ptx_sync::copy::TensorIm2col;
-/// assert_eq!(
-///     <[i32; 4] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST_HINT,
-///     "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
-/// );
-/// ```
-#[inline(always)]
-pub unsafe fn cp_async_bulk_tensor_load_im2col_multicast_hint<C: TensorIm2col, Tag>(
-    dst: SharedAddr,
-    map: &TensorMap,
-    coords: C,
-    offsets: C::Offsets,
-    bar: &Mbarrier<Tag>,
-    mask: u16,
-    policy: CachePolicy,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.load_im2col_multicast_hint(
-        offsets,
-        dst.0,
-        map as *const TensorMap as u64,
-        bar.shared_addr().0,
-        mask,
-        policy.0,
-    );
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        cp_async_bulk_tensor_load_im2col_multicast(dst, map, coords, offsets, bar, mask)
-    }
+    mods: Mods<M, H>,
+) where
+    C: TensorIm2colLoadInstr<M, H>,
+{
+    coords.load_im2col(dst, map, bar, offsets, mods)
 }
 
 /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col [map, {c…}], {o…};` — a hint: the im2col
@@ -347,93 +194,36 @@ pub unsafe fn cp_async_bulk_prefetch_tensor_im2col<C: TensorIm2col>(
     map: &TensorMap,
     coords: C,
     offsets: C::Offsets,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.prefetch_im2col(offsets, map as *const TensorMap as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = (map, coords, offsets);
+) where
+    C: TensorIm2colPrefetchInstr<NoHint>,
+{
+    cp_async_bulk_prefetch_tensor_im2col_with(map, coords, offsets, Mods::NONE)
 }
 
-/// [`cp_async_bulk_prefetch_tensor_im2col`] with `.L2::cache_hint` (`…, {o…}, policy;`). Host:
-/// nothing. PTX 8.0 / sm_90; PTX ISA §9.7.9.25.5, seed §5.2.
+/// [`cp_async_bulk_prefetch_tensor_im2col`] with its modifier: `….im2col{.L2::cache_hint}
+/// [map, {c…}], {o…}{, policy};` — [`Mods::cache_hint`] (PTX ISA §9.7.9.25.5). Host: nothing.
 ///
 /// # Safety
 /// As [`cp_async_bulk_prefetch_tensor_im2col`].
 ///
+/// PTX 8.0 / sm_90. Seed §5.2.
+///
+/// # Examples
+///
 /// ```
-/// use ptx_sync::{copy::{cp_async_bulk_prefetch_tensor_im2col_hint, TensorMap}, policy::*};
+/// use ptx_sync::{copy::*, policy::*};
 /// let map = TensorMap { opaque: [0; 16] };
 /// let pol = createpolicy::<EvictFirst, NoSecondary>(1.0);
-/// unsafe { cp_async_bulk_prefetch_tensor_im2col_hint(&map, [0, 0, 0, 0, 0], [1, 2, 3], pol) };
+/// unsafe { cp_async_bulk_prefetch_tensor_im2col_with(&map, [0, 0, 0, 0, 0], [1, 2, 3], Mods::NONE.cache_hint(pol)) };
 /// ```
 #[inline(always)]
-pub unsafe fn cp_async_bulk_prefetch_tensor_im2col_hint<C: TensorIm2col>(
+pub unsafe fn cp_async_bulk_prefetch_tensor_im2col_with<C: TensorIm2col, H: L2Hint>(
     map: &TensorMap,
     coords: C,
     offsets: C::Offsets,
-    policy: CachePolicy,
-) {
-    #[cfg(target_arch = "nvptx64")]
-    coords.prefetch_im2col_hint(offsets, map as *const TensorMap as u64, policy.0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = (map, coords, offsets, policy);
-}
-
-/// Catalog rows of the im2col forms (`ptx-sync show`): family `cp.async.bulk.tensor`, ops
-/// `load.im2col`, `load.im2col.multicast`, `prefetch.im2col`.
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Form, Marker as M, Variant};
-    macro_rules! rows {
-        ($n:literal $d:literal $cs:literal $co:tt $os:literal $oo:tt) => {
-            let t = Variant {
-                family: "cp.async.bulk.tensor",
-                sm: 90,
-                ptx_isa: 80,
-                isa: "9.7.9.25.5",
-                seed: "5.2",
-                form: Form { dim: $n, ..Form::NONE },
-                ..Variant::EMPTY
-            };
-            let h = Form { cache_hint: true, ..t.form };
-            let ld = Variant { op: "load.im2col", space: M::SharedCluster, ..t };
-            let pf = Variant { op: "prefetch.im2col", space: M::Global, ..t };
-            f(with_ops!(none; (im2col_load $cs $os); Variant {
-                ptx: <[i32; $n] as TensorIm2col>::PTX_LOAD_IM2COL,
-                rust: concat!("cp_async_bulk_tensor_load_im2col::<[i32; ", $n, "], _>"),
-                ..ld
-            }));
-            f(with_ops!(none; (im2col_load $cs $os hint); Variant {
-                form: h,
-                ptx: <[i32; $n] as TensorIm2col>::PTX_LOAD_IM2COL_HINT,
-                rust: concat!("cp_async_bulk_tensor_load_im2col_hint::<[i32; ", $n, "], _>"),
-                ..ld
-            }));
-            f(with_ops!(none; (im2col_load_mc $cs $os); Variant {
-                op: "load.im2col.multicast",
-                ptx: <[i32; $n] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST,
-                rust: concat!("cp_async_bulk_tensor_load_im2col_multicast::<[i32; ", $n, "], _>"),
-                ..ld
-            }));
-            f(with_ops!(none; (im2col_load_mc $cs $os hint); Variant {
-                op: "load.im2col.multicast",
-                form: h,
-                ptx: <[i32; $n] as TensorIm2col>::PTX_LOAD_IM2COL_MULTICAST_HINT,
-                rust: concat!("cp_async_bulk_tensor_load_im2col_multicast_hint::<[i32; ", $n, "], _>"),
-                ..ld
-            }));
-            f(with_ops!(none; (im2col_prefetch $cs $os); Variant {
-                ptx: <[i32; $n] as TensorIm2col>::PTX_PREFETCH_IM2COL,
-                rust: concat!("cp_async_bulk_prefetch_tensor_im2col::<[i32; ", $n, "]>"),
-                ..pf
-            }));
-            f(with_ops!(none; (im2col_prefetch $cs $os hint); Variant {
-                form: h,
-                ptx: <[i32; $n] as TensorIm2col>::PTX_PREFETCH_IM2COL_HINT,
-                rust: concat!("cp_async_bulk_prefetch_tensor_im2col_hint::<[i32; ", $n, "]>"),
-                ..pf
-            }));
-        };
-    }
-    for_im2col_dims! { rows }
+    mods: Mods<ThisCta, H>,
+) where
+    C: TensorIm2colPrefetchInstr<H>,
+{
+    coords.prefetch_im2col(map, offsets, mods)
 }

@@ -38,16 +38,10 @@
 use super::*;
 use crate::policy::CachePolicy;
 
-/// The `.level::prefetch_size` of `cp.async`: [`Prefetch64B`], [`Prefetch128B`] or
-/// [`Prefetch256B`] (PTX ISA §9.7.9.25.3).
-pub trait PrefetchSize: Sealed + Copy + Default + 'static {
-    /// `".L2::64B"`, `".L2::128B"`, `".L2::256B"`.
-    const PTX: &'static str;
-    /// `"Prefetch64B"`, …
-    const NAME: &'static str;
-}
 crate::sem::token_markers! {
-    PrefetchSize;
+    /// The `.level::prefetch_size` of `cp.async`: [`Prefetch64B`], [`Prefetch128B`] or
+    /// [`Prefetch256B`] (PTX ISA §9.7.9.25.3).
+    trait PrefetchSize;
     /// `.L2::64B`: prefetch 64 bytes into L2.
     Prefetch64B
     /// `.L2::128B`: prefetch 128 bytes into L2.

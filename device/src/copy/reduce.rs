@@ -579,9 +579,8 @@ mod half {
 /// `.L2::cache_hint` twin and, for the `cluster` pairs, the `.shared::cluster` form.
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
+    use crate::catalog::{Completion, Family, Form, Marker as M, Variant};
     let g = Variant {
-        family: "cp.reduce.async.bulk",
         sm: 90,
         ptx_isa: 80,
         isa: "9.7.9.25.4",
@@ -592,7 +591,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             completion: Completion::BulkGroup,
             ..Form::NONE
         },
-        ..Variant::EMPTY
+        ..Variant::of(Family::CpReduceAsyncBulk)
     };
     macro_rules! red_v {
         ($t:ident $Op:ident $ot:literal $($cl:ident)?) => {

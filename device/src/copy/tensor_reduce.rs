@@ -308,15 +308,14 @@ pub unsafe fn cp_reduce_async_bulk_tensor_hint<
 /// load mode's marker (`"Tile"`), `dim` the rank.
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Completion, Form, Marker as M, Variant};
+    use crate::catalog::{Completion, Family, Form, Marker as M, Variant};
     let base = Variant {
-        family: "cp.reduce.async.bulk.tensor",
         sm: 90,
         ptx_isa: 80,
         isa: "9.7.9.25.5",
         seed: "5.2",
         space: M::Global,
-        ..Variant::EMPTY
+        ..Variant::of(Family::CpReduceAsyncBulkTensor)
     };
     macro_rules! row {
         ($M:ident $mt:literal $Op:ident $ot:literal $n:literal $d:literal $cs:literal $co:tt $($offsets:tt)*) => {

@@ -379,13 +379,13 @@ sm100_items! {
 /// (`Variant::sm` = 100, PTX 8.7), built in `catalog_sm100a`.
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Marker as M, Variant};
+    use crate::catalog::{Family, Marker as M, Variant};
     let base = Variant {
         sem: M::Release,
         space: M::Global,
         sm: 100,
         ptx_isa: 87,
-        ..Variant::EMPTY
+        ..Variant::of(Family::StAsyncRelease)
     };
     macro_rules! st_row {
         ($bits:tt $T:ident $pt:literal) => {
@@ -394,13 +394,13 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             st_row!(@@ $T "mmio" Sys (<$T as StAsyncMmioInstr>::PTX) concat!("st_async::release::st_async_mmio_release::<", stringify!($T), ">"), $bits);
         };
         (@@ $T:ident $op:literal $Sco:ident ($ptx:expr) $rust:expr, 16) => {
-            f(with_ops!(cvta; (st_global16); Variant { family: "st.async.release", op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.9.12", seed: "3.5", ..base }))
+            f(with_ops!(cvta; (st_global16); Variant { family: Family::StAsyncRelease, op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.9.12", seed: "3.5", ..base }))
         };
         (@@ $T:ident $op:literal $Sco:ident ($ptx:expr) $rust:expr, 32) => {
-            f(with_ops!(cvta; (st_global); Variant { family: "st.async.release", op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.9.12", seed: "3.5", ..base }))
+            f(with_ops!(cvta; (st_global); Variant { family: Family::StAsyncRelease, op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.9.12", seed: "3.5", ..base }))
         };
         (@@ $T:ident $op:literal $Sco:ident ($ptx:expr) $rust:expr, 64) => {
-            f(with_ops!(cvta; (st_global64); Variant { family: "st.async.release", op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.9.12", seed: "3.5", ..base }))
+            f(with_ops!(cvta; (st_global64); Variant { family: Family::StAsyncRelease, op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.9.12", seed: "3.5", ..base }))
         };
     }
     crate::st_async_release_rows! { st_row }
@@ -411,10 +411,10 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             red_row!(@@ $T "mmio.add" Sys (<$T as RedAsyncMmioInstr>::PTX) concat!("st_async::release::red_async_mmio_release_add::<", stringify!($T), ">"), $bits);
         };
         (@@ $T:ident $op:literal $Sco:ident ($ptx:expr) $rust:expr, 32) => {
-            f(with_ops!(cvta; (st_global); Variant { family: "red.async.release", op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.13.7", seed: "4.5", ..base }))
+            f(with_ops!(cvta; (st_global); Variant { family: Family::RedAsyncRelease, op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.13.7", seed: "4.5", ..base }))
         };
         (@@ $T:ident $op:literal $Sco:ident ($ptx:expr) $rust:expr, 64) => {
-            f(with_ops!(cvta; (st_global64); Variant { family: "red.async.release", op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.13.7", seed: "4.5", ..base }))
+            f(with_ops!(cvta; (st_global64); Variant { family: Family::RedAsyncRelease, op: $op, ty: stringify!($T), scope: M::$Sco, ptx: $ptx, rust: $rust, isa: "9.7.13.7", seed: "4.5", ..base }))
         };
     }
     crate::red_async_release_rows! { red_row }

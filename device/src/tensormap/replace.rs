@@ -545,7 +545,7 @@ pub unsafe fn tensormap_replace_imm<F: Field3 + ReplaceInstr<Sp>, Sp, const V: u
 /// Catalog rows of `tensormap.replace` (`ptx-sync show`).
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Arch, Marker as M, Variant};
+    use crate::catalog::{Arch, Family, Marker as M, Variant};
     macro_rules! fun {
         (v) => {
             "tensormap_replace"
@@ -573,7 +573,6 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
             macro_rules! at {
                 ($b:ident; ($o:ident)) => {
                     f(crate::instr::with_ops!($b; ($o); Variant {
-                        family: "tensormap.replace",
                         op: ftok!($F),
                         ty: ty!($F),
                         space: M::$Sp,
@@ -585,7 +584,7 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
                         arch: Arch::$arch,
                         isa: "9.7.9.28",
                         seed: "5.2",
-                        ..Variant::EMPTY
+                        ..Variant::of(Family::TensormapReplace)
                     }))
                 };
             }

@@ -2,36 +2,36 @@
 //! `rows_async.rs`).
 #![allow(dead_code)]
 
-use ptx_sync::catalog::{for_each_variant, Variant};
+use ptx_sync::catalog::{for_each_variant, Family, Variant};
 
 /// The async families: spelled in `strings_async.rs` (the access families in `strings.rs`).
-pub const ASYNC: &[&str] = &[
-    "bar",
-    "barrier",
-    "barrier.cluster",
-    "mapa",
-    "getctarank",
-    "elect.sync",
-    "mbarrier",
-    "fence.proxy.async",
-    "fence.proxy.tensormap::generic",
-    "fence.mbarrier_init",
-    "fence.proxy.alias",
-    "fence.sync_restrict",
-    "fence.proxy.async::generic",
-    "tensormap.cp_fenceproxy",
-    "prefetch.tensormap",
-    "createpolicy",
-    "griddepcontrol",
-    "membar",
-    "nanosleep",
-    "cp.async",
-    "cp.async.bulk",
-    "cp.reduce.async.bulk",
-    "cp.async.bulk.tensor",
-    "cp.reduce.async.bulk.tensor",
-    "st.async",
-    "red.async",
+pub const ASYNC: &[Family] = &[
+    Family::Bar,
+    Family::Barrier,
+    Family::BarrierCluster,
+    Family::Mapa,
+    Family::Getctarank,
+    Family::Elect,
+    Family::Mbarrier,
+    Family::FenceProxyAsync,
+    Family::FenceProxyTensormap,
+    Family::FenceMbarrierInit,
+    Family::FenceProxyAlias,
+    Family::FenceSyncRestrict,
+    Family::FenceProxyAsyncGeneric,
+    Family::TensormapCpFenceproxy,
+    Family::PrefetchTensormap,
+    Family::Createpolicy,
+    Family::Griddepcontrol,
+    Family::Membar,
+    Family::Nanosleep,
+    Family::CpAsync,
+    Family::CpAsyncBulk,
+    Family::CpReduceAsyncBulk,
+    Family::CpAsyncBulkTensor,
+    Family::CpReduceAsyncBulkTensor,
+    Family::StAsync,
+    Family::RedAsync,
 ];
 
 /// The rows spelled in `strings_arch.rs` instead: the architecture-specific ones (an `a` target

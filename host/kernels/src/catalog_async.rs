@@ -148,16 +148,6 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     }
     tred!(Tile: [1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
     tred!(Im2colNoOffs: [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
-    // the .im2col loads and prefetches (3d-5d, D - 2 16-bit offsets)
-    macro_rules! im2col {
-        ($(($c:expr, $o:expr)),*) => {$(
-            cp_async_bulk_tensor_load_im2col(s, map, $c, $o, m);
-            cp_async_bulk_tensor_load_im2col_hint(s, map, $c, $o, m, pol);
-            cp_async_bulk_tensor_load_im2col_multicast(s, map, $c, $o, m, 0b11);
-            cp_async_bulk_tensor_load_im2col_multicast_hint(s, map, $c, $o, m, 0b11, pol);
-            cp_async_bulk_prefetch_tensor_im2col(map, $c, $o);
-            cp_async_bulk_prefetch_tensor_im2col_hint(map, $c, $o, pol);
-        )*};
-    }
-    im2col!(([1i32, 2, 3], [1u16]), ([1i32, 2, 3, 4], [1u16, 2]), ([1i32, 2, 3, 4, 5], [1u16, 2, 3]));
+    // the .im2col loads and prefetches (3d-5d, D - 2 16-bit offsets: device/isa/copy.rows)
+    ptx_sync::catalog_calls_copy_im2col!(p, p, s, m, map, pol);
 }

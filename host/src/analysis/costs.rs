@@ -27,7 +27,7 @@
 //! [`crate::costs`].
 
 use crate::sass;
-use ptx_sync::catalog::{for_each_variant, Marker, Variant};
+use ptx_sync::catalog::{for_each_variant, Family, Marker, Variant};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -39,8 +39,8 @@ pub const ARCH: &str = "sm_90";
 pub struct CostRow {
     /// The PTX mnemonic, e.g. `"fence.sc.gpu"`, `"atom.acq_rel.gpu.add.u32"`.
     pub ptx: String,
-    /// `"fence"`, `"ld"`, `"st"`, `"atom"` or `"red"`.
-    pub family: String,
+    /// [`Family::Fence`], `Ld`, `St`, `Atom` or `Red`.
+    pub family: Family,
     /// The semantic marker's Rust name (`"AcqRel"`).
     pub sem: String,
     /// The scope marker's Rust name (`"Gpu"`).
@@ -59,10 +59,10 @@ pub fn cost_variants() -> Vec<Variant> {
     for_each_variant(|x| {
         let typed = x.ty == "u32" && x.space == "Generic" && !x.scope.is_empty();
         let keep = match x.family {
-            "fence" => true,
-            "ld" => typed && matches!(x.sem, Marker::Relaxed | Marker::Acquire),
-            "st" => typed && matches!(x.sem, Marker::Relaxed | Marker::Release),
-            "atom" | "red" => typed && x.op == "add",
+            Family::Fence => true,
+            Family::Ld => typed && matches!(x.sem, Marker::Relaxed | Marker::Acquire),
+            Family::St => typed && matches!(x.sem, Marker::Relaxed | Marker::Release),
+            Family::Atom | Family::Red => typed && x.op == "add",
             _ => false,
         };
         if keep {
@@ -91,7 +91,7 @@ pub(crate) fn ident(s: &str) -> String {
 }
 
 /// The baseline entry of a family: the same wiring with weak accesses (fences: an empty body).
-pub(crate) fn baseline_entry(family: &str) -> String {
+pub(crate) fn baseline_entry(family: impl std::fmt::Display) -> String {
     format!("ps_baseline_{family}")
 }
 
@@ -107,7 +107,7 @@ pub(crate) const WIRING: &str =
 /// of a store) the value. `None` where the row carries no operands.
 pub fn row_instr(v: &Variant, dst: &str, val: &str, addr: &str) -> Option<String> {
     let ops = v.operands?;
-    let v_reg = if v.family == "ld" { dst } else { val };
+    let v_reg = if v.family == Family::Ld { dst } else { val };
     let ops = ops
         .replace("{p}", addr)
         .replace("{d}", dst)
@@ -118,7 +118,7 @@ pub fn row_instr(v: &Variant, dst: &str, val: &str, addr: &str) -> Option<String
 }
 
 /// The body of an entry for row `v` of `family` (the baseline when `v` is `None`).
-pub(crate) fn body(family: &str, v: Option<&Variant>) -> String {
+pub(crate) fn body(family: Family, v: Option<&Variant>) -> String {
     // Loads and atoms return a value: it is stored (weakly) next to the address so that it is live.
     let sink = "\tst.u32 [%rd3+4], %r1;\n";
     let instr = |v: &Variant| {
@@ -126,17 +126,24 @@ pub(crate) fn body(family: &str, v: Option<&Variant>) -> String {
             .unwrap_or_else(|| panic!("{}: the row carries no operands", v.ptx))
     };
     match (family, v) {
-        ("fence", Some(v)) => format!("\t{}\n", instr(v)),
-        ("fence", None) => String::new(),
-        ("ld" | "atom", Some(v)) => format!("{WIRING}\t{}\n{sink}", instr(v)),
-        ("ld" | "atom", None) => format!("{WIRING}\tld.u32 %r1, [%rd3];\n{sink}"),
-        ("st" | "red", Some(v)) => format!("{WIRING}\t{}\n", instr(v)),
-        ("st" | "red", None) => format!("{WIRING}\tst.u32 [%rd3], %r2;\n"),
+        (Family::Fence, Some(v)) => format!("\t{}\n", instr(v)),
+        (Family::Fence, None) => String::new(),
+        (Family::Ld | Family::Atom, Some(v)) => format!("{WIRING}\t{}\n{sink}", instr(v)),
+        (Family::Ld | Family::Atom, None) => format!("{WIRING}\tld.u32 %r1, [%rd3];\n{sink}"),
+        (Family::St | Family::Red, Some(v)) => format!("{WIRING}\t{}\n", instr(v)),
+        (Family::St | Family::Red, None) => format!("{WIRING}\tst.u32 [%rd3], %r2;\n"),
         (f, _) => unreachable!("no wiring for family {f}"),
     }
 }
 
-pub(crate) const FAMILIES: [&str; 5] = ["fence", "ld", "st", "atom", "red"];
+/// The access families, each with a baseline entry (`ps_baseline_ld`), in the module's order.
+pub(crate) const FAMILIES: [Family; 5] = [
+    Family::Fence,
+    Family::Ld,
+    Family::St,
+    Family::Atom,
+    Family::Red,
+];
 
 /// The PTX module: one baseline entry per family, then one entry per variant.
 pub fn cost_module(variants: &[Variant]) -> String {
@@ -177,7 +184,7 @@ pub fn cost_table(tools: &Path) -> Result<Vec<CostRow>, String> {
         let base = get(&baseline_entry(v.family))?.opcodes();
         rows.push(CostRow {
             ptx: v.ptx.to_string(),
-            family: v.family.to_string(),
+            family: v.family,
             sem: v.sem.to_string(),
             scope: v.scope.to_string(),
             sass: sass::minus(&f, &base)
@@ -197,9 +204,15 @@ mod tests {
     #[test]
     fn covers_sixteen_fences_and_the_ordered_u32_accesses() {
         let v = cost_variants();
-        let n = |f: &str| v.iter().filter(|x| x.family == f).count();
+        let n = |f: Family| v.iter().filter(|x| x.family == f).count();
         assert_eq!(
-            (n("fence"), n("ld"), n("st"), n("atom"), n("red")),
+            (
+                n(Family::Fence),
+                n(Family::Ld),
+                n(Family::St),
+                n(Family::Atom),
+                n(Family::Red)
+            ),
             (16, 8, 8, 16, 8),
             "4 fence sems, 2 ld sems, 2 st sems, 4 atom sems, 2 red sems, × 4 scopes"
         );

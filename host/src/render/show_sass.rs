@@ -11,7 +11,7 @@
 
 use crate::analysis::costs::*;
 use crate::sass;
-use ptx_sync::catalog::Variant;
+use ptx_sync::catalog::{Family, Variant};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -230,7 +230,7 @@ pub fn async_instr(v: &Variant) -> Result<String, &'static str> {
 /// The baseline a `show` entry is compared with.
 enum Baseline {
     /// The cost table's baseline of a family (`ps_baseline_ld`).
-    Family(&'static str),
+    Family(Family),
     /// An entry body of its own (async rows).
     Body(String),
 }
@@ -243,17 +243,13 @@ fn show_body(v: &Variant) -> Result<(String, Baseline), &'static str> {
         let body = format!("{ASYNC_WIRING}\t{i}\n{}", async_sinks(&i));
         return Ok((body, Baseline::Body(async_baseline(&i))));
     }
-    let family = FAMILIES
-        .iter()
-        .find(|f| **f == v.family)
-        .copied()
-        .ok_or("")?;
+    let family = v.family;
     if v.operands.is_none() {
         return Err("the row carries no operands");
     }
     let cost_wired = match family {
-        "fence" => true,
-        "atom" => v.ty == "u32" && v.op != "cas",
+        Family::Fence => true,
+        Family::Atom => v.ty == "u32" && v.op != "cas",
         _ => v.ty == "u32",
     };
     if cost_wired {
@@ -293,11 +289,11 @@ fn typed_body(v: &Variant) -> Result<(String, String), &'static str> {
     let sink = format!("\tst.{bits} [%rd3+8], {dst};\n");
     let i = row_instr(v, dst, val, "%rd3").ok_or("the row carries no operands")?;
     let (body, base) = match v.family {
-        "ld" | "atom" => (
+        Family::Ld | Family::Atom => (
             format!("\t{i}\n{sink}"),
             format!("\tld.{bits} {dst}, [%rd3];\n{sink}"),
         ),
-        "st" | "red" => (format!("\t{i}\n"), format!("\tst.{bits} [%rd3], {val};\n")),
+        Family::St | Family::Red => (format!("\t{i}\n"), format!("\tst.{bits} [%rd3], {val};\n")),
         _ => return Err(""),
     };
     Ok((format!("{wiring}{body}"), format!("{wiring}{base}")))
@@ -327,11 +323,11 @@ fn b128_body(v: &Variant) -> Result<(String, String), &'static str> {
     let i = i.replace("{{", "{").replace("}}", "}");
     let sink = "\tst.v2.b64 [%rd3+16], {%rd5, %rd6};\n";
     let (body, base) = match v.family {
-        "ld" | "atom" => (
+        Family::Ld | Family::Atom => (
             format!("\t{i}\n{sink}"),
             format!("\tld.v2.b64 {{%rd5, %rd6}}, [%rd3];\n{sink}"),
         ),
-        "st" => (
+        Family::St => (
             format!("\t{i}\n"),
             "\tst.v2.b64 [%rd3], {%rd4, %rd4};\n".to_string(),
         ),
@@ -380,7 +376,7 @@ fn vector_body(
          \tld.param.u64 %rd1, [p];\n\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 64;\n\
          \tadd.u64 %rd3, %rd1, %rd2;\n\t{conv} %ve1, %r2;\n"
     );
-    let st = v.family != "ld";
+    let st = v.family != Family::Ld;
     let mut i = format!("{}{ops};", v.ptx).replace("{p}", "%rd3");
     for k in 0..8 {
         let reg = if st { 1 } else { k + 1 };
@@ -414,15 +410,15 @@ fn vector_body(
         }
     };
     let (body, base) = match v.family {
-        "ld" => {
+        Family::Ld => {
             let sink = format!("\tst.v{n}.{ety} [%rd3+32], {{{}}};\n", list(false));
             (
                 format!("\t{i}\n{sink}"),
                 format!("\tld.v{n}.{ety} {{{}}}, [%rd3];\n{sink}", list(false)),
             )
         }
-        "st" | "red" => (format!("\t{i}\n"), weak(false, 0, &list(true))),
-        "atom" => {
+        Family::St | Family::Red => (format!("\t{i}\n"), weak(false, 0, &list(true))),
+        Family::Atom => {
             let d = (1..=n)
                 .map(|k| format!("%vd{k}"))
                 .collect::<Vec<_>>()
@@ -529,7 +525,7 @@ fn show_module(rows: &[Variant], skip: &[bool], target: &str) -> (String, Vec<Wr
                 baselines
                     .entry(bb)
                     .or_insert_with_key(|bb| {
-                        let name = baseline_entry(&format!("async{n}"));
+                        let name = baseline_entry(format!("async{n}"));
                         push_entry(&mut m, &mut nl, &name, bb);
                         name
                     })
@@ -687,10 +683,9 @@ mod tests {
     #[test]
     fn an_unknown_placeholder_or_no_operands_is_not_wired() {
         let v = Variant {
-            family: "mbarrier",
             ptx: "mbarrier.inval.shared::cta.b64",
             operands: Some(" [{nosuch}]"),
-            ..Variant::EMPTY
+            ..Variant::of(Family::Mbarrier)
         };
         assert!(async_instr(&v).unwrap_err().contains("does not bind"));
         let none = Variant {
@@ -852,7 +847,7 @@ mod tests {
     fn renders_none_for_an_empty_row() {
         let r = CostRow {
             ptx: "fence.x".into(),
-            family: "fence".into(),
+            family: Family::Fence,
             sem: String::new(),
             scope: String::new(),
             sass: vec![],

@@ -71,6 +71,24 @@ pub(crate) unsafe fn tensor_load<Tag>(
     b.issue(Done::tx(bar, bytes));
 }
 
+/// An im2col tensor load (`TensorMap::host_im2col`) of the box at `coords` with the im2col
+/// `offsets`; out-of-tensor elements zero-filled; the bytes complete on `bar`.
+pub(crate) unsafe fn im2col_load<Tag>(
+    dst: SharedAddr,
+    map: &TensorMap,
+    coords: &[i32],
+    offsets: &[u16],
+    bar: &Mbarrier<Tag>,
+) {
+    let eb = map.host_elem();
+    let mut b = Batch::new();
+    let bytes = map.host_im2col_box(coords, offsets, |off, g| match g {
+        Some(a) => b.copy(dst.0 + off, a as *const u8, eb),
+        None => b.zero(dst.0 + off, eb),
+    });
+    b.issue(Done::tx(bar, bytes));
+}
+
 /// A tiled tensor store of the box at `coords` (out-of-bounds elements not written), through
 /// a bulk group.
 pub(crate) unsafe fn tensor_store(map: &TensorMap, coords: &[i32], src: SharedAddr) {
