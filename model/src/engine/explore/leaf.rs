@@ -601,8 +601,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let mut before = vec![0u64; fences.len() * words];
         let mut after = vec![0u64; fences.len() * words];
         let mut slot = vec![0usize; n];
+        let mut fmask = vec![0u64; words];
         for (i, &f) in fences.iter().enumerate() {
             slot[f] = i;
+            fmask[f / 64] |= 1 << (f % 64);
         }
         let free: Vec<(usize, usize)> = free.iter().map(|&(a, b)| (slot[a], slot[b])).collect();
         // Edges derived already (for a smaller graph whose derivation this one extends) hold.
@@ -612,15 +614,27 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         };
         loop {
             before.fill(0);
-            for (i, &f) in fences.iter().enumerate() {
-                let b = &mut before[i * words..(i + 1) * words];
-                for &x in &srcs {
-                    if x == f || bco.has(x, f) {
-                        for (k, w) in early.row(x).iter().enumerate() {
-                            b[k] |= w;
+            // Each event's row goes to the fences at or after it (the fences in its row of
+            // `bco`, and itself if a fence).
+            for &x in &srcs {
+                let ex = early.row(x);
+                let bx = bco.row(x);
+                for k in 0..words {
+                    let mut bits = bx[k] & fmask[k];
+                    if x / 64 == k && fmask[k] >> (x % 64) & 1 == 1 {
+                        bits |= 1 << (x % 64);
+                    }
+                    while bits != 0 {
+                        let f = k * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let i = slot[f];
+                        for (b, e) in before[i * words..(i + 1) * words].iter_mut().zip(ex) {
+                            *b |= e;
                         }
                     }
                 }
+            }
+            for (i, &f) in fences.iter().enumerate() {
                 let a = &mut after[i * words..(i + 1) * words];
                 a.copy_from_slice(bco.row(f));
                 a[f / 64] |= 1 << (f % 64);
