@@ -22,6 +22,10 @@ pub(super) struct Full {
     maximal: BTreeMap<LocKey, Vec<EvId>>,
 }
 
+/// The most events of a graph whose [`Checked`] a state keeps (its relations take n²/8 bytes
+/// each: 32 KiB at this size).
+pub(super) const KEEP_MAX_EVENTS: usize = 512;
+
 /// What a partial check derived about the Fence-SC order of a graph, kept for the leaf check of
 /// the same graph (the last choice of a read usually completes the execution).
 pub(super) struct Checked {

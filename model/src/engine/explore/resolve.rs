@@ -310,8 +310,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         };
         match leaf::Checked::derive(self, &st.g, &ch, bco, cause, parent.as_deref()) {
             Some(mut c) => {
-                c.keep_base(ch.into_base());
-                st.checked = Some(std::rc::Rc::new(c));
+                // Kept only for graphs whose relations are small: every state on the search's
+                // stack holds its own (a few n²-bit relations), and memory stays bounded by the
+                // depth of one execution.
+                if st.g.ev.len() <= leaf::KEEP_MAX_EVENTS {
+                    c.keep_base(ch.into_base());
+                    st.checked = Some(std::rc::Rc::new(c));
+                }
                 Flow::Go
             }
             None => Flow::Prune,
