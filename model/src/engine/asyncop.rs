@@ -197,6 +197,34 @@ impl Program for AsyncProg {
         self.pos as u64
     }
 
+    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+        match &self.kind {
+            AsyncKind::Arrive { space, addr } => self.pos == 0 && hit(*space, *addr, 8, false),
+            AsyncKind::Copy(c) => {
+                let n = c.moves.len();
+                // `pos` counts the steps already taken, the engine's pending one included: the
+                // moves whose write half is pending or to come start at `(pos - 1) / 2`.
+                let moves = c
+                    .moves
+                    .iter()
+                    .skip(self.pos.saturating_sub(1).min(2 * n) / 2);
+                for m in moves {
+                    if let Some((s, a)) = m.dst {
+                        if hit(s, a, m.size as u64, false) {
+                            return true;
+                        }
+                    }
+                }
+                match c.completion {
+                    Completion::Mbarrier(space, addr) if self.pos <= 2 * n + 2 => {
+                        hit(space, addr, 8, false)
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+
     fn reg(&self, _r: usize) -> Val {
         0
     }

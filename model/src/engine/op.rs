@@ -529,6 +529,17 @@ pub trait Program: Clone {
     fn may_write(&self) -> bool {
         true
     }
+    /// Whether the thread may still perform a write that `hit` cannot rule out: the program
+    /// calls `hit(space, address, bytes, every_cta)` for each write it may still perform whose
+    /// address it already knows (`u64::MAX` bytes: an unknown length from that address;
+    /// `every_cta`: the same offsets in every CTA's copy, a multicast), and answers `true`
+    /// at once for a write whose address it does not know yet. The engine asks it with `hit`
+    /// = "may overlap the location this read waits on", so that a read waits for a later
+    /// write only if one of that location may still come. The default, [`Program::may_write`],
+    /// is always safe.
+    fn may_write_to(&self, _hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+        self.may_write()
+    }
     /// Whether the thread may still take a backward branch from where it is (it is in a loop, or
     /// a loop follows). A load left waiting for ever outside any loop is not a hang but an
     /// execution that does not exist; `true` is always safe.

@@ -335,6 +335,179 @@ impl Program for Thread {
         lines[from..].iter().any(|l| Self::writes(&l.inst))
     }
 
+    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+        let lines = &self.code.lines;
+        let pc = self.st.pc as usize;
+        if self.st.end.is_some() || pc >= lines.len() {
+            return false;
+        }
+        // The lines reachable from `pc` in the control-flow graph.
+        let mut seen = vec![false; lines.len()];
+        let mut stack = vec![pc];
+        while let Some(k) = stack.pop() {
+            if k >= lines.len() || seen[k] {
+                continue;
+            }
+            seen[k] = true;
+            let l = &lines[k];
+            match l.inst {
+                Inst::Bra { target } => {
+                    stack.push(target as usize);
+                    if l.guard.is_some() {
+                        stack.push(k + 1);
+                    }
+                }
+                Inst::CmpBra { target, .. } => stack.extend([target as usize, k + 1]),
+                Inst::Exit | Inst::Trap => {
+                    if l.guard.is_some() {
+                        stack.push(k + 1);
+                    }
+                }
+                _ => stack.push(k + 1),
+            }
+        }
+        let rest: Vec<&Line> = lines
+            .iter()
+            .zip(&seen)
+            .filter(|(_, &s)| s)
+            .map(|(l, _)| l)
+            .collect();
+        if !rest.iter().any(|l| Self::writes(&l.inst)) {
+            return false;
+        }
+        // Registers the rest may define: an address held in one of them is not known yet.
+        let mut defs = Vec::new();
+        // Registers the rest sets only to one constant (`mov.u32 %r, var`): that constant.
+        let mut konst: std::collections::HashMap<Reg, Option<u64>> = Default::default();
+        for l in &rest {
+            let n = defs.len();
+            if !l.inst.defs(&mut defs) {
+                return true;
+            }
+            for &r in &defs[n..] {
+                let v = match l.inst {
+                    Inst::Mov {
+                        a: Opnd::Imm(v), ..
+                    } => Some(v),
+                    _ => None,
+                };
+                konst
+                    .entry(r)
+                    .and_modify(|k| {
+                        if *k != v {
+                            *k = None
+                        }
+                    })
+                    .or_insert(v);
+            }
+        }
+        defs.sort_unstable();
+        defs.dedup();
+        let st = &self.st;
+        let known = |o: &Opnd| match o {
+            Opnd::Reg(r) => defs.binary_search(r).is_err(),
+            Opnd::Imm(_) => true,
+            _ => false,
+        };
+        // A register set to a constant on the way is that constant when the write runs (or,
+        // where the write may run first, its value now: a register never set holds 0, and no
+        // write happens at address 0).
+        let at = |a: &Addr, space: Space| -> Option<u64> {
+            match a.base {
+                Base::Reg(r) if defs.binary_search(&r).is_ok() => match konst.get(&r) {
+                    Some(Some(v)) if matches!(st.rv(r), 0) || st.rv(r) == *v => {
+                        let k = Addr {
+                            base: Base::Abs(*v),
+                            off: a.off,
+                        };
+                        Some(st.eff(&k, space))
+                    }
+                    _ => None,
+                },
+                _ => Some(st.eff(a, space)),
+            }
+        };
+        let size_of = |o: &Opnd| -> u64 {
+            if known(o) {
+                st.get(*o, Ty::U32)
+            } else {
+                u64::MAX
+            }
+        };
+        for l in &rest {
+            let mut wm = |space: Space, a: Option<u64>, n: u64, mc: bool| match a {
+                Some(a) => hit(space, a, n, mc),
+                None => true,
+            };
+            let any = match &l.inst {
+                Inst::St {
+                    space, ty, v, addr, ..
+                } => wm(
+                    *space,
+                    at(addr, *space),
+                    v.len() as u64 * ty.bits.div_ceil(8) as u64,
+                    false,
+                ),
+                Inst::Atom {
+                    space, ty, addr, ..
+                } => wm(*space, at(addr, *space), ty.bits.div_ceil(8) as u64, false),
+                Inst::AtomV { space, addr, .. } => wm(*space, at(addr, *space), 32, false),
+                Inst::Mbar { space, addr, .. } | Inst::CpAsyncMbarArrive { space, addr, .. } => {
+                    wm(*space, at(addr, *space), 8, false)
+                }
+                Inst::CpAsync { dst, size, .. } => wm(
+                    Space::SharedCta,
+                    at(dst, Space::SharedCta),
+                    *size as u64,
+                    false,
+                ),
+                Inst::Bulk {
+                    dir,
+                    dst,
+                    size,
+                    bar,
+                    mask,
+                    ..
+                } => {
+                    let (ds, da) = if mask.is_some() {
+                        (
+                            Space::SharedCta,
+                            at(dst, dir.dst).map(|a| a & ((1 << RANK_SHIFT) - 1)),
+                        )
+                    } else {
+                        (dir.dst, at(dst, dir.dst))
+                    };
+                    wm(ds, da, size_of(size), mask.is_some())
+                        || bar.as_ref().is_some_and(|b| {
+                            let bs = if dir.dst == Space::SharedCluster && mask.is_none() {
+                                Space::SharedCluster
+                            } else {
+                                Space::SharedCta
+                            };
+                            let ba = at(b, bs);
+                            let ba = if mask.is_some() {
+                                ba.map(|a| a & ((1 << RANK_SHIFT) - 1))
+                            } else {
+                                ba
+                            };
+                            wm(
+                                if mask.is_some() { Space::SharedCta } else { bs },
+                                ba,
+                                8,
+                                mask.is_some(),
+                            )
+                        })
+                }
+                inst if Self::writes(inst) => true,
+                _ => false,
+            };
+            if any {
+                return true;
+            }
+        }
+        false
+    }
+
     fn step(&mut self) -> Step {
         self.st.step(&self.code)
     }

@@ -999,3 +999,58 @@ pub struct Line {
     /// Where it is.
     pub at: At,
 }
+
+impl Inst {
+    /// Adds the registers the instruction may define to `out`; `false` when it may define
+    /// registers this list does not know (the caller must then assume any). Used by the
+    /// interpreter's may-write question ([`crate::engine::op::Program::may_write_to`]).
+    pub fn defs(&self, out: &mut Vec<Reg>) -> bool {
+        match self {
+            Inst::Mov { d, .. }
+            | Inst::Pack { d, .. }
+            | Inst::Clock { d, .. }
+            | Inst::Un { d, .. }
+            | Inst::Bin { d, .. }
+            | Inst::Mad { d, .. }
+            | Inst::Bfe { d, .. }
+            | Inst::Bfi { d, .. }
+            | Inst::Prmt { d, .. }
+            | Inst::Cvt { d, .. }
+            | Inst::Selp { d, .. }
+            | Inst::Slct { d, .. }
+            | Inst::Cvta { d, .. }
+            | Inst::Mapa { d, .. }
+            | Inst::Getctarank { d, .. }
+            | Inst::Isspacep { d, .. }
+            | Inst::PendingCount { d, .. } => out.push(*d),
+            Inst::Unpack { ds, .. } | Inst::Ld { d: ds, .. } | Inst::AtomV { d: ds, .. } => {
+                out.extend(ds.iter().flatten())
+            }
+            Inst::Setp { p, q, .. } => out.extend(p.iter().chain(q.iter())),
+            Inst::Atom { d, .. }
+            | Inst::Mbar { d, .. }
+            | Inst::Warp { d, .. }
+            | Inst::Bar { d, .. } => out.extend(d.iter()),
+            Inst::Nop
+            | Inst::Bra { .. }
+            | Inst::CmpBra { .. }
+            | Inst::Exit
+            | Inst::Trap
+            | Inst::St { .. }
+            | Inst::Fence(..)
+            | Inst::ProxyFence(..)
+            | Inst::ClusterArrive { .. }
+            | Inst::ClusterWait
+            | Inst::CpAsync { .. }
+            | Inst::Commit { .. }
+            | Inst::WaitGroup { .. }
+            | Inst::CpAsyncMbarArrive { .. }
+            | Inst::Bulk { .. }
+            | Inst::Tensor { .. }
+            | Inst::StAsync { .. }
+            | Inst::TmapCp { .. } => {}
+            Inst::Unsupported(_) => return false,
+        }
+        true
+    }
+}

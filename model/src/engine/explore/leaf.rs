@@ -147,12 +147,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 && th.heads.is_empty()
                 && !self.may_loop(th)
         }) {
+            self.dropped[0] += 1;
             return;
         }
         let Some(full) = self.full(&st) else {
             if trace {
                 eprintln!("  inconsistent");
             }
+            self.dropped[1] += 1;
             return;
         };
         let mut hangs: Vec<String> = Vec::new();
@@ -164,13 +166,17 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 continue;
             }
             if !th.pending.is_empty() {
-                match self.probe(&st, t, &full) {
+                let mut max = |k: LocKey, _: u32, _: u8| Ok(full.maximal.get(&k).cloned());
+                match self.probe(&st, t, &mut max) {
                     Some(line) => {
                         hangs.push(line);
                         blocked[t] = true;
                     }
                     // Reading the coherence-last writes lets it go on: not a fair end.
-                    None => return,
+                    None => {
+                        self.dropped[2] += 1;
+                        return;
+                    }
                 }
                 continue;
             }
@@ -209,6 +215,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
         if st.th.iter().any(|th| th.status == Status::Cut) {
             self.summary.cut += 1;
+            self.dropped[3] += 1;
             return;
         }
         self.summary.executions += 1;
@@ -261,14 +268,25 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// A thread left with a pending read at the end: run it on with the coherence-last values.
     /// `Some(description)` if it then spins for ever (a hang in a fair execution), `None` if it
     /// would go on (this end is not fair).
-    pub(super) fn probe(&self, st: &State<P>, t: usize, full: &Full) -> Option<String> {
+    ///
+    /// `max(key, off, size)` gives the coherence-maximal writes of a location (of those bytes,
+    /// at least; `None`: it has none);
+    /// `Err(())` when they are not known yet — then the probe answers `None` too (the caller
+    /// that asks before the end treats that as "unknown").
+    pub(super) fn probe(
+        &self,
+        st: &State<P>,
+        t: usize,
+        max: &mut dyn FnMut(LocKey, u32, u8) -> Result<Option<Vec<EvId>>, ()>,
+    ) -> Option<String> {
         let mut th = st.th[t].clone();
         let layout = &self.world.layout;
-        let value_of = |m: &Mem| -> Reply {
+        let mut value_of = |m: &Mem| -> Option<Reply> {
+            let ws = max(m.key, m.off, m.size).ok()?;
             let mut v = 0u64;
             for b in 0..m.size as u32 {
                 let at = m.off + b;
-                let w = full.maximal.get(&m.key).and_then(|ws| {
+                let w = ws.as_ref().and_then(|ws| {
                     ws.iter().copied().find(|&w| {
                         let wm = st.g.ev[w].mem().unwrap();
                         wm.off <= at && at < wm.off + wm.size as u32
@@ -279,13 +297,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         let wm = st.g.ev[w].mem().unwrap();
                         match wm.wval {
                             Some(Value::Mbar(s)) => {
-                                return match m.mbar {
+                                return Some(match m.mbar {
                                     Some(MbarAct::WaitParity(p)) => Reply::Pred(s.wait_parity(p)),
                                     Some(MbarAct::WaitState(k)) => {
                                         Reply::Pred(s.wait_token(k).unwrap_or(false))
                                     }
                                     _ => Reply::Value(0),
-                                }
+                                })
                             }
                             Some(val) => val.byte(at - wm.off),
                             None => 0,
@@ -299,7 +317,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 };
                 v |= (byte as u64) << (8 * b);
             }
-            Reply::Value(v)
+            Some(Reply::Value(v))
         };
         let first = th.pending.first()?.clone();
         let at = st.g.ev[first.ev].at.clone();
@@ -321,7 +339,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 return None; // a pending RMW would write: progress
             }
             let k = (p.ord - th.snap_ord) as usize;
-            th.ahead[k].1 = Some(value_of(m));
+            th.ahead[k].1 = Some(value_of(m)?);
         }
         th.pending.clear();
         th.advance_snap();
@@ -378,7 +396,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         rf: None,
                         rval: None,
                     };
-                    prog.resume(value_of(&m));
+                    prog.resume(value_of(&m)?);
                 }
                 Step::Op(
                     Op::Mbar {
@@ -417,7 +435,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         rf: None,
                         rval: None,
                     };
-                    prog.resume(value_of(&m));
+                    prog.resume(value_of(&m)?);
                 }
                 Step::Op(Op::Fence(..) | Op::ProxyFence(_), ..) => prog.resume(Reply::None),
                 Step::Op(Op::Clock, ..) => {

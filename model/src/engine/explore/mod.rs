@@ -54,7 +54,10 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_events: 4096,
-            max_steps: 5_000_000,
+            max_steps: std::env::var("PTX_SYNC_MAX_STEPS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(5_000_000),
         }
     }
 }
@@ -346,6 +349,8 @@ pub struct Explorer<'w, P: Program, O: FnMut(&Leaf<P>)> {
     _p: std::marker::PhantomData<fn() -> P>,
     /// (leaf checks, seconds, partial checks, seconds), for `PTX_SYNC_STATS`.
     stats: (u64, f64, u64, f64),
+    /// Leaves dropped, by reason: [pending outside a loop, inconsistent, not a fair end, cut].
+    dropped: [u64; 4],
 }
 
 /// The clock jump that outlasts any budget (`model/SEMANTICS.md` S6).
@@ -392,6 +397,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             abort: false,
             _p: std::marker::PhantomData,
             stats: (0, 0.0, 0, 0.0),
+            dropped: [0; 4],
         };
         let th: Vec<Shared<Th<P>>> = threads
             .into_iter()
@@ -417,13 +423,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         ex.explore(st);
         if std::env::var_os("PTX_SYNC_STATS").is_some() {
             eprintln!(
-                "steps {} executions {} leaf-checks {} ({:.3} s) partial-checks {} ({:.3} s)",
+                "steps {} executions {} leaf-checks {} ({:.3} s) partial-checks {} ({:.3} s) dropped leaves (pending outside a loop, inconsistent, not a fair end, cut) {:?}",
                 ex.summary.steps,
                 ex.summary.executions,
                 ex.stats.0,
                 ex.stats.1,
                 ex.stats.2,
-                ex.stats.3
+                ex.stats.3,
+                ex.dropped
             );
         }
         ex.summary

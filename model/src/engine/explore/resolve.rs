@@ -128,7 +128,10 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         // Declining every available write is useful only if another write may still come — or
         // if the thread spins: waiting for ever is then how a hang shows (the leaf's probe
         // decides whether that wait is fair).
-        if defer && (self.future_write_possible(st, t, r) || self.may_loop(&st.th[t])) {
+        if defer
+            && (self.future_write_possible(st, t, r)
+                || (self.may_loop(&st.th[t]) && !self.goes_on_when_settled(st, t, i)))
+        {
             let mut s = st.clone();
             s.th[t].pending[i].deferred_at = Some(s.seq);
             out.push(s);
@@ -138,23 +141,206 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
 
     pub(super) fn future_write_possible(&self, st: &State<P>, _t: usize, r: EvId) -> bool {
         let m = st.g.ev[r].mem().unwrap();
-        // A pending RMW (other than `r`) on the location will write once resolved.
-        let pending_rmw = st.th.iter().any(|th| {
-            th.pending.iter().any(|p| {
-                p.ev != r
-                    && st.g.ev[p.ev]
-                        .mem()
-                        .is_some_and(|pm| pm.write && pm.overlaps(m))
+        self.writes_may_come(st, m.key, m.off as u64, m.size as u64, Some(r))
+    }
+
+    /// Whether a write of bytes `off..off+size` of location `key` may still be added: a pending
+    /// RMW (other than `except`) on them, or a thread (or async operation) that may still
+    /// reach a write the interpreter cannot rule out for them ([`Program::may_write_to`]).
+    pub(super) fn writes_may_come(
+        &self,
+        st: &State<P>,
+        key: LocKey,
+        off: u64,
+        size: u64,
+        except: Option<EvId>,
+    ) -> bool {
+        let active = self.may_go_on(st);
+        self.writes_from(st, &active, key, off, size, except)
+    }
+
+    /// The threads that may still go on: a thread whose pending reads all wait for a newer
+    /// write (it declined every write there was) goes on only if one of those may still come
+    /// from a thread that may go on; every other thread may (a least fixpoint from the threads
+    /// that are not waiting so).
+    fn may_go_on(&self, st: &State<P>) -> Vec<bool> {
+        let waiting = |th: &Th<P>| {
+            th.status == Status::Run
+                && !th.pending.is_empty()
+                && th.pending.iter().all(|p| p.deferred_at.is_some())
+        };
+        let mut active: Vec<bool> = st.th.iter().map(|th| !waiting(th)).collect();
+        loop {
+            let mut changed = false;
+            for t in 0..st.th.len() {
+                if active[t] {
+                    continue;
+                }
+                let wakes = st.th[t].pending.iter().any(|p| {
+                    let m = st.g.ev[p.ev].mem().unwrap();
+                    self.writes_from(st, &active, m.key, m.off as u64, m.size as u64, Some(p.ev))
+                });
+                if wakes {
+                    active[t] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return active;
+            }
+        }
+    }
+
+    /// Whether one of the `active` threads may still write bytes `off..off+size` of `key`
+    /// (see [`Self::writes_may_come`]).
+    fn writes_from(
+        &self,
+        st: &State<P>,
+        active: &[bool],
+        key: LocKey,
+        off: u64,
+        size: u64,
+        except: Option<EvId>,
+    ) -> bool {
+        let within = |pm: &Mem| {
+            pm.key == key
+                && (pm.off as u64) < off.saturating_add(size)
+                && off < pm.off as u64 + pm.size as u64
+        };
+        let pending_rmw = st.th.iter().zip(active).any(|(th, &a)| {
+            a && th.pending.iter().any(|p| {
+                Some(p.ev) != except && st.g.ev[p.ev].mem().is_some_and(|pm| pm.write && within(pm))
             })
         });
-        // A thread that may still reach a write (the interpreter says so from where it is).
-        pending_rmw
-            || st.th.iter().any(|th| match (&th.status, &th.front) {
-                (Status::Run | Status::Bar(_), Some((_, Step::Done))) => false,
-                (Status::Run | Status::Bar(_), Some((Prog::User(p), _))) => p.may_write(),
-                (Status::Run | Status::Bar(_), Some((Prog::Async(_), _))) => true,
+        if pending_rmw {
+            return true;
+        }
+        // A write of another variable, or of other bytes of this one, or of another CTA's copy,
+        // is no write of these bytes (a multicast counts for every CTA's copy).
+        st.th.iter().zip(active).filter(|(_, &a)| a).any(|(th, _)| {
+            let cluster_size = self.cluster_size(th.place.cluster);
+            let mut hit = |space: Space, addr: Val, n: u64, every_cta: bool| -> bool {
+                let Ok(loc) =
+                    self.world
+                        .layout
+                        .resolve(space, addr, 1, th.place.rank, cluster_size)
+                else {
+                    return true;
+                };
+                let cta = match loc.rank {
+                    Some(r) if !every_cta => self.cta_of_rank.get(&(th.place.cluster, r)).copied(),
+                    _ => None,
+                };
+                loc.var == key.0
+                    && cta.is_none_or(|c| c == key.1)
+                    && (loc.off as u64) < off.saturating_add(size)
+                    && off < (loc.off as u64).saturating_add(n)
+            };
+            // The step the engine holds (the program has already moved past it), then what the
+            // program may still do.
+            let front = |hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool| match &th.front {
+                Some((_, Step::Op(op, ..))) => match op {
+                    Op::Load(_)
+                    | Op::Fence(..)
+                    | Op::ProxyFence(_)
+                    | Op::Bar { .. }
+                    | Op::ClusterArrive { .. }
+                    | Op::ClusterWait
+                    | Op::Commit { .. }
+                    | Op::WaitGroup { .. }
+                    | Op::PendingCount(_)
+                    | Op::Clock
+                    | Op::Warp(..) => false,
+                    Op::Store(acc, _) | Op::Rmw(acc, _) => {
+                        hit(acc.space, acc.addr, acc.size as u64, false)
+                    }
+                    Op::Mbar { space, addr, .. } => hit(*space, *addr, 8, false),
+                    _ => true,
+                },
                 _ => false,
+            };
+            match (&th.status, &th.front) {
+                (Status::Run | Status::Bar(_), Some((_, Step::Done))) => false,
+                (Status::Run | Status::Bar(_), Some((Prog::User(p), _))) => {
+                    front(&mut hit) || p.may_write_to(&mut hit)
+                }
+                (Status::Run | Status::Bar(_), Some((Prog::Async(p), _))) => {
+                    front(&mut hit) || p.may_write_to(&mut hit)
+                }
+                _ => false,
+            }
+        })
+    }
+
+    /// The coherence-maximal write of bytes `off..off+size` of location `key` as it will be at
+    /// the end, when that is already known: no write of them may still come, every write of
+    /// them covers exactly them, and they form one chain (every write but one is read by an RMW).
+    /// `Some(None)`: they have no write. `None`: not known yet.
+    fn settled_max(
+        &self,
+        st: &State<P>,
+        key: LocKey,
+        off: u32,
+        size: u8,
+    ) -> Option<Option<Vec<EvId>>> {
+        if self.writes_may_come(st, key, off as u64, size as u64, None) {
+            return None;
+        }
+        let writes: Vec<EvId> = (0..st.g.ev.len())
+            .filter(|&e| {
+                st.g.ev[e].mem().is_some_and(|m| {
+                    m.write
+                        && m.key == key
+                        && m.off < off + size as u32
+                        && off < m.off + m.size as u32
+                })
             })
+            .collect();
+        if writes.is_empty() {
+            return Some(None);
+        }
+        let mut read: BTreeSet<EvId> = BTreeSet::new();
+        for &w in &writes {
+            let m = st.g.ev[w].mem().unwrap();
+            if m.wval.is_none() || m.off != off || m.size != size {
+                return None;
+            }
+            if m.read {
+                for p in m.rf.as_ref()? {
+                    if let Src::Ev(e) = p.src {
+                        read.insert(e);
+                    }
+                }
+            }
+        }
+        let last: Vec<EvId> = writes.into_iter().filter(|w| !read.contains(w)).collect();
+        (last.len() == 1).then_some(Some(last))
+    }
+
+    /// Whether thread `t`, if its pending read `i` declined every write and the thread waited
+    /// for ever, could not end a fair execution: every location its wait reads is settled
+    /// ([`Self::settled_max`]) and reading the coherence-last writes lets it go on — exactly
+    /// what the leaf's probe would find, so that branch would be dropped there. Only asked
+    /// when the thread's other pending reads wait already (as they would at the end).
+    pub(super) fn goes_on_when_settled(&self, st: &State<P>, t: usize, i: usize) -> bool {
+        if st.th[t]
+            .pending
+            .iter()
+            .enumerate()
+            .any(|(k, p)| k != i && p.deferred_at.is_none())
+        {
+            return false;
+        }
+        let mut unknown = false;
+        let mut max = |k: LocKey, off: u32, size: u8| match self.settled_max(st, k, off, size) {
+            Some(v) => Ok(v),
+            None => {
+                unknown = true;
+                Err(())
+            }
+        };
+        let hang = self.probe(st, t, &mut max);
+        !unknown && hang.is_none()
     }
 
     /// Sets the read's sources and value, computes what an RMW writes and what the thread gets
