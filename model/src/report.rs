@@ -144,12 +144,17 @@ impl Outcome {
         }
         let _ = writeln!(s, "Test {} {}", t.name, self.kind());
         let _ = writeln!(s, "States {}", self.found.states.len());
+        // One line per state, `name=value;` separated by spaces (names spelled once: a ring of
+        // 20 threads lists a million states).
+        let names: Vec<String> = t.observed.iter().map(|x| t.term_name(x)).collect();
         for st in self.found.states.keys() {
-            let mut line = String::new();
-            for (term, v) in t.observed.iter().zip(st) {
-                let _ = write!(line, "{}={}; ", t.term_name(term), v);
+            for (i, (name, v)) in names.iter().zip(st).enumerate() {
+                if i > 0 {
+                    s.push(' ');
+                }
+                let _ = write!(s, "{name}={v};");
             }
-            let _ = writeln!(s, "{}", line.trim_end());
+            s.push('\n');
         }
         let _ = writeln!(
             s,

@@ -40,6 +40,7 @@ pub enum SyncKind {
 }
 
 /// The relations that depend only on the graph (not on Fence-SC or coherence order).
+#[derive(Clone)]
 pub struct Base {
     /// Number of events.
     pub n: usize,
@@ -78,7 +79,7 @@ pub struct Checker<'a> {
     pub g: &'a Graph,
     /// Cluster of each CTA.
     pub cluster_of: &'a dyn Fn(u32) -> u32,
-    base: Base,
+    base: std::borrow::Cow<'a, Base>,
 }
 
 /// Whether two events are morally strong relative to each other (PTX ISA §8.7: "The operations
@@ -151,8 +152,23 @@ impl<'a> Checker<'a> {
         Checker {
             g,
             cluster_of,
-            base,
+            base: std::borrow::Cow::Owned(base),
         }
+    }
+
+    /// A checker for `g` with the base relations computed already (by [`Self::new`] for this
+    /// very graph, then [`Self::into_base`]).
+    pub fn with_base(g: &'a Graph, cluster_of: &'a dyn Fn(u32) -> u32, base: &'a Base) -> Self {
+        Checker {
+            g,
+            cluster_of,
+            base: std::borrow::Cow::Borrowed(base),
+        }
+    }
+
+    /// The base relations, kept for [`Self::with_base`].
+    pub fn into_base(self) -> Base {
+        self.base.into_owned()
     }
 
     /// The base relations.
@@ -164,33 +180,47 @@ impl<'a> Checker<'a> {
         let n = g.ev.len();
         // Program order: each event before the next position's events (the elements of one
         // vector access share a position: "executed in an unspecified order", §8.2.4).
-        let mut po_edges = Vec::new();
+        let mut po_edges = Vec::with_capacity(n);
         for list in &g.po {
-            let mut groups: Vec<Vec<EvId>> = Vec::new();
-            for &e in list {
-                match groups.last_mut() {
-                    Some(gr) if g.ev[gr[0]].ord == g.ev[e].ord => gr.push(e),
-                    _ => groups.push(vec![e]),
+            // Groups of events at one position, as ranges of `list`: every event of a group
+            // precedes every event of the next.
+            let mut prev = 0..0;
+            let mut i = 0;
+            while i < list.len() {
+                let ord = g.ev[list[i]].ord;
+                let mut j = i + 1;
+                while j < list.len() && g.ev[list[j]].ord == ord {
+                    j += 1;
                 }
-            }
-            for w in groups.windows(2) {
-                for &a in &w[0] {
-                    for &b in &w[1] {
+                for &a in &list[prev.clone()] {
+                    for &b in &list[i..j] {
                         po_edges.push((a, b));
                     }
                 }
+                prev = i..j;
+                i = j;
             }
         }
-        let mut by: std::collections::BTreeMap<LocKey, Vec<EvId>> = Default::default();
+        let mut mems: Vec<(LocKey, EvId)> = Vec::with_capacity(n);
         let mut pfences = Vec::new();
         let mut sc = Vec::new();
         for (i, e) in g.ev.iter().enumerate() {
             match &e.kind {
-                Kind::Mem(m) => by.entry(m.key).or_default().push(i),
+                Kind::Mem(m) => mems.push((m.key, i)),
                 Kind::ProxyFence(_) | Kind::Join { .. } => pfences.push(i),
                 Kind::Fence(FenceSem::Sc, _, _) => sc.push(i),
                 _ => {}
             }
+        }
+        // By location key (keys increasing, events increasing within a key).
+        mems.sort_unstable();
+        let mut by_key: Vec<(LocKey, Vec<EvId>)> = Vec::new();
+        let mut i = 0;
+        while i < mems.len() {
+            let k = mems[i].0;
+            let j = i + mems[i..].iter().take_while(|x| x.0 == k).count();
+            by_key.push((k, mems[i..j].iter().map(|x| x.1).collect()));
+            i = j;
         }
         let obs = Self::observation(g);
         let mut sw: Vec<(EvId, EvId, SyncKind)> = g
@@ -209,7 +239,7 @@ impl<'a> Checker<'a> {
             sc,
             po_edges,
             pfences,
-            by_key: by.into_iter().collect(),
+            by_key,
         }
     }
 
@@ -231,16 +261,21 @@ impl<'a> Checker<'a> {
             }
         }
         // Chains through atomic read-modify-writes (one event each).
-        let mut obs = srf.clone();
         let atomic: Vec<bool> =
             g.ev.iter()
                 .map(|e| e.mem().is_some_and(|m| m.atomic && m.write && m.read))
                 .collect();
+        if !atomic.iter().any(|&a| a) {
+            return srf;
+        }
+        let mut obs = srf.clone();
+        let mut succ: Vec<usize> = Vec::new();
         loop {
             let mut grew = false;
             for w in 0..n {
-                let succ: Vec<usize> = obs.succ(w).filter(|&z| atomic[z]).collect();
-                for z in succ {
+                succ.clear();
+                succ.extend(obs.succ(w).filter(|&z| atomic[z]));
+                for &z in &succ {
                     grew |= obs.union_row_from(w, &srf, z);
                 }
             }
@@ -430,10 +465,24 @@ impl<'a> Checker<'a> {
     /// strong fence.sc operations").
     pub fn sc_pairs(&self) -> Vec<(EvId, EvId)> {
         let sc = &self.base.sc;
-        let mut v = Vec::new();
+        let mut v = Vec::with_capacity(sc.len() * sc.len().saturating_sub(1) / 2);
+        // Two fences (no proxy, no bytes): morally strong when of one thread or each one's
+        // scope includes the other's thread (`morally_strong`, inlined: this runs per check).
+        let scoped: Vec<(usize, Option<crate::ast::Scope>, &super::op::Place)> = sc
+            .iter()
+            .map(|&a| {
+                let e = &self.g.ev[a];
+                (e.thread, e.scope(), &e.place)
+            })
+            .collect();
         for (i, &a) in sc.iter().enumerate() {
-            for &b in &sc[i + 1..] {
-                if morally_strong(&self.g.ev[a], &self.g.ev[b]) {
+            let (ta, sa, pa) = scoped[i];
+            for (k, &b) in sc.iter().enumerate().skip(i + 1) {
+                let (tb, sb, pb) = scoped[k];
+                let ms = ta == tb
+                    || matches!((sa, sb), (Some(x), Some(y)) if includes(x, pa, pb) && includes(y, pb, pa));
+                debug_assert_eq!(ms, morally_strong(&self.g.ev[a], &self.g.ev[b]));
+                if ms {
                     v.push((a, b));
                 }
             }

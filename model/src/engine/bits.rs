@@ -90,12 +90,74 @@ impl BitSet {
     }
 }
 
+/// How many words a relation keeps inline (no allocation): the per-location relations of the
+/// coherence checks (a few writes and reads) are built and dropped many times per execution.
+const INLINE: usize = 8;
+
+/// A relation's words: inline when few, else on the heap.
+#[derive(Clone)]
+enum Words {
+    Inline(usize, [u64; INLINE]),
+    Heap(Vec<u64>),
+}
+
+impl Words {
+    fn zeroed(len: usize) -> Self {
+        if len <= INLINE {
+            Words::Inline(len, [0; INLINE])
+        } else {
+            Words::Heap(vec![0; len])
+        }
+    }
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words::Inline(0, [0; INLINE])
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [u64];
+    #[inline]
+    fn deref(&self) -> &[u64] {
+        match self {
+            Words::Inline(len, a) => &a[..*len],
+            Words::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [u64] {
+        match self {
+            Words::Inline(len, a) => &mut a[..*len],
+            Words::Heap(v) => v,
+        }
+    }
+}
+
+impl PartialEq for Words {
+    fn eq(&self, o: &Self) -> bool {
+        **self == **o
+    }
+}
+
+impl Eq for Words {}
+
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 /// A relation on events `0..n`: row `a` holds the `b` with `a → b`, rows stored flat.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rel {
     n: usize,
     w: usize,
-    data: Vec<u64>,
+    data: Words,
 }
 
 /// The set bits of a row.
@@ -120,7 +182,7 @@ impl Rel {
         Rel {
             n,
             w,
-            data: vec![0; n * w],
+            data: Words::zeroed(n * w),
         }
     }
     /// Number of events.
@@ -163,6 +225,32 @@ impl Rel {
         }
         grew
     }
+    /// Adds `a → b` to a closed relation and keeps it closed: everything that reaches `a`
+    /// (and `a`) now reaches `b` and what `b` reaches. (A cycle shows as `a → a`.)
+    pub fn add_closed(&mut self, a: usize, b: usize) {
+        let w = self.w;
+        if w == 1 {
+            let d: &mut [u64] = &mut self.data;
+            let rb = d[b] | 1 << b;
+            let ba = 1u64 << a;
+            d[a] |= rb;
+            for x in d.iter_mut() {
+                if *x & ba != 0 {
+                    *x |= rb;
+                }
+            }
+            return;
+        }
+        let mut rb: Vec<u64> = self.row(b).to_vec();
+        rb[b / 64] |= 1 << (b % 64);
+        for x in 0..self.n {
+            if x == a || self.has(x, a) {
+                for (k, r) in rb.iter().enumerate() {
+                    self.data[x * w + k] |= r;
+                }
+            }
+        }
+    }
     /// Row `a` ∪= row `b` (same relation).
     fn union_rows(&mut self, a: usize, b: usize) {
         let w = self.w;
@@ -175,6 +263,31 @@ impl Rel {
     /// topological order; with a cycle, Warshall on bit rows (so cycles show as `a → a`).
     pub fn close(&mut self) {
         let (n, w) = (self.n, self.w);
+        if w == 1 {
+            // One word per row: each row explores what it reaches, highest event first, so a
+            // reached event above it has its row closed already (all it reaches, at once).
+            // Events mostly point to later ones: a row costs about its direct successors.
+            let d: &mut [u64] = &mut self.data;
+            for a in (0..n).rev() {
+                let mut r = d[a];
+                let mut seen = 0u64;
+                loop {
+                    let m = r & !seen;
+                    if m == 0 {
+                        break;
+                    }
+                    let b = m.trailing_zeros() as usize;
+                    let rb = d[b];
+                    r |= rb;
+                    seen |= 1 << b;
+                    if b > a {
+                        seen |= rb;
+                    }
+                }
+                d[a] = r;
+            }
+            return;
+        }
         let mut indeg = vec![0u32; n];
         for a in 0..n {
             for wi in 0..w {
@@ -304,5 +417,28 @@ mod tests {
         r.add(99, 0);
         r.close();
         assert!(r.reflexive_somewhere());
+        // One word per row, edges in both directions and a cycle.
+        let mut s = Rel::new(6);
+        for (a, b) in [(0, 3), (3, 1), (1, 4), (5, 2)] {
+            s.add(a, b);
+        }
+        s.close();
+        assert!(s.has(0, 1) && s.has(0, 4) && s.has(3, 4) && !s.has(4, 0) && !s.has(0, 2));
+        assert!(!s.reflexive_somewhere());
+        s.add(4, 0);
+        s.close();
+        assert!(s.has(1, 1) && s.has(4, 3) && s.has(0, 0) && !s.has(5, 5));
+        // Adding to a closed relation keeps it closed: 0→1, 2→3, then 1→2 gives 0→3.
+        let mut c = Rel::new(70);
+        c.add(0, 1);
+        c.add(2, 3);
+        c.add(68, 69);
+        c.close();
+        c.add_closed(1, 2);
+        assert!(c.has(0, 3) && c.has(1, 3) && c.has(0, 2) && !c.has(3, 0));
+        c.add_closed(3, 68);
+        assert!(c.has(0, 69) && !c.reflexive_somewhere());
+        c.add_closed(69, 0);
+        assert!(c.has(0, 0) && c.reflexive_somewhere());
     }
 }

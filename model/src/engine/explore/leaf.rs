@@ -22,9 +22,105 @@ pub(super) struct Full {
     maximal: BTreeMap<LocKey, Vec<EvId>>,
 }
 
+/// The most events of a graph whose [`Checked`] a state keeps (its relations take n²/8 bytes
+/// each: 32 KiB at this size).
+pub(super) const KEEP_MAX_EVENTS: usize = 512;
+
+/// What a partial check derived about the Fence-SC order of a graph, kept for the leaf check of
+/// the same graph (the last choice of a read usually completes the execution).
+pub(super) struct Checked {
+    /// The graph it was derived from: events and edge lists only ever grow, and reads choose
+    /// their writes only before a partial check, so equal lengths mean the same graph.
+    stamp: [usize; 5],
+    /// Base causality order without Fence-SC edges (closed).
+    bco0: Rel,
+    /// The narrow edges of the graph's synchronization (restricted fences).
+    narrow: Vec<(EvId, EvId)>,
+    /// Causality order without Fence-SC edges.
+    cause0: Rel,
+    /// The morally strong pairs of `fence.sc` unordered by base causality order, sorted.
+    free: Vec<(EvId, EvId)>,
+    /// The Fence-SC edges derived from communication ([`Explorer::derive_sc`]).
+    forced: Vec<(EvId, EvId)>,
+    /// Base causality order with `forced` (closed).
+    bco: Rel,
+    /// The checker's base relations for this graph (set by the partial check).
+    base: Option<crate::engine::axioms::Base>,
+}
+
+fn stamp(g: &Graph) -> [usize; 5] {
+    [
+        g.ev.len(),
+        g.sync.len(),
+        g.narrow.len(),
+        g.issued.len(),
+        g.mbar_issues.len(),
+    ]
+}
+
+impl Checked {
+    /// Whether `self`, derived for a graph that a read's choice of its write then extended
+    /// (`g` is that graph, `ch` its checker, `bco0` its base causality order), holds for `g`
+    /// everything but what that read changed: the same events and edge lists, the same base
+    /// causality order and narrow edges. Then causality order only grew, and only between
+    /// accesses of the read's location (observation order gained edges into the read alone).
+    pub(super) fn extends_to(&self, g: &Graph, ch: &Checker, bco0: &Rel) -> bool {
+        self.stamp == stamp(g) && self.bco0 == *bco0 && self.narrow == ch.base().narrow
+    }
+
+    /// From base causality order without Fence-SC edges (`bco0`, closed and acyclic) and the
+    /// causality order under it: the free pairs and the derived edges. `None`: no Fence-SC order
+    /// can be consistent. `parent`: what was derived before a read chose its write, when it
+    /// [`Self::extends_to`] this graph — its free pairs are this graph's and its derived edges
+    /// still hold (what derives them only grew), so the derivation goes on from them.
+    pub(super) fn derive<P: Program, O: FnMut(&Leaf<P>)>(
+        ex: &Explorer<'_, P, O>,
+        g: &Graph,
+        ch: &Checker,
+        bco0: Rel,
+        cause0: Rel,
+        parent: Option<&Checked>,
+    ) -> Option<Checked> {
+        let free: Vec<(EvId, EvId)> = match parent {
+            Some(p) => p.free.clone(),
+            None => {
+                let mut free: Vec<(EvId, EvId)> = ch
+                    .sc_pairs()
+                    .into_iter()
+                    .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
+                    .collect();
+                free.sort_unstable();
+                free
+            }
+        };
+        let (forced, bco) = if free.is_empty() {
+            (Vec::new(), bco0.clone())
+        } else {
+            let start = parent.map(|p| (p.forced.as_slice(), &p.bco));
+            ex.derive_sc(g, ch, &free, &bco0, &cause0, start)?
+        };
+        Some(Checked {
+            stamp: stamp(g),
+            bco0,
+            narrow: ch.base().narrow.clone(),
+            cause0,
+            free,
+            forced,
+            bco,
+            base: None,
+        })
+    }
+
+    /// Keeps the checker's base relations (of the same graph) for the leaf check.
+    pub(super) fn keep_base(&mut self, base: crate::engine::axioms::Base) {
+        self.base = Some(base);
+    }
+}
+
 impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     pub(super) fn leaf(&mut self, st: State<P>) {
-        let trace = std::env::var_os("PTX_SYNC_TRACE").is_some();
+        static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let trace = *TRACE.get_or_init(|| std::env::var_os("PTX_SYNC_TRACE").is_some());
         if trace {
             eprintln!(
                 "leaf: {} events, statuses {:?}",
@@ -366,48 +462,54 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     pub(super) fn full_inner(&mut self, st: &State<P>) -> Option<Full> {
         let map = self.cluster_of_cta.clone();
         let cl = move |c: u32| map.get(&c).copied().unwrap_or(c);
-        let ch = Checker::new(&st.g, &cl);
-        let pairs = ch.sc_pairs();
-        let bco0 = ch.bco(&[]);
-        if bco0.reflexive_somewhere() {
-            return None;
-        }
+        // The partial check of this very graph derived the Fence-SC edges already.
+        let cached = st.checked.clone().filter(|c| c.stamp == stamp(&st.g));
+        let ch = match cached.as_ref().and_then(|c| c.base.as_ref()) {
+            Some(b) => Checker::with_base(&st.g, &cl, b),
+            None => Checker::new(&st.g, &cl),
+        };
+        let computed;
+        let c: &Checked = match &cached {
+            Some(c) => c,
+            None => {
+                let bco0 = ch.bco(&[]);
+                if bco0.reflexive_somewhere() {
+                    return None;
+                }
+                let (_, cause0) = ch.cause(&bco0);
+                computed = Checked::derive(self, &st.g, &ch, bco0, cause0, None)?;
+                &computed
+            }
+        };
+        let free = &c.free;
         // Races that some Fence-SC order might leave: those under the smallest causality order
         // that no earlier execution reported. The search below looks for an order that keeps
         // each of them unordered, and stops as soon as one consistent order is known and no
         // candidate (nor a final value) can still come out differently.
-        let (_, cause0) = ch.cause(&bco0);
         let cands: Vec<(EvId, EvId)> = self
-            .races(&st.g, &ch, &cause0)
+            .races(&st.g, &ch, &c.cause0)
             .into_iter()
             .map(|(a, b, _)| (a, b))
             .filter(|p| !self.known_races.contains(p))
             .collect();
-        let mut free: Vec<(EvId, EvId)> = pairs
-            .into_iter()
-            .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
-            .collect();
-        free.sort_unstable();
-        let quick = self.derive_sc(&st.g, &ch, &free)?;
         // When one consistent order settles everything (no new race to look for, no final value
         // asked), try a linear extension of the derived edges first.
         if cands.is_empty() && self.terms.is_empty() {
-            let edges = self.linear_sc(&ch, &free, &quick);
-            let bco = ch.bco(&edges);
+            let (edges, bco) = self.linear_sc(free, &c.forced, c.bco.clone());
             if !bco.reflexive_somewhere() {
                 if let Some(f) = self.evaluate(st, &ch, &bco, &edges) {
                     return Some(f);
                 }
             }
         }
-        let forced = self.probe_sc(&st.g, &ch, &free)?;
+        let forced = self.probe_sc(&st.g, &ch, free)?;
         let mut search = ScSearch {
             acc: None,
             cands,
             need_terms: !self.terms.is_empty(),
         };
         let mut edges: Vec<(EvId, EvId)> = forced;
-        self.sc_dfs(st, &ch, &free, 0, &mut edges, &mut search);
+        self.sc_dfs(st, &ch, free, 0, &mut edges, &mut search);
         if let Some(a) = &search.acc {
             for &(x, y, _) in &a.races {
                 self.known_races.insert((x, y));
@@ -456,19 +558,6 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
     }
 
-    /// Whether some Fence-SC order may still be consistent (probing only).
-    pub(super) fn sc_feasible(&self, g: &Graph) -> bool {
-        let cl = |c: u32| self.cluster_of_cta.get(&c).copied().unwrap_or(c);
-        let ch = Checker::new(g, &cl);
-        let bco0 = ch.bco(&[]);
-        let free: Vec<(EvId, EvId)> = ch
-            .sc_pairs()
-            .into_iter()
-            .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
-            .collect();
-        free.is_empty() || self.derive_sc(g, &ch, &free).is_some()
-    }
-
     /// Fence-SC edges every consistent execution must have, derived from communication (a cheap
     /// fixpoint, like the `psc` relation of RC11): if `Fb` before `Fa` in Fence-SC order would put
     /// a write before a read that reads something coherence-before it (or a read before the write
@@ -480,124 +569,169 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         g: &Graph,
         ch: &Checker,
         free: &[(EvId, EvId)],
-    ) -> Option<Vec<(EvId, EvId)>> {
-        use crate::engine::bits::row_iter;
+        bco0: &Rel,
+        cause0: &Rel,
+        start: Option<(&[(EvId, EvId)], &Rel)>,
+    ) -> Option<(Vec<(EvId, EvId)>, Rel)> {
         let n = g.ev.len();
         // For each write W: the reads that read something coherence-before W (init sources only,
-        // and sources causally before W under the smallest causality order).
-        let bco0 = ch.bco(&[]);
-        let (_, cause0) = ch.cause(&bco0);
-        let mut frby = Rel::new(n);
-        let mut rfrom: Vec<Vec<EvId>> = vec![Vec::new(); n];
+        // and sources causally before W under the smallest causality order `cause0`, the
+        // causality order under `bco0`, base causality order without Fence-SC edges); for each
+        // read, the writes it reads from. Both keyed by the event that precedes a fence.
+        let mut early = Rel::new(n);
         for (_, evs) in &ch.base().by_key {
             for &r in evs {
                 let mr = g.ev[r].mem().unwrap();
                 let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
                     continue;
                 };
+                if mr.proxy != Proxy::Generic {
+                    continue;
+                }
                 for &w in evs {
                     let mw = g.ev[w].mem().unwrap();
                     if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
                         continue;
                     }
-                    if mw.proxy != Proxy::Generic || mr.proxy != Proxy::Generic {
+                    if mw.proxy != Proxy::Generic {
                         continue;
                     }
                     for p in pieces {
                         match p.src {
-                            Src::Init => frby.add(w, r),
-                            Src::Ev(s) if s != w && cause0.has(s, w) => frby.add(w, r),
-                            Src::Ev(s) if s == w => rfrom[r].push(w),
+                            Src::Init => early.add(w, r),
+                            Src::Ev(s) if s != w && cause0.has(s, w) => early.add(w, r),
+                            Src::Ev(s) if s == w => early.add(r, w),
                             _ => {}
                         }
                     }
                 }
             }
         }
-        let mut forced: Vec<(EvId, EvId)> = Vec::new();
-        loop {
-            let bco = ch.bco(&forced);
-            if bco.reflexive_somewhere() {
-                return None;
+        // The events with something to put before a fence.
+        let srcs: Vec<EvId> = (0..n).filter(|&x| !early.row_empty(x)).collect();
+        let fences: Vec<EvId> = {
+            let mut in_free = crate::engine::bits::BitSet::new(n);
+            for &(a, b) in free {
+                in_free.insert(a);
+                in_free.insert(b);
             }
-            // Per fence f: what precedes it (the reads too early for them, the writes they read
-            // from, as sets) and what follows it.
-            let fences: BTreeSet<EvId> = free.iter().flat_map(|&(a, b)| [a, b]).collect();
-            let words = n.div_ceil(64).max(1);
-            // Indexed by event (only the fences' rows are filled): the closure below looks them
-            // up for every free pair, many times per execution.
-            let mut fr_before: Vec<Vec<u64>> = vec![Vec::new(); n];
-            let mut rf_before: Vec<Vec<u64>> = vec![Vec::new(); n];
-            let mut after: Vec<Vec<u64>> = vec![Vec::new(); n];
-            for &f in &fences {
-                let mut frb = vec![0u64; words];
-                let mut rfb = vec![0u64; words];
-                for x in 0..n {
-                    if !(x == f || bco.has(x, f)) || g.ev[x].mem().is_none() {
-                        continue;
+            in_free.iter().collect()
+        };
+        let words = n.div_ceil(64).max(1);
+        // Per fence (by its index in `fences`): what precedes it (the reads too early for the
+        // writes there, the writes the reads there read from) and what follows it.
+        let mut before = vec![0u64; fences.len() * words];
+        let mut after = vec![0u64; fences.len() * words];
+        let mut slot = vec![0usize; n];
+        let mut fmask = vec![0u64; words];
+        for (i, &f) in fences.iter().enumerate() {
+            slot[f] = i;
+            fmask[f / 64] |= 1 << (f % 64);
+        }
+        let free: Vec<(usize, usize)> = free.iter().map(|&(a, b)| (slot[a], slot[b])).collect();
+        // Edges derived already (for a smaller graph whose derivation this one extends) hold.
+        let (mut forced, mut bco) = match start {
+            Some((f, b)) => (f.to_vec(), b.clone()),
+            None => (Vec::new(), bco0.clone()),
+        };
+        loop {
+            before.fill(0);
+            // Each event's row goes to the fences at or after it (the fences in its row of
+            // `bco`, and itself if a fence).
+            for &x in &srcs {
+                let ex = early.row(x);
+                let bx = bco.row(x);
+                for k in 0..words {
+                    let mut bits = bx[k] & fmask[k];
+                    if x / 64 == k && fmask[k] >> (x % 64) & 1 == 1 {
+                        bits |= 1 << (x % 64);
                     }
-                    for (k, w) in frby.row(x).iter().enumerate() {
-                        frb[k] |= w;
-                    }
-                    for &w in &rfrom[x] {
-                        rfb[w / 64] |= 1 << (w % 64);
+                    while bits != 0 {
+                        let f = k * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let i = slot[f];
+                        for (b, e) in before[i * words..(i + 1) * words].iter_mut().zip(ex) {
+                            *b |= e;
+                        }
                     }
                 }
-                let mut a: Vec<u64> = bco.row(f).to_vec();
-                a[f / 64] |= 1 << (f % 64);
-                fr_before[f] = frb;
-                rf_before[f] = rfb;
-                after[f] = a;
             }
-            let hit = |x: &[u64], y: &[u64]| x.iter().zip(y).any(|(a, b)| a & b != 0);
-            // Would `fb` before `fa` break something? (`fb`'s predecessors before `fa`'s successors.)
-            let breaks = |fa: EvId, fb: EvId| -> bool {
-                hit(&fr_before[fb], &after[fa]) || hit(&rf_before[fb], &after[fa])
+            for (i, &f) in fences.iter().enumerate() {
+                let a = &mut after[i * words..(i + 1) * words];
+                a.copy_from_slice(bco.row(f));
+                a[f / 64] |= 1 << (f % 64);
+            }
+            // Would the fence in slot `j` before the one in slot `i` break something? (Its
+            // predecessors before the other's successors.)
+            let breaks = |i: usize, j: usize| -> bool {
+                let (b, a) = (
+                    &before[j * words..(j + 1) * words],
+                    &after[i * words..(i + 1) * words],
+                );
+                b.iter().zip(a).any(|(x, y)| x & y != 0)
             };
-            let _ = row_iter;
+            // Edges found are added to `bco` at once (the sets above only grow with it: what
+            // they miss now is found in the next round).
             let mut changed = false;
-            for &(a, b) in free {
+            for &(i, j) in &free {
+                let (a, b) = (fences[i], fences[j]);
                 if bco.has(a, b) || bco.has(b, a) {
                     continue;
                 }
-                match (breaks(a, b), breaks(b, a)) {
+                let (x, y) = match (breaks(i, j), breaks(j, i)) {
                     (true, true) => return None,
-                    (true, false) => forced.push((a, b)),
-                    (false, true) => forced.push((b, a)),
+                    (true, false) => (a, b),
+                    (false, true) => (b, a),
                     (false, false) => continue,
-                }
+                };
+                forced.push((x, y));
+                bco.add_closed(x, y);
                 changed = true;
             }
             if !changed {
-                return Some(forced);
+                return Some((forced, bco));
             }
         }
     }
 
     /// A total Fence-SC order extending base causality order and `forced`: the fences in a
-    /// topological order of (bco ∪ forced), as edges between consecutive morally strong pairs.
+    /// topological order of (bco ∪ forced), as edges between the unordered morally strong pairs;
+    /// `bco` is base causality order with `forced` (closed). Returns the edges with base
+    /// causality order under them (closed).
     pub(super) fn linear_sc(
         &self,
-        ch: &Checker,
         free: &[(EvId, EvId)],
         forced: &[(EvId, EvId)],
-    ) -> Vec<(EvId, EvId)> {
-        let bco = ch.bco(forced);
+        bco: Rel,
+    ) -> (Vec<(EvId, EvId)>, Rel) {
+        // Order unrelated pairs by a fixed rule consistent with bco: count predecessors (an
+        // event's count exceeds that of every event before it, so the edges form no cycle).
+        let mut preds: Vec<usize> = vec![0; bco.n()];
+        for &(a, b) in free {
+            for f in [a, b] {
+                if preds[f] == 0 {
+                    // + 1: counted (0 is "not yet").
+                    preds[f] = 1 + (0..bco.n()).filter(|&x| bco.has(x, f)).count();
+                }
+            }
+        }
         let mut edges = forced.to_vec();
+        let mut out = bco.clone();
         for &(a, b) in free {
             if bco.has(a, b) || bco.has(b, a) {
                 continue;
             }
-            // Order unrelated pairs by a fixed rule consistent with bco: count predecessors.
-            let pa = (0..bco.n()).filter(|&x| bco.has(x, a)).count();
-            let pb = (0..bco.n()).filter(|&x| bco.has(x, b)).count();
-            if (pa, a) < (pb, b) {
-                edges.push((a, b));
+            let e = if (preds[a], a) < (preds[b], b) {
+                (a, b)
             } else {
-                edges.push((b, a));
+                (b, a)
+            };
+            edges.push(e);
+            if !out.has(e.0, e.1) {
+                out.add_closed(e.0, e.1);
             }
         }
-        edges
+        (edges, out)
     }
 
     /// Depth-first over the orientations of the unordered pairs of morally strong `fence.sc`

@@ -321,6 +321,8 @@ struct State<P> {
     avail: BTreeMap<EvId, u64>,
     seq: u64,
     flags: Vec<(String, String)>,
+    /// What the last partial check derived, for the leaf check of the same graph.
+    checked: Option<std::rc::Rc<leaf::Checked>>,
 }
 
 enum Flow<P> {
@@ -340,7 +342,7 @@ pub struct Explorer<'w, P: Program, O: FnMut(&Leaf<P>)> {
     nreal: usize,
     cluster_ctas: BTreeMap<u32, u32>,
     cta_of_rank: BTreeMap<(u32, u32), u32>,
-    cluster_of_cta: BTreeMap<u32, u32>,
+    cluster_of_cta: std::rc::Rc<BTreeMap<u32, u32>>,
     rank_of_cta: BTreeMap<u32, u32>,
     known_races: BTreeSet<(EvId, EvId)>,
     abort: bool,
@@ -389,7 +391,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             nreal,
             cluster_ctas: ctas.into_iter().map(|(c, s)| (c, s.len() as u32)).collect(),
             cta_of_rank,
-            cluster_of_cta,
+            cluster_of_cta: std::rc::Rc::new(cluster_of_cta),
             rank_of_cta,
             known_races: BTreeSet::new(),
             abort: false,
@@ -412,6 +414,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             avail: BTreeMap::new(),
             seq: 0,
             flags: Vec::new(),
+            checked: None,
         };
         st.g.po = vec![Vec::new(); nreal];
         for t in 0..nreal {

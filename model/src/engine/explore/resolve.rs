@@ -104,10 +104,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     .collect();
                 let mut s = st.clone();
                 if self.resolve(&mut s, t, i, pieces) {
-                    if let Flow::Go = self.check_partial(&mut s) {
-                        if self.sc_feasible(&s.g) {
-                            out.push(s);
-                        }
+                    if let Flow::Go = self.check_partial(&mut s, r) {
+                        out.push(s);
                     }
                 }
                 let mut k = 0;
@@ -466,22 +464,48 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// the coherence edges every execution extending it must have). Called after a read chooses
     /// its write: a new store, fence, barrier completion or wait adds an event with no successor
     /// yet, and constraints only point into it — it cannot break a consistent partial execution.
-    pub(super) fn check_partial(&mut self, st: &mut State<P>) -> Flow<P> {
+    pub(super) fn check_partial(&mut self, st: &mut State<P>, read: EvId) -> Flow<P> {
         let t0 = std::time::Instant::now();
-        let r = self.check_partial_inner(st);
+        let r = self.check_partial_inner(st, read);
         self.stats.2 += 1;
         self.stats.3 += t0.elapsed().as_secs_f64();
         r
     }
 
-    pub(super) fn check_partial_inner(&self, st: &mut State<P>) -> Flow<P> {
+    /// The partial check and whether some Fence-SC order may still be consistent (the Fence-SC
+    /// edges derived from communication, [`Self::derive_sc`], form no cycle), on one
+    /// [`Checker`]: base causality order and causality order are computed once for both.
+    ///
+    /// `read` chose its write last. When the state before that choice passed this check and
+    /// the choice changed neither base causality order nor the events
+    /// ([`leaf::Checked::extends_to`]), only the read's location can break the coherence
+    /// conditions (causality order grew only there), and the Fence-SC derivation goes on from
+    /// the edges derived before.
+    pub(super) fn check_partial_inner(&self, st: &mut State<P>, read: EvId) -> Flow<P> {
         let cl = |c: u32| self.cluster_of_cta.get(&c).copied().unwrap_or(c);
+        let parent = st.checked.take();
         let ch = Checker::new(&st.g, &cl);
         let bco = ch.bco(&[]);
-        if self.necessary(&st.g, &ch, &bco) {
-            Flow::Go
-        } else {
-            Flow::Prune
+        let parent = parent.filter(|p| p.extends_to(&st.g, &ch, &bco));
+        let only = match (&parent, st.g.ev[read].mem()) {
+            (Some(_), Some(m)) => Some(m.key),
+            _ => None,
+        };
+        let Some(cause) = self.necessary_cause(&st.g, &ch, &bco, only) else {
+            return Flow::Prune;
+        };
+        match leaf::Checked::derive(self, &st.g, &ch, bco, cause, parent.as_deref()) {
+            Some(mut c) => {
+                // Kept only for graphs whose relations are small: every state on the search's
+                // stack holds its own (a few n²-bit relations), and memory stays bounded by the
+                // depth of one execution.
+                if st.g.ev.len() <= leaf::KEEP_MAX_EVENTS {
+                    c.keep_base(ch.into_base());
+                    st.checked = Some(std::rc::Rc::new(c));
+                }
+                Flow::Go
+            }
+            None => Flow::Prune,
         }
     }
 
@@ -489,14 +513,30 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// the causality axiom on reads-from, and coherence constraints that do not contradict each
     /// other. Extending `bco` (more events, more Fence-SC edges) only adds constraints.
     pub(super) fn necessary(&self, g: &Graph, ch: &Checker, bco: &Rel) -> bool {
+        self.necessary_cause(g, ch, bco, None).is_some()
+    }
+
+    /// [`Self::necessary`], returning the causality order it computed when the condition holds;
+    /// with `only`, the coherence conditions are asked of that location alone (the others are
+    /// known to hold).
+    pub(super) fn necessary_cause(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        bco: &Rel,
+        only: Option<LocKey>,
+    ) -> Option<Rel> {
         if bco.reflexive_somewhere() {
-            return false;
+            return None;
         }
         let (pp, cause) = ch.cause(bco);
         if cause.reflexive_somewhere() {
-            return false;
+            return None;
         }
-        ch.base().by_key.iter().all(|(_, evs)| {
+        let ok = ch.base().by_key.iter().all(|(key, evs)| {
+            if only.is_some_and(|k| k != *key) {
+                return true;
+            }
             let Some(cp) = self.co_problem(g, ch, evs, &pp, &cause) else {
                 return false;
             };
@@ -520,7 +560,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 !ok
             });
             ok
-        })
+        });
+        ok.then_some(cause)
     }
 
     /// The coherence problem of one location (None: a violation found while building it).
@@ -537,11 +578,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             .copied()
             .filter(|&e| g.ev[e].mem().is_some_and(|m| m.write && m.wval.is_some()))
             .collect();
+        let mut cp = CoProblem::default();
         let idx = |e: EvId| writes.iter().position(|&w| w == e);
-        let mut cp = CoProblem {
-            writes: writes.clone(),
-            ..Default::default()
-        };
         let mem = |e: EvId| g.ev[e].mem().unwrap();
         for (i, &a) in writes.iter().enumerate() {
             for (j, &b) in writes.iter().enumerate() {
@@ -638,6 +676,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             cp.reads
                 .push((r, pieces.iter().filter_map(|p| src_idx(p.src)).collect()));
         }
+        cp.writes = writes;
         Some(cp)
     }
 }
