@@ -37,6 +37,7 @@
 use crate::ast::{Cmp, Quantifier};
 use crate::engine::explore::{Explorer, Leaf, Limits, LocTerm, World};
 use crate::found::Witness;
+use crate::parse::tokens::{tokenize, KERNEL_ASSERTION};
 use crate::parse::{Error, ErrorKind};
 use crate::ptx::module::{Launch, Module};
 use crate::ptx::Thread;
@@ -240,7 +241,8 @@ fn parse_assert(text: &str) -> Result<(Quantifier, AProp), String> {
     } else {
         return Err(format!("`{t}`: expected exists, ~exists or forall"));
     };
-    let toks = lex(rest)?;
+    let toks = tokenize(rest, &KERNEL_ASSERTION)
+        .map_err(|ch| format!("unexpected `{ch}` in the assertion"))?;
     let mut p = AParser {
         toks,
         i: 0,
@@ -251,41 +253,6 @@ fn parse_assert(text: &str) -> Result<(Quantifier, AProp), String> {
         return Err(format!("unexpected `{}` in the assertion", p.toks[p.i]));
     }
     Ok((q, prop))
-}
-
-fn lex(s: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let c: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while i < c.len() {
-        let ch = c[i];
-        if ch.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        let two: String = c[i..(i + 2).min(c.len())].iter().collect();
-        if ["==", "!=", "<=", ">=", "/\\", "\\/"].contains(&two.as_str()) {
-            out.push(two);
-            i += 2;
-            continue;
-        }
-        if "()<>~=[]".contains(ch) {
-            out.push(ch.to_string());
-            i += 1;
-            continue;
-        }
-        if ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' {
-            let st = i;
-            i += 1;
-            while i < c.len() && (c[i].is_ascii_alphanumeric() || c[i] == '_') {
-                i += 1;
-            }
-            out.push(c[st..i].iter().collect());
-            continue;
-        }
-        return Err(format!("unexpected `{ch}` in the assertion"));
-    }
-    Ok(out)
 }
 
 struct AParser {

@@ -81,7 +81,8 @@ pub(super) fn condition(
     if body.is_empty() {
         return Err(cx.err(cond_line, "expected a proposition after the quantifier"));
     }
-    let toks = tokenize_prop(cx, cond_line, body)?;
+    let toks = tokens::tokenize(body, &tokens::LITMUS_CONDITION)
+        .map_err(|ch| cx.err(cond_line, format!("unexpected `{ch}` in the condition")))?;
     let mut pp = PropParser {
         toks: &toks,
         pos: 0,
@@ -115,66 +116,6 @@ pub(super) fn condition(
         observed,
         line: cond_line,
     })
-}
-
-pub(super) fn tokenize_prop(cx: &Ctx, line: usize, s: &str) -> Result<Vec<String>, Error> {
-    let mut toks = Vec::new();
-    let c: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while i < c.len() {
-        let ch = c[i];
-        if ch.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        let two: String = c[i..(i + 2).min(c.len())].iter().collect();
-        if ["/\\", "\\/", "==", "!=", "<=", ">="].contains(&two.as_str()) {
-            toks.push(two);
-            i += 2;
-            continue;
-        }
-        if "()~=<>".contains(ch) {
-            toks.push(ch.to_string());
-            i += 1;
-            continue;
-        }
-        if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' || ch == '%' {
-            let st = i;
-            i += 1;
-            while i < c.len()
-                && (c[i].is_ascii_alphanumeric() || c[i] == '_' || c[i] == ':' || c[i] == '%')
-            {
-                i += 1;
-            }
-            // Format part 2 location terms: `x@1`, `x+4`, `x@1+4`.
-            let digit_at = |k: usize| k < c.len() && c[k].is_ascii_digit();
-            if i < c.len() && c[i] == '@' && digit_at(i + 1) {
-                i += 1;
-                while digit_at(i) {
-                    i += 1;
-                }
-            }
-            if i < c.len() && c[i] == '+' && digit_at(i + 1) && !c[st].is_ascii_digit() {
-                i += 1;
-                while i < c.len() && c[i].is_ascii_alphanumeric() {
-                    i += 1;
-                }
-            }
-            toks.push(c[st..i].iter().collect());
-            continue;
-        }
-        if ch == '[' {
-            let st = i;
-            while i < c.len() && c[i] != ']' {
-                i += 1;
-            }
-            i += 1;
-            toks.push(c[st..i.min(c.len())].iter().collect());
-            continue;
-        }
-        return Err(cx.err(line, format!("unexpected `{ch}` in the condition")));
-    }
-    Ok(toks)
 }
 
 /// Most levels of parentheses and negations a condition may nest (a deeper one is a parse

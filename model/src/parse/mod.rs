@@ -14,6 +14,7 @@ mod instr;
 mod legacy;
 mod modern;
 mod scan;
+pub(crate) mod tokens;
 
 pub use condition::MAX_NESTING;
 use condition::*;
