@@ -7,8 +7,8 @@
 //!   dumps the SASS; builds the architecture-specific catalog kernels for sm_90a and sm_100a
 //!   (`catalog_sm90a.ptx`, `catalog_sm100a.ptx`, feature `catalog_arch`) and assembles each for
 //!   its target; prints paths.
-//! * `lint`      — `cargo fmt --all --check` and `cargo clippy --workspace --all-targets -- -D
-//!   warnings`.
+//! * `lint`      — `cargo fmt --all --check` (and `--check` of `host/kernels`, its own workspace)
+//!   and `cargo clippy --workspace --all-targets -- -D warnings`.
 //! * `test`      — `setup`, `ptx`, `lint`, then every test: the workspace (unit, integration, doc,
 //!   compile-fail), `miri`, the loom suite (`--cfg loom`, release), the examples (their tests and
 //!   loom models; `ptx` builds and assembles their kernels), `guide`, then `docs`.

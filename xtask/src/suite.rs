@@ -71,6 +71,13 @@ pub(super) fn run_tests_stderr(cmd: &mut Command, total: &mut (u64, u64), captur
 /// `cargo fmt --check` and `cargo clippy -D warnings` on the workspace (all targets).
 pub(super) fn lint() {
     run(cargo().args(["fmt", "--all", "--check"]));
+    // `host/kernels` is its own workspace (nvptx64), which `--all` does not reach.
+    run(cargo().args([
+        "fmt",
+        "--manifest-path",
+        "host/kernels/Cargo.toml",
+        "--check",
+    ]));
     run(cargo().args([
         "clippy",
         "--workspace",

@@ -193,9 +193,8 @@ unsafe fn harness(
     body(role, &i);
     // This role's results are written: count it in the instance's done word (the host reads it
     // after the kernel has completed, which makes every write of the grid visible to it).
-    let done = AtomicRef::<u32, Gpu>::from_ptr(
-        sync.add(SYNC_HEAD + n_instances as usize + inst as usize),
-    );
+    let done =
+        AtomicRef::<u32, Gpu>::from_ptr(sync.add(SYNC_HEAD + n_instances as usize + inst as usize));
     let _ = done.fetch_add::<Relaxed>(1);
     let _ = finished.fetch_add::<Relaxed>(1);
 }

@@ -36,7 +36,9 @@ impl Deadline {
     /// `budget_ns` from now.
     #[inline(always)]
     pub fn after(budget_ns: u64) -> Self {
-        Deadline { end: globaltimer().saturating_add(budget_ns) }
+        Deadline {
+            end: globaltimer().saturating_add(budget_ns),
+        }
     }
     /// Whether the budget is spent.
     #[inline(always)]

@@ -41,9 +41,9 @@
 use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::shared::{SharedAddr, SharedArray};
-use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Section5, Section54};
 use ptx_sync::wait::Budget;
 use ptx_sync::*;
+use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Section5, Section54};
 
 /// Per-wait budget: 200 ms.
 pub const BUDGET: u64 = 200_000_000;
@@ -62,10 +62,17 @@ struct Waits {
 }
 impl Waits {
     fn new(status: *mut u32) -> Self {
-        Waits { status, failed: false }
+        Waits {
+            status,
+            failed: false,
+        }
     }
     fn budget(&self) -> Budget {
-        if self.failed { Budget::iterations(1) } else { Budget::nanos(BUDGET) }
+        if self.failed {
+            Budget::iterations(1)
+        } else {
+            Budget::nanos(BUDGET)
+        }
     }
     fn check<T, E>(&mut self, r: Result<T, E>, bit: u32) {
         if r.is_err() {
@@ -172,7 +179,11 @@ impl S5Env for Env5 {
 #[inline(always)]
 unsafe fn s5<T: Section5>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
-    let m = Smem5 { src, out, bar: NamedBarrier::new(1, 64) };
+    let m = Smem5 {
+        src,
+        out,
+        bar: NamedBarrier::new(1, 64),
+    };
     let e = Env5(core::cell::Cell::new(Waits::new(status)));
     T::setup(&m, t, 64);
     sync_threads_unaligned();
@@ -260,7 +271,11 @@ unsafe fn s54<T: Section54>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
     let rank = cluster_ctarank();
     let m = Mem54 {
-        m: Smem5 { src, out: out.add(rank as usize * 512), bar: NamedBarrier::new(1, 64) },
+        m: Smem5 {
+            src,
+            out: out.add(rank as usize * 512),
+            bar: NamedBarrier::new(1, 64),
+        },
         rank,
         cluster: ClusterBarrier::new(128),
     };
