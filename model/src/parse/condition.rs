@@ -11,6 +11,34 @@ pub(super) struct Cond {
     pub(super) line: usize,
 }
 
+impl Cond {
+    /// The test of `raw` with this condition and `threads`, every part a reading adds (names,
+    /// layout, widths) empty: each reading fills in its own.
+    pub(super) fn into_test(self, cx: &Ctx, raw: &Raw, threads: Vec<Thread>) -> Test {
+        Test {
+            name: raw.name.clone(),
+            file: cx.file.to_string(),
+            comments: raw.comments.clone(),
+            names: Vec::new(),
+            n_vaddr: 0,
+            phys: Vec::new(),
+            threads,
+            quantifier: self.quantifier,
+            prop: self.prop,
+            condition_text: self.text,
+            observed: self.observed,
+            condition_line: self.line,
+            layout: Default::default(),
+            loc_var: Vec::new(),
+            legacy: None,
+            engine: None,
+            reg_bits: Vec::new(),
+            mem_widths: Vec::new(),
+            unroll: DEFAULT_UNROLL,
+        }
+    }
+}
+
 /// Parses the final condition (`locations […]` and the quantified proposition); `resolve`
 /// turns a term's text into a [`Term`].
 pub(super) fn condition(
@@ -215,22 +243,14 @@ impl PropParser<'_> {
             }
             Some(_) => {
                 let a = self.term()?;
-                let cmp = match self.peek() {
-                    Some("==") | Some("=") => Cmp::Eq,
-                    Some("!=") => Cmp::Ne,
-                    Some("<") => Cmp::Lt,
-                    Some("<=") => Cmp::Le,
-                    Some(">") => Cmp::Gt,
-                    Some(">=") => Cmp::Ge,
-                    other => {
-                        return Err(self.cx.err(
-                            self.line,
-                            format!(
-                                "expected `==` or `!=` in the condition, found `{}`",
-                                other.unwrap_or("end")
-                            ),
-                        ))
-                    }
+                let Some(cmp) = self.peek().and_then(Cmp::of_operator) else {
+                    return Err(self.cx.err(
+                        self.line,
+                        format!(
+                            "expected `==` or `!=` in the condition, found `{}`",
+                            self.peek().unwrap_or("end")
+                        ),
+                    ));
                 };
                 self.pos += 1;
                 let b = self.term()?;
@@ -268,15 +288,7 @@ pub(super) fn parse_term(
         return Ok(Term::Imm(v));
     }
     if let Some((th, r)) = t.split_once(':') {
-        let id = parse_thread_id(th).ok_or_else(|| {
-            cx.err(
-                line,
-                format!("expected `P0:r0` in the condition, found `{t}`"),
-            )
-        })?;
-        if id >= threads.len() {
-            return Err(cx.err(line, format!("`{t}`: the test has no thread P{id}")));
-        }
+        let id = cond_thread(cx, line, t, th, threads.len())?;
         let rn = norm_reg(r)
             .ok_or_else(|| cx.err(line, format!("expected a register after `:`, found `{r}`")))?;
         let idx = reg_maps[id].get(&rn).copied();
@@ -304,4 +316,25 @@ pub(super) fn parse_term(
             )),
         }
     }
+}
+
+/// The thread of a condition term `P<id>:…` (`th` is its `P<id>`, `t` the whole term), one of
+/// the test's `n` threads.
+pub(super) fn cond_thread(
+    cx: &Ctx,
+    line: usize,
+    t: &str,
+    th: &str,
+    n: usize,
+) -> Result<usize, Error> {
+    let id = parse_thread_id(th).ok_or_else(|| {
+        cx.err(
+            line,
+            format!("expected `P0:r0` in the condition, found `{t}`"),
+        )
+    })?;
+    if id >= n {
+        return Err(cx.err(line, format!("`{t}`: the test has no thread P{id}")));
+    }
+    Ok(id)
 }

@@ -547,14 +547,7 @@ pub(super) fn parse_instr(
         }
         "beq" | "bne" | "blt" | "ble" | "bgt" | "bge" => {
             nops(&[3])?;
-            let cmp = match op {
-                "beq" => Cmp::Eq,
-                "bne" => Cmp::Ne,
-                "blt" => Cmp::Lt,
-                "ble" => Cmp::Le,
-                "bgt" => Cmp::Gt,
-                _ => Cmp::Ge,
-            };
+            let cmp = Cmp::of_branch(op);
             let a = val!(&ops[0]);
             let bv = val!(&ops[1]);
             let l = ops[2].trim();

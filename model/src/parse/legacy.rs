@@ -197,25 +197,10 @@ pub(super) fn legacy(cx: &Ctx, raw: &Raw) -> Result<Test, Error> {
     let mut names: Vec<Name> = b.order.iter().map(|n| b.names[n].clone()).collect();
     names.sort_by_key(|n| (n.phys, n.vaddr));
     Ok(Test {
-        name: raw.name.clone(),
-        file: cx.file.to_string(),
-        comments: raw.comments.clone(),
         names,
         n_vaddr: b.n_vaddr,
         phys: b.phys,
-        threads,
-        quantifier: cond.quantifier,
-        prop: cond.prop,
-        condition_text: cond.text,
-        observed: cond.observed,
-        condition_line: cond.line,
-        layout: Default::default(),
-        loc_var: Vec::new(),
-        legacy: None,
-        engine: None,
-        reg_bits: Vec::new(),
-        mem_widths: Vec::new(),
-        unroll: DEFAULT_UNROLL,
+        ..cond.into_test(cx, raw, threads)
     })
 }
 

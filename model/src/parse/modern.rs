@@ -61,25 +61,10 @@ impl Modern {
             th.prog = Some(self.progs[k].clone());
         }
         Test {
-            name: raw.name.clone(),
-            file: cx.file.to_string(),
-            comments: raw.comments.clone(),
-            names: Vec::new(),
-            n_vaddr: 0,
-            phys: Vec::new(),
-            threads,
-            quantifier: cond.quantifier,
-            prop: cond.prop,
-            condition_text: cond.text,
-            observed: cond.observed,
-            condition_line: cond.line,
             layout: (*self.layout).clone(),
-            loc_var: Vec::new(),
-            legacy: None,
-            engine: None,
             reg_bits: self.reg_bits,
             mem_widths: self.mem_widths,
-            unroll: DEFAULT_UNROLL,
+            ..cond.into_test(cx, raw, threads)
         }
     }
 }
@@ -400,15 +385,7 @@ pub(super) fn modern_term(
         return Ok(Term::Imm(v as i64));
     }
     if let Some((th, r)) = t.split_once(':') {
-        let id = parse_thread_id(th).ok_or_else(|| {
-            cx.err(
-                line,
-                format!("expected `P0:r0` in the condition, found `{t}`"),
-            )
-        })?;
-        if id >= regs.len() {
-            return Err(cx.err(line, format!("`{t}`: the test has no thread P{id}")));
-        }
+        let id = cond_thread(cx, line, t, th, regs.len())?;
         let name = crate::ptx::asm::canon_reg(r.trim());
         let idx = regs[id].iter().position(|x| x.name == name);
         return match idx {

@@ -338,13 +338,7 @@ impl Env for FEnv<'_, '_> {
                 addr: a,
             });
         }
-        let v = self.layout.var(name)?;
-        let x = &self.layout.vars[v];
-        Some(VarRef {
-            var: v as u32,
-            shared: x.shared,
-            addr: x.base,
-        })
+        VarRef::of_layout(&self.layout, name)
     }
     fn param(&mut self, name: &str) -> Option<Param> {
         match self.fl.lookup_param(self.scope, name)? {

@@ -37,6 +37,7 @@ mod launch;
 mod text;
 
 use flat::*;
+pub use text::strip_comments;
 use text::*;
 
 /// A module-scope variable.

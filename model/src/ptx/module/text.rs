@@ -21,8 +21,15 @@ pub(super) fn unsup(file: &str, line: usize, msg: impl Into<String>) -> Error {
     }
 }
 
-/// Removes `//` and `/* */` comments (outside strings), keeping line breaks.
-pub(super) fn strip(text: &str) -> String {
+/// Removes `//` and `/* */` comments (outside strings) from PTX text, keeping line breaks (so
+/// line numbers stay): PTX ISA §4.2.
+///
+/// ```
+/// use ptx_sync_model::ptx::module::strip_comments;
+/// let text = "ld.u32 r, [x]; // load\n/* two\n lines */ .file 1 \"a//b.cu\"";
+/// assert_eq!(strip_comments(text), "ld.u32 r, [x]; \n\n .file 1 \"a//b.cu\"");
+/// ```
+pub fn strip_comments(text: &str) -> String {
     let b: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -388,7 +395,7 @@ impl Module {
     /// instruction parser (an instruction it does not model is fine here: it is reported when a
     /// thread reaches it).
     pub fn parse(text: &str, file: &str) -> Result<Module, Error> {
-        let stripped = strip(text);
+        let stripped = strip_comments(text);
         let st = statements(&stripped);
         let mut m = Module {
             file: file.to_string(),

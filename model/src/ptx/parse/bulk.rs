@@ -134,25 +134,14 @@ impl P<'_> {
             [d, s] => (*d, *s),
             _ => return err(format!("`{}`: expected .dst.src state spaces", self.text)),
         };
-        let dir = match (dst, src) {
-            (Sp::SharedCta, Sp::Global) => BulkDir {
-                dst: Space::SharedCta,
-                src: Space::Global,
-            },
-            (Sp::SharedCluster, Sp::Global) => BulkDir {
-                dst: Space::SharedCluster,
-                src: Space::Global,
-            },
-            (Sp::SharedCluster, Sp::SharedCta) => BulkDir {
-                dst: Space::SharedCluster,
-                src: Space::SharedCta,
-            },
-            (Sp::Global, Sp::SharedCta) => BulkDir {
-                dst: Space::Global,
-                src: Space::SharedCta,
-            },
+        let (dst, src) = match (dst, src) {
+            (Sp::SharedCta, Sp::Global) => (Space::SharedCta, Space::Global),
+            (Sp::SharedCluster, Sp::Global) => (Space::SharedCluster, Space::Global),
+            (Sp::SharedCluster, Sp::SharedCta) => (Space::SharedCluster, Space::SharedCta),
+            (Sp::Global, Sp::SharedCta) => (Space::Global, Space::SharedCta),
             _ => return err(format!("`{}`: no such bulk copy direction", self.text)),
         };
+        let dir = BulkDir { dst, src };
         let mut mbar = false;
         let mut group = false;
         let mut multicast = false;
@@ -221,21 +210,13 @@ impl P<'_> {
                 ));
             }
         }
-        let bar = if mbar {
-            let bs = if dir.dst == Space::SharedCluster {
-                Space::SharedCluster
-            } else {
-                Space::SharedCta
-            };
-            Some(self.addr_in(&ops[3], bs)?)
+        let bs = if dir.dst == Space::SharedCluster {
+            Space::SharedCluster
         } else {
-            None
+            Space::SharedCta
         };
-        let mask = if multicast {
-            Some(self.src(&ops[4], Ty::B16)?)
-        } else {
-            None
-        };
+        let bar = mbar.then(|| self.addr_in(&ops[3], bs)).transpose()?;
+        let mask = multicast.then(|| self.src(&ops[4], Ty::B16)).transpose()?;
         Ok(Inst::Bulk {
             dir,
             dst: dsta,
@@ -265,31 +246,21 @@ impl P<'_> {
             unsupported: false,
             msg: format!("`{}`: expected a reduction operation", self.text),
         })?;
-        match self.tensor(&rest)? {
+        let mut inst = self.tensor(&rest)?;
+        match &mut inst {
             Inst::Tensor {
                 load: false,
-                smem,
-                smem_space,
-                tmap,
-                coords,
-                bar,
-                mask,
+                reduce,
                 ..
-            } => Ok(Inst::Tensor {
-                load: false,
-                smem,
-                smem_space,
-                tmap,
-                coords,
-                bar,
-                mask,
-                reduce: Some((op, Ty::U32)),
-            }),
-            _ => err(format!(
-                "`{}`: a tensor reduction goes from .shared::cta to .global",
-                self.text
-            )),
+            } => *reduce = Some((op, Ty::U32)),
+            _ => {
+                return err(format!(
+                    "`{}`: a tensor reduction goes from .shared::cta to .global",
+                    self.text
+                ))
+            }
         }
+        Ok(inst)
     }
 
     pub(super) fn tensor(&mut self, q: &[&str]) -> R<Inst> {
@@ -369,16 +340,10 @@ impl P<'_> {
             Space::SharedCta
         };
         let smem = self.addr_in(smem_s, smem_space)?;
-        let bar = if load {
-            Some(self.addr_in(&ops[2], smem_space)?)
-        } else {
-            None
-        };
-        let mask = if multicast {
-            Some(self.src(&ops[3], Ty::B16)?)
-        } else {
-            None
-        };
+        let bar = load
+            .then(|| self.addr_in(&ops[2], smem_space))
+            .transpose()?;
+        let mask = multicast.then(|| self.src(&ops[3], Ty::B16)).transpose()?;
         Ok(Inst::Tensor {
             load,
             smem,

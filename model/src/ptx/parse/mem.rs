@@ -55,6 +55,33 @@ impl P<'_> {
         }
     }
 
+    /// The operands of `ld`/`st`: two, or three with `.L2::cache_hint` (the cache policy).
+    fn data_operands(&self, q: &Quals) -> R<()> {
+        self.nops(&[2, 3])?;
+        if self.ops.len() == 3 && !q.cache_hint {
+            return err(format!(
+                "`{}`: a third operand needs .L2::cache_hint",
+                self.text
+            ));
+        }
+        Ok(())
+    }
+
+    /// The register list `{a, b, …}` of a `.vN` access (one register without `.vN`); `what`
+    /// names its elements in the error.
+    fn vector(&self, s: &str, q: &Quals, what: &str) -> R<Vec<String>> {
+        let xs = self.list(s)?;
+        let n = q.vec.unwrap_or(1) as usize;
+        if xs.len() != n {
+            return err(format!(
+                "`{}`: expected {n} {what}(s), found {}",
+                self.text,
+                xs.len()
+            ));
+        }
+        Ok(xs)
+    }
+
     pub(super) fn ld(&mut self, op: &str, rest: &[&str]) -> R<Inst> {
         let q = quals(rest)?;
         let mut proxy = match op {
@@ -74,13 +101,7 @@ impl P<'_> {
         if op == "ldu" {
             return unsup("`ldu`");
         }
-        self.nops(&[2, 3])?;
-        if self.ops.len() == 3 && !q.cache_hint {
-            return err(format!(
-                "`{}`: a third operand needs .L2::cache_hint",
-                self.text
-            ));
-        }
+        self.data_operands(&q)?;
         let sp = self.mem_space(&q)?;
         if self.litmus && rest.is_empty() && op == "ld" {
             // Another tool's dialect: `ld r0, 1` moves a value into a register.
@@ -102,34 +123,15 @@ impl P<'_> {
         if (op == "suld" || op == "tld") && self.ops[1].contains(',') {
             return unsup(format!("surface/texture instruction `{}`", self.text));
         }
-        let space = match sp {
-            None => Space::Generic,
-            Some(Sp::Global) => Space::Global,
-            Some(Sp::SharedCta) => Space::SharedCta,
-            Some(Sp::SharedCluster) => Space::SharedCluster,
-            Some(Sp::Const) => {
-                proxy = Proxy::Constant;
-                Space::Global
-            }
-            // `.local` addresses are the local window's generic addresses (GENERIC_LOCAL).
-            Some(Sp::Local) => Space::Generic,
-            Some(Sp::Param) => unreachable!(),
-        };
+        // `.const` (`.param` returned above): a constant-proxy read of global memory.
+        let space = data_space(sp).unwrap_or_else(|| {
+            proxy = Proxy::Constant;
+            Space::Global
+        });
         let order = self.order(&q, true)?;
         let (o0, o1) = (self.ops[0].clone(), self.ops[1].clone());
-        let ds = self.list(&o0)?;
-        let n = q.vec.unwrap_or(1) as usize;
-        if ds.len() != n {
-            return err(format!(
-                "`{}`: expected {n} destination(s), found {}",
-                self.text,
-                ds.len()
-            ));
-        }
-        let mut d = Vec::with_capacity(n);
-        for x in &ds {
-            d.push(self.dst(x)?);
-        }
+        let ds = self.vector(&o0, &q, "destination")?;
+        let d = ds.iter().map(|x| self.dst(x)).collect::<R<Vec<_>>>()?;
         let addr = self.addr_in(&o1, space)?;
         Ok(Inst::Ld {
             space,
@@ -200,13 +202,7 @@ impl P<'_> {
         if let Some(w) = q.words.first() {
             return unsup(format!("qualifier `.{w}` of `{}`", self.text));
         }
-        self.nops(&[2, 3])?;
-        if self.ops.len() == 3 && !q.cache_hint {
-            return err(format!(
-                "`{}`: a third operand needs .L2::cache_hint",
-                self.text
-            ));
-        }
+        self.data_operands(&q)?;
         let ty = self.one_type(&q, Some(Ty::U32))?;
         if ty.bits == 128 {
             return unsup(format!("128-bit access `{}`", self.text));
@@ -233,36 +229,17 @@ impl P<'_> {
         if op == "sust" && self.ops[0].contains(',') {
             return unsup(format!("surface instruction `{}`", self.text));
         }
-        let space = match sp {
-            None => Space::Generic,
-            Some(Sp::Global) => Space::Global,
-            Some(Sp::SharedCta) => Space::SharedCta,
-            Some(Sp::SharedCluster) => Space::SharedCluster,
-            Some(Sp::Const) => {
-                return err(format!("`{}`: the constant space is read-only", self.text))
-            }
-            // `.local` addresses are the local window's generic addresses (GENERIC_LOCAL).
-            Some(Sp::Local) => Space::Generic,
-            Some(Sp::Param) => unreachable!(),
+        // `.const` (`.param` returned above) is read-only.
+        let Some(space) = data_space(sp) else {
+            return err(format!("`{}`: the constant space is read-only", self.text));
         };
         if op == "sust" {
             proxy = Proxy::Surface;
         }
         let order = self.order(&q, false)?;
         let (o0, o1) = (self.ops[0].clone(), self.ops[1].clone());
-        let vs = self.list(&o1)?;
-        let n = q.vec.unwrap_or(1) as usize;
-        if vs.len() != n {
-            return err(format!(
-                "`{}`: expected {n} value(s), found {}",
-                self.text,
-                vs.len()
-            ));
-        }
-        let mut v = Vec::with_capacity(n);
-        for x in &vs {
-            v.push(self.src(x, ty)?);
-        }
+        let vs = self.vector(&o1, &q, "value")?;
+        let v = vs.iter().map(|x| self.src(x, ty)).collect::<R<Vec<_>>>()?;
         let addr = self.addr_in(&o0, space)?;
         Ok(Inst::St {
             space,
@@ -526,5 +503,17 @@ fn rmw_name(op: RmwOp) -> &'static str {
         RmwOp::Max => "max",
         RmwOp::Exch => "exch",
         RmwOp::Cas => "cas",
+    }
+}
+
+/// The state space a data access addresses (`.local` addresses are the local window's generic
+/// addresses, GENERIC_LOCAL); `None` for `.const` and `.param`, which each access treats itself.
+fn data_space(sp: Option<Sp>) -> Option<Space> {
+    match sp {
+        None | Some(Sp::Local) => Some(Space::Generic),
+        Some(Sp::Global) => Some(Space::Global),
+        Some(Sp::SharedCta) => Some(Space::SharedCta),
+        Some(Sp::SharedCluster) => Some(Space::SharedCluster),
+        Some(Sp::Const | Sp::Param) => None,
     }
 }

@@ -75,6 +75,19 @@ pub struct VarRef {
     pub addr: u64,
 }
 
+impl VarRef {
+    /// The variable `name` of `layout`, if it has one.
+    pub(crate) fn of_layout(layout: &crate::engine::op::Layout, name: &str) -> Option<VarRef> {
+        let v = layout.var(name)?;
+        let x = &layout.vars[v];
+        Some(VarRef {
+            var: v as u32,
+            shared: x.shared,
+            addr: x.base,
+        })
+    }
+}
+
 /// Name resolution for the parser.
 pub trait Env {
     /// The litmus dialect (FORMAT parts 1–2: bare location names, untyped forms, `beq`, …).
@@ -210,14 +223,7 @@ impl P<'_> {
             }
             "beq" | "bne" | "blt" | "ble" | "bgt" | "bge" if self.litmus && rest.is_empty() => {
                 self.nops(&[3])?;
-                let cmp = match op {
-                    "beq" => Cmp::Eq,
-                    "bne" => Cmp::Ne,
-                    "blt" => Cmp::Lt,
-                    "ble" => Cmp::Le,
-                    "bgt" => Cmp::Gt,
-                    _ => Cmp::Ge,
-                };
+                let cmp = Cmp::of_branch(op);
                 let (o0, o1, o2) = (
                     self.ops[0].clone(),
                     self.ops[1].clone(),
