@@ -4,9 +4,11 @@
 //! Exit codes: 0 success; 1 the command could not run (no driver, no GPU, kernels not built, a
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
-// The layers, bottom up: `registry` (the programs) → `exec` (GPU and CPU runs) → `analysis`
-// (outcome histograms, a kernel's PTX) → `render` (text, JSON, SVG, `show`) → `cli` and this
-// file. The library part (`ptx_sync_host`, lib.rs) has the same layers for what users call.
+// The layers, bottom up, each importing only those below it: `registry` (the programs) →
+// `analysis` (outcome histograms, a kernel's PTX) → `exec` (GPU and CPU runs) → `render` (text,
+// JSON, SVG, `show`) → `cli` and this file. They are the binary's own folders (here, in
+// `bin/ptx-sync/`); the library (`ptx_sync_host`, `host/src/lib.rs`) has the same layers for what
+// users call, in its own folders.
 mod analysis;
 mod cli;
 mod exec;

@@ -338,7 +338,7 @@ impl Env for FEnv<'_, '_> {
                 addr: a,
             });
         }
-        VarRef::of_layout(&self.layout, name)
+        VarRef::of_layout(self.layout, name)
     }
     fn param(&mut self, name: &str) -> Option<Param> {
         match self.fl.lookup_param(self.scope, name)? {
