@@ -38,6 +38,7 @@
 //! layout as `s54_cluster_fix`; all three end with the cluster barrier, so no CTA exits while its
 //! peer may still touch its shared memory.
 
+use crate::rt::tid_x as tid;
 use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::shared::{SharedAddr, SharedArray};
@@ -47,13 +48,6 @@ use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Sec
 
 /// Per-wait budget: 200 ms.
 pub const BUDGET: u64 = 200_000_000;
-
-#[inline(always)]
-fn tid() -> u32 {
-    let v: u32;
-    unsafe { core::arch::asm!("mov.u32 {}, %tid.x;", out(reg32) v, options(pure, nomem, nostack)) };
-    v
-}
 
 /// Bounded waits that give up for good after the first timeout.
 struct Waits {
