@@ -51,7 +51,7 @@ mod toolchain;
 pub use error::*;
 pub use krate::*;
 use metadata::*;
-use toolchain::*;
+pub use toolchain::*;
 
 /// The rustc target.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
