@@ -19,7 +19,7 @@ use analysis::hist;
 use cli::{args, build_cmd, setup_cmd, tour};
 use exec::{copy, gpu, litmus_file, runner};
 use registry::programs;
-use render::{report, show};
+use render::{litmus_report, report, show};
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -309,10 +309,10 @@ fn run_file(path: &str, o: &RunOpts) -> ExitCode {
         "{} (sm_{}{})",
         g.info.name, g.info.compute_capability.0, g.info.compute_capability.1
     );
-    let (text, violated) = litmus_file::render(&prep, &r, &dev, &cfg);
+    let (text, violated) = litmus_report::render(&prep, &r, &dev, &cfg);
     print!("{text}");
     if let Some(p) = &o.json {
-        let doc = litmus_file::json(&prep, &r, &dev);
+        let doc = litmus_report::json(&prep, &r, &dev);
         if let Err(e) = write_out(p, &serde_json::to_string_pretty(&doc).unwrap()) {
             return fail(e);
         }

@@ -4,3 +4,4 @@
 
 pub mod hist;
 pub mod kernel_ptx;
+pub mod litmus_obs;

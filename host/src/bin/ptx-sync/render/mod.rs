@@ -3,5 +3,6 @@
 //! `show_sass`, the cost table's text and `show`'s SASS column) is its own folder,
 //! `host/src/render`.
 
+pub mod litmus_report;
 pub mod report;
 pub mod show;
