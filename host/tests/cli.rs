@@ -41,6 +41,13 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
     f
 }
 
+/// `ptx-sync check ARGS`, which must exit 0 (its stderr shown otherwise).
+fn check_ok(args: &[&str]) -> Output {
+    let o = run(&[&["check"], args].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    o
+}
+
 fn driver_present() -> bool {
     [
         "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
@@ -199,13 +206,7 @@ fn repo() -> std::path::PathBuf {
 fn check_decides_the_whole_corpus_in_herd_format() {
     let corpus = repo().join("model/litmus");
     let json = std::env::temp_dir().join(format!("ptx-sync-check-{}.json", std::process::id()));
-    let o = run(&[
-        "check",
-        corpus.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = check_ok(&[corpus.to_str().unwrap(), "--json", json.to_str().unwrap()]);
     let out = stdout(&o);
     let n = std::fs::read_dir(&corpus)
         .unwrap()
@@ -329,13 +330,7 @@ fn check_unroll_bounds_loops_and_a_cut_loop_is_bounded_exit_3() {
 fn check_witness_of_footnote_15_is_the_one_in_docs() {
     let dir = std::env::temp_dir().join(format!("ptx-sync-witness-{}", std::process::id()));
     let f = repo().join("model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus");
-    let o = run(&[
-        "check",
-        f.to_str().unwrap(),
-        "--witness",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    check_ok(&[f.to_str().unwrap(), "--witness", dir.to_str().unwrap()]);
     let dot = std::fs::read_to_string(dir.join("seed-3.5-fn15-release.cta-acquire.cta-2cta.dot"))
         .unwrap();
     // the stale read: data read from the initial value while full was read from the release
@@ -384,13 +379,7 @@ fn check_witnesses_of_the_hopper_bugs_are_the_ones_in_docs() {
         ),
     ] {
         let f = repo().join(file);
-        let o = run(&[
-            "check",
-            f.to_str().unwrap(),
-            "--witness",
-            dir.to_str().unwrap(),
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        check_ok(&[f.to_str().unwrap(), "--witness", dir.to_str().unwrap()]);
         let stem = std::path::Path::new(file)
             .file_stem()
             .unwrap()
