@@ -128,7 +128,7 @@ pub(super) fn sem_bits(s: &str) -> Option<u8> {
 }
 
 /// The cheaper forms of one instruction that the PTX ISA offers for the target `isa` (see the
-/// [module](self) table), strongest first: the same instruction with a weaker `.sem`, removed,
+/// [module](super) table), strongest first: the same instruction with a weaker `.sem`, removed,
 /// one scope narrower. Empty when the instruction is not a synchronization instruction or has
 /// no weaker form (`fence.acquire.cta`: only removed).
 ///
