@@ -77,14 +77,26 @@ fn case<C, F: Fn(&C, u32)>(
 // In every case `black_box(i)` stands between two iterations' fences: without an access between
 // them LLVM merges a loop of identical fences into one fence and the loop disappears.
 
-/// The cases through ptx-sync's host API.
-fn group(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &Strong<u32>) {
+/// Opens the group `name` (the recorder files its cases under it) with the baseline case both
+/// groups start with, `empty`: the loop and `black_box(i)` alone.
+fn open<'c, C>(
+    c: &'c mut Criterion,
+    rec: &RefCell<Recorder>,
+    name: &str,
+    cell: &C,
+) -> BenchmarkGroup<'c, WallTime> {
     rec.borrow_mut().group = name.to_string();
     let mut grp = c.benchmark_group(name);
-    let g = &mut grp;
-    case(g, rec, cell, "empty", |_, i| {
+    case(&mut grp, rec, cell, "empty", |_, i| {
         black_box(i);
     });
+    grp
+}
+
+/// The cases through ptx-sync's host API.
+fn group(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &Strong<u32>) {
+    let mut grp = open(c, rec, name, cell);
+    let g = &mut grp;
     case(g, rec, cell, "store_relaxed", |c, i| {
         c.at::<Gpu>().store::<Relaxed>(black_box(i))
     });
@@ -116,12 +128,8 @@ fn group(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &Strong<u
 /// ordering at run time; fences are inlined).
 fn group_core(c: &mut Criterion, rec: &RefCell<Recorder>, name: &str, cell: &AtomicU32) {
     use std::sync::atomic::{fence as cfence, Ordering::*};
-    rec.borrow_mut().group = name.to_string();
-    let mut grp = c.benchmark_group(name);
+    let mut grp = open(c, rec, name, cell);
     let g = &mut grp;
-    case(g, rec, cell, "empty", |_, i| {
-        black_box(i);
-    });
     case(g, rec, cell, "store_relaxed", |c, i| {
         c.store(black_box(i), Relaxed)
     });

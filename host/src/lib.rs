@@ -1,6 +1,7 @@
 //! ptx-sync-host: the host side of ptx-sync (the `ptx-sync` binary's library part).
 //!
-//! The library has the binary's layers (see `main.rs`), one folder each, for what users call:
+//! The library has the binary's layers (see `bin/ptx-sync/main.rs`; the binary's own modules are
+//! folders of `bin/ptx-sync/`), one folder each, for what users call:
 //!
 //! * [`exec`] — running: [`litmus_ptx`] (a PTX kernel from a litmus file, `ptx-sync litmus
 //!   FILE.litmus`) and [`fencebench`] (the GPU fence-cost benchmark driver, `ptx-sync bench`,
@@ -21,13 +22,13 @@
 
 pub mod cuda;
 
-/// Layer 2, execution: the litmus-file PTX generator and the fence benchmark driver.
+/// Layer 3, execution: the litmus-file PTX generator and the fence benchmark driver.
 pub mod exec {
     pub mod fencebench;
     pub mod litmus_ptx;
 }
 
-/// Layer 3, analysis: SASS reading, the PTX control-flow graph, `show --ptx`'s classification
+/// Layer 2, analysis: SASS reading, the PTX control-flow graph, `show --ptx`'s classification
 /// and lints, and the SASS cost table.
 pub mod analysis {
     pub mod container;

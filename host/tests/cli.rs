@@ -27,6 +27,27 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// A fresh scratch directory `ptx-sync-TAG-PID` in the system's tmp dir, created.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptx-sync-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `dir/name`; its path.
+fn write(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let f = dir.join(name);
+    std::fs::write(&f, text).unwrap();
+    f
+}
+
+/// `ptx-sync check ARGS`, which must exit 0 (its stderr shown otherwise).
+fn check_ok(args: &[&str]) -> Output {
+    let o = run(&[&["check"], args].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    o
+}
+
 fn driver_present() -> bool {
     [
         "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
@@ -185,13 +206,7 @@ fn repo() -> std::path::PathBuf {
 fn check_decides_the_whole_corpus_in_herd_format() {
     let corpus = repo().join("model/litmus");
     let json = std::env::temp_dir().join(format!("ptx-sync-check-{}.json", std::process::id()));
-    let o = run(&[
-        "check",
-        corpus.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = check_ok(&[corpus.to_str().unwrap(), "--json", json.to_str().unwrap()]);
     let out = stdout(&o);
     let n = std::fs::read_dir(&corpus)
         .unwrap()
@@ -233,35 +248,28 @@ fn check_decides_the_whole_corpus_in_herd_format() {
 
 #[test]
 fn check_exit_codes_parse_error_2_unsupported_3() {
-    let dir = std::env::temp_dir().join(format!("ptx-sync-check-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("bad.litmus");
-    std::fs::write(
-        &bad,
-        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.release.gpu r0, x ;\nexists (P0:r0 == 0)\n",
-    )
-    .unwrap();
-    let o = run(&["check", bad.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("bad.litmus:4: `ld.release.gpu r0, x`: ld has no `.release`"),
-        "{}",
-        stderr(&o)
-    );
-    let uns = dir.join("uns.litmus");
-    std::fs::write(
-        &uns,
-        "PTX uns\n{ x=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk r0, x ;\nexists (P0:r0 == 0)\n",
-    )
-    .unwrap();
-    let o = run(&["check", uns.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(3));
-    assert!(
-        stderr(&o).contains("unsupported: instruction `cp.async.bulk` ("),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!stderr(&o).contains("panicked"));
+    let dir = scratch("check-bad");
+    // A parse error exits 2, an unsupported instruction 3: each says where and what.
+    for (name, text, code, msg) in [
+        (
+            "bad.litmus",
+            "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.release.gpu r0, x ;\nexists (P0:r0 == 0)\n",
+            2,
+            "bad.litmus:4: `ld.release.gpu r0, x`: ld has no `.release`",
+        ),
+        (
+            "uns.litmus",
+            "PTX uns\n{ x=0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk r0, x ;\nexists (P0:r0 == 0)\n",
+            3,
+            "unsupported: instruction `cp.async.bulk` (",
+        ),
+    ] {
+        let f = write(&dir, name, text);
+        let o = run(&["check", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(code), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains(msg), "{name}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{name}");
+    }
     let o = run(&["check", dir.join("missing.litmus").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let o = run(&["check"]);
@@ -274,14 +282,12 @@ fn check_exit_codes_parse_error_2_unsupported_3() {
 /// jumps back, PTX ISA `bra`), then stores it: x's only final value is 6 (one write), `Always`.
 #[test]
 fn check_unroll_bounds_loops_and_a_cut_loop_is_bounded_exit_3() {
-    let dir = std::env::temp_dir().join(format!("ptx-sync-check-unroll-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("count-6.litmus");
-    std::fs::write(
-        &f,
+    let dir = scratch("check-unroll");
+    let f = write(
+        &dir,
+        "count-6.litmus",
         "PTX count-6\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n mov.u32 r1, 0 ;\n L0: ;\n add.u32 r1, r1, 1 ;\n setp.lt.u32 p0, r1, 6 ;\n @p0 bra L0 ;\n st.u32 [x], r1 ;\nexists (x == 6)\n",
-    )
-    .unwrap();
+    );
     let fs = f.to_str().unwrap();
     let o = run(&["check", fs]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
@@ -324,13 +330,7 @@ fn check_unroll_bounds_loops_and_a_cut_loop_is_bounded_exit_3() {
 fn check_witness_of_footnote_15_is_the_one_in_docs() {
     let dir = std::env::temp_dir().join(format!("ptx-sync-witness-{}", std::process::id()));
     let f = repo().join("model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus");
-    let o = run(&[
-        "check",
-        f.to_str().unwrap(),
-        "--witness",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    check_ok(&[f.to_str().unwrap(), "--witness", dir.to_str().unwrap()]);
     let dot = std::fs::read_to_string(dir.join("seed-3.5-fn15-release.cta-acquire.cta-2cta.dot"))
         .unwrap();
     // the stale read: data read from the initial value while full was read from the release
@@ -379,13 +379,7 @@ fn check_witnesses_of_the_hopper_bugs_are_the_ones_in_docs() {
         ),
     ] {
         let f = repo().join(file);
-        let o = run(&[
-            "check",
-            f.to_str().unwrap(),
-            "--witness",
-            dir.to_str().unwrap(),
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        check_ok(&[f.to_str().unwrap(), "--witness", dir.to_str().unwrap()]);
         let stem = std::path::Path::new(file)
             .file_stem()
             .unwrap()

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::{parse_log, Call};
+use common::{parse_log, run_logged, Run};
 use ptx_sync_host::cuda::tensor_map::{Elem, Interleave, Swizzle, TensorMapError, TiledMap};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -69,13 +69,6 @@ fn example_named(name: &str) -> PathBuf {
     assert!(exe.exists(), "{} not built", exe.display());
     built.insert(name.into(), exe.clone());
     exe
-}
-
-struct Run {
-    code: Option<i32>,
-    out: String,
-    err: String,
-    log: Vec<Call>,
 }
 
 impl Run {
@@ -557,23 +550,12 @@ fn checks(tag: &str, args: &[&str]) -> Run {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-api-runs");
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join(format!("checks-{tag}.log"));
-    let _ = std::fs::remove_file(&log);
-    let o = Command::new(example_named("launch_checks"))
-        .args(args)
-        .env("LD_LIBRARY_PATH", stub())
-        .env("CUDA_STUB_LOG", &log)
-        .output()
-        .unwrap();
-    let r = Run {
-        code: o.status.code(),
-        out: String::from_utf8_lossy(&o.stdout).into_owned(),
-        err: String::from_utf8_lossy(&o.stderr).into_owned(),
-        log: parse_log(&std::fs::read_to_string(&log).unwrap_or_default()),
-    };
+    let mut c = Command::new(example_named("launch_checks"));
+    c.args(args);
+    let (status, r) = run_logged(c, "full", &log);
     assert!(
         r.code.is_some() && !r.err.contains("panicked"),
-        "{tag}: killed or panicked ({:?}):\n{}",
-        o.status,
+        "{tag}: killed or panicked ({status:?}):\n{}",
         r.err
     );
     r

@@ -11,21 +11,13 @@
 
 mod common;
 
-use common::{parse_log, stub, Call};
+use common::{run_logged, stub, Call, Run};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 // ---- the stub (built by `common::stub`) ------------------------------------------------------
-
-/// One run of the binary against a stub: exit code, stdout, stderr, the call log.
-struct Run {
-    code: Option<i32>,
-    out: String,
-    err: String,
-    log: Vec<Call>,
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stub-runs");
@@ -36,21 +28,12 @@ fn tmp(name: &str) -> PathBuf {
 /// Runs `ptx-sync args` with the stub `variant` first on the library path and `env` set.
 fn run(variant: &str, tag: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
     let log = tmp(&format!("{tag}.log"));
-    let _ = std::fs::remove_file(&log);
     let mut c = Command::new(env!("CARGO_BIN_EXE_ptx-sync"));
-    c.args(args)
-        .env("LD_LIBRARY_PATH", stub(variant))
-        .env("CUDA_STUB_LOG", &log);
+    c.args(args);
     for (k, v) in env {
         c.env(k, v);
     }
-    let o: Output = c.output().expect("ptx-sync starts");
-    let r = Run {
-        code: o.status.code(),
-        out: String::from_utf8_lossy(&o.stdout).into_owned(),
-        err: String::from_utf8_lossy(&o.stderr).into_owned(),
-        log: parse_log(&std::fs::read_to_string(&log).unwrap_or_default()),
-    };
+    let (_, r) = run_logged(c, variant, &log);
     assert!(
         !r.err.contains("panicked") && r.code != Some(101),
         "{args:?} panicked:\n{}",

@@ -10,6 +10,16 @@ use ptx_sync::model;
 
 pub use ptx_sync::model::{spawn, spawn_at, spawn_in, Explored, Handle, SPIN_LIMIT};
 
+/// The [`model::Place`] of CTA `cta` of cluster `cluster` on GPU 0: where the tests put their
+/// threads.
+pub const fn place(cluster: u32, cta: u32) -> model::Place {
+    model::Place {
+        gpu: 0,
+        cluster,
+        cta,
+    }
+}
+
 /// Runs `f` as a loom model with the given preemption bound (every test states its bound):
 /// [`ptx_sync::model::check`], which resets the model per execution, counts the executions that
 /// a model spin abandoned because loom's schedule starved a thread (printed on stderr), and fails

@@ -35,7 +35,7 @@ use ptx_sync::copy::{
 use ptx_sync::model::{drain_copies, Place, Tile};
 use ptx_sync::proxy::fence_proxy_async;
 use ptx_sync::{Acquire, Cta, Data, Mbarrier, Phase, Release, Shared};
-use ptx_sync_loom_tests::{assert_caught, check, spawn_in, spin_until};
+use ptx_sync_loom_tests::{assert_caught, check, place, spawn_in, spin_until};
 
 /// An `mbarrier.init`ed barrier (by the model's main thread, before the threads start: their
 /// creation publishes it).
@@ -52,11 +52,7 @@ fn wait_phase(b: &Mbarrier, phase: Phase, what: &str) {
 
 const BOUND: usize = 0;
 #[allow(dead_code)]
-const CTA0: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 0,
-};
+const CTA0: Place = place(0, 0);
 
 /// Global memory: 16 bytes holding `v` in every word (a TMA source must be 16-aligned).
 #[repr(align(16))]

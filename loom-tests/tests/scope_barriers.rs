@@ -31,23 +31,11 @@ use ptx_sync::wait::Budget;
 use ptx_sync::{
     Acquire, Cluster, Cta, Data, Mbarrier, Phase, Pipeline, PipelineState, Relaxed, Release,
 };
-use ptx_sync_loom_tests::{assert_caught_all, check, spawn_at};
+use ptx_sync_loom_tests::{assert_caught_all, check, place, spawn_at};
 
-const A: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 0,
-};
-const B: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 1,
-};
-const OTHER_CLUSTER: Place = Place {
-    gpu: 0,
-    cluster: 1,
-    cta: 0,
-};
+const A: Place = place(0, 0);
+const B: Place = place(0, 1);
+const OTHER_CLUSTER: Place = place(1, 0);
 
 /// A budget that would end a real wait; under loom it never times out (see `ptx_sync::wait`).
 const BUDGET: Budget = Budget::nanos(1_000_000_000);

@@ -38,27 +38,15 @@ use ptx_sync::model::Place;
 use ptx_sync::sem::Scope;
 use ptx_sync::{fence, Acquire, Cta, Data, Gpu, Relaxed, Release, Sc, Strong};
 use ptx_sync_loom_tests::programs::LoomEnv;
-use ptx_sync_loom_tests::{check, spawn_at, spin_until};
+use ptx_sync_loom_tests::{check, place, spawn_at, spin_until};
 use ptx_sync_programs::cells::Cells;
 use ptx_sync_programs::mp::{self, Mp};
 use ptx_sync_programs::ops::{Fence, Ld, Sco, St};
 use ptx_sync_programs::Mem;
 
-const P00: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 0,
-};
-const P01: Place = Place {
-    gpu: 0,
-    cluster: 0,
-    cta: 1,
-};
-const P10: Place = Place {
-    gpu: 0,
-    cluster: 1,
-    cta: 0,
-};
+const P00: Place = place(0, 0);
+const P01: Place = place(0, 1);
+const P10: Place = place(1, 0);
 
 /// How the consumer acquires.
 #[derive(Clone, Copy)]

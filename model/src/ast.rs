@@ -183,6 +183,33 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// The comparison a condition's operator spells: `==` (or `=`), `!=`, `<`, `<=`, `>`, `>=`
+    /// (FORMAT's final condition, and a kernel check's assertion).
+    pub(crate) fn of_operator(op: &str) -> Option<Cmp> {
+        Some(match op {
+            "==" | "=" => Cmp::Eq,
+            "!=" => Cmp::Ne,
+            "<" => Cmp::Lt,
+            "<=" => Cmp::Le,
+            ">" => Cmp::Gt,
+            ">=" => Cmp::Ge,
+            _ => return None,
+        })
+    }
+
+    /// The comparison of a branch mnemonic `beq` `bne` `blt` `ble` `bgt` `bge` (FORMAT part 1);
+    /// the caller has matched one of the six (anything else reads as `bge`).
+    pub(crate) fn of_branch(op: &str) -> Cmp {
+        match op {
+            "beq" => Cmp::Eq,
+            "bne" => Cmp::Ne,
+            "blt" => Cmp::Lt,
+            "ble" => Cmp::Le,
+            "bgt" => Cmp::Gt,
+            _ => Cmp::Ge,
+        }
+    }
+
     /// Evaluates the comparison modulo 2^`bits` (FORMAT part 2: "comparisons in the final
     /// condition are modulo 2^w"): `==`/`!=` compare the low `bits` bits; the orderings compare
     /// them as signed `bits`-bit numbers.
@@ -441,21 +468,22 @@ pub struct CtaRef {
     pub rank: u32,
 }
 
-/// The proposition of the final condition.
+/// The proposition of the final condition over terms `T` (a litmus test's [`Term`]s; a kernel
+/// check's assertion has its own, buffer words).
 #[derive(Clone, Debug)]
-pub enum Prop {
+pub enum Prop<T = Term> {
     /// `true`
     True,
     /// `false`
     False,
     /// Comparison of two terms.
-    Cmp(Cmp, Term, Term),
+    Cmp(Cmp, T, T),
     /// `~p`
-    Not(Box<Prop>),
+    Not(Box<Prop<T>>),
     /// `p /\ q`
-    And(Box<Prop>, Box<Prop>),
+    And(Box<Prop<T>>, Box<Prop<T>>),
     /// `p \/ q`
-    Or(Box<Prop>, Box<Prop>),
+    Or(Box<Prop<T>>, Box<Prop<T>>),
 }
 
 /// The kind of the final condition (herd's `Allowed`/`Forbidden`/`Required`).

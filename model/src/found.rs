@@ -76,3 +76,52 @@ pub fn eval(p: &Prop, val: &dyn Fn(&Term) -> i64) -> bool {
         Prop::Or(a, b) => eval(a, val) || eval(b, val),
     }
 }
+
+/// Calls `f` with every choice of one value from each of `sets` (`pick[k]` indexes `sets[k]`;
+/// the first set's index varies fastest): each final state of an execution whose locations
+/// may hold several values. Once, with an empty `pick`, when there are no sets.
+pub(crate) fn each_choice(sets: &[Vec<u64>], mut f: impl FnMut(&[usize])) {
+    let mut pick = vec![0usize; sets.len()];
+    loop {
+        f(&pick);
+        // The next choice, as an odometer: done when every digit has wrapped.
+        let mut wrapped = true;
+        for (p, set) in pick.iter_mut().zip(sets) {
+            *p += 1;
+            if *p < set.len() {
+                wrapped = false;
+                break;
+            }
+            *p = 0;
+        }
+        if wrapped {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod choice_tests {
+    use super::each_choice;
+
+    #[test]
+    fn every_choice_once_first_set_fastest() {
+        let mut seen = Vec::new();
+        each_choice(&[vec![7, 8], vec![1, 2, 3]], |p| seen.push(p.to_vec()));
+        let want: Vec<Vec<usize>> = vec![
+            vec![0, 0],
+            vec![1, 0],
+            vec![0, 1],
+            vec![1, 1],
+            vec![0, 2],
+            vec![1, 2],
+        ];
+        assert_eq!(seen, want);
+        let mut n = 0;
+        each_choice(&[], |p| {
+            assert!(p.is_empty());
+            n += 1
+        });
+        assert_eq!(n, 1, "no sets: one (empty) choice");
+    }
+}

@@ -34,9 +34,10 @@
 //! assert!(!out.holds()); // the consumer always copies 42
 //! ```
 
-use crate::ast::{Cmp, Quantifier};
+use crate::ast::{Cmp, Prop, Quantifier};
 use crate::engine::explore::{Explorer, Leaf, Limits, LocTerm, World};
-use crate::found::Witness;
+use crate::found::{each_choice, Witness};
+use crate::parse::tokens::{tokenize, KERNEL_ASSERTION};
 use crate::parse::{Error, ErrorKind};
 use crate::ptx::module::{Launch, Module};
 use crate::ptx::Thread;
@@ -64,15 +65,8 @@ enum ATerm {
     Imm(i64),
 }
 
-#[derive(Clone, Debug)]
-enum AProp {
-    True,
-    False,
-    Cmp(Cmp, ATerm, ATerm),
-    Not(Box<AProp>),
-    And(Box<AProp>, Box<AProp>),
-    Or(Box<AProp>, Box<AProp>),
-}
+/// A kernel assertion's proposition.
+type AProp = Prop<ATerm>;
 
 /// The verdict on a kernel.
 #[derive(Clone, Debug, Default)]
@@ -240,7 +234,8 @@ fn parse_assert(text: &str) -> Result<(Quantifier, AProp), String> {
     } else {
         return Err(format!("`{t}`: expected exists, ~exists or forall"));
     };
-    let toks = lex(rest)?;
+    let toks = tokenize(rest, &KERNEL_ASSERTION)
+        .map_err(|ch| format!("unexpected `{ch}` in the assertion"))?;
     let mut p = AParser {
         toks,
         i: 0,
@@ -251,41 +246,6 @@ fn parse_assert(text: &str) -> Result<(Quantifier, AProp), String> {
         return Err(format!("unexpected `{}` in the assertion", p.toks[p.i]));
     }
     Ok((q, prop))
-}
-
-fn lex(s: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let c: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while i < c.len() {
-        let ch = c[i];
-        if ch.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        let two: String = c[i..(i + 2).min(c.len())].iter().collect();
-        if ["==", "!=", "<=", ">=", "/\\", "\\/"].contains(&two.as_str()) {
-            out.push(two);
-            i += 2;
-            continue;
-        }
-        if "()<>~=[]".contains(ch) {
-            out.push(ch.to_string());
-            i += 1;
-            continue;
-        }
-        if ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' {
-            let st = i;
-            i += 1;
-            while i < c.len() && (c[i].is_ascii_alphanumeric() || c[i] == '_') {
-                i += 1;
-            }
-            out.push(c[st..i].iter().collect());
-            continue;
-        }
-        return Err(format!("unexpected `{ch}` in the assertion"));
-    }
-    Ok(out)
 }
 
 struct AParser {
@@ -346,14 +306,8 @@ impl AParser {
             return Ok(AProp::False);
         }
         let a = self.term()?;
-        let op = match self.peek() {
-            Some("==") | Some("=") => Cmp::Eq,
-            Some("!=") => Cmp::Ne,
-            Some("<") => Cmp::Lt,
-            Some("<=") => Cmp::Le,
-            Some(">") => Cmp::Gt,
-            Some(">=") => Cmp::Ge,
-            other => return Err(format!("expected a comparison, found {other:?}")),
+        let Some(op) = self.peek().and_then(Cmp::of_operator) else {
+            return Err(format!("expected a comparison, found {:?}", self.peek()));
         };
         self.i += 1;
         let b = self.term()?;
@@ -540,8 +494,7 @@ pub fn check_module(
             };
             for alt in &leaf.finals {
                 let sets: Vec<Vec<u64>> = alt.iter().map(|s| s.iter().copied().collect()).collect();
-                let mut pick = vec![0usize; sets.len()];
-                loop {
+                each_choice(&sets, |pick| {
                     let val = |t: ATerm| -> i64 {
                         match t {
                             ATerm::Imm(v) => v,
@@ -563,19 +516,7 @@ pub fn check_module(
                     if witness_any.is_none() {
                         witness_any = Some(crate::engine::litmus::witness_of(leaf));
                     }
-                    let mut k = 0;
-                    while k < pick.len() {
-                        pick[k] += 1;
-                        if pick[k] < sets[k].len() {
-                            break;
-                        }
-                        pick[k] = 0;
-                        k += 1;
-                    }
-                    if k == pick.len() {
-                        break;
-                    }
-                }
+                });
             }
         },
     );

@@ -7,7 +7,7 @@
 //! whole barrier over a [`Fifo`] and an [`Env`] ([`rank`]), the lanes still pending after a
 //! wait gave up ([`pending`]) and the registry entries ([`PROGRAMS`]). The GPU kernel
 //! (`host/kernels/src/deepep.rs`: one CTA per rank, lane `t` = thread `t`), the CPU run
-//! (`host/src/exec/cpu.rs`: one `std` thread per rank) and the loom model
+//! (`host/src/bin/ptx-sync/exec/cpu.rs`: one `std` thread per rank) and the loom model
 //! (`loom-tests/tests/deepep.rs`: one loom thread per rank) each only say where the entries are
 //! and how a wait is bounded.
 
@@ -97,7 +97,7 @@ pub const WAIT: &str = "DeepEP timeout check failed: a peer never arrives";
 ///
 /// The one source of the barrier: the GPU kernel (`host/kernels/src/deepep.rs`) runs one lane
 /// per thread (`t..t + 1`, as DeepEP's `thread_id < kNumRanks`), the CPU run
-/// (`host/src/exec/cpu.rs`) and the loom model (`loom-tests/tests/deepep.rs`) every lane
+/// (`host/src/bin/ptx-sync/exec/cpu.rs`) and the loom model (`loom-tests/tests/deepep.rs`) every lane
 /// `0..n` on one thread per rank (the seed's reading of a warp: all adds, the fence, all subs).
 ///
 /// ```

@@ -1,6 +1,6 @@
 //! What a role needs from where it runs: [`Mem`] (the instance's variables and output words) and
 //! [`Env`] (how it waits). Each instantiation implements both: the GPU harness
-//! (`host/kernels/src/litmus.rs`), the CPU runner (`host/src/exec/cpu.rs`), loom
+//! (`host/kernels/src/litmus.rs`), the CPU runner (`host/src/bin/ptx-sync/exec/cpu.rs`), loom
 //! (`loom-tests`), and [`crate::cells`] for plain host use.
 
 use ptx_sync::{Data, Strong};

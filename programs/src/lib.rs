@@ -6,7 +6,7 @@
 //!   `#[no_mangle] extern "ptx-kernel"` wrapper per program (`litmus_<name>`), whose [`Env`] is
 //!   the stress harness (bounded `%globaltimer` waits that record a timeout bit, L1 warm-up,
 //!   `nanosleep` delays) and whose [`Mem`] is the instance's words of global memory;
-//! * **CPU**: `host/src/exec/cpu.rs` runs every program's roles on `std` threads (host backend:
+//! * **CPU**: `host/src/bin/ptx-sync/exec/cpu.rs` runs every program's roles on `std` threads (host backend:
 //!   scope erased, the C++ ordering of the same name), batched with a spin rendezvous;
 //! * **loom**: `loom-tests/tests/registry.rs` model-checks every program under `--cfg loom`, each
 //!   role a loom thread in its own CTA (as the GPU runner places them), and compares the outcome

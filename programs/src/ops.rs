@@ -3,7 +3,7 @@
 //! types it names (`Sco::Cta` + `St::Release` → `at::<Cta>().store::<Release>()`, PTX
 //! `st.release.cta.u32`). On the GPU the roles are `#[inline(always)]` and the configuration a
 //! constant, so every `match` here folds to its one instruction (the kernels' PTX shows it:
-//! `ptx-sync tour`, `host/src/analysis/kernel_ptx.rs`).
+//! `ptx-sync tour`, `host/src/bin/ptx-sync/analysis/kernel_ptx.rs`).
 
 use ptx_sync::{
     fence, AcqRel, Acquire, Cluster, Cta, Gpu, Relaxed, Release, Sc, Strong, Sys, Volatile,

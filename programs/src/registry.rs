@@ -4,7 +4,7 @@
 
 use crate::env::{Env, Mem};
 
-/// How the host reads a program's output words (`host/src/registry/programs.rs` classifies).
+/// How the host reads a program's output words (`host/src/bin/ptx-sync/registry/programs.rs` classifies).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// Message passing: P, C; word 0 = C's read of data (after seeing the flag), word 3 = the
@@ -92,7 +92,7 @@ pub trait Litmus {
 
 /// Calls `$m! { litmus_kernel_name: Type, ... }` with every program, in the seed's order. The one
 /// list of programs: the kernels (`host/kernels/src/litmus.rs`), the host's table
-/// (`host/src/registry/programs.rs`) and the loom suite (`loom-tests/tests/registry.rs`) expand
+/// (`host/src/bin/ptx-sync/registry/programs.rs`) and the loom suite (`loom-tests/tests/registry.rs`) expand
 /// it.
 #[macro_export]
 macro_rules! for_each_litmus {

@@ -5,7 +5,7 @@
 //! * **GPU**: `host/kernels/src/section5.rs` expands [`for_each_section5!`] into the kernels
 //!   `s51_cp_async_bug` … `s53_reuse_fix` (one CTA of 64 threads: warp 0 is P, warp 1 is C; a
 //!   256-word tile in shared memory; bounded `%globaltimer` waits);
-//! * **CPU**: `host/src/exec/cpu.rs` runs each program's roles on two `std` threads over
+//! * **CPU**: `host/src/bin/ptx-sync/exec/cpu.rs` runs each program's roles on two `std` threads over
 //!   [`HostMem`] (the host backend: copies at issue, the barriers on CPU atomics);
 //! * **loom**: `loom-tests/tests/section5.rs` model-checks each program over [`HostMem`] (under
 //!   `--cfg loom` its tile is a `ptx_sync::model::Tile`, so the library's copy engine performs
@@ -515,7 +515,7 @@ s54_variant!(
     "inits published with bar.sync only: A's multicast may complete_tx on B's full before B's init, which then erases it");
 
 /// Calls `$m! { kernel_name: Type, ... }` with every §5.4 program ([`Section54`]): the kernels
-/// (`host/kernels/src/section5.rs`), the CPU runs (`host/src/exec/cpu.rs`) and the loom suite
+/// (`host/kernels/src/section5.rs`), the CPU runs (`host/src/bin/ptx-sync/exec/cpu.rs`) and the loom suite
 /// (`loom-tests/tests/section5.rs`) expand it.
 #[macro_export]
 macro_rules! for_each_section54 {
@@ -529,7 +529,7 @@ macro_rules! for_each_section54 {
 }
 
 /// Calls `$m! { kernel_name: Type, ... }` with every §5 program of the registry, in the seed's
-/// order: the kernels (`host/kernels/src/section5.rs`), the CPU runs (`host/src/exec/cpu.rs`)
+/// order: the kernels (`host/kernels/src/section5.rs`), the CPU runs (`host/src/bin/ptx-sync/exec/cpu.rs`)
 /// and the loom suite (`loom-tests/tests/section5.rs`) expand it.
 #[macro_export]
 macro_rules! for_each_section5 {

@@ -1,5 +1,6 @@
 //! `cargo xtask loc`: lines of Rust per crate and per module (a file or folder directly under a
-//! crate's `src/`, plus its `tests/`, `benches/` and `build.rs`), so that the layers are visible.
+//! crate's `src/` or under a binary's own folder `src/bin/NAME/`, plus its `tests/`, `benches/`
+//! and `build.rs`), so that the layers are visible.
 //!
 //! `--markdown` prints the README's "Layout" table; `--update-readme` rewrites that table in
 //! place (between the `<!-- loc -->` and `<!-- /loc -->` markers). The xtask test checks that the
@@ -85,6 +86,35 @@ pub fn crate_rows(root: &Path, dir: &Path) -> Vec<Row> {
                 .collect()
         })
         .unwrap_or_default();
+    // A binary's own folder (`src/bin/NAME/`) holds its layers: each is a row of its own.
+    entries = entries
+        .into_iter()
+        .flat_map(|(m, p)| {
+            if m != "bin/" {
+                return vec![(m, p)];
+            }
+            let mut inner: Vec<(String, PathBuf)> = Vec::new();
+            for bin in std::fs::read_dir(&p).into_iter().flatten().flatten() {
+                let bp = bin.path();
+                let bn = bin.file_name().to_string_lossy().to_string();
+                if !bp.is_dir() {
+                    inner.push((format!("bin/{}", bn.trim_end_matches(".rs")), bp));
+                    continue;
+                }
+                for e in std::fs::read_dir(&bp).into_iter().flatten().flatten() {
+                    let ep = e.path();
+                    let en = e.file_name().to_string_lossy().to_string();
+                    let em = if ep.is_dir() {
+                        format!("bin/{bn}/{en}/")
+                    } else {
+                        format!("bin/{bn}/{}", en.trim_end_matches(".rs"))
+                    };
+                    inner.push((em, ep));
+                }
+            }
+            inner
+        })
+        .collect();
     entries.sort();
     for extra in ["tests", "benches"] {
         entries.push((format!("{extra}/"), dir.join(extra)));
@@ -185,10 +215,15 @@ mod tests {
         let r = rows(&root());
         let has = |k: &str, m: &str| r.iter().any(|x| x.krate == k && x.module == m);
         assert!(has("device/", "atomic"), "{r:?}");
-        assert!(has("host/", "registry/"));
+        assert!(has("host/", "bin/ptx-sync/registry/"));
+        assert!(has("host/", "bin/ptx-sync/exec/"));
         assert!(has("host/", "exec/"));
         assert!(has("host/", "analysis/"));
-        assert!(has("host/", "cli/"));
+        assert!(has("host/", "bin/ptx-sync/cli/"));
+        assert!(
+            !has("host/", "bin/"),
+            "a binary's folder is counted by its layers"
+        );
         assert!(has("host/kernels/", "litmus"));
         assert!(has("xtask/", "loc"));
         let own = r

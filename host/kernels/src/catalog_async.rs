@@ -59,16 +59,30 @@ pub unsafe extern "ptx-kernel" fn catalog_st_async(p: *mut u64) {
     let dst = mapa(to_shared(p.add(2)), 1);
     let x = *p.add(1);
     macro_rules! st {
-        (s32 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, x as $T, m.remote(1)); };
-        (s64 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, x as $T, m.remote(1)); };
-        (v2_32 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1)); };
-        (v4_32 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, [x as $T; 4], m.remote(1)); };
-        (v2_64 $T:ident $pt:literal) => { ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1)); };
+        (s32 $T:ident $pt:literal) => {
+            ptx_sync::st_async::st_async(dst, x as $T, m.remote(1));
+        };
+        (s64 $T:ident $pt:literal) => {
+            ptx_sync::st_async::st_async(dst, x as $T, m.remote(1));
+        };
+        (v2_32 $T:ident $pt:literal) => {
+            ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1));
+        };
+        (v4_32 $T:ident $pt:literal) => {
+            ptx_sync::st_async::st_async(dst, [x as $T; 4], m.remote(1));
+        };
+        (v2_64 $T:ident $pt:literal) => {
+            ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1));
+        };
     }
     ptx_sync::st_async_rows! { st }
     macro_rules! red {
         ($O:ident $o:literal $T:ident $pt:literal) => {
-            ptx_sync::st_async::red_async::<ptx_sync::atomic::op::$O, $T, _>(dst, x as $T, m.remote(1));
+            ptx_sync::st_async::red_async::<ptx_sync::atomic::op::$O, $T, _>(
+                dst,
+                x as $T,
+                m.remote(1),
+            );
         };
     }
     ptx_sync::red_async_rows! { red }
@@ -92,7 +106,10 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     // the cp.async groups and the bulk copies (device/isa/copy.rows)
     ptx_sync::catalog_calls_copy_groups!(p, p, s, g, m);
     // the .L2::cache_hint forms, with a policy from createpolicy
-    let pol = ptx_sync::policy::createpolicy::<ptx_sync::policy::EvictFirst, ptx_sync::policy::NoSecondary>(1.0);
+    let pol = ptx_sync::policy::createpolicy::<
+        ptx_sync::policy::EvictFirst,
+        ptx_sync::policy::NoSecondary,
+    >(1.0);
     // cp.reduce.async.bulk: the PTX ISA's table (§9.7.9.25.4), written here by hand; `cluster`
     // lists the pairs the .shared::cluster destination takes too (into a peer CTA, rank 1).
     macro_rules! red {

@@ -94,7 +94,14 @@ pub unsafe extern "ptx-kernel" fn deepep_barrier(
             n: r,
         };
         let lane = t as usize..t as usize + 1;
-        if !deepep::rank(deepep::AS_WRITTEN, &f, &Bounded(budget_ns), rank as usize, lane, true) {
+        if !deepep::rank(
+            deepep::AS_WRITTEN,
+            &f,
+            &Bounded(budget_ns),
+            rank as usize,
+            lane,
+            true,
+        ) {
             let _ = res.fetch_or::<Relaxed>(1 << t);
         }
     }

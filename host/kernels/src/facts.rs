@@ -37,7 +37,11 @@ pub unsafe extern "ptx-kernel" fn fact_spin_relaxed(full: *mut u32, data: *mut u
 
 /// Seed §3.5, generic addressing: `ld.relaxed.gpu` → `LD.E.STRONG.GPU` in a loop.
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn fact_spin_relaxed_generic(full: *mut u32, data: *mut u32, out: *mut u32) {
+pub unsafe extern "ptx-kernel" fn fact_spin_relaxed_generic(
+    full: *mut u32,
+    data: *mut u32,
+    out: *mut u32,
+) {
     let f = AtomicRef::<u32, Gpu>::from_ptr(full);
     // Bounded, as every device wait here is (the kernels are assembled for their SASS, never
     // launched, but a copy of them must not hang a GPU).
@@ -279,9 +283,19 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_reduce_async_bulk_s2c_add_u32(
 /// [s], 256, [b], 3` ≡ `cuda::ptx::cp_async_bulk(space_cluster, space_global, d, s, 256, b, 3)`
 /// (`d`, `b` generic addresses of this CTA's shared memory).
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_g2s_multicast(d: *mut u32, s: *mut u32, b: *mut u32) {
+pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_g2s_multicast(
+    d: *mut u32,
+    s: *mut u32,
+    b: *mut u32,
+) {
     let m: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
-    copy::cp_async_bulk_g2s_with(shared::to_shared(d), s as *const u8, 256, m, copy::Mods::NONE.multicast(0b11));
+    copy::cp_async_bulk_g2s_with(
+        shared::to_shared(d),
+        s as *const u8,
+        256,
+        m,
+        copy::Mods::NONE.multicast(0b11),
+    );
 }
 
 /// `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
@@ -296,5 +310,11 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_2d_multicast(
 ) {
     let bar: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
     let map = &*(m as *const copy::TensorMap);
-    copy::cp_async_bulk_tensor_load_with(shared::to_shared(d), map, [*c, *c.add(1)], bar, copy::Mods::NONE.multicast(0b11));
+    copy::cp_async_bulk_tensor_load_with(
+        shared::to_shared(d),
+        map,
+        [*c, *c.add(1)],
+        bar,
+        copy::Mods::NONE.multicast(0b11),
+    );
 }

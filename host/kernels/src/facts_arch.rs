@@ -113,7 +113,10 @@ pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_try_cancel(r: *mut u3
 /// `cuda::ptx::clusterlaunchcontrol_try_cancel_multicast(r, b)`.
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_try_cancel_multicast(r: *mut u32, b: *mut u32) {
+pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_try_cancel_multicast(
+    r: *mut u32,
+    b: *mut u32,
+) {
     let bar: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
     clc::try_cancel_multicast(r as *mut clc::ClcResponse, bar);
 }
@@ -131,7 +134,9 @@ pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_query_cancel_is_cance
 /// `cuda::ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x`.
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_query_cancel_get_first_ctaid_x(r: *mut u32) {
+pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_query_cancel_get_first_ctaid_x(
+    r: *mut u32,
+) {
     let q = *(r as *const clc::ClcResponse);
     *r.add(4) = q.first_ctaid_x_unchecked();
 }
@@ -141,7 +146,9 @@ pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_query_cancel_get_firs
 /// (`B32 (&)[4]`; its 4th element not stored).
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_query_cancel_get_first_ctaid_v4(r: *mut u32) {
+pub unsafe extern "ptx-kernel" fn cmp_clusterlaunchcontrol_query_cancel_get_first_ctaid_v4(
+    r: *mut u32,
+) {
     let q = *(r as *const clc::ClcResponse);
     let [x, y, z] = q.first_ctaid_unchecked();
     *r.add(4) = x;
@@ -181,7 +188,13 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_gather4_cta(
     let bar: &Mbarrier = Mbarrier::from_shared(b as *mut u64);
     let map = &*(m as *const TensorMap);
     let rows = [*c.add(1), *c.add(2), *c.add(3), *c.add(4)];
-    copy::blackwell::cp_async_bulk_tensor_gather4::<Shared, _>(shared::to_shared(d), map, *c, rows, bar);
+    copy::blackwell::cp_async_bulk_tensor_gather4::<Shared, _>(
+        shared::to_shared(d),
+        map,
+        *c,
+        rows,
+        bar,
+    );
 }
 
 /// sm_100a: `cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [m, {c[0],
@@ -189,7 +202,11 @@ pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_gather4_cta(
 /// m, c, s)`.
 #[cfg(target_feature = "sm_100a")]
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_scatter4(m: *mut u32, c: *mut i32, s: *mut u32) {
+pub unsafe extern "ptx-kernel" fn cmp_cp_async_bulk_tensor_scatter4(
+    m: *mut u32,
+    c: *mut i32,
+    s: *mut u32,
+) {
     let map = &*(m as *const TensorMap);
     let rows = [*c.add(1), *c.add(2), *c.add(3), *c.add(4)];
     copy::blackwell::cp_async_bulk_tensor_scatter4(map, *c, rows, shared::to_shared(s));

@@ -24,7 +24,7 @@
 //! The expected verdicts, derived by hand from the seed and the PTX ISA, are in
 //! `host/tests/kernel_check.rs` and `docs/kernel-check.md`.
 
-use crate::rt::ctaid_x;
+use crate::rt::{ctaid_x, give_up, tid_x as tid};
 use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::shared::{SharedAddr, SharedArray};
@@ -35,22 +35,6 @@ use ptx_sync_programs::{deepep, Env, Litmus, Mem};
 
 /// Every wait's budget: 100 ms of `%globaltimer`.
 pub const BUDGET: u64 = 100_000_000;
-
-#[inline(always)]
-fn tid() -> u32 {
-    let v: u32;
-    unsafe { core::arch::asm!("mov.u32 {}, %tid.x;", out(reg32) v, options(pure, nomem, nostack)) };
-    v
-}
-
-/// A wait ran out: `red.relaxed.gpu.or [status], bit`, then `exit` (the thread ends here).
-#[inline(always)]
-fn give_up(status: *mut u32, bit: u32) -> ! {
-    unsafe {
-        AtomicRef::<u32, Gpu>::from_ptr(status).red_or::<Relaxed>(bit);
-        core::arch::asm!("exit;", options(noreturn, nostack));
-    }
-}
 
 // ---- §2–§4: the litmus programs, one instance, a CTA of one thread per role ------------------
 

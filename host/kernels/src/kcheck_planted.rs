@@ -18,7 +18,7 @@
 //! | `planted_cp_async_no_wait`, `planted_cp_async_no_wait_fix` | 1 | 2 | `0=buf:16 1=buf:16 2=buf:4` | thread 0 copies, thread 1 reads |
 //! | `planted_grid_barrier`, `planted_grid_barrier_fix` | 2 | 1 | `0=buf:16 1=buf:8 2=buf:4` (`bar`: count, generation, a word per CTA; `out`; `status`) | CTA `r` = rank `r` |
 
-use crate::rt::ctaid_x;
+use crate::rt::{ctaid_x, give_up, tid_x as tid};
 use ptx_sync::barrier::sync_threads_unaligned;
 use ptx_sync::copy::{cp_async, cp_async_bulk_g2s, cp_async_commit_group, cp_async_wait_all, Cg};
 use ptx_sync::proxy::fence_proxy_async;
@@ -28,23 +28,6 @@ use ptx_sync::*;
 
 /// Every bounded wait's budget: 100 ms of `%globaltimer`.
 pub const BUDGET: u64 = 100_000_000;
-
-#[inline(always)]
-fn tid() -> u32 {
-    let v: u32;
-    unsafe { core::arch::asm!("mov.u32 {}, %tid.x;", out(reg32) v, options(pure, nomem, nostack)) };
-    v
-}
-
-/// A wait ran out: `red.relaxed.gpu.or [status], bit`, then `exit` (the thread ends here, so
-/// that nothing after a wait it did not see end is checked).
-#[inline(always)]
-fn give_up(status: *mut u32, bit: u32) -> ! {
-    unsafe {
-        AtomicRef::<u32, Gpu>::from_ptr(status).red_or::<Relaxed>(bit);
-        core::arch::asm!("exit;", options(noreturn, nostack));
-    }
-}
 
 /// `spin_until(BUDGET, done)`, giving up on timeout.
 #[inline(always)]

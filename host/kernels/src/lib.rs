@@ -18,31 +18,31 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 #[cfg(feature = "catalog")]
 mod catalog;
 
+#[cfg(feature = "catalog_arch")]
+mod catalog_arch;
+#[cfg(feature = "catalog")]
+mod catalog_async;
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
+mod deepep;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod facts;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
-mod rt;
-#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod litmus;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
-mod deepep;
+mod rt;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod section5;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod tiled_copy;
-#[cfg(feature = "catalog")]
-mod catalog_async;
-#[cfg(feature = "catalog_arch")]
-mod catalog_arch;
 // The sm_90a / sm_100a operations compared with CUDA C++ (device/tests/cpp_compare.rs).
-#[cfg(feature = "catalog_arch")]
-mod facts_arch;
-#[cfg(feature = "catalog")]
-mod catalog_blackwell;
-#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
-mod bench;
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod abi_check;
+#[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
+mod bench;
+#[cfg(feature = "catalog")]
+mod catalog_blackwell;
+#[cfg(feature = "catalog_arch")]
+mod facts_arch;
 // The seed's programs at model-check size (`ptx-sync check`, issue #22).
 #[cfg(not(any(feature = "catalog", feature = "catalog_arch")))]
 mod kcheck;

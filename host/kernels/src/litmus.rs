@@ -3,7 +3,7 @@
 //! The programs themselves are in `programs/` (`ptx_sync_programs`, one source for the GPU, the
 //! CPU runs and loom); this file is the GPU harness and one kernel per program of its registry.
 //!
-//! Run by `ptx-sync litmus` / `ptx-sync handoff` / `ptx-sync tour` (host: `host/src/registry/programs.rs`
+//! Run by `ptx-sync litmus` / `ptx-sync handoff` / `ptx-sync tour` (host: `host/src/bin/ptx-sync/registry/programs.rs`
 //! names every kernel, its roles and its forbidden outcomes). One launch runs many *instances* of a
 //! program at once (Alglave et al., "GPU concurrency: weak behaviours and programming
 //! assumptions", ASPLOS 2015; Levine et al., "MC Mutants", ASPLOS 2023):
@@ -193,9 +193,8 @@ unsafe fn harness(
     body(role, &i);
     // This role's results are written: count it in the instance's done word (the host reads it
     // after the kernel has completed, which makes every write of the grid visible to it).
-    let done = AtomicRef::<u32, Gpu>::from_ptr(
-        sync.add(SYNC_HEAD + n_instances as usize + inst as usize),
-    );
+    let done =
+        AtomicRef::<u32, Gpu>::from_ptr(sync.add(SYNC_HEAD + n_instances as usize + inst as usize));
     let _ = done.fetch_add::<Relaxed>(1);
     let _ = finished.fetch_add::<Relaxed>(1);
 }

@@ -38,22 +38,16 @@
 //! layout as `s54_cluster_fix`; all three end with the cluster barrier, so no CTA exits while its
 //! peer may still touch its shared memory.
 
+use crate::rt::tid_x as tid;
 use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier, NamedBarrier};
 use ptx_sync::cluster::cluster_ctarank;
 use ptx_sync::shared::{SharedAddr, SharedArray};
-use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Section5, Section54};
 use ptx_sync::wait::Budget;
 use ptx_sync::*;
+use ptx_sync_programs::section5::{s54_exit, s54_setup, S54Mem, S5Env, S5Mem, Section5, Section54};
 
 /// Per-wait budget: 200 ms.
 pub const BUDGET: u64 = 200_000_000;
-
-#[inline(always)]
-fn tid() -> u32 {
-    let v: u32;
-    unsafe { core::arch::asm!("mov.u32 {}, %tid.x;", out(reg32) v, options(pure, nomem, nostack)) };
-    v
-}
 
 /// Bounded waits that give up for good after the first timeout.
 struct Waits {
@@ -62,10 +56,17 @@ struct Waits {
 }
 impl Waits {
     fn new(status: *mut u32) -> Self {
-        Waits { status, failed: false }
+        Waits {
+            status,
+            failed: false,
+        }
     }
     fn budget(&self) -> Budget {
-        if self.failed { Budget::iterations(1) } else { Budget::nanos(BUDGET) }
+        if self.failed {
+            Budget::iterations(1)
+        } else {
+            Budget::nanos(BUDGET)
+        }
     }
     fn check<T, E>(&mut self, r: Result<T, E>, bit: u32) {
         if r.is_err() {
@@ -172,7 +173,11 @@ impl S5Env for Env5 {
 #[inline(always)]
 unsafe fn s5<T: Section5>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
-    let m = Smem5 { src, out, bar: NamedBarrier::new(1, 64) };
+    let m = Smem5 {
+        src,
+        out,
+        bar: NamedBarrier::new(1, 64),
+    };
     let e = Env5(core::cell::Cell::new(Waits::new(status)));
     T::setup(&m, t, 64);
     sync_threads_unaligned();
@@ -260,7 +265,11 @@ unsafe fn s54<T: Section54>(src: *const u32, out: *mut u32, status: *mut u32) {
     let t = tid();
     let rank = cluster_ctarank();
     let m = Mem54 {
-        m: Smem5 { src, out: out.add(rank as usize * 512), bar: NamedBarrier::new(1, 64) },
+        m: Smem5 {
+            src,
+            out: out.add(rank as usize * 512),
+            bar: NamedBarrier::new(1, 64),
+        },
         rank,
         cluster: ClusterBarrier::new(128),
     };

@@ -39,8 +39,8 @@ use ptx_sync::barrier::{sync_threads_unaligned, ClusterBarrier};
 use ptx_sync::cluster::{cluster_ctarank, clusterid_x, nclusterid_x};
 use ptx_sync::copy::{cp_async_bulk_tensor_load, cp_async_bulk_tensor_load_with, Mods, TensorMap};
 use ptx_sync::pipeline::{Empty, Full, PipelineScope};
-use ptx_sync::sem::Scope;
 use ptx_sync::proxy::{fence_mbarrier_init, fence_proxy_async, fence_proxy_tensormap_acquire};
+use ptx_sync::sem::Scope;
 use ptx_sync::shared::{dynamic_smem, shared_slice, SharedAddr};
 use ptx_sync::wait::Budget;
 use ptx_sync::*;
@@ -64,9 +64,15 @@ fn sreg(which: u32) -> u32 {
     let v: u32;
     unsafe {
         match which {
-            0 => core::arch::asm!("mov.u32 {}, %tid.x;", out(reg32) v, options(pure, nomem, nostack)),
-            1 => core::arch::asm!("mov.u32 {}, %ctaid.x;", out(reg32) v, options(pure, nomem, nostack)),
-            _ => core::arch::asm!("mov.u32 {}, %nctaid.x;", out(reg32) v, options(pure, nomem, nostack)),
+            0 => {
+                core::arch::asm!("mov.u32 {}, %tid.x;", out(reg32) v, options(pure, nomem, nostack))
+            }
+            1 => {
+                core::arch::asm!("mov.u32 {}, %ctaid.x;", out(reg32) v, options(pure, nomem, nostack))
+            }
+            _ => {
+                core::arch::asm!("mov.u32 {}, %nctaid.x;", out(reg32) v, options(pure, nomem, nostack))
+            }
         }
     }
     v
@@ -79,7 +85,11 @@ struct Status {
 impl Status {
     #[inline(always)]
     fn budget(&self) -> Budget {
-        if self.failed { Budget::iterations(1) } else { Budget::nanos(BUDGET) }
+        if self.failed {
+            Budget::iterations(1)
+        } else {
+            Budget::nanos(BUDGET)
+        }
     }
     #[inline(always)]
     fn fail(&mut self, bit: u32) {
@@ -95,7 +105,17 @@ fn stage(i: usize) -> SharedAddr {
 
 /// Consumer `c` (0..128) stores rows `row0..row1` of the tile in stage `i` to `out`.
 #[inline(always)]
-unsafe fn store_tile(i: usize, c: u32, tx: u32, ty: u32, row0: u32, row1: u32, out: *mut u32, width: u32, height: u32) {
+unsafe fn store_tile(
+    i: usize,
+    c: u32,
+    tx: u32,
+    ty: u32,
+    row0: u32,
+    row1: u32,
+    out: *mut u32,
+    width: u32,
+    height: u32,
+) {
     let s = stage(i).to_generic::<u32>();
     let mut e = row0 * TILE_W + c;
     while e < row1 * TILE_W {
@@ -108,7 +128,13 @@ unsafe fn store_tile(i: usize, c: u32, tx: u32, ty: u32, row0: u32, row1: u32, o
 }
 
 #[inline(always)]
-unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, out: *mut u32, width: u32, height: u32, status: *mut u32) {
+unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(
+    tmap: &TensorMap,
+    out: *mut u32,
+    width: u32,
+    height: u32,
+    status: *mut u32,
+) {
     let t = sreg(0);
     let cluster = Sco::LEVEL == Cluster::LEVEL;
     let (rank, first, step) = if cluster {
@@ -117,7 +143,8 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
         (0, sreg(1), sreg(2))
     };
     let is_leader = rank == 0;
-    let pipe = Pipeline::<STAGES, Sco>::new(shared_slice(TC_FULL), shared_slice(TC_EMPTY), 0, is_leader);
+    let pipe =
+        Pipeline::<STAGES, Sco>::new(shared_slice(TC_FULL), shared_slice(TC_EMPTY), 0, is_leader);
     let cb = ClusterBarrier::new(0);
     if t == 0 {
         pipe.init(1, if cluster { 2 * CONSUMERS } else { CONSUMERS });
@@ -147,7 +174,10 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
     }
     let tiles_x = width.div_ceil(TILE_W);
     let tiles = tiles_x * height.div_ceil(TILE_H);
-    let mut s = Status { p: status, failed: false };
+    let mut s = Status {
+        p: status,
+        failed: false,
+    };
     if t == 0 {
         let mut st = PipelineState::<STAGES>::producer_start();
         let mut tile = first;
@@ -155,9 +185,18 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
             match pipe.producer_acquire(st, TILE_BYTES, s.budget()) {
                 Ok(full) => {
                     if is_leader {
-                        let c = [((tile % tiles_x) * TILE_W) as i32, ((tile / tiles_x) * TILE_H) as i32];
+                        let c = [
+                            ((tile % tiles_x) * TILE_W) as i32,
+                            ((tile / tiles_x) * TILE_H) as i32,
+                        ];
                         if cluster {
-                            cp_async_bulk_tensor_load_with(stage(st.index()), tmap, c, full, Mods::NONE.multicast(0b11));
+                            cp_async_bulk_tensor_load_with(
+                                stage(st.index()),
+                                tmap,
+                                c,
+                                full,
+                                Mods::NONE.multicast(0b11),
+                            );
                         } else {
                             cp_async_bulk_tensor_load(stage(st.index()), tmap, c, full);
                         }
@@ -173,7 +212,11 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
         }
     } else if t >= 32 && t < 32 + CONSUMERS {
         let c = t - 32;
-        let (row0, row1) = if cluster { (rank * TILE_H / 2, rank * TILE_H / 2 + TILE_H / 2) } else { (0, TILE_H) };
+        let (row0, row1) = if cluster {
+            (rank * TILE_H / 2, rank * TILE_H / 2 + TILE_H / 2)
+        } else {
+            (0, TILE_H)
+        };
         let mut st = PipelineState::<STAGES>::consumer_start();
         let mut tile = first;
         while tile < tiles {
@@ -183,7 +226,17 @@ unsafe fn tiled_copy<const STAGES: usize, Sco: PipelineScope>(tmap: &TensorMap, 
             // SAFETY: the wait passed, or it timed out and the run has failed (status bit 1): the
             // stage is still released, so that the producer's waits stay bounded.
             let stage = pipe.consumer_stage_unchecked(st);
-            store_tile(stage.index(), c, tile % tiles_x, tile / tiles_x, row0, row1, out, width, height);
+            store_tile(
+                stage.index(),
+                c,
+                tile % tiles_x,
+                tile / tiles_x,
+                row0,
+                row1,
+                out,
+                width,
+                height,
+            );
             pipe.consumer_release(stage);
             st.advance();
             tile += step;

@@ -12,6 +12,7 @@
 //!
 //! Used by `tests/barriers.rs` (the library's kernels) and by `ptx-sync show --ptx` (any PTX).
 
+use ptx_sync_model::ptx::module::strip_comments;
 use std::collections::BTreeMap;
 
 /// Whether `mnemonic` is an `.aligned` barrier, and its kind (the key two copies share).
@@ -99,33 +100,6 @@ enum St {
     Close,
     Label(String),
     Ins(String, usize),
-}
-
-/// Removes `//` and `/* */` comments, keeping every newline (so line numbers stay).
-fn strip_comments(ptx: &str) -> String {
-    let mut out = String::with_capacity(ptx.len());
-    let b: Vec<char> = ptx.chars().collect();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == '/' && b.get(i + 1) == Some(&'/') {
-            while i < b.len() && b[i] != '\n' {
-                i += 1;
-            }
-        } else if b[i] == '/' && b.get(i + 1) == Some(&'*') {
-            i += 2;
-            while i < b.len() && !(b[i] == '*' && b.get(i + 1) == Some(&'/')) {
-                if b[i] == '\n' {
-                    out.push('\n');
-                }
-                i += 1;
-            }
-            i += 2;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
 }
 
 fn is_ident(s: &str) -> bool {

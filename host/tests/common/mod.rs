@@ -7,8 +7,34 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus};
 use std::sync::OnceLock;
+
+/// One run of a program against the stub: exit code, stdout, stderr, the call log.
+pub struct Run {
+    pub code: Option<i32>,
+    pub out: String,
+    pub err: String,
+    pub log: Vec<Call>,
+}
+
+/// Runs `c` with the stub `variant` first on the library path and its call log written to
+/// `log` (removed first): the exit status and the [`Run`].
+pub fn run_logged(mut c: Command, variant: &str, log: &Path) -> (ExitStatus, Run) {
+    let _ = std::fs::remove_file(log);
+    let o = c
+        .env("LD_LIBRARY_PATH", stub(variant))
+        .env("CUDA_STUB_LOG", log)
+        .output()
+        .expect("the program starts");
+    let r = Run {
+        code: o.status.code(),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+        log: parse_log(&std::fs::read_to_string(log).unwrap_or_default()),
+    };
+    (o.status, r)
+}
 
 /// Builds the stub in one variant once per test process; returns its directory (in the test's
 /// tmp dir, named after the test binary, so that two test binaries never write the same file).

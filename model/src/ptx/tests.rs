@@ -68,13 +68,7 @@ impl Env for KEnv {
         self.regs[r as usize].bits == 1
     }
     fn var(&mut self, name: &str, _a: bool) -> Option<VarRef> {
-        let v = self.layout.var(name)?;
-        let x = &self.layout.vars[v];
-        Some(VarRef {
-            var: v as u32,
-            shared: x.shared,
-            addr: x.base,
-        })
+        VarRef::of_layout(&self.layout, name)
     }
     fn param(&mut self, name: &str) -> Option<Param> {
         self.params.get(name).cloned().map(Param::Value)

@@ -4,9 +4,11 @@
 //! Exit codes: 0 success; 1 the command could not run (no driver, no GPU, kernels not built, a
 //! launch failed); 2 bad arguments; 3 a *correct* program showed a forbidden outcome.
 
-// The layers, bottom up: `registry` (the programs) → `exec` (GPU and CPU runs) → `analysis`
-// (outcome histograms, a kernel's PTX) → `render` (text, JSON, SVG, `show`) → `cli` and this
-// file. The library part (`ptx_sync_host`, lib.rs) has the same layers for what users call.
+// The layers, bottom up, each importing only those below it: `registry` (the programs) →
+// `analysis` (outcome histograms, a kernel's PTX) → `exec` (GPU and CPU runs) → `render` (text,
+// JSON, SVG, `show`) → `cli` and this file. They are the binary's own folders (here, in
+// `bin/ptx-sync/`); the library (`ptx_sync_host`, `host/src/lib.rs`) has the same layers for what
+// users call, in its own folders.
 mod analysis;
 mod cli;
 mod exec;
@@ -17,7 +19,7 @@ use analysis::hist;
 use cli::{args, build_cmd, setup_cmd, tour};
 use exec::{copy, gpu, litmus_file, runner};
 use registry::programs;
-use render::{report, show};
+use render::{litmus_report, report, show};
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -310,10 +312,10 @@ fn run_file(path: &str, o: &RunOpts) -> ExitCode {
         "{} (sm_{}{})",
         g.info.name, g.info.compute_capability.0, g.info.compute_capability.1
     );
-    let (text, violated) = litmus_file::render(&prep, &r, &dev, &cfg);
+    let (text, violated) = litmus_report::render(&prep, &r, &dev, &cfg);
     print!("{text}");
     if let Some(p) = &o.json {
-        let doc = litmus_file::json(&prep, &r, &dev);
+        let doc = litmus_report::json(&prep, &r, &dev);
         if let Err(e) = write_out(p, &serde_json::to_string_pretty(&doc).unwrap()) {
             return fail(e);
         }

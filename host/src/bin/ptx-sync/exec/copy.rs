@@ -84,7 +84,7 @@ impl CopyReport {
         };
         format!(
             "tiled copy of {} bytes, {} stages, {}-byte tiles, grid {} on {} ({})\n  check against the source: {}\n{}\n{}\n  pipeline / cuMemcpyDtoD: {:.3} (same bytes, same run; read+write bytes counted)",
-            crate::render::report::group(self.bytes),
+            crate::analysis::hist::group(self.bytes),
             self.stages,
             self.tile_bytes,
             self.grid,

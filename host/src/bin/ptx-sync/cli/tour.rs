@@ -384,35 +384,37 @@ fn registry_section() {
 const MODEL_FILES: &[(&str, &str)] = &[
     (
         "§2.4 R→W (load buffering: loom cannot show it)",
-        include_str!("../../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
+        include_str!("../../../../../model/litmus/seed/seed-2.4-RW-consumer-unfenced.litmus"),
     ),
     (
         "§2.4 fixed with fence.sc.gpu",
-        include_str!("../../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
+        include_str!("../../../../../model/litmus/seed/seed-2.4-RW+fence.sc.gpu.litmus"),
     ),
     (
         "§3.4 without C2's release (C2 may read 43)",
         include_str!(
-            "../../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"
+            "../../../../../model/litmus/seed/seed-3.4-acq-rel-program-without-C2-release.litmus"
         ),
     ),
     (
         "§3.5 footnote 15: .cta release/acquire across CTAs",
         include_str!(
-            "../../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"
+            "../../../../../model/litmus/seed/seed-3.5-fn15-release.cta-acquire.cta-2cta.litmus"
         ),
     ),
     (
         "§3.6 store buffering with fence.acq_rel",
-        include_str!("../../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
+        include_str!("../../../../../model/litmus/seed/seed-3.6-SB+fence.acq_rel.litmus"),
     ),
     (
         "§3.6 store buffering with fence.sc",
-        include_str!("../../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
+        include_str!("../../../../../model/litmus/seed/seed-3.6-SB+fence.sc.litmus"),
     ),
     (
         "§4.5 red; fence.acquire is not an acquire pattern",
-        include_str!("../../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"),
+        include_str!(
+            "../../../../../model/litmus/seed/seed-4.5-red+fence.acquire-not-acquire.litmus"
+        ),
     ),
 ];
 
@@ -424,62 +426,66 @@ const SEED5_FILES: &[(Option<&str>, &str, &str)] = &[
     (
         Some(names![s5 S51Bug][0]),
         "s51-cp.async-bar-no-wait",
-        include_str!("../../../model/litmus/seed5/s51-cp.async-bar-no-wait.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s51-cp.async-bar-no-wait.litmus"),
     ),
     (
         Some(names![s5 S51Fix][0]),
         "s51-cp.async-wait_all-bar",
-        include_str!("../../../model/litmus/seed5/s51-cp.async-wait_all-bar.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s51-cp.async-wait_all-bar.litmus"),
     ),
     (
         None,
         "s51-cp.async-commit-wait_group",
-        include_str!("../../../model/litmus/seed5/s51-cp.async-commit-wait_group.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s51-cp.async-commit-wait_group.litmus"),
     ),
     (
         None,
         "s51-cp.async-wait_all-no-bar",
-        include_str!("../../../model/litmus/seed5/s51-cp.async-wait_all-no-bar.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s51-cp.async-wait_all-no-bar.litmus"),
     ),
     (
         None,
         "s51-cp.async-wait_group-uncommitted",
-        include_str!("../../../model/litmus/seed5/s51-cp.async-wait_group-uncommitted.litmus"),
+        include_str!(
+            "../../../../../model/litmus/seed5/s51-cp.async-wait_group-uncommitted.litmus"
+        ),
     ),
     (
         Some(names![s5 S52Bug][0]),
         "s52-tma-bar-no-mbarrier-wait",
-        include_str!("../../../model/litmus/seed5/s52-tma-bar-no-mbarrier-wait.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s52-tma-bar-no-mbarrier-wait.litmus"),
     ),
     (
         Some(names![s5 S52Fix][0]),
         "s52-tma-mbarrier-expect_tx-try_wait",
-        include_str!("../../../model/litmus/seed5/s52-tma-mbarrier-expect_tx-try_wait.litmus"),
+        include_str!(
+            "../../../../../model/litmus/seed5/s52-tma-mbarrier-expect_tx-try_wait.litmus"
+        ),
     ),
     (
         Some(names![s5 S53Bug][0]),
         "s53-two-tiles-no-proxy-fence",
-        include_str!("../../../model/litmus/seed5/s53-two-tiles-no-proxy-fence.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s53-two-tiles-no-proxy-fence.litmus"),
     ),
     (
         Some(names![s5 S53Fix][0]),
         "s53-two-tiles+fence.proxy.async",
-        include_str!("../../../model/litmus/seed5/s53-two-tiles+fence.proxy.async.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s53-two-tiles+fence.proxy.async.litmus"),
     ),
     (
         Some(names![s54 S54ClusterCta][0]),
         "s54-multicast-cta-scope",
-        include_str!("../../../model/litmus/seed5/s54-multicast-cta-scope.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s54-multicast-cta-scope.litmus"),
     ),
     (
         Some(names![s54 S54ClusterFix][0]),
         "s54-multicast-cluster-scope",
-        include_str!("../../../model/litmus/seed5/s54-multicast-cluster-scope.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s54-multicast-cluster-scope.litmus"),
     ),
     (
         Some(names![s54 S54InitBug][0]),
         "s54-init-bug",
-        include_str!("../../../model/litmus/seed5/s54-init-bug.litmus"),
+        include_str!("../../../../../model/litmus/seed5/s54-init-bug.litmus"),
     ),
 ];
 
