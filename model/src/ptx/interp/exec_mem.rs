@@ -17,22 +17,19 @@ impl State {
                 addr,
             } => {
                 if self.sub == 0 {
-                    self.cur = self.eff(addr, *space);
-                    self.cur_deps = self.addr_deps(addr);
                     let size = (ty.bits / 8).max(1);
-                    if *space == Space::Generic {
-                        if let Some(off) = Self::local(code, self.cur, size as u64 * d.len() as u64)
-                        {
-                            // Private to the thread: no op (PTX ISA §5.1.6 .local).
-                            for (k, r) in d.iter().enumerate() {
-                                let (v, dd) =
-                                    self.local_read(code, off + k as u64 * size as u64, size)?;
-                                if let Some(r) = r {
-                                    self.write(code, *r, v, *ty, dd);
-                                }
+                    if let Some(off) =
+                        self.start_access(code, addr, *space, size as u64 * d.len() as u64)
+                    {
+                        // Private to the thread: no op (PTX ISA §5.1.6 .local).
+                        for (k, r) in d.iter().enumerate() {
+                            let (v, dd) =
+                                self.local_read(code, off + k as u64 * size as u64, size)?;
+                            if let Some(r) = r {
+                                self.write(code, *r, v, *ty, dd);
                             }
-                            return Ok(None);
                         }
+                        return Ok(None);
                     }
                 }
                 // Skip sink elements (not read, PTX ISA ld).
@@ -63,25 +60,16 @@ impl State {
                 addr,
             } => {
                 if self.sub == 0 {
-                    self.cur = self.eff(addr, *space);
-                    self.cur_deps = self.addr_deps(addr);
                     let size = (ty.bits / 8).max(1);
-                    if *space == Space::Generic {
-                        if let Some(off) = Self::local(code, self.cur, size as u64 * v.len() as u64)
-                        {
-                            for (k, x) in v.iter().enumerate() {
-                                let val = self.get(*x, *ty);
-                                let dd = self.dep(*x);
-                                self.local_write(
-                                    code,
-                                    off + k as u64 * size as u64,
-                                    size,
-                                    val,
-                                    dd,
-                                )?;
-                            }
-                            return Ok(None);
+                    if let Some(off) =
+                        self.start_access(code, addr, *space, size as u64 * v.len() as u64)
+                    {
+                        for (k, x) in v.iter().enumerate() {
+                            let val = self.get(*x, *ty);
+                            let dd = self.dep(*x);
+                            self.local_write(code, off + k as u64 * size as u64, size, val, dd)?;
                         }
+                        return Ok(None);
                     }
                 }
                 let size = (ty.bits / 8).max(1);

@@ -143,6 +143,25 @@ impl State {
         Ok(())
     }
 
+    /// The first element of a load or store of `bytes` bytes: its effective address and address
+    /// dependencies, kept for the next elements; `Some(offset)` when a generic address falls in
+    /// the thread's local window (private to the thread, PTX ISA §5.1.6 `.local`).
+    pub(super) fn start_access(
+        &mut self,
+        code: &Code,
+        addr: &Addr,
+        space: Space,
+        bytes: u64,
+    ) -> Option<u64> {
+        self.cur = self.eff(addr, space);
+        self.cur_deps = self.addr_deps(addr);
+        if space == Space::Generic {
+            Self::local(code, self.cur, bytes)
+        } else {
+            None
+        }
+    }
+
     pub(super) fn addr_deps(&self, a: &Addr) -> Deps {
         match a.base {
             Base::Reg(r) => self.slots[r as usize].d,
