@@ -87,8 +87,7 @@ impl State {
                 } else {
                     *ty
                 };
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
+                let dd = self.deps(&[*a, *b]);
                 self.write(code, *d, v, rty, dd);
             }
             Inst::Mad {
@@ -130,9 +129,7 @@ impl State {
                         *ty,
                     ),
                 };
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
-                dd.union(&self.dep(*c));
+                let dd = self.deps(&[*a, *b, *c]);
                 self.write(code, *d, v, rty, dd);
             }
             Inst::Bfe { ty, d, a, pos, len } => {
@@ -143,9 +140,7 @@ impl State {
                     ty.bits as u32,
                     ty.signed(),
                 );
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*pos));
-                dd.union(&self.dep(*len));
+                let dd = self.deps(&[*a, *pos, *len]);
                 self.write(code, *d, v, *ty, dd);
             }
             Inst::Bfi {
@@ -163,10 +158,7 @@ impl State {
                     self.get(*len, Ty::U32) as u32,
                     ty.bits as u32,
                 );
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
-                dd.union(&self.dep(*pos));
-                dd.union(&self.dep(*len));
+                let dd = self.deps(&[*a, *b, *pos, *len]);
                 self.write(code, *d, v, *ty, dd);
             }
             Inst::Prmt { mode, d, a, b, c } => {
@@ -176,9 +168,7 @@ impl State {
                     self.get(*b, Ty::B32) as u32,
                     self.get(*c, Ty::B32) as u32,
                 );
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
-                dd.union(&self.dep(*c));
+                let dd = self.deps(&[*a, *b, *c]);
                 self.write(code, *d, v as u64, Ty::B32, dd);
             }
             Inst::Cvt {
@@ -215,8 +205,7 @@ impl State {
                 } else {
                     icmp(*cmp, x, y, ty.bits as u32, ty.signed())
                 };
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
+                let mut dd = self.deps(&[*a, *b]);
                 let (pv, qv) = match comb {
                     None => (t, !t),
                     Some((op, c)) => {
@@ -244,9 +233,7 @@ impl State {
                 } else {
                     self.get(*b, *ty)
                 };
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
-                dd.union(&self.dep(*c));
+                let dd = self.deps(&[*a, *b, *c]);
                 self.write(code, *d, v, *ty, dd);
             }
             Inst::Slct {
@@ -268,9 +255,7 @@ impl State {
                 } else {
                     self.get(*b, *ty)
                 };
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
-                dd.union(&self.dep(*c));
+                let dd = self.deps(&[*a, *b, *c]);
                 self.write(code, *d, v, *ty, dd);
             }
             Inst::Cvta { to, space, d, a } => {
@@ -300,8 +285,7 @@ impl State {
                 } else {
                     Layout::mapa_generic(x, k)
                 };
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
+                let dd = self.deps(&[*a, *b]);
                 self.write(code, *d, v, Ty::U64, dd);
             }
             Inst::Getctarank { cluster, d, a } => {
@@ -338,8 +322,7 @@ impl State {
             }
             Inst::CmpBra { cmp, a, b, target } => {
                 let (x, y) = (self.raw(*a) as i64, self.raw(*b) as i64);
-                let mut dd = self.dep(*a);
-                dd.union(&self.dep(*b));
+                let dd = self.deps(&[*a, *b]);
                 self.ctrl.union(&dd);
                 if cmp.eval(x, y) {
                     return Ok(Some(self.take(code, *target, at)));

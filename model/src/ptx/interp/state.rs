@@ -66,6 +66,15 @@ impl State {
         }
     }
 
+    /// The union of the dependency sets of `ops`.
+    pub(super) fn deps(&self, ops: &[Opnd]) -> Deps {
+        let mut dd = Deps::NONE;
+        for o in ops {
+            dd.union(&self.dep(*o));
+        }
+        dd
+    }
+
     pub(super) fn dep(&self, o: Opnd) -> Deps {
         match o {
             Opnd::Reg(r) | Opnd::Not(r) => self.slots[r as usize].d,
