@@ -228,11 +228,7 @@ impl State {
             }
             Inst::Selp { ty, d, a, b, c } => {
                 let cv = self.get(*c, Ty::PRED) != 0;
-                let v = if cv {
-                    self.get(*a, *ty)
-                } else {
-                    self.get(*b, *ty)
-                };
+                let v = self.get(if cv { *a } else { *b }, *ty);
                 let dd = self.deps(&[*a, *b, *c]);
                 self.write(code, *d, v, *ty, dd);
             }
@@ -250,11 +246,7 @@ impl State {
                 } else {
                     sext(cv, 32) as i64 >= 0
                 };
-                let v = if ge {
-                    self.get(*a, *ty)
-                } else {
-                    self.get(*b, *ty)
-                };
+                let v = self.get(if ge { *a } else { *b }, *ty);
                 let dd = self.deps(&[*a, *b, *c]);
                 self.write(code, *d, v, *ty, dd);
             }
