@@ -1,0 +1,547 @@
+//! The interpreter: a [`Thread`] runs [`Code`] as an [`engine::op::Program`](Program).
+//!
+//! Local instructions (arithmetic, predicates, branches, address conversions) run inside
+//! [`Program::step`]; every instruction the memory model must see stops the thread with a
+//! [`Step::Op`] and continues in [`Program::resume`] with the engine's [`Reply`]. Vector accesses
+//! are one op per element, in ascending address order (PTX ISA §8.2.4).
+//!
+//! Registers hold 64-bit values with the instruction's width applied: a result of type `.sN`
+//! narrower than its destination register is sign-extended, any other is zero-extended, then
+//! chopped to the register's width (PTX ISA §9.4.1); a predicate holds 0 or 1.
+//!
+//! Cost: a `Thread` is one `Arc` (the shared [`Code`]), one boxed slice (registers, their
+//! dependency sets and the loop counters) and a few words; [`Program::step`] allocates nothing
+//! except for an asynchronous copy's piece list.
+
+use super::ir::*;
+use crate::ast::{BarKind, Proxy};
+use crate::engine::op::{
+    Access, At, Completion, Copy, Deps, Float, Layout, MbarOp, Move, Op, Order, Place, Program,
+    Reply, Rmw, ShflMode, Space, Step, Val, Warp, GENERIC_LOCAL, GENERIC_SHARED, RANK_SHIFT,
+};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+mod exec;
+mod exec_mem;
+mod state;
+mod values;
+
+use exec::*;
+pub use values::*;
+
+/// A register's name and width.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegInfo {
+    /// The name as written (`r0`, `%rd12`, `p1`).
+    pub name: String,
+    /// Width in bits (1 for a predicate).
+    pub bits: u8,
+}
+
+/// A thread's program: instructions, registers, and the layout its names were resolved in.
+/// Shared (`Arc`) by every clone of a thread and by every thread that runs the same code.
+#[derive(Clone, Debug)]
+pub struct Code {
+    /// The instructions; execution starts at 0 and ends past the last.
+    pub lines: Vec<Line>,
+    /// The registers, by number.
+    pub regs: Vec<RegInfo>,
+    /// The address space (variables, tensor maps).
+    pub layout: Arc<Layout>,
+    /// Bytes of `.local` memory (the thread's private frame at `GENERIC_LOCAL`).
+    pub local_size: u32,
+    /// Per instruction: its loop number if a backward branch targets it, else `NO_LOOP`.
+    heads: Vec<u32>,
+    n_loops: u32,
+}
+
+const NO_LOOP: u32 = u32::MAX;
+
+impl Code {
+    /// Builds the code and finds its loop heads (targets of backward branches).
+    pub fn new(lines: Vec<Line>, regs: Vec<RegInfo>, layout: Arc<Layout>) -> Code {
+        let mut heads = vec![NO_LOOP; lines.len() + 1];
+        let mut n = 0;
+        for (i, l) in lines.iter().enumerate() {
+            let t = match l.inst {
+                Inst::Bra { target } | Inst::CmpBra { target, .. } => target as usize,
+                _ => continue,
+            };
+            if t <= i && heads[t] == NO_LOOP {
+                heads[t] = n;
+                n += 1;
+            }
+        }
+        Code {
+            lines,
+            regs,
+            layout,
+            local_size: 0,
+            heads,
+            n_loops: n,
+        }
+    }
+
+    /// Index of the first local-memory word slot.
+    fn local_slot(&self) -> usize {
+        self.regs.len() + self.n_loops as usize
+    }
+
+    /// The register called `name`.
+    pub fn reg(&self, name: &str) -> Option<Reg> {
+        self.regs
+            .iter()
+            .position(|r| r.name == name)
+            .map(|r| r as Reg)
+    }
+}
+
+/// Where a thread runs and the launch geometry its special registers report (PTX ISA
+/// chapter 10). Dimension arrays are `[x, y, z]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geom {
+    /// The engine's placement (CTA, cluster, rank, warp, lane).
+    pub place: Place,
+    /// `%tid`
+    pub tid: [u32; 3],
+    /// `%ntid`
+    pub ntid: [u32; 3],
+    /// `%ctaid`
+    pub ctaid: [u32; 3],
+    /// `%nctaid`
+    pub nctaid: [u32; 3],
+    /// `%clusterid`
+    pub clusterid: [u32; 3],
+    /// `%nclusterid`
+    pub nclusterid: [u32; 3],
+    /// `%cluster_ctaid`
+    pub cluster_ctaid: [u32; 3],
+    /// `%cluster_nctaid`
+    pub cluster_nctaid: [u32; 3],
+    /// `%nwarpid`
+    pub nwarpid: u32,
+    /// `%dynamic_smem_size`
+    pub dyn_smem: u32,
+    /// `%total_smem_size`
+    pub total_smem: u32,
+    /// `%is_explicit_cluster`
+    pub explicit_cluster: bool,
+}
+
+impl Geom {
+    /// A thread alone in its warp, CTA and cluster (a litmus thread), at `place`.
+    pub fn single(place: Place) -> Geom {
+        Geom {
+            place,
+            tid: [0; 3],
+            ntid: [1, 1, 1],
+            ctaid: [0; 3],
+            nctaid: [1, 1, 1],
+            clusterid: [0; 3],
+            nclusterid: [1, 1, 1],
+            cluster_ctaid: [place.rank, 0, 0],
+            cluster_nctaid: [1, 1, 1],
+            nwarpid: 1,
+            dyn_smem: 0,
+            total_smem: 0,
+            explicit_cluster: false,
+        }
+    }
+
+    fn cluster_size(&self) -> u32 {
+        self.cluster_nctaid.iter().product()
+    }
+}
+
+/// A register slot: value and the ops it depends on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Slot {
+    v: u64,
+    d: Deps,
+}
+
+/// What `resume` does with the reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    /// Nothing pending (no op issued, or one without a result).
+    None,
+    /// Write the reply value to `d` as type `ty` (if `d`), and `p` with `pv` (shfl's predicate).
+    Write {
+        d: Option<Reg>,
+        ty: Ty,
+        p: Option<Reg>,
+        pv: bool,
+        /// Right shift of the reply first (`%globaltimer_hi`).
+        shr: u8,
+    },
+    /// `elect.sync`: lane to `d`, predicate to `p`.
+    Elect { d: Option<Reg>, p: Option<Reg> },
+    /// A packed element: the reply's low `bits` bits replace bits `shift..` of `d`.
+    Part { d: Option<Reg>, shift: u8, bits: u8 },
+    /// The instruction's scratch value (`tensormap.cp_fenceproxy`'s loaded word).
+    Tmp,
+}
+
+fn wr(d: Option<Reg>, ty: Ty) -> Pending {
+    Pending::Write {
+        d,
+        ty,
+        p: None,
+        pv: false,
+        shr: 0,
+    }
+}
+
+/// A thread: a deterministic interpreter of [`Code`] (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Thread {
+    code: Arc<Code>,
+    st: State,
+}
+
+#[derive(Clone, Debug)]
+struct State {
+    /// Registers, then loop counters (in `v`).
+    slots: Box<[Slot]>,
+    geom: Geom,
+    pc: u32,
+    /// Element of the current vector instruction.
+    sub: u8,
+    /// Ops issued so far (the next op's ordinal).
+    ordinal: u32,
+    /// Control dependencies: every op that decided a branch or guard so far.
+    ctrl: Deps,
+    /// The current vector instruction's address and its dependencies (computed once).
+    cur: u64,
+    cur_deps: Deps,
+    /// A value carried between the ops of one instruction.
+    tmp: Slot,
+    pending: Pending,
+    /// The ordinal of the op whose reply is pending.
+    pending_ord: u32,
+    unroll: u32,
+    /// Finished, cut, trapped or unsupported: the step to repeat.
+    end: Option<Box<Step>>,
+}
+
+impl Thread {
+    /// A thread at the start of `code`, running at `geom`, with registers initialised by
+    /// `init` (others 0) and loops cut after `unroll` backward jumps to one head per entry into
+    /// the loop.
+    pub fn new(code: Arc<Code>, geom: Geom, init: &[(Reg, u64)], unroll: u32) -> Thread {
+        let n = code.regs.len() + code.n_loops as usize + code.local_size.div_ceil(8) as usize;
+        let mut slots = vec![Slot::default(); n].into_boxed_slice();
+        for &(r, v) in init {
+            if let Some(info) = code.regs.get(r as usize) {
+                slots[r as usize].v = v & mask(info.bits as u32);
+            }
+        }
+        Thread {
+            code,
+            st: State {
+                slots,
+                geom,
+                pc: 0,
+                sub: 0,
+                ordinal: 0,
+                ctrl: Deps::NONE,
+                cur: 0,
+                cur_deps: Deps::NONE,
+                tmp: Slot::default(),
+                pending: Pending::None,
+                pending_ord: 0,
+                unroll,
+                end: None,
+            },
+        }
+    }
+
+    /// Sets the unroll bound (backward jumps to one loop head per entry before `Step::Cut`).
+    pub fn set_unroll(&mut self, unroll: u32) {
+        self.st.unroll = unroll;
+    }
+
+    /// The code it runs.
+    pub fn code(&self) -> &Arc<Code> {
+        &self.code
+    }
+
+    /// Where it runs.
+    pub fn geom(&self) -> &Geom {
+        &self.st.geom
+    }
+
+    /// The instruction index it is at.
+    pub fn pc(&self) -> usize {
+        self.st.pc as usize
+    }
+}
+
+impl Thread {
+    /// Whether an instruction may write memory (or issue an operation that does).
+    fn writes(i: &Inst) -> bool {
+        match i {
+            Inst::Ld { .. }
+            | Inst::Fence(..)
+            | Inst::ProxyFence(..)
+            | Inst::Bar { .. }
+            | Inst::ClusterArrive { .. }
+            | Inst::ClusterWait
+            | Inst::PendingCount { .. }
+            | Inst::Commit { .. }
+            | Inst::WaitGroup { .. }
+            | Inst::Bra { .. }
+            | Inst::CmpBra { .. }
+            | Inst::Exit
+            | Inst::Trap
+            | Inst::Nop
+            | Inst::Mov { .. }
+            | Inst::Pack { .. }
+            | Inst::Unpack { .. }
+            | Inst::Clock { .. }
+            | Inst::Un { .. }
+            | Inst::Bin { .. }
+            | Inst::Mad { .. }
+            | Inst::Bfe { .. }
+            | Inst::Bfi { .. }
+            | Inst::Prmt { .. }
+            | Inst::Cvt { .. }
+            | Inst::Setp { .. }
+            | Inst::Selp { .. }
+            | Inst::Slct { .. }
+            | Inst::Cvta { .. }
+            | Inst::Mapa { .. }
+            | Inst::Getctarank { .. }
+            | Inst::Isspacep { .. } => false,
+            Inst::Mbar { op, .. } => !matches!(op, MbarI::Wait { .. }),
+            _ => true,
+        }
+    }
+}
+
+impl Program for Thread {
+    fn may_loop(&self) -> bool {
+        let pc = self.st.pc as usize;
+        self.code.lines.iter().enumerate().any(|(k, l)| {
+            k >= pc
+                && matches!(l.inst, Inst::Bra { target } | Inst::CmpBra { target, .. } if (target as usize) <= k)
+        })
+    }
+
+    fn may_write(&self) -> bool {
+        let lines = &self.code.lines;
+        let pc = self.st.pc as usize;
+        if self.st.end.is_some() || pc >= lines.len() {
+            return false;
+        }
+        // A loop may take it back before `pc`: then any instruction of the thread may run.
+        let back = lines.iter().enumerate().any(|(k, l)| {
+            matches!(l.inst, Inst::Bra { target } | Inst::CmpBra { target, .. } if (target as usize) < pc && k >= pc)
+        });
+        let from = if back { 0 } else { pc };
+        lines[from..].iter().any(|l| Self::writes(&l.inst))
+    }
+
+    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+        let lines = &self.code.lines;
+        let pc = self.st.pc as usize;
+        if self.st.end.is_some() || pc >= lines.len() {
+            return false;
+        }
+        // The lines reachable from `pc` in the control-flow graph.
+        let mut seen = vec![false; lines.len()];
+        let mut stack = vec![pc];
+        while let Some(k) = stack.pop() {
+            if k >= lines.len() || seen[k] {
+                continue;
+            }
+            seen[k] = true;
+            let l = &lines[k];
+            match l.inst {
+                Inst::Bra { target } => {
+                    stack.push(target as usize);
+                    if l.guard.is_some() {
+                        stack.push(k + 1);
+                    }
+                }
+                Inst::CmpBra { target, .. } => stack.extend([target as usize, k + 1]),
+                Inst::Exit | Inst::Trap => {
+                    if l.guard.is_some() {
+                        stack.push(k + 1);
+                    }
+                }
+                _ => stack.push(k + 1),
+            }
+        }
+        let rest: Vec<&Line> = lines
+            .iter()
+            .zip(&seen)
+            .filter(|(_, &s)| s)
+            .map(|(l, _)| l)
+            .collect();
+        if !rest.iter().any(|l| Self::writes(&l.inst)) {
+            return false;
+        }
+        // Registers the rest may define: an address held in one of them is not known yet.
+        let mut defs = Vec::new();
+        // Registers the rest sets only to one constant (`mov.u32 %r, var`): that constant.
+        let mut konst: std::collections::HashMap<Reg, Option<u64>> = Default::default();
+        for l in &rest {
+            let n = defs.len();
+            if !l.inst.defs(&mut defs) {
+                return true;
+            }
+            for &r in &defs[n..] {
+                let v = match l.inst {
+                    Inst::Mov {
+                        a: Opnd::Imm(v), ..
+                    } => Some(v),
+                    _ => None,
+                };
+                konst
+                    .entry(r)
+                    .and_modify(|k| {
+                        if *k != v {
+                            *k = None
+                        }
+                    })
+                    .or_insert(v);
+            }
+        }
+        defs.sort_unstable();
+        defs.dedup();
+        let st = &self.st;
+        let known = |o: &Opnd| match o {
+            Opnd::Reg(r) => defs.binary_search(r).is_err(),
+            Opnd::Imm(_) => true,
+            _ => false,
+        };
+        // A register set to a constant on the way is that constant when the write runs (or,
+        // where the write may run first, its value now: a register never set holds 0, and no
+        // write happens at address 0).
+        let at = |a: &Addr, space: Space| -> Option<u64> {
+            match a.base {
+                Base::Reg(r) if defs.binary_search(&r).is_ok() => match konst.get(&r) {
+                    Some(Some(v)) if matches!(st.rv(r), 0) || st.rv(r) == *v => {
+                        let k = Addr {
+                            base: Base::Abs(*v),
+                            off: a.off,
+                        };
+                        Some(st.eff(&k, space))
+                    }
+                    _ => None,
+                },
+                _ => Some(st.eff(a, space)),
+            }
+        };
+        let size_of = |o: &Opnd| -> u64 {
+            if known(o) {
+                st.get(*o, Ty::U32)
+            } else {
+                u64::MAX
+            }
+        };
+        for l in &rest {
+            let mut wm = |space: Space, a: Option<u64>, n: u64, mc: bool| match a {
+                Some(a) => hit(space, a, n, mc),
+                None => true,
+            };
+            let any = match &l.inst {
+                Inst::St {
+                    space, ty, v, addr, ..
+                } => wm(
+                    *space,
+                    at(addr, *space),
+                    v.len() as u64 * ty.bits.div_ceil(8) as u64,
+                    false,
+                ),
+                Inst::Atom {
+                    space, ty, addr, ..
+                } => wm(*space, at(addr, *space), ty.bits.div_ceil(8) as u64, false),
+                Inst::AtomV { space, addr, .. } => wm(*space, at(addr, *space), 32, false),
+                Inst::Mbar { space, addr, .. } | Inst::CpAsyncMbarArrive { space, addr, .. } => {
+                    wm(*space, at(addr, *space), 8, false)
+                }
+                Inst::CpAsync { dst, size, .. } => wm(
+                    Space::SharedCta,
+                    at(dst, Space::SharedCta),
+                    *size as u64,
+                    false,
+                ),
+                Inst::Bulk {
+                    dir,
+                    dst,
+                    size,
+                    bar,
+                    mask,
+                    ..
+                } => {
+                    let (ds, da) = if mask.is_some() {
+                        (
+                            Space::SharedCta,
+                            at(dst, dir.dst).map(|a| a & ((1 << RANK_SHIFT) - 1)),
+                        )
+                    } else {
+                        (dir.dst, at(dst, dir.dst))
+                    };
+                    wm(ds, da, size_of(size), mask.is_some())
+                        || bar.as_ref().is_some_and(|b| {
+                            let bs = if dir.dst == Space::SharedCluster && mask.is_none() {
+                                Space::SharedCluster
+                            } else {
+                                Space::SharedCta
+                            };
+                            let ba = at(b, bs);
+                            let ba = if mask.is_some() {
+                                ba.map(|a| a & ((1 << RANK_SHIFT) - 1))
+                            } else {
+                                ba
+                            };
+                            wm(
+                                if mask.is_some() { Space::SharedCta } else { bs },
+                                ba,
+                                8,
+                                mask.is_some(),
+                            )
+                        })
+                }
+                inst if Self::writes(inst) => true,
+                _ => false,
+            };
+            if any {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn step(&mut self) -> Step {
+        self.st.step(&self.code)
+    }
+
+    fn resume(&mut self, reply: Reply) {
+        self.st.resume(&self.code, reply)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.st.pc.hash(&mut h);
+        self.st.sub.hash(&mut h);
+        for s in &self.st.slots[..self.code.regs.len()] {
+            s.v.hash(&mut h);
+        }
+        for s in &self.st.slots[self.code.local_slot()..] {
+            s.v.hash(&mut h);
+        }
+        h.finish()
+    }
+
+    fn reg(&self, r: usize) -> Val {
+        if r < self.code.regs.len() {
+            self.st.slots[r].v
+        } else {
+            0
+        }
+    }
+}
