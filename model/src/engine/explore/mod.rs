@@ -470,6 +470,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 None => break,
             }
         }
+        // A thread outside any loop whose read waits for a write that can no longer come never
+        // ends: not an execution (the leaf would drop it; dropped here, before the rest of the
+        // threads are explored under it).
+        if self.dead_wait(&st) {
+            self.dropped[0] += 1;
+            return;
+        }
         // Nothing deterministic is left: a pending read chooses its write.
         if let Some((t, i)) = self.pick_pending(&st) {
             if std::env::var_os("PTX_SYNC_TRACE2").is_some() {

@@ -30,6 +30,56 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         None
     }
 
+    /// Whether a thread that cannot loop waits, in a read that declined every write there was,
+    /// for a write of its bytes that no thread that may go on can still make
+    /// ([`Self::may_go_on`]), or a spin waits for ever where the coherence-last writes of its
+    /// settled locations let it exit ([`Self::goes_on_when_settled`]): then every end of the
+    /// state is one the leaf drops.
+    pub(super) fn dead_wait(&self, st: &State<P>) -> bool {
+        let mut active: Option<Vec<bool>> = None;
+        for (t, th) in st.th.iter().enumerate() {
+            if th.status == Status::Stopped || th.pending.is_empty() {
+                continue;
+            }
+            if !th.heads.is_empty() || self.may_loop(th) {
+                // A spin whose reads all wait, on settled locations whose last writes let it
+                // exit: the leaf's fairness probe drops every end of this state.
+                let waits = |p: &Pending| {
+                    p.deferred_at.is_some_and(|seq| {
+                        let m = st.g.ev[p.ev].mem().unwrap();
+                        !m.write
+                            && !st.avail.iter().any(|(&w, &s)| {
+                                s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m))
+                            })
+                    })
+                };
+                if th.status == Status::Run
+                    && th.pending.iter().all(waits)
+                    && self.goes_on_when_settled(st, t, 0)
+                {
+                    return true;
+                }
+                continue;
+            }
+            for p in &th.pending {
+                let Some(seq) = p.deferred_at else { continue };
+                let m = st.g.ev[p.ev].mem().unwrap();
+                let newer = st
+                    .avail
+                    .iter()
+                    .any(|(&w, &s)| s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m)));
+                if newer {
+                    continue;
+                }
+                let active = active.get_or_insert_with(|| self.may_go_on(st));
+                if !self.writes_from(st, active, m.key, m.off as u64, m.size as u64, Some(p.ev)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// The states after pending read `i` of thread `t` chooses each write it may read (and,
     /// when a later write could still come, after it declines them all).
     pub(super) fn resolutions(&mut self, st: &State<P>, t: usize, i: usize) -> Vec<State<P>> {
@@ -164,10 +214,19 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// from a thread that may go on; every other thread may (a least fixpoint from the threads
     /// that are not waiting so).
     fn may_go_on(&self, st: &State<P>) -> Vec<bool> {
+        // Waiting: every pending read declined every write there was and no newer write of its
+        // bytes has come since (one that has lets it go on at the next resolution).
         let waiting = |th: &Th<P>| {
             th.status == Status::Run
                 && !th.pending.is_empty()
-                && th.pending.iter().all(|p| p.deferred_at.is_some())
+                && th.pending.iter().all(|p| {
+                    p.deferred_at.is_some_and(|seq| {
+                        let m = st.g.ev[p.ev].mem().unwrap();
+                        !st.avail.iter().any(|(&w, &s)| {
+                            s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m))
+                        })
+                    })
+                })
         };
         let mut active: Vec<bool> = st.th.iter().map(|th| !waiting(th)).collect();
         loop {
