@@ -150,20 +150,9 @@ fn bytes(name: &str) -> Vec<u8> {
     std::fs::read(built().join(name)).unwrap()
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptx-sync"))
-        .args(args)
-        .output()
-        .expect("the ptx-sync binary starts")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{run, stderr, stdout};
 
 /// `check PATH --entry ENTRY` at the launch of the module docs, plus `extra`.
 fn check(path: &str, entry: &str, extra: &[&str]) -> Output {
