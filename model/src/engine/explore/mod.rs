@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod leaf;
 mod perform;
+mod probe;
 mod resolve;
 mod values;
 pub use values::rmw_value;
