@@ -13,21 +13,29 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 continue;
             }
             for (i, p) in th.pending.iter().enumerate() {
-                match p.deferred_at {
-                    None => return Some((t, i)),
-                    Some(seq) => {
-                        let m = st.g.ev[p.ev].mem().unwrap();
-                        let newer = st.avail.iter().any(|(&w, &s)| {
-                            s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m))
-                        });
-                        if newer {
-                            return Some((t, i));
-                        }
-                    }
+                if p.deferred_at.is_none() || Self::newer_write(st, p) {
+                    return Some((t, i));
                 }
             }
         }
         None
+    }
+
+    /// Whether a write of the deferred read `p`'s bytes became known after it declined every
+    /// write there was (then it may choose again).
+    fn newer_write(st: &State<P>, p: &Pending) -> bool {
+        let (Some(seq), Some(m)) = (p.deferred_at, st.g.ev[p.ev].mem()) else {
+            return false;
+        };
+        st.avail
+            .iter()
+            .any(|(&w, &s)| s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m)))
+    }
+
+    /// Whether pending read `p` waits: it declined every write there was and no newer write of
+    /// its bytes has come since.
+    fn waits(st: &State<P>, p: &Pending) -> bool {
+        p.deferred_at.is_some() && !Self::newer_write(st, p)
     }
 
     /// Whether a thread that cannot loop waits, in a read that declined every write there was,
@@ -45,13 +53,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 // A spin whose reads all wait, on settled locations whose last writes let it
                 // exit: the leaf's fairness probe drops every end of this state.
                 let waits = |p: &Pending| {
-                    p.deferred_at.is_some_and(|seq| {
-                        let m = st.g.ev[p.ev].mem().unwrap();
-                        !m.write
-                            && !st.avail.iter().any(|(&w, &s)| {
-                                s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m))
-                            })
-                    })
+                    Self::waits(st, p) && !st.g.ev[p.ev].mem().is_some_and(|m| m.write)
                 };
                 if th.status == Status::Run
                     && th.pending.iter().all(waits)
@@ -61,16 +63,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 }
                 continue;
             }
-            for p in &th.pending {
-                let Some(seq) = p.deferred_at else { continue };
+            for p in th.pending.iter().filter(|p| Self::waits(st, p)) {
                 let m = st.g.ev[p.ev].mem().unwrap();
-                let newer = st
-                    .avail
-                    .iter()
-                    .any(|(&w, &s)| s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m)));
-                if newer {
-                    continue;
-                }
                 let active = active.get_or_insert_with(|| self.may_go_on(st));
                 if !self.writes_from(st, active, m.key, m.off as u64, m.size as u64, Some(p.ev)) {
                     return true;
@@ -219,14 +213,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let waiting = |th: &Th<P>| {
             th.status == Status::Run
                 && !th.pending.is_empty()
-                && th.pending.iter().all(|p| {
-                    p.deferred_at.is_some_and(|seq| {
-                        let m = st.g.ev[p.ev].mem().unwrap();
-                        !st.avail.iter().any(|(&w, &s)| {
-                            s > seq && st.g.ev[w].mem().is_some_and(|wm| wm.overlaps(m))
-                        })
-                    })
-                })
+                && th.pending.iter().all(|p| Self::waits(st, p))
         };
         let mut active: Vec<bool> = st.th.iter().map(|th| !waiting(th)).collect();
         loop {
