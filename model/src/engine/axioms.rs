@@ -6,7 +6,9 @@
 //! runtime"; §8.9.6: "There exists a partial transitive order …"). [`Checker`] searches them.
 
 use super::bits::Rel;
-use super::graph::{fence_covers, includes, EvId, Event, Graph, Kind, LocKey, Mem, Src, Value};
+use super::graph::{
+    fence_covers, includes, EvId, Event, Graph, Kind, LocKey, Mem, Shared, Src, Value,
+};
 use super::op::{ProxyFence, Restrict};
 use crate::ast::{FenceSem, Proxy, Sem};
 
@@ -46,8 +48,11 @@ pub struct Base {
     pub n: usize,
     /// Observation order (§8.9.2), write → read.
     pub obs: Rel,
-    /// Synchronizes-with edges other than Fence-SC.
-    pub sw: Vec<(EvId, EvId, SyncKind)>,
+    /// Synchronizes-with from barriers and the other graph-recorded synchronization
+    /// ([`Graph::sync`], shared with the graph, not copied).
+    pub barrier: Shared<Vec<(EvId, EvId)>>,
+    /// Synchronizes-with from release and acquire patterns (§8.9.4).
+    pub patterns: Edges,
     /// Narrow edges (restricted fences): the source alone precedes the target.
     pub narrow: Vec<(EvId, EvId)>,
     /// The `fence.sc` events.
@@ -58,6 +63,18 @@ pub struct Base {
     pub pfences: Vec<EvId>,
     /// Memory events by location.
     pub by_key: Vec<(LocKey, Vec<EvId>)>,
+}
+
+impl Base {
+    /// Synchronizes-with (barriers, then patterns), each edge with where it comes from.
+    pub fn sw(&self) -> Vec<(EvId, EvId, SyncKind)> {
+        let barrier = self.barrier.iter().map(|&(a, b)| (a, b, SyncKind::Barrier));
+        let patterns = self
+            .patterns
+            .iter()
+            .map(|&(a, b)| (a, b, SyncKind::Pattern));
+        barrier.chain(patterns).collect()
+    }
 }
 
 /// What a consistent execution allows: the races and the final values.
@@ -223,18 +240,13 @@ impl<'a> Checker<'a> {
             i = j;
         }
         let obs = Self::observation(g);
-        let mut sw: Vec<(EvId, EvId, SyncKind)> = g
-            .sync
-            .iter()
-            .map(|&(a, b)| (a, b, SyncKind::Barrier))
-            .collect();
-        let (wide, mut narrow) = Self::pattern_sync(g, &obs);
-        sw.extend(wide.into_iter().map(|(a, b)| (a, b, SyncKind::Pattern)));
+        let (patterns, mut narrow) = Self::pattern_sync(g, &obs);
         narrow.extend(g.narrow.iter().copied());
         Base {
             n,
             obs,
-            sw,
+            barrier: g.sync.clone(),
+            patterns,
             narrow,
             sc,
             po_edges,
@@ -446,17 +458,79 @@ impl<'a> Checker<'a> {
     /// Base causality order (§8.9.5: "X precedes Y in program order, or X synchronizes with Y,
     /// or …" transitively), with the given Fence-SC edges, closed.
     pub fn bco(&self, sc: &[(EvId, EvId)]) -> Rel {
-        let n = self.base.n;
-        let mut r = Rel::new(n);
-        for &(a, b) in &self.base.po_edges {
-            r.add(a, b);
-        }
-        for &(a, b, _) in &self.base.sw {
-            r.add(a, b);
-        }
+        let mut r = self.bco_edges();
         for &(a, b) in sc {
             r.add(a, b);
         }
+        r.close();
+        r
+    }
+
+    /// The direct edges of base causality order without Fence-SC edges (program order's and
+    /// synchronizes-with's), not closed.
+    pub fn bco_edges(&self) -> Rel {
+        let mut r = Rel::new(self.base.n);
+        for &(a, b) in &self.base.po_edges {
+            r.add(a, b);
+        }
+        for &(a, b) in self.base.barrier.iter().chain(&self.base.patterns) {
+            r.add(a, b);
+        }
+        r
+    }
+
+    /// [`Self::bco`] without Fence-SC edges, from its direct edges `edges`
+    /// ([`Self::bco_edges`]), grown from `prior` when given: the closed order of a graph this
+    /// one extends, and that graph's direct edges. Events and edges only ever get added (a new
+    /// event between two of a thread's events replaces their edge by two through it), so this
+    /// graph's order is the closure of the prior order with the edges it lacks. Checked: every
+    /// prior edge must hold in the result, else (and when more than a few edges are new) the
+    /// order is computed afresh.
+    pub fn bco_from(&self, edges: &Rel, prior: Option<(&Rel, &Rel)>) -> Rel {
+        let n = self.base.n;
+        if let Some((rel, old)) = prior.filter(|(rel, _)| rel.n() <= n) {
+            // Worth it only when few edges are new: each costs a pass over the rows.
+            const LIMIT: usize = 8;
+            let mut new: Vec<(EvId, EvId)> = Vec::new();
+            'rows: for a in 0..n {
+                for (k, &w) in edges.row(a).iter().enumerate() {
+                    let o = if a < old.n() {
+                        old.row(a).get(k).copied().unwrap_or(0)
+                    } else {
+                        0
+                    };
+                    let mut m = w & !o;
+                    while m != 0 {
+                        new.push((a, k * 64 + m.trailing_zeros() as usize));
+                        m &= m - 1;
+                        if new.len() > LIMIT {
+                            break 'rows;
+                        }
+                    }
+                }
+            }
+            if new.len() <= LIMIT {
+                let mut r = rel.grown(n);
+                for (a, b) in new {
+                    r.add_closed(a, b);
+                }
+                let kept = (0..old.n()).all(|a| {
+                    let (ro, rr) = (old.row(a), r.row(a));
+                    ro.iter().zip(rr).all(|(&o, &x)| o & !x == 0)
+                });
+                if kept {
+                    debug_assert!(
+                        r == {
+                            let mut f = edges.clone();
+                            f.close();
+                            f
+                        }
+                    );
+                    return r;
+                }
+            }
+        }
+        let mut r = edges.clone();
         r.close();
         r
     }

@@ -241,15 +241,30 @@ impl Rel {
             }
             return;
         }
-        let mut rb: Vec<u64> = self.row(b).to_vec();
-        rb[b / 64] |= 1 << (b % 64);
+        // Rows that reach `a` get row `b` and `b`; row `b` itself is read before it may change
+        // (when `b` reaches `a`, its row gets itself: the same bits).
+        let (aw, ab) = (a / 64, 1u64 << (a % 64));
+        let (bw, bb) = (b / 64, 1u64 << (b % 64));
         for x in 0..self.n {
-            if x == a || self.has(x, a) {
-                for (k, r) in rb.iter().enumerate() {
+            if x == a || self.data[x * w + aw] & ab != 0 {
+                for k in 0..w {
+                    let r = self.data[b * w + k] | if k == bw { bb } else { 0 };
                     self.data[x * w + k] |= r;
                 }
             }
         }
+    }
+    /// This relation on `n ≥ self.n()` events (the new events unrelated).
+    pub fn grown(&self, n: usize) -> Rel {
+        assert!(n >= self.n);
+        if n == self.n {
+            return self.clone();
+        }
+        let mut r = Rel::new(n);
+        for a in 0..self.n {
+            r.data[a * r.w..a * r.w + self.w].copy_from_slice(self.row(a));
+        }
+        r
     }
     /// Row `a` ∪= row `b` (same relation).
     fn union_rows(&mut self, a: usize, b: usize) {
@@ -326,6 +341,7 @@ impl Rel {
                 pos[a] = i;
             }
             let mut succ: Vec<usize> = Vec::new();
+            let mut covered = vec![0u64; w];
             for &a in order.iter().rev() {
                 succ.clear();
                 for wi in 0..w {
@@ -342,7 +358,7 @@ impl Rel {
                     continue;
                 }
                 succ.sort_unstable_by_key(|&b| pos[b]);
-                let mut covered = vec![0u64; w];
+                covered.iter_mut().for_each(|c| *c = 0);
                 for &b in &succ {
                     if covered[b / 64] >> (b % 64) & 1 == 1 {
                         continue;

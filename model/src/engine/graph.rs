@@ -288,16 +288,49 @@ pub fn fence_covers(
     }
 }
 
+/// A value shared between partial executions until one of them changes it (copy on write):
+/// the search clones a whole state at every choice, and most of it (a kernel thread's hundreds
+/// of registers, the events and program-order lists of the graph) does not change between two
+/// choices.
+#[derive(Debug, Default)]
+pub struct Shared<T>(std::rc::Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> Shared<T> {
+    /// Shares `t`.
+    pub fn new(t: T) -> Self {
+        Shared(std::rc::Rc::new(t))
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        std::rc::Rc::make_mut(&mut self.0)
+    }
+}
+
 /// The events of an execution, with each thread's events in program order.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
     /// All events, in the order they were added.
-    pub ev: Vec<Event>,
+    pub ev: Vec<Shared<Event>>,
     /// Per thread, its events sorted by `ord`.
-    pub po: Vec<Vec<EvId>>,
+    pub po: Vec<Shared<Vec<EvId>>>,
     /// Synchronizes-with edges that do not come from patterns or Fence-SC (barriers, cluster
     /// barriers, async joins, warp syncs), as (from, to).
-    pub sync: Vec<(EvId, EvId)>,
+    pub sync: Shared<Vec<(EvId, EvId)>>,
     /// Async operations: (the issuing event, the operation's thread).
     pub issued: Vec<(EvId, usize)>,
     /// Edges that order only their source event before the target (and what follows the
@@ -315,7 +348,7 @@ impl Graph {
         let id = self.ev.len();
         let t = e.thread;
         if self.po.len() <= t {
-            self.po.resize(t + 1, Vec::new());
+            self.po.resize(t + 1, Shared::default());
         }
         let ord = e.ord;
         let list = &mut self.po[t];
@@ -324,7 +357,7 @@ impl Graph {
             .rposition(|&x| self.ev[x].ord < ord)
             .map_or(0, |p| p + 1);
         list.insert(pos, id);
-        self.ev.push(e);
+        self.ev.push(Shared::new(e));
         id
     }
 

@@ -34,6 +34,8 @@ pub(super) struct Checked {
     stamp: [usize; 5],
     /// Base causality order without Fence-SC edges (closed).
     bco0: Rel,
+    /// Its direct edges ([`Checker::bco_edges`]), from which a later graph's grows.
+    edges0: Rel,
     /// The narrow edges of the graph's synchronization (restricted fences).
     narrow: Vec<(EvId, EvId)>,
     /// Causality order without Fence-SC edges.
@@ -78,6 +80,7 @@ impl Checked {
         g: &Graph,
         ch: &Checker,
         bco0: Rel,
+        edges0: Rel,
         cause0: Rel,
         parent: Option<&Checked>,
     ) -> Option<Checked> {
@@ -102,6 +105,7 @@ impl Checked {
         Some(Checked {
             stamp: stamp(g),
             bco0,
+            edges0,
             narrow: ch.base().narrow.clone(),
             cause0,
             free,
@@ -109,6 +113,12 @@ impl Checked {
             bco,
             base: None,
         })
+    }
+
+    /// The closed base causality order (without Fence-SC edges) and its direct edges, from
+    /// which a graph extending this one grows its own ([`Checker::bco_from`]).
+    pub(super) fn prior_bco(&self) -> (&Rel, &Rel) {
+        (&self.bco0, &self.edges0)
     }
 
     /// Keeps the checker's base relations (of the same graph) for the leaf check.
@@ -289,12 +299,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let c: &Checked = match &cached {
             Some(c) => c,
             None => {
-                let bco0 = ch.bco(&[]);
+                let edges0 = ch.bco_edges();
+                let prior = st.checked.as_deref().map(|p| p.prior_bco());
+                let bco0 = ch.bco_from(&edges0, prior);
                 if bco0.reflexive_somewhere() {
                     return None;
                 }
                 let (_, cause0) = ch.cause(&bco0);
-                computed = Checked::derive(self, &st.g, &ch, bco0, cause0, None)?;
+                computed = Checked::derive(self, &st.g, &ch, bco0, edges0, cause0, None)?;
                 &computed
             }
         };
@@ -747,7 +759,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
         }
         let races = self.races(g, ch, &cause);
-        let mut sync = ch.base().sw.clone();
+        let mut sync = ch.base().sw();
         sync.extend(sc.iter().map(|&(a, b)| (a, b, SyncKind::FenceSc)));
         Some(Full {
             flags,

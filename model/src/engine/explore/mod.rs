@@ -17,7 +17,7 @@
 use super::asyncop::{AsyncKind, AsyncProg};
 use super::axioms::{morally_strong, Checker, CoProblem, SyncKind, INIT};
 use super::bits::Rel;
-use super::graph::{EvId, Event, Graph, Kind, LocKey, MbarAct, Mem, Piece, Src, Value};
+use super::graph::{EvId, Event, Graph, Kind, LocKey, MbarAct, Mem, Piece, Shared, Src, Value};
 use super::mbar::{MbarError, MbarState};
 use super::op::{
     Access, At, Completion, Layout, MbarOp, Op, Order, Place, Program, Reply, Space, Step, Val,
@@ -278,37 +278,6 @@ struct BarState {
     gen: u32,
 }
 
-/// A thread's state shared between partial executions until one of them changes it (the
-/// search clones a whole [`State`] at every choice; most threads do not move between two
-/// choices, and a kernel's thread holds hundreds of registers).
-#[derive(Debug)]
-struct Shared<T>(std::rc::Rc<T>);
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared(self.0.clone())
-    }
-}
-
-impl<T: Clone> Shared<T> {
-    fn new(t: T) -> Self {
-        Shared(std::rc::Rc::new(t))
-    }
-}
-
-impl<T> std::ops::Deref for Shared<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T: Clone> std::ops::DerefMut for Shared<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        std::rc::Rc::make_mut(&mut self.0)
-    }
-}
-
 #[derive(Clone)]
 struct State<P> {
     g: Graph,
@@ -417,7 +386,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             flags: Vec::new(),
             checked: None,
         };
-        st.g.po = vec![Vec::new(); nreal];
+        st.g.po = vec![Shared::default(); nreal];
         for t in 0..nreal {
             st.th[t].refront();
         }

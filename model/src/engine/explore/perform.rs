@@ -238,7 +238,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 th.join_first = prior;
                 th.refront();
                 st.th.push(Shared::new(th));
-                st.g.po.push(Vec::new());
+                st.g.po.push(Shared::default());
                 st.th[t].impure += 1;
                 match inc {
                     None => Self::push_op(st, t, None, Some(Reply::None)),
@@ -342,7 +342,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let t = st.g.ev[a].thread;
         let ord = st.g.ev[a].ord;
         let mut out = Vec::new();
-        for &f in &st.g.po[t] {
+        for &f in st.g.po[t].iter() {
             if st.g.ev[f].ord >= ord {
                 break;
             }
@@ -890,7 +890,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             let mut th = Th::new(Prog::Async(prog), place, Some(ev));
             th.refront();
             st.th.push(Shared::new(th));
-            st.g.po.push(Vec::new());
+            st.g.po.push(Shared::default());
             match completion {
                 Completion::AsyncGroup => st.th[t].open.push(child),
                 Completion::BulkGroup => st.th[t].bopen.push(child),

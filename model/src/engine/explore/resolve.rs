@@ -531,7 +531,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let cl = |c: u32| self.cluster_of_cta.get(&c).copied().unwrap_or(c);
         let parent = st.checked.take();
         let ch = Checker::new(&st.g, &cl);
-        let bco = ch.bco(&[]);
+        let edges = ch.bco_edges();
+        let bco = ch.bco_from(&edges, parent.as_deref().map(|p| p.prior_bco()));
         let parent = parent.filter(|p| p.extends_to(&st.g, &ch, &bco));
         let only = match (&parent, st.g.ev[read].mem()) {
             (Some(_), Some(m)) => Some(m.key),
@@ -540,7 +541,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let Some(cause) = self.necessary_cause(&st.g, &ch, &bco, only) else {
             return Flow::Prune;
         };
-        match leaf::Checked::derive(self, &st.g, &ch, bco, cause, parent.as_deref()) {
+        match leaf::Checked::derive(self, &st.g, &ch, bco, edges, cause, parent.as_deref()) {
             Some(mut c) => {
                 // Kept only for graphs whose relations are small: every state on the search's
                 // stack holds its own (a few n²-bit relations), and memory stays bounded by the
