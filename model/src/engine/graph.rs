@@ -120,6 +120,37 @@ pub struct Mem {
 }
 
 impl Mem {
+    /// An access of `size` bytes at `off` of location `key` (through variable `vaddr`), neither
+    /// read nor write yet, not atomic, with nothing read or written.
+    #[allow(clippy::too_many_arguments)]
+    pub fn access(
+        key: LocKey,
+        off: u32,
+        size: u8,
+        vaddr: u32,
+        shared: bool,
+        proxy: Proxy,
+        order: Order,
+    ) -> Mem {
+        Mem {
+            key,
+            off,
+            size,
+            vaddr,
+            shared,
+            proxy,
+            order,
+            read: false,
+            write: false,
+            atomic: false,
+            red: false,
+            rmw: None,
+            mbar: None,
+            wval: None,
+            rf: None,
+            rval: None,
+        }
+    }
     /// Whether two accesses share a byte.
     pub fn overlaps(&self, o: &Mem) -> bool {
         self.key == o.key && self.off < o.off + o.size as u32 && o.off < self.off + self.size as u32

@@ -253,6 +253,18 @@ impl<P: Program> Th<P> {
         let s = p.step();
         self.front = Some((p, s));
     }
+    /// Wakes the thread waiting at a barrier or an mbarrier with `reply`: the waiting op is the
+    /// last in `ahead` (nothing runs past a wait), its reply is known, the thread runs on.
+    fn wake(&mut self, reply: Reply) {
+        self.status = Status::Run;
+        let last = self.ahead.len() - 1;
+        self.ahead[last].1 = Some(reply);
+        let (p, _) = self.front.as_mut().unwrap();
+        p.resume(reply);
+        let s = p.step();
+        self.front.as_mut().unwrap().1 = s;
+        self.advance_snap();
+    }
     /// Moves the snapshot past every resolved op at its head.
     fn advance_snap(&mut self) {
         while let Some((_, Some(r))) = self.ahead.first() {
@@ -765,24 +777,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
 
     fn mem_event(&self, st: &mut State<P>, t: usize, acc: &Access, at: &At) -> Result<Mem, ()> {
         match self.locate(st, t, acc.space, acc.addr, acc.size) {
-            Ok((key, off, vaddr, shared)) => Ok(Mem {
-                key,
-                off,
-                size: acc.size,
-                vaddr,
-                shared,
-                proxy: acc.proxy,
-                order: acc.order,
-                read: false,
-                write: false,
-                atomic: false,
-                red: false,
-                rmw: None,
-                mbar: None,
-                wval: None,
-                rf: None,
-                rval: None,
-            }),
+            Ok((key, off, vaddr, shared)) => Ok(Mem::access(
+                key, off, acc.size, vaddr, shared, acc.proxy, acc.order,
+            )),
             Err(e) => {
                 Self::stop(
                     st,

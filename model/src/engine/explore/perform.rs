@@ -493,16 +493,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     st.g.sync.push((a.1, wait));
                 }
             }
-            let reply = replies[k];
-            let th: &mut Th<P> = &mut st.th[u];
-            th.status = Status::Run;
-            let last = th.ahead.len() - 1;
-            th.ahead[last].1 = Some(reply);
-            let (pr, _) = th.front.as_mut().unwrap();
-            pr.resume(reply);
-            let s = pr.step();
-            th.front.as_mut().unwrap().1 = s;
-            th.advance_snap();
+            st.th[u].wake(replies[k]);
         }
         if sync_edges {
             return Flow::Go;
@@ -637,16 +628,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 } => Reply::Value((popc > 0) as u64),
                 _ => Reply::None,
             };
-            let th: &mut Th<P> = &mut st.th[wt];
-            th.status = Status::Run;
-            // The waiting op is the last in `ahead` (nothing runs past a barrier wait).
-            let last = th.ahead.len() - 1;
-            th.ahead[last].1 = Some(reply);
-            let (p, _) = th.front.as_mut().unwrap();
-            p.resume(reply);
-            let s = p.step();
-            th.front.as_mut().unwrap().1 = s;
-            th.advance_snap();
+            st.th[wt].wake(reply);
         }
     }
 

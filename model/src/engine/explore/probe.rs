@@ -118,22 +118,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         return None;
                     };
                     let m = Mem {
-                        key,
-                        off,
-                        size: acc.size,
-                        vaddr: 0,
-                        shared: false,
-                        proxy: acc.proxy,
-                        order: acc.order,
                         read: true,
-                        write: false,
-                        atomic: false,
-                        red: false,
-                        rmw: None,
-                        mbar: None,
-                        wval: None,
-                        rf: None,
-                        rval: None,
+                        ..Mem::access(key, off, acc.size, 0, false, acc.proxy, acc.order)
                     };
                     prog.resume(value_of(&m)?);
                 }

@@ -66,29 +66,24 @@ pub(super) fn mask(size: u8) -> u64 {
 pub fn rmw_value(r: crate::engine::op::Rmw, old: u64, size: u8) -> Option<u64> {
     use crate::engine::op::Float;
     if let Some(f) = r.float {
-        let (o, a) = (old, r.a);
-        return match (f, r.op) {
-            (Float::F32, op) => {
-                let (x, y) = (f32::from_bits(o as u32), f32::from_bits(a as u32));
-                let z = match op {
-                    RmwOp::Add => x + y,
-                    RmwOp::Min => x.min(y),
-                    RmwOp::Max => x.max(y),
-                    RmwOp::Exch => y,
-                    _ => return None,
-                };
-                Some(z.to_bits() as u64)
-            }
-            (Float::F64, op) => {
-                let (x, y) = (f64::from_bits(o), f64::from_bits(a));
-                let z = match op {
-                    RmwOp::Add => x + y,
-                    RmwOp::Min => x.min(y),
-                    RmwOp::Max => x.max(y),
-                    RmwOp::Exch => y,
-                    _ => return None,
-                };
-                Some(z.to_bits())
+        // The same operations at both widths (`f32`/`f64` from and to their bits).
+        macro_rules! float_rmw {
+            ($t:ty, $x:expr, $y:expr) => {{
+                let (x, y): ($t, $t) = ($x, $y);
+                match r.op {
+                    RmwOp::Add => Some(x + y),
+                    RmwOp::Min => Some(x.min(y)),
+                    RmwOp::Max => Some(x.max(y)),
+                    RmwOp::Exch => Some(y),
+                    _ => None,
+                }
+            }};
+        }
+        return match f {
+            Float::F32 => float_rmw!(f32, f32::from_bits(old as u32), f32::from_bits(r.a as u32))
+                .map(|z| z.to_bits() as u64),
+            Float::F64 => {
+                float_rmw!(f64, f64::from_bits(old), f64::from_bits(r.a)).map(f64::to_bits)
             }
             _ => None,
         };
