@@ -785,63 +785,39 @@ fn mbarrier_defaults_and_operands() {
     ]);
     let s = run(&mut t, &mut m);
     let bar = layout_xs().addr_of(3);
-    let o: Vec<(MbarOp, Sem, Scope)> = ops(&s)
+    // A row each: the space the instruction names (`.shared::cluster` only on the expect_tx
+    // arrive), its operation, and its semantics and scope (written, or the defaults above).
+    let mbar = |space, op, sem, scope| Op::Mbar {
+        space,
+        addr: bar,
+        op,
+        sem,
+        scope,
+    };
+    let (cta, cluster) = (Space::SharedCta, Space::SharedCluster);
+    let arrive = |count, expect_tx, no_complete, drop| MbarOp::Arrive {
+        count,
+        expect_tx,
+        no_complete,
+        drop,
+    };
+    let got: Vec<Op> = ops(&s)
         .into_iter()
-        .filter_map(|o| match o {
-            Op::Mbar {
-                space,
-                addr,
-                op,
-                sem,
-                scope,
-            } => {
-                assert_eq!(
-                    (space, addr),
-                    (
-                        if matches!(
-                            op,
-                            MbarOp::Arrive {
-                                expect_tx: Some(_),
-                                ..
-                            }
-                        ) {
-                            Space::SharedCluster
-                        } else {
-                            Space::SharedCta
-                        },
-                        bar
-                    )
-                );
-                Some((op, sem, scope))
-            }
-            _ => None,
-        })
+        .filter(|o| matches!(o, Op::Mbar { .. }))
         .collect();
     assert_eq!(
-        o,
+        got,
         vec![
-            (MbarOp::Init { count: 2 }, Sem::Weak, Scope::Cta),
-            (
-                MbarOp::Arrive {
-                    count: 1,
-                    expect_tx: None,
-                    no_complete: false,
-                    drop: false
-                },
-                Sem::Release,
-                Scope::Cta
-            ),
-            (
-                MbarOp::Arrive {
-                    count: 1,
-                    expect_tx: Some(64),
-                    no_complete: false,
-                    drop: false
-                },
+            mbar(cta, MbarOp::Init { count: 2 }, Sem::Weak, Scope::Cta),
+            mbar(cta, arrive(1, None, false, false), Sem::Release, Scope::Cta),
+            mbar(
+                cluster,
+                arrive(1, Some(64), false, false),
                 Sem::Release,
                 Scope::Cluster
             ),
-            (
+            mbar(
+                cta,
                 MbarOp::WaitParity {
                     parity: 1,
                     try_wait: true
@@ -849,7 +825,8 @@ fn mbarrier_defaults_and_operands() {
                 Sem::Acquire,
                 Scope::Cta
             ),
-            (
+            mbar(
+                cta,
                 MbarOp::WaitState {
                     state: 0x77,
                     try_wait: false
@@ -857,17 +834,8 @@ fn mbarrier_defaults_and_operands() {
                 Sem::Relaxed,
                 Scope::Cluster
             ),
-            (MbarOp::ExpectTx(16), Sem::Relaxed, Scope::Cta),
-            (
-                MbarOp::Arrive {
-                    count: 3,
-                    expect_tx: None,
-                    no_complete: true,
-                    drop: true
-                },
-                Sem::Release,
-                Scope::Cta
-            ),
+            mbar(cta, MbarOp::ExpectTx(16), Sem::Relaxed, Scope::Cta),
+            mbar(cta, arrive(3, None, true, true), Sem::Release, Scope::Cta),
         ]
     );
     assert!(ops(&s).contains(&Op::PendingCount(0x77)));
