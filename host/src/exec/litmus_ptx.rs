@@ -132,17 +132,6 @@ fn scope(s: Scope) -> &'static str {
     }
 }
 
-fn cmp(c: Cmp) -> &'static str {
-    match c {
-        Cmp::Eq => "eq",
-        Cmp::Ne => "ne",
-        Cmp::Lt => "lt",
-        Cmp::Le => "le",
-        Cmp::Gt => "gt",
-        Cmp::Ge => "ge",
-    }
-}
-
 /// The opcode as written (first token), lower-case.
 fn opcode(text: &str) -> String {
     text.split_whitespace()
@@ -802,7 +791,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
             let _ = writeln!(
                 o,
                 "\tsetp.{}.s32 %p7, {ra}, {rb};\n\t@%p7 bra T{k}_L{target};",
-                cmp(*c)
+                c.suffix()
             );
         }
         Instr::Goto { target } => {

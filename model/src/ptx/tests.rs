@@ -1383,7 +1383,10 @@ fn litmus_extras_parse_to_their_meanings() {
     // FORMAT part 2: untyped ld/st/atom/red are 32-bit; .volatile is relaxed.sys.
     let i = lparse("ld.volatile r0, x").unwrap();
     let Inst::Ld {
-        order, ty, space, ..
+        m: MemRef {
+            order, ty, space, ..
+        },
+        ..
     } = i
     else {
         panic!()
@@ -1422,11 +1425,19 @@ fn litmus_extras_parse_to_their_meanings() {
         lparse("membar.cta").unwrap(),
         Inst::Fence(FenceSem::Sc, Scope::Cta, None)
     ));
-    let Inst::Ld { proxy, .. } = lparse("suld.weak r0, x").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { proxy, .. },
+        ..
+    } = lparse("suld.weak r0, x").unwrap()
+    else {
         panic!()
     };
     assert_eq!(proxy, Proxy::Surface);
-    let Inst::Ld { proxy, .. } = lparse("ld.const r0, x").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { proxy, .. },
+        ..
+    } = lparse("ld.const r0, x").unwrap()
+    else {
         panic!()
     };
     assert_eq!(proxy, Proxy::Constant);
@@ -1459,12 +1470,20 @@ fn litmus_extras_parse_to_their_meanings() {
 
 #[test]
 fn address_operands() {
-    let Inst::Ld { addr, .. } = kparse("ld.u32 %r1, [%rd1+-28];").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { addr, .. },
+        ..
+    } = kparse("ld.u32 %r1, [%rd1+-28];").unwrap()
+    else {
         panic!()
     };
     assert_eq!(addr.off, -28);
     assert!(matches!(addr.base, Base::Reg(_)));
-    let Inst::St { addr, .. } = kparse("st.global.u32 [y+8], 1;").unwrap() else {
+    let Inst::St {
+        m: MemRef { addr, .. },
+        ..
+    } = kparse("st.global.u32 [y+8], 1;").unwrap()
+    else {
         panic!()
     };
     assert_eq!(addr.off, 8);
@@ -1476,7 +1495,11 @@ fn address_operands() {
             ..
         }
     ));
-    let Inst::Ld { addr, .. } = kparse("ld.u32 %r1, [4096];").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { addr, .. },
+        ..
+    } = kparse("ld.u32 %r1, [4096];").unwrap()
+    else {
         panic!()
     };
     assert_eq!(addr.base, Base::Abs(4096));

@@ -201,9 +201,9 @@ impl State {
                     } else {
                         (f64::from_bits(x), f64::from_bits(y))
                     };
-                    fcmp(*cmp, fx, fy)
+                    cmp.eval_float(fx, fy)
                 } else {
-                    icmp(*cmp, x, y, ty.bits as u32, ty.signed())
+                    cmp.eval_int(x, y, ty.bits as u32, ty.signed())
                 };
                 let mut dd = self.deps(&[*a, *b]);
                 let (pv, qv) = match comb {

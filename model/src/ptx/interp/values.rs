@@ -121,46 +121,6 @@ pub(super) fn fbin<T: IeeeFloat>(op: BinOp, a: T, b: T) -> Option<T> {
     })
 }
 
-/// Float comparison (PTX ISA §9.3.1.2).
-pub(super) fn fcmp(cmp: CmpOp, a: f64, b: f64) -> bool {
-    let nan = a.is_nan() || b.is_nan();
-    match cmp {
-        CmpOp::Eq => !nan && a == b,
-        CmpOp::Ne => !nan && a != b,
-        CmpOp::Lt => !nan && a < b,
-        CmpOp::Le => !nan && a <= b,
-        CmpOp::Gt => !nan && a > b,
-        CmpOp::Ge => !nan && a >= b,
-        CmpOp::Equ => nan || a == b,
-        CmpOp::Neu => nan || a != b,
-        CmpOp::Ltu => nan || a < b,
-        CmpOp::Leu => nan || a <= b,
-        CmpOp::Gtu => nan || a > b,
-        CmpOp::Geu => nan || a >= b,
-        CmpOp::Num => !nan,
-        CmpOp::Nan => nan,
-        CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs => false,
-    }
-}
-
-/// Integer comparison: `a`, `b` are the chopped bits of a `bits`-wide type (PTX ISA §9.3.1.1).
-pub(super) fn icmp(cmp: CmpOp, a: u64, b: u64, bits: u32, signed: bool) -> bool {
-    let (sa, sb) = (sext(a, bits) as i64, sext(b, bits) as i64);
-    match cmp {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt if signed => sa < sb,
-        CmpOp::Le if signed => sa <= sb,
-        CmpOp::Gt if signed => sa > sb,
-        CmpOp::Ge if signed => sa >= sb,
-        CmpOp::Lt | CmpOp::Lo => a < b,
-        CmpOp::Le | CmpOp::Ls => a <= b,
-        CmpOp::Gt | CmpOp::Hi => a > b,
-        CmpOp::Ge | CmpOp::Hs => a >= b,
-        _ => false,
-    }
-}
-
 /// `prmt` (PTX ISA §9.7.9.7).
 pub fn prmt(mode: PrmtMode, a: u32, b: u32, c: u32) -> u32 {
     let src = ((b as u64) << 32) | a as u64;
