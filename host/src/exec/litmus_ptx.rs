@@ -33,7 +33,7 @@
 //! compared modulo 2^32, [`norm32`]).
 
 use ptx_sync_model::ast::{
-    AluOp, BarKind, Cmp, FenceSem, Instr, Prop, Proxy, RmwOp, Scope, Sem, Term, Test, Val,
+    AluOp, BarKind, FenceSem, Instr, Prop, Proxy, RmwOp, Scope, Sem, Term, Test, Val,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
