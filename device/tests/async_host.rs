@@ -11,6 +11,7 @@ use ptx_sync::shared::to_shared;
 use ptx_sync::wait::Budget;
 use ptx_sync::{Acquire, Cta, Mbarrier, Phase, Relaxed, Release};
 use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 #[test]
 fn phase_completes_after_all_arrivals() {
@@ -129,13 +130,63 @@ fn pipeline_state_flips_on_wrap_for_1_to_4_stages() {
 
 const CHUNK: usize = 64; // u32 words per stage (256 bytes)
 
-#[repr(C, align(16))]
-struct Stages<const S: usize>(UnsafeCell<[[u32; CHUNK]; S]>);
-unsafe impl<const S: usize> Sync for Stages<S> {}
-impl<const S: usize> Stages<S> {
-    fn get(&self) -> *mut [[u32; CHUNK]; S] {
-        self.0.get()
+/// A ring of `S` stages of `N` words.
+#[repr(C, align(128))]
+struct Ring<const S: usize, const N: usize>(UnsafeCell<[[u32; N]; S]>);
+unsafe impl<const S: usize, const N: usize> Sync for Ring<S, N> {}
+impl<const S: usize, const N: usize> Ring<S, N> {
+    fn stage(&self, i: usize) -> *mut [u32; N] {
+        unsafe { &raw mut (*self.0.get())[i] }
     }
+}
+
+/// The tests' TMA-style pipeline on CPU threads: a [`Ring`] of `S` stages of `N` words, one
+/// producer and `consumers` consumers. For each of `steps` steps the producer acquires a stage
+/// (its `full` barrier expecting the stage's `N * 4` bytes) and `fill(step, stage, full)` starts
+/// the copy into it; consumer `c` waits until the stage is full, calls `take(c, step, stage)`
+/// and releases it.
+fn pipeline<const S: usize, const N: usize>(
+    steps: usize,
+    consumers: u32,
+    fill: impl Fn(usize, *mut u32, &Mbarrier<Full>) + Sync,
+    take: impl Fn(usize, usize, &[u32; N]) + Sync,
+) {
+    let ring = Ring::<S, N>(UnsafeCell::new([[0; N]; S]));
+    let full: Vec<Mbarrier<Full>> = (0..S).map(|_| Mbarrier::new()).collect();
+    let empty: Vec<Mbarrier<Empty>> = (0..S).map(|_| Mbarrier::new()).collect();
+    let pipe = Pipeline::<S, Cta>::new(&full, &empty, 0, true);
+    pipe.init(1, consumers);
+    let budget = Budget::iterations(50_000_000);
+    std::thread::scope(|sc| {
+        sc.spawn(|| {
+            let mut st = PipelineState::<S>::producer_start();
+            for k in 0..steps {
+                let f = pipe
+                    .producer_acquire(st, (N * 4) as u32, budget)
+                    .expect("producer timed out");
+                fill(k, ring.stage(st.index()).cast(), f);
+                st.advance();
+            }
+            pipe.producer_tail(st, budget).expect("tail timed out");
+        });
+        for c in 0..consumers as usize {
+            let (pipe, ring, take) = (&pipe, &ring, &take);
+            sc.spawn(move || {
+                let mut st = PipelineState::<S>::consumer_start();
+                for k in 0..steps {
+                    let full = pipe.consumer_wait(st, budget).expect("consumer timed out");
+                    take(c, k, unsafe { &*ring.stage(full.index()) });
+                    pipe.consumer_release(full);
+                    st.advance();
+                }
+            });
+        }
+    });
+}
+
+/// The words the consumers stored.
+fn words(out: &[AtomicU32]) -> Vec<u32> {
+    out.iter().map(|a| a.load(Ordering::Relaxed)).collect()
 }
 
 /// Producer + 3 consumers on threads: each consumer copies a third of every chunk to `out`.
@@ -143,56 +194,26 @@ fn run_pipeline<const S: usize>(chunks: usize) {
     let src: Vec<u32> = (0..(chunks * CHUNK) as u32)
         .map(|x| x.wrapping_mul(2654435761))
         .collect();
-    let out: Vec<std::sync::atomic::AtomicU32> =
-        (0..chunks * CHUNK).map(|_| 0xFFFF_FFFF.into()).collect();
-    let full: Vec<Mbarrier<Full>> = (0..S).map(|_| Mbarrier::new()).collect();
-    let empty: Vec<Mbarrier<Empty>> = (0..S).map(|_| Mbarrier::new()).collect();
-    let stages = Stages::<S>(UnsafeCell::new([[0; CHUNK]; S]));
-    let pipe = Pipeline::<S, Cta>::new(&full, &empty, 0, true);
-    const CONSUMERS: u32 = 3;
-    pipe.init(1, CONSUMERS);
-    let budget = Budget::iterations(50_000_000);
-    std::thread::scope(|sc| {
-        sc.spawn(|| {
-            let mut st = PipelineState::<S>::producer_start();
-            for k in 0..chunks {
-                let f = pipe
-                    .producer_acquire(st, (CHUNK * 4) as u32, budget)
-                    .expect("producer timed out");
-                let dst = unsafe { (*stages.get())[st.index()].as_mut_ptr() };
-                unsafe {
-                    cp_async_bulk_g2s(
-                        to_shared(dst),
-                        src[k * CHUNK..].as_ptr() as *const u8,
-                        (CHUNK * 4) as u32,
-                        f,
-                    )
-                };
-                st.advance();
+    let out: Vec<AtomicU32> = (0..chunks * CHUNK).map(|_| 0xFFFF_FFFF.into()).collect();
+    const CONSUMERS: usize = 3;
+    pipeline::<S, CHUNK>(
+        chunks,
+        CONSUMERS as u32,
+        |k, dst, f| unsafe {
+            cp_async_bulk_g2s(
+                to_shared(dst),
+                src[k * CHUNK..].as_ptr() as *const u8,
+                (CHUNK * 4) as u32,
+                f,
+            )
+        },
+        |c, k, stage| {
+            for i in (c..CHUNK).step_by(CONSUMERS) {
+                out[k * CHUNK + i].store(stage[i], Ordering::Relaxed);
             }
-            pipe.producer_tail(st, budget).expect("tail timed out");
-        });
-        for c in 0..CONSUMERS as usize {
-            let (pipe, stages, out) = (&pipe, &stages, &out);
-            sc.spawn(move || {
-                let mut st = PipelineState::<S>::consumer_start();
-                for k in 0..chunks {
-                    let full = pipe.consumer_wait(st, budget).expect("consumer timed out");
-                    let stage = unsafe { &(*stages.get())[full.index()] };
-                    for i in (c..CHUNK).step_by(CONSUMERS as usize) {
-                        out[k * CHUNK + i].store(stage[i], std::sync::atomic::Ordering::Relaxed);
-                    }
-                    pipe.consumer_release(full);
-                    st.advance();
-                }
-            });
-        }
-    });
-    let got: Vec<u32> = out
-        .iter()
-        .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-        .collect();
-    assert_eq!(got, src, "pipeline with {S} stages");
+        },
+    );
+    assert_eq!(words(&out), src, "pipeline with {S} stages");
 }
 
 #[test]
@@ -280,7 +301,7 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
     const BW: usize = 32;
     const BH: usize = 8;
     let src: Vec<u32> = (0..(w * h) as u32).map(|x| x ^ 0x5a5a_0000).collect();
-    let out: Vec<std::sync::atomic::AtomicU32> = (0..w * h).map(|_| 0xFFFF_FFFF.into()).collect();
+    let out: Vec<AtomicU32> = (0..w * h).map(|_| 0xFFFF_FFFF.into()).collect();
     let map = TensorMap::host_tiled(
         src.as_ptr() as *const u8,
         4,
@@ -289,61 +310,26 @@ fn tiled_copy_on_host<const S: usize>(w: usize, h: usize) {
         &[BW as u32, BH as u32],
     )
     .unwrap();
-    #[repr(C, align(128))]
-    struct Ring<const S: usize>(UnsafeCell<[[u32; BW * BH]; S]>);
-    unsafe impl<const S: usize> Sync for Ring<S> {}
-    impl<const S: usize> Ring<S> {
-        fn get(&self) -> *mut [[u32; BW * BH]; S] {
-            self.0.get()
-        }
-    }
-    let ring = Ring::<S>(UnsafeCell::new([[0; BW * BH]; S]));
-    let full: Vec<Mbarrier<Full>> = (0..S).map(|_| Mbarrier::new()).collect();
-    let empty: Vec<Mbarrier<Empty>> = (0..S).map(|_| Mbarrier::new()).collect();
-    let pipe = Pipeline::<S, Cta>::new(&full, &empty, 0, true);
-    pipe.init(1, 2);
     let (tx, ty) = (w.div_ceil(BW), h.div_ceil(BH));
-    let budget = Budget::iterations(50_000_000);
-    std::thread::scope(|sc| {
-        sc.spawn(|| {
-            let mut st = PipelineState::<S>::producer_start();
-            for t in 0..tx * ty {
-                let f = pipe
-                    .producer_acquire(st, (BW * BH * 4) as u32, budget)
-                    .unwrap();
-                let dst = unsafe { (*ring.get())[st.index()].as_mut_ptr() };
-                let c = [((t % tx) * BW) as i32, ((t / tx) * BH) as i32];
-                unsafe { cp_async_bulk_tensor_load(to_shared(dst), &map, c, f) };
-                st.advance();
-            }
-            pipe.producer_tail(st, budget).unwrap();
-        });
-        for c in 0..2usize {
-            let (pipe, ring, out) = (&pipe, &ring, &out);
-            sc.spawn(move || {
-                let mut st = PipelineState::<S>::consumer_start();
-                for t in 0..tx * ty {
-                    let full = pipe.consumer_wait(st, budget).unwrap();
-                    let tile = unsafe { &(*ring.get())[full.index()] };
-                    for e in (c..BW * BH).step_by(2) {
-                        let (gx, gy) = ((t % tx) * BW + e % BW, (t / tx) * BH + e / BW);
-                        if gx < w && gy < h {
-                            out[gy * w + gx].store(tile[e], std::sync::atomic::Ordering::Relaxed);
-                        } else {
-                            assert_eq!(tile[e], 0, "out-of-bounds element not zero-filled");
-                        }
-                    }
-                    pipe.consumer_release(full);
-                    st.advance();
+    pipeline::<S, { BW * BH }>(
+        tx * ty,
+        2,
+        |t, dst, f| {
+            let c = [((t % tx) * BW) as i32, ((t / tx) * BH) as i32];
+            unsafe { cp_async_bulk_tensor_load(to_shared(dst), &map, c, f) };
+        },
+        |c, t, tile| {
+            for e in (c..BW * BH).step_by(2) {
+                let (gx, gy) = ((t % tx) * BW + e % BW, (t / tx) * BH + e / BW);
+                if gx < w && gy < h {
+                    out[gy * w + gx].store(tile[e], Ordering::Relaxed);
+                } else {
+                    assert_eq!(tile[e], 0, "out-of-bounds element not zero-filled");
                 }
-            });
-        }
-    });
-    let got: Vec<u32> = out
-        .iter()
-        .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-        .collect();
-    assert_eq!(got, src, "{w}x{h}, {S} stages");
+            }
+        },
+    );
+    assert_eq!(words(&out), src, "{w}x{h}, {S} stages");
 }
 
 #[test]

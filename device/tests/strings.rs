@@ -20,6 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ptx_sync::catalog::{for_each_variant, Family as F, Variant};
 
+#[path = "common/operands.rs"]
+mod operands;
+
 const TYPES: [&str; 13] = [
     "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64", "F16", "Bf16", "F16x2", "Bf16x2",
     "u128",
@@ -519,26 +522,7 @@ fn every_row_carries_the_grammar_operands() {
             bad.push(format!("{}: no operands", v.ptx));
             continue;
         };
-        // `{x}` a placeholder, `{{`/`}}` a literal brace (a vector's register list).
-        let mut shape = String::new();
-        let mut it = ops.chars().peekable();
-        while let Some(c) = it.next() {
-            match c {
-                '{' | '}' if it.peek() == Some(&c) => {
-                    it.next();
-                    shape.push(c);
-                }
-                '{' => {
-                    for c in it.by_ref() {
-                        if c == '}' {
-                            break;
-                        }
-                    }
-                    shape.push_str("%r");
-                }
-                c => shape.push(c),
-            }
-        }
+        let shape = operands::fill(ops, |_| "%r");
         if shape != operand_shape(name(v.family), v.op, v.ty) {
             bad.push(format!("{}: operands `{ops}`", v.ptx));
         }

@@ -3,6 +3,9 @@
 //! by hand from the PTX ISA grammar — never read from the device crate's tables. Their ptxas
 //! checks (assembled at their target, rejected below it) are `tests/ptxas_arch.rs`.
 
+#[path = "common/operands.rs"]
+mod operands;
+
 use ptx_sync::catalog::{for_each_variant, Arch, Family as F, Variant};
 use std::collections::BTreeSet;
 
@@ -219,27 +222,7 @@ pub fn expected() -> Vec<Row> {
 /// `{{`/`}}` → a brace.
 fn shape(v: &Variant) -> String {
     let ops = v.operands.unwrap_or("<none>");
-    let mut out = String::new();
-    let mut it = ops.chars().peekable();
-    while let Some(c) = it.next() {
-        match c {
-            // `{{` / `}}`: a literal brace (the tensor coordinates' vector).
-            '{' if it.peek() == Some(&'{') => {
-                it.next();
-                out.push('{');
-            }
-            '}' if it.peek() == Some(&'}') => {
-                it.next();
-                out.push('}');
-            }
-            '{' => {
-                let name: String = it.by_ref().take_while(|&c| c != '}').collect();
-                out.push_str(if name == "imm" { "I" } else { "%r" });
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    operands::fill(ops, |name| if name == "imm" { "I" } else { "%r" })
 }
 
 #[test]

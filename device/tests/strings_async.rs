@@ -47,6 +47,8 @@
 
 #[path = "common/async_rows.rs"]
 mod async_rows;
+#[path = "common/operands.rs"]
+mod operands;
 
 use async_rows::{async_rows as rows, spelled_in_strings_arch, ASYNC};
 use ptx_sync::catalog::{for_each_variant, Completion, Family as F, Marker, Variant};
@@ -737,25 +739,7 @@ fn every_async_row_carries_the_grammar_operands() {
             bad.push(format!("{} ({}): no operands", v.ptx, v.form));
             continue;
         };
-        let mut shape = String::new();
-        let mut it = ops.chars().peekable();
-        while let Some(c) = it.next() {
-            match c {
-                '{' | '}' if it.peek() == Some(&c) => {
-                    it.next();
-                    shape.push(c);
-                }
-                '{' => {
-                    for c in it.by_ref() {
-                        if c == '}' {
-                            break;
-                        }
-                    }
-                    shape.push_str("%r");
-                }
-                c => shape.push(c),
-            }
-        }
+        let shape = operands::fill(ops, |_| "%r");
         if shape != operand_shape(&v) {
             bad.push(format!(
                 "{} ({}): operands `{ops}`, grammar `{}`",

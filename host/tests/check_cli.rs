@@ -39,24 +39,9 @@ fn tmp(tag: &str) -> PathBuf {
     d
 }
 
-/// `check MODULE --grid G --block B --param 0=buf:12 --assert '~exists (p0[2] != 42)'` plus
-/// `extra`: "no execution copies anything but 42".
+/// [`cli::check_mp`] on `host/tests/data/check/MODULE`.
 fn check_mp(module: &str, grid: &str, block: &str, extra: &[&str]) -> Output {
-    let m = data(module);
-    let mut args = vec![
-        "check",
-        m.as_str(),
-        "--grid",
-        grid,
-        "--block",
-        block,
-        "--param",
-        "0=buf:12",
-        "--assert",
-        "~exists (p0[2] != 42)",
-    ];
-    args.extend_from_slice(extra);
-    run(&args)
+    cli::check_mp(&data(module), grid, block, extra)
 }
 
 /// Two CTAs (grid 2, block 1; no `--cluster`, so each CTA is its own cluster): the `.gpu` scope

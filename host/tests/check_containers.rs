@@ -156,22 +156,8 @@ use cli::{run, stderr, stdout};
 
 /// `check PATH --entry ENTRY` at the launch of the module docs, plus `extra`.
 fn check(path: &str, entry: &str, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "check",
-        path,
-        "--entry",
-        entry,
-        "--grid",
-        "2",
-        "--block",
-        "1",
-        "--param",
-        "0=buf:12",
-        "--assert",
-        "~exists (p0[2] != 42)",
-    ];
-    args.extend_from_slice(extra);
-    run(&args)
+    let args = [&["--entry", entry][..], extra].concat();
+    cli::check_mp(path, "2", "1", &args)
 }
 
 /// The relaxed flag's verdict (module docs): one data race, between the data store and the

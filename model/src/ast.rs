@@ -165,24 +165,112 @@ pub enum AluOp {
     Xor,
 }
 
-/// Comparison of a conditional branch.
+/// A comparison: the operators of `setp`/`set` (PTX ISA §9.3.1), of which a litmus branch
+/// (`beq` … `bge`) and a condition's operator (`==` … `>=`) use the first six.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
-    /// `beq`
+    /// `eq`, `beq`, `==`
     Eq,
-    /// `bne`
+    /// `ne`, `bne`, `!=`
     Ne,
-    /// `blt`
+    /// `lt`, `blt`, `<` (signed on a signed type)
     Lt,
-    /// `ble`
+    /// `le`, `ble`, `<=`
     Le,
-    /// `bgt`
+    /// `gt`, `bgt`, `>`
     Gt,
-    /// `bge`
+    /// `ge`, `bge`, `>=`
     Ge,
+    /// `lo` (unsigned <)
+    Lo,
+    /// `ls` (unsigned <=)
+    Ls,
+    /// `hi` (unsigned >)
+    Hi,
+    /// `hs` (unsigned >=)
+    Hs,
+    /// `equ` (float, unordered)
+    Equ,
+    /// `neu`
+    Neu,
+    /// `ltu`
+    Ltu,
+    /// `leu`
+    Leu,
+    /// `gtu`
+    Gtu,
+    /// `geu`
+    Geu,
+    /// `num` (neither is NaN)
+    Num,
+    /// `nan` (either is NaN)
+    Nan,
 }
 
 impl Cmp {
+    const ALL: [Cmp; 18] = [
+        Cmp::Eq,
+        Cmp::Ne,
+        Cmp::Lt,
+        Cmp::Le,
+        Cmp::Gt,
+        Cmp::Ge,
+        Cmp::Lo,
+        Cmp::Ls,
+        Cmp::Hi,
+        Cmp::Hs,
+        Cmp::Equ,
+        Cmp::Neu,
+        Cmp::Ltu,
+        Cmp::Leu,
+        Cmp::Gtu,
+        Cmp::Geu,
+        Cmp::Num,
+        Cmp::Nan,
+    ];
+
+    /// The `setp` qualifier that spells the comparison, without its dot: `eq`, `lo`, `geu`, …
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Cmp::Eq => "eq",
+            Cmp::Ne => "ne",
+            Cmp::Lt => "lt",
+            Cmp::Le => "le",
+            Cmp::Gt => "gt",
+            Cmp::Ge => "ge",
+            Cmp::Lo => "lo",
+            Cmp::Ls => "ls",
+            Cmp::Hi => "hi",
+            Cmp::Hs => "hs",
+            Cmp::Equ => "equ",
+            Cmp::Neu => "neu",
+            Cmp::Ltu => "ltu",
+            Cmp::Leu => "leu",
+            Cmp::Gtu => "gtu",
+            Cmp::Geu => "geu",
+            Cmp::Num => "num",
+            Cmp::Nan => "nan",
+        }
+    }
+
+    /// The comparison a `setp` qualifier (without its dot) spells, if it spells one.
+    pub(crate) fn of_suffix(q: &str) -> Option<Cmp> {
+        Self::ALL.into_iter().find(|c| c.suffix() == q)
+    }
+
+    /// Whether the comparison is defined on floats only (the unordered ones, `num`, `nan`).
+    pub(crate) fn float_only(self) -> bool {
+        matches!(
+            self,
+            Cmp::Equ | Cmp::Neu | Cmp::Ltu | Cmp::Leu | Cmp::Gtu | Cmp::Geu | Cmp::Num | Cmp::Nan
+        )
+    }
+
+    /// Whether the comparison is an unsigned ordering (`lo`, `ls`, `hi`, `hs`: integers only).
+    pub(crate) fn unsigned_only(self) -> bool {
+        matches!(self, Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs)
+    }
+
     /// The comparison a condition's operator spells: `==` (or `=`), `!=`, `<`, `<=`, `>`, `>=`
     /// (FORMAT's final condition, and a kernel check's assertion).
     pub(crate) fn of_operator(op: &str) -> Option<Cmp> {
@@ -200,36 +288,66 @@ impl Cmp {
     /// The comparison of a branch mnemonic `beq` `bne` `blt` `ble` `bgt` `bge` (FORMAT part 1);
     /// the caller has matched one of the six (anything else reads as `bge`).
     pub(crate) fn of_branch(op: &str) -> Cmp {
-        match op {
-            "beq" => Cmp::Eq,
-            "bne" => Cmp::Ne,
-            "blt" => Cmp::Lt,
-            "ble" => Cmp::Le,
-            "bgt" => Cmp::Gt,
-            _ => Cmp::Ge,
-        }
+        op.strip_prefix('b')
+            .and_then(Cmp::of_suffix)
+            .unwrap_or(Cmp::Ge)
     }
 
     /// Evaluates the comparison modulo 2^`bits` (FORMAT part 2: "comparisons in the final
     /// condition are modulo 2^w"): `==`/`!=` compare the low `bits` bits; the orderings compare
     /// them as signed `bits`-bit numbers.
     pub fn eval_bits(self, a: i64, b: i64, bits: u32) -> bool {
-        if bits >= 64 {
-            return self.eval(a, b);
-        }
-        let s = 64 - bits;
-        self.eval((a << s) >> s, (b << s) >> s)
+        let bits = bits.clamp(1, 64);
+        let low = |v: i64| (v as u64) & (u64::MAX >> (64 - bits));
+        self.eval_int(low(a), low(b), bits, true)
     }
 
-    /// Evaluates the comparison.
+    /// Evaluates the comparison on two 64-bit signed numbers.
     pub fn eval(self, a: i64, b: i64) -> bool {
+        self.eval_int(a as u64, b as u64, 64, true)
+    }
+
+    /// The integer comparison of `setp` (PTX ISA §9.3.1.1): `a`, `b` are the bits of a
+    /// `bits`-wide type (the bits above zero); `lt`…`ge` compare them as signed numbers when
+    /// `signed`, `lo`…`hs` always unsigned; a float-only comparison is false.
+    pub fn eval_int(self, a: u64, b: u64, bits: u32, signed: bool) -> bool {
+        let s = 64 - bits.clamp(1, 64);
+        let (sa, sb) = (((a << s) as i64) >> s, ((b << s) as i64) >> s);
         match self {
             Cmp::Eq => a == b,
             Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
+            Cmp::Lt if signed => sa < sb,
+            Cmp::Le if signed => sa <= sb,
+            Cmp::Gt if signed => sa > sb,
+            Cmp::Ge if signed => sa >= sb,
+            Cmp::Lt | Cmp::Lo => a < b,
+            Cmp::Le | Cmp::Ls => a <= b,
+            Cmp::Gt | Cmp::Hi => a > b,
+            Cmp::Ge | Cmp::Hs => a >= b,
+            _ => false,
+        }
+    }
+
+    /// The float comparison of `setp` (PTX ISA §9.3.1.2): the ordered ones are false when
+    /// either is NaN, the unordered ones (`equ`…`geu`) true; an unsigned ordering is false.
+    pub fn eval_float(self, a: f64, b: f64) -> bool {
+        let nan = a.is_nan() || b.is_nan();
+        match self {
+            Cmp::Eq => !nan && a == b,
+            Cmp::Ne => !nan && a != b,
+            Cmp::Lt => !nan && a < b,
+            Cmp::Le => !nan && a <= b,
+            Cmp::Gt => !nan && a > b,
+            Cmp::Ge => !nan && a >= b,
+            Cmp::Equ => nan || a == b,
+            Cmp::Neu => nan || a != b,
+            Cmp::Ltu => nan || a < b,
+            Cmp::Leu => nan || a <= b,
+            Cmp::Gtu => nan || a > b,
+            Cmp::Geu => nan || a >= b,
+            Cmp::Num => !nan,
+            Cmp::Nan => nan,
+            Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => false,
         }
     }
 }

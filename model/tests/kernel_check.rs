@@ -1,30 +1,40 @@
 //! The kernel checker on small modules written here: the expected values come from the PTX ISA
 //! by hand (each test says which section).
 
-use ptx_sync_model::kernel::{check_kernel, KernelCheck};
+use ptx_sync_model::kernel::{check_kernel, KernelCheck, KernelOutcome};
 use ptx_sync_model::ptx::module::{Bind, Launch};
 
-fn run(
-    ptx: &str,
+/// What precedes every kernel's text below.
+const HEADER: &str = ".version 8.6\n.target sm_90\n.address_size 64\n";
+
+/// Checks `entry` of the module [`HEADER`] + `body` under `assert` at a 1-D launch `grid` ×
+/// `block`, parameter `k` a zeroed buffer of `bufs[k]` bytes.
+fn check(
+    body: &str,
     entry: &str,
-    block: u32,
-    bytes: u32,
+    [grid, block]: [u32; 2],
+    bufs: &[u32],
     assert: &str,
-) -> ptx_sync_model::kernel::KernelOutcome {
-    let mut launch = Launch::new([1, 1, 1], [block, 1, 1]);
-    launch.params.push((0, Bind::Buf(bytes)));
+) -> KernelOutcome {
+    let mut launch = Launch::new([grid, 1, 1], [block, 1, 1]);
+    for (k, &bytes) in bufs.iter().enumerate() {
+        launch.params.push((k, Bind::Buf(bytes)));
+    }
     let check = KernelCheck {
         entry: entry.into(),
         launch,
         assert: Some(assert.into()),
     };
-    check_kernel(ptx, "t.ptx", &check).unwrap_or_else(|e| panic!("{e}"))
+    let ptx = format!("{HEADER}{body}");
+    check_kernel(&ptx, "t.ptx", &check).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One CTA of `block` threads, one buffer of `bytes` bytes.
+fn run(body: &str, entry: &str, block: u32, bytes: u32, assert: &str) -> KernelOutcome {
+    check(body, entry, [1, block], &[bytes], assert)
 }
 
 const WARP: &str = r#"
-.version 8.6
-.target sm_90
-.address_size 64
 .visible .entry w(.param .u64 p0)
 {
   .reg .b32 %r<10>; .reg .b64 %rd<4>; .reg .pred %p<3>;
@@ -69,9 +79,6 @@ fn warp_collectives_give_each_lane_its_isa_result() {
 }
 
 const WARP_SYNC: &str = r#"
-.version 8.6
-.target sm_90
-.address_size 64
 .visible .entry ws(.param .u64 p0)
 {
   .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;
@@ -105,9 +112,6 @@ fn bar_warp_sync_orders_memory_between_its_lanes() {
 }
 
 const SPIN_TIMEOUT: &str = r#"
-.version 8.6
-.target sm_90
-.address_size 64
 .visible .entry spin(.param .u64 p0)
 {
   .reg .b32 %r<4>; .reg .b64 %rd<6>; .reg .pred %p<3>;
@@ -138,24 +142,9 @@ fn a_bounded_wait_on_a_flag_nobody_sets_is_a_hang_and_its_timeout_path_is_explor
 }
 
 /// A launch of `grid` one-thread CTAs with two zeroed 8-byte buffers (parameters 0 and 1).
-fn run_grid(
-    ptx: &str,
-    entry: &str,
-    grid: u32,
-    assert: &str,
-) -> ptx_sync_model::kernel::KernelOutcome {
-    let mut launch = Launch::new([grid, 1, 1], [1, 1, 1]);
-    launch.params.push((0, Bind::Buf(8)));
-    launch.params.push((1, Bind::Buf(8)));
-    let check = KernelCheck {
-        entry: entry.into(),
-        launch,
-        assert: Some(assert.into()),
-    };
-    check_kernel(ptx, "t.ptx", &check).unwrap_or_else(|e| panic!("{e}"))
+fn run_grid(body: &str, entry: &str, grid: u32, assert: &str) -> KernelOutcome {
+    check(body, entry, [grid, 1], &[8, 8], assert)
 }
-
-const HEADER: &str = ".version 8.6\n.target sm_90\n.address_size 64\n";
 
 /// CTA 0 sets `f1` and waits (unbounded) for `f2`; CTA 1 waits for `f1` with a %globaltimer
 /// budget, then sets `f2` — or gives up (`exit`) when the budget runs out.
@@ -180,8 +169,7 @@ fn a_wait_downstream_of_a_timeout_is_not_a_hang() {
     // waiting, and that is the hardware's timeout, not a hang of the protocol. All accesses
     // are relaxed.gpu (morally strong, §8.7): no race. Both flags end at 1 in every execution
     // that is not a timeout; the timeout path (f2 stays 0) is still explored.
-    let ptx = format!("{HEADER}{TIMEOUT_UPSTREAM}");
-    let o = run_grid(&ptx, "cas", 2, "exists (p0[1] == 0)");
+    let o = run_grid(TIMEOUT_UPSTREAM, "cas", 2, "exists (p0[1] == 0)");
     assert!(o.hangs.is_empty(), "no hang expected:\n{}", o.herd());
     assert!(o.races.is_empty(), "{}", o.herd());
     assert!(
@@ -212,8 +200,7 @@ fn a_read_before_a_spin_loop_is_not_taken_for_one_of_its_reads() {
     // through them, §8.9.4), so it reads 0 (§8.10.6: it cannot read a write that follows it in
     // causality order); the loop's repeated read eventually returns the bump (S6) and the
     // wait ends: no hang. Both CTAs record generation 0.
-    let ptx = format!("{HEADER}{GRID_BARRIER}");
-    let o = run_grid(&ptx, "gb", 2, "forall (p1[0] == 0 /\\ p1[1] == 0)");
+    let o = run_grid(GRID_BARRIER, "gb", 2, "forall (p1[0] == 0 /\\ p1[1] == 0)");
     assert!(o.hangs.is_empty(), "no hang expected:\n{}", o.herd());
     assert!(o.holds(), "{}", o.herd());
 }
@@ -246,12 +233,11 @@ fn a_loop_that_reads_no_memory_is_a_hang_when_it_cannot_exit() {
     // The timer-only loop is the same wait bounded by %globaltimer: judged as the unbounded
     // wait it bounds it is a hang too, and its timeout path (p0[1] = 1) is explored. The
     // accesses are strong and morally strong (§8.7): no race.
-    let ptx = format!("{HEADER}{NO_READ_LOOPS}");
-    let o = run_grid(&ptx, "selfloop", 2, "exists (p0[0] == 1)");
+    let o = run_grid(NO_READ_LOOPS, "selfloop", 2, "exists (p0[0] == 1)");
     assert_eq!(o.hangs.len(), 1, "{}", o.herd());
     assert!(o.hangs[0].contains("bra.uni L"), "{}", o.hangs[0]);
     assert!(o.races.is_empty(), "{}", o.herd());
-    let o = run_grid(&ptx, "timeronly", 2, "exists (p0[1] == 1)");
+    let o = run_grid(NO_READ_LOOPS, "timeronly", 2, "exists (p0[1] == 1)");
     assert_eq!(o.hangs.len(), 1, "{}", o.herd());
     assert!(o.races.is_empty(), "{}", o.herd());
     assert!(o.holds(), "the timeout path is explored:\n{}", o.herd());
@@ -283,16 +269,13 @@ fn a_shared_variable_declared_in_the_entry_body_is_the_ctas() {
     // PTX ISA §5.1.5: `.shared` is per CTA whatever the declaration's scope. Thread 0 stores 7
     // before `bar.sync 0`, which orders it before both threads' loads (§8.9.4, barriers
     // synchronize their participants): both read 7 and nothing races.
-    let ptx = format!("{HEADER}{BODY_SHARED}");
-    let mut launch = Launch::new([1, 1, 1], [2, 1, 1]);
-    launch.params.push((0, Bind::Buf(8)));
-    launch.params.push((1, Bind::Buf(8)));
-    let check = KernelCheck {
-        entry: "bs".into(),
-        launch,
-        assert: Some("forall (p0[0] == 7 /\\ p0[1] == 7)".into()),
-    };
-    let o = check_kernel(&ptx, "t.ptx", &check).unwrap_or_else(|e| panic!("{e}"));
+    let o = check(
+        BODY_SHARED,
+        "bs",
+        [1, 2],
+        &[8, 8],
+        "forall (p0[0] == 7 /\\ p0[1] == 7)",
+    );
     assert!(o.races.is_empty() && o.hangs.is_empty(), "{}", o.herd());
     assert!(o.holds(), "{}", o.herd());
 }

@@ -570,6 +570,48 @@ pub(crate) mod host {
     #[repr(C, align(128))]
     struct Tile(core::cell::UnsafeCell<[u32; WORDS as usize]>);
 
+    // SAFETY: the roles touch the tile only through `TileMem::read` and the copy into
+    // `TileMem::addr`, which the program orders with its barriers (the ordering the model checks
+    // under `--cfg loom`); what makes an instance shareable between its role threads is this.
+    #[cfg(not(loom))]
+    unsafe impl Sync for Tile {}
+
+    /// `Default` of the host instances: a fresh one, [`HostMem::new`] / [`S54Host::new`].
+    macro_rules! default_is_new {
+        ($($t:ty),*) => {$(
+            impl Default for $t {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        )*};
+    }
+    pub(super) use default_is_new;
+
+    default_is_new!(HostMem);
+
+    /// The output words of an instance, `N` of them (zero until a role puts them).
+    pub(super) struct OutWords<const N: usize>([Strong<u32>; N]);
+
+    impl<const N: usize> OutWords<N> {
+        pub(super) fn new() -> Self {
+            OutWords(core::array::from_fn(|_| Strong::new(0)))
+        }
+        /// Word `k` (after the roles have ended).
+        pub(super) fn get(&self, k: u32) -> u32 {
+            self.0[k as usize].at::<Gpu>().load::<Relaxed>()
+        }
+        pub(super) fn put(&self, k: u32, v: u32) {
+            self.0[k as usize].at::<Gpu>().store::<Relaxed>(v)
+        }
+        /// Whether the `blocks` blocks from word `at` on equal the first `blocks` source blocks.
+        pub(super) fn copied(&self, at: u32, blocks: u32) -> bool {
+            (0..blocks).all(|b| {
+                (0..WORDS).all(|i| self.get(at + b * WORDS + i) == SRC.0[b as usize][i as usize])
+            })
+        }
+    }
+
     /// One tile of [`WORDS`] words: an aligned array, or under `--cfg loom` a
     /// `ptx_sync::model::Tile` (its accesses checked by the model).
     pub(super) struct TileMem {
@@ -613,16 +655,7 @@ pub(crate) mod host {
         full: Mbarrier,
         empty: Mbarrier,
         bar: NamedBarrier,
-        out: [Strong<u32>; 2 * WORDS as usize],
-    }
-
-    unsafe impl Sync for HostMem {}
-    unsafe impl Send for HostMem {}
-
-    impl Default for HostMem {
-        fn default() -> Self {
-            Self::new()
-        }
+        out: OutWords<{ 2 * WORDS as usize }>,
     }
 
     impl HostMem {
@@ -633,18 +666,16 @@ pub(crate) mod host {
                 full: Mbarrier::new(),
                 empty: Mbarrier::new(),
                 bar: NamedBarrier::new(1, 2),
-                out: core::array::from_fn(|_| Strong::new(0)),
+                out: OutWords::new(),
             }
         }
         /// Output word `k` (after the roles have ended).
         pub fn word(&self, k: u32) -> u32 {
-            self.out[k as usize].at::<Gpu>().load::<Relaxed>()
+            self.out.get(k)
         }
         /// Whether the first `blocks` output blocks equal the source blocks.
         pub fn correct(&self, blocks: u32) -> bool {
-            (0..blocks).all(|b| {
-                (0..WORDS).all(|i| self.word(b * WORDS + i) == SRC.0[b as usize][i as usize])
-            })
+            self.out.copied(0, blocks)
         }
     }
 
@@ -662,7 +693,7 @@ pub(crate) mod host {
             SRC.0[b as usize].as_ptr()
         }
         fn put(&self, k: u32, v: u32) {
-            self.out[k as usize].at::<Gpu>().store::<Relaxed>(v)
+            self.out.put(k, v)
         }
         fn full(&self) -> &Mbarrier {
             &self.full
@@ -678,12 +709,12 @@ pub(crate) mod host {
 
 #[cfg(not(target_arch = "nvptx64"))]
 mod host54 {
-    use super::host::{TileMem, SRC, WORDS};
+    use super::host::{default_is_new, OutWords, TileMem, SRC, WORDS};
     use super::{S54Mem, S5Mem};
     use ptx_sync::barrier::{ClusterBarrier, NamedBarrier};
     use ptx_sync::cluster::ClusterShared;
     use ptx_sync::shared::SharedAddr;
-    use ptx_sync::{Gpu, Mbarrier, Relaxed, Strong};
+    use ptx_sync::Mbarrier;
     extern crate alloc;
     use alloc::boxed::Box;
 
@@ -705,16 +736,7 @@ mod host54 {
         ctas: Box<[CtaSmem; 2]>,
         cluster: ClusterBarrier,
         bar: NamedBarrier,
-        out: [Strong<u32>; 4 * WORDS as usize],
-    }
-
-    unsafe impl Sync for S54Host {}
-    unsafe impl Send for S54Host {}
-
-    impl Default for S54Host {
-        fn default() -> Self {
-            Self::new()
-        }
+        out: OutWords<{ 4 * WORDS as usize }>,
     }
 
     impl S54Host {
@@ -734,7 +756,7 @@ mod host54 {
                 ctas,
                 cluster: ClusterBarrier::new(2),
                 bar: NamedBarrier::new(1, 1),
-                out: core::array::from_fn(|_| Strong::new(0)),
+                out: OutWords::new(),
             }
         }
         /// The view of CTA `rank` (0 or 1).
@@ -743,19 +765,15 @@ mod host54 {
         }
         /// Output word `k` of CTA `rank` (after the roles have ended).
         pub fn word(&self, rank: u32, k: u32) -> u32 {
-            self.out[(rank * 2 * WORDS + k) as usize]
-                .at::<Gpu>()
-                .load::<Relaxed>()
+            self.out.get(rank * 2 * WORDS + k)
         }
         /// Whether both CTAs' first `blocks` output blocks equal the source blocks.
         pub fn correct(&self, blocks: u32) -> bool {
-            (0..2).all(|c| {
-                (0..blocks).all(|b| {
-                    (0..WORDS).all(|i| self.word(c, b * WORDS + i) == SRC.0[b as usize][i as usize])
-                })
-            })
+            (0..2).all(|c| self.out.copied(c * 2 * WORDS, blocks))
         }
     }
+
+    default_is_new!(S54Host);
 
     /// CTA `rank` of an [`S54Host`]: its [`S54Mem`].
     pub struct S54Cta<'a> {
@@ -783,9 +801,7 @@ mod host54 {
             SRC.0[b as usize].as_ptr()
         }
         fn put(&self, k: u32, v: u32) {
-            self.h.out[(self.rank * 2 * WORDS + k) as usize]
-                .at::<Gpu>()
-                .store::<Relaxed>(v)
+            self.h.out.put(self.rank * 2 * WORDS + k, v)
         }
         fn full(&self) -> &Mbarrier {
             &self.h.bars[self.rank as usize][0]
@@ -843,8 +859,18 @@ mod tests {
         m.correct(T::BLOCKS)
     }
 
+    /// A registry's rows (of §5.1–§5.3 or of §5.4: each type is a program of one of the two)
+    /// as (registry key, kernel name, correct).
     macro_rules! rows {
-        ($($k:ident: $T:path),* $(,)?) => { [$((stringify!($k), <$T as Section5>::NAME, <$T as Section5>::CORRECT)),*] };
+        ($($k:ident: $T:path),* $(,)?) => { [$((stringify!($k), <$T>::NAME, <$T>::CORRECT)),*] };
+    }
+
+    /// Every kernel name is its registry key; `correct` of the rows are correct.
+    fn consistent(rows: &[(&str, &str, bool)], correct: usize) {
+        for (k, name, _) in rows {
+            assert_eq!(k, name);
+        }
+        assert_eq!(rows.iter().filter(|r| r.2).count(), correct);
     }
 
     /// Every kernel name is the program's name; the registry lists each §5.1–§5.3 program in a
@@ -853,10 +879,7 @@ mod tests {
     fn registry_rows_are_consistent() {
         let rows = crate::for_each_section5!(rows);
         assert_eq!(rows.len(), 6);
-        for (k, name, _) in rows {
-            assert_eq!(k, name);
-        }
-        assert_eq!(rows.iter().filter(|r| r.2).count(), 3);
+        consistent(&rows, 3);
     }
 
     fn run54<T: Section54>() -> bool {
@@ -868,19 +891,12 @@ mod tests {
         h.correct(T::BLOCKS)
     }
 
-    macro_rules! rows54 {
-        ($($k:ident: $T:path),* $(,)?) => { [$((stringify!($k), <$T as Section54>::NAME, <$T as Section54>::CORRECT)),*] };
-    }
-
     /// §5.4: three variants (the seed's program and its two bugs), named by their kernels.
     #[test]
     fn registry54_rows_are_consistent() {
-        let rows = crate::for_each_section54!(rows54);
+        let rows = crate::for_each_section54!(rows);
         assert_eq!(rows.len(), 3);
-        for (k, name, _) in rows {
-            assert_eq!(k, name);
-        }
-        assert_eq!(rows.iter().filter(|r| r.2).count(), 1);
+        consistent(&rows, 1);
     }
 
     /// §5.4 on two CPU threads, one per CTA: the multicast writes both CTAs' tiles (each has

@@ -1,19 +1,14 @@
 //! The three ported kernels on CPU threads (ptx-sync's host backend): each kernel body run by
 //! `ptx_sync::index::launch` (one thread per GPU thread; per CTA its own `sync_threads` barrier
 //! and `shared_array!` copies), checked against a plain computation of what it must produce.
+#[path = "../../common/xorshift.rs"]
+mod xorshift;
 use ports_example::{block_sum, flag_handoff, histogram};
 use ptx_sync::index::{launch, Dim3};
+use xorshift::xorshift;
 
 fn bytes(n: usize) -> Vec<u8> {
-    let mut x = 0x9E37_79B9u32;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x as u8
-        })
-        .collect()
+    xorshift(0x9E37_79B9).take(n).map(|x| x as u8).collect()
 }
 
 #[test]

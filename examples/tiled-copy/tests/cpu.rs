@@ -6,6 +6,8 @@
 //! the broken pipelines that must report a stall instead of hanging; and the no-driver path.
 #[path = "../../common/no_driver.rs"]
 mod no_driver;
+#[path = "../../common/xorshift.rs"]
+mod xorshift;
 use ptx_sync::copy::TensorMap;
 use ptx_sync::index::{launch, thread_idx, Dim3};
 use ptx_sync::pipeline::PipelineState;
@@ -13,20 +15,13 @@ use ptx_sync::shared::dynamic_smem;
 use ptx_sync::wait::Budget;
 use ptx_sync::{barrier::sync_threads, Gpu, Relaxed, Strong};
 use tiled_copy_example::*;
+use xorshift::xorshift;
 
 const POISON: u32 = 0xAAAA_AAAA;
 const GUARD: usize = 64;
 
 fn data(n: usize, seed: u64) -> Vec<u32> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u32
-        })
-        .collect()
+    xorshift(seed).take(n).map(|x| x as u32).collect()
 }
 
 /// The job, shareable by the CPU threads of a launch (each writes disjoint words of `out`).

@@ -33,7 +33,7 @@
 //! compared modulo 2^32, [`norm32`]).
 
 use ptx_sync_model::ast::{
-    AluOp, BarKind, Cmp, FenceSem, Instr, Prop, Proxy, RmwOp, Scope, Sem, Term, Test, Val,
+    AluOp, BarKind, FenceSem, Instr, Prop, Proxy, RmwOp, Scope, Sem, Term, Test, Val,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -129,17 +129,6 @@ fn scope(s: Scope) -> &'static str {
         Scope::Cluster => "cluster",
         Scope::Gpu => "gpu",
         Scope::Sys => "sys",
-    }
-}
-
-fn cmp(c: Cmp) -> &'static str {
-    match c {
-        Cmp::Eq => "eq",
-        Cmp::Ne => "ne",
-        Cmp::Lt => "lt",
-        Cmp::Le => "le",
-        Cmp::Gt => "gt",
-        Cmp::Ge => "ge",
     }
 }
 
@@ -802,7 +791,7 @@ fn instr(o: &mut String, k: usize, ins: &Instr, text: &str, at: usize, cta_threa
             let _ = writeln!(
                 o,
                 "\tsetp.{}.s32 %p7, {ra}, {rb};\n\t@%p7 bra T{k}_L{target};",
-                cmp(*c)
+                c.suffix()
             );
         }
         Instr::Goto { target } => {

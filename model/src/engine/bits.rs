@@ -76,17 +76,7 @@ impl BitSet {
     }
     /// The elements, increasing.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| {
-            let mut m = w;
-            std::iter::from_fn(move || {
-                if m == 0 {
-                    return None;
-                }
-                let b = m.trailing_zeros() as usize;
-                m &= m - 1;
-                Some(wi * 64 + b)
-            })
-        })
+        row_iter(&self.words)
     }
 }
 

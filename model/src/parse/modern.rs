@@ -300,9 +300,9 @@ pub(super) fn reg_widths(
                 put(*q, 1);
             }
             Inst::Isspacep { d, .. } => put(Some(*d), 1),
-            Inst::Ld { ty, d, .. } => {
+            Inst::Ld { m, d } => {
                 for x in d {
-                    put(*x, ty.bits);
+                    put(*x, m.ty.bits);
                 }
             }
             Inst::Atom { ty, d, .. } => put(*d, ty.bits),
@@ -349,8 +349,8 @@ pub(super) fn static_accesses(i: &crate::ptx::ir::Inst, out: &mut Vec<(usize, u3
         }
     };
     match i {
-        Inst::Ld { ty, d, addr, .. } => add(addr, ty.bits, d.len()),
-        Inst::St { ty, v, addr, .. } => add(addr, ty.bits, v.len()),
+        Inst::Ld { m, d } => add(&m.addr, m.ty.bits, d.len()),
+        Inst::St { m, v } => add(&m.addr, m.ty.bits, v.len()),
         Inst::Atom { ty, addr, .. } => add(addr, ty.bits, 1),
         Inst::AtomV {
             ty,

@@ -785,63 +785,39 @@ fn mbarrier_defaults_and_operands() {
     ]);
     let s = run(&mut t, &mut m);
     let bar = layout_xs().addr_of(3);
-    let o: Vec<(MbarOp, Sem, Scope)> = ops(&s)
+    // A row each: the space the instruction names (`.shared::cluster` only on the expect_tx
+    // arrive), its operation, and its semantics and scope (written, or the defaults above).
+    let mbar = |space, op, sem, scope| Op::Mbar {
+        space,
+        addr: bar,
+        op,
+        sem,
+        scope,
+    };
+    let (cta, cluster) = (Space::SharedCta, Space::SharedCluster);
+    let arrive = |count, expect_tx, no_complete, drop| MbarOp::Arrive {
+        count,
+        expect_tx,
+        no_complete,
+        drop,
+    };
+    let got: Vec<Op> = ops(&s)
         .into_iter()
-        .filter_map(|o| match o {
-            Op::Mbar {
-                space,
-                addr,
-                op,
-                sem,
-                scope,
-            } => {
-                assert_eq!(
-                    (space, addr),
-                    (
-                        if matches!(
-                            op,
-                            MbarOp::Arrive {
-                                expect_tx: Some(_),
-                                ..
-                            }
-                        ) {
-                            Space::SharedCluster
-                        } else {
-                            Space::SharedCta
-                        },
-                        bar
-                    )
-                );
-                Some((op, sem, scope))
-            }
-            _ => None,
-        })
+        .filter(|o| matches!(o, Op::Mbar { .. }))
         .collect();
     assert_eq!(
-        o,
+        got,
         vec![
-            (MbarOp::Init { count: 2 }, Sem::Weak, Scope::Cta),
-            (
-                MbarOp::Arrive {
-                    count: 1,
-                    expect_tx: None,
-                    no_complete: false,
-                    drop: false
-                },
-                Sem::Release,
-                Scope::Cta
-            ),
-            (
-                MbarOp::Arrive {
-                    count: 1,
-                    expect_tx: Some(64),
-                    no_complete: false,
-                    drop: false
-                },
+            mbar(cta, MbarOp::Init { count: 2 }, Sem::Weak, Scope::Cta),
+            mbar(cta, arrive(1, None, false, false), Sem::Release, Scope::Cta),
+            mbar(
+                cluster,
+                arrive(1, Some(64), false, false),
                 Sem::Release,
                 Scope::Cluster
             ),
-            (
+            mbar(
+                cta,
                 MbarOp::WaitParity {
                     parity: 1,
                     try_wait: true
@@ -849,7 +825,8 @@ fn mbarrier_defaults_and_operands() {
                 Sem::Acquire,
                 Scope::Cta
             ),
-            (
+            mbar(
+                cta,
                 MbarOp::WaitState {
                     state: 0x77,
                     try_wait: false
@@ -857,17 +834,8 @@ fn mbarrier_defaults_and_operands() {
                 Sem::Relaxed,
                 Scope::Cluster
             ),
-            (MbarOp::ExpectTx(16), Sem::Relaxed, Scope::Cta),
-            (
-                MbarOp::Arrive {
-                    count: 3,
-                    expect_tx: None,
-                    no_complete: true,
-                    drop: true
-                },
-                Sem::Release,
-                Scope::Cta
-            ),
+            mbar(cta, MbarOp::ExpectTx(16), Sem::Relaxed, Scope::Cta),
+            mbar(cta, arrive(3, None, true, true), Sem::Release, Scope::Cta),
         ]
     );
     assert!(ops(&s).contains(&Op::PendingCount(0x77)));
@@ -1415,7 +1383,10 @@ fn litmus_extras_parse_to_their_meanings() {
     // FORMAT part 2: untyped ld/st/atom/red are 32-bit; .volatile is relaxed.sys.
     let i = lparse("ld.volatile r0, x").unwrap();
     let Inst::Ld {
-        order, ty, space, ..
+        m: MemRef {
+            order, ty, space, ..
+        },
+        ..
     } = i
     else {
         panic!()
@@ -1454,11 +1425,19 @@ fn litmus_extras_parse_to_their_meanings() {
         lparse("membar.cta").unwrap(),
         Inst::Fence(FenceSem::Sc, Scope::Cta, None)
     ));
-    let Inst::Ld { proxy, .. } = lparse("suld.weak r0, x").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { proxy, .. },
+        ..
+    } = lparse("suld.weak r0, x").unwrap()
+    else {
         panic!()
     };
     assert_eq!(proxy, Proxy::Surface);
-    let Inst::Ld { proxy, .. } = lparse("ld.const r0, x").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { proxy, .. },
+        ..
+    } = lparse("ld.const r0, x").unwrap()
+    else {
         panic!()
     };
     assert_eq!(proxy, Proxy::Constant);
@@ -1491,12 +1470,20 @@ fn litmus_extras_parse_to_their_meanings() {
 
 #[test]
 fn address_operands() {
-    let Inst::Ld { addr, .. } = kparse("ld.u32 %r1, [%rd1+-28];").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { addr, .. },
+        ..
+    } = kparse("ld.u32 %r1, [%rd1+-28];").unwrap()
+    else {
         panic!()
     };
     assert_eq!(addr.off, -28);
     assert!(matches!(addr.base, Base::Reg(_)));
-    let Inst::St { addr, .. } = kparse("st.global.u32 [y+8], 1;").unwrap() else {
+    let Inst::St {
+        m: MemRef { addr, .. },
+        ..
+    } = kparse("st.global.u32 [y+8], 1;").unwrap()
+    else {
         panic!()
     };
     assert_eq!(addr.off, 8);
@@ -1508,7 +1495,11 @@ fn address_operands() {
             ..
         }
     ));
-    let Inst::Ld { addr, .. } = kparse("ld.u32 %r1, [4096];").unwrap() else {
+    let Inst::Ld {
+        m: MemRef { addr, .. },
+        ..
+    } = kparse("ld.u32 %r1, [4096];").unwrap()
+    else {
         panic!()
     };
     assert_eq!(addr.base, Base::Abs(4096));

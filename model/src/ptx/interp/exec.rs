@@ -201,9 +201,9 @@ impl State {
                     } else {
                         (f64::from_bits(x), f64::from_bits(y))
                     };
-                    fcmp(*cmp, fx, fy)
+                    cmp.eval_float(fx, fy)
                 } else {
-                    icmp(*cmp, x, y, ty.bits as u32, ty.signed())
+                    cmp.eval_int(x, y, ty.bits as u32, ty.signed())
                 };
                 let mut dd = self.deps(&[*a, *b]);
                 let (pv, qv) = match comb {
@@ -369,34 +369,12 @@ impl State {
     pub(super) fn bin(&self, op: BinOp, ty: Ty, fm: FMod, x: u64, y: u64) -> Result<u64, String> {
         let bits = ty.bits as u32;
         if ty.float() {
-            if bits == 32 {
-                let (a, b) = (f32_of(x, fm.ftz), f32_of(y, fm.ftz));
-                let r = match op {
-                    BinOp::Add { .. } => a + b,
-                    BinOp::Sub { .. } => a - b,
-                    BinOp::MulLo => a * b,
-                    BinOp::Div { .. } => a / b,
-                    BinOp::Min => fminmax(a, b, a.is_nan(), b.is_nan(), a.is_sign_negative(), true),
-                    BinOp::Max => {
-                        fminmax(a, b, a.is_nan(), b.is_nan(), a.is_sign_negative(), false)
-                    }
-                    BinOp::Copysign => b.copysign(a),
-                    _ => return Err(format!("float operation {op:?}")),
-                };
-                return Ok(f32_out(r, fm));
-            }
-            let (a, b) = (f64::from_bits(x), f64::from_bits(y));
-            let r = match op {
-                BinOp::Add { .. } => a + b,
-                BinOp::Sub { .. } => a - b,
-                BinOp::MulLo => a * b,
-                BinOp::Div { .. } => a / b,
-                BinOp::Min => fminmax(a, b, a.is_nan(), b.is_nan(), a.is_sign_negative(), true),
-                BinOp::Max => fminmax(a, b, a.is_nan(), b.is_nan(), a.is_sign_negative(), false),
-                BinOp::Copysign => b.copysign(a),
-                _ => return Err(format!("float operation {op:?}")),
+            let r = if bits == 32 {
+                fbin(op, f32_of(x, fm.ftz), f32_of(y, fm.ftz)).map(|r| f32_out(r, fm))
+            } else {
+                fbin(op, f64::from_bits(x), f64::from_bits(y)).map(|r| f64_out(r, fm))
             };
-            return Ok(f64_out(r, fm));
+            return r.ok_or_else(|| format!("float operation {op:?}"));
         }
         if ty.kind == Kind::Pred {
             return Ok(match op {

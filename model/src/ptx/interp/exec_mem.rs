@@ -2,35 +2,24 @@
 //! async copies, warp operations): each stops the thread with a [`Step::Op`].
 
 use super::*;
+use crate::ast::RmwOp;
 
 impl State {
     /// A memory-model instruction: one op (or one per element).
     pub(super) fn exec_mem(&mut self, code: &Code, line: &Line) -> Result<Option<Flow>, String> {
         let at = &line.at;
         let step = match &line.inst {
-            Inst::Ld {
-                space,
-                order,
-                proxy,
-                ty,
-                d,
-                addr,
-            } => {
-                if self.sub == 0 {
-                    let size = (ty.bits / 8).max(1);
-                    if let Some(off) =
-                        self.start_access(code, addr, *space, size as u64 * d.len() as u64)
-                    {
-                        // Private to the thread: no op (PTX ISA §5.1.6 .local).
-                        for (k, r) in d.iter().enumerate() {
-                            let (v, dd) =
-                                self.local_read(code, off + k as u64 * size as u64, size)?;
-                            if let Some(r) = r {
-                                self.write(code, *r, v, *ty, dd);
-                            }
+            Inst::Ld { m, d } => {
+                if let Some(off) = self.start_elements(code, m, d.len()) {
+                    // Private to the thread: no op (PTX ISA §5.1.6 .local).
+                    for (k, r) in d.iter().enumerate() {
+                        let (v, dd) =
+                            self.local_read(code, off + k as u64 * m.size() as u64, m.size())?;
+                        if let Some(r) = r {
+                            self.write(code, *r, v, m.ty, dd);
                         }
-                        return Ok(None);
                     }
+                    return Ok(None);
                 }
                 // Skip sink elements (not read, PTX ISA ld).
                 while (self.sub as usize) < d.len() && d[self.sub as usize].is_none() {
@@ -39,53 +28,31 @@ impl State {
                 if self.sub as usize >= d.len() {
                     return Ok(None);
                 }
-                let size = (ty.bits / 8).max(1);
-                let a = Access {
-                    space: *space,
-                    addr: self.cur.wrapping_add(self.sub as u64 * size as u64),
-                    size,
-                    proxy: *proxy,
-                    order: *order,
-                };
                 let deps = self.op_deps(self.cur_deps);
                 let dst = d[self.sub as usize];
-                self.issue(Op::Load(a), at, deps, wr(dst, *ty))
+                self.issue(Op::Load(self.element(m)), at, deps, wr(dst, m.ty))
             }
-            Inst::St {
-                space,
-                order,
-                proxy,
-                ty,
-                v,
-                addr,
-            } => {
-                if self.sub == 0 {
-                    let size = (ty.bits / 8).max(1);
-                    if let Some(off) =
-                        self.start_access(code, addr, *space, size as u64 * v.len() as u64)
-                    {
-                        for (k, x) in v.iter().enumerate() {
-                            let val = self.get(*x, *ty);
-                            let dd = self.dep(*x);
-                            self.local_write(code, off + k as u64 * size as u64, size, val, dd)?;
-                        }
-                        return Ok(None);
+            Inst::St { m, v } => {
+                if let Some(off) = self.start_elements(code, m, v.len()) {
+                    for (k, x) in v.iter().enumerate() {
+                        let val = self.get(*x, m.ty);
+                        let dd = self.dep(*x);
+                        self.local_write(
+                            code,
+                            off + k as u64 * m.size() as u64,
+                            m.size(),
+                            val,
+                            dd,
+                        )?;
                     }
+                    return Ok(None);
                 }
-                let size = (ty.bits / 8).max(1);
                 let k = self.sub as usize;
-                let a = Access {
-                    space: *space,
-                    addr: self.cur.wrapping_add(k as u64 * size as u64),
-                    size,
-                    proxy: *proxy,
-                    order: *order,
-                };
                 let mut dd = self.cur_deps;
                 dd.union(&self.dep(v[k]));
                 let deps = self.op_deps(dd);
-                let val = self.get(v[k], *ty);
-                self.issue(Op::Store(a, val), at, deps, Pending::None)
+                let val = self.get(v[k], m.ty);
+                self.issue(Op::Store(self.element(m), val), at, deps, Pending::None)
             }
             Inst::Atom {
                 space,
@@ -487,14 +454,7 @@ impl State {
                     dd.union(&self.dep(m));
                     self.get(m, Ty::B16) as u16
                 });
-                let local = |a: u64| {
-                    if mc.is_some() {
-                        a & ((1 << RANK_SHIFT) - 1)
-                    } else {
-                        a
-                    }
-                };
-                let d0 = local(self.eff(dst, dir.dst));
+                let (dspace, d0) = cast(mc, dir.dst, self.eff(dst, dir.dst));
                 let s0 = self.eff(src, dir.src);
                 let completion = match bar {
                     Some(b) => {
@@ -504,16 +464,10 @@ impl State {
                         } else {
                             Space::SharedCta
                         };
-                        let sp = if mc.is_some() { Space::SharedCta } else { bs };
-                        let ba = local(self.eff(b, bs));
+                        let (sp, ba) = cast(mc, bs, self.eff(b, bs));
                         Completion::Mbarrier(sp, ba)
                     }
                     None => Completion::BulkGroup,
-                };
-                let dspace = if mc.is_some() {
-                    Space::SharedCta
-                } else {
-                    dir.dst
                 };
                 let step = match reduce {
                     Some((_, ty)) => (ty.bits / 8) as u64,
@@ -529,28 +483,9 @@ impl State {
                     });
                     off += step;
                 }
-                let reduce = reduce.map(|(op, ty)| Rmw {
-                    op,
-                    a: 0,
-                    b: 0,
-                    signed: ty.signed(),
-                    returns: false,
-                    float: float_of(ty),
-                });
                 let deps = self.op_deps(dd);
-                self.issue(
-                    Op::Copy(Copy {
-                        moves,
-                        proxy: Proxy::Async,
-                        reduce,
-                        completion,
-                        multicast: mc,
-                        tx_bytes: n,
-                    }),
-                    at,
-                    deps,
-                    Pending::None,
-                )
+                let copy = async_copy(moves, *reduce, completion, mc, n);
+                self.issue(copy, at, deps, Pending::None)
             }
             Inst::Tensor {
                 load,
@@ -588,19 +523,7 @@ impl State {
                     self.get(m, Ty::B16) as u16
                 });
                 dd.union(&self.addr_deps(smem));
-                let local = |a: u64| {
-                    if mc.is_some() {
-                        a & ((1 << RANK_SHIFT) - 1)
-                    } else {
-                        a
-                    }
-                };
-                let s0 = local(self.eff(smem, *smem_space));
-                let sspace = if mc.is_some() {
-                    Space::SharedCta
-                } else {
-                    *smem_space
-                };
+                let (sspace, s0) = cast(mc, *smem_space, self.eff(smem, *smem_space));
                 let base = code.layout.addr_of(tm.data);
                 let e = tm.elem as u64;
                 let (bw, bh) = (
@@ -637,37 +560,14 @@ impl State {
                 let completion = match bar {
                     Some(b) => {
                         dd.union(&self.addr_deps(b));
-                        let sp = if mc.is_some() {
-                            Space::SharedCta
-                        } else {
-                            *smem_space
-                        };
-                        Completion::Mbarrier(sp, local(self.eff(b, *smem_space)))
+                        let (sp, ba) = cast(mc, *smem_space, self.eff(b, *smem_space));
+                        Completion::Mbarrier(sp, ba)
                     }
                     None => Completion::BulkGroup,
                 };
                 let deps = self.op_deps(dd);
-                let reduce = reduce.map(|(op, ty)| Rmw {
-                    op,
-                    a: 0,
-                    b: 0,
-                    signed: ty.signed(),
-                    returns: false,
-                    float: float_of(ty),
-                });
-                self.issue(
-                    Op::Copy(Copy {
-                        moves,
-                        proxy: Proxy::Async,
-                        reduce,
-                        completion,
-                        multicast: mc,
-                        tx_bytes: (bw * bh) as u64 * e,
-                    }),
-                    at,
-                    deps,
-                    Pending::None,
-                )
+                let copy = async_copy(moves, *reduce, completion, mc, (bw * bh) as u64 * e);
+                self.issue(copy, at, deps, Pending::None)
             }
             Inst::StAsync {
                 order,
@@ -758,5 +658,66 @@ impl State {
             other => return Err(format!("instruction {other:?}")),
         };
         Ok(Some(Flow::Step(step)))
+    }
+}
+
+/// A multicast copy's shared-memory side (PTX ISA §9.7.9.25 `.multicast::cluster`): with a mask
+/// the address is each destination CTA's own (its rank bits dropped), in `.shared::cta`; without
+/// one, the address in the space the instruction names.
+fn cast(mc: Option<u16>, space: Space, a: u64) -> (Space, u64) {
+    if mc.is_some() {
+        (Space::SharedCta, a & ((1 << RANK_SHIFT) - 1))
+    } else {
+        (space, a)
+    }
+}
+
+/// An async-proxy copy (PTX ISA §9.7.9.25 `cp.async.bulk`, `cp.reduce.async.bulk` and their
+/// tensor forms): its moves, the reduction `(op, element type)` each destination element gets,
+/// how it completes, its multicast mask, and the bytes it counts toward an mbarrier's tx-count.
+fn async_copy(
+    moves: Vec<Move>,
+    reduce: Option<(RmwOp, Ty)>,
+    completion: Completion,
+    multicast: Option<u16>,
+    tx_bytes: Val,
+) -> Op {
+    Op::Copy(Copy {
+        moves,
+        proxy: Proxy::Async,
+        reduce: reduce.map(|(op, ty)| Rmw {
+            op,
+            a: 0,
+            b: 0,
+            signed: ty.signed(),
+            returns: false,
+            float: float_of(ty),
+        }),
+        completion,
+        multicast,
+        tx_bytes,
+    })
+}
+
+impl State {
+    /// At the first element of a `ld`/`st` of `n` elements: computes the address and its
+    /// dependencies; `Some(offset)` when the elements are the thread's local memory, which the
+    /// caller reads or writes itself (no op).
+    fn start_elements(&mut self, code: &Code, m: &MemRef, n: usize) -> Option<u64> {
+        if self.sub != 0 {
+            return None;
+        }
+        self.start_access(code, &m.addr, m.space, m.size() as u64 * n as u64)
+    }
+
+    /// The access of element `self.sub` of a `ld`/`st`.
+    fn element(&self, m: &MemRef) -> Access {
+        Access {
+            space: m.space,
+            addr: self.cur.wrapping_add(self.sub as u64 * m.size() as u64),
+            size: m.size(),
+            proxy: m.proxy,
+            order: m.order,
+        }
     }
 }

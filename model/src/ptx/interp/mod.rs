@@ -448,12 +448,10 @@ impl Program for Thread {
                 None => true,
             };
             let any = match &l.inst {
-                Inst::St {
-                    space, ty, v, addr, ..
-                } => wm(
-                    *space,
-                    at(addr, *space),
-                    v.len() as u64 * ty.bits.div_ceil(8) as u64,
+                Inst::St { m, v } => wm(
+                    m.space,
+                    at(&m.addr, m.space),
+                    v.len() as u64 * m.ty.bits.div_ceil(8) as u64,
                     false,
                 ),
                 Inst::Atom {

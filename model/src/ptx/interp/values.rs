@@ -74,44 +74,51 @@ pub(super) fn fminmax<T: PartialOrd + std::marker::Copy>(
     }
 }
 
-/// Float comparison (PTX ISA §9.3.1.2).
-pub(super) fn fcmp(cmp: CmpOp, a: f64, b: f64) -> bool {
-    let nan = a.is_nan() || b.is_nan();
-    match cmp {
-        CmpOp::Eq => !nan && a == b,
-        CmpOp::Ne => !nan && a != b,
-        CmpOp::Lt => !nan && a < b,
-        CmpOp::Le => !nan && a <= b,
-        CmpOp::Gt => !nan && a > b,
-        CmpOp::Ge => !nan && a >= b,
-        CmpOp::Equ => nan || a == b,
-        CmpOp::Neu => nan || a != b,
-        CmpOp::Ltu => nan || a < b,
-        CmpOp::Leu => nan || a <= b,
-        CmpOp::Gtu => nan || a > b,
-        CmpOp::Geu => nan || a >= b,
-        CmpOp::Num => !nan,
-        CmpOp::Nan => nan,
-        CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs => false,
-    }
+/// What the interpreter asks of `f32` and `f64` alike, so that one function spells each float
+/// operation for both widths.
+pub(super) trait IeeeFloat:
+    std::marker::Copy
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    fn is_nan(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+    fn copysign(self, sign: Self) -> Self;
 }
 
-/// Integer comparison: `a`, `b` are the chopped bits of a `bits`-wide type (PTX ISA §9.3.1.1).
-pub(super) fn icmp(cmp: CmpOp, a: u64, b: u64, bits: u32, signed: bool) -> bool {
-    let (sa, sb) = (sext(a, bits) as i64, sext(b, bits) as i64);
-    match cmp {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt if signed => sa < sb,
-        CmpOp::Le if signed => sa <= sb,
-        CmpOp::Gt if signed => sa > sb,
-        CmpOp::Ge if signed => sa >= sb,
-        CmpOp::Lt | CmpOp::Lo => a < b,
-        CmpOp::Le | CmpOp::Ls => a <= b,
-        CmpOp::Gt | CmpOp::Hi => a > b,
-        CmpOp::Ge | CmpOp::Hs => a >= b,
-        _ => false,
-    }
+macro_rules! float {
+    ($($t:ty)*) => {$(
+        impl IeeeFloat for $t {
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
+            fn copysign(self, sign: Self) -> Self {
+                <$t>::copysign(self, sign)
+            }
+        }
+    )*};
+}
+float!(f32 f64);
+
+/// A two-operand float operation in the operands' own precision (PTX ISA §9.7.3 `add`, `sub`,
+/// `mul`, `div`, `min`, `max`, `copysign`); `None` for an operation floats do not have.
+pub(super) fn fbin<T: IeeeFloat>(op: BinOp, a: T, b: T) -> Option<T> {
+    Some(match op {
+        BinOp::Add { .. } => a + b,
+        BinOp::Sub { .. } => a - b,
+        BinOp::MulLo => a * b,
+        BinOp::Div { .. } => a / b,
+        BinOp::Min => fminmax(a, b, a.is_nan(), b.is_nan(), a.is_sign_negative(), true),
+        BinOp::Max => fminmax(a, b, a.is_nan(), b.is_nan(), a.is_sign_negative(), false),
+        BinOp::Copysign => b.copysign(a),
+        _ => return None,
+    })
 }
 
 /// `prmt` (PTX ISA §9.7.9.7).

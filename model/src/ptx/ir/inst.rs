@@ -2,6 +2,29 @@
 
 use super::*;
 
+/// What a `ld` and a `st` both name: the elements' address, state space, order, proxy and type
+/// (PTX ISA §9.7.9.8, §9.7.9.10); the elements follow each other from `addr` on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemRef {
+    /// State space.
+    pub space: Space,
+    /// Weak or strong.
+    pub order: Order,
+    /// Proxy.
+    pub proxy: Proxy,
+    /// Element type.
+    pub ty: Ty,
+    /// Address of the first element.
+    pub addr: Addr,
+}
+
+impl MemRef {
+    /// Bytes per element (a predicate or sub-byte element counts as one).
+    pub fn size(&self) -> u8 {
+        (self.ty.bits / 8).max(1)
+    }
+}
+
 /// One operation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inst {
@@ -146,12 +169,12 @@ pub enum Inst {
         /// Source.
         a: Opnd,
     },
-    /// `setp.CmpOp{.BoolOp}.type p{|q}, a, b{, {!}c}`
+    /// `setp.Cmp{.BoolOp}.type p{|q}, a, b{, {!}c}`
     Setp {
         /// `.ftz`
         ftz: bool,
         /// Comparison.
-        cmp: CmpOp,
+        cmp: Cmp,
         /// Type.
         ty: Ty,
         /// `p` (`None`: sink).
@@ -255,33 +278,17 @@ pub enum Inst {
     Trap,
     /// `ld`, `ld.const`, `suld`, `tld`, `cold`: one `Op::Load` per element (ascending address).
     Ld {
-        /// State space.
-        space: Space,
-        /// Weak or strong.
-        order: Order,
-        /// Proxy.
-        proxy: Proxy,
-        /// Element type.
-        ty: Ty,
+        /// Where and how the elements are read.
+        m: MemRef,
         /// Destinations (`None`: sink `_`, not read).
         d: Vec<Option<Reg>>,
-        /// Address.
-        addr: Addr,
     },
     /// `st`, `sust`: one `Op::Store` per element.
     St {
-        /// State space.
-        space: Space,
-        /// Weak or strong.
-        order: Order,
-        /// Proxy.
-        proxy: Proxy,
-        /// Element type.
-        ty: Ty,
+        /// Where and how the elements are written.
+        m: MemRef,
         /// Values.
         v: Vec<Opnd>,
-        /// Address.
-        addr: Addr,
     },
     /// `atom` (`ret`) and `red`.
     Atom {

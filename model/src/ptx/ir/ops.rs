@@ -121,48 +121,7 @@ pub enum Rnd {
     Rpi,
 }
 
-/// Comparison operators of `setp`/`set` (PTX ISA §9.3.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
-    /// `eq`
-    Eq,
-    /// `ne`
-    Ne,
-    /// `lt`
-    Lt,
-    /// `le`
-    Le,
-    /// `gt`
-    Gt,
-    /// `ge`
-    Ge,
-    /// `lo` (unsigned <)
-    Lo,
-    /// `ls` (unsigned <=)
-    Ls,
-    /// `hi` (unsigned >)
-    Hi,
-    /// `hs` (unsigned >=)
-    Hs,
-    /// `equ` (float, unordered)
-    Equ,
-    /// `neu`
-    Neu,
-    /// `ltu`
-    Ltu,
-    /// `leu`
-    Leu,
-    /// `gtu`
-    Gtu,
-    /// `geu`
-    Geu,
-    /// `num` (neither is NaN)
-    Num,
-    /// `nan` (either is NaN)
-    Nan,
-}
-
-/// The boolean combiner of `setp.CmpOp.BoolOp`.
+/// The boolean combiner of `setp.Cmp.BoolOp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoolOp {
     /// `.and`

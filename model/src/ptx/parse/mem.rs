@@ -132,15 +132,8 @@ impl P<'_> {
         let (o0, o1) = (self.ops[0].clone(), self.ops[1].clone());
         let ds = self.vector(&o0, &q, "destination")?;
         let d = ds.iter().map(|x| self.dst(x)).collect::<R<Vec<_>>>()?;
-        let addr = self.addr_in(&o1, space)?;
-        Ok(Inst::Ld {
-            space,
-            order,
-            proxy,
-            ty,
-            d,
-            addr,
-        })
+        let m = self.mem_ref(&o1, space, order, proxy, ty)?;
+        Ok(Inst::Ld { m, d })
     }
 
     pub(super) fn ld_param(&mut self, ty: Ty, q: &Quals) -> R<Inst> {
@@ -240,13 +233,19 @@ impl P<'_> {
         let (o0, o1) = (self.ops[0].clone(), self.ops[1].clone());
         let vs = self.vector(&o1, &q, "value")?;
         let v = vs.iter().map(|x| self.src(x, ty)).collect::<R<Vec<_>>>()?;
-        let addr = self.addr_in(&o0, space)?;
-        Ok(Inst::St {
+        let m = self.mem_ref(&o0, space, order, proxy, ty)?;
+        Ok(Inst::St { m, v })
+    }
+
+    /// What a `ld`/`st` names besides its registers: the address operand `a` in `space`, and
+    /// the order, proxy and element type its qualifiers said.
+    fn mem_ref(&mut self, a: &str, space: Space, order: Order, proxy: Proxy, ty: Ty) -> R<MemRef> {
+        let addr = self.addr_in(a, space)?;
+        Ok(MemRef {
             space,
             order,
             proxy,
             ty,
-            v,
             addr,
         })
     }

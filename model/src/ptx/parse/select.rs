@@ -11,24 +11,6 @@ impl P<'_> {
         let mut ftz = false;
         for w in &q.words {
             let c = match *w {
-                "eq" => CmpOp::Eq,
-                "ne" => CmpOp::Ne,
-                "lt" => CmpOp::Lt,
-                "le" => CmpOp::Le,
-                "gt" => CmpOp::Gt,
-                "ge" => CmpOp::Ge,
-                "lo" => CmpOp::Lo,
-                "ls" => CmpOp::Ls,
-                "hi" => CmpOp::Hi,
-                "hs" => CmpOp::Hs,
-                "equ" => CmpOp::Equ,
-                "neu" => CmpOp::Neu,
-                "ltu" => CmpOp::Ltu,
-                "leu" => CmpOp::Leu,
-                "gtu" => CmpOp::Gtu,
-                "geu" => CmpOp::Geu,
-                "num" => CmpOp::Num,
-                "nan" => CmpOp::Nan,
                 "and" | "or" | "xor" if cmp.is_some() => {
                     bop = Some(match *w {
                         "and" => BoolOp::And,
@@ -41,7 +23,10 @@ impl P<'_> {
                     ftz = true;
                     continue;
                 }
-                _ => return unsup(format!("qualifier `.{w}` of `{}`", self.text)),
+                _ => match Cmp::of_suffix(w) {
+                    Some(c) => c,
+                    None => return unsup(format!("qualifier `.{w}` of `{}`", self.text)),
+                },
             };
             if cmp.replace(c).is_some() {
                 return err(format!("`{}`: two comparisons", self.text));
@@ -51,19 +36,8 @@ impl P<'_> {
             unsupported: false,
             msg: format!("`{}`: expected a comparison (.eq, .ne, .lt, …)", self.text),
         })?;
-        let float_only = matches!(
-            cmp,
-            CmpOp::Equ
-                | CmpOp::Neu
-                | CmpOp::Ltu
-                | CmpOp::Leu
-                | CmpOp::Gtu
-                | CmpOp::Geu
-                | CmpOp::Num
-                | CmpOp::Nan
-        );
         if ty.float() {
-            if matches!(cmp, CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs) {
+            if cmp.unsigned_only() {
                 return err(format!(
                     "`{}`: .{} is an integer comparison",
                     self.text, q.words[0]
@@ -73,14 +47,14 @@ impl P<'_> {
                 return unsup(format!("half-precision comparison `{}`", self.text));
             }
         } else {
-            if float_only {
+            if cmp.float_only() {
                 return err(format!(
                     "`{}`: a float comparison on an integer type",
                     self.text
                 ));
             }
             // PTX ISA §9.3.1.1: "ordering comparisons are not defined for bit-size types".
-            if ty.kind == Kind::B && !matches!(cmp, CmpOp::Eq | CmpOp::Ne) {
+            if ty.kind == Kind::B && !matches!(cmp, Cmp::Eq | Cmp::Ne) {
                 return err(format!(
                     "`{}`: bit-size types compare with .eq and .ne only (PTX ISA §9.3.1.1)",
                     self.text
