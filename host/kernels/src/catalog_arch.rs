@@ -116,22 +116,7 @@ pub unsafe extern "ptx-kernel" fn catalog_sm100a(
     tensormap_replace_all(g, s, v, w);
     clc_all(p, out);
     blackwell_all(p, &*map, out.cast());
-    use ptx_sync::st_async::release::*;
+    // the rows of device/isa/st_async_release.rows, each through its Rust path
     let gp = g as *mut u64;
-    macro_rules! st {
-        ($bits:tt $T:ident $pt:literal) => {
-            st_async_release::<Gpu, $T>(gp as *mut $T, w as $T);
-            st_async_release::<Sys, $T>(gp as *mut $T, w as $T);
-            st_async_mmio_release::<$T>(gp as *mut $T, w as $T);
-        };
-    }
-    ptx_sync::st_async_release_rows! { st }
-    macro_rules! red {
-        ($bits:tt $T:ident $pt:literal) => {
-            red_async_release_add::<Gpu, $T>(gp as *mut $T, w as $T);
-            red_async_release_add::<Sys, $T>(gp as *mut $T, w as $T);
-            red_async_mmio_release_add::<$T>(gp as *mut $T, w as $T);
-        };
-    }
-    ptx_sync::red_async_release_rows! { red }
+    ptx_sync::catalog_calls_st_async_release!(p, out, gp, w);
 }
