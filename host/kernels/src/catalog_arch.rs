@@ -59,18 +59,8 @@ pub unsafe extern "ptx-kernel" fn catalog_sm90a(
 #[cfg(target_feature = "sm_100a")]
 #[inline(always)]
 unsafe fn clc_all(p: *mut u64, out: *mut u32) {
-    use ptx_sync::clc::*;
-    let bar: &Mbarrier = Mbarrier::from_shared(p);
-    let resp = p.add(2) as *mut ClcResponse;
-    try_cancel(resp, bar);
-    try_cancel_multicast(resp, bar);
-    let r = resp.read_volatile();
-    out.write_volatile(r.is_canceled() as u32);
-    out.add(1).write_volatile(r.first_ctaid_x_unchecked());
-    out.add(2).write_volatile(r.first_ctaid_y_unchecked());
-    out.add(3).write_volatile(r.first_ctaid_z_unchecked());
-    let [x, y, z] = r.first_ctaid_unchecked();
-    out.add(4).write_volatile(x ^ y ^ z);
+    // the rows of device/isa/clc.rows, each through its Rust path
+    ptx_sync::catalog_calls_clc!(p, out);
 }
 
 /// sm_100 / sm_100a: the Blackwell TMA forms of `copy::blackwell` (every `.cta_group` rank and
