@@ -882,6 +882,5 @@ include!(concat!(env!("OUT_DIR"), "/isa/calls.rs"));
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::copy::catalog_rows,
     // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
-    crate::tensormap::replace::catalog_rows,
     crate::copy::blackwell::catalog_rows,
 ];

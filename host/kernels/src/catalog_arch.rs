@@ -16,29 +16,10 @@ use ptx_sync::*;
 #[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
 #[inline(always)]
 unsafe fn tensormap_replace_all(g: *mut TensorMap, s: *mut TensorMap, v: u32, w: u64) {
-    macro_rules! both {
-        ($($f:ident::<$F:ident $(, $c:literal)?>($($a:expr)?);)*) => {$(
-            $f::<$F, Global $(, $c)?>(g $(, $a)?);
-            $f::<$F, Shared $(, $c)?>(s $(, $a)?);
-            $f::<$F, Generic $(, $c)?>(g $(, $a)?);
-        )*};
-    }
-    both! {
-        tensormap_replace::<GlobalAddress>(w);
-        tensormap_replace::<Rank>(v);
-        tensormap_replace_ord::<BoxDim, 1>(v);
-        tensormap_replace_ord::<GlobalDim, 2>(v);
-        tensormap_replace_ord::<GlobalStride, 3>(w);
-        tensormap_replace_ord::<ElementStride, 4>(v);
-        tensormap_replace_imm::<Elemtype, 7>();
-        tensormap_replace_imm::<InterleaveLayout, 0>();
-        tensormap_replace_imm::<SwizzleMode, 3>();
-        tensormap_replace_imm::<FillMode, 1>();
-    }
+    // the rows of device/isa/tensormap_replace.rows, each through its Rust path
+    ptx_sync::catalog_calls_tensormap_replace!(g, g, g, s, v, w);
     #[cfg(target_feature = "sm_100a")]
-    both! {
-        tensormap_replace_imm::<SwizzleAtomicity, 1>();
-    }
+    ptx_sync::catalog_calls_tensormap_replace_sm100a!(g, g, g, s);
 }
 
 /// sm_90a: `tensormap.replace` on a map in global memory (`g`) and one staged in shared memory

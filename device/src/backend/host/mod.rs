@@ -21,6 +21,7 @@ pub(crate) mod cta;
 pub(crate) mod launch;
 pub mod scalar;
 pub(crate) mod st_async;
+pub(crate) mod tensormap;
 pub(crate) mod warp;
 pub(crate) use scalar::{cas_failure, hatomic};
 pub use scalar::{HostScalar, RmwKind};
