@@ -881,10 +881,6 @@ include!(concat!(env!("OUT_DIR"), "/isa/calls.rs"));
 #[allow(clippy::type_complexity)]
 pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
     crate::copy::catalog_rows,
-    crate::st_async::catalog_rows,
     // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
-    crate::tensormap::replace::catalog_rows,
-    crate::clc::catalog_rows,
     crate::copy::blackwell::catalog_rows,
-    crate::st_async::release::catalog_rows,
 ];

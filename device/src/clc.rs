@@ -16,13 +16,20 @@
 //! .get_first_ctaid::dimension = { .get_first_ctaid::x, .get_first_ctaid::y, .get_first_ctaid::z }
 //! ```
 //!
-//! | call | PTX | PTX / SM |
+//! <!-- generated from device/isa/clc.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`try_cancel`] (`unsafe`) | `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [b];` | 8.6 / sm_100 |
-//! | [`try_cancel_multicast`] (`unsafe`) | `….mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r], [b];` | 8.6 / **sm_100a** |
-//! | [`ClcResponse::is_canceled`] | `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, q;` | 8.6 / sm_100 |
-//! | [`ClcResponse::first_ctaid`] (safe: only on a canceled response), [`ClcResponse::first_ctaid_unchecked`] (`unsafe`) | `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, q;` (the 4th element is unspecified: the sink `_`) | 8.6 / sm_100 |
-//! | [`ClcResponse::first_ctaid_x_unchecked`] … `_z_` (`unsafe`) | `clusterlaunchcontrol.query_cancel.get_first_ctaid::{x,y,z}.b32.b128 d, q;` | 8.6 / sm_100 |
+//! | [`clc::try_cancel`](crate::clc::try_cancel) | `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [sd], [b];` | 8.6 / sm_100 |
+//! | [`clc::try_cancel_multicast`](crate::clc::try_cancel_multicast) | `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [sd], [b];` | 8.6 / sm_100 (**sm_100a**) |
+//! | [`clc::ClcResponse::is_canceled`](crate::clc::ClcResponse::is_canceled) | `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, q;` | 8.6 / sm_100 |
+//! | [`clc::ClcResponse::first_ctaid_x_unchecked`](crate::clc::ClcResponse::first_ctaid_x_unchecked) | `clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 d, q;` | 8.6 / sm_100 |
+//! | [`clc::ClcResponse::first_ctaid_y_unchecked`](crate::clc::ClcResponse::first_ctaid_y_unchecked) | `clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 d, q;` | 8.6 / sm_100 |
+//! | [`clc::ClcResponse::first_ctaid_z_unchecked`](crate::clc::ClcResponse::first_ctaid_z_unchecked) | `clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 d, q;` | 8.6 / sm_100 |
+//! | [`clc::ClcResponse::first_ctaid_unchecked`](crate::clc::ClcResponse::first_ctaid_unchecked) | `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {d, l, e, _}, q;` | 8.6 / sm_100 |
+//!
+//! [`try_cancel`], [`try_cancel_multicast`] and the `_unchecked` queries are `unsafe`;
+//! [`ClcResponse::first_ctaid`] is the safe query (`is_canceled`, then the `.v4` query only on a
+//! canceled response).
 //!
 //! ptxas 13.0 rejects every form on sm_90 (`requires .target sm_100 or higher`) and the
 //! multicast form on sm_100 (`not supported on .target 'sm_100'`). On nvptx64 the sm_100 items
@@ -34,7 +41,7 @@
 //! completion is a `complete_tx` of the 16 response bytes, not an arrival); waiters read the
 //! response after the phase completes.
 //!
-//! Host backend: no launch queue exists, so every request **fails** (a legal outcome on the
+//! Host backend (the rows' host arms): no launch queue exists, so every request **fails** (a legal outcome on the
 //! device too: every cluster may have started): the response reads "not canceled" and the
 //! barrier gets the 16-byte `complete_tx` of the write, as the copy engine's completion of an
 //! async copy ([`Mbarrier::async_copy_complete_tx`](crate::Mbarrier)).
@@ -52,89 +59,12 @@
 //! assert_eq!(resp.first_ctaid(), None);
 //! ```
 
-#![cfg_attr(
-    all(target_arch = "nvptx64", not(target_feature = "sm_100")),
-    allow(unused_macros, unused_imports)
-)]
-
-use crate::instr::instr;
 use crate::mbarrier::Mbarrier;
-#[allow(unused_imports)]
-use crate::sem::tok;
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 
-// The mnemonics, spelled once (the `Instr::PTX` constants and the `asm!` templates expand them).
-macro_rules! m_try {
-    () => {
-        concat!(
-            "clusterlaunchcontrol.try_cancel.async",
-            tok!(Shared),
-            ".mbarrier::complete_tx::bytes.b128"
-        )
-    };
-}
-macro_rules! m_try_mc {
-    () => {
-        concat!(
-            "clusterlaunchcontrol.try_cancel.async",
-            tok!(Shared),
-            ".mbarrier::complete_tx::bytes.multicast::cluster::all.b128"
-        )
-    };
-}
-macro_rules! m_is_canceled {
-    () => {
-        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128"
-    };
-}
-macro_rules! m_ctaid {
-    (x) => {
-        "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128"
-    };
-    (y) => {
-        "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128"
-    };
-    (z) => {
-        "clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128"
-    };
-    (v4) => {
-        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128"
-    };
-}
-
-instr! {
-    /// `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [b];`
-    /// (PTX 8.6, sm_100; see [`try_cancel`]).
-    ClcTryCancel = (m_try!());
-}
-instr! {
-    /// `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r], [b];`
-    /// (PTX 8.6, sm_100a; see [`try_cancel_multicast`]).
-    ClcTryCancelMulticast = (m_try_mc!());
-}
-instr! {
-    /// `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, q;` (PTX 8.6, sm_100; see
-    /// [`ClcResponse::is_canceled`]).
-    ClcIsCanceled = (m_is_canceled!());
-}
-instr! {
-    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 d, q;` (PTX 8.6, sm_100).
-    ClcFirstCtaidX = (m_ctaid!(x));
-}
-instr! {
-    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 d, q;` (PTX 8.6, sm_100).
-    ClcFirstCtaidY = (m_ctaid!(y));
-}
-instr! {
-    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 d, q;` (PTX 8.6, sm_100).
-    ClcFirstCtaidZ = (m_ctaid!(z));
-}
-instr! {
-    /// `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, q;` (PTX 8.6,
-    /// sm_100; see [`ClcResponse::first_ctaid`]).
-    ClcFirstCtaidV4 = (m_ctaid!(v4));
-}
+// The markers `ClcTryCancel` … `ClcFirstCtaidV4` with their `asm!` leaves (on nvptx64 only in a
+// build for sm_100, the multicast one sm_100a) and host arms, and the catalog rows: generated
+// from device/isa/clc.rows.
+include!(concat!(env!("OUT_DIR"), "/isa/clc.rs"));
 
 /// The opaque 16-byte response of `clusterlaunchcontrol.try_cancel`: the buffer in this CTA's
 /// shared memory (16-byte aligned by its type) and, read after the request completed, the
@@ -179,16 +109,7 @@ pub struct ClcResponse {
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
 #[inline(always)]
 pub unsafe fn try_cancel<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        asm!(crate::instr::asm_text!(none; (clc_try); m_try!()),
-             sd = in(reg32) crate::shared::to_shared(response.cast_const()).raw(),
-             b = in(reg32) bar.shared_addr().0, options(nostack, preserves_flags));
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        host_fail(response, bar);
-    }
+    ClcTryCancel::exec(response, bar)
 }
 
 /// `….mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r], [b];` — [`try_cancel`]
@@ -213,23 +134,7 @@ pub unsafe fn try_cancel<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 #[inline(always)]
 pub unsafe fn try_cancel_multicast<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        asm!(crate::instr::asm_text!(none; (clc_try); m_try_mc!()),
-             sd = in(reg32) crate::shared::to_shared(response.cast_const()).raw(),
-             b = in(reg32) bar.shared_addr().0, options(nostack, preserves_flags));
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        host_fail(response, bar);
-    }
-}
-
-/// Host: the request fails (no pending cluster): "not canceled", then the write's completion.
-#[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_fail<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
-    response.write(ClcResponse { raw: [0, 0] });
-    bar.async_copy_complete_tx(16);
+    ClcTryCancelMulticast::exec(response, bar)
 }
 
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
@@ -245,20 +150,8 @@ impl ClcResponse {
     /// ```
     #[inline(always)]
     pub fn is_canceled(&self) -> bool {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let d: u32;
-            unsafe {
-                asm!(crate::instr::asm_text!(clc_q_pred; (clc_pred); m_is_canceled!()),
-                     lo = in(reg64) self.raw[0], hi = in(reg64) self.raw[1], d = out(reg32) d,
-                     options(pure, nomem, nostack, preserves_flags));
-            }
-            d != 0
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.raw[0] & 1 != 0
-        }
+        // SAFETY: a pure register operation on the response's bits.
+        unsafe { ClcIsCanceled::exec(self) }
     }
 
     /// The `%ctaid` `(x, y, z)` of the first CTA of the canceled cluster, or `None` if the
@@ -300,28 +193,13 @@ impl ClcResponse {
     /// ```
     #[inline(always)]
     pub unsafe fn first_ctaid_unchecked(&self) -> [u32; 3] {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let (x, y, z): (u32, u32, u32);
-            asm!(crate::instr::asm_text!(clc_q; (clc_ctaid_v4); m_ctaid!(v4)),
-                 lo = in(reg64) self.raw[0], hi = in(reg64) self.raw[1],
-                 d = out(reg32) x, l = out(reg32) y, e = out(reg32) z,
-                 options(pure, nomem, nostack, preserves_flags));
-            [x, y, z]
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            [
-                self.first_ctaid_x_unchecked(),
-                self.first_ctaid_y_unchecked(),
-                self.first_ctaid_z_unchecked(),
-            ]
-        }
+        let (x, y, z) = ClcFirstCtaidV4::exec(self);
+        [x, y, z]
     }
 }
 
 macro_rules! ctaid_fns {
-    ($($(#[$m:meta])* $f:ident $d:ident $shift:literal $w:literal;)*) => {
+    ($($(#[$m:meta])* $f:ident $I:ident;)*) => {
         #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
         impl ClcResponse {$(
             $(#[$m])*
@@ -340,18 +218,7 @@ macro_rules! ctaid_fns {
             /// ```
             #[inline(always)]
             pub unsafe fn $f(&self) -> u32 {
-                #[cfg(target_arch = "nvptx64")]
-                {
-                    let d: u32;
-                    asm!(crate::instr::asm_text!(clc_q; (clc_ctaid); m_ctaid!($d)),
-                         lo = in(reg64) self.raw[0], hi = in(reg64) self.raw[1], d = out(reg32) d,
-                         options(pure, nomem, nostack, preserves_flags));
-                    d
-                }
-                #[cfg(not(target_arch = "nvptx64"))]
-                {
-                    (self.raw[$w] >> $shift) as u32
-                }
+                $I::exec(self)
             }
         )*}
     };
@@ -359,13 +226,13 @@ macro_rules! ctaid_fns {
 ctaid_fns! {
     /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 d, q;` — `%ctaid.x` of the
     /// first CTA of the canceled cluster. PTX 8.6, sm_100; PTX ISA §9.7.13.18, seed §5.2.
-    first_ctaid_x_unchecked x 32 0;
+    first_ctaid_x_unchecked ClcFirstCtaidX;
     /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 d, q;` — `%ctaid.y`.
     /// PTX 8.6, sm_100; PTX ISA §9.7.13.18, seed §5.2.
-    first_ctaid_y_unchecked y 0 1;
+    first_ctaid_y_unchecked ClcFirstCtaidY;
     /// `clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 d, q;` — `%ctaid.z`.
     /// PTX 8.6, sm_100; PTX ISA §9.7.13.18, seed §5.2.
-    first_ctaid_z_unchecked z 32 1;
+    first_ctaid_z_unchecked ClcFirstCtaidZ;
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
@@ -386,72 +253,4 @@ impl ClcResponse {
             },
         }
     }
-}
-
-/// Catalog rows of this module (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Arch, Family, Form, Marker as M, Variant};
-    use crate::instr::{with_ops, Instr};
-    let base = Variant {
-        sm: 100,
-        ptx_isa: 86,
-        seed: "5.2",
-        ..Variant::of(Family::Clusterlaunchcontrol)
-    };
-    f(with_ops!(none; (clc_try); Variant {
-        op: "try_cancel",
-        ty: "b128",
-        space: M::Shared,
-        ptx: ClcTryCancel::PTX,
-        rust: "clc::try_cancel",
-        isa: "9.7.13.17",
-        ..base
-    }));
-    f(with_ops!(none; (clc_try); Variant {
-        op: "try_cancel",
-        ty: "b128",
-        space: M::Shared,
-        form: Form {
-            multicast: true,
-            ..Form::NONE
-        },
-        ptx: ClcTryCancelMulticast::PTX,
-        rust: "clc::try_cancel_multicast",
-        arch: Arch::Sm100a,
-        isa: "9.7.13.17",
-        seed: "5.4",
-        ..base
-    }));
-    f(with_ops!(clc_q_pred; (clc_pred); Variant {
-        op: "query_cancel.is_canceled",
-        ty: "b128",
-        ptx: ClcIsCanceled::PTX,
-        rust: "clc::ClcResponse::is_canceled",
-        isa: "9.7.13.18",
-        ..base
-    }));
-    macro_rules! ctaid {
-        ($($I:ident $f:literal $d:literal),*) => {$(
-            f(with_ops!(clc_q; (clc_ctaid); Variant {
-                op: concat!("query_cancel.get_first_ctaid::", $d),
-                ty: "b128",
-                ptx: $I::PTX,
-                rust: concat!("clc::ClcResponse::", $f),
-                isa: "9.7.13.18",
-                ..base
-            }));
-        )*};
-    }
-    ctaid!(ClcFirstCtaidX "first_ctaid_x_unchecked" "x",
-           ClcFirstCtaidY "first_ctaid_y_unchecked" "y",
-           ClcFirstCtaidZ "first_ctaid_z_unchecked" "z");
-    f(with_ops!(clc_q; (clc_ctaid_v4); Variant {
-        op: "query_cancel.get_first_ctaid.v4",
-        ty: "b128",
-        ptx: ClcFirstCtaidV4::PTX,
-        rust: "clc::ClcResponse::first_ctaid_unchecked",
-        isa: "9.7.13.18",
-        ..base
-    }));
 }

@@ -581,6 +581,9 @@ struct MarkerOut {
     docs: Vec<String>,
     leaves: Vec<String>,
     device_only: bool,
+    /// The form's `cfg` (or its family's): the gate of the marker's leaves (the marker and its
+    /// mnemonic exist everywhere).
+    cfg: Option<String>,
 }
 
 /// The generated Rust of one family file: traits, markers and leaves, impls, catalog rows.
@@ -597,7 +600,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
     }
     // Markers (in order of first appearance) and trait impls (grouped by expanded target).
     let mut markers: Vec<MarkerOut> = Vec::new();
-    let mut impls: Vec<(String, Vec<String>)> = Vec::new();
+    let mut impls: Vec<(String, Vec<String>, Option<String>)> = Vec::new();
     let mut rows = Vec::new();
     for (f, c) in expansion(file) {
         let fam = file
@@ -612,6 +615,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
             })?;
         {
             let l = ctx.leaf(f, &c)?;
+            let cfg = f.cfg.clone().or_else(|| fam.cfg.clone());
             match f.trait_impl() {
                 None => {
                     let leaf = ctx.leaf_fn(f, &l, true)?;
@@ -643,6 +647,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                                     .collect::<Result<_, _>>()?,
                                 leaves: vec![leaf],
                                 device_only: f.host.is_none(),
+                                cfg,
                             })
                         }
                     }
@@ -665,7 +670,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
                                 }
                             }
                         }
-                        None => impls.push((l.target.clone(), body)),
+                        None => impls.push((l.target.clone(), body, cfg)),
                     }
                 }
             }
@@ -718,8 +723,13 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
         docs,
         leaves,
         device_only,
+        cfg,
     } in &markers
     {
+        let gate = cfg
+            .as_ref()
+            .map(|c| format!("#[cfg({c})]\n"))
+            .unwrap_or_default();
         for d in docs {
             writeln!(out, "/// {d}").unwrap();
         }
@@ -732,6 +742,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
         if *device_only {
             writeln!(out, "#[cfg(target_arch = \"nvptx64\")]").unwrap();
         }
+        out.push_str(&gate);
         writeln!(out, "impl {name} {{").unwrap();
         for l in leaves {
             // A device-only leaf in an impl that also has host leaves keeps its own gate.
@@ -742,7 +753,10 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
         }
         writeln!(out, "}}\n").unwrap();
     }
-    for (target, body) in &impls {
+    for (target, body, cfg) in &impls {
+        if let Some(c) = cfg {
+            writeln!(out, "#[cfg({c})]").unwrap();
+        }
         writeln!(out, "unsafe impl {target} {{").unwrap();
         for b in body {
             out.push_str(b);

@@ -83,6 +83,8 @@ pub struct Family {
     pub arch: String,
     /// `forms PATH`: the family's forms are written by hand in `PATH` (a family of `hand.rows`).
     pub hand: Option<String>,
+    /// `cfg PREDICATE`: the default `cfg` of its forms (see [`Form::cfg`]).
+    pub cfg: Option<String>,
     pub line: usize,
 }
 
@@ -174,6 +176,11 @@ pub struct Form {
     /// `false` (`catalog none`): the form is no catalog row (no `Variant`, docs-table line or
     /// call; a special register's `mov`), only its marker and leaf.
     pub row: bool,
+    /// `cfg PREDICATE`: the form's trait impl, or its marker's leaves, exist only where the
+    /// predicate holds — an arch-specific form on nvptx64 only in a build for its target
+    /// (`any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a")`). Default: its
+    /// family's.
+    pub cfg: Option<String>,
     pub line: usize,
 }
 
@@ -409,6 +416,7 @@ fn family(
             "seed" => f.seed = v.to_string(),
             "arch" => f.arch = v.to_string(),
             "forms" => f.hand = Some(v.to_string()),
+            "cfg" => f.cfg = Some(v.to_string()),
             "floor" => {
                 (f.sm, f.ptx_isa) = floor(path, k, v)?;
                 have_floor = true;
@@ -551,6 +559,7 @@ fn form(
             "host" => f.host = Some(s),
             "group" => f.group = Some(s),
             "text" => f.text = Some(s),
+            "cfg" => f.cfg = Some(s),
             "catalog" if v == "none" => f.row = false,
             "catalog" => {
                 return Err(format!(

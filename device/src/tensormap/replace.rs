@@ -22,12 +22,39 @@
 //! address operand is in that space: `cvta.to.global` of the pointer, or its `.shared` window
 //! offset) and the generic one (no `.ss`: `Sp` = [`Generic`], the pointer as it is).
 //!
-//! | call | PTX | PTX / SM |
+//! <!-- generated from device/isa/tensormap_replace.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | [`tensormap_replace::<F, Sp>(map, v)`](tensormap_replace) (`unsafe`), `F` = [`GlobalAddress`], [`Rank`] | `tensormap.replace.tile.<f>.<ss>.b1024.<type> [a], v;` | 8.3 / sm_90a, sm_100a |
-//! | [`tensormap_replace_ord::<F, Sp, ORD>(map, v)`](tensormap_replace_ord) (`unsafe`), `F` = [`BoxDim`], [`GlobalDim`], [`GlobalStride`], [`ElementStride`] | `tensormap.replace.tile.<f>.<ss>.b1024.<type> [a], ORD, v;` | 8.3 / sm_90a, sm_100a |
-//! | [`tensormap_replace_imm::<F, Sp, V>(map)`](tensormap_replace_imm) (`unsafe`), `F` = [`Elemtype`], [`InterleaveLayout`], [`SwizzleMode`], [`FillMode`] | `tensormap.replace.tile.<f>.<ss>.b1024.b32 [a], V;` | 8.3 / sm_90a, sm_100a |
-//! | the same with `F` = [`SwizzleAtomicity`] | `tensormap.replace.tile.swizzle_atomicity.<ss>.b1024.b32 [a], V;` | 8.6 / sm_100a |
+//! | [`tensormap::replace::tensormap_replace::<GlobalAddress, Global>`](crate::tensormap::replace::tensormap_replace) | `tensormap.replace.tile.global_address.global.b1024.b64 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace::<Rank, Global>`](crate::tensormap::replace::tensormap_replace) | `tensormap.replace.tile.rank.global.b1024.b32 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<BoxDim, Global, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.box_dim.global.b1024.b32 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<GlobalDim, Global, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.global_dim.global.b1024.b32 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<GlobalStride, Global, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.global_stride.global.b1024.b64 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<ElementStride, Global, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.element_stride.global.b1024.b32 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_imm`](crate::tensormap::replace::tensormap_replace_imm) | `tensormap.replace.tile.{elemtype,interleave_layout,swizzle_mode,fill_mode}.global.b1024.b32 [g], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace::<GlobalAddress, Shared>`](crate::tensormap::replace::tensormap_replace) | `tensormap.replace.tile.global_address.shared::cta.b1024.b64 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace::<Rank, Shared>`](crate::tensormap::replace::tensormap_replace) | `tensormap.replace.tile.rank.shared::cta.b1024.b32 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<BoxDim, Shared, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<GlobalDim, Shared, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<GlobalStride, Shared, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<ElementStride, Shared, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_imm`](crate::tensormap::replace::tensormap_replace_imm) | `tensormap.replace.tile.{elemtype,interleave_layout,swizzle_mode,fill_mode}.shared::cta.b1024.b32 [ss], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace::<GlobalAddress, Generic>`](crate::tensormap::replace::tensormap_replace) | `tensormap.replace.tile.global_address.b1024.b64 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace::<Rank, Generic>`](crate::tensormap::replace::tensormap_replace) | `tensormap.replace.tile.rank.b1024.b32 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<BoxDim, Generic, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.box_dim.b1024.b32 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<GlobalDim, Generic, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.global_dim.b1024.b32 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<GlobalStride, Generic, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.global_stride.b1024.b64 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_ord::<ElementStride, Generic, 0>`](crate::tensormap::replace::tensormap_replace_ord) | `tensormap.replace.tile.element_stride.b1024.b32 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_imm`](crate::tensormap::replace::tensormap_replace_imm) | `tensormap.replace.tile.{elemtype,interleave_layout,swizzle_mode,fill_mode}.b1024.b32 [a64], …;` | 8.3 / sm_90 (**sm_90a**) |
+//! | [`tensormap::replace::tensormap_replace_imm::<SwizzleAtomicity, Global, 0>`](crate::tensormap::replace::tensormap_replace_imm) | `tensormap.replace.tile.swizzle_atomicity.global.b1024.b32 [g], …;` | 8.6 / sm_100 (**sm_100a**) |
+//! | [`tensormap::replace::tensormap_replace_imm::<SwizzleAtomicity, Shared, 0>`](crate::tensormap::replace::tensormap_replace_imm) | `tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [ss], …;` | 8.6 / sm_100 (**sm_100a**) |
+//! | [`tensormap::replace::tensormap_replace_imm::<SwizzleAtomicity, Generic, 0>`](crate::tensormap::replace::tensormap_replace_imm) | `tensormap.replace.tile.swizzle_atomicity.b1024.b32 [a64], …;` | 8.6 / sm_100 (**sm_100a**) |
+//!
+//! The three functions are `unsafe`: [`tensormap_replace`] takes a `field1` ([`GlobalAddress`],
+//! [`Rank`]) and its register value, [`tensormap_replace_ord`] a `field2` ([`BoxDim`],
+//! [`GlobalDim`], [`GlobalStride`], [`ElementStride`]) with the dimension `ORD` (an immediate,
+//! 0–4), [`tensormap_replace_imm`] a `field3` ([`Elemtype`], [`InterleaveLayout`],
+//! [`SwizzleMode`], [`SwizzleAtomicity`], [`FillMode`]) with its immediate value `V`.
 //!
 //! On `nvptx64` these exist only in a build for `sm_90a` or `sm_100a` (`-C target-cpu=sm_90a`;
 //! `SwizzleAtomicity` only for `sm_100a`): ptxas 13.0 rejects `tensormap.replace` on `sm_90` and
@@ -39,7 +66,7 @@
 //! threads replacing fields of one map concurrently race (the `# Safety` sections require that
 //! nothing else accesses the map).
 //!
-//! Host backend: the call rewrites the field in the host map (`TensorMap::host_tiled*` /
+//! Host backend (`backend/host/tensormap.rs`, the rows' host arms): the call rewrites the field in the host map (`TensorMap::host_tiled*` /
 //! `host_im2col`, this crate's own layout), with the values the instruction takes (PTX ISA
 //! §9.7.9.27; the CUDA programming guide's example encodes a map this way):
 //! [`GlobalAddress`] the base address; [`Rank`] the rank **minus one** (zero-based, 0–4);
@@ -76,20 +103,9 @@
 //! assert!(r.is_err());
 //! ```
 
-// A portable nvptx64 build (no `a` target) has the types and none of the rows.
-#![cfg_attr(
-    all(
-        target_arch = "nvptx64",
-        not(any(target_feature = "sm_90a", target_feature = "sm_100a"))
-    ),
-    allow(unused_macros, unused_imports)
-)]
-
 use crate::copy::TensorMap;
 #[allow(unused_imports)]
-use crate::sem::{tok, Generic, Global, Shared};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
+use crate::sem::{Generic, Global, Shared};
 
 /// A field of a tensor map that `tensormap.replace` writes (a marker type).
 pub trait Field: Copy + Default + 'static {
@@ -104,24 +120,6 @@ pub trait Field1: Field {}
 pub trait Field2: Field {}
 /// A `field3`: written with an immediate value.
 pub trait Field3: Field {}
-
-/// One legal `tensormap.replace.tile.<field>{.<space>}.b1024.<type>` row: the field `Self` in
-/// the state space `Sp` ([`Global`], [`Shared`] = `.shared::cta`, or [`Generic`]: no `.ss`, a
-/// generic address).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `tensormap.replace` of field `{Self}` in state space `{Sp}`",
-    note = "PTX ISA `tensormap.replace`: `.ss = {{.global, .shared::cta}}` or none (generic); `.swizzle_atomicity` needs sm_100a"
-)]
-pub unsafe trait ReplaceInstr<Sp>: Field {
-    /// The mnemonic (`"tensormap.replace.tile.rank.global.b1024.b32"`).
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec<const ORD: u32, const IMM: u32>(map: *mut TensorMap, v: u64);
-}
 
 /// The ordinal `N` of a `field2` row as a type: [`Ordinal`] only for the dimensions 0–4 (a
 /// tensor has rank 1–5; ptxas 13.0 rejects `ord` 5: "expected to be in range [0..4]").
@@ -176,277 +174,10 @@ fields! {
     FillMode ".fill_mode" u32: Field3;
 }
 
-/// The table of the sm_90a/sm_100a rows: `leaf!(Field Space kind)` per row, kind `v` (a
-/// register value), `ord` (an ordinal and a register value), `imm` (an immediate value).
-/// Exported as `ptx_sync::tensormap_replace_rows!(leaf)`, which the arch catalog kernels
-/// instantiate.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! tensormap_replace_rows {
-    ($leaf:ident) => {
-        $leaf!(GlobalAddress Global v);
-        $leaf!(GlobalAddress Shared v);
-        $leaf!(GlobalAddress Generic v);
-        $leaf!(Rank Global v);
-        $leaf!(Rank Shared v);
-        $leaf!(Rank Generic v);
-        $leaf!(BoxDim Global ord);
-        $leaf!(BoxDim Shared ord);
-        $leaf!(BoxDim Generic ord);
-        $leaf!(GlobalDim Global ord);
-        $leaf!(GlobalDim Shared ord);
-        $leaf!(GlobalDim Generic ord);
-        $leaf!(GlobalStride Global ord);
-        $leaf!(GlobalStride Shared ord);
-        $leaf!(GlobalStride Generic ord);
-        $leaf!(ElementStride Global ord);
-        $leaf!(ElementStride Shared ord);
-        $leaf!(ElementStride Generic ord);
-        $leaf!(Elemtype Global imm);
-        $leaf!(Elemtype Shared imm);
-        $leaf!(Elemtype Generic imm);
-        $leaf!(InterleaveLayout Global imm);
-        $leaf!(InterleaveLayout Shared imm);
-        $leaf!(InterleaveLayout Generic imm);
-        $leaf!(SwizzleMode Global imm);
-        $leaf!(SwizzleMode Shared imm);
-        $leaf!(SwizzleMode Generic imm);
-        $leaf!(FillMode Global imm);
-        $leaf!(FillMode Shared imm);
-        $leaf!(FillMode Generic imm);
-    };
-}
-
-/// The sm_100a-only rows (`.swizzle_atomicity`, PTX 8.6):
-/// `ptx_sync::tensormap_replace_sm100a_rows!(leaf)`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! tensormap_replace_sm100a_rows {
-    ($leaf:ident) => {
-        $leaf!(SwizzleAtomicity Global imm);
-        $leaf!(SwizzleAtomicity Shared imm);
-        $leaf!(SwizzleAtomicity Generic imm);
-    };
-}
-
-// The type token of a field's value.
-macro_rules! ty {
-    (GlobalAddress) => {
-        ".b64"
-    };
-    (GlobalStride) => {
-        ".b64"
-    };
-    ($F:ident) => {
-        ".b32"
-    };
-}
-// The field token (spelled once: the `Field::PTX` constants are these).
-macro_rules! ftok {
-    (GlobalAddress) => {
-        ".global_address"
-    };
-    (Rank) => {
-        ".rank"
-    };
-    (BoxDim) => {
-        ".box_dim"
-    };
-    (GlobalDim) => {
-        ".global_dim"
-    };
-    (GlobalStride) => {
-        ".global_stride"
-    };
-    (ElementStride) => {
-        ".element_stride"
-    };
-    (Elemtype) => {
-        ".elemtype"
-    };
-    (InterleaveLayout) => {
-        ".interleave_layout"
-    };
-    (SwizzleMode) => {
-        ".swizzle_mode"
-    };
-    (SwizzleAtomicity) => {
-        ".swizzle_atomicity"
-    };
-    (FillMode) => {
-        ".fill_mode"
-    };
-}
-/// `$m!(block; (operands key))` of a row (space, field, kind).
-macro_rules! tmr_ops {
-    (Global GlobalAddress v $m:ident) => { $m!(cvta; (tmr_g_v64)) };
-    (Global GlobalStride ord $m:ident) => { $m!(cvta; (tmr_g_ord_v64)) };
-    (Global $F:ident v $m:ident) => { $m!(cvta; (tmr_g_v)) };
-    (Global $F:ident ord $m:ident) => { $m!(cvta; (tmr_g_ord_v)) };
-    (Global $F:ident imm $m:ident) => { $m!(cvta; (tmr_g_imm)) };
-    (Shared GlobalAddress v $m:ident) => { $m!(none; (tmr_s_v64)) };
-    (Shared GlobalStride ord $m:ident) => { $m!(none; (tmr_s_ord_v64)) };
-    (Shared $F:ident v $m:ident) => { $m!(none; (tmr_s_v)) };
-    (Shared $F:ident ord $m:ident) => { $m!(none; (tmr_s_ord_v)) };
-    (Shared $F:ident imm $m:ident) => { $m!(none; (tmr_s_imm)) };
-    (Generic GlobalAddress v $m:ident) => { $m!(none; (tmr_a_v64)) };
-    (Generic GlobalStride ord $m:ident) => { $m!(none; (tmr_a_ord_v64)) };
-    (Generic $F:ident v $m:ident) => { $m!(none; (tmr_a_v)) };
-    (Generic $F:ident ord $m:ident) => { $m!(none; (tmr_a_ord_v)) };
-    (Generic $F:ident imm $m:ident) => { $m!(none; (tmr_a_imm)) };
-}
-
-macro_rules! mn {
-    ($F:ident $Sp:ident) => {
-        concat!(
-            "tensormap.replace.tile",
-            ftok!($F),
-            tok!($Sp),
-            ".b1024",
-            ty!($F)
-        )
-    };
-}
-
-#[allow(unused_macros)]
-macro_rules! replace_leaf {
-    ($F:ident $Sp:ident $kind:ident) => {
-        unsafe impl ReplaceInstr<$Sp> for $F {
-            const PTX: &'static str = mn!($F $Sp);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec<const ORD: u32, const IMM: u32>(map: *mut TensorMap, v: u64) {
-                macro_rules! go {
-                    ($b:ident; ($o:ident)) => {
-                        replace_leaf!(@asm $b; $o; $F $Sp; map, v, ORD, IMM)
-                    };
-                }
-                tmr_ops!($Sp $F $kind go);
-            }
-        }
-    };
-    (@asm $b:ident; $o:ident; $F:ident $Sp:ident; $map:ident, $v:ident, $ORD:ident, $IMM:ident) => {
-        replace_leaf!(@args $o; $b; $F $Sp; $map; $v; $ORD; $IMM)
-    };
-    (@args tmr_g_v; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_g_v); mn!($F $Sp)), gp = in(reg64) $map as u64,
-             v = in(reg32) $v as u32, options(nostack, preserves_flags))
-    };
-    (@args tmr_g_v64; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_g_v64); mn!($F $Sp)), gp = in(reg64) $map as u64,
-             v64 = in(reg64) $v, options(nostack, preserves_flags))
-    };
-    (@args tmr_g_ord_v; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_g_ord_v); mn!($F $Sp)), gp = in(reg64) $map as u64,
-             imm = const $ORD, v = in(reg32) $v as u32, options(nostack, preserves_flags))
-    };
-    (@args tmr_g_ord_v64; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_g_ord_v64); mn!($F $Sp)), gp = in(reg64) $map as u64,
-             imm = const $ORD, v64 = in(reg64) $v, options(nostack, preserves_flags))
-    };
-    (@args tmr_g_imm; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {{
-        let _ = $v;
-        asm!(crate::instr::asm_text!($b; (tmr_g_imm); mn!($F $Sp)), gp = in(reg64) $map as u64,
-             imm = const $IMM, options(nostack, preserves_flags))
-    }};
-    (@args tmr_s_v; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_s_v); mn!($F $Sp)), ss = in(reg32) replace_leaf!(@s $map),
-             v = in(reg32) $v as u32, options(nostack, preserves_flags))
-    };
-    (@args tmr_s_v64; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_s_v64); mn!($F $Sp)), ss = in(reg32) replace_leaf!(@s $map),
-             v64 = in(reg64) $v, options(nostack, preserves_flags))
-    };
-    (@args tmr_s_ord_v; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_s_ord_v); mn!($F $Sp)), ss = in(reg32) replace_leaf!(@s $map),
-             imm = const $ORD, v = in(reg32) $v as u32, options(nostack, preserves_flags))
-    };
-    (@args tmr_s_ord_v64; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_s_ord_v64); mn!($F $Sp)), ss = in(reg32) replace_leaf!(@s $map),
-             imm = const $ORD, v64 = in(reg64) $v, options(nostack, preserves_flags))
-    };
-    (@args tmr_s_imm; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {{
-        let _ = $v;
-        asm!(crate::instr::asm_text!($b; (tmr_s_imm); mn!($F $Sp)), ss = in(reg32) replace_leaf!(@s $map),
-             imm = const $IMM, options(nostack, preserves_flags))
-    }};
-    (@args tmr_a_v; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_a_v); mn!($F $Sp)), a64 = in(reg64) $map as u64,
-             v = in(reg32) $v as u32, options(nostack, preserves_flags))
-    };
-    (@args tmr_a_v64; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_a_v64); mn!($F $Sp)), a64 = in(reg64) $map as u64,
-             v64 = in(reg64) $v, options(nostack, preserves_flags))
-    };
-    (@args tmr_a_ord_v; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_a_ord_v); mn!($F $Sp)), a64 = in(reg64) $map as u64,
-             imm = const $ORD, v = in(reg32) $v as u32, options(nostack, preserves_flags))
-    };
-    (@args tmr_a_ord_v64; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {
-        asm!(crate::instr::asm_text!($b; (tmr_a_ord_v64); mn!($F $Sp)), a64 = in(reg64) $map as u64,
-             imm = const $ORD, v64 = in(reg64) $v, options(nostack, preserves_flags))
-    };
-    (@args tmr_a_imm; $b:ident; $F:ident $Sp:ident; $map:ident; $v:ident; $ORD:ident; $IMM:ident) => {{
-        let _ = $v;
-        asm!(crate::instr::asm_text!($b; (tmr_a_imm); mn!($F $Sp)), a64 = in(reg64) $map as u64,
-             imm = const $IMM, options(nostack, preserves_flags))
-    }};
-    (@s $map:ident) => {
-        crate::shared::to_shared($map.cast_const()).raw()
-    };
-}
-
-#[cfg(any(
-    doc,
-    not(target_arch = "nvptx64"),
-    target_feature = "sm_90a",
-    target_feature = "sm_100a"
-))]
-crate::tensormap_replace_rows! { replace_leaf }
-#[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
-crate::tensormap_replace_sm100a_rows! { replace_leaf }
-
-/// Host: writes field `F` (dimension `ord`) of the host map at `map` (see the [module](self)).
-#[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_replace<F: Field>(ptx: &str, map: *mut TensorMap, ord: u32, v: u64) {
-    let m = &mut *map;
-    assert!(
-        m.is_host_map(),
-        "`{ptx}` on the host backend needs a map made by TensorMap::host_tiled / host_tiled_of / \
-         host_im2col (a driver-encoded CUtensorMap has no host meaning)"
-    );
-    let bad = || -> ! { panic!("`{ptx}`: {v} is not a value of the field (PTX ISA §9.7.9.27)") };
-    let (w, d) = (&mut m.opaque, ord as usize);
-    match F::PTX {
-        ".global_address" => w[1] = v,
-        ".rank" => {
-            if v > 4 {
-                bad()
-            }
-            w[2] = (w[2] & !(0xff << 32)) | (v + 1) << 32;
-        }
-        ".box_dim" => {
-            if !(1..=256).contains(&v) {
-                bad()
-            }
-            let sh = 16 * (d % 4);
-            w[12 + d / 4] = (w[12 + d / 4] & !(0xffff << sh)) | v << sh;
-        }
-        ".global_dim" => w[3 + d] = v,
-        ".global_stride" => {
-            if d > 3 || !v.is_multiple_of(16) {
-                bad()
-            }
-            w[8 + d] = v;
-        }
-        ".elemtype" => match crate::copy::TensorElem::from_code(v as u32) {
-            Some(e) => m.set_host_elem_type(e),
-            None => bad(),
-        },
-        // Not modelled by the host map: a no-op (see the module docs).
-        _ => {}
-    }
-}
+// `ReplaceInstr` and its impls (one per field and state space), with the `asm!` leaves (on
+// nvptx64 only in a build for sm_90a / sm_100a; `.swizzle_atomicity` sm_100a) and host arms, and
+// the catalog rows: generated from device/isa/tensormap_replace.rows.
+include!(concat!(env!("OUT_DIR"), "/isa/tensormap_replace.rs"));
 
 /// `tensormap.replace.tile.<field1>.<ss>.b1024.<type> [a], v;` — writes `v` into field `F`
 /// ([`GlobalAddress`] `u64`, [`Rank`] `u32`) of the tensor map at `map`, in state space `Sp`
@@ -473,12 +204,7 @@ pub unsafe fn tensormap_replace<F: Field1 + ReplaceInstr<Sp>, Sp>(
     map: *mut TensorMap,
     v: F::Value,
 ) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        F::exec::<0, 0>(map, v.into())
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    host_replace::<F>(<F as ReplaceInstr<Sp>>::PTX, map, 0, v.into());
+    F::exec::<0, 0>(map, v.into())
 }
 
 /// `tensormap.replace.tile.<field2>.<ss>.b1024.<type> [a], ORD, v;` — writes `v` into field
@@ -505,12 +231,7 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
 ) where
     Dim<ORD>: Ordinal,
 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        F::exec::<ORD, 0>(map, v.into())
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    host_replace::<F>(<F as ReplaceInstr<Sp>>::PTX, map, ORD, v.into());
+    F::exec::<ORD, 0>(map, v.into())
 }
 
 /// `tensormap.replace.tile.<field3>.<ss>.b1024.b32 [a], V;` — writes the immediate `V` into
@@ -534,73 +255,5 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
 pub unsafe fn tensormap_replace_imm<F: Field3 + ReplaceInstr<Sp>, Sp, const V: u32>(
     map: *mut TensorMap,
 ) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        F::exec::<0, V>(map, 0)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    host_replace::<F>(<F as ReplaceInstr<Sp>>::PTX, map, 0, V as u64);
-}
-
-/// Catalog rows of `tensormap.replace` (`ptx-sync show`).
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Arch, Family, Marker as M, Variant};
-    macro_rules! fun {
-        (v) => {
-            "tensormap_replace"
-        };
-        (ord) => {
-            "tensormap_replace_ord"
-        };
-        (imm) => {
-            "tensormap_replace_imm"
-        };
-    }
-    macro_rules! generics {
-        (v) => {
-            ""
-        };
-        (ord) => {
-            ", 0"
-        };
-        (imm) => {
-            ", 0"
-        };
-    }
-    macro_rules! row {
-        ($F:ident $Sp:ident $kind:ident; $arch:ident $sm:literal $ptx:literal) => {{
-            macro_rules! at {
-                ($b:ident; ($o:ident)) => {
-                    f(crate::instr::with_ops!($b; ($o); Variant {
-                        op: ftok!($F),
-                        ty: ty!($F),
-                        space: M::$Sp,
-                        ptx: <$F as ReplaceInstr<$Sp>>::PTX,
-                        rust: concat!("tensormap::replace::", fun!($kind), "::<", stringify!($F), ", ",
-                                      stringify!($Sp), generics!($kind), ">"),
-                        sm: $sm,
-                        ptx_isa: $ptx,
-                        arch: Arch::$arch,
-                        isa: "9.7.9.28",
-                        seed: "5.2",
-                        ..Variant::of(Family::TensormapReplace)
-                    }))
-                };
-            }
-            tmr_ops!($Sp $F $kind at);
-        }};
-    }
-    macro_rules! base {
-        ($F:ident $Sp:ident $kind:ident) => {
-            row!($F $Sp $kind; Sm90a 90 83)
-        };
-    }
-    macro_rules! bw {
-        ($F:ident $Sp:ident $kind:ident) => {
-            row!($F $Sp $kind; Sm100a 100 86)
-        };
-    }
-    crate::tensormap_replace_rows! { base }
-    crate::tensormap_replace_sm100a_rows! { bw }
+    F::exec::<0, V>(map, 0)
 }

@@ -16,29 +16,10 @@ use ptx_sync::*;
 #[cfg(any(target_feature = "sm_90a", target_feature = "sm_100a"))]
 #[inline(always)]
 unsafe fn tensormap_replace_all(g: *mut TensorMap, s: *mut TensorMap, v: u32, w: u64) {
-    macro_rules! both {
-        ($($f:ident::<$F:ident $(, $c:literal)?>($($a:expr)?);)*) => {$(
-            $f::<$F, Global $(, $c)?>(g $(, $a)?);
-            $f::<$F, Shared $(, $c)?>(s $(, $a)?);
-            $f::<$F, Generic $(, $c)?>(g $(, $a)?);
-        )*};
-    }
-    both! {
-        tensormap_replace::<GlobalAddress>(w);
-        tensormap_replace::<Rank>(v);
-        tensormap_replace_ord::<BoxDim, 1>(v);
-        tensormap_replace_ord::<GlobalDim, 2>(v);
-        tensormap_replace_ord::<GlobalStride, 3>(w);
-        tensormap_replace_ord::<ElementStride, 4>(v);
-        tensormap_replace_imm::<Elemtype, 7>();
-        tensormap_replace_imm::<InterleaveLayout, 0>();
-        tensormap_replace_imm::<SwizzleMode, 3>();
-        tensormap_replace_imm::<FillMode, 1>();
-    }
+    // the rows of device/isa/tensormap_replace.rows, each through its Rust path
+    ptx_sync::catalog_calls_tensormap_replace!(g, g, g, s, v, w);
     #[cfg(target_feature = "sm_100a")]
-    both! {
-        tensormap_replace_imm::<SwizzleAtomicity, 1>();
-    }
+    ptx_sync::catalog_calls_tensormap_replace_sm100a!(g, g, g, s);
 }
 
 /// sm_90a: `tensormap.replace` on a map in global memory (`g`) and one staged in shared memory
@@ -59,18 +40,8 @@ pub unsafe extern "ptx-kernel" fn catalog_sm90a(
 #[cfg(target_feature = "sm_100a")]
 #[inline(always)]
 unsafe fn clc_all(p: *mut u64, out: *mut u32) {
-    use ptx_sync::clc::*;
-    let bar: &Mbarrier = Mbarrier::from_shared(p);
-    let resp = p.add(2) as *mut ClcResponse;
-    try_cancel(resp, bar);
-    try_cancel_multicast(resp, bar);
-    let r = resp.read_volatile();
-    out.write_volatile(r.is_canceled() as u32);
-    out.add(1).write_volatile(r.first_ctaid_x_unchecked());
-    out.add(2).write_volatile(r.first_ctaid_y_unchecked());
-    out.add(3).write_volatile(r.first_ctaid_z_unchecked());
-    let [x, y, z] = r.first_ctaid_unchecked();
-    out.add(4).write_volatile(x ^ y ^ z);
+    // the rows of device/isa/clc.rows, each through its Rust path
+    ptx_sync::catalog_calls_clc!(p, out);
 }
 
 /// sm_100 / sm_100a: the Blackwell TMA forms of `copy::blackwell` (every `.cta_group` rank and
@@ -116,22 +87,7 @@ pub unsafe extern "ptx-kernel" fn catalog_sm100a(
     tensormap_replace_all(g, s, v, w);
     clc_all(p, out);
     blackwell_all(p, &*map, out.cast());
-    use ptx_sync::st_async::release::*;
+    // the rows of device/isa/st_async_release.rows, each through its Rust path
     let gp = g as *mut u64;
-    macro_rules! st {
-        ($bits:tt $T:ident $pt:literal) => {
-            st_async_release::<Gpu, $T>(gp as *mut $T, w as $T);
-            st_async_release::<Sys, $T>(gp as *mut $T, w as $T);
-            st_async_mmio_release::<$T>(gp as *mut $T, w as $T);
-        };
-    }
-    ptx_sync::st_async_release_rows! { st }
-    macro_rules! red {
-        ($bits:tt $T:ident $pt:literal) => {
-            red_async_release_add::<Gpu, $T>(gp as *mut $T, w as $T);
-            red_async_release_add::<Sys, $T>(gp as *mut $T, w as $T);
-            red_async_mmio_release_add::<$T>(gp as *mut $T, w as $T);
-        };
-    }
-    ptx_sync::red_async_release_rows! { red }
+    ptx_sync::catalog_calls_st_async_release!(p, out, gp, w);
 }

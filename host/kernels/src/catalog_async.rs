@@ -51,41 +51,15 @@ pub unsafe extern "ptx-kernel" fn catalog_control(p: *mut u64) {
     ptx_sync::catalog_calls_wait!(p, p);
 }
 
-/// `st.async` / `red.async`, from the device table's row lists (assembled, never run: the
-/// destination and barrier stand for a peer CTA's, rank 1, as the ISA requires).
+/// `st.async` / `red.async`: the rows of device/isa/st_async.rows, each through its Rust path
+/// (assembled, never run: the destination and barrier stand for a peer CTA's, rank 1, as the ISA
+/// requires).
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_st_async(p: *mut u64) {
     let m: &Mbarrier = Mbarrier::from_shared(p);
     let dst = mapa(to_shared(p.add(2)), 1);
     let x = *p.add(1);
-    macro_rules! st {
-        (s32 $T:ident $pt:literal) => {
-            ptx_sync::st_async::st_async(dst, x as $T, m.remote(1));
-        };
-        (s64 $T:ident $pt:literal) => {
-            ptx_sync::st_async::st_async(dst, x as $T, m.remote(1));
-        };
-        (v2_32 $T:ident $pt:literal) => {
-            ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1));
-        };
-        (v4_32 $T:ident $pt:literal) => {
-            ptx_sync::st_async::st_async(dst, [x as $T; 4], m.remote(1));
-        };
-        (v2_64 $T:ident $pt:literal) => {
-            ptx_sync::st_async::st_async(dst, [x as $T; 2], m.remote(1));
-        };
-    }
-    ptx_sync::st_async_rows! { st }
-    macro_rules! red {
-        ($O:ident $o:literal $T:ident $pt:literal) => {
-            ptx_sync::st_async::red_async::<ptx_sync::atomic::op::$O, $T, _>(
-                dst,
-                x as $T,
-                m.remote(1),
-            );
-        };
-    }
-    ptx_sync::red_async_rows! { red }
+    ptx_sync::catalog_calls_st_async!(p, p, dst, m, x);
 }
 
 /// cp.async, bulk and tensor copies.

@@ -20,6 +20,8 @@ pub(crate) mod cta;
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) mod launch;
 pub mod scalar;
+pub(crate) mod st_async;
+pub(crate) mod tensormap;
 pub(crate) mod warp;
 pub(crate) use scalar::{cas_failure, hatomic};
 pub use scalar::{HostScalar, RmwKind};
