@@ -75,10 +75,14 @@ fn show_costs_on_a_closed_pipe() {
 
 #[test]
 fn show_ptx_on_a_closed_pipe() {
-    quiet(
-        &["show", "--ptx", "target/ptx/examples/handoff_example.ptx"],
-        false,
-    );
+    // The examples' kernels as `cargo xtask ptx` built them (`$PTX_SYNC_PTX_DIR`, default
+    // `target/ptx`), like the other tests that read built PTX.
+    let dir = std::env::var("PTX_SYNC_PTX_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target/ptx"));
+    let ptx = dir.join("examples/handoff_example.ptx");
+    assert!(ptx.is_file(), "{}: run `cargo xtask ptx`", ptx.display());
+    quiet(&["show", "--ptx", ptx.to_str().expect("a UTF-8 path")], false);
 }
 
 #[test]

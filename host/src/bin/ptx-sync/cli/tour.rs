@@ -20,7 +20,7 @@ struct Step {
     title: &'static str,
     text: &'static str,
     code: &'static str,
-    /// Programs, broken first: names taken from the registry's types ([`names!`]), so a
+    /// Programs, broken first: names taken from the registry's types (`names!`), so a
     /// renamed or removed program is a compile error here.
     programs: &'static [&'static str],
     /// Kernels whose whole SASS is worth showing (small fact kernels).

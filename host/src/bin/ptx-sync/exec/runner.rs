@@ -130,7 +130,7 @@ pub fn place(rng: &mut Rng, threads: u32, tpb: u32, roles: u32, instances: u32) 
     place_among(rng, (0..threads).collect(), threads, tpb, roles, instances)
 }
 
-/// [`place`] over the threads `order` only (the others stay `u32::MAX`).
+/// `place` (the tests' placement) over the threads `order` only (the others stay `u32::MAX`).
 fn place_among(
     rng: &mut Rng,
     mut order: Vec<u32>,
