@@ -82,7 +82,10 @@ fn show_ptx_on_a_closed_pipe() {
         .unwrap_or_else(|_| root().join("target/ptx"));
     let ptx = dir.join("examples/handoff_example.ptx");
     assert!(ptx.is_file(), "{}: run `cargo xtask ptx`", ptx.display());
-    quiet(&["show", "--ptx", ptx.to_str().expect("a UTF-8 path")], false);
+    quiet(
+        &["show", "--ptx", ptx.to_str().expect("a UTF-8 path")],
+        false,
+    );
 }
 
 #[test]
