@@ -133,19 +133,9 @@ impl<'a, T: Scalar, Sco: Scope> AtomicRef<'a, T, Sco, Generic> {
     /// assert_eq!(r.load::<Relaxed>(), 1); // ld.relaxed.cluster.s64 (PTX 7.8, sm_90)
     /// ```
     pub fn new(cell: &'a Strong<T>) -> Self {
-        #[cfg(not(loom))]
-        {
-            AtomicRef {
-                loc: (cell.as_ptr(), PhantomData),
-                _m: PhantomData,
-            }
-        }
-        #[cfg(loom)]
-        {
-            AtomicRef {
-                loc: cell,
-                _m: PhantomData,
-            }
+        AtomicRef {
+            loc: cell.c.loc(),
+            _m: PhantomData,
         }
     }
 }
@@ -171,19 +161,9 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// assert_eq!(<u32 as LdInstr<Relaxed, Gpu, Global>>::PTX, "ld.relaxed.gpu.global.u32");
     /// ```
     pub unsafe fn new_in(cell: &'a Strong<T>) -> Self {
-        #[cfg(not(loom))]
-        {
-            AtomicRef {
-                loc: (cell.as_ptr(), PhantomData),
-                _m: PhantomData,
-            }
-        }
-        #[cfg(loom)]
-        {
-            AtomicRef {
-                loc: cell,
-                _m: PhantomData,
-            }
+        AtomicRef {
+            loc: cell.c.loc(),
+            _m: PhantomData,
         }
     }
 

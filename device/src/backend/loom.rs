@@ -2,9 +2,53 @@
 //! [`model::Location`](super::model::Location) or a fence of the scope model, reported with its
 //! effective scope and its PTX.
 
-use super::{AccessBackend, Loc};
-use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+use super::AccessBackend;
+use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, Scalar, StInstr};
+use crate::model::Location;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+
+/// How an [`AtomicRef`](crate::AtomicRef) holds its location under loom: the model's location
+/// (its store log and the scope check's history), not an address.
+pub(crate) type Loc<'a, T> = &'a Location<T>;
+
+/// A strong location's storage under loom: a location of the scope model, whose accesses are
+/// loom atomic accesses checked for their scope (not `const`: it registers with the model).
+pub(crate) struct StrongCell<T: Scalar>(Location<T>);
+
+impl<T: Scalar> StrongCell<T> {
+    /// A cell holding `v`.
+    pub(crate) fn new(v: T) -> Self {
+        StrongCell(Location::new(v))
+    }
+    /// The location itself.
+    #[inline(always)]
+    pub(crate) fn loc(&self) -> Loc<'_, T> {
+        &self.0
+    }
+}
+
+/// Ordinary data's storage under loom: a `loom::cell::UnsafeCell`, so that loom reports an
+/// access not ordered by synchronization as a data race (PTX ISA §8.7.1).
+#[repr(transparent)]
+pub(crate) struct DataCell<T>(loom::cell::UnsafeCell<T>);
+
+impl<T: Copy> DataCell<T> {
+    /// A cell holding `v` (registers the thread with the running model).
+    pub(crate) fn new(v: T) -> Self {
+        crate::model::touch();
+        DataCell(loom::cell::UnsafeCell::new(v))
+    }
+    /// A weak read, race-checked.
+    #[inline(always)]
+    pub(crate) unsafe fn read(&self) -> T {
+        crate::model::weak_access("ld", || self.0.with(|p| *p))
+    }
+    /// A weak write, race-checked.
+    #[inline(always)]
+    pub(crate) unsafe fn write(&self, v: T) {
+        crate::model::weak_access("st", || self.0.with_mut(|p| *p = v))
+    }
+}
 
 /// `--cfg loom`: the scope model; every access reports its effective scope and its PTX.
 pub(crate) struct Loom;
@@ -19,11 +63,11 @@ impl AccessBackend for Loom {
     }
     fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
+        l.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
     }
     fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
+        l.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
     }
     fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
         l: Loc<'_, T>,
@@ -31,7 +75,7 @@ impl AccessBackend for Loom {
     ) -> T {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
         let ptx = <T as AtomInstr<O, S, Sco, Sp>>::PTX;
-        l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
+        l.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
     }
     fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
         l: Loc<'_, T>,
@@ -39,8 +83,7 @@ impl AccessBackend for Loom {
     ) {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
         let ptx = <T as RedInstr<O, S, Sco, Sp>>::PTX;
-        let _ =
-            l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
+        let _ = l.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
     }
     fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
         l: Loc<'_, T>,
@@ -48,7 +91,7 @@ impl AccessBackend for Loom {
         new: T,
     ) -> Result<T, T> {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.cas(
+        l.cas(
             lvl,
             S::HOST,
             crate::backend::host::cas_failure(S::HOST),

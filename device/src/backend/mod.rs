@@ -34,8 +34,7 @@
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
 #[cfg(not(loom))]
-use core::marker::PhantomData;
-
+mod cell;
 #[cfg(not(target_arch = "nvptx64"))]
 pub(crate) mod copy_engine;
 #[cfg(not(target_arch = "nvptx64"))]
@@ -64,15 +63,15 @@ pub use self::loom::launch;
 #[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
 pub use host::cta::launch;
 
-/// How an [`AtomicRef`](crate::AtomicRef) holds its location: a generic pointer (device and
-/// host), or the [`Strong`](crate::Strong) itself under loom (whose history the scope model
-/// keeps).
+/// The storage of [`Strong`](crate::Strong) and [`Data`](crate::Data) and how an
+/// [`AtomicRef`](crate::AtomicRef) holds its location ([`Loc`]): the native cells (`cell.rs`,
+/// nvptx64 and host: the value's bytes, a pointer) or loom's (`loom.rs`: a location of the scope
+/// model, a reference to it) — the one place the choice is made.
 #[cfg(not(loom))]
-pub(crate) type Loc<'a, T> = (*mut T, PhantomData<&'a T>);
-/// How an [`AtomicRef`](crate::AtomicRef) holds its location (under loom: the
-/// [`Strong`](crate::Strong) itself).
+use cell as cells;
+pub(crate) use cells::{DataCell, Loc, StrongCell};
 #[cfg(loom)]
-pub(crate) type Loc<'a, T> = &'a crate::Strong<T>;
+use loom as cells;
 
 /// The operations of the access family and of `fence`, one implementation per backend.
 pub(crate) trait AccessBackend {
