@@ -32,7 +32,10 @@
 //! `Strong::from_ptr`, `AtomicRef::from_ptr`/`as_ptr` do not exist.
 
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+use crate::copy::CpAsyncLeaf;
+use crate::policy::CachePolicy;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+use crate::shared::SharedAddr;
 #[cfg(not(loom))]
 mod cell;
 #[cfg(not(target_arch = "nvptx64"))]
@@ -124,5 +127,26 @@ pub(crate) trait BarBackend {
     fn cluster_wait<S: crate::barrier::ClusterWaitInstr<A>, A: crate::barrier::Alignment>(
         c: &Self::Cluster,
         gen: u32,
+    );
+}
+
+/// `cp.async` (`copy::cp_async*`) of one form `L` (cache operator, size, prefetch size): the
+/// form's leaf on the device; on the host the copy engine's copy of `L::BYTES` bytes (past
+/// `src_size` zero-filled), completing in the issuing thread's `cp.async` group — the cache
+/// hint and the prefetch size are performance hints and change nothing there. The caller has
+/// checked `src_size <= L::BYTES`.
+pub(crate) trait CpAsyncBackend {
+    /// `cp.async … [d], [s], cp-size;`
+    unsafe fn cp_async<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8);
+    /// `cp.async … [d], [s], cp-size, src-size;`
+    unsafe fn cp_async_zfill<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, src_size: u32);
+    /// `cp.async….L2::cache_hint … [d], [s], cp-size, policy;`
+    unsafe fn cp_async_hint<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, pol: CachePolicy);
+    /// `cp.async….L2::cache_hint … [d], [s], cp-size, src-size, policy;`
+    unsafe fn cp_async_zfill_hint<L: CpAsyncLeaf>(
+        dst: SharedAddr,
+        src: *const u8,
+        src_size: u32,
+        pol: CachePolicy,
     );
 }

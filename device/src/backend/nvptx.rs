@@ -2,13 +2,16 @@
 //! `exec`/`ld`/`st`/… functions, which exist only in an nvptx64 build). The barriers hold no
 //! memory here: a named barrier is its id and count, the cluster barrier nothing.
 
-use super::{AccessBackend, BarBackend, Loc};
+use super::{AccessBackend, BarBackend, CpAsyncBackend, Loc};
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 use crate::barrier::{
     Alignment, BarArrive, BarRedAnd, BarRedOr, BarRedPopc, BarSync, BarrierArrive, BarrierRedAnd,
     BarrierRedOr, BarrierRedPopc, BarrierSync, ClusterArriveInstr, ClusterWaitInstr,
 };
+use crate::copy::CpAsyncLeaf;
+use crate::policy::CachePolicy;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+use crate::shared::SharedAddr;
 
 /// nvptx64: the table's inline PTX.
 pub(crate) struct Nvptx;
@@ -136,5 +139,29 @@ impl BarBackend for Nvptx {
     #[inline(always)]
     fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(_: &(), _gen: u32) {
         unsafe { <S as ClusterWaitInstr<A>>::exec() }
+    }
+}
+
+impl CpAsyncBackend for Nvptx {
+    #[inline(always)]
+    unsafe fn cp_async<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8) {
+        L::exec(dst.0, src as u64)
+    }
+    #[inline(always)]
+    unsafe fn cp_async_zfill<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, src_size: u32) {
+        L::exec_zfill(dst.0, src as u64, src_size)
+    }
+    #[inline(always)]
+    unsafe fn cp_async_hint<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, pol: CachePolicy) {
+        L::exec_hint(dst.0, src as u64, pol.0)
+    }
+    #[inline(always)]
+    unsafe fn cp_async_zfill_hint<L: CpAsyncLeaf>(
+        dst: SharedAddr,
+        src: *const u8,
+        src_size: u32,
+        pol: CachePolicy,
+    ) {
+        L::exec_zfill_hint(dst.0, src as u64, src_size, pol.0)
     }
 }
