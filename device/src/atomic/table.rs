@@ -13,37 +13,34 @@ use super::vector::{
 use super::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
 #[allow(unused_imports)]
 use super::{Bf16, Bf16x2, F16x2, Scalar, F16};
+use crate::backend::{AtomLeaf, CasLeaf, LdLeaf, RedLeaf, StLeaf};
 use crate::sem::tok;
 #[allow(unused_imports)]
 use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
     Scope, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
 };
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 
 /// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
 ///
 /// # Safety
 /// Implemented only by this crate's table; `ld` must read a valid `Self` at `p`.
-pub unsafe trait LdInstr<S: LoadSem, Sco: Scope, Sp: Space>: Scalar {
+pub unsafe trait LdInstr<S: LoadSem, Sco: Scope, Sp: Space>:
+    Scalar + LdLeaf<S, Sco, Sp>
+{
     /// The exact mnemonic emitted, e.g. `"ld.acquire.gpu.global.u32"`.
     const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn ld(p: *const Self) -> Self;
 }
 
 /// `st{.sem}{.scope}{.space}.type [a], b;`
 ///
 /// # Safety
 /// Implemented only by this crate's table.
-pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
+pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>:
+    Scalar + StLeaf<S, Sco, Sp>
+{
     /// The exact mnemonic emitted, e.g. `"st.release.gpu.u32"`.
     const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn st(p: *mut Self, v: Self);
 }
 
 /// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
@@ -55,24 +52,22 @@ pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
     label = "no such atom",
     note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
 )]
-pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
+pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>:
+    Scalar + AtomLeaf<O, S, Sco, Sp>
+{
     /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
     const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn atom(p: *mut Self, b: Self) -> Self;
 }
 
 /// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
 ///
 /// # Safety
 /// Implemented only by this crate's table.
-pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
+pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>:
+    Scalar + CasLeaf<S, Sco, Sp>
+{
     /// The exact mnemonic emitted, e.g. `"atom.relaxed.gpu.cas.b32"`.
     const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self;
 }
 
 /// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
@@ -84,12 +79,11 @@ pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
     label = "no such red",
     note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
 )]
-pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
+pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>:
+    Scalar + RedLeaf<O, S, Sco, Sp>
+{
     /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
     const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn red(p: *mut Self, b: Self);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -571,345 +565,71 @@ macro_rules! sco_tok {
     };
 }
 
-macro_rules! ld_leaf {
-    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre ld), "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
-                             ops128!(ld), ";", ops128!(post ld)),
-                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-                (lo as u128) | ((hi as u128) << 64)
-            }
-        }
+/// A row's mnemonic, built once: its `PTX` constant here and its `asm!` leaf
+/// (`backend/nvptx/access.rs`) both paste it. `ldst_mn!("ld" S [generic params] Sco Sp "ty")`
+/// (no scope token where the row is generic in the scope); `rmw_mn!("atom" S Sco Sp "op" "ty")`
+/// (`cas`: the op `"cas"`).
+macro_rules! ldst_mn {
+    ($op:literal $S:ident [$($g:tt)*] $Sco:ident $Sp:ident $tt:literal) => {
+        concat!($op, tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)
     };
-    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
-    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+}
+#[allow(unused_imports)]
+pub(crate) use {ldst_mn, sco_tok};
+
+/// See [`ldst_mn!`].
+macro_rules! rmw_mn {
+    ($op:literal $S:ident $Sco:ident $Sp:ident $ot:literal $tt:literal) => {
+        concat!($op, tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use rmw_mn;
+
+// ----- the rows' `PTX` constants (their `asm!` leaves: `backend/nvptx/access.rs`) -----
+
+macro_rules! ld_ptx {
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let (a, b): (VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
-                     v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-                Vector([a, b].map(Scalar::from_raw))
-            }
-        }
-    };
-    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
-                     v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                Vector([a, b, c, d].map(Scalar::from_raw))
-            }
-        }
-    };
-    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let v: <$t as Scalar>::Raw;
-                // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
-                // model allows for weak reads (seed §3.5).
-                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
-                     p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
-                <$t as Scalar>::from_raw(v)
-            }
-        }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let v: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                <$t as Scalar>::from_raw(v)
-            }
+            const PTX: &'static str = ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt);
         }
     };
 }
 
-macro_rules! st_leaf {
-    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, ops128!(pre st), "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
-                             ops128!(st), ";", ops128!(post st)),
-                     lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-            }
-        }
-    };
-    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
-    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! st_ptx {
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
-                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-            }
-        }
-    };
-    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
-                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
-                     v3 = in($reg) v.0[3].to_raw(),
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-            }
-        }
-    };
-    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-            }
+            const PTX: &'static str = ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt);
         }
     };
 }
 
-/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `$t`'s
-/// elements in `$reg` registers (`f32`: `reg32`; the halves: their bits, `reg16`/`reg32`):
-/// `{d0}`… the old values, `{b0}`… the operand's elements.
-#[cfg(target_arch = "nvptx64")]
-macro_rules! vec_asm {
-    (2 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1): (VRaw<$t>, VRaw<$t>);
-        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, b0 = in($reg) $b.0[0].to_raw(),
-             b1 = in($reg) $b.0[1].to_raw(), $($p)*, options(nostack, preserves_flags));
-        Vector([d0, d1].map(Scalar::from_raw))
-    }};
-    (4 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1, d2, d3): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
-             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags));
-        Vector([d0, d1, d2, d3].map(Scalar::from_raw))
-    }};
-    (8 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1, d2, d3, d4, d5, d6, d7): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>,
-                                               VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
-             d4 = out($reg) d4, d5 = out($reg) d5, d6 = out($reg) d6, d7 = out($reg) d7,
-             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
-             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
-             options(nostack, preserves_flags));
-        Vector([d0, d1, d2, d3, d4, d5, d6, d7].map(Scalar::from_raw))
-    }};
-    (2 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), $($p)*,
-             options(nostack, preserves_flags))
-    };
-    (4 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags))
-    };
-    (8 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
-             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
-             options(nostack, preserves_flags))
-    };
-}
-/// The `asm!` operand type of a vector's element.
-#[cfg(target_arch = "nvptx64")]
-type VRaw<V> = <<V as VectorElem>::E as Scalar>::Raw;
-
-macro_rules! atom_leaf {
-    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 reg32 $t $($rest)* } };
-    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 reg32 $t $($rest)* } };
-    ($t:ident v2reg16 $($rest:tt)*) => { atom_leaf! { @vec 2 reg16 $t $($rest)* } };
-    ($t:ident v4reg16 $($rest:tt)*) => { atom_leaf! { @vec 4 reg16 $t $($rest)* } };
-    ($t:ident v8reg16 $($rest:tt)*) => { atom_leaf! { @vec 8 reg16 $t $($rest)* } };
-    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! atom_ptx {
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident; [] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                vec_asm!($n out $vr $t; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
-                                      opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
-            }
-        }
-    };
-    (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre atom), "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
-                             ops128!(atom), ";", ops128!(post atom)),
-                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
-                     blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
-                     options(nostack, preserves_flags));
-                (lo as u128) | ((hi as u128) << 64)
-            }
-        }
-    };
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                     ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
-                <$t as Scalar>::from_raw(d)
-            }
+            const PTX: &'static str = rmw_mn!("atom" $S $Sco $Sp $ot $tt);
         }
     };
 }
 
-macro_rules! cas_leaf {
-    (u128 reg128 $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl CasInstr<$S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
-                let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre cas), "atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt,
-                             ops128!(cas), ";", ops128!(post cas)),
-                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
-                     blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
-                     clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
-                     options(nostack, preserves_flags));
-                (lo as u128) | ((hi as u128) << 64)
-            }
-        }
-    };
-    ($t:ident $reg:ident $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! cas_ptx {
+    ($t:ident $reg:ident $tt:literal; $S:ident; [] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
-                let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
-                     options(nostack, preserves_flags));
-                <$t as Scalar>::from_raw(d)
-            }
+            const PTX: &'static str = rmw_mn!("atom" $S $Sco $Sp "cas" $tt);
         }
     };
 }
 
-macro_rules! red_leaf {
-    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 reg32 $t $($rest)* } };
-    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 reg32 $t $($rest)* } };
-    ($t:ident v2reg16 $($rest:tt)*) => { red_leaf! { @vec 2 reg16 $t $($rest)* } };
-    ($t:ident v4reg16 $($rest:tt)*) => { red_leaf! { @vec 4 reg16 $t $($rest)* } };
-    ($t:ident v8reg16 $($rest:tt)*) => { red_leaf! { @vec 8 reg16 $t $($rest)* } };
-    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! red_ptx {
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident; [] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn red(p: *mut Self, b: Self) {
-                vec_asm!($n none $vr $t; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
-                                       opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
-            }
-        }
-    };
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn red(p: *mut Self, b: Self) {
-                asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
-                     b = in($reg) b.to_raw(), options(nostack, preserves_flags));
-            }
+            const PTX: &'static str = rmw_mn!("red" $S $Sco $Sp $ot $tt);
         }
     };
 }
 
-access_rows! { ld ld_leaf }
-access_rows! { st st_leaf }
-access_rows! { atom atom_leaf }
-access_rows! { cas cas_leaf }
-access_rows! { red red_leaf }
+access_rows! { ld ld_ptx }
+access_rows! { st st_ptx }
+access_rows! { atom atom_ptx }
+access_rows! { cas cas_ptx }
+access_rows! { red red_ptx }

@@ -2,10 +2,11 @@
 //! [`model::Location`](super::model::Location) or a fence of the scope model, reported with its
 //! effective scope and its PTX.
 
-use super::AccessBackend;
+use super::{AccessBackend, WaitBackend};
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, Scalar, StInstr};
 use crate::model::Location;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+use crate::wait::{Budget, Timeout};
 
 /// How an [`AtomicRef`](crate::AtomicRef) holds its location under loom: the model's location
 /// (its store log and the scope check's history), not an address.
@@ -100,6 +101,22 @@ impl AccessBackend for Loom {
             new,
             |a, b| a.bits_eq(b),
         )
+    }
+}
+
+/// The budget is not a timeout: a model spin that returns once `done()` holds (a `deadlock: …`
+/// panic when no thread can make it true).
+impl WaitBackend for Loom {
+    fn spin_until(_: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+        let mut checks = 0u64;
+        crate::model::spin_until(
+            "ptx_sync::wait::spin_until: the condition never holds",
+            || {
+                checks += 1;
+                done()
+            },
+        );
+        Ok(checks)
     }
 }
 

@@ -36,6 +36,7 @@ use crate::copy::CpAsyncLeaf;
 use crate::policy::CachePolicy;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
 use crate::shared::SharedAddr;
+use crate::wait::{Budget, Timeout};
 #[cfg(not(loom))]
 mod cell;
 #[cfg(not(target_arch = "nvptx64"))]
@@ -49,6 +50,26 @@ pub(crate) mod loom;
 pub mod model;
 #[cfg(target_arch = "nvptx64")]
 pub(crate) mod nvptx;
+mod origin;
+pub(crate) use origin::Origin;
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub use host::leaf::{AtomLeaf, CasLeaf, LdLeaf, RedLeaf, StLeaf};
+#[cfg(not(target_arch = "nvptx64"))]
+use host::shared as shared_ops;
+/// Shared memory's addresses (`shared.rs`): the raw value of a `.shared` address and the
+/// conversions — the `cvta`/`cvt` of nvptx64 (`nvptx.rs`), the identity on the host
+/// (`host/shared.rs`, also under loom). The `shared_array!` and `dynamic_smem!` macros expand
+/// to the same target's `__ptx_sync_smem_decl!`/`__ptx_sync_smem_addr!`/
+/// `__ptx_sync_dynamic_smem!`, defined beside these.
+#[cfg(target_arch = "nvptx64")]
+use nvptx as shared_ops;
+/// The access instructions' leaf traits (supertraits of `LdInstr`…`RedInstr`): the rows'
+/// `asm!` on nvptx64 (`nvptx/access.rs`), empty elsewhere (`host/leaf.rs`).
+#[cfg(target_arch = "nvptx64")]
+pub use nvptx::access::{AtomLeaf, CasLeaf, LdLeaf, RedLeaf, StLeaf};
+pub use shared_ops::RawShared;
+pub(crate) use shared_ops::{dyn_smem, generic_to_shared, shared_to_generic};
 
 /// The backend of this build — the one place the target is chosen.
 #[cfg(target_arch = "nvptx64")]
@@ -149,4 +170,12 @@ pub(crate) trait CpAsyncBackend {
         src_size: u32,
         pol: CachePolicy,
     );
+}
+
+/// A bounded wait ([`wait::spin_until`](crate::wait::spin_until)) on one backend: on nvptx64 a
+/// spin measured with the GPU's clocks, on the host one that counts iterations, under loom a
+/// model spin.
+pub(crate) trait WaitBackend {
+    /// Checks `done()` until it holds (`Ok(checks)`) or `budget` is spent.
+    fn spin_until(budget: Budget, done: impl FnMut() -> bool) -> Result<u64, Timeout>;
 }

@@ -19,7 +19,9 @@ pub(crate) mod copy;
 pub(crate) mod cta;
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) mod launch;
+pub mod leaf;
 pub mod scalar;
+pub(crate) mod shared;
 pub(crate) mod warp;
 pub(crate) use scalar::{cas_failure, hatomic};
 pub use scalar::{HostScalar, RmwKind};

@@ -2,7 +2,9 @@
 //! `exec`/`ld`/`st`/… functions, which exist only in an nvptx64 build). The barriers hold no
 //! memory here: a named barrier is its id and count, the cluster barrier nothing.
 
-use super::{AccessBackend, BarBackend, CpAsyncBackend, Loc};
+pub mod access;
+
+use super::{AccessBackend, BarBackend, CpAsyncBackend, Loc, WaitBackend};
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 use crate::barrier::{
     Alignment, BarArrive, BarRedAnd, BarRedOr, BarRedPopc, BarSync, BarrierArrive, BarrierRedAnd,
@@ -12,6 +14,7 @@ use crate::copy::CpAsyncLeaf;
 use crate::policy::CachePolicy;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
 use crate::shared::SharedAddr;
+use crate::wait::{clock64, globaltimer, nanosleep, Budget, Timeout};
 
 /// nvptx64: the table's inline PTX.
 pub(crate) struct Nvptx;
@@ -164,4 +167,120 @@ impl CpAsyncBackend for Nvptx {
     ) {
         L::exec_zfill_hint(dst.0, src as u64, src_size, pol.0)
     }
+}
+
+/// The budget in `%globaltimer` nanoseconds, `%clock64` cycles and iterations; the backoff
+/// `nanosleep`.
+impl WaitBackend for Nvptx {
+    #[inline(always)]
+    fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+        let (t0, c0) = (globaltimer(), clock64());
+        let mut checks = 0u64;
+        loop {
+            checks += 1;
+            if done() {
+                return Ok(checks);
+            }
+            if budget.iterations != 0 && checks >= budget.iterations {
+                return Err(Timeout { checks });
+            }
+            if budget.nanos != 0 && globaltimer().wrapping_sub(t0) > budget.nanos {
+                return Err(Timeout { checks });
+            }
+            if budget.cycles != 0 && clock64().wrapping_sub(c0) > budget.cycles {
+                return Err(Timeout { checks });
+            }
+            if budget.backoff != 0 {
+                nanosleep(budget.backoff);
+            }
+        }
+    }
+}
+
+/// The raw value of a shared address: `u32` on the device, `usize` (a host pointer) elsewhere.
+pub type RawShared = u32;
+
+/// `.shared::cta` → generic: `cvt.u64.u32` + `cvta.shared::cta.u64` (PTX 7.8, sm_90).
+#[inline(always)]
+pub(crate) fn shared_to_generic(a: u32) -> *mut u8 {
+    unsafe {
+        let p: u64;
+        core::arch::asm!(
+            "{{ .reg .b64 t; cvt.u64.u32 t, {a}; cvta.shared::cta.u64 {p}, t; }}",
+            a = in(reg32) a, p = out(reg64) p,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+        p as *mut u8
+    }
+}
+
+/// Generic → `.shared::cta`: `cvta.to.shared::cta.u64` + `cvt.u32.u64` (PTX 7.8, sm_90).
+#[inline(always)]
+pub(crate) fn generic_to_shared(p: *const u8) -> u32 {
+    unsafe {
+        let a: u32;
+        core::arch::asm!(
+            "{{ .reg .b64 t; cvta.to.shared::cta.u64 t, {p}; cvt.u32.u64 {a}, t; }}",
+            p = in(reg64) p, a = out(reg32) a,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+        a
+    }
+}
+
+/// The dynamic window: `mov.u32 r, __ptx_sync_dyn_smem;` (declared by the `dynamic-smem`
+/// feature's `global_asm!`).
+#[inline(always)]
+#[cfg_attr(not(feature = "dynamic-smem"), allow(dead_code))]
+pub(crate) fn dyn_smem() -> u32 {
+    let a: u32;
+    unsafe {
+        core::arch::asm!(crate::__dyn_smem_ptx!(read), a = out(reg32) a,
+                         options(pure, nomem, nostack, preserves_flags));
+    }
+    a
+}
+
+/// `shared_array!`'s declaration: `.shared .align A .b8 __ptx_sync_smem_NAME[BYTES];`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ptx_sync_smem_decl {
+    ($name:ident, $T:ty, $N:expr, $al:literal) => {
+        ::core::arch::global_asm!(
+            concat!(".shared .align {al} .b8 __ptx_sync_smem_", stringify!($name), "[{bytes}];"),
+            al = const $al,
+            bytes = const ($N) * ::core::mem::size_of::<$T>(),
+        );
+    };
+}
+
+/// `shared_array!`'s address: `mov.u32 r, __ptx_sync_smem_NAME;`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ptx_sync_smem_addr {
+    ($name:ident, $T:ty, $N:expr, $al:literal) => {
+        unsafe {
+            let a: u32;
+            ::core::arch::asm!(
+                concat!("mov.u32 {a}, __ptx_sync_smem_", stringify!($name), ";"),
+                a = out(reg32) a, options(pure, nomem, nostack, preserves_flags)
+            );
+            $crate::shared::SharedAddr(a)
+        }
+    };
+}
+
+/// `dynamic_smem!`: the window's declaration in the calling crate, then its read.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ptx_sync_dynamic_smem {
+    () => {{
+        ::core::arch::global_asm!($crate::__dyn_smem_ptx!(decl));
+        let a: u32;
+        unsafe {
+            ::core::arch::asm!($crate::__dyn_smem_ptx!(read), a = out(reg32) a,
+                               options(pure, nomem, nostack, preserves_flags));
+        }
+        $crate::shared::SharedAddr(a)
+    }};
 }
