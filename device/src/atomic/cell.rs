@@ -26,41 +26,26 @@ unsafe impl<T: Scalar> Sync for Strong<T> {}
 unsafe impl<T: Scalar> Send for Strong<T> {}
 
 impl<T: Scalar> Strong<T> {
-    /// A new strong location holding `v`.
-    ///
-    /// No instruction: the value is the location's initial contents (a `const fn`, so a `static` can
-    /// hold one; a kernel views global memory with [`Strong::from_ptr`] instead). Seed §3 (special
-    /// accesses).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Strong, Gpu, Relaxed};
-    /// static HITS: Strong<u32> = Strong::new(0);
-    /// HITS.at::<Gpu>().red_add::<Relaxed>(2); // red.relaxed.gpu.add.u32
-    /// assert_eq!(HITS.at::<Gpu>().load::<Relaxed>(), 2);
-    /// ```
-    #[cfg(not(loom))]
-    pub const fn new(v: T) -> Self {
-        Strong {
-            c: StrongCell::new(v),
-        }
-    }
-    /// A new strong location holding `v` (a loom atomic under `--cfg loom`).
-    ///
-    /// No instruction. Under `--cfg loom` this is the constructor (not `const`: a loom atomic is
-    /// registered with the running model).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let s = ptx_sync::Strong::new(5u64);
-    /// assert_eq!(s.at::<ptx_sync::Gpu>().load::<ptx_sync::Relaxed>(), 5);
-    /// ```
-    #[cfg(loom)]
-    pub fn new(v: T) -> Self {
-        Strong {
-            c: StrongCell::new(v),
+    crate::backend::const_fn! {
+        /// A new strong location holding `v`.
+        ///
+        /// No instruction: the value is the location's initial contents (a `const fn`, so a
+        /// `static` can hold one; a kernel views global memory with [`Strong::from_ptr`] instead).
+        /// Under `--cfg loom` it is a location of the scope model and the constructor is not
+        /// `const` (it registers with the running model). Seed §3 (special accesses).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ptx_sync::{Strong, Gpu, Relaxed};
+        /// static HITS: Strong<u32> = Strong::new(0);
+        /// HITS.at::<Gpu>().red_add::<Relaxed>(2); // red.relaxed.gpu.add.u32
+        /// assert_eq!(HITS.at::<Gpu>().load::<Relaxed>(), 2);
+        /// ```
+        pub fn new(v: T) -> Self {
+            Strong {
+                c: StrongCell::new(v),
+            }
         }
     }
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
@@ -143,39 +128,25 @@ unsafe impl<T: Send> Sync for Data<T> {}
 unsafe impl<T: Send> Send for Data<T> {}
 
 impl<T: Copy> Data<T> {
-    /// New ordinary data.
-    ///
-    /// No instruction. `Data` is what a flag protects: only weak `ld`/`st` touch it, so every
-    /// access must be ordered by a synchronizing pair (seed §3).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// static PAYLOAD: ptx_sync::Data<[u32; 4]> = ptx_sync::Data::new([0; 4]);
-    /// unsafe { PAYLOAD.write([1, 2, 3, 4]) };
-    /// assert_eq!(unsafe { PAYLOAD.read() }[3], 4);
-    /// ```
-    #[cfg(not(loom))]
-    pub const fn new(v: T) -> Self {
-        Data {
-            v: DataCell::new(v),
-        }
-    }
-    /// New ordinary data (loom-tracked under `--cfg loom`).
-    ///
-    /// No instruction; under `--cfg loom` a tracked cell, so an unordered access is reported as a
-    /// data race (PTX ISA §8.7.1).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let d = ptx_sync::Data::new(1u8);
-    /// assert_eq!(unsafe { d.read() }, 1);
-    /// ```
-    #[cfg(loom)]
-    pub fn new(v: T) -> Self {
-        Data {
-            v: DataCell::new(v),
+    crate::backend::const_fn! {
+        /// New ordinary data.
+        ///
+        /// No instruction. `Data` is what a flag protects: only weak `ld`/`st` touch it, so every
+        /// access must be ordered by a synchronizing pair (seed §3). Under `--cfg loom` it is a
+        /// tracked cell, so an unordered access is reported as a data race (PTX ISA §8.7.1), and
+        /// the constructor is not `const`.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// static PAYLOAD: ptx_sync::Data<[u32; 4]> = ptx_sync::Data::new([0; 4]);
+        /// unsafe { PAYLOAD.write([1, 2, 3, 4]) };
+        /// assert_eq!(unsafe { PAYLOAD.read() }[3], 4);
+        /// ```
+        pub fn new(v: T) -> Self {
+            Data {
+                v: DataCell::new(v),
+            }
         }
     }
     /// Views memory at `p` as ordinary data.

@@ -122,8 +122,12 @@ macro_rules! access_rows {
         $crate::for_ldst_types! { $leaf for_ldst_sems_st }
     };
     (atom $leaf:ident) => {
-        $crate::for_atom_rows! { $leaf for_rmw_sems }
-        $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
+        $crate::access_rows! { atom_scalar $leaf }
+        $crate::access_rows! { atom_vec $leaf }
+    };
+    (red $leaf:ident) => {
+        $crate::access_rows! { red_scalar $leaf }
+        $crate::access_rows! { red_vec $leaf }
     };
     (atom_scalar $leaf:ident) => {
         $crate::for_atom_rows! { $leaf for_rmw_sems }
@@ -131,18 +135,14 @@ macro_rules! access_rows {
     (atom_vec $leaf:ident) => {
         $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
     };
-    (cas $leaf:ident) => {
-        $crate::for_cas_rows! { $leaf for_rmw_sems }
-    };
-    (red $leaf:ident) => {
-        $crate::for_red_rows! { $leaf for_red_sems }
-        $crate::for_red_vec_rows! { $leaf for_red_sems }
-    };
     (red_scalar $leaf:ident) => {
         $crate::for_red_rows! { $leaf for_red_sems }
     };
     (red_vec $leaf:ident) => {
         $crate::for_red_vec_rows! { $leaf for_red_sems }
+    };
+    (cas $leaf:ident) => {
+        $crate::for_cas_rows! { $leaf for_rmw_sems }
     };
     (fence $leaf:ident) => {
         $crate::for_fences! { $leaf }

@@ -210,14 +210,6 @@ macro_rules! vectors {
                     <$e as crate::backend::host::HostScalar>::h_store(a, v, o)
                 }
             }
-            fn h_cas(
-                _: &Self::Atomic,
-                _: Self,
-                _: Self,
-                _: core::sync::atomic::Ordering,
-            ) -> Result<Self, Self> {
-                unreachable!("PTX has no vector atom.cas (the table has no such row)")
-            }
             fn h_rmw(
                 a: &Self::Atomic,
                 k: crate::backend::host::RmwKind,

@@ -7,6 +7,7 @@ use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, Scalar, StInstr}
 use crate::model::Location;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
 use crate::wait::{Budget, Timeout};
+use core::sync::atomic::Ordering;
 
 /// How an [`AtomicRef`](crate::AtomicRef) holds its location under loom: the model's location
 /// (its store log and the scope check's history), not an address.
@@ -161,3 +162,75 @@ pub fn launch<F: Fn() + Send + Sync + 'static>(
         h.join();
     }
 }
+
+/// A fence with ordering `o` (`SeqCst` = `fence.sc`) at scope level `lvl` whose PTX is `what`:
+/// the scope model's fence, which synchronizes only within its scope. What every fence row's
+/// arm is under loom.
+#[inline]
+pub(crate) fn fence_at(o: Ordering, lvl: u8, what: &'static str) {
+    use crate::model::FenceKind as K;
+    let kind = match o {
+        Ordering::SeqCst => K::Sc,
+        Ordering::AcqRel => K::AcqRel,
+        Ordering::Acquire => K::Acquire,
+        _ => K::Release,
+    };
+    crate::model::fence(kind, lvl, what)
+}
+
+/// A proxy fence: a compiler fence and the copy engine's proxy check — the thread's earlier
+/// generic accesses of `model::Tile`s are ordered before its later async-proxy accesses
+/// (`restricted`: only those its own CTA issues, `.sync_restrict::shared::cta`).
+#[inline]
+pub(crate) fn proxy_fence(restricted: bool) {
+    core::sync::atomic::compiler_fence(Ordering::SeqCst);
+    if restricted {
+        super::copy_engine::fence_proxy_async_restricted();
+    } else {
+        super::copy_engine::fence_proxy_async();
+    }
+}
+
+/// One strong 64-bit word of a library type's host state (a barrier's generation and counts, an
+/// mbarrier's state), under loom: a strong location of [`crate::model`], so that every access
+/// is reported with the scope level the instruction names (`lvl`, as
+/// [`Scope::LEVEL`](crate::sem::Scope::LEVEL)) and its PTX (`what`).
+pub(crate) struct Word(Location<u64>);
+
+impl Word {
+    /// A word holding `v` (a location of the model).
+    pub(crate) fn new(v: u64) -> Self {
+        Word(Location::new(v))
+    }
+    /// A load with ordering `o` at scope level `lvl`.
+    pub(crate) fn load(&self, lvl: i8, o: Ordering, what: &'static str) -> u64 {
+        self.0.load(lvl, o, what)
+    }
+    /// A store with ordering `o` at scope level `lvl`.
+    pub(crate) fn store(&self, v: u64, lvl: i8, o: Ordering, what: &'static str) {
+        self.0.store(v, lvl, o, what)
+    }
+    /// One read-modify-write `f` with ordering `o` at scope level `lvl`; returns the old value.
+    pub(crate) fn rmw(
+        &self,
+        lvl: i8,
+        o: Ordering,
+        what: &'static str,
+        f: impl Fn(u64) -> u64,
+    ) -> u64 {
+        self.0.rmw(lvl, o, what, f)
+    }
+}
+
+/// Waits while `cond()` holds, for the host barriers under loom: a model spin
+/// ([`crate::model::spin_until`]), so a wait that can never end is a `deadlock: {what}` panic.
+pub(crate) fn block_while(
+    what: super::host::launch::What,
+    _key: usize,
+    mut cond: impl FnMut() -> bool,
+) {
+    crate::model::spin_until(what.text, || !cond());
+}
+
+/// After a host barrier completes: nothing (its waiters are model spins).
+pub(crate) fn wake(_key: usize) {}

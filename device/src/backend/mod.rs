@@ -53,6 +53,20 @@ pub(crate) mod nvptx;
 mod origin;
 pub(crate) use origin::Origin;
 
+/// A constructor that is `const` where the backend's cells are (nvptx64, host) and not under
+/// loom, whose cells register with the running model (`const_fn! { /// docs pub fn new(…) … }`):
+/// one definition of `Strong::new` and `Data::new` (the layout table above).
+#[cfg(not(loom))]
+macro_rules! const_fn {
+    ($(#[$m:meta])* $vis:vis fn $($rest:tt)*) => { $(#[$m])* $vis const fn $($rest)* };
+}
+/// A constructor that is `const` where the backend's cells are (see the other definition).
+#[cfg(loom)]
+macro_rules! const_fn {
+    ($(#[$m:meta])* $vis:vis fn $($rest:tt)*) => { $(#[$m])* $vis fn $($rest)* };
+}
+pub(crate) use const_fn;
+
 #[cfg(not(target_arch = "nvptx64"))]
 pub use host::leaf::{AtomLeaf, CasLeaf, LdLeaf, RedLeaf, StLeaf};
 #[cfg(not(target_arch = "nvptx64"))]
