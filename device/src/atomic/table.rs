@@ -1,7 +1,8 @@
 //! The access instructions: the traits [`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
 //! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations —
-//! and the `macro_rules!` table whose rows implement them with their `asm!` (PTX ISA §9.7.9.8,
-//! §9.7.9.10, §9.7.13.5, §9.7.13.6). The catalog walks the same rows (`access_rows!`).
+//! and the `macro_rules!` table of their rows (PTX ISA §9.7.9.8, §9.7.9.10, §9.7.13.5,
+//! §9.7.13.6), which gives each row its `PTX` constant here and its `asm!` leaf on the device
+//! (`backend/nvptx/access.rs`). The catalog walks the same rows (`access_rows!`).
 
 use super::op;
 #[allow(unused_imports)]
@@ -21,74 +22,60 @@ use crate::sem::{
     Scope, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
 };
 
-/// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
-///
-/// # Safety
-/// Implemented only by this crate's table; `ld` must read a valid `Self` at `p`.
-pub unsafe trait LdInstr<S: LoadSem, Sco: Scope, Sp: Space>:
-    Scalar + LdLeaf<S, Sco, Sp>
-{
-    /// The exact mnemonic emitted, e.g. `"ld.acquire.gpu.global.u32"`.
-    const PTX: &'static str;
+/// Declares one instruction trait of the access family: its docs and attributes, its marker
+/// parameters, its leaf supertrait (`backend::LdLeaf`…) and the example of its `PTX` constant.
+macro_rules! instr_trait {
+    ($(#[$m:meta])* $name:ident<$($p:ident: $b:path),*>: $leaf:ident, $eg:literal) => {
+        $(#[$m])*
+        ///
+        /// # Safety
+        /// Implemented only by this crate's table.
+        pub unsafe trait $name<$($p: $b),*>: Scalar + $leaf<$($p),*> {
+            #[doc = concat!("The exact mnemonic emitted, e.g. `\"", $eg, "\"`.")]
+            const PTX: &'static str;
+        }
+    };
 }
 
-/// `st{.sem}{.scope}{.space}.type [a], b;`
-///
-/// # Safety
-/// Implemented only by this crate's table.
-pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>:
-    Scalar + StLeaf<S, Sco, Sp>
-{
-    /// The exact mnemonic emitted, e.g. `"st.release.gpu.u32"`.
-    const PTX: &'static str;
+instr_trait! {
+    /// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
+    LdInstr<S: LoadSem, Sco: Scope, Sp: Space>: LdLeaf, "ld.acquire.gpu.global.u32"
 }
 
-/// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `atom.{O}` on `{Self}`",
-    label = "no such atom",
-    note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
-)]
-pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>:
-    Scalar + AtomLeaf<O, S, Sco, Sp>
-{
-    /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
-    const PTX: &'static str;
+instr_trait! {
+    /// `st{.sem}{.scope}{.space}.type [a], b;`
+    StInstr<S: StoreSem, Sco: Scope, Sp: Space>: StLeaf, "st.release.gpu.u32"
 }
 
-/// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
-///
-/// # Safety
-/// Implemented only by this crate's table.
-pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>:
-    Scalar + CasLeaf<S, Sco, Sp>
-{
-    /// The exact mnemonic emitted, e.g. `"atom.relaxed.gpu.cas.b32"`.
-    const PTX: &'static str;
+instr_trait! {
+    /// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
+    #[diagnostic::on_unimplemented(
+        message = "PTX has no `atom.{O}` on `{Self}`",
+        label = "no such atom",
+        note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
+    )]
+    AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: AtomLeaf, "atom.acq_rel.gpu.add.u32"
 }
 
-/// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `red.{O}` on `{Self}`",
-    label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
-)]
-pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>:
-    Scalar + RedLeaf<O, S, Sco, Sp>
-{
-    /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
-    const PTX: &'static str;
+instr_trait! {
+    /// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
+    CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: CasLeaf, "atom.relaxed.gpu.cas.b32"
+}
+
+instr_trait! {
+    /// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
+    #[diagnostic::on_unimplemented(
+        message = "PTX has no `red.{O}` on `{Self}`",
+        label = "no such red",
+        note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
+    )]
+    RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: RedLeaf, "red.release.gpu.add.u32"
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table. Each `for_*` macro adds one dimension and passes the accumulated row on; the leaf
-// macros build the mnemonic once (`$mn`) and use it for both `PTX` and `asm!`.
+// The table. Each `for_*` macro adds one dimension and passes the accumulated row on; a row's
+// mnemonic is built once (`ldst_mn!`/`rmw_mn!`) for its `PTX` constant here and its `asm!` leaf
+// (`backend/nvptx/access.rs`).
 // ---------------------------------------------------------------------------------------------
 
 /// Spaces: name, and how the asm reaches the address `{p}`: a prefix and the direction of the

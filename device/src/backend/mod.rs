@@ -10,9 +10,18 @@
 //! | `--cfg loom` | `Loom` (`loom.rs`) over `model` (`ptx_sync::model`) | loom's atomics, with the scope of every access, fence and barrier checked by the scope model; copies on engine threads |
 //!
 //! The traits here are the seam: `AccessBackend` (`ld`/`st`/`atom`/`red`/`fence`),
-//! `BarBackend` (the CTA and cluster barriers), `MbarBackend` (`mbarrier/backend.rs`). Host and
-//! loom share their barrier and mbarrier arms: those read and write a `host::Word`, a
-//! CPU atomic on the host and a location of the scope model under loom.
+//! `BarBackend` (the CTA and cluster barriers), `MbarBackend` (`mbarrier/backend.rs`),
+//! `CpAsyncBackend` (`cp.async`), `WaitBackend` (`wait::spin_until`). Host and loom share their
+//! barrier, mbarrier and copy arms: those read and write a `host::Word`, a CPU atomic on the host
+//! and a location of the scope model under loom.
+//!
+//! Where a backend provides items rather than operations, one `use … as …` picks the module
+//! that defines them: `cells` (`cell.rs` or `loom.rs`: the storage of `Strong`/`Data` and
+//! `Loc`), `shared_ops` (`nvptx/mod.rs` or `host/shared.rs`: `RawShared` and the address
+//! conversions), the access rows' leaf traits (`nvptx/access.rs` or `host/leaf.rs`), `plat` in
+//! `host/mod.rs` (`host/native.rs` or `loom.rs`: fences, `Word`, the blocking wait), `engine` in
+//! `copy_engine.rs` (performed at issue, or on a loom thread); `const_fn!` makes a constructor
+//! `const` where the cells allow it, `origin.rs` the token/stage check.
 //!
 //! # Layouts that change under `--cfg loom`
 //!
@@ -22,14 +31,15 @@
 //!
 //! | type | host (and nvptx64) | `--cfg loom` | why |
 //! |---|---|---|---|
-//! | [`Strong<T>`](crate::Strong) | `UnsafeCell<T>`, aligned to `size_of::<T>()`, `repr(C)` | a `model::Location<T>` | each access is a loom atomic access plus the scope check's history; no `from_ptr`/`as_ptr` (a loom atomic has no address to view memory through) |
-//! | [`Data<T>`](crate::Data) | `UnsafeCell<T>`, `repr(transparent)` | `loom::cell::UnsafeCell<T>` | loom reports unordered weak accesses as data races (PTX ISA §8.7.1) |
-//! | [`AtomicRef`](crate::AtomicRef)'s location (`Loc`) | a generic pointer | `&Strong<T>` | the model's location, not an address |
+//! | [`Strong<T>`](crate::Strong) (its `StrongCell`) | `UnsafeCell<T>`, aligned to `size_of::<T>()`, `repr(C)` | a `model::Location<T>` | each access is a loom atomic access plus the scope check's history; no `from_ptr`/`as_ptr` (a loom atomic has no address to view memory through) |
+//! | [`Data<T>`](crate::Data) (its `DataCell`) | `UnsafeCell<T>`, `repr(transparent)` | `loom::cell::UnsafeCell<T>` | loom reports unordered weak accesses as data races (PTX ISA §8.7.1) |
+//! | [`AtomicRef`](crate::AtomicRef)'s location (`Loc`) | a generic pointer | `&model::Location<T>` | the model's location, not an address |
 //! | `host::Word` (the barriers' and mbarriers' state) | `AtomicU64` (`const fn new`) | a `model::Location<u64>` (not `const`) | barrier words are strong accesses at the instruction's scope |
-//! | the copy engine's `Batch` | nothing (the copy is done at issue) | the list of byte moves | an issued copy runs later, on an engine thread |
 //!
 //! So under loom `Strong::new`, `Data::new` and `Mbarrier::new` are not `const fn`, and
-//! `Strong::from_ptr`, `AtomicRef::from_ptr`/`as_ptr` do not exist.
+//! `Strong::from_ptr`, `AtomicRef::from_ptr`/`as_ptr` do not exist. (Not a loom difference: an
+//! mbarrier `Token` and a pipeline `ConsumerStage` carry their origin's address on the host and
+//! in debug builds, nothing in an nvptx64 release build — `origin.rs`.)
 
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 use crate::copy::CpAsyncLeaf;
