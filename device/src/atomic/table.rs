@@ -447,43 +447,23 @@ macro_rules! for_atom_vec_rows {
     };
 }
 
-/// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
+/// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6) — the `atom`
+/// list, walked through [`for_red_sems_but_exch!`](crate::for_red_sems_but_exch).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_red_rows {
-    ($leaf:ident $sems:ident) => {
-        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
-        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
-        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
-        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
-        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
-        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
-        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
-        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
-        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
-        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
-        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
-        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
-        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
-        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
-        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
-        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
-        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
-        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
-        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
-        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
-        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
-        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
-        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
-        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
-        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
-        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
-        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
-        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+    ($leaf:ident for_red_sems) => {
+        $crate::for_atom_rows! { $leaf for_red_sems_but_exch }
+    };
+}
+
+/// An `atom` row's `red` walk: none for `exch` (PTX has no `red.exch`), `for_red_sems` else.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_red_sems_but_exch {
+    ($leaf:ident [$t:ident $reg:ident Exch $($rest:tt)*]) => {};
+    ($leaf:ident [$($row:tt)*]) => {
+        $crate::for_red_sems! { $leaf [$($row)*] }
     };
 }
 
