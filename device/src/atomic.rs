@@ -97,37 +97,6 @@ pub use table::{AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 
 use crate::backend::{AccessBackend, Active, Loc};
 
-/// The `AtomicRef` methods that are one `atom` row each: `name(arg) Op;` with its docs becomes
-/// `pub fn name<S: RmwSem>(&self, arg: T) -> T` (`atom{.sem}{.scope}{.space}.op.type`).
-macro_rules! atom_methods {
-    ($($(#[$doc:meta])* $name:ident($arg:ident) $O:ident;)*) => {$(
-        $(#[$doc])*
-        #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
-        #[inline(always)]
-        pub fn $name<S: RmwSem>(&self, $arg: T) -> T
-        where
-            T: AtomInstr<op::$O, S, Sco, Sp>,
-        {
-            self.atom::<op::$O, S>($arg)
-        }
-    )*};
-}
-
-/// The `AtomicRef` methods that are one `red` row each: `name(arg) Op;` with its docs becomes
-/// `pub fn name<S: RedSem>(&self, arg: T)` (`red{.sem}{.scope}{.space}.op.type`).
-macro_rules! red_methods {
-    ($($(#[$doc:meta])* $name:ident($arg:ident) $O:ident;)*) => {$(
-        $(#[$doc])*
-        #[inline(always)]
-        pub fn $name<S: RedSem>(&self, $arg: T)
-        where
-            T: RedInstr<op::$O, S, Sco, Sp>,
-        {
-            self.red::<op::$O, S>($arg)
-        }
-    )*};
-}
-
 /// A strong location seen at scope `Sco` through state space `Sp` — the PTX analogue of
 /// `cuda::atomic_ref<T, Scope>`. The semantic is a type parameter of each call
 /// (`load::<Acquire>()`), checked at compile time against what PTX allows.
@@ -325,36 +294,41 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         Active::red::<T, O, S, Sco, Sp>(self.loc, b)
     }
 
-    atom_methods! {
-        /// `atom{.sem}{.scope}{.space}.add.type` — returns the old value. Atomicity holds only
-        /// against accesses whose scope includes this thread (seed §4.2).
-        ///
-        /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; types: all six scalars (`i64` adds as
-        /// `.u64`). `Weak`/`Volatile` do not compile (an `atom` is always strong). SASS (ptxas 13.0.88,
-        /// sm_90, `docs/fence-costs.md`, `u32`): `atom.relaxed.gpu.add` → `ATOM.E.ADD.STRONG.GPU`;
-        /// `atom.acq_rel.gpu.add` → `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ATOM.E.ADD.STRONG.GPU CCTL.IVALL`.
-        /// Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1–4.3.
-        ///
-        /// # Examples
-        ///
-        /// A last-block-done counter: every block adds one, the block that sees `n - 1` is last.
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, AcqRel, Generic, atomic::{op, AtomInstr}};
-        /// let done = Strong::new(0u32);
-        /// let last = std::thread::scope(|s| {
-        ///     let h: Vec<_> = (0..4).map(|_| s.spawn(|| done.at::<Gpu>().fetch_add::<AcqRel>(1) == 3)).collect();
-        ///     h.into_iter().map(|h| h.join().unwrap()).filter(|&l| l).count()
-        /// });
-        /// assert_eq!(last, 1);
-        /// assert_eq!(<u32 as AtomInstr<op::Add, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.add.u32");
-        /// ```
-        ///
-        /// ```compile_fail
-        /// let c = ptx_sync::Strong::new(0u32);
-        /// let _ = c.at::<ptx_sync::Gpu>().fetch_add::<ptx_sync::Weak>(1); // atom has no weak form
-        /// ```
-        fetch_add(v) Add;
+    /// `atom{.sem}{.scope}{.space}.add.type` — returns the old value. Atomicity holds only
+    /// against accesses whose scope includes this thread (seed §4.2).
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; types: all six scalars (`i64` adds as
+    /// `.u64`). `Weak`/`Volatile` do not compile (an `atom` is always strong). SASS (ptxas 13.0.88,
+    /// sm_90, `docs/fence-costs.md`, `u32`): `atom.relaxed.gpu.add` → `ATOM.E.ADD.STRONG.GPU`;
+    /// `atom.acq_rel.gpu.add` → `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ATOM.E.ADD.STRONG.GPU CCTL.IVALL`.
+    /// Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1–4.3.
+    ///
+    /// # Examples
+    ///
+    /// A last-block-done counter: every block adds one, the block that sees `n - 1` is last.
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Generic, atomic::{op, AtomInstr}};
+    /// let done = Strong::new(0u32);
+    /// let last = std::thread::scope(|s| {
+    ///     let h: Vec<_> = (0..4).map(|_| s.spawn(|| done.at::<Gpu>().fetch_add::<AcqRel>(1) == 3)).collect();
+    ///     h.into_iter().map(|h| h.join().unwrap()).filter(|&l| l).count()
+    /// });
+    /// assert_eq!(last, 1);
+    /// assert_eq!(<u32 as AtomInstr<op::Add, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.add.u32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let c = ptx_sync::Strong::new(0u32);
+    /// let _ = c.at::<ptx_sync::Gpu>().fetch_add::<ptx_sync::Weak>(1); // atom has no weak form
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_add<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Add, S, Sco, Sp>,
+    {
+        self.atom::<op::Add, S>(v)
     }
 
     /// `atom{.sem}{.scope}{.space}.add.type` of `-v` (PTX has no `atom.sub`).
@@ -379,142 +353,203 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         self.atom::<op::Add, S>(v.negate())
     }
 
-    atom_methods! {
-        /// `atom{.sem}{.scope}{.space}.min.type` (integers only).
-        ///
-        /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `u32`/`i32`/`u64`/`i64` (`.u32`, `.s32`,
-        /// `.u64`, `.s64`). `f32`/`f64` do not compile (PTX has no `atom.min.f32` in this table).
-        /// SASS: not recorded in the repo (the costs snapshot measures `.add`). Floor: PTX 6.0 /
-        /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, AtomInstr}};
-        /// let m = Strong::new(5i32);
-        /// assert_eq!(m.at::<Gpu>().fetch_min::<Relaxed>(-2), 5);
-        /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), -2);
-        /// assert_eq!(<i32 as AtomInstr<op::Min, Relaxed, Gpu, Generic>>::PTX, "atom.relaxed.gpu.min.s32");
-        /// ```
-        ///
-        /// ```compile_fail
-        /// let m = ptx_sync::Strong::new(1.0f32);
-        /// let _ = m.at::<ptx_sync::Gpu>().fetch_min::<ptx_sync::Relaxed>(0.5);
-        /// ```
-        fetch_min(v) Min;
-        /// `atom{.sem}{.scope}{.space}.max.type` (integers only).
-        ///
-        /// As [`fetch_min`](Self::fetch_min) (`.max`): integers only, the same semantics and floor;
-        /// SASS not recorded in the repo. PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
-        /// let m = Strong::new(5u64);
-        /// assert_eq!(m.at::<Gpu>().fetch_max::<Release>(9), 5); // atom.release.gpu.max.u64
-        /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 9);
-        /// ```
-        fetch_max(v) Max;
-        /// `atom{.sem}{.scope}{.space}.and.bN` (integers only).
-        ///
-        /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `.b32` for `u32`/`i32`, `.b64` for
-        /// `u64`/`i64`; floats do not compile. SASS not recorded in the repo. Floor: PTX 6.0 / sm_70
-        /// (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Cta, Relaxed, Generic, atomic::{op, AtomInstr}};
-        /// let bits = Strong::new(0b1110u32);
-        /// assert_eq!(bits.at::<Cta>().fetch_and::<Relaxed>(0b0111), 0b1110);
-        /// assert_eq!(bits.at::<Cta>().load::<Relaxed>(), 0b0110);
-        /// assert_eq!(<u32 as AtomInstr<op::And, Relaxed, Cta, Generic>>::PTX, "atom.relaxed.cta.and.b32");
-        /// ```
-        ///
-        /// ```compile_fail
-        /// let f = ptx_sync::Strong::new(1.0f64);
-        /// let _ = f.at::<ptx_sync::Gpu>().fetch_and::<ptx_sync::Relaxed>(2.0);
-        /// ```
-        fetch_and(v) And;
-        /// `atom{.sem}{.scope}{.space}.or.bN` (integers only).
-        ///
-        /// As [`fetch_and`](Self::fetch_and) (`.or`). PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed};
-        /// let bits = Strong::new(0b0001u64);
-        /// assert_eq!(bits.at::<Gpu>().fetch_or::<AcqRel>(0b1000), 0b0001); // atom.acq_rel.gpu.or.b64
-        /// assert_eq!(bits.at::<Gpu>().load::<Relaxed>(), 0b1001);
-        /// ```
-        fetch_or(v) Or;
-        /// `atom{.sem}{.scope}{.space}.xor.bN` (integers only).
-        ///
-        /// As [`fetch_and`](Self::fetch_and) (`.xor`). PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed};
-        /// let b = Strong::new(-1i32);
-        /// assert_eq!(b.at::<Gpu>().fetch_xor::<Relaxed>(-1), -1); // atom.relaxed.gpu.xor.b32
-        /// assert_eq!(b.at::<Gpu>().load::<Relaxed>(), 0);
-        /// ```
-        fetch_xor(v) Xor;
-        /// `atom{.sem}{.scope}{.space}.exch.bN` — stores `v`, returns the old value.
-        ///
-        /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; all six scalars (`.b32`/`.b64`, floats
-        /// by their bits). SASS not recorded in the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 /
-        /// sm_90). PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed, Generic, atomic::{op, AtomInstr}};
-        /// let slot = Strong::new(1.5f32);
-        /// assert_eq!(slot.at::<Gpu>().swap::<AcqRel>(2.5), 1.5);
-        /// assert_eq!(slot.at::<Gpu>().load::<Relaxed>(), 2.5);
-        /// assert_eq!(<f32 as AtomInstr<op::Exch, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.exch.b32");
-        /// ```
-        swap(v) Exch;
-        /// `atom{.sem}{.scope}{.space}.inc.u32` — `old >= bound ? 0 : old + 1`, returns `old`.
-        ///
-        /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `u32` only (other types do not compile:
-        /// PTX has only `atom.inc.u32`). A ring index in one instruction. SASS not recorded in the
-        /// repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, AtomInstr}};
-        /// let i = Strong::new(2u32);
-        /// assert_eq!(i.at::<Gpu>().fetch_inc::<Relaxed>(2), 2); // 2 >= 2: wraps to 0
-        /// assert_eq!(i.at::<Gpu>().fetch_inc::<Relaxed>(2), 0);
-        /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 1);
-        /// assert_eq!(<u32 as AtomInstr<op::Inc, Relaxed, Gpu, Generic>>::PTX, "atom.relaxed.gpu.inc.u32");
-        /// ```
-        ///
-        /// ```compile_fail
-        /// let i = ptx_sync::Strong::new(0u64);
-        /// let _ = i.at::<ptx_sync::Gpu>().fetch_inc::<ptx_sync::Relaxed>(3); // no atom.inc.u64
-        /// ```
-        fetch_inc(bound) Inc;
-        /// `atom{.sem}{.scope}{.space}.dec.u32` — `(old == 0 || old > bound) ? bound : old - 1`.
-        ///
-        /// As [`fetch_inc`](Self::fetch_inc) (`.dec`, `u32` only), returns `old`. PTX ISA §9.7.13.5;
-        /// seed §4.1.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed};
-        /// let i = Strong::new(0u32);
-        /// assert_eq!(i.at::<Gpu>().fetch_dec::<Relaxed>(3), 0); // 0: wraps to the bound
-        /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 3);
-        /// ```
-        fetch_dec(bound) Dec;
+    /// `atom{.sem}{.scope}{.space}.min.type` (integers only).
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `u32`/`i32`/`u64`/`i64` (`.u32`, `.s32`,
+    /// `.u64`, `.s64`). `f32`/`f64` do not compile (PTX has no `atom.min.f32` in this table).
+    /// SASS: not recorded in the repo (the costs snapshot measures `.add`). Floor: PTX 6.0 /
+    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let m = Strong::new(5i32);
+    /// assert_eq!(m.at::<Gpu>().fetch_min::<Relaxed>(-2), 5);
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), -2);
+    /// assert_eq!(<i32 as AtomInstr<op::Min, Relaxed, Gpu, Generic>>::PTX, "atom.relaxed.gpu.min.s32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let m = ptx_sync::Strong::new(1.0f32);
+    /// let _ = m.at::<ptx_sync::Gpu>().fetch_min::<ptx_sync::Relaxed>(0.5);
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_min<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Min, S, Sco, Sp>,
+    {
+        self.atom::<op::Min, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.max.type` (integers only).
+    ///
+    /// As [`fetch_min`](Self::fetch_min) (`.max`): integers only, the same semantics and floor;
+    /// SASS not recorded in the repo. PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
+    /// let m = Strong::new(5u64);
+    /// assert_eq!(m.at::<Gpu>().fetch_max::<Release>(9), 5); // atom.release.gpu.max.u64
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 9);
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_max<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Max, S, Sco, Sp>,
+    {
+        self.atom::<op::Max, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.and.bN` (integers only).
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `.b32` for `u32`/`i32`, `.b64` for
+    /// `u64`/`i64`; floats do not compile. SASS not recorded in the repo. Floor: PTX 6.0 / sm_70
+    /// (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Cta, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let bits = Strong::new(0b1110u32);
+    /// assert_eq!(bits.at::<Cta>().fetch_and::<Relaxed>(0b0111), 0b1110);
+    /// assert_eq!(bits.at::<Cta>().load::<Relaxed>(), 0b0110);
+    /// assert_eq!(<u32 as AtomInstr<op::And, Relaxed, Cta, Generic>>::PTX, "atom.relaxed.cta.and.b32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let f = ptx_sync::Strong::new(1.0f64);
+    /// let _ = f.at::<ptx_sync::Gpu>().fetch_and::<ptx_sync::Relaxed>(2.0);
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_and<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::And, S, Sco, Sp>,
+    {
+        self.atom::<op::And, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.or.bN` (integers only).
+    ///
+    /// As [`fetch_and`](Self::fetch_and) (`.or`). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed};
+    /// let bits = Strong::new(0b0001u64);
+    /// assert_eq!(bits.at::<Gpu>().fetch_or::<AcqRel>(0b1000), 0b0001); // atom.acq_rel.gpu.or.b64
+    /// assert_eq!(bits.at::<Gpu>().load::<Relaxed>(), 0b1001);
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_or<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Or, S, Sco, Sp>,
+    {
+        self.atom::<op::Or, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.xor.bN` (integers only).
+    ///
+    /// As [`fetch_and`](Self::fetch_and) (`.xor`). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let b = Strong::new(-1i32);
+    /// assert_eq!(b.at::<Gpu>().fetch_xor::<Relaxed>(-1), -1); // atom.relaxed.gpu.xor.b32
+    /// assert_eq!(b.at::<Gpu>().load::<Relaxed>(), 0);
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_xor<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Xor, S, Sco, Sp>,
+    {
+        self.atom::<op::Xor, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.exch.bN` — stores `v`, returns the old value.
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; all six scalars (`.b32`/`.b64`, floats
+    /// by their bits). SASS not recorded in the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 /
+    /// sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, AcqRel, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let slot = Strong::new(1.5f32);
+    /// assert_eq!(slot.at::<Gpu>().swap::<AcqRel>(2.5), 1.5);
+    /// assert_eq!(slot.at::<Gpu>().load::<Relaxed>(), 2.5);
+    /// assert_eq!(<f32 as AtomInstr<op::Exch, AcqRel, Gpu, Generic>>::PTX, "atom.acq_rel.gpu.exch.b32");
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn swap<S: RmwSem>(&self, v: T) -> T
+    where
+        T: AtomInstr<op::Exch, S, Sco, Sp>,
+    {
+        self.atom::<op::Exch, S>(v)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.inc.u32` — `old >= bound ? 0 : old + 1`, returns `old`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Acquire`, `Release`, `AcqRel`}; `u32` only (other types do not compile:
+    /// PTX has only `atom.inc.u32`). A ring index in one instruction. SASS not recorded in the
+    /// repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.5; seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, AtomInstr}};
+    /// let i = Strong::new(2u32);
+    /// assert_eq!(i.at::<Gpu>().fetch_inc::<Relaxed>(2), 2); // 2 >= 2: wraps to 0
+    /// assert_eq!(i.at::<Gpu>().fetch_inc::<Relaxed>(2), 0);
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 1);
+    /// assert_eq!(<u32 as AtomInstr<op::Inc, Relaxed, Gpu, Generic>>::PTX, "atom.relaxed.gpu.inc.u32");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let i = ptx_sync::Strong::new(0u64);
+    /// let _ = i.at::<ptx_sync::Gpu>().fetch_inc::<ptx_sync::Relaxed>(3); // no atom.inc.u64
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_inc<S: RmwSem>(&self, bound: T) -> T
+    where
+        T: AtomInstr<op::Inc, S, Sco, Sp>,
+    {
+        self.atom::<op::Inc, S>(bound)
+    }
+
+    /// `atom{.sem}{.scope}{.space}.dec.u32` — `(old == 0 || old > bound) ? bound : old - 1`.
+    ///
+    /// As [`fetch_inc`](Self::fetch_inc) (`.dec`, `u32` only), returns `old`. PTX ISA §9.7.13.5;
+    /// seed §4.1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let i = Strong::new(0u32);
+    /// assert_eq!(i.at::<Gpu>().fetch_dec::<Relaxed>(3), 0); // 0: wraps to the bound
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 3);
+    /// ```
+    #[must_use = "an atom returns the old value: use the red_* form (`red`) when it is not needed (seed §4.5)"]
+    #[inline(always)]
+    pub fn fetch_dec<S: RmwSem>(&self, bound: T) -> T
+    where
+        T: AtomInstr<op::Dec, S, Sco, Sp>,
+    {
+        self.atom::<op::Dec, S>(bound)
     }
 
     /// `atom{.sem}{.scope}{.space}.cas.bN` — if the value is bitwise `current`, writes `new`.
@@ -543,32 +578,36 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
         Active::cas::<T, S, Sco, Sp>(self.loc, current, new)
     }
 
-    red_methods! {
-        /// `red{.sem}{.scope}{.space}.add.type` — no result, `S` ∈ {`Relaxed`, `Release`}. SASS
-        /// `REDG` on `.global`; on a generic address ptxas 13.0 emits an `ATOM` whose result is
-        /// dropped. `red_add::<Acquire>()` does not compile: red cannot acquire (seed §4.5).
-        ///
-        /// Types: all six scalars (as `fetch_add`). `Weak`, `Acquire` and `AcqRel` do not compile.
-        /// SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`, `u32`, generic address):
-        /// `red.relaxed.gpu.add` → `ATOM.E.ADD.STRONG.GPU`; `red.release.gpu.add` →
-        /// `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ATOM.E.ADD.STRONG.GPU`. Floor: PTX 6.0 / sm_70
-        /// (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, RedInstr}};
-        /// let hist = Strong::new(0u64);
-        /// std::thread::scope(|s| for _ in 0..4 { s.spawn(|| hist.at::<Gpu>().red_add::<Relaxed>(5)); });
-        /// assert_eq!(hist.at::<Gpu>().load::<Relaxed>(), 20);
-        /// assert_eq!(<u64 as RedInstr<op::Add, Relaxed, Gpu, Generic>>::PTX, "red.relaxed.gpu.add.u64");
-        /// ```
-        ///
-        /// ```compile_fail
-        /// let c = ptx_sync::Strong::new(0u32);
-        /// c.at::<ptx_sync::Gpu>().red_add::<ptx_sync::Acquire>(1); // red cannot acquire
-        /// ```
-        red_add(v) Add;
+    /// `red{.sem}{.scope}{.space}.add.type` — no result, `S` ∈ {`Relaxed`, `Release`}. SASS
+    /// `REDG` on `.global`; on a generic address ptxas 13.0 emits an `ATOM` whose result is
+    /// dropped. `red_add::<Acquire>()` does not compile: red cannot acquire (seed §4.5).
+    ///
+    /// Types: all six scalars (as `fetch_add`). `Weak`, `Acquire` and `AcqRel` do not compile.
+    /// SASS (ptxas 13.0.88, sm_90, `docs/fence-costs.md`, `u32`, generic address):
+    /// `red.relaxed.gpu.add` → `ATOM.E.ADD.STRONG.GPU`; `red.release.gpu.add` →
+    /// `MEMBAR.ALL.GPU ERRBAR CGAERRBAR ATOM.E.ADD.STRONG.GPU`. Floor: PTX 6.0 / sm_70
+    /// (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, RedInstr}};
+    /// let hist = Strong::new(0u64);
+    /// std::thread::scope(|s| for _ in 0..4 { s.spawn(|| hist.at::<Gpu>().red_add::<Relaxed>(5)); });
+    /// assert_eq!(hist.at::<Gpu>().load::<Relaxed>(), 20);
+    /// assert_eq!(<u64 as RedInstr<op::Add, Relaxed, Gpu, Generic>>::PTX, "red.relaxed.gpu.add.u64");
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let c = ptx_sync::Strong::new(0u32);
+    /// c.at::<ptx_sync::Gpu>().red_add::<ptx_sync::Acquire>(1); // red cannot acquire
+    /// ```
+    #[inline(always)]
+    pub fn red_add<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Add, S, Sco, Sp>,
+    {
+        self.red::<op::Add, S>(v)
     }
     /// `red{.sem}{.scope}{.space}.add.type` of `-v`.
     ///
@@ -590,107 +629,146 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     {
         self.red::<op::Add, S>(v.negate())
     }
-
-    red_methods! {
-        /// `red{.sem}{.scope}{.space}.min.type`.
-        ///
-        /// `S` ∈ {`Relaxed`, `Release`}; integers only (floats do not compile). SASS not recorded in
-        /// the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, RedInstr}};
-        /// let lo = Strong::new(100u32);
-        /// lo.at::<Gpu>().red_min::<Relaxed>(7);
-        /// assert_eq!(lo.at::<Gpu>().load::<Relaxed>(), 7);
-        /// assert_eq!(<u32 as RedInstr<op::Min, Relaxed, Gpu, Generic>>::PTX, "red.relaxed.gpu.min.u32");
-        /// ```
-        red_min(v) Min;
-        /// `red{.sem}{.scope}{.space}.max.type`.
-        ///
-        /// As [`red_min`](Self::red_min) (`.max`). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed};
-        /// let hi = Strong::new(-5i32);
-        /// hi.at::<Gpu>().red_max::<Relaxed>(3); // red.relaxed.gpu.max.s32
-        /// assert_eq!(hi.at::<Gpu>().load::<Relaxed>(), 3);
-        /// ```
-        red_max(v) Max;
-        /// `red{.sem}{.scope}{.space}.and.bN`.
-        ///
-        /// `S` ∈ {`Relaxed`, `Release`}; `.b32`/`.b64` integers only. SASS not recorded in the repo.
-        /// Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Cta, Relaxed};
-        /// let m = Strong::new(0xffu32);
-        /// m.at::<Cta>().red_and::<Relaxed>(0x0f); // red.relaxed.cta.and.b32
-        /// assert_eq!(m.at::<Cta>().load::<Relaxed>(), 0x0f);
-        /// ```
-        red_and(v) And;
-        /// `red{.sem}{.scope}{.space}.or.bN`.
-        ///
-        /// As [`red_and`](Self::red_and) (`.or`). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
-        /// let m = Strong::new(0u64);
-        /// m.at::<Gpu>().red_or::<Release>(1 << 40); // red.release.gpu.or.b64
-        /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 1 << 40);
-        /// ```
-        red_or(v) Or;
-        /// `red{.sem}{.scope}{.space}.xor.bN`.
-        ///
-        /// As [`red_and`](Self::red_and) (`.xor`). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed};
-        /// let m = Strong::new(0b1010u32);
-        /// m.at::<Gpu>().red_xor::<Relaxed>(0b1111); // red.relaxed.gpu.xor.b32
-        /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 0b0101);
-        /// ```
-        red_xor(v) Xor;
-        /// `red{.sem}{.scope}{.space}.inc.u32`.
-        ///
-        /// `S` ∈ {`Relaxed`, `Release`}; `u32` only. SASS not recorded in the repo. Floor: PTX 6.0 /
-        /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed};
-        /// let i = Strong::new(3u32);
-        /// i.at::<Gpu>().red_inc::<Relaxed>(3); // 3 >= 3: wraps to 0
-        /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 0);
-        /// ```
-        ///
-        /// ```compile_fail
-        /// let i = ptx_sync::Strong::new(3i32);
-        /// i.at::<ptx_sync::Gpu>().red_inc::<ptx_sync::Relaxed>(3); // red.inc is .u32 only
-        /// ```
-        red_inc(bound) Inc;
-        /// `red{.sem}{.scope}{.space}.dec.u32`.
-        ///
-        /// As [`red_inc`](Self::red_inc) (`.dec`, `u32` only). PTX ISA §9.7.13.6; seed §4.5.
-        ///
-        /// # Examples
-        ///
-        /// ```
-        /// use ptx_sync::{Strong, Gpu, Relaxed};
-        /// let i = Strong::new(2u32);
-        /// i.at::<Gpu>().red_dec::<Relaxed>(5);
-        /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 1);
-        /// ```
-        red_dec(bound) Dec;
+    /// `red{.sem}{.scope}{.space}.min.type`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; integers only (floats do not compile). SASS not recorded in
+    /// the repo. Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed, Generic, atomic::{op, RedInstr}};
+    /// let lo = Strong::new(100u32);
+    /// lo.at::<Gpu>().red_min::<Relaxed>(7);
+    /// assert_eq!(lo.at::<Gpu>().load::<Relaxed>(), 7);
+    /// assert_eq!(<u32 as RedInstr<op::Min, Relaxed, Gpu, Generic>>::PTX, "red.relaxed.gpu.min.u32");
+    /// ```
+    #[inline(always)]
+    pub fn red_min<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Min, S, Sco, Sp>,
+    {
+        self.red::<op::Min, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.max.type`.
+    ///
+    /// As [`red_min`](Self::red_min) (`.max`). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let hi = Strong::new(-5i32);
+    /// hi.at::<Gpu>().red_max::<Relaxed>(3); // red.relaxed.gpu.max.s32
+    /// assert_eq!(hi.at::<Gpu>().load::<Relaxed>(), 3);
+    /// ```
+    #[inline(always)]
+    pub fn red_max<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Max, S, Sco, Sp>,
+    {
+        self.red::<op::Max, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.and.bN`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; `.b32`/`.b64` integers only. SASS not recorded in the repo.
+    /// Floor: PTX 6.0 / sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Cta, Relaxed};
+    /// let m = Strong::new(0xffu32);
+    /// m.at::<Cta>().red_and::<Relaxed>(0x0f); // red.relaxed.cta.and.b32
+    /// assert_eq!(m.at::<Cta>().load::<Relaxed>(), 0x0f);
+    /// ```
+    #[inline(always)]
+    pub fn red_and<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::And, S, Sco, Sp>,
+    {
+        self.red::<op::And, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.or.bN`.
+    ///
+    /// As [`red_and`](Self::red_and) (`.or`). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Release, Relaxed};
+    /// let m = Strong::new(0u64);
+    /// m.at::<Gpu>().red_or::<Release>(1 << 40); // red.release.gpu.or.b64
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 1 << 40);
+    /// ```
+    #[inline(always)]
+    pub fn red_or<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Or, S, Sco, Sp>,
+    {
+        self.red::<op::Or, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.xor.bN`.
+    ///
+    /// As [`red_and`](Self::red_and) (`.xor`). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let m = Strong::new(0b1010u32);
+    /// m.at::<Gpu>().red_xor::<Relaxed>(0b1111); // red.relaxed.gpu.xor.b32
+    /// assert_eq!(m.at::<Gpu>().load::<Relaxed>(), 0b0101);
+    /// ```
+    #[inline(always)]
+    pub fn red_xor<S: RedSem>(&self, v: T)
+    where
+        T: RedInstr<op::Xor, S, Sco, Sp>,
+    {
+        self.red::<op::Xor, S>(v)
+    }
+    /// `red{.sem}{.scope}{.space}.inc.u32`.
+    ///
+    /// `S` ∈ {`Relaxed`, `Release`}; `u32` only. SASS not recorded in the repo. Floor: PTX 6.0 /
+    /// sm_70 (`.cluster`: 7.8 / sm_90). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let i = Strong::new(3u32);
+    /// i.at::<Gpu>().red_inc::<Relaxed>(3); // 3 >= 3: wraps to 0
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 0);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// let i = ptx_sync::Strong::new(3i32);
+    /// i.at::<ptx_sync::Gpu>().red_inc::<ptx_sync::Relaxed>(3); // red.inc is .u32 only
+    /// ```
+    #[inline(always)]
+    pub fn red_inc<S: RedSem>(&self, bound: T)
+    where
+        T: RedInstr<op::Inc, S, Sco, Sp>,
+    {
+        self.red::<op::Inc, S>(bound)
+    }
+    /// `red{.sem}{.scope}{.space}.dec.u32`.
+    ///
+    /// As [`red_inc`](Self::red_inc) (`.dec`, `u32` only). PTX ISA §9.7.13.6; seed §4.5.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ptx_sync::{Strong, Gpu, Relaxed};
+    /// let i = Strong::new(2u32);
+    /// i.at::<Gpu>().red_dec::<Relaxed>(5);
+    /// assert_eq!(i.at::<Gpu>().load::<Relaxed>(), 1);
+    /// ```
+    #[inline(always)]
+    pub fn red_dec<S: RedSem>(&self, bound: T)
+    where
+        T: RedInstr<op::Dec, S, Sco, Sp>,
+    {
+        self.red::<op::Dec, S>(bound)
     }
 }
