@@ -88,7 +88,7 @@ pub use half::{Bf16, Bf16x2, F16x2, F16};
 pub use scalar::{Align4, Align8, ScalarHost};
 pub use scalar::{Negate, Scalar};
 #[allow(unused_imports)]
-pub(crate) use table::{ops, ops128, opsv};
+pub(crate) use table::{ldst_mn, ops, ops128, opsv, rmw_mn, sco_tok};
 pub use table::{AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 
 // ---------------------------------------------------------------------------------------------
@@ -133,19 +133,9 @@ impl<'a, T: Scalar, Sco: Scope> AtomicRef<'a, T, Sco, Generic> {
     /// assert_eq!(r.load::<Relaxed>(), 1); // ld.relaxed.cluster.s64 (PTX 7.8, sm_90)
     /// ```
     pub fn new(cell: &'a Strong<T>) -> Self {
-        #[cfg(not(loom))]
-        {
-            AtomicRef {
-                loc: (cell.as_ptr(), PhantomData),
-                _m: PhantomData,
-            }
-        }
-        #[cfg(loom)]
-        {
-            AtomicRef {
-                loc: cell,
-                _m: PhantomData,
-            }
+        AtomicRef {
+            loc: cell.c.loc(),
+            _m: PhantomData,
         }
     }
 }
@@ -171,19 +161,9 @@ impl<'a, T: Scalar, Sco: Scope, Sp: Space> AtomicRef<'a, T, Sco, Sp> {
     /// assert_eq!(<u32 as LdInstr<Relaxed, Gpu, Global>>::PTX, "ld.relaxed.gpu.global.u32");
     /// ```
     pub unsafe fn new_in(cell: &'a Strong<T>) -> Self {
-        #[cfg(not(loom))]
-        {
-            AtomicRef {
-                loc: (cell.as_ptr(), PhantomData),
-                _m: PhantomData,
-            }
-        }
-        #[cfg(loom)]
-        {
-            AtomicRef {
-                loc: cell,
-                _m: PhantomData,
-            }
+        AtomicRef {
+            loc: cell.c.loc(),
+            _m: PhantomData,
         }
     }
 

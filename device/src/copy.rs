@@ -117,10 +117,7 @@ use core::arch::asm;
 
 // The Blackwell forms (`.shared::cta` destination, `.cta_group`, gather4/scatter4, `.cp_mask`).
 pub mod blackwell;
-#[cfg(not(target_arch = "nvptx64"))]
-use crate::backend::copy_engine as engine;
-#[cfg(not(target_arch = "nvptx64"))]
-use engine::Done;
+use crate::backend::{Active, CpAsyncBackend};
 mod hint;
 mod mods;
 pub use crate::policy::CachePolicy;
@@ -174,19 +171,34 @@ pub unsafe trait CpAsyncInstr<const BYTES: usize>: CacheOp {
     const PTX: &'static str;
     /// … `.L2::cache_hint` (with a cache-policy operand last, PTX ISA §9.7.9.25.3).
     const PTX_HINT: &'static str;
+    /// The form's `asm!` leaves.
     #[doc(hidden)]
+    type Leaf: CpAsyncLeaf;
+}
+
+/// The four `asm!` leaves of one `cp.async` form — a cache operator, a size and a prefetch size
+/// ([`CpAsyncForm`]): the copy, the zero-filling copy, each with `.L2::cache_hint`. What the
+/// backend's `cp.async` calls on the device (`backend::CpAsyncBackend`).
+///
+/// # Safety
+/// Implemented only by this crate's table.
+#[doc(hidden)]
+pub unsafe trait CpAsyncLeaf {
+    /// `cp-size`.
+    const BYTES: usize;
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec(d: u32, s: u64);
-    #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec_zfill(d: u32, s: u64, src_size: u32);
-    #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec_hint(d: u32, s: u64, pol: u64);
-    #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     unsafe fn exec_zfill_hint(d: u32, s: u64, src_size: u32, pol: u64);
 }
+
+/// One `cp.async` form: cache operator `C`, `BYTES`, prefetch size `P` (`()`: none).
+#[doc(hidden)]
+pub struct CpAsyncForm<C, const BYTES: usize, P>(core::marker::PhantomData<(C, P)>);
 
 macro_rules! for_cp_async {
     ($leaf:ident) => {
@@ -211,6 +223,25 @@ macro_rules! cp_async_fn {
     };
 }
 
+/// One form's [`CpAsyncLeaf`] impl: `(mnemonic) (, suffix) C BYTES P` — the suffix (the
+/// prefetch size) follows `.L2::cache_hint` in the hinted forms (PTX ISA §9.7.9.25.3:
+/// `{.level::cache_hint}{.level::prefetch_size}`).
+macro_rules! cp_async_leaves {
+    (($($mn:tt)*) ($($suf:tt)*) $C:ident $n:literal $P:ty) => {
+        unsafe impl CpAsyncLeaf for CpAsyncForm<$C, $n, $P> {
+            const BYTES: usize = $n;
+            cp_async_fn! { exec (cp_async $n) ($($mn)* $($suf)*) (sd: u32 => reg32, gp: u64 => reg64) }
+            cp_async_fn! { exec_zfill (cp_async_zfill $n) ($($mn)* $($suf)*) (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32) }
+            cp_async_fn! { exec_hint (cp_async $n hint) ($($mn)*, tok!(CacheHint) $($suf)*)
+                           (sd: u32 => reg32, gp: u64 => reg64, pol: u64 => reg64) }
+            cp_async_fn! { exec_zfill_hint (cp_async_zfill $n hint) ($($mn)*, tok!(CacheHint) $($suf)*)
+                           (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32, pol: u64 => reg64) }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use cp_async_leaves;
+
 macro_rules! cp_async_leaf {
     ($C:ident, $n:literal) => {
         cp_async_leaf! { @ ("cp.async", tok!($C), tok!(Shared), tok!(Global)) $C $n }
@@ -219,13 +250,9 @@ macro_rules! cp_async_leaf {
         unsafe impl CpAsyncInstr<$n> for $C {
             const PTX: &'static str = concat!($($mn)*);
             const PTX_HINT: &'static str = concat!($($mn)*, tok!(CacheHint));
-            cp_async_fn! { exec (cp_async $n) ($($mn)*) (sd: u32 => reg32, gp: u64 => reg64) }
-            cp_async_fn! { exec_zfill (cp_async_zfill $n) ($($mn)*) (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32) }
-            cp_async_fn! { exec_hint (cp_async $n hint) ($($mn)*, tok!(CacheHint))
-                           (sd: u32 => reg32, gp: u64 => reg64, pol: u64 => reg64) }
-            cp_async_fn! { exec_zfill_hint (cp_async_zfill $n hint) ($($mn)*, tok!(CacheHint))
-                           (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32, pol: u64 => reg64) }
+            type Leaf = CpAsyncForm<$C, $n, ()>;
         }
+        cp_async_leaves! { ($($mn)*) () $C $n () }
     };
 }
 for_cp_async! { cp_async_leaf }
@@ -377,10 +404,7 @@ pub unsafe fn cp_async<C: CacheOp, const BYTES: usize>(dst: SharedAddr, src: *co
 where
     C: CpAsyncInstr<BYTES>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    <C as CpAsyncInstr<BYTES>>::exec(dst.0, src as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    engine::host_copy(Done::CpAsync, dst.0, src, BYTES);
+    Active::cp_async::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src)
 }
 
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES, src_size;` — copies `src_size` bytes
@@ -411,15 +435,7 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
     C: CpAsyncInstr<BYTES>,
 {
     check_src_size::<BYTES>(src_size);
-    #[cfg(target_arch = "nvptx64")]
-    <C as CpAsyncInstr<BYTES>>::exec_zfill(dst.0, src as u64, src_size);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let mut b = engine::Batch::new();
-        b.copy(dst.0, src, src_size as usize);
-        b.zero(dst.0 + src_size as usize, BYTES - src_size as usize);
-        b.issue(Done::CpAsync);
-    }
+    Active::cp_async_zfill::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, src_size)
 }
 
 /// `cp.async.commit_group;` — closes the group of this thread's preceding `cp.async`s.

@@ -116,6 +116,7 @@
 //! s.advance(); assert_eq!((s.index(), s.phase().bit()), (0, 0));
 //! ```
 
+use crate::backend::Origin;
 use core::marker::PhantomData;
 
 use crate::mbarrier::{Mbarrier, Phase};
@@ -491,8 +492,7 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
             .wait_parity::<Acquire, Cta>(st.phase(), dl)
             .map(|_| ConsumerStage {
                 index: i as u32,
-                #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-                pipe: self.full.as_ptr() as usize,
+                pipe: Origin::of(self.full.as_ptr()),
             })
     }
 
@@ -528,8 +528,7 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     ) -> ConsumerStage<STAGES> {
         ConsumerStage {
             index: st.index() as u32,
-            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-            pipe: self.full.as_ptr() as usize,
+            pipe: Origin::of(self.full.as_ptr()),
         }
     }
 
@@ -565,10 +564,9 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
     /// ```
     #[inline(always)]
     pub fn consumer_release(&self, stage: ConsumerStage<STAGES>) {
-        #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-        assert!(
-            stage.pipe == self.full.as_ptr() as usize,
-            "pipeline: consumer_release of a stage another pipeline's consumer_wait returned"
+        stage.pipe.check(
+            self.full.as_ptr(),
+            "pipeline: consumer_release of a stage another pipeline's consumer_wait returned",
         );
         Sco::release_fence();
         Sco::release_empty(&self.empty[stage.index as usize], self.leader);
@@ -640,8 +638,7 @@ impl<'a, const STAGES: usize, Sco: PipelineScope> Pipeline<'a, STAGES, Sco> {
 pub struct ConsumerStage<const STAGES: usize> {
     index: u32,
     /// The pipeline's identity (its `full` ring's address): `consumer_release` checks it.
-    #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-    pipe: usize,
+    pipe: Origin,
 }
 
 impl<const STAGES: usize> ConsumerStage<STAGES> {

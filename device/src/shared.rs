@@ -22,12 +22,7 @@
 //! On the host a [`SharedAddr`] is the generic address itself (a `usize`), [`shared_array!`](crate::shared_array) is a
 //! plain static, and the conversions are the identity.
 
-/// The raw value of a shared address: `u32` on the device, `usize` (a host pointer) elsewhere.
-#[cfg(target_arch = "nvptx64")]
-pub type RawShared = u32;
-/// The raw value of a shared address: `u32` on the device, `usize` (a host pointer) elsewhere.
-#[cfg(not(target_arch = "nvptx64"))]
-pub type RawShared = usize;
+pub use crate::backend::RawShared;
 
 /// A 32-bit address in the executing CTA's `.shared::cta` window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,20 +75,7 @@ impl SharedAddr {
     /// ```
     #[inline(always)]
     pub fn to_generic<T>(self) -> *mut T {
-        #[cfg(target_arch = "nvptx64")]
-        unsafe {
-            let p: u64;
-            core::arch::asm!(
-                "{{ .reg .b64 t; cvt.u64.u32 t, {a}; cvta.shared::cta.u64 {p}, t; }}",
-                a = in(reg32) self.0, p = out(reg64) p,
-                options(pure, nomem, nostack, preserves_flags)
-            );
-            p as *mut T
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            self.0 as *mut T
-        }
+        crate::backend::shared_to_generic(self.0) as *mut T
     }
 }
 
@@ -129,20 +111,7 @@ impl ClusterAddr {
 /// ```
 #[inline(always)]
 pub fn to_shared<T>(p: *const T) -> SharedAddr {
-    #[cfg(target_arch = "nvptx64")]
-    unsafe {
-        let a: u32;
-        core::arch::asm!(
-            "{{ .reg .b64 t; cvta.to.shared::cta.u64 t, {p}; cvt.u32.u64 {a}, t; }}",
-            p = in(reg64) p, a = out(reg32) a,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-        SharedAddr(a)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        SharedAddr(p as usize)
-    }
+    SharedAddr(crate::backend::generic_to_shared(p as *const u8))
 }
 
 /// Types that may be handed out as `&T` from uninitialized shared memory
@@ -250,39 +219,13 @@ macro_rules! shared_array {
         #[allow(non_camel_case_types)]
         #[derive(Clone, Copy)]
         $vis struct $name;
-        #[cfg(target_arch = "nvptx64")]
-        ::core::arch::global_asm!(
-            concat!(".shared .align {al} .b8 __ptx_sync_smem_", stringify!($name), "[{bytes}];"),
-            al = const $al,
-            bytes = const ($N) * ::core::mem::size_of::<$T>(),
-        );
+        $crate::__ptx_sync_smem_decl!($name, $T, $N, $al);
         impl $crate::shared::SharedArray for $name {
             type Elem = $T;
             const LEN: usize = $N;
             #[inline(always)]
             fn addr(self) -> $crate::shared::SharedAddr {
-                #[cfg(target_arch = "nvptx64")]
-                unsafe {
-                    let a: u32;
-                    ::core::arch::asm!(
-                        concat!("mov.u32 {a}, __ptx_sync_smem_", stringify!($name), ";"),
-                        a = out(reg32) a, options(pure, nomem, nostack, preserves_flags)
-                    );
-                    $crate::shared::SharedAddr(a)
-                }
-                #[cfg(not(target_arch = "nvptx64"))]
-                {
-                    #[repr(C, align($al))]
-                    struct Store(::core::cell::UnsafeCell<::core::mem::MaybeUninit<[$T; $N]>>);
-                    unsafe impl Sync for Store {}
-                    static STORE: Store =
-                        Store(::core::cell::UnsafeCell::new(::core::mem::MaybeUninit::uninit()));
-                    // Per simulated CTA inside an `index::launch`, the static itself outside.
-                    $crate::shared::SharedAddr($crate::shared::host_cta_static(
-                        STORE.0.get() as usize,
-                        ::core::mem::size_of::<Store>(),
-                    ))
-                }
+                $crate::__ptx_sync_smem_addr!($name, $T, $N, $al)
             }
         }
     };
@@ -334,19 +277,7 @@ core::arch::global_asm!(crate::__dyn_smem_ptx!(decl));
 #[cfg(any(not(target_arch = "nvptx64"), feature = "dynamic-smem", doc))]
 #[inline(always)]
 pub fn dynamic_smem() -> SharedAddr {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        let a: u32;
-        unsafe {
-            core::arch::asm!(crate::__dyn_smem_ptx!(read), a = out(reg32) a,
-                             options(pure, nomem, nostack, preserves_flags));
-        }
-        SharedAddr(a)
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        SharedAddr(crate::backend::host::cta::dyn_smem())
-    }
+    SharedAddr(crate::backend::dyn_smem())
 }
 
 /// The dynamic shared-memory window as a [`SharedAddr`], declared in the **calling** crate:
@@ -364,22 +295,9 @@ pub fn dynamic_smem() -> SharedAddr {
 /// ```
 #[macro_export]
 macro_rules! dynamic_smem {
-    () => {{
-        #[cfg(target_arch = "nvptx64")]
-        {
-            ::core::arch::global_asm!($crate::__dyn_smem_ptx!(decl));
-            let a: u32;
-            unsafe {
-                ::core::arch::asm!($crate::__dyn_smem_ptx!(read), a = out(reg32) a,
-                                   options(pure, nomem, nostack, preserves_flags));
-            }
-            $crate::shared::SharedAddr(a)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            $crate::shared::dynamic_smem()
-        }
-    }};
+    () => {
+        $crate::__ptx_sync_dynamic_smem!()
+    };
 }
 
 /// Host: the calling thread's CTA copy of the `shared_array!` static at `key` (`bytes` long,

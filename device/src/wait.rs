@@ -28,6 +28,8 @@
 // clock reads `Globaltimer`, `Clock64`.
 include!(concat!(env!("OUT_DIR"), "/isa/wait.rs"));
 
+use crate::backend::{Active, WaitBackend};
+
 /// `mov.u64 %rd, %globaltimer;` — a global nanosecond timer (PTX ISA ch. 10, special registers). Host: 0.
 ///
 /// ```
@@ -73,14 +75,14 @@ pub fn nanosleep(t: u32) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Device limit in nanoseconds of `%globaltimer` (0: none).
-    nanos: u64,
+    pub(crate) nanos: u64,
     /// Device limit in `%clock64` cycles (0: none).
-    cycles: u64,
+    pub(crate) cycles: u64,
     /// Limit in iterations (host always; device too when non-zero).
-    iterations: u64,
+    pub(crate) iterations: u64,
     /// Sleep between two checks: `nanosleep.u32` of this many nanoseconds on the device
     /// (0: none, a busy spin).
-    backoff: u32,
+    pub(crate) backoff: u32,
 }
 
 impl Budget {
@@ -222,10 +224,6 @@ pub struct Timeout {
     pub checks: u64,
 }
 
-/// Default host iteration limit when the budget names only a device time.
-#[cfg(all(not(target_arch = "nvptx64"), not(loom)))]
-const HOST_DEFAULT_ITERATIONS: u64 = 1_000_000;
-
 /// Checks `done()` until it returns true (`Ok(checks)`) or the budget is spent
 /// (`Err(Timeout)`). The condition should be a strong load (seed §3.5); this function adds no
 /// ordering of its own.
@@ -236,69 +234,11 @@ const HOST_DEFAULT_ITERATIONS: u64 = 1_000_000;
 /// whose schedule starves a thread — so a correct protocol never reports `Timeout` in the model.
 ///
 /// ```
-/// // Under `--cfg loom`, inside `ptx_sync::model::check`:
-/// use ptx_sync::wait::{spin_until, Budget};
-/// assert!(spin_until(Budget::nanos(1), || true).is_ok());
-/// ```
-#[inline(always)]
-#[cfg(loom)]
-pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
-    let _ = budget;
-    let mut checks = 0u64;
-    crate::model::spin_until(
-        "ptx_sync::wait::spin_until: the condition never holds",
-        || {
-            checks += 1;
-            done()
-        },
-    );
-    Ok(checks)
-}
-
-/// Checks `done()` until it returns true (`Ok(checks)`) or the budget is spent
-/// (`Err(Timeout)`). The condition should be a strong load (seed §3.5); this function adds no
-/// ordering of its own.
-///
-/// ```
 /// use ptx_sync::wait::{spin_until, Budget};
 /// let mut n = 0;
 /// assert_eq!(spin_until(Budget::iterations(10), || { n += 1; n == 4 }), Ok(4));
 /// ```
 #[inline(always)]
-#[cfg(not(loom))]
-pub fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
-    #[cfg(target_arch = "nvptx64")]
-    let (t0, c0) = (globaltimer(), clock64());
-    let mut checks = 0u64;
-    loop {
-        checks += 1;
-        if done() {
-            return Ok(checks);
-        }
-        if budget.iterations != 0 && checks >= budget.iterations {
-            return Err(Timeout { checks });
-        }
-        #[cfg(target_arch = "nvptx64")]
-        {
-            if budget.nanos != 0 && globaltimer().wrapping_sub(t0) > budget.nanos {
-                return Err(Timeout { checks });
-            }
-            if budget.cycles != 0 && clock64().wrapping_sub(c0) > budget.cycles {
-                return Err(Timeout { checks });
-            }
-            if budget.backoff != 0 {
-                nanosleep(budget.backoff);
-            }
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            if budget.iterations == 0 && checks >= HOST_DEFAULT_ITERATIONS {
-                return Err(Timeout { checks });
-            }
-            core::hint::spin_loop();
-            for _ in 0..budget.backoff.min(1024) {
-                core::hint::spin_loop();
-            }
-        }
-    }
+pub fn spin_until(budget: Budget, done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+    Active::spin_until(budget, done)
 }

@@ -2,6 +2,7 @@
 //! [`AtomicRef`](super::AtomicRef)) and ordinary [`Data`] (the payload a flag protects).
 
 use super::Scalar;
+use crate::backend::{DataCell, StrongCell};
 use crate::sem::{Generic, Scope};
 use crate::AtomicRef;
 
@@ -14,69 +15,37 @@ use crate::AtomicRef;
 /// [`Strong::from_ptr`]); under `--cfg loom` it is a loom atomic so that
 /// loom explores its interleavings (not the layout of `T` there: it also carries the access
 /// history of the scope check, `ptx_sync::model`).
-#[cfg_attr(not(loom), repr(C))]
+#[repr(C)]
 pub struct Strong<T: Scalar> {
-    /// Aligns the location to `size_of::<T>()` (an 8-byte PTX access needs 8-alignment, also
-    /// where the host aligns `u64` to 4).
-    #[cfg(not(loom))]
-    _align: [T::Align; 0],
-    #[cfg(not(loom))]
-    v: core::cell::UnsafeCell<T>,
-    /// Under loom: the store log and the scope check's history (see [`crate::model`]).
-    #[cfg(loom)]
-    pub(crate) m: crate::model::Location<T>,
+    /// The value's bytes, or under loom the scope model's location (`backend::StrongCell`).
+    pub(crate) c: StrongCell<T>,
 }
-
-// Every 8-byte location is 8-aligned and as large as its value, on every target.
-#[cfg(not(loom))]
-const _: () = {
-    use core::mem::{align_of, size_of};
-    assert!(align_of::<Strong<u64>>() == 8 && size_of::<Strong<u64>>() == 8);
-    assert!(align_of::<Strong<i64>>() == 8 && align_of::<Strong<f64>>() == 8);
-    assert!(align_of::<Strong<u32>>() == 4 && size_of::<Strong<u32>>() == 4);
-};
 
 // SAFETY: every access goes through strong (atomic) instructions.
 unsafe impl<T: Scalar> Sync for Strong<T> {}
 unsafe impl<T: Scalar> Send for Strong<T> {}
 
 impl<T: Scalar> Strong<T> {
-    /// A new strong location holding `v`.
-    ///
-    /// No instruction: the value is the location's initial contents (a `const fn`, so a `static` can
-    /// hold one; a kernel views global memory with [`Strong::from_ptr`] instead). Seed §3 (special
-    /// accesses).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ptx_sync::{Strong, Gpu, Relaxed};
-    /// static HITS: Strong<u32> = Strong::new(0);
-    /// HITS.at::<Gpu>().red_add::<Relaxed>(2); // red.relaxed.gpu.add.u32
-    /// assert_eq!(HITS.at::<Gpu>().load::<Relaxed>(), 2);
-    /// ```
-    #[cfg(not(loom))]
-    pub const fn new(v: T) -> Self {
-        Strong {
-            _align: [],
-            v: core::cell::UnsafeCell::new(v),
-        }
-    }
-    /// A new strong location holding `v` (a loom atomic under `--cfg loom`).
-    ///
-    /// No instruction. Under `--cfg loom` this is the constructor (not `const`: a loom atomic is
-    /// registered with the running model).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let s = ptx_sync::Strong::new(5u64);
-    /// assert_eq!(s.at::<ptx_sync::Gpu>().load::<ptx_sync::Relaxed>(), 5);
-    /// ```
-    #[cfg(loom)]
-    pub fn new(v: T) -> Self {
-        Strong {
-            m: crate::model::Location::new(v),
+    crate::backend::const_fn! {
+        /// A new strong location holding `v`.
+        ///
+        /// No instruction: the value is the location's initial contents (a `const fn`, so a
+        /// `static` can hold one; a kernel views global memory with [`Strong::from_ptr`] instead).
+        /// Under `--cfg loom` it is a location of the scope model and the constructor is not
+        /// `const` (it registers with the running model). Seed §3 (special accesses).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ptx_sync::{Strong, Gpu, Relaxed};
+        /// static HITS: Strong<u32> = Strong::new(0);
+        /// HITS.at::<Gpu>().red_add::<Relaxed>(2); // red.relaxed.gpu.add.u32
+        /// assert_eq!(HITS.at::<Gpu>().load::<Relaxed>(), 2);
+        /// ```
+        pub fn new(v: T) -> Self {
+            Strong {
+                c: StrongCell::new(v),
+            }
         }
     }
     /// Views memory at `p` as a strong location (a kernel parameter pointing into global memory).
@@ -115,7 +84,7 @@ impl<T: Scalar> Strong<T> {
     /// ```
     #[cfg(not(loom))]
     pub const fn as_ptr(&self) -> *mut T {
-        self.v.get()
+        self.c.get()
     }
     /// An [`AtomicRef`] with scope `Sco` and generic addressing.
     ///
@@ -151,50 +120,33 @@ impl<T: Scalar> Strong<T> {
 /// (§8.7.1).
 #[repr(transparent)]
 pub struct Data<T> {
-    #[cfg(not(loom))]
-    v: core::cell::UnsafeCell<T>,
-    #[cfg(loom)]
-    v: loom::cell::UnsafeCell<T>,
+    /// The value, or under loom a race-checked cell (`backend::DataCell`).
+    v: DataCell<T>,
 }
 
 unsafe impl<T: Send> Sync for Data<T> {}
 unsafe impl<T: Send> Send for Data<T> {}
 
 impl<T: Copy> Data<T> {
-    /// New ordinary data.
-    ///
-    /// No instruction. `Data` is what a flag protects: only weak `ld`/`st` touch it, so every
-    /// access must be ordered by a synchronizing pair (seed §3).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// static PAYLOAD: ptx_sync::Data<[u32; 4]> = ptx_sync::Data::new([0; 4]);
-    /// unsafe { PAYLOAD.write([1, 2, 3, 4]) };
-    /// assert_eq!(unsafe { PAYLOAD.read() }[3], 4);
-    /// ```
-    #[cfg(not(loom))]
-    pub const fn new(v: T) -> Self {
-        Data {
-            v: core::cell::UnsafeCell::new(v),
-        }
-    }
-    /// New ordinary data (loom-tracked under `--cfg loom`).
-    ///
-    /// No instruction; under `--cfg loom` a tracked cell, so an unordered access is reported as a
-    /// data race (PTX ISA §8.7.1).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let d = ptx_sync::Data::new(1u8);
-    /// assert_eq!(unsafe { d.read() }, 1);
-    /// ```
-    #[cfg(loom)]
-    pub fn new(v: T) -> Self {
-        crate::model::touch();
-        Data {
-            v: loom::cell::UnsafeCell::new(v),
+    crate::backend::const_fn! {
+        /// New ordinary data.
+        ///
+        /// No instruction. `Data` is what a flag protects: only weak `ld`/`st` touch it, so every
+        /// access must be ordered by a synchronizing pair (seed §3). Under `--cfg loom` it is a
+        /// tracked cell, so an unordered access is reported as a data race (PTX ISA §8.7.1), and
+        /// the constructor is not `const`.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// static PAYLOAD: ptx_sync::Data<[u32; 4]> = ptx_sync::Data::new([0; 4]);
+        /// unsafe { PAYLOAD.write([1, 2, 3, 4]) };
+        /// assert_eq!(unsafe { PAYLOAD.read() }[3], 4);
+        /// ```
+        pub fn new(v: T) -> Self {
+            Data {
+                v: DataCell::new(v),
+            }
         }
     }
     /// Views memory at `p` as ordinary data.
@@ -262,14 +214,7 @@ impl<T: Copy> Data<T> {
     /// ```
     #[inline(always)]
     pub unsafe fn read(&self) -> T {
-        #[cfg(not(loom))]
-        {
-            core::ptr::read(self.v.get())
-        }
-        #[cfg(loom)]
-        {
-            crate::model::weak_access("ld", || self.v.with(|p| *p))
-        }
+        self.v.read()
     }
     /// A weak write (`st`).
     ///
@@ -296,13 +241,6 @@ impl<T: Copy> Data<T> {
     /// ```
     #[inline(always)]
     pub unsafe fn write(&self, v: T) {
-        #[cfg(not(loom))]
-        {
-            core::ptr::write(self.v.get(), v)
-        }
-        #[cfg(loom)]
-        {
-            crate::model::weak_access("st", || self.v.with_mut(|p| *p = v))
-        }
+        self.v.write(v)
     }
 }

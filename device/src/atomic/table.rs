@@ -1,7 +1,8 @@
 //! The access instructions: the traits [`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
 //! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations —
-//! and the `macro_rules!` table whose rows implement them with their `asm!` (PTX ISA §9.7.9.8,
-//! §9.7.9.10, §9.7.13.5, §9.7.13.6). The catalog walks the same rows (`access_rows!`).
+//! and the `macro_rules!` table of their rows (PTX ISA §9.7.9.8, §9.7.9.10, §9.7.13.5,
+//! §9.7.13.6), which gives each row its `PTX` constant here and its `asm!` leaf on the device
+//! (`backend/nvptx/access.rs`). The catalog walks the same rows (`access_rows!`).
 
 use super::op;
 #[allow(unused_imports)]
@@ -13,88 +14,68 @@ use super::vector::{
 use super::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
 #[allow(unused_imports)]
 use super::{Bf16, Bf16x2, F16x2, Scalar, F16};
+use crate::backend::{AtomLeaf, CasLeaf, LdLeaf, RedLeaf, StLeaf};
 use crate::sem::tok;
 #[allow(unused_imports)]
 use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
     Scope, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
 };
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 
-/// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
-///
-/// # Safety
-/// Implemented only by this crate's table; `ld` must read a valid `Self` at `p`.
-pub unsafe trait LdInstr<S: LoadSem, Sco: Scope, Sp: Space>: Scalar {
-    /// The exact mnemonic emitted, e.g. `"ld.acquire.gpu.global.u32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn ld(p: *const Self) -> Self;
+/// Declares one instruction trait of the access family: its docs and attributes, its marker
+/// parameters, its leaf supertrait (`backend::LdLeaf`…) and the example of its `PTX` constant.
+macro_rules! instr_trait {
+    ($(#[$m:meta])* $name:ident<$($p:ident: $b:path),*>: $leaf:ident, $eg:literal) => {
+        $(#[$m])*
+        ///
+        /// # Safety
+        /// Implemented only by this crate's table.
+        pub unsafe trait $name<$($p: $b),*>: Scalar + $leaf<$($p),*> {
+            #[doc = concat!("The exact mnemonic emitted, e.g. `\"", $eg, "\"`.")]
+            const PTX: &'static str;
+        }
+    };
 }
 
-/// `st{.sem}{.scope}{.space}.type [a], b;`
-///
-/// # Safety
-/// Implemented only by this crate's table.
-pub unsafe trait StInstr<S: StoreSem, Sco: Scope, Sp: Space>: Scalar {
-    /// The exact mnemonic emitted, e.g. `"st.release.gpu.u32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn st(p: *mut Self, v: Self);
+instr_trait! {
+    /// `ld{.sem}{.scope}{.space}.type d, [a];` for one (type, sem, scope, space).
+    LdInstr<S: LoadSem, Sco: Scope, Sp: Space>: LdLeaf, "ld.acquire.gpu.global.u32"
 }
 
-/// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `atom.{O}` on `{Self}`",
-    label = "no such atom",
-    note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
-)]
-pub unsafe trait AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
-    /// The exact mnemonic emitted, e.g. `"atom.acq_rel.gpu.add.u32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn atom(p: *mut Self, b: Self) -> Self;
+instr_trait! {
+    /// `st{.sem}{.scope}{.space}.type [a], b;`
+    StInstr<S: StoreSem, Sco: Scope, Sp: Space>: StLeaf, "st.release.gpu.u32"
 }
 
-/// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
-///
-/// # Safety
-/// Implemented only by this crate's table.
-pub unsafe trait CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: Scalar {
-    /// The exact mnemonic emitted, e.g. `"atom.relaxed.gpu.cas.b32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self;
+instr_trait! {
+    /// `atom{.sem}{.scope}{.space}.op.type d, [a], b;`
+    #[diagnostic::on_unimplemented(
+        message = "PTX has no `atom.{O}` on `{Self}`",
+        label = "no such atom",
+        note = "PTX ISA §9.7.13.5: u16/i16 only cas.b16 (no 16-bit add/exch/min/max/bitwise atom); and/or/xor on .b32/.b64 only, min/max on integers only, inc/dec on .u32 only, no .add.s64 (i64 adds as .u64); F16/Bf16 only add.noftz and cas.b16, F16x2/Bf16x2 add.noftz, exch.b32, cas.b32; u128 only exch.b128, cas.b128; vectors only add on V2F32/V4F32 and add/min/max.noftz on the half vectors (.v2/.v4/.v8 of F16/Bf16, .v2/.v4 of F16x2/Bf16x2), in Global or Generic (sm_90)"
+    )]
+    AtomInstr<O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>: AtomLeaf, "atom.acq_rel.gpu.add.u32"
 }
 
-/// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `red.{O}` on `{Self}`",
-    label = "no such red",
-    note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
-)]
-pub unsafe trait RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Scalar {
-    /// The exact mnemonic emitted, e.g. `"red.release.gpu.add.u32"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn red(p: *mut Self, b: Self);
+instr_trait! {
+    /// `atom{.sem}{.scope}{.space}.cas.bN d, [a], b, c;`
+    CasInstr<S: RmwSem, Sco: Scope, Sp: Space>: CasLeaf, "atom.relaxed.gpu.cas.b32"
+}
+
+instr_trait! {
+    /// `red{.sem}{.scope}{.space}.op.type [a], b;` (no result; `.sem` is `.relaxed` or `.release`).
+    #[diagnostic::on_unimplemented(
+        message = "PTX has no `red.{O}` on `{Self}`",
+        label = "no such red",
+        note = "PTX ISA §9.7.13.6: the atom ops without exch/cas, with the same type restrictions (no 16-bit integer red; the half types: add.noftz only; no 128-bit red; vectors: add on V2F32/V4F32, add/min/max.noftz on the half vectors, in Global or Generic)"
+    )]
+    RedInstr<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: RedLeaf, "red.release.gpu.add.u32"
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table. Each `for_*` macro adds one dimension and passes the accumulated row on; the leaf
-// macros build the mnemonic once (`$mn`) and use it for both `PTX` and `asm!`.
+// The table. Each `for_*` macro adds one dimension and passes the accumulated row on; a row's
+// mnemonic is built once (`ldst_mn!`/`rmw_mn!`) for its `PTX` constant here and its `asm!` leaf
+// (`backend/nvptx/access.rs`).
 // ---------------------------------------------------------------------------------------------
 
 /// Spaces: name, and how the asm reaches the address `{p}`: a prefix and the direction of the
@@ -128,8 +109,12 @@ macro_rules! access_rows {
         $crate::for_ldst_types! { $leaf for_ldst_sems_st }
     };
     (atom $leaf:ident) => {
-        $crate::for_atom_rows! { $leaf for_rmw_sems }
-        $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
+        $crate::access_rows! { atom_scalar $leaf }
+        $crate::access_rows! { atom_vec $leaf }
+    };
+    (red $leaf:ident) => {
+        $crate::access_rows! { red_scalar $leaf }
+        $crate::access_rows! { red_vec $leaf }
     };
     (atom_scalar $leaf:ident) => {
         $crate::for_atom_rows! { $leaf for_rmw_sems }
@@ -137,18 +122,14 @@ macro_rules! access_rows {
     (atom_vec $leaf:ident) => {
         $crate::for_atom_vec_rows! { $leaf for_rmw_sems }
     };
-    (cas $leaf:ident) => {
-        $crate::for_cas_rows! { $leaf for_rmw_sems }
-    };
-    (red $leaf:ident) => {
-        $crate::for_red_rows! { $leaf for_red_sems }
-        $crate::for_red_vec_rows! { $leaf for_red_sems }
-    };
     (red_scalar $leaf:ident) => {
         $crate::for_red_rows! { $leaf for_red_sems }
     };
     (red_vec $leaf:ident) => {
         $crate::for_red_vec_rows! { $leaf for_red_sems }
+    };
+    (cas $leaf:ident) => {
+        $crate::for_cas_rows! { $leaf for_rmw_sems }
     };
     (fence $leaf:ident) => {
         $crate::for_fences! { $leaf }
@@ -466,43 +447,23 @@ macro_rules! for_atom_vec_rows {
     };
 }
 
-/// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6).
+/// `(type, op)` rows of `red`: the `atom` rows without `exch` (PTX ISA §9.7.13.6) — the `atom`
+/// list, walked through [`for_red_sems_but_exch!`](crate::for_red_sems_but_exch).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_red_rows {
-    ($leaf:ident $sems:ident) => {
-        $crate::$sems! { $leaf [u32 reg32 Add "add" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 Min "min" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 Max "max" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 And "and" "b32";] }
-        $crate::$sems! { $leaf [u32 reg32 Or "or" "b32";] }
-        $crate::$sems! { $leaf [u32 reg32 Xor "xor" "b32";] }
-        $crate::$sems! { $leaf [u32 reg32 Inc "inc" "u32";] }
-        $crate::$sems! { $leaf [u32 reg32 Dec "dec" "u32";] }
-        $crate::$sems! { $leaf [i32 reg32 Add "add" "s32";] }
-        $crate::$sems! { $leaf [i32 reg32 Min "min" "s32";] }
-        $crate::$sems! { $leaf [i32 reg32 Max "max" "s32";] }
-        $crate::$sems! { $leaf [i32 reg32 And "and" "b32";] }
-        $crate::$sems! { $leaf [i32 reg32 Or "or" "b32";] }
-        $crate::$sems! { $leaf [i32 reg32 Xor "xor" "b32";] }
-        $crate::$sems! { $leaf [u64 reg64 Add "add" "u64";] }
-        $crate::$sems! { $leaf [u64 reg64 Min "min" "u64";] }
-        $crate::$sems! { $leaf [u64 reg64 Max "max" "u64";] }
-        $crate::$sems! { $leaf [u64 reg64 And "and" "b64";] }
-        $crate::$sems! { $leaf [u64 reg64 Or "or" "b64";] }
-        $crate::$sems! { $leaf [u64 reg64 Xor "xor" "b64";] }
-        $crate::$sems! { $leaf [i64 reg64 Add "add" "u64";] }
-        $crate::$sems! { $leaf [i64 reg64 Min "min" "s64";] }
-        $crate::$sems! { $leaf [i64 reg64 Max "max" "s64";] }
-        $crate::$sems! { $leaf [i64 reg64 And "and" "b64";] }
-        $crate::$sems! { $leaf [i64 reg64 Or "or" "b64";] }
-        $crate::$sems! { $leaf [i64 reg64 Xor "xor" "b64";] }
-        $crate::$sems! { $leaf [f32 reg32 Add "add" "f32";] }
-        $crate::$sems! { $leaf [f64 reg64 Add "add" "f64";] }
-        $crate::$sems! { $leaf [F16 reg16 Add "add.noftz" "f16";] }
-        $crate::$sems! { $leaf [Bf16 reg16 Add "add.noftz" "bf16";] }
-        $crate::$sems! { $leaf [F16x2 reg32 Add "add.noftz" "f16x2";] }
-        $crate::$sems! { $leaf [Bf16x2 reg32 Add "add.noftz" "bf16x2";] }
+    ($leaf:ident for_red_sems) => {
+        $crate::for_atom_rows! { $leaf for_red_sems_but_exch }
+    };
+}
+
+/// An `atom` row's `red` walk: none for `exch` (PTX has no `red.exch`), `for_red_sems` else.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_red_sems_but_exch {
+    ($leaf:ident [$t:ident $reg:ident Exch $($rest:tt)*]) => {};
+    ($leaf:ident [$($row:tt)*]) => {
+        $crate::for_red_sems! { $leaf [$($row)*] }
     };
 }
 
@@ -571,345 +532,71 @@ macro_rules! sco_tok {
     };
 }
 
-macro_rules! ld_leaf {
-    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre ld), "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
-                             ops128!(ld), ";", ops128!(post ld)),
-                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-                (lo as u128) | ((hi as u128) << 64)
-            }
-        }
+/// A row's mnemonic, built once: its `PTX` constant here and its `asm!` leaf
+/// (`backend/nvptx/access.rs`) both paste it. `ldst_mn!("ld" S [generic params] Sco Sp "ty")`
+/// (no scope token where the row is generic in the scope); `rmw_mn!("atom" S Sco Sp "op" "ty")`
+/// (`cas`: the op `"cas"`).
+macro_rules! ldst_mn {
+    ($op:literal $S:ident [$($g:tt)*] $Sco:ident $Sp:ident $tt:literal) => {
+        concat!($op, tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)
     };
-    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { ld_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { ld_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
-    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+}
+#[allow(unused_imports)]
+pub(crate) use {ldst_mn, sco_tok};
+
+/// See [`ldst_mn!`].
+macro_rules! rmw_mn {
+    ($op:literal $S:ident $Sco:ident $Sp:ident $ot:literal $tt:literal) => {
+        concat!($op, tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use rmw_mn;
+
+// ----- the rows' `PTX` constants (their `asm!` leaves: `backend/nvptx/access.rs`) -----
+
+macro_rules! ld_ptx {
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let (a, b): (VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 2), ";"),
-                     v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-                Vector([a, b].map(Scalar::from_raw))
-            }
-        }
-    };
-    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, "ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(ld 4), ";"),
-                     v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                Vector([a, b, c, d].map(Scalar::from_raw))
-            }
-        }
-    };
-    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        ld_leaf! { @ (concat!("ld", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<Weak, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let v: <$t as Scalar>::Raw;
-                // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
-                // model allows for weak reads (seed §3.5).
-                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
-                     p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
-                <$t as Scalar>::from_raw(v)
-            }
-        }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> LdInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
-                let v: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-                <$t as Scalar>::from_raw(v)
-            }
+            const PTX: &'static str = ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt);
         }
     };
 }
 
-macro_rules! st_leaf {
-    (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, ops128!(pre st), "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt,
-                             ops128!(st), ";", ops128!(post st)),
-                     lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-            }
-        }
-    };
-    ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg32; $($rest:tt)*) => { st_leaf! { @vec4 reg32 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg64; $($rest:tt)*) => { st_leaf! { @vec2 reg64 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
-    ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
-    (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! st_ptx {
+    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 2), ";"),
-                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
-                     options(nostack, preserves_flags));
-            }
-        }
-    };
-    (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, "st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt, opsv!(st 4), ";"),
-                     v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
-                     v3 = in($reg) v.0[3].to_raw(),
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-            }
-        }
-    };
-    ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        st_leaf! { @ (concat!("st", tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl<$($g)*> StInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
-                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
-                     p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-            }
+            const PTX: &'static str = ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt);
         }
     };
 }
 
-/// The `asm!` of a vector `atom` (`out`: returns the old vector) or `red` (`none`) of `$t`'s
-/// elements in `$reg` registers (`f32`: `reg32`; the halves: their bits, `reg16`/`reg32`):
-/// `{d0}`… the old values, `{b0}`… the operand's elements.
-#[cfg(target_arch = "nvptx64")]
-macro_rules! vec_asm {
-    (2 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1): (VRaw<$t>, VRaw<$t>);
-        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, b0 = in($reg) $b.0[0].to_raw(),
-             b1 = in($reg) $b.0[1].to_raw(), $($p)*, options(nostack, preserves_flags));
-        Vector([d0, d1].map(Scalar::from_raw))
-    }};
-    (4 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1, d2, d3): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
-             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags));
-        Vector([d0, d1, d2, d3].map(Scalar::from_raw))
-    }};
-    (8 out $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {{
-        let (d0, d1, d2, d3, d4, d5, d6, d7): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>,
-                                               VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-        asm!($tmpl, d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
-             d4 = out($reg) d4, d5 = out($reg) d5, d6 = out($reg) d6, d7 = out($reg) d7,
-             b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
-             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
-             options(nostack, preserves_flags));
-        Vector([d0, d1, d2, d3, d4, d5, d6, d7].map(Scalar::from_raw))
-    }};
-    (2 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), $($p)*,
-             options(nostack, preserves_flags))
-    };
-    (4 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), $($p)*, options(nostack, preserves_flags))
-    };
-    (8 none $reg:ident $t:ident; $tmpl:expr, $b:ident, $($p:tt)*) => {
-        asm!($tmpl, b0 = in($reg) $b.0[0].to_raw(), b1 = in($reg) $b.0[1].to_raw(), b2 = in($reg) $b.0[2].to_raw(),
-             b3 = in($reg) $b.0[3].to_raw(), b4 = in($reg) $b.0[4].to_raw(), b5 = in($reg) $b.0[5].to_raw(),
-             b6 = in($reg) $b.0[6].to_raw(), b7 = in($reg) $b.0[7].to_raw(), $($p)*,
-             options(nostack, preserves_flags))
-    };
-}
-/// The `asm!` operand type of a vector's element.
-#[cfg(target_arch = "nvptx64")]
-type VRaw<V> = <<V as VectorElem>::E as Scalar>::Raw;
-
-macro_rules! atom_leaf {
-    ($t:ident v2reg32 $($rest:tt)*) => { atom_leaf! { @vec 2 reg32 $t $($rest)* } };
-    ($t:ident v4reg32 $($rest:tt)*) => { atom_leaf! { @vec 4 reg32 $t $($rest)* } };
-    ($t:ident v2reg16 $($rest:tt)*) => { atom_leaf! { @vec 2 reg16 $t $($rest)* } };
-    ($t:ident v4reg16 $($rest:tt)*) => { atom_leaf! { @vec 4 reg16 $t $($rest)* } };
-    ($t:ident v8reg16 $($rest:tt)*) => { atom_leaf! { @vec 8 reg16 $t $($rest)* } };
-    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! atom_ptx {
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident; [] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                vec_asm!($n out $vr $t; concat!($($pre)*, "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
-                                      opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
-            }
-        }
-    };
-    (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre atom), "atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
-                             ops128!(atom), ";", ops128!(post atom)),
-                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
-                     blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
-                     options(nostack, preserves_flags));
-                (lo as u128) | ((hi as u128) << 64)
-            }
-        }
-    };
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        atom_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                     ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl AtomInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
-                let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
-                <$t as Scalar>::from_raw(d)
-            }
+            const PTX: &'static str = rmw_mn!("atom" $S $Sco $Sp $ot $tt);
         }
     };
 }
 
-macro_rules! cas_leaf {
-    (u128 reg128 $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl CasInstr<$S, $Sco, $Sp> for u128 {
-            const PTX: &'static str = concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
-                let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre cas), "atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt,
-                             ops128!(cas), ";", ops128!(post cas)),
-                     lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
-                     blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
-                     clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
-                     options(nostack, preserves_flags));
-                (lo as u128) | ((hi as u128) << 64)
-            }
-        }
-    };
-    ($t:ident $reg:ident $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        cas_leaf! { @ (concat!("atom", tok!($S), tok!($Sco), tok!($Sp), ".cas.", $tt)) $t $reg $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! cas_ptx {
+    ($t:ident $reg:ident $tt:literal; $S:ident; [] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl CasInstr<$S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
-                let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
-                     p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
-                     options(nostack, preserves_flags));
-                <$t as Scalar>::from_raw(d)
-            }
+            const PTX: &'static str = rmw_mn!("atom" $S $Sco $Sp "cas" $tt);
         }
     };
 }
 
-macro_rules! red_leaf {
-    ($t:ident v2reg32 $($rest:tt)*) => { red_leaf! { @vec 2 reg32 $t $($rest)* } };
-    ($t:ident v4reg32 $($rest:tt)*) => { red_leaf! { @vec 4 reg32 $t $($rest)* } };
-    ($t:ident v2reg16 $($rest:tt)*) => { red_leaf! { @vec 2 reg16 $t $($rest)* } };
-    ($t:ident v4reg16 $($rest:tt)*) => { red_leaf! { @vec 4 reg16 $t $($rest)* } };
-    ($t:ident v8reg16 $($rest:tt)*) => { red_leaf! { @vec 8 reg16 $t $($rest)* } };
-    (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+macro_rules! red_ptx {
+    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident; [] $Sco:ident; $Sp:ident $asm:tt) => {
         unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn red(p: *mut Self, b: Self) {
-                vec_asm!($n none $vr $t; concat!($($pre)*, "red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt,
-                                       opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
-            }
-        }
-    };
-    ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        red_leaf! { @ (concat!("red", tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)) $t $reg $O $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*)) }
-    };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        unsafe impl RedInstr<op::$O, $S, $Sco, $Sp> for $t {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn red(p: *mut Self, b: Self) {
-                asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
-                     b = in($reg) b.to_raw(), options(nostack, preserves_flags));
-            }
+            const PTX: &'static str = rmw_mn!("red" $S $Sco $Sp $ot $tt);
         }
     };
 }
 
-access_rows! { ld ld_leaf }
-access_rows! { st st_leaf }
-access_rows! { atom atom_leaf }
-access_rows! { cas cas_leaf }
-access_rows! { red red_leaf }
+access_rows! { ld ld_ptx }
+access_rows! { st st_ptx }
+access_rows! { atom atom_ptx }
+access_rows! { cas cas_ptx }
+access_rows! { red red_ptx }

@@ -89,6 +89,8 @@
 
 use super::Scalar;
 use crate::sem::Sealed;
+#[allow(unused_imports)] // the host impls of the vectors
+use core::sync::atomic::Ordering;
 
 /// `N` scalars loaded or stored by one vector instruction (`.v2`/`.v4`); element 0 at the
 /// lowest address. Each element is a separate memory operation (see the
@@ -202,28 +204,15 @@ macro_rules! vectors {
             fn atomic_new(v: Self) -> Self::Atomic {
                 v.0.map(<$e as crate::backend::host::HostScalar>::atomic_new)
             }
-            fn h_load(a: &Self::Atomic, o: core::sync::atomic::Ordering) -> Self {
+            fn h_load(a: &Self::Atomic, o: Ordering) -> Self {
                 Vector(core::array::from_fn(|i| <$e as crate::backend::host::HostScalar>::h_load(&a[i], o)))
             }
-            fn h_store(a: &Self::Atomic, v: Self, o: core::sync::atomic::Ordering) {
+            fn h_store(a: &Self::Atomic, v: Self, o: Ordering) {
                 for (a, v) in a.iter().zip(v.0) {
                     <$e as crate::backend::host::HostScalar>::h_store(a, v, o)
                 }
             }
-            fn h_cas(
-                _: &Self::Atomic,
-                _: Self,
-                _: Self,
-                _: core::sync::atomic::Ordering,
-            ) -> Result<Self, Self> {
-                unreachable!("PTX has no vector atom.cas (the table has no such row)")
-            }
-            fn h_rmw(
-                a: &Self::Atomic,
-                k: crate::backend::host::RmwKind,
-                b: Self,
-                o: core::sync::atomic::Ordering,
-            ) -> Self {
+            fn h_rmw(a: &Self::Atomic, k: crate::backend::host::RmwKind, b: Self, o: Ordering) -> Self {
                 // One atomic per element (the table has `atom/red.add` on the f32 vectors and
                 // `add`/`min`/`max` on the half vectors), each rounding once.
                 Vector(core::array::from_fn(|i| {

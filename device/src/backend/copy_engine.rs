@@ -79,7 +79,6 @@ pub(crate) enum Group {
 /// relaxed atomic read-modify-write (`tag`: the caller's element type code).
 pub(crate) type Rmw = unsafe fn(usize, usize, u8);
 
-#[cfg_attr(not(loom), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 struct Op {
     d: usize,
@@ -90,9 +89,26 @@ struct Op {
     rmw: Option<(Rmw, u8)>,
 }
 
+impl Op {
+    /// Performs the move: the copy, the zero-fill or the element's reduction.
+    unsafe fn perform(&self) {
+        match (self.rmw, self.s) {
+            (Some((f, tag)), Some(s)) => f(self.d, s, tag),
+            (_, Some(s)) => core::ptr::copy(s as *const u8, self.d as *mut u8, self.n),
+            (_, None) => core::ptr::write_bytes(self.d as *mut u8, 0, self.n),
+        }
+    }
+}
+
+/// What an issued batch does: performed at issue on the host ([`at_issue`]), on a copy-engine
+/// thread under loom (`model`) — the one place the choice is made.
+#[cfg(not(loom))]
+use at_issue as engine;
+#[cfg(loom)]
+use model as engine;
+
 /// The byte moves of one issued copy instruction.
 pub(crate) struct Batch {
-    #[cfg(loom)]
     ops: std::vec::Vec<Op>,
 }
 
@@ -100,15 +116,11 @@ impl Batch {
     /// No moves yet.
     pub(crate) fn new() -> Self {
         Batch {
-            #[cfg(loom)]
             ops: std::vec::Vec::new(),
         }
     }
     /// Moves `n` bytes from `s` to `d`.
     pub(crate) unsafe fn copy(&mut self, d: usize, s: *const u8, n: usize) {
-        #[cfg(not(loom))]
-        core::ptr::copy(s, d as *mut u8, n);
-        #[cfg(loom)]
         self.ops.push(Op {
             d,
             s: Some(s as usize),
@@ -119,12 +131,6 @@ impl Batch {
     /// Reduces the `n`-byte element at `s` into the one at `d` with `rmw(d, s, tag)` (one
     /// relaxed atomic read-modify-write).
     pub(crate) unsafe fn reduce(&mut self, d: usize, s: usize, n: usize, rmw: Rmw, tag: u8) {
-        #[cfg(not(loom))]
-        {
-            let _ = n;
-            rmw(d, s, tag);
-        }
-        #[cfg(loom)]
         self.ops.push(Op {
             d,
             s: Some(s),
@@ -134,9 +140,6 @@ impl Batch {
     }
     /// Zero-fills `n` bytes at `d`.
     pub(crate) unsafe fn zero(&mut self, d: usize, n: usize) {
-        #[cfg(not(loom))]
-        core::ptr::write_bytes(d as *mut u8, 0, n);
-        #[cfg(loom)]
         self.ops.push(Op {
             d,
             s: None,
@@ -146,12 +149,7 @@ impl Batch {
     }
     /// Issues the moves, completing through `done`.
     pub(crate) unsafe fn issue(self, done: Done) {
-        #[cfg(not(loom))]
-        if let Done::Tx { bar, tx } = done {
-            (*bar).h_complete_tx(tx);
-        }
-        #[cfg(loom)]
-        model::issue(done, self.ops);
+        engine::issue(done, self.ops)
     }
 }
 
@@ -182,50 +180,55 @@ pub(crate) unsafe fn host_multicast<Tag>(
         for r in (0..16u32).filter(|r| mask & (1 << r) != 0) {
             let dr = host_peer(d, r).expect("multicast: no copy of the destination in that CTA");
             let br = host_peer(b, r).unwrap_or(b) as *const Mbarrier<Tag>;
-            parts.push((r, Done::tx(&*br, n as u32), dr));
+            parts.push((Some(r), Done::tx(&*br, n as u32), dr));
         }
     } else {
-        parts.push((u32::MAX, Done::tx(bar, n as u32), d));
+        parts.push((None, Done::tx(bar, n as u32), d));
     }
-    #[cfg(not(loom))]
-    for (_, done, dr) in parts {
-        host_copy(done, dr, s, n);
-    }
-    #[cfg(loom)]
-    model::issue_parts(
-        parts
-            .into_iter()
-            .map(|(r, done, dr)| {
-                let at = crate::model::place()
-                    .filter(|_| r != u32::MAX)
-                    .map(|p| crate::model::Place { cta: r, ..p });
-                let ops = std::vec![Op {
-                    d: dr,
-                    s: Some(s as usize),
-                    n,
-                    rmw: None,
-                }];
-                (at, done, ops)
-            })
-            .collect(),
-    );
+    engine::multicast(parts, s, n)
 }
 
 /// `commit_group` of `g`: the calling thread's uncommitted copies of that kind form a group.
 pub(crate) fn commit(g: Group) {
-    #[cfg(loom)]
-    model::commit(g);
-    #[cfg(not(loom))]
-    let _ = g;
+    engine::commit(g)
 }
 
 /// Waits until at most `pending` of the calling thread's committed groups of kind `g` are
 /// incomplete; `None`: every copy of that kind of the thread, committed or not (`wait_all`).
 pub(crate) fn wait(g: Group, pending: Option<u32>) {
-    #[cfg(loom)]
-    model::wait(g, pending);
-    #[cfg(not(loom))]
-    let _ = (g, pending);
+    engine::wait(g, pending)
+}
+
+/// The host's engine: every batch is performed at its issue, then completed (a copy that
+/// completes on an mbarrier performs the copy engine's `complete_tx` on it, a `Release` RMW);
+/// commits and waits have nothing to do.
+#[cfg(not(loom))]
+mod at_issue {
+    use super::{host_copy, Done, Group, Op};
+
+    pub(super) unsafe fn issue(done: Done, ops: std::vec::Vec<Op>) {
+        for op in &ops {
+            op.perform();
+        }
+        if let Done::Tx { bar, tx } = done {
+            (*bar).h_complete_tx(tx);
+        }
+    }
+
+    /// Each destination `(rank, completion, address)` in turn.
+    pub(super) unsafe fn multicast(
+        parts: std::vec::Vec<(Option<u32>, Done, usize)>,
+        s: *const u8,
+        n: usize,
+    ) {
+        for (_, done, dr) in parts {
+            host_copy(done, dr, s, n);
+        }
+    }
+
+    pub(super) fn commit(_: Group) {}
+
+    pub(super) fn wait(_: Group, _: Option<u32>) {}
 }
 
 /// `fence.proxy.async` under loom: the calling thread's earlier generic-proxy accesses of
@@ -328,6 +331,26 @@ mod model {
         issue_parts(std::vec![(None, done, ops)])
     }
 
+    /// One copy-engine thread for the whole multicast; each destination's `complete_tx` is
+    /// performed in its CTA (rank `r` of the issuing thread's cluster).
+    pub(super) fn multicast(parts: Vec<(Option<u32>, Done, usize)>, s: *const u8, n: usize) {
+        issue_parts(
+            parts
+                .into_iter()
+                .map(|(r, done, dr)| {
+                    let at = r.and_then(|r| m::place().map(|p| m::Place { cta: r, ..p }));
+                    let ops = std::vec![Op {
+                        d: dr,
+                        s: Some(s as usize),
+                        n,
+                        rmw: None,
+                    }];
+                    (at, done, ops)
+                })
+                .collect(),
+        );
+    }
+
     /// Issues one copy-engine thread that performs each part in turn: its moves, then its
     /// completion (performed at the part's place when it has one: a multicast's `complete_tx`
     /// in each destination CTA). The completion mechanism is the first part's (every part of a
@@ -352,13 +375,7 @@ mod model {
                         // is caught by its value: the reduction may not have happened yet).
                         r.engine_access(lo, hi, op.rmw.is_none(), proxy);
                     }
-                    unsafe {
-                        match (op.rmw, op.s) {
-                            (Some((f, tag)), Some(s)) => f(op.d, s, tag),
-                            (_, Some(s)) => core::ptr::copy(s as *const u8, op.d as *mut u8, op.n),
-                            (_, None) => core::ptr::write_bytes(op.d as *mut u8, 0, op.n),
-                        }
-                    }
+                    unsafe { op.perform() }
                 }
                 if let Done::Tx { bar, tx } = done {
                     // The copy's completion, ordered after its writes (a `Release` RMW).

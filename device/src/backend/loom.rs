@@ -2,9 +2,55 @@
 //! [`model::Location`](super::model::Location) or a fence of the scope model, reported with its
 //! effective scope and its PTX.
 
-use super::{AccessBackend, Loc};
-use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
+use super::{AccessBackend, WaitBackend};
+use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, Scalar, StInstr};
+use crate::model::Location;
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+use crate::wait::{Budget, Timeout};
+use core::sync::atomic::Ordering;
+
+/// How an [`AtomicRef`](crate::AtomicRef) holds its location under loom: the model's location
+/// (its store log and the scope check's history), not an address.
+pub(crate) type Loc<'a, T> = &'a Location<T>;
+
+/// A strong location's storage under loom: a location of the scope model, whose accesses are
+/// loom atomic accesses checked for their scope (not `const`: it registers with the model).
+pub(crate) struct StrongCell<T: Scalar>(Location<T>);
+
+impl<T: Scalar> StrongCell<T> {
+    /// A cell holding `v`.
+    pub(crate) fn new(v: T) -> Self {
+        StrongCell(Location::new(v))
+    }
+    /// The location itself.
+    #[inline(always)]
+    pub(crate) fn loc(&self) -> Loc<'_, T> {
+        &self.0
+    }
+}
+
+/// Ordinary data's storage under loom: a `loom::cell::UnsafeCell`, so that loom reports an
+/// access not ordered by synchronization as a data race (PTX ISA §8.7.1).
+#[repr(transparent)]
+pub(crate) struct DataCell<T>(loom::cell::UnsafeCell<T>);
+
+impl<T: Copy> DataCell<T> {
+    /// A cell holding `v` (registers the thread with the running model).
+    pub(crate) fn new(v: T) -> Self {
+        crate::model::touch();
+        DataCell(loom::cell::UnsafeCell::new(v))
+    }
+    /// A weak read, race-checked.
+    #[inline(always)]
+    pub(crate) unsafe fn read(&self) -> T {
+        crate::model::weak_access("ld", || self.0.with(|p| *p))
+    }
+    /// A weak write, race-checked.
+    #[inline(always)]
+    pub(crate) unsafe fn write(&self, v: T) {
+        crate::model::weak_access("st", || self.0.with_mut(|p| *p = v))
+    }
+}
 
 /// `--cfg loom`: the scope model; every access reports its effective scope and its PTX.
 pub(crate) struct Loom;
@@ -19,11 +65,11 @@ impl AccessBackend for Loom {
     }
     fn load<T: LdInstr<S, Sco, Sp>, S: LoadSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>) -> T {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
+        l.load(lvl, S::HOST, <T as LdInstr<S, Sco, Sp>>::PTX)
     }
     fn store<T: StInstr<S, Sco, Sp>, S: StoreSem, Sco: Scope, Sp: Space>(l: Loc<'_, T>, v: T) {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
+        l.store(v, lvl, S::HOST, <T as StInstr<S, Sco, Sp>>::PTX)
     }
     fn atom<T: AtomInstr<O, S, Sco, Sp>, O: op::Op, S: RmwSem, Sco: Scope, Sp: Space>(
         l: Loc<'_, T>,
@@ -31,7 +77,7 @@ impl AccessBackend for Loom {
     ) -> T {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
         let ptx = <T as AtomInstr<O, S, Sco, Sp>>::PTX;
-        l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
+        l.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b))
     }
     fn red<T: RedInstr<O, S, Sco, Sp>, O: op::Op, S: RedSem, Sco: Scope, Sp: Space>(
         l: Loc<'_, T>,
@@ -39,8 +85,7 @@ impl AccessBackend for Loom {
     ) {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
         let ptx = <T as RedInstr<O, S, Sco, Sp>>::PTX;
-        let _ =
-            l.m.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
+        let _ = l.rmw(lvl, S::HOST, ptx, |old| T::h_apply(O::KIND, old, b));
     }
     fn cas<T: CasInstr<S, Sco, Sp>, S: RmwSem, Sco: Scope, Sp: Space>(
         l: Loc<'_, T>,
@@ -48,7 +93,7 @@ impl AccessBackend for Loom {
         new: T,
     ) -> Result<T, T> {
         let lvl = crate::model::effective_level(S::FIXED_LEVEL, Sco::LEVEL);
-        l.m.cas(
+        l.cas(
             lvl,
             S::HOST,
             crate::backend::host::cas_failure(S::HOST),
@@ -57,6 +102,22 @@ impl AccessBackend for Loom {
             new,
             |a, b| a.bits_eq(b),
         )
+    }
+}
+
+/// The budget is not a timeout: a model spin that returns once `done()` holds (a `deadlock: …`
+/// panic when no thread can make it true).
+impl WaitBackend for Loom {
+    fn spin_until(_: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+        let mut checks = 0u64;
+        crate::model::spin_until(
+            "ptx_sync::wait::spin_until: the condition never holds",
+            || {
+                checks += 1;
+                done()
+            },
+        );
+        Ok(checks)
     }
 }
 
@@ -101,3 +162,75 @@ pub fn launch<F: Fn() + Send + Sync + 'static>(
         h.join();
     }
 }
+
+/// A fence with ordering `o` (`SeqCst` = `fence.sc`) at scope level `lvl` whose PTX is `what`:
+/// the scope model's fence, which synchronizes only within its scope. What every fence row's
+/// arm is under loom.
+#[inline]
+pub(crate) fn fence_at(o: Ordering, lvl: u8, what: &'static str) {
+    use crate::model::FenceKind as K;
+    let kind = match o {
+        Ordering::SeqCst => K::Sc,
+        Ordering::AcqRel => K::AcqRel,
+        Ordering::Acquire => K::Acquire,
+        _ => K::Release,
+    };
+    crate::model::fence(kind, lvl, what)
+}
+
+/// A proxy fence: a compiler fence and the copy engine's proxy check — the thread's earlier
+/// generic accesses of `model::Tile`s are ordered before its later async-proxy accesses
+/// (`restricted`: only those its own CTA issues, `.sync_restrict::shared::cta`).
+#[inline]
+pub(crate) fn proxy_fence(restricted: bool) {
+    core::sync::atomic::compiler_fence(Ordering::SeqCst);
+    if restricted {
+        super::copy_engine::fence_proxy_async_restricted();
+    } else {
+        super::copy_engine::fence_proxy_async();
+    }
+}
+
+/// One strong 64-bit word of a library type's host state (a barrier's generation and counts, an
+/// mbarrier's state), under loom: a strong location of [`crate::model`], so that every access
+/// is reported with the scope level the instruction names (`lvl`, as
+/// [`Scope::LEVEL`](crate::sem::Scope::LEVEL)) and its PTX (`what`).
+pub(crate) struct Word(Location<u64>);
+
+impl Word {
+    /// A word holding `v` (a location of the model).
+    pub(crate) fn new(v: u64) -> Self {
+        Word(Location::new(v))
+    }
+    /// A load with ordering `o` at scope level `lvl`.
+    pub(crate) fn load(&self, lvl: i8, o: Ordering, what: &'static str) -> u64 {
+        self.0.load(lvl, o, what)
+    }
+    /// A store with ordering `o` at scope level `lvl`.
+    pub(crate) fn store(&self, v: u64, lvl: i8, o: Ordering, what: &'static str) {
+        self.0.store(v, lvl, o, what)
+    }
+    /// One read-modify-write `f` with ordering `o` at scope level `lvl`; returns the old value.
+    pub(crate) fn rmw(
+        &self,
+        lvl: i8,
+        o: Ordering,
+        what: &'static str,
+        f: impl Fn(u64) -> u64,
+    ) -> u64 {
+        self.0.rmw(lvl, o, what, f)
+    }
+}
+
+/// Waits while `cond()` holds, for the host barriers under loom: a model spin
+/// ([`crate::model::spin_until`]), so a wait that can never end is a `deadlock: {what}` panic.
+pub(crate) fn block_while(
+    what: super::host::launch::What,
+    _key: usize,
+    mut cond: impl FnMut() -> bool,
+) {
+    crate::model::spin_until(what.text, || !cond());
+}
+
+/// After a host barrier completes: nothing (its waiters are model spins).
+pub(crate) fn wake(_key: usize) {}

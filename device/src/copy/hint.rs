@@ -34,13 +34,7 @@ pub unsafe fn cp_async_hint<C: CacheOp, const BYTES: usize>(
 ) where
     C: CpAsyncInstr<BYTES>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    <C as CpAsyncInstr<BYTES>>::exec_hint(dst.0, src as u64, policy.0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        cp_async::<C, BYTES>(dst, src)
-    }
+    Active::cp_async_hint::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, policy)
 }
 
 /// [`cp_async_zfill`] with `.L2::cache_hint`.
@@ -69,14 +63,6 @@ pub unsafe fn cp_async_zfill_hint<C: CacheOp, const BYTES: usize>(
 ) where
     C: CpAsyncInstr<BYTES>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        crate::copy::check_src_size::<BYTES>(src_size);
-        <C as CpAsyncInstr<BYTES>>::exec_zfill_hint(dst.0, src as u64, src_size, policy.0);
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        cp_async_zfill::<C, BYTES>(dst, src, src_size)
-    }
+    check_src_size::<BYTES>(src_size);
+    Active::cp_async_zfill_hint::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, src_size, policy)
 }

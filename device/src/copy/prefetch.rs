@@ -65,18 +65,9 @@ pub unsafe trait CpAsyncPrefetchInstr<const BYTES: usize, P: PrefetchSize>:
     const PTX: &'static str;
     /// … `.L2::cache_hint.L2::128B` (the cache hint before the prefetch size).
     const PTX_HINT: &'static str;
+    /// The form's `asm!` leaves.
     #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(d: u32, s: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec_zfill(d: u32, s: u64, src_size: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec_hint(d: u32, s: u64, pol: u64);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec_zfill_hint(d: u32, s: u64, src_size: u32, pol: u64);
+    type Leaf: CpAsyncLeaf;
 }
 
 macro_rules! cp_async_prefetch_leaf {
@@ -92,13 +83,9 @@ macro_rules! cp_async_prefetch_leaf {
         unsafe impl CpAsyncPrefetchInstr<$n, $P> for $C {
             const PTX: &'static str = concat!($($mn)*, tok!($P));
             const PTX_HINT: &'static str = concat!($($mn)*, tok!(CacheHint), tok!($P));
-            cp_async_fn! { exec (cp_async $n) ($($mn)*, tok!($P)) (sd: u32 => reg32, gp: u64 => reg64) }
-            cp_async_fn! { exec_zfill (cp_async_zfill $n) ($($mn)*, tok!($P)) (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32) }
-            cp_async_fn! { exec_hint (cp_async $n hint) ($($mn)*, tok!(CacheHint), tok!($P))
-                           (sd: u32 => reg32, gp: u64 => reg64, pol: u64 => reg64) }
-            cp_async_fn! { exec_zfill_hint (cp_async_zfill $n hint) ($($mn)*, tok!(CacheHint), tok!($P))
-                           (sd: u32 => reg32, gp: u64 => reg64, z: u32 => reg32, pol: u64 => reg64) }
+            type Leaf = CpAsyncForm<$C, $n, $P>;
         }
+        cp_async_leaves! { ($($mn)*) (, tok!($P)) $C $n $P }
     };
 }
 for_cp_async! { cp_async_prefetch_leaf }
@@ -132,10 +119,7 @@ pub unsafe fn cp_async_prefetch<C: CacheOp, const BYTES: usize, P: PrefetchSize>
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    <C as CpAsyncPrefetchInstr<BYTES, P>>::exec(dst.0, src as u64);
-    #[cfg(not(target_arch = "nvptx64"))]
-    cp_async::<C, BYTES>(dst, src)
+    Active::cp_async::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src)
 }
 
 /// [`cp_async_zfill`] with `.level::prefetch_size`:
@@ -161,13 +145,8 @@ pub unsafe fn cp_async_zfill_prefetch<C: CacheOp, const BYTES: usize, P: Prefetc
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        crate::copy::check_src_size::<BYTES>(src_size);
-        <C as CpAsyncPrefetchInstr<BYTES, P>>::exec_zfill(dst.0, src as u64, src_size);
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    cp_async_zfill::<C, BYTES>(dst, src, src_size)
+    check_src_size::<BYTES>(src_size);
+    Active::cp_async_zfill::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src, src_size)
 }
 
 /// [`cp_async_hint`] with `.level::prefetch_size`:
@@ -195,13 +174,7 @@ pub unsafe fn cp_async_hint_prefetch<C: CacheOp, const BYTES: usize, P: Prefetch
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    <C as CpAsyncPrefetchInstr<BYTES, P>>::exec_hint(dst.0, src as u64, policy.0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        cp_async::<C, BYTES>(dst, src)
-    }
+    Active::cp_async_hint::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src, policy)
 }
 
 /// [`cp_async_zfill_hint`] with `.level::prefetch_size`:
@@ -230,16 +203,8 @@ pub unsafe fn cp_async_zfill_hint_prefetch<C: CacheOp, const BYTES: usize, P: Pr
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        crate::copy::check_src_size::<BYTES>(src_size);
-        <C as CpAsyncPrefetchInstr<BYTES, P>>::exec_zfill_hint(
-            dst.0, src as u64, src_size, policy.0,
-        );
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        cp_async_zfill::<C, BYTES>(dst, src, src_size)
-    }
+    check_src_size::<BYTES>(src_size);
+    Active::cp_async_zfill_hint::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(
+        dst, src, src_size, policy,
+    )
 }

@@ -21,8 +21,7 @@ macro_rules! opaque_state {
             /// The barrier the state came from: the waits check it (host, and debug builds on
             /// the device; PTX ISA §9.7.13.15.17: the state of an arrive "on the same mbarrier
             /// object").
-            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-            bar: usize,
+            bar: crate::backend::Origin,
             _t: PhantomData<fn() -> Tag>,
         }
         impl<Tag> $name<Tag> {
@@ -32,8 +31,7 @@ macro_rules! opaque_state {
             pub(super) fn of(state: u64, bar: &Mbarrier<Tag>) -> Self {
                 $name {
                     state,
-                    #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-                    bar: bar as *const Mbarrier<Tag> as usize,
+                    bar: crate::backend::Origin::of(bar),
                     _t: PhantomData,
                 }
             }
@@ -42,11 +40,10 @@ macro_rules! opaque_state {
             #[inline(always)]
             #[allow(unused_variables, dead_code)] // `NoCompleteToken` waits through `token()`
             pub(super) fn state_for(self, bar: &Mbarrier<Tag>) -> u64 {
-                #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
-                assert!(
-                    self.bar == bar as *const Mbarrier<Tag> as usize,
+                self.bar.check(
+                    bar,
                     "mbarrier: a token of another barrier (PTX ISA §9.7.13.15.17: the state of an \
-                     arrive on the same mbarrier object)"
+                     arrive on the same mbarrier object)",
                 );
                 self.state
             }
@@ -142,7 +139,6 @@ impl<Tag> NoCompleteToken<Tag> {
     pub const fn token(self) -> Token<Tag> {
         Token {
             state: self.state,
-            #[cfg(any(debug_assertions, not(target_arch = "nvptx64")))]
             bar: self.bar,
             _t: PhantomData,
         }

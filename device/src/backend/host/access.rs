@@ -1,10 +1,12 @@
 //! The host's access backend (not under loom): `core::sync::atomic` with the semantic's
-//! `Ordering`, on the [`HostScalar`](super::HostScalar) atomic that holds the scalar's bits.
+//! `Ordering`, on the [`HostScalar`](super::HostScalar) atomic that holds the scalar's bits; and
+//! its bounded wait, which counts iterations (there is no GPU clock).
 
 use super::host_fence;
 use crate::atomic::{op, AtomInstr, CasInstr, LdInstr, RedInstr, Scalar, ScalarHost, StInstr};
-use crate::backend::{AccessBackend, Loc};
+use crate::backend::{AccessBackend, Loc, WaitBackend};
 use crate::sem::{LoadSem, RedSem, RmwSem, Scope, Space, StoreSem};
+use crate::wait::{Budget, Timeout};
 
 /// Host: `core::sync::atomic` with the semantic's ordering (scope and space erased).
 pub(crate) struct Host;
@@ -49,5 +51,34 @@ impl AccessBackend for Host {
         new: T,
     ) -> Result<T, T> {
         T::h_cas(Host::at(l), current, new, S::HOST)
+    }
+}
+
+/// Default host iteration limit when the budget names only a device time.
+const HOST_DEFAULT_ITERATIONS: u64 = 1_000_000;
+
+/// The budget in iterations (a device time alone: [`HOST_DEFAULT_ITERATIONS`]); the backoff
+/// `min(ns, 1024)` `spin_loop` hints after the one of every check.
+impl WaitBackend for Host {
+    #[inline(always)]
+    fn spin_until(budget: Budget, mut done: impl FnMut() -> bool) -> Result<u64, Timeout> {
+        let mut checks = 0u64;
+        loop {
+            checks += 1;
+            if done() {
+                return Ok(checks);
+            }
+            let limit = match budget.iterations {
+                0 => HOST_DEFAULT_ITERATIONS,
+                n => n,
+            };
+            if checks >= limit {
+                return Err(Timeout { checks });
+            }
+            core::hint::spin_loop();
+            for _ in 0..budget.backoff.min(1024) {
+                core::hint::spin_loop();
+            }
+        }
     }
 }

@@ -3,8 +3,10 @@
 //! mechanism — at once on the host, on an engine thread under loom.
 
 use crate::backend::copy_engine::{self as engine, Batch, Done, Group};
-use crate::copy::TensorMap;
+use crate::backend::{Active, CpAsyncBackend};
+use crate::copy::{CpAsyncLeaf, TensorMap};
 use crate::mbarrier::{Mbarrier, RemoteMbarrier};
+use crate::policy::CachePolicy;
 use crate::shared::{ClusterAddr, SharedAddr};
 
 /// `cp.async.commit_group` / `cp.async.bulk.commit_group`.
@@ -15,6 +17,31 @@ pub(crate) fn commit(g: Group) {
 /// `cp.async.wait_group N` (`Some(N)`) / `wait_all` (`None`), and the bulk waits.
 pub(crate) fn wait(g: Group, pending: Option<u32>) {
     engine::wait(g, pending)
+}
+
+/// `cp.async`: the copy at issue (host) or on an engine thread (loom), in the thread's
+/// `cp.async` group; the hints change nothing.
+impl CpAsyncBackend for Active {
+    unsafe fn cp_async<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8) {
+        engine::host_copy(Done::CpAsync, dst.0, src, L::BYTES);
+    }
+    unsafe fn cp_async_zfill<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, src_size: u32) {
+        let mut b = Batch::new();
+        b.copy(dst.0, src, src_size as usize);
+        b.zero(dst.0 + src_size as usize, L::BYTES - src_size as usize);
+        b.issue(Done::CpAsync);
+    }
+    unsafe fn cp_async_hint<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, _: CachePolicy) {
+        Self::cp_async::<L>(dst, src)
+    }
+    unsafe fn cp_async_zfill_hint<L: CpAsyncLeaf>(
+        dst: SharedAddr,
+        src: *const u8,
+        src_size: u32,
+        _: CachePolicy,
+    ) {
+        Self::cp_async_zfill::<L>(dst, src, src_size)
+    }
 }
 
 /// `cp.async.bulk` global → this CTA's shared memory, completing `bytes` on `bar`.

@@ -46,7 +46,13 @@ pub trait HostScalar: Copy + 'static {
     fn atomic_new(v: Self) -> Self::Atomic;
     fn h_load(a: &Self::Atomic, o: Ordering) -> Self;
     fn h_store(a: &Self::Atomic, v: Self, o: Ordering);
-    fn h_cas(a: &Self::Atomic, cur: Self, new: Self, o: Ordering) -> Result<Self, Self>;
+    /// `atom.cas`; the types the table has no `cas` row for (the vectors) keep this default.
+    fn h_cas(_: &Self::Atomic, _: Self, _: Self, _: Ordering) -> Result<Self, Self> {
+        unreachable!(
+            "PTX has no atom.cas on {} (the table has no such row)",
+            core::any::type_name::<Self>()
+        )
+    }
     fn h_rmw(a: &Self::Atomic, k: RmwKind, b: Self, o: Ordering) -> Self;
     /// The value an RMW of kind `k` with operand `b` writes over `old` (computed on a local
     /// `core` atomic, so the arithmetic is exactly `h_rmw`'s; the model's RMWs use it).
