@@ -494,17 +494,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         text: "cp.async.mbarrier.arrive (join)".into(),
                         src: None,
                     };
-                    let ev = self.add_event(
-                        st,
-                        t,
-                        Kind::Join {
-                            after: after.clone(),
-                        },
-                        at,
-                    );
-                    for a in after {
-                        st.g.sync.push((a, ev));
-                    }
+                    self.join_after(st, t, after, at);
                     st.th[t].join_first.clear();
                     return Some(Flow::Go);
                 }
@@ -776,19 +766,47 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     }
 
     fn mem_event(&self, st: &mut State<P>, t: usize, acc: &Access, at: &At) -> Result<Mem, ()> {
-        match self.locate(st, t, acc.space, acc.addr, acc.size) {
-            Ok((key, off, vaddr, shared)) => Ok(Mem::access(
-                key, off, acc.size, vaddr, shared, acc.proxy, acc.order,
-            )),
-            Err(e) => {
-                Self::stop(
-                    st,
-                    t,
-                    "bad-address",
-                    format!("P{t} `{}` (line {}): {e}", at.text, at.line),
-                );
-                Err(())
-            }
+        let (key, off, vaddr, shared) =
+            self.locate_or_stop(st, t, acc.space, acc.addr, acc.size, at)?;
+        Ok(Mem::access(
+            key, off, acc.size, vaddr, shared, acc.proxy, acc.order,
+        ))
+    }
+
+    /// [`Self::locate`], or thread `t` stopped with `Flag bad-address` naming `at` and why.
+    fn locate_or_stop(
+        &self,
+        st: &mut State<P>,
+        t: usize,
+        space: Space,
+        addr: Val,
+        size: u8,
+        at: &At,
+    ) -> Result<(LocKey, u32, u32, bool), ()> {
+        self.locate(st, t, space, addr, size)
+            .map_err(|e| Self::bad_address(st, t, at, &e))
+    }
+
+    /// Stops thread `t` at `at` with `Flag bad-address` and the reason `why`.
+    fn bad_address(st: &mut State<P>, t: usize, at: &At, why: &str) {
+        let line = format!("P{t} `{}` (line {}): {why}", at.text, at.line);
+        Self::stop(st, t, "bad-address", line);
+    }
+
+    /// Adds to thread `t` the end of a wait for `after` (an async group, a `cp.async` arrive's
+    /// copies): a join event every one of them synchronizes with.
+    fn join_after(&mut self, st: &mut State<P>, t: usize, after: Vec<EvId>, at: At) -> EvId {
+        let ev = self.add_event(
+            st,
+            t,
+            Kind::Join {
+                after: after.clone(),
+            },
+            at,
+        );
+        for a in after {
+            st.g.sync.push((a, ev));
         }
+        ev
     }
 }

@@ -153,17 +153,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         }
                     })
                     .collect();
-                let ev = self.add_event(
-                    st,
-                    t,
-                    Kind::Join {
-                        after: after.clone(),
-                    },
-                    at,
-                );
-                for a in after {
-                    st.g.sync.push((a, ev));
-                }
+                let ev = self.join_after(st, t, after, at);
                 let th: &mut Th<P> = &mut st.th[t];
                 if !read {
                     if bulk {
@@ -183,17 +173,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     .chain(st.th[t].open.iter())
                     .copied()
                     .collect();
-                let place = match self.locate(st, t, space, addr, 8) {
+                let place = match self.locate_or_stop(st, t, space, addr, 8, &at) {
                     Ok(((_, cta), ..)) => self.place_of_cta(cta, st.th[t].place),
-                    Err(e) => {
-                        Self::stop(
-                            st,
-                            t,
-                            "bad-address",
-                            format!("P{t} `{}` (line {}): {e}", at.text, at.line),
-                        );
-                        return Flow::Go;
-                    }
+                    Err(()) => return Flow::Go,
                 };
                 let child = st.th.len();
                 // Without `.noinc` the pending count is incremented at issue (§9.7.13.15.15).
@@ -252,18 +234,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 rmw,
                 bar,
             } => {
-                let dst_rank = match self.locate(st, t, access.space, access.addr, access.size) {
-                    Ok(((_, cta), ..)) => self.rank_of_cta.get(&cta).copied().unwrap_or(0),
-                    Err(e) => {
-                        Self::stop(
-                            st,
-                            t,
-                            "bad-address",
-                            format!("P{t} `{}` (line {}): {e}", at.text, at.line),
-                        );
-                        return Flow::Go;
-                    }
-                };
+                let dst_rank =
+                    match self.locate_or_stop(st, t, access.space, access.addr, access.size, &at) {
+                        Ok(((_, cta), ..)) => self.rank_of_cta.get(&cta).copied().unwrap_or(0),
+                        Err(()) => return Flow::Go,
+                    };
                 let size = access.size as u64;
                 let c = crate::engine::op::Copy {
                     moves: (0..vals.len() as u64)
@@ -657,15 +632,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         if !m.shared {
             // §9.7.13.15.9–16: "If the address specified by addr does not fall within the address
             // window of .shared::cta state space then the behavior is undefined."
-            Self::stop(
-                st,
-                t,
-                "bad-address",
-                format!(
-                    "P{t} `{}` (line {}): an mbarrier object must be in shared memory",
-                    at.text, at.line
-                ),
-            );
+            Self::bad_address(st, t, &at, "an mbarrier object must be in shared memory");
             return Flow::Go;
         }
         let strong = Order {
@@ -785,15 +752,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                         continue;
                     }
                     let Some(&cta) = self.cta_of_rank.get(&(p.cluster, r)) else {
-                        Self::stop(
-                            st,
-                            t,
-                            "bad-address",
-                            format!(
-                                "P{t} `{}` (line {}): ctaMask names rank {r}, not in the cluster",
-                                at.text, at.line
-                            ),
-                        );
+                        let why = format!("ctaMask names rank {r}, not in the cluster");
+                        Self::bad_address(st, t, &at, &why);
                         return Flow::Go;
                     };
                     let mut cc = c.clone();
@@ -812,18 +772,12 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
             None => {
                 let place = match c.completion {
-                    Completion::Mbarrier(space, a) => match self.locate(st, t, space, a, 8) {
-                        Ok(((_, cta), ..)) => self.place_of_cta(cta, p),
-                        Err(e) => {
-                            Self::stop(
-                                st,
-                                t,
-                                "bad-address",
-                                format!("P{t} `{}` (line {}): {e}", at.text, at.line),
-                            );
-                            return Flow::Go;
+                    Completion::Mbarrier(space, a) => {
+                        match self.locate_or_stop(st, t, space, a, 8, &at) {
+                            Ok(((_, cta), ..)) => self.place_of_cta(cta, p),
+                            Err(()) => return Flow::Go,
                         }
-                    },
+                    }
                     _ => self.place_of_cta(p.cta, p),
                 };
                 // Addresses the async thread uses are resolved from its own place: turn the
