@@ -77,11 +77,24 @@ pub(crate) unsafe fn st<T: Copy, Tag>(
     bytes: u32,
     bar: RemoteMbarrier<'_, Tag>,
 ) {
-    assert!(
-        dst.0.is_multiple_of(bytes as usize),
-        "st.async: the address must be aligned to the stored size (PTX ISA §9.7.9.12)"
-    );
-    core::ptr::write(dst.0 as *mut T, v);
+    let what = "st.async: the address must be aligned to the stored size (PTX ISA §9.7.9.12)";
+    // SAFETY: the caller's contract; `dst` checked aligned first.
+    with_complete_tx(dst, bytes, bar, what, || unsafe {
+        core::ptr::write(dst.0 as *mut T, v)
+    });
+}
+
+/// Panics with `misaligned` unless `dst` is aligned to `bytes`; then `access`, then the
+/// complete-tx of `bytes` on `bar` (the async store's order: the data, then the barrier).
+fn with_complete_tx<Tag>(
+    dst: ClusterAddr,
+    bytes: u32,
+    bar: RemoteMbarrier<'_, Tag>,
+    misaligned: &str,
+    access: impl FnOnce(),
+) {
+    assert!(dst.0.is_multiple_of(bytes as usize), "{misaligned}");
+    access();
     bar.local().h_complete_tx(bytes);
 }
 
@@ -98,12 +111,11 @@ pub(crate) unsafe fn red<T: Cell + HostScalar, Tag>(
     bytes: u32,
     bar: RemoteMbarrier<'_, Tag>,
 ) {
-    assert!(
-        dst.0.is_multiple_of(bytes as usize),
-        "red.async: the address must be aligned to the operand (PTX ISA §9.7.13.7)"
-    );
-    T::update(dst.0 as *mut T, Relaxed, |x| T::h_apply(k, x, v));
-    bar.local().h_complete_tx(bytes);
+    let what = "red.async: the address must be aligned to the operand (PTX ISA §9.7.13.7)";
+    // SAFETY: the caller's contract; `dst` checked aligned first.
+    with_complete_tx(dst, bytes, bar, what, || unsafe {
+        T::update(dst.0 as *mut T, Relaxed, |x| T::h_apply(k, x, v))
+    });
 }
 
 /// `st.async{.mmio}.release.scope.global.type [p], v`: a `Release` store (the scope erased).
