@@ -106,7 +106,9 @@ pub(super) fn guide(total: &mut (u64, u64)) {
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
     // The `ptx-sync` command, as `cargo install` would put it on PATH.
-    run(cargo().args(["build", "-q", "-p", "ptx-sync-host", "--bin", "ptx-sync"]));
+    // `--workspace`: the features `cargo test --workspace` resolves (ptx-sync's `panic-handler`,
+    // which the loom suite asks for), so that this is the binary that run built.
+    run(cargo().args(["build", "-q", "--workspace", "--bin", "ptx-sync"]));
     std::os::unix::fs::symlink(
         root().join("target/debug/ptx-sync"),
         dir.join("bin/ptx-sync"),
