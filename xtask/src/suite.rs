@@ -137,8 +137,19 @@ pub(super) fn test() {
         .read_dir()
         .map(|mut d| d.next().is_some())
         .unwrap_or(false);
-    let loom_build = has_loom_tests
-        .then(|| std::thread::spawn(|| run(&mut loom_suite(&["--no-run", "--quiet"]))));
+    let loom_build = has_loom_tests.then(|| {
+        std::thread::spawn(|| {
+            run(&mut loom_suite(&["--no-run", "--quiet"]));
+            // Then the examples' loom models (same directory and flags; each builds ptx-sync
+            // again in release, a path dependency outside its workspace): built when their step
+            // comes.
+            for d in example_dirs() {
+                if d.join("tests/loom.rs").exists() {
+                    run(&mut example_loom(&d, &["--no-run", "--quiet"]));
+                }
+            }
+        })
+    });
     // What the workspace's build needs of the nvptx side first (`host/build.rs` embeds it), then
     // the rest of `ptx` (catalogs, examples' kernels, ptxas: read by the tests at run time only,
     // and mostly one core busy) while the other core lints and builds the workspace's tests.
@@ -200,23 +211,7 @@ pub(super) fn test() {
             if !d.join("tests/loom.rs").exists() {
                 continue;
             }
-            run_tests(
-                cargo()
-                    .args([
-                        "test",
-                        "--release",
-                        "--no-default-features",
-                        "--test",
-                        "loom",
-                        "--manifest-path",
-                    ])
-                    .arg(d.join("Cargo.toml"))
-                    // The loom suite's directory: same flags (`--cfg loom`, release).
-                    .arg("--target-dir")
-                    .arg(root().join("target/loom"))
-                    .env("RUSTFLAGS", "--cfg loom"),
-                &mut total,
-            );
+            run_tests(&mut example_loom(&d, &[]), &mut total);
         }
     });
     // docs/guide.md, step by step.
@@ -238,6 +233,26 @@ fn loom_suite(extra: &[&str]) -> Command {
         .arg("--target-dir")
         .arg(root().join("target/loom"))
         .env("RUSTFLAGS", "--cfg loom");
+    c
+}
+
+/// `cargo test` of example `d`'s loom model (`tests/loom.rs`) with `extra` arguments: the loom
+/// suite's directory and flags (`--cfg loom`, release).
+fn example_loom(d: &Path, extra: &[&str]) -> Command {
+    let mut c = cargo();
+    c.args([
+        "test",
+        "--release",
+        "--no-default-features",
+        "--test",
+        "loom",
+    ])
+    .args(extra)
+    .arg("--manifest-path")
+    .arg(d.join("Cargo.toml"))
+    .arg("--target-dir")
+    .arg(root().join("target/loom"))
+    .env("RUSTFLAGS", "--cfg loom");
     c
 }
 
