@@ -120,7 +120,10 @@ pub(super) fn guide(total: &mut (u64, u64)) {
         env::var("PATH").unwrap_or_default()
     );
     let tdir = root().join("target");
-    let no_kernels = dir.join("no-kernels");
+    // Under `target/`, not in the guide's directory (made afresh each run): the host crate's
+    // build script watches this directory while it holds no kernels, and a new one would rebuild
+    // the guide's launcher library on every run.
+    let no_kernels = tdir.join("guide-no-kernels");
     std::fs::create_dir_all(&no_kernels).unwrap();
     // A user's shell: none of cargo's variables for this `cargo xtask` run, no tool paths.
     let user = |c: &mut Command, cwd: &Path| {
