@@ -354,12 +354,19 @@ impl KernelCrate {
             ));
         }
         let ptx = out_dir.join(format!("{name}.ptx"));
-        std::fs::copy(&emit, &ptx).map_err(|e| {
-            Error::new(
-                ErrorKind::Io,
-                format!("cannot copy {} to {}: {e}", emit.display(), ptx.display()),
-            )
-        })?;
+        // Only when the text changed: a `build.rs` that embeds the PTX (`cargo:rerun-if-changed`)
+        // then does not rebuild its crate because the same PTX was copied again.
+        let same = std::fs::read(&emit)
+            .ok()
+            .is_some_and(|new| std::fs::read(&ptx).is_ok_and(|old| old == new));
+        if !same {
+            std::fs::copy(&emit, &ptx).map_err(|e| {
+                Error::new(
+                    ErrorKind::Io,
+                    format!("cannot copy {} to {}: {e}", emit.display(), ptx.display()),
+                )
+            })?;
+        }
         check_ptx(&ptx)?;
 
         let mut art = Artifacts {

@@ -59,8 +59,13 @@ fn example_named(name: &str) -> PathBuf {
         .is_ok_and(|t| t >= me);
     if !fresh {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        // `--workspace`: the features `cargo test --workspace` resolves, so that this is the
+        // example (and dependency tree) that run built, not a second one (`-p ptx-sync-host`
+        // alone resolves serde's and ptx-sync's features differently and rebuilt the model, the
+        // host crate and their dependencies, on one job, whenever the test binary was linked
+        // after the example).
         let st = Command::new(cargo)
-            .args(["build", "-p", "ptx-sync-host", "--example", name])
+            .args(["build", "--workspace", "--example", name])
             .env("CARGO_BUILD_JOBS", "1")
             .status()
             .expect("cargo runs");

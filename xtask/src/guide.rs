@@ -106,7 +106,9 @@ pub(super) fn guide(total: &mut (u64, u64)) {
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
     // The `ptx-sync` command, as `cargo install` would put it on PATH.
-    run(cargo().args(["build", "-q", "-p", "ptx-sync-host", "--bin", "ptx-sync"]));
+    // `--workspace`: the features `cargo test --workspace` resolves (ptx-sync's `panic-handler`,
+    // which the loom suite asks for), so that this is the binary that run built.
+    run(cargo().args(["build", "-q", "--workspace", "--bin", "ptx-sync"]));
     std::os::unix::fs::symlink(
         root().join("target/debug/ptx-sync"),
         dir.join("bin/ptx-sync"),
@@ -118,7 +120,10 @@ pub(super) fn guide(total: &mut (u64, u64)) {
         env::var("PATH").unwrap_or_default()
     );
     let tdir = root().join("target");
-    let no_kernels = dir.join("no-kernels");
+    // Under `target/`, not in the guide's directory (made afresh each run): the host crate's
+    // build script watches this directory while it holds no kernels, and a new one would rebuild
+    // the guide's launcher library on every run.
+    let no_kernels = tdir.join("guide-no-kernels");
     std::fs::create_dir_all(&no_kernels).unwrap();
     // A user's shell: none of cargo's variables for this `cargo xtask` run, no tool paths.
     let user = |c: &mut Command, cwd: &Path| {

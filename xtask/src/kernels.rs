@@ -19,7 +19,7 @@ pub(super) fn build_kernels_for(name: &str, features: &str, arch: &str) -> PathB
         .name(name)
         .out_dir(ptx_dir())
         .target_dir(root().join(NVPTX_DIR))
-        // assemble() runs ptxas itself (its advisories, the SASS dump, the sm_90a cubin).
+        // assemble_for() runs ptxas itself (its advisories, the SASS dump, the sm_90a cubin).
         .ptxas(ptx_sync_build::Ptxas::Skip)
         .progress(true)
         .rerun_if_changed(false);
@@ -36,11 +36,6 @@ pub(super) fn build_kernels_for(name: &str, features: &str, arch: &str) -> PathB
             exit(1)
         }
     }
-}
-
-/// ptxas → cubin, cuobjdump → SASS. Fails on any ptxas error.
-pub(super) fn assemble(ptx: &Path) {
-    assemble_for(ptx, SM, &ptx.with_extension("cubin"), true);
 }
 
 /// ptxas for `sm` into `cubin`; with `sass`, cuobjdump's SASS next to the PTX. Skipped when the
@@ -165,27 +160,56 @@ pub(super) fn examples_ptx() {
 }
 
 pub(super) fn ptx() {
-    examples_ptx();
-    let k = build_kernels("kernels", "");
-    assemble(&k);
-    // The cubin the host binary embeds and loads first (H100/H200: compute capability 9.0).
-    assemble_for(&k, "sm_90a", &ptx_dir().join("kernels.sm_90a.cubin"), false);
-    let c = build_kernels("catalog", "catalog");
-    assemble(&c);
-    // The architecture-specific rows (`Variant::arch`): only their kernels (`catalog_arch`),
-    // built and assembled for each `a` target.
-    let mut arch = Vec::new();
-    for (sm, name) in ARCH_CATALOGS {
-        let p = build_kernels_for(name, "catalog_arch", sm);
-        assemble_for(&p, sm, &p.with_extension("cubin"), true);
-        arch.push(p);
-    }
+    let k = ptx_kernels();
+    let rest = ptx_rest(&k);
     println!("{}", ptx_dir().join("kernels.sm_90a.cubin").display());
-    for p in [&k, &c].into_iter().chain(&arch) {
+    for p in [&k].into_iter().chain(&rest) {
         println!("{}", p.display());
         println!("{}", p.with_extension("cubin").display());
         println!("{}", p.with_extension("sass").display());
     }
+}
+
+/// The first part of [`ptx`]: `kernels.ptx` and its sm_90a cubin, the two files the host crate's
+/// build embeds (`host/build.rs`) — all `cargo build`/`cargo test` of the workspace need.
+pub(super) fn ptx_kernels() -> PathBuf {
+    let k = build_kernels("kernels", "");
+    // The cubin the host binary embeds and loads first (H100/H200: compute capability 9.0).
+    assemble_for(&k, "sm_90a", &ptx_dir().join("kernels.sm_90a.cubin"), false);
+    k
+}
+
+/// The rest of [`ptx`], which only tests read (at run time): the kernels' sm_90 cubin and SASS,
+/// the examples' kernels, the catalogs (every instruction variant) for sm_90, and the
+/// architecture-specific catalogs for sm_90a and sm_100a. Returns the catalogs' PTX paths. Each
+/// ptxas/cuobjdump run goes on a thread of its own while the next nvptx build runs (an nvptx
+/// build is one crate at a time on one core, ptxas on the catalog takes half a minute on another).
+pub(super) fn ptx_rest(k: &Path) -> Vec<PathBuf> {
+    let mut jobs = Vec::new();
+    let mut bg = |p: PathBuf, sm: &'static str| {
+        jobs.push(std::thread::spawn(move || {
+            assemble_for(&p, sm, &p.with_extension("cubin"), true)
+        }))
+    };
+    bg(k.to_path_buf(), SM);
+    let c = build_kernels("catalog", "catalog");
+    bg(c.clone(), SM);
+    examples_ptx();
+    // The architecture-specific rows (`Variant::arch`): only their kernels (`catalog_arch`),
+    // built and assembled for each `a` target.
+    let mut out = vec![c];
+    for (sm, name) in ARCH_CATALOGS {
+        let p = build_kernels_for(name, "catalog_arch", sm);
+        bg(p.clone(), sm);
+        out.push(p);
+    }
+    for j in jobs {
+        // `assemble_for` exits the process on a ptxas failure, after saying so.
+        if j.join().is_err() {
+            exit(1);
+        }
+    }
+    out
 }
 
 /// `cargo xtask tour`: only what the tour shows — the kernels' PTX (which `ptx-sync` embeds and
@@ -207,7 +231,10 @@ pub(super) fn tour(args: &[String]) {
     }
     assemble_for(&k, "sm_90a", &ptx_dir().join("kernels.sm_90a.cubin"), false);
     say("building ptx-sync (the binary and its dependencies; a few minutes the first time, cargo shows each crate)");
-    run(cargo().args(["build", "-p", "ptx-sync-host", "--bin", "ptx-sync"]));
+    // `--workspace`: the features a workspace build resolves, so that this build is the one
+    // `cargo build` and `cargo xtask test` make (`-p ptx-sync-host` alone drops ptx-sync's
+    // `panic-handler` feature, which the loom suite asks for: a second ptx-sync and host crate).
+    run(cargo().args(["build", "--workspace", "--bin", "ptx-sync"]));
     say("running `ptx-sync tour`");
     let mut c = Command::new(root().join("target/debug/ptx-sync"));
     c.current_dir(root()).arg("tour").args(args);

@@ -9,9 +9,11 @@
 //!   its target; prints paths.
 //! * `lint`      — `cargo fmt --all --check` (and `--check` of `host/kernels`, its own workspace)
 //!   and `cargo clippy --workspace --all-targets -- -D warnings`.
-//! * `test`      — `setup`, `ptx`, `lint`, then every test: the workspace (unit, integration, doc,
-//!   compile-fail), `miri`, the loom suite (`--cfg loom`, release), the examples (their tests and
-//!   loom models; `ptx` builds and assembles their kernels), `guide`, then `docs`.
+//! * `test`      — `setup`, the kernels' PTX (what the host crate embeds), then the rest of `ptx`
+//!   on one core while the other runs `lint` and builds the workspace's tests, then every test:
+//!   the workspace (unit, integration, doc, compile-fail), `miri`, the loom suite (`--cfg
+//!   loom`, release), the examples (their tests and loom models; `ptx` builds and assembles
+//!   their kernels), `guide`, then `docs`.
 //! * `miri`      — the host backend's unsafe paths under Miri (`device/tests/host_safety.rs`,
 //!   Stacked Borrows then Tree Borrows); installs the nightly `miri` component if missing.
 //! * `tour`      — `setup`, the kernels' PTX and sm_90a cubin (not the catalogs or examples),

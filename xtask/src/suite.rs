@@ -129,8 +129,39 @@ impl Steps {
 pub(super) fn test() {
     let mut steps = Steps::new();
     steps.run("setup", setup);
-    steps.run("ptx", ptx);
-    steps.run("lint", lint);
+    // The loom suite's build (release, `--cfg loom`, its own target directory) in the background
+    // from the start: builds take turns on the two cores instead of leaving one idle while
+    // a long crate compiles alone (ptx-sync-model, the device crate).
+    let has_loom_tests = root()
+        .join("loom-tests/tests")
+        .read_dir()
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    let loom_build = has_loom_tests.then(|| {
+        std::thread::spawn(|| {
+            run(&mut loom_suite(&["--no-run", "--quiet"]));
+            // Then the examples' loom models (same directory and flags; each builds ptx-sync
+            // again in release, a path dependency outside its workspace): built when their step
+            // comes.
+            for d in example_dirs() {
+                if d.join("tests/loom.rs").exists() {
+                    run(&mut example_loom(&d, &["--no-run", "--quiet"]));
+                }
+            }
+        })
+    });
+    // What the workspace's build needs of the nvptx side first (`host/build.rs` embeds it), then
+    // the rest of `ptx` (catalogs, examples' kernels, ptxas: read by the tests at run time only,
+    // and mostly one core busy) while the other core lints and builds the workspace's tests.
+    let k = steps.run("ptx: kernels", ptx_kernels);
+    steps.run("ptx rest | lint, test build", || {
+        let rest = std::thread::spawn(move || ptx_rest(&k));
+        lint();
+        run(cargo().args(["test", "--workspace", "--no-run"]));
+        if rest.join().is_err() {
+            exit(1);
+        }
+    });
     let mut total = (0u64, 0u64);
     // Workspace: unit, integration, doc and compile-fail tests (host backend).
     steps.run("workspace tests", || {
@@ -142,26 +173,12 @@ pub(super) fn test() {
     // Miri: the host backend's unsafe paths (aliasing, lifetimes, data races).
     steps.run("miri", || miri(&mut total));
     // Loom suite: the seed's programs model-checked from the same source.
-    let loom = root().join("loom-tests/tests");
     steps.run("loom suite", || {
-        if loom
-            .read_dir()
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(false)
-        {
-            run_tests(
-                cargo()
-                    .args([
-                        "test",
-                        "-p",
-                        "ptx-sync-loom-tests",
-                        "--release",
-                        "--target-dir",
-                    ])
-                    .arg(root().join("target/loom"))
-                    .env("RUSTFLAGS", "--cfg loom"),
-                &mut total,
-            );
+        if let Some(b) = loom_build {
+            if b.join().is_err() {
+                exit(1);
+            }
+            run_tests(&mut loom_suite(&[]), &mut total);
         }
     });
     // Examples: each is its own crate, as a user's would be: its tests, then its loom model
@@ -194,23 +211,7 @@ pub(super) fn test() {
             if !d.join("tests/loom.rs").exists() {
                 continue;
             }
-            run_tests(
-                cargo()
-                    .args([
-                        "test",
-                        "--release",
-                        "--no-default-features",
-                        "--test",
-                        "loom",
-                        "--manifest-path",
-                    ])
-                    .arg(d.join("Cargo.toml"))
-                    // The loom suite's directory: same flags (`--cfg loom`, release).
-                    .arg("--target-dir")
-                    .arg(root().join("target/loom"))
-                    .env("RUSTFLAGS", "--cfg loom"),
-                &mut total,
-            );
+            run_tests(&mut example_loom(&d, &[]), &mut total);
         }
     });
     // docs/guide.md, step by step.
@@ -221,6 +222,38 @@ pub(super) fn test() {
     steps.print();
     // The closing line CI reads: every test of every suite above.
     println!("total: {} passed, {} failed", total.0, total.1);
+}
+
+/// `cargo test` of the loom suite: the seed's programs model-checked from the same source
+/// (release, `--cfg loom`, in `target/loom`), with `extra` arguments.
+fn loom_suite(extra: &[&str]) -> Command {
+    let mut c = cargo();
+    c.args(["test", "-p", "ptx-sync-loom-tests", "--release"])
+        .args(extra)
+        .arg("--target-dir")
+        .arg(root().join("target/loom"))
+        .env("RUSTFLAGS", "--cfg loom");
+    c
+}
+
+/// `cargo test` of example `d`'s loom model (`tests/loom.rs`) with `extra` arguments: the loom
+/// suite's directory and flags (`--cfg loom`, release).
+fn example_loom(d: &Path, extra: &[&str]) -> Command {
+    let mut c = cargo();
+    c.args([
+        "test",
+        "--release",
+        "--no-default-features",
+        "--test",
+        "loom",
+    ])
+    .args(extra)
+    .arg("--manifest-path")
+    .arg(d.join("Cargo.toml"))
+    .arg("--target-dir")
+    .arg(root().join("target/loom"))
+    .env("RUSTFLAGS", "--cfg loom");
+    c
 }
 
 /// The test files Miri runs: the host backend's unsafe paths — `ClusterShared`'s per-CTA copies
