@@ -293,60 +293,14 @@ pub unsafe trait TensorCoords: Copy + 'static + TensorCoordsHost {
     const DIM: u32;
 }
 
-macro_rules! for_tensor_dims {
-    ($leaf:ident $($pre:tt)*) => {
-        $leaf! { $($pre)* 1 "1" "{c0}" [c0 0] }
-        $leaf! { $($pre)* 2 "2" "{c0}, {c1}" [c0 0, c1 1] }
-        $leaf! { $($pre)* 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] }
-        $leaf! { $($pre)* 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] }
-        $leaf! { $($pre)* 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_tensor_dims;
-
-/// One tensor-copy form of one rank, inside its `impl` (the tensor reductions' table,
-/// `tensor_reduce.rs`): `PTX fn (KEY "{c…}") [coords]
-/// (mnemonic) (operand: type => class, …)` defines the `PTX` constant and the method with its
-/// `asm!`; `PTX / PTX_HINT fn / fn_hint …` also the `.L2::cache_hint` twin (PTX ISA §9.7.9.25.5:
-/// the qualifier last, the policy the last operand).
-macro_rules! tensor_op {
-    ($P:ident / $PH:ident $f:ident / $fh:ident ($key:ident $cs:literal) $co:tt ($($mn:tt)*) ($($args:tt)*)) => {
-        tensor_op! { $P $f ($key $cs) $co ($($mn)*) ($($args)*) }
-        tensor_op! { $PH $fh ($key $cs hint) $co ($($mn)*, tok!(CacheHint)) ($($args)*, pol: u64 => reg64) }
-    };
-    ($P:ident $f:ident ($($key:tt)*) [$($c:ident $i:literal),*] ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
-        const $P: &'static str = concat!($($mn)*);
-        #[cfg(target_arch = "nvptx64")]
-        #[inline(always)]
-        unsafe fn $f(self, $($a: $t),*) {
-            asm!(asm_text!(none; ($($key)*); $($mn)*),
-                 $($a = in($r) $a,)* $($c = in(reg32) self[$i],)* options(nostack, preserves_flags));
-        }
-    };
-}
-
 macro_rules! tensor_coords {
-    ($n:literal $d:literal $cs:literal [$($c:ident $i:literal),*]) => {
+    ($($n:literal)*) => {$(
         unsafe impl TensorCoords for [i32; $n] {
             const DIM: u32 = $n;
         }
-    };
+    )*};
 }
-for_tensor_dims! { tensor_coords }
-
-/// The ranks of the im2col modes (3–5: PTX ISA §9.7.9.25.5, `.im2col` needs a spatial
-/// dimension), with their `D − 2` 16-bit im2col offsets: `$leaf! { n "n" "{c…}" [coords]
-/// "{o…}" [offsets] }` (tokens after `$leaf` are passed first, as for `for_tensor_dims!`).
-macro_rules! for_im2col_dims {
-    ($leaf:ident $($pre:tt)*) => {
-        $leaf! { $($pre)* 3 "3" "{c0}, {c1}, {c2}" [c0 0, c1 1, c2 2] "{o0}" [o0 0] }
-        $leaf! { $($pre)* 4 "4" "{c0}, {c1}, {c2}, {c3}" [c0 0, c1 1, c2 2, c3 3] "{o0}, {o1}" [o0 0, o1 1] }
-        $leaf! { $($pre)* 5 "5" "{c0}, {c1}, {c2}, {c3}, {c4}" [c0 0, c1 1, c2 2, c3 3, c4 4] "{o0}, {o1}, {o2}" [o0 0, o1 1, o2 2] }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_im2col_dims;
+tensor_coords!(1 2 3 4 5);
 
 #[cfg(not(target_arch = "nvptx64"))]
 mod catalog;

@@ -74,7 +74,4 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
         )*};
     }
     for_cp_async! { cpa_v }
-    // §9.7.9.25.4 (bulk copies, bulk reductions): PTX 8.0 / sm_90; seed §5.2.
-    reduce::catalog_rows(&mut f);
-    tensor_reduce::catalog_rows(&mut f);
 }

@@ -8,30 +8,48 @@
 //! reductions into the same elements lose nothing.
 //!
 //! The operator is a marker of [`atomic::op`](crate::atomic::op), the element type a Rust type;
-//! the legal pairs are the rows of the ISA's table, and nothing else compiles:
+//! the legal pairs are the rows of the ISA's table, and nothing else compiles: `.add` on
+//! `u32` `.u32`, `i32` `.s32`, `u64` `.u64`, `i64` `.u64` (two's complement: PTX has no
+//! `.add.s64`), `f32` `.f32`, `f64` `.f64`, [`F16`] `.noftz.f16`, [`Bf16`] `.noftz.bf16`;
+//! `.min`/`.max` on `u32`, `i32`, `u64`, `i64` (`.s64`), [`F16`], [`Bf16`]; `.inc`/`.dec` on
+//! `u32`; `.and`/`.or`/`.xor` on `u32` `.b32`, `u64` `.b64`. Into `.shared::cluster` only the
+//! 32-bit integer rows and `.add` on the 64-bit integers:
 //!
-//! | destination (call) | `.redOp` | Rust element type → `.type` |
+//! <!-- generated from device/isa/copy_reduce.rows by device/isa/gen: do not edit (cargo xtask isa) -->
+//! | call | PTX | PTX ISA / SM |
 //! |---|---|---|
-//! | `.global`, `.bulk_group` ([`cp_reduce_async_bulk`], [`cp_reduce_async_bulk_hint`]) | `.add` | `u32` `.u32`, `i32` `.s32`, `u64` `.u64`, `i64` `.u64` (two's complement: PTX has no `.add.s64`), `f32` `.f32`, `f64` `.f64`, [`F16`] `.noftz.f16`, [`Bf16`] `.noftz.bf16` |
-//! | | `.min`, `.max` | `u32` `.u32`, `i32` `.s32`, `u64` `.u64`, `i64` `.s64`, [`F16`] `.f16`, [`Bf16`] `.bf16` |
-//! | | `.inc`, `.dec` | `u32` `.u32` |
-//! | | `.and`, `.or`, `.xor` | `u32` `.b32`, `u64` `.b64` |
-//! | `.shared::cluster`, `.mbarrier::complete_tx::bytes` ([`cp_reduce_async_bulk_s2c`]) | `.add` | `u32` `.u32`, `i32` `.s32`, `u64` `.u64`, `i64` `.u64` |
-//! | | `.min`, `.max` | `u32` `.u32`, `i32` `.s32` |
-//! | | `.inc`, `.dec` | `u32` `.u32` |
-//! | | `.and`, `.or`, `.xor` | `u32` `.b32` |
+//! | [`cp_reduce_async_bulk`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.{add.u32,min.u32,max.u32,inc.u32,dec.u32,and.b32,or.b32,xor.b32} [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.{add.u32,min.u32,max.u32,inc.u32,dec.u32,and.b32,or.b32,xor.b32} [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.{add.u32,min.u32,max.u32,inc.u32,dec.u32,and.b32,or.b32,xor.b32} [sd], [ss], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.{add.s32,min.s32,max.s32} [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.{add.s32,min.s32,max.s32} [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_s2c`] | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.{add.s32,min.s32,max.s32} [sd], [ss], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.{add.u64,min.u64,max.u64,and.b64,or.b64,xor.b64} [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.{add.u64,min.u64,max.u64,and.b64,or.b64,xor.b64} [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_s2c::<Add, u64, _>`](cp_reduce_async_bulk_s2c) | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [sd], [ss], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.{add.u64,min.s64,max.s64} [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.{add.u64,min.s64,max.s64} [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_s2c::<Add, i64, _>`](cp_reduce_async_bulk_s2c) | `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [sd], [ss], n, [b];` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk::<Add, f32>`](cp_reduce_async_bulk) | `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint::<Add, f32>`](cp_reduce_async_bulk_hint) | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.f32 [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk::<Add, f64>`](cp_reduce_async_bulk) | `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64 [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint::<Add, f64>`](cp_reduce_async_bulk_hint) | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.f64 [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.{add.noftz.f16,min.f16,max.f16} [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.{add.noftz.f16,min.f16,max.f16} [g], [ss], n, pol;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.{add.noftz.bf16,min.bf16,max.bf16} [g], [ss], n;` | 8.0 / sm_90 |
+//! | [`cp_reduce_async_bulk_hint`] | `cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.{add.noftz.bf16,min.bf16,max.bf16} [g], [ss], n, pol;` | 8.0 / sm_90 |
 //!
 //! PTX: `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type [d], [s],
 //! n{, policy};` and `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type
 //! [d], [s], n, [b];` (the cache hint sits before `.redOp`, PTX ISA §9.7.9.25.4).
 //!
 //! # Host backend
-//! At issue, one relaxed atomic read-modify-write per element (a compare-exchange loop on the
+//! The rows' host arms (`backend/host/reduce.rs`): at issue, one relaxed atomic read-modify-write per element (a compare-exchange loop on the
 //! element's bits; `.inc`/`.dec` as `atom.inc`/`atom.dec`: `old >= b ? 0 : old + 1`,
 //! `old == 0 || old > b ? b : old - 1`; `.f16`/`.bf16` added exactly and rounded to nearest even,
 //! subnormals kept (`.noftz`); `min`/`max` of a NaN and a number give the number); the
 //! `.shared::cluster` form then completes the bytes on the barrier, as the copy engine does.
-//! The reduction goes through the library's copy engine (`copy/engine.rs`): under `--cfg loom`
+//! The reduction goes through the library's copy engine (`backend/copy_engine.rs`): under `--cfg loom`
 //! it is performed on an engine thread and completes only at `cp.async.bulk.wait_group` (or,
 //! `.shared::cluster`, on the barrier), so a reader that skips the wait may see the old value.
 //!
@@ -47,7 +65,7 @@
 //! ```
 
 use super::*;
-use crate::atomic::op::{self, Add, And, Dec, Inc, Max, Min, Or, Xor};
+use crate::atomic::op::{self, Add};
 use crate::policy::CachePolicy;
 
 /// The `.f16` / `.bf16` elements of [`cp_reduce_async_bulk`]: the atomic module's IEEE 754
@@ -64,242 +82,9 @@ use crate::policy::CachePolicy;
 /// ```
 pub use crate::atomic::{Bf16, F16};
 
-/// `cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.redOp.type`: element type
-/// `Self` with operator `Op` into global memory (the table of the [module docs](self)).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `cp.reduce.async.bulk.global …` with `{Op}` on `{Self}`",
-    note = "PTX ISA §9.7.9.25.4: .add on u32/s32/u64/f32/f64 (.noftz f16/bf16), .min/.max on u32/s32/u64/s64/f16/bf16, .inc/.dec on u32, .and/.or/.xor on b32/b64"
-)]
-pub unsafe trait BulkReduce<Op: op::Op>: Copy + 'static {
-    /// e.g. `"cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32"`.
-    const PTX: &'static str;
-    /// e.g. `"cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.min.s32"`.
-    const PTX_HINT: &'static str;
-    /// The value the reduction writes over `old` with source element `b`.
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn apply(old: Self, b: Self) -> Self;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec(gp: u64, ss: u32, n: u32);
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec_hint(gp: u64, ss: u32, n: u32, pol: u64);
-}
-
-/// `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type`:
-/// the smaller set the `.shared::cluster` destination takes (the table of the [module docs](self)).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `cp.reduce.async.bulk.shared::cluster …` with `{Op}` on `{Self}`",
-    note = "PTX ISA §9.7.9.25.4: into .shared::cluster only .add on u32/s32/u64, .min/.max on u32/s32, .inc/.dec on u32, .and/.or/.xor on b32"
-)]
-pub unsafe trait BulkReduceCluster<Op: op::Op>: BulkReduce<Op> {
-    /// e.g. `"cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32"`.
-    const PTX_CLUSTER: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    unsafe fn exec_cluster(sd: u32, ss: u32, n: u32, b: u32);
-}
-
-/// The table, `$leaf! { Type Op ".op.type" [cluster] }` (PTX ISA §9.7.9.25.4); `cluster` marks
-/// the pairs the `.shared::cluster` destination takes too.
-macro_rules! for_bulk_reduce {
-    ($leaf:ident) => {
-        $leaf! { u32 Add ".add.u32" cluster }
-        $leaf! { u32 Min ".min.u32" cluster }
-        $leaf! { u32 Max ".max.u32" cluster }
-        $leaf! { u32 Inc ".inc.u32" cluster }
-        $leaf! { u32 Dec ".dec.u32" cluster }
-        $leaf! { u32 And ".and.b32" cluster }
-        $leaf! { u32 Or ".or.b32" cluster }
-        $leaf! { u32 Xor ".xor.b32" cluster }
-        $leaf! { i32 Add ".add.s32" cluster }
-        $leaf! { i32 Min ".min.s32" cluster }
-        $leaf! { i32 Max ".max.s32" cluster }
-        $leaf! { u64 Add ".add.u64" cluster }
-        $leaf! { u64 Min ".min.u64" }
-        $leaf! { u64 Max ".max.u64" }
-        $leaf! { u64 And ".and.b64" }
-        $leaf! { u64 Or ".or.b64" }
-        $leaf! { u64 Xor ".xor.b64" }
-        $leaf! { i64 Add ".add.u64" cluster }
-        $leaf! { i64 Min ".min.s64" }
-        $leaf! { i64 Max ".max.s64" }
-        $leaf! { f32 Add ".add.f32" }
-        $leaf! { f64 Add ".add.f64" }
-        $leaf! { F16 Add ".add.noftz.f16" }
-        $leaf! { F16 Min ".min.f16" }
-        $leaf! { F16 Max ".max.f16" }
-        $leaf! { Bf16 Add ".add.noftz.bf16" }
-        $leaf! { Bf16 Min ".min.bf16" }
-        $leaf! { Bf16 Max ".max.bf16" }
-    };
-}
-
-macro_rules! reduce_leaf {
-    ($t:ident $Op:ident $ot:literal $($cl:ident)?) => {
-        reduce_leaf! { @g $t $Op
-            ("cp.reduce.async.bulk", tok!(Global), tok!(Shared), ".bulk_group", $ot)
-            ("cp.reduce.async.bulk", tok!(Global), tok!(Shared), ".bulk_group", tok!(CacheHint), $ot) }
-        $( reduce_leaf! { @$cl $t $Op ("cp.reduce.async.bulk", tok!(SharedCluster), tok!(Shared), ".mbarrier::complete_tx::bytes", $ot) } )?
-    };
-    (@g $t:ident $Op:ident ($($mn:tt)*) ($($mh:tt)*)) => {
-        unsafe impl BulkReduce<$Op> for $t {
-            const PTX: &'static str = concat!($($mn)*);
-            const PTX_HINT: &'static str = concat!($($mh)*);
-            #[cfg(not(target_arch = "nvptx64"))]
-            #[inline]
-            fn apply(old: Self, b: Self) -> Self {
-                host_op!($Op $t old b)
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec(gp: u64, ss: u32, n: u32) {
-                asm!(asm_text!(cvta; (bulk_s2g); $($mn)*),
-                     gp = in(reg64) gp, ss = in(reg32) ss, n = in(reg32) n, options(nostack, preserves_flags));
-            }
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec_hint(gp: u64, ss: u32, n: u32, pol: u64) {
-                asm!(asm_text!(cvta; (bulk_s2g hint); $($mh)*),
-                     gp = in(reg64) gp, ss = in(reg32) ss, n = in(reg32) n, pol = in(reg64) pol, options(nostack, preserves_flags));
-            }
-        }
-    };
-    (@cluster $t:ident $Op:ident ($($mn:tt)*)) => {
-        unsafe impl BulkReduceCluster<$Op> for $t {
-            const PTX_CLUSTER: &'static str = concat!($($mn)*);
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            unsafe fn exec_cluster(sd: u32, ss: u32, n: u32, b: u32) {
-                asm!(asm_text!(none; (bulk_s2c); $($mn)*),
-                     sd = in(reg32) sd, ss = in(reg32) ss, n = in(reg32) n, b = in(reg32) b, options(nostack, preserves_flags));
-            }
-        }
-    };
-}
-
-/// The host value of one reduction (`host_op!(Op Type old b)`).
-#[cfg(not(target_arch = "nvptx64"))]
-macro_rules! host_op {
-    (Add f32 $a:ident $b:ident) => {
-        $a + $b
-    };
-    (Add f64 $a:ident $b:ident) => {
-        $a + $b
-    };
-    (Add F16 $a:ident $b:ident) => {
-        F16::from_bits(half::F16_FMT.add($a.to_bits(), $b.to_bits()))
-    };
-    (Add Bf16 $a:ident $b:ident) => {
-        Bf16::from_bits(half::BF16_FMT.add($a.to_bits(), $b.to_bits()))
-    };
-    (Min F16 $a:ident $b:ident) => {
-        F16::from_bits(half::F16_FMT.min_max($a.to_bits(), $b.to_bits(), false))
-    };
-    (Max F16 $a:ident $b:ident) => {
-        F16::from_bits(half::F16_FMT.min_max($a.to_bits(), $b.to_bits(), true))
-    };
-    (Min Bf16 $a:ident $b:ident) => {
-        Bf16::from_bits(half::BF16_FMT.min_max($a.to_bits(), $b.to_bits(), false))
-    };
-    (Max Bf16 $a:ident $b:ident) => {
-        Bf16::from_bits(half::BF16_FMT.min_max($a.to_bits(), $b.to_bits(), true))
-    };
-    (Add $t:ident $a:ident $b:ident) => {
-        $a.wrapping_add($b)
-    };
-    (Min $t:ident $a:ident $b:ident) => {
-        core::cmp::min($a, $b)
-    };
-    (Max $t:ident $a:ident $b:ident) => {
-        core::cmp::max($a, $b)
-    };
-    (Inc $t:ident $a:ident $b:ident) => {
-        if $a >= $b {
-            0
-        } else {
-            $a + 1
-        }
-    };
-    (Dec $t:ident $a:ident $b:ident) => {
-        if $a == 0 || $a > $b {
-            $b
-        } else {
-            $a - 1
-        }
-    };
-    (And $t:ident $a:ident $b:ident) => {
-        $a & $b
-    };
-    (Or $t:ident $a:ident $b:ident) => {
-        $a | $b
-    };
-    (Xor $t:ident $a:ident $b:ident) => {
-        $a ^ $b
-    };
-}
-for_bulk_reduce! { reduce_leaf }
-
-/// Host: `*p = f(*p)` as one relaxed atomic read-modify-write (a compare-exchange loop on the
-/// element's bits).
-///
-/// # Safety
-/// `p` aligned and valid for reads and writes; every concurrent access to `*p` atomic.
-#[cfg(not(target_arch = "nvptx64"))]
-pub(super) unsafe fn host_rmw<T: Copy>(p: *mut T, f: impl Fn(T) -> T) {
-    use core::mem::{size_of, transmute_copy};
-    use core::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
-    macro_rules! cas {
-        ($A:ident, $u:ty) => {{
-            let _ = $A::from_ptr(p as *mut $u).fetch_update(Relaxed, Relaxed, |x: $u| {
-                Some(transmute_copy::<T, $u>(&f(transmute_copy::<$u, T>(&x))))
-            });
-        }};
-    }
-    match size_of::<T>() {
-        2 => cas!(AtomicU16, u16),
-        4 => cas!(AtomicU32, u32),
-        8 => cas!(AtomicU64, u64),
-        n => unreachable!("no {n}-byte bulk-reduction element"),
-    }
-}
-
-/// Host: one element of the reduction, for the copy engine (`copy/engine.rs`).
-#[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_reduce_elem<Op: op::Op, T: BulkReduce<Op>>(d: usize, s: usize, _: u8) {
-    let b = (s as *const T).read();
-    host_rmw(d as *mut T, |old| T::apply(old, b));
-}
-
-/// Host: the element-wise reduction of `bytes` from `src` into `dst`, through the copy engine
-/// (at issue on the host; on an engine thread under loom, completed by `done`).
-#[cfg(not(target_arch = "nvptx64"))]
-unsafe fn host_reduce<Op: op::Op, T: BulkReduce<Op>>(
-    dst: *mut T,
-    src: *const T,
-    bytes: u32,
-    done: crate::backend::copy_engine::Done,
-) {
-    let mut b = crate::backend::copy_engine::Batch::new();
-    let n = core::mem::size_of::<T>();
-    for i in 0..bytes as usize / n {
-        b.reduce(
-            dst.add(i) as usize,
-            src.add(i) as usize,
-            n,
-            host_reduce_elem::<Op, T>,
-            0,
-        );
-    }
-    b.issue(done);
-}
+// `BulkReduce`, `BulkReduceCluster` and their impls (one per row of the ISA's op/type table),
+// with the `asm!` leaves, host arms and catalog rows: generated from device/isa/copy_reduce.rows.
+include!(concat!(env!("OUT_DIR"), "/isa/copy_reduce.rs"));
 
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.redOp.type [d], [s], n;` — element-wise
 /// `dst[i] = dst[i] op src[i]` by TMA, each element an atomic reduction (relaxed, `.gpu`), so
@@ -340,15 +125,7 @@ pub unsafe fn cp_reduce_async_bulk<Op: op::Op, T: BulkReduce<Op>>(
     bytes: u32,
 ) {
     check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    T::exec(dst as u64, src.0, bytes);
-    #[cfg(not(target_arch = "nvptx64"))]
-    host_reduce::<Op, T>(
-        dst,
-        src.0 as *const T,
-        bytes,
-        crate::backend::copy_engine::Done::BulkGroup,
-    );
+    unsafe { T::exec(dst, src, bytes) }
 }
 
 /// [`cp_reduce_async_bulk`] with `.L2::cache_hint`: the global accesses use `policy`.
@@ -374,16 +151,8 @@ pub unsafe fn cp_reduce_async_bulk_hint<Op: op::Op, T: BulkReduce<Op>>(
     bytes: u32,
     policy: CachePolicy,
 ) {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        check_bulk(bytes);
-        T::exec_hint(dst as u64, src.0, bytes, policy.0);
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let _ = policy;
-        cp_reduce_async_bulk::<Op, T>(dst, src, bytes)
-    }
+    check_bulk(bytes);
+    unsafe { T::exec_hint(dst, src, bytes, policy) }
 }
 
 /// `cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.redOp.type
@@ -428,17 +197,7 @@ pub unsafe fn cp_reduce_async_bulk_s2c<Op: op::Op, T: BulkReduceCluster<Op>, Tag
     bar: RemoteMbarrier<'_, Tag>,
 ) {
     check_bulk(bytes);
-    #[cfg(target_arch = "nvptx64")]
-    T::exec_cluster(dst.0, src.0, bytes, bar.addr().0);
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        host_reduce::<Op, T>(
-            dst.0 as *mut T,
-            src.0 as *const T,
-            bytes,
-            crate::backend::copy_engine::Done::tx(bar.local(), bytes),
-        );
-    }
+    unsafe { T::exec_cluster(dst, src, bytes, bar) }
 }
 
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.type [d], [s], n;` — as
@@ -471,154 +230,5 @@ pub unsafe fn cp_reduce_async_bulk_add<T: BulkReduce<Add>>(
     src: SharedAddr,
     bytes: u32,
 ) {
-    cp_reduce_async_bulk::<Add, T>(dst, src, bytes)
-}
-
-/// Host arithmetic of the 16-bit floats: exact in `f64` (a sum of two binary16 or bfloat16 values
-/// is exact there, or its rounding cannot reach a half-way point of the 16-bit format), then
-/// one rounding to nearest even.
-#[cfg(not(target_arch = "nvptx64"))]
-mod half {
-    /// A 16-bit float format: mantissa bits and exponent bias.
-    pub(super) struct Fmt {
-        m: u32,
-        bias: i32,
-    }
-    pub(super) const F16_FMT: Fmt = Fmt { m: 10, bias: 15 };
-    pub(super) const BF16_FMT: Fmt = Fmt { m: 7, bias: 127 };
-
-    fn pow2(e: i32) -> f64 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    }
-    /// `y` ≥ 0, < 2^53, rounded to the nearest integer, ties to even.
-    fn round_ne(y: f64) -> u64 {
-        let t = y as u64;
-        let fr = y - t as f64;
-        if fr > 0.5 || (fr == 0.5 && t & 1 == 1) {
-            t + 1
-        } else {
-            t
-        }
-    }
-    impl Fmt {
-        fn emax(&self) -> u32 {
-            (2 * self.bias + 1) as u32
-        }
-        fn is_nan(&self, x: u16) -> bool {
-            let e = (x as u32 >> self.m) & self.emax();
-            e == self.emax() && x as u32 & ((1 << self.m) - 1) != 0
-        }
-        fn to_f64(&self, x: u16) -> f64 {
-            let s = if x & 0x8000 != 0 { -1.0 } else { 1.0 };
-            let e = ((x as u32 >> self.m) & self.emax()) as i32;
-            let f = (x as u32 & ((1 << self.m) - 1)) as f64;
-            s * match e {
-                0 => f * pow2(1 - self.bias - self.m as i32),
-                _ if e as u32 == self.emax() => {
-                    if f == 0.0 {
-                        f64::INFINITY
-                    } else {
-                        f64::NAN
-                    }
-                }
-                _ => (f + pow2(self.m as i32)) * pow2(e - self.bias - self.m as i32),
-            }
-        }
-        fn round_f64(&self, x: f64) -> u16 {
-            if x.is_nan() {
-                return 0x7fff; // PTX's canonical NaN
-            }
-            let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
-            let a = x.abs();
-            let m = self.m as i32;
-            let emin = 1 - self.bias;
-            let bits = if a >= pow2(self.bias + 1) {
-                self.emax() << m // infinity (a sum of two finite values is below 2^(bias + 2))
-            } else if a < pow2(emin) {
-                round_ne(a * pow2(m - emin)) as u32 // subnormal (or the smallest normal)
-            } else {
-                let mut e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-                let mut q = round_ne(a * pow2(m - e)) as u32;
-                if q == 1 << (m + 1) {
-                    q >>= 1;
-                    e += 1;
-                }
-                if e > self.bias {
-                    self.emax() << m // infinity
-                } else {
-                    (((e + self.bias) as u32) << m) | (q - (1 << m))
-                }
-            };
-            sign | bits as u16
-        }
-        /// `a + b`, rounded once.
-        pub(super) fn add(&self, a: u16, b: u16) -> u16 {
-            self.round_f64(self.to_f64(a) + self.to_f64(b))
-        }
-        /// `min`/`max` (`max` true): a NaN operand yields the other; `-0 < +0`.
-        pub(super) fn min_max(&self, a: u16, b: u16, max: bool) -> u16 {
-            match (self.is_nan(a), self.is_nan(b)) {
-                (true, true) => 0x7fff,
-                (true, false) => b,
-                (false, true) => a,
-                _ => {
-                    let (x, y) = (self.to_f64(a), self.to_f64(b));
-                    let a_less = x < y || (x == y && a & 0x8000 != 0);
-                    if a_less != max {
-                        a
-                    } else {
-                        b
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Catalog rows of the bulk reductions (`ptx-sync show`): per table row the `.global` form, its
-/// `.L2::cache_hint` twin and, for the `cluster` pairs, the `.shared::cluster` form.
-#[cfg(not(target_arch = "nvptx64"))]
-pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
-    use crate::catalog::{Completion, Family, Form, Marker as M, Variant};
-    let g = Variant {
-        sm: 90,
-        ptx_isa: 80,
-        isa: "9.7.9.25.4",
-        seed: "5.2",
-        space: M::Global,
-        form: Form {
-            src: M::Shared,
-            completion: Completion::BulkGroup,
-            ..Form::NONE
-        },
-        ..Variant::of(Family::CpReduceAsyncBulk)
-    };
-    macro_rules! red_v {
-        ($t:ident $Op:ident $ot:literal $($cl:ident)?) => {
-            let v = Variant { op: <$Op as op::Op>::PTX, ty: stringify!($t), ..g };
-            f(with_ops!(cvta; (bulk_s2g); Variant {
-                ptx: <$t as BulkReduce<$Op>>::PTX,
-                rust: concat!("cp_reduce_async_bulk::<", stringify!($Op), ", ", stringify!($t), ">"),
-                ..v
-            }));
-            f(with_ops!(cvta; (bulk_s2g hint); Variant {
-                form: Form { cache_hint: true, ..g.form },
-                ptx: <$t as BulkReduce<$Op>>::PTX_HINT,
-                rust: concat!("cp_reduce_async_bulk_hint::<", stringify!($Op), ", ", stringify!($t), ">"),
-                ..v
-            }));
-            $( red_v!(@$cl $t $Op v); )?
-        };
-        (@cluster $t:ident $Op:ident $v:ident) => {
-            f(with_ops!(none; (bulk_s2c); Variant {
-                space: M::SharedCluster,
-                form: Form { completion: Completion::Mbarrier, ..g.form },
-                seed: "5.4",
-                ptx: <$t as BulkReduceCluster<$Op>>::PTX_CLUSTER,
-                rust: concat!("cp_reduce_async_bulk_s2c::<", stringify!($Op), ", ", stringify!($t), ", _>"),
-                ..$v
-            }));
-        };
-    }
-    for_bulk_reduce! { red_v }
+    unsafe { cp_reduce_async_bulk::<Add, T>(dst, src, bytes) }
 }

@@ -84,27 +84,8 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
         ptx_sync::policy::EvictFirst,
         ptx_sync::policy::NoSecondary,
     >(1.0);
-    // cp.reduce.async.bulk: the PTX ISA's table (§9.7.9.25.4), written here by hand; `cluster`
-    // lists the pairs the .shared::cluster destination takes too (into a peer CTA, rank 1).
-    macro_rules! red {
-        ($($t:ident: $($Op:ident)* $(; cluster $($COp:ident)*)?),* $(,)?) => {$(
-            $(
-                cp_reduce_async_bulk::<ptx_sync::atomic::op::$Op, $t>(p as *mut $t, s, 256);
-                cp_reduce_async_bulk_hint::<ptx_sync::atomic::op::$Op, $t>(p as *mut $t, s, 256, pol);
-            )*
-            $($( cp_reduce_async_bulk_s2c::<ptx_sync::atomic::op::$COp, $t, _>(mapa(s, 1), s, 256, m.remote(1)); )*)?
-        )*};
-    }
-    red! {
-        u32: Add Min Max Inc Dec And Or Xor; cluster Add Min Max Inc Dec And Or Xor,
-        i32: Add Min Max; cluster Add Min Max,
-        u64: Add Min Max And Or Xor; cluster Add,
-        i64: Add Min Max; cluster Add,
-        f32: Add,
-        f64: Add,
-        F16: Add Min Max,
-        Bf16: Add Min Max,
-    }
+    // cp.reduce.async.bulk: the PTX ISA's op/type table (device/isa/copy_reduce.rows)
+    ptx_sync::catalog_calls_copy_reduce!(p, p, s, m, pol);
     cp_async_hint::<Ca, 4>(s, g, pol);
     cp_async_hint::<Ca, 8>(s, g, pol);
     cp_async_hint::<Ca, 16>(s, g, pol);
@@ -129,16 +110,9 @@ pub unsafe extern "ptx-kernel" fn catalog_copy(p: *mut u64, map: *const TensorMa
     // the .L2::cache_hint bulk copies and the tiled tensor copies (device/isa/copy.rows)
     ptx_sync::catalog_calls_copy_hint!(p, p, s, g, m, pol);
     ptx_sync::catalog_calls_copy_tensor!(p, p, s, m, map, pol);
-    // cp.reduce.async.bulk.tensor (§9.7.9.25.5): every redOp, .tile on 1d-5d, .im2col_no_offs on 3d-5d
-    macro_rules! tred {
-        ($M:ident: $($c:expr),*) => {$( tred!(@ $M $c; Add Min Max Inc Dec And Or Xor); )*};
-        (@ $M:ident $c:expr; $($Op:ident)*) => {$(
-            cp_reduce_async_bulk_tensor::<ptx_sync::atomic::op::$Op, $M, _>(map, $c, s);
-            cp_reduce_async_bulk_tensor_hint::<ptx_sync::atomic::op::$Op, $M, _>(map, $c, s, pol);
-        )*};
-    }
-    tred!(Tile: [1i32], [1i32, 2], [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
-    tred!(Im2colNoOffs: [1i32, 2, 3], [1i32, 2, 3, 4], [1i32, 2, 3, 4, 5]);
+    // cp.reduce.async.bulk.tensor: every redOp, .tile on 1d-5d, .im2col_no_offs on 3d-5d
+    // (device/isa/copy_tensor_reduce.rows)
+    ptx_sync::catalog_calls_tensor_reduce!(p, p, s, map, pol);
     // the .im2col loads and prefetches (3d-5d, D - 2 16-bit offsets: device/isa/copy.rows)
     ptx_sync::catalog_calls_copy_im2col!(p, p, s, m, map, pol);
 }

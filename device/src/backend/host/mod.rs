@@ -20,6 +20,7 @@ pub(crate) mod cta;
 #[cfg_attr(loom, allow(dead_code))]
 pub(crate) mod launch;
 pub mod leaf;
+pub(crate) mod reduce;
 pub mod scalar;
 pub(crate) mod shared;
 pub(crate) mod st_async;
