@@ -879,8 +879,4 @@ include!(concat!(env!("OUT_DIR"), "/isa/calls.rs"));
 /// function calls `f` for its rows.
 #[cfg(not(target_arch = "nvptx64"))]
 #[allow(clippy::type_complexity)]
-pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[
-    crate::copy::catalog_rows,
-    // Arch-specific rows (`Variant::arch`): built in the catalog_sm90a / catalog_sm100a kernels.
-    crate::copy::blackwell::catalog_rows,
-];
+pub(crate) const EXTENSIONS: &[fn(&mut dyn FnMut(Variant))] = &[crate::copy::catalog_rows];

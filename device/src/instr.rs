@@ -37,8 +37,8 @@
 //! it on the base targets below it.
 //!
 //! Every instruction that has no type parameters is a unit struct implementing [`Instr`]; its
-//! mnemonic is built once by the private `instr!` macro and pasted both into [`Instr::PTX`] and
-//! into the `asm!` template of the struct's hidden `exec` functions. Instructions with type
+//! mnemonic is written once, in its row (`device/isa/*.rows`), and generated both into
+//! [`Instr::PTX`] and into the `asm!` template of the struct's hidden `exec` functions. Instructions with type
 //! parameters (semantic, scope, space) follow `atomic.rs`: a per-family trait with associated
 //! `PTX` constants, implemented only for the legal combinations.
 
@@ -49,36 +49,6 @@ pub trait Instr {
     /// The Rust name of the marker (`"MbarrierInit"`).
     const NAME: &'static str;
 }
-
-/// `instr! { #[doc] Name = (concat!(...)); fn exec(a: u32) => m { asm!(concat!(m!(), " ..."), ...) } }`
-/// defines `Name: Instr` and the device functions; `m!()` expands to the one mnemonic text.
-macro_rules! instr {
-    ($(#[$m:meta])* $Name:ident = ($($mn:tt)*); $($rest:tt)*) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct $Name;
-        impl $crate::instr::Instr for $Name {
-            const PTX: &'static str = concat!($($mn)*);
-            const NAME: &'static str = stringify!($Name);
-        }
-        #[cfg(target_arch = "nvptx64")]
-        impl $Name {
-            $crate::instr::instr!(@fns ($($mn)*) $($rest)*);
-        }
-    };
-    (@fns ($($mn:tt)*)) => {};
-    (@fns ($($mn:tt)*) fn $f:ident $(<const $g:ident : $gt:ty>)? ($($arg:ident : $t:ty),*) $(-> $ret:ty)? => $mm:ident $body:block $($rest:tt)*) => {
-        #[doc(hidden)]
-        #[inline(always)]
-        #[allow(unused_unsafe, clippy::missing_safety_doc)]
-        pub unsafe fn $f$(<const $g: $gt>)?($($arg: $t),*) $(-> $ret)? {
-            macro_rules! $mm { () => { concat!($($mn)*) } }
-            $body
-        }
-        $crate::instr::instr!(@fns ($($mn)*) $($rest)*);
-    };
-}
-pub(crate) use instr;
 
 /// The operand templates of the async families (`barrier`, `cluster`, `mbarrier`, `proxy`,
 /// `copy`): the text each `asm!` pastes after the mnemonic (without the `;`), and the one the

@@ -481,7 +481,12 @@ impl Ctx<'_> {
             .map(|r| format!(" -> {r}"))
             .unwrap_or_default();
         let vis = if public { "pub " } else { "" };
-        let asm = format!("core::arch::asm!({:?}, {});", l.template, ops.join(", "));
+        // An `unsafe` block: the edition-2024 rule (`unsafe_op_in_unsafe_fn`) holds in every edition.
+        let asm = format!(
+            "unsafe {{ core::arch::asm!({:?}, {}) }};",
+            l.template,
+            ops.join(", ")
+        );
         let mut attrs = String::new();
         if public {
             attrs.push_str("    #[doc(hidden)]\n");
@@ -603,16 +608,12 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
     let mut impls: Vec<(String, Vec<String>, Option<String>)> = Vec::new();
     let mut rows = Vec::new();
     for (f, c) in expansion(file) {
-        let fam = file
-            .families
-            .iter()
-            .find(|x| x.name == f.family)
-            .ok_or_else(|| {
-                format!(
-                    "{}:{}: no family `{}` in this file",
-                    file.path, f.line, f.family
-                )
-            })?;
+        let fam = super::family_of(isa, file, &f.family).ok_or_else(|| {
+            format!(
+                "{}:{}: no family `{}` in this file",
+                file.path, f.line, f.family
+            )
+        })?;
         {
             let l = ctx.leaf(f, &c)?;
             let cfg = f.cfg.clone().or_else(|| fam.cfg.clone());

@@ -45,6 +45,12 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
                     f.path, fam.line, fam.name
                 ));
             }
+            if f.module.is_some() {
+                return Err(format!(
+                    "{}:{}: a file with `module` holds no family (its forms name another file's)",
+                    f.path, fam.line
+                ));
+            }
             if fam.module != f.families[0].module {
                 return Err(format!(
                     "{}:{}: every family of a file lives in one module (`{}`, not `{}`)",
@@ -52,11 +58,7 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
                 ));
             }
         }
-        let module = &f
-            .families
-            .first()
-            .ok_or_else(|| format!("{}: no family", f.path))?
-            .module;
+        let module = f.module_name()?;
         out.push((format!("{}.rs", f.name), emit::rust_file(isa, f)?));
         list.push_str(&format!("    crate::{module}::CATALOG,\n"));
     }
@@ -73,6 +75,29 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
     out.push(("family.rs".into(), emit::family_enum(isa)));
     out.push(("calls.rs".into(), emit::calls(isa)?));
     Ok(out)
+}
+
+impl parse::RowsFile {
+    /// The API module of the file: its `module`, or its families' (one module per file).
+    pub fn module_name(&self) -> Result<String, String> {
+        match (&self.module, self.families.first()) {
+            (Some(m), _) => Ok(m.clone()),
+            (None, Some(f)) => Ok(f.module.clone()),
+            (None, None) => Err(format!("{}: no family and no `module`", self.path)),
+        }
+    }
+}
+
+/// The family of a form: of its file, or (a file with `module`) of another file.
+pub fn family_of<'a>(
+    isa: &'a Isa,
+    file: &'a parse::RowsFile,
+    name: &str,
+) -> Option<&'a parse::Family> {
+    file.families
+        .iter()
+        .chain(isa.files.iter().flat_map(|f| f.families.iter()))
+        .find(|x| x.name == name)
 }
 
 /// Reads `dir` and generates (what `device/build.rs` writes).
@@ -96,23 +121,20 @@ pub fn table_marker(files: &[String]) -> String {
 pub fn table_modules(isa: &Isa) -> Vec<(String, Vec<String>)> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for f in &isa.files {
-        for fam in &f.families {
-            // A family whose forms are no catalog rows (special registers) has no table lines.
-            let rows = f
-                .items
-                .iter()
-                .any(|i| matches!(i, parse::Item::Form(x) if x.family == fam.name && x.row));
-            if !rows {
-                continue;
-            }
-            match out.iter_mut().find(|(m, _)| *m == fam.module) {
-                Some((_, files)) => {
-                    if !files.contains(&f.name) {
-                        files.push(f.name.clone())
-                    }
-                }
-                None => out.push((fam.module.clone(), vec![f.name.clone()])),
-            }
+        // A form that is no catalog row (a special register) has no table line.
+        if !f
+            .items
+            .iter()
+            .any(|i| matches!(i, parse::Item::Form(x) if x.row))
+        {
+            continue;
+        }
+        let Ok(module) = f.module_name() else {
+            continue;
+        };
+        match out.iter_mut().find(|(m, _)| *m == module) {
+            Some((_, files)) => files.push(f.name.clone()),
+            None => out.push((module, vec![f.name.clone()])),
         }
     }
     out

@@ -45,6 +45,10 @@ pub struct RowsFile {
     pub name: String,
     /// `"device/isa/barrier.rows"`.
     pub path: String,
+    /// `module PATH`: the API module of a file whose forms belong to families of another file
+    /// (`copy_blackwell.rows`: `copy::blackwell`, forms of `copy.rows`' families); otherwise
+    /// its families' module.
+    pub module: Option<String>,
     pub families: Vec<Family>,
     pub traits: Vec<TraitDecl>,
     /// Forms and `also` statements, in file order (the order of the catalog kernel).
@@ -604,6 +608,7 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
                 last_family = Some(f.name.clone());
                 file.families.push(f);
             }
+            "module" if !rest.is_empty() && keys.is_empty() => file.module = Some(rest.to_string()),
             "trait" => file.traits.push(trait_decl(path, n, rest, &keys)?),
             "form" => {
                 let f = form(path, n, rest, &keys, last_family.as_deref())?;
@@ -659,7 +664,7 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
             }
             _ => {
                 return Err(format!(
-                    "{path}:{n}: unknown item `{word}` (family, trait, form, also, section)"
+                    "{path}:{n}: unknown item `{word}` (family, module, trait, form, also, section)"
                 ))
             }
         }

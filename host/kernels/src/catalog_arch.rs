@@ -49,25 +49,12 @@ unsafe fn clc_all(p: *mut u64, out: *mut u32) {
 #[cfg(target_feature = "sm_100a")]
 #[inline(always)]
 unsafe fn blackwell_all(p: *mut u64, map: &TensorMap, g: *mut u8) {
-    use ptx_sync::copy::blackwell::*;
     use ptx_sync::shared::to_shared;
     let bar: &Mbarrier = Mbarrier::from_shared(p);
     let d = to_shared(p.add(16));
     let c = *(p as *const i32);
-    macro_rules! cg {
-        ($($G:ident),*) => {$(
-            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c], bar);
-            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1], bar);
-            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2], bar);
-            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2, 3], bar);
-            cp_async_bulk_tensor_load_cta_group::<$G, _, _>(d, map, [c, 1, 2, 3, 4], bar);
-        )*};
-    }
-    cg!(CtaGroup1, CtaGroup2);
-    cp_async_bulk_tensor_gather4::<Shared, _>(d, map, c, [0, 1, 2, 3], bar);
-    cp_async_bulk_tensor_gather4::<SharedCluster, _>(d, map, c, [4, 5, 6, 7], bar);
-    cp_async_bulk_tensor_scatter4(map, c, [0, 1, 2, 3], d);
-    cp_async_bulk_s2g_cp_mask(g, d, 64, 0x00ff);
+    // the rows of device/isa/copy_blackwell.rows, each through its Rust path
+    ptx_sync::catalog_calls_blackwell!(p, p, d, map, c, bar, g);
 }
 
 /// sm_100a: `tensormap.replace` (with `.swizzle_atomicity`), cluster launch control, the

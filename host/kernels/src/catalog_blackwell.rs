@@ -2,7 +2,6 @@
 //! `catalog.ptx`: the `.shared::cta` destination of `cp.async.bulk`. Its architecture-specific
 //! rows are in `catalog_arch.rs`. Assembled, never launched.
 
-use ptx_sync::copy::blackwell::cp_async_bulk_g2s_cta;
 use ptx_sync::shared::to_shared;
 use ptx_sync::Mbarrier;
 
@@ -10,5 +9,7 @@ use ptx_sync::Mbarrier;
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_blackwell_sm90(p: *mut u64, g: *const u8) {
     let bar: &Mbarrier = Mbarrier::from_shared(p);
-    cp_async_bulk_g2s_cta(to_shared(p.add(16)), g, 64, bar);
+    let d = to_shared(p.add(16));
+    // the row of device/isa/copy_blackwell.rows, through its Rust path
+    ptx_sync::catalog_calls_blackwell_sm90!(p, p, d, g, bar);
 }

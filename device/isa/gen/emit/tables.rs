@@ -60,11 +60,7 @@ pub fn calls(isa: &Isa) -> Result<String, String> {
             isa,
             path: &file.path,
         };
-        let module = file
-            .families
-            .first()
-            .map(|f| f.module.clone())
-            .ok_or_else(|| format!("{}: no family", file.path))?;
+        let module = file.module_name()?;
         // (macro name, statements) per section.
         let mut sections: Vec<(String, Vec<String>, Vec<String>)> =
             vec![(file.name.clone(), Vec::new(), Vec::new())];
@@ -212,8 +208,10 @@ pub fn doc_table(isa: &Isa, module: &str) -> Result<Vec<String>, String> {
         };
         for item in &file.items {
             let Item::Form(f) = item else { continue };
-            let fam = file.families.iter().find(|x| x.name == f.family).unwrap();
-            if fam.module != module || !f.row {
+            let Some(fam) = super::super::family_of(isa, file, &f.family) else {
+                continue;
+            };
+            if file.module_name()? != module || !f.row {
                 continue;
             }
             // Group the combinations by their rendered Rust path (without type arguments).
