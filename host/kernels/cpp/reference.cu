@@ -10,6 +10,14 @@ using ref_gpu = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 using ref_cta = cuda::atomic_ref<unsigned, cuda::thread_scope_block>;
 using ref_sys = cuda::atomic_ref<unsigned, cuda::thread_scope_system>;
 
+// `compare_exchange_strong(0 -> 1)` at `.gpu` with order `o`, the value it saw stored in `p[1]`:
+// the body of every `cpp_cas_*_gpu` (they differ only in the order).
+__device__ __forceinline__ void cas_0_1_gpu(unsigned* p, cuda::memory_order o) {
+  unsigned e = 0;
+  ref_gpu(*p).compare_exchange_strong(e, 1, o);
+  p[1] = e;
+}
+
 extern "C" {
 __global__ void cpp_fence_sc_gpu(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device); }
 __global__ void cpp_fence_sc_cta(unsigned*) { cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_block); }
@@ -26,16 +34,8 @@ __global__ void cpp_store_relaxed_gpu(unsigned* p) { ref_gpu(*p).store(1, cuda::
 __global__ void cpp_fetch_add_relaxed_gpu(unsigned* p) { p[1] = ref_gpu(*p).fetch_add(1, cuda::memory_order_relaxed); }
 __global__ void cpp_fetch_add_acq_rel_gpu(unsigned* p) { p[1] = ref_gpu(*p).fetch_add(1, cuda::memory_order_acq_rel); }
 __global__ void cpp_fetch_add_relaxed_cta(unsigned* p) { p[1] = ref_cta(*p).fetch_add(1, cuda::memory_order_relaxed); }
-__global__ void cpp_cas_acq_rel_gpu(unsigned* p) {
-  unsigned e = 0;
-  ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_acq_rel);
-  p[1] = e;
-}
-__global__ void cpp_cas_relaxed_gpu(unsigned* p) {
-  unsigned e = 0;
-  ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_relaxed);
-  p[1] = e;
-}
+__global__ void cpp_cas_acq_rel_gpu(unsigned* p) { cas_0_1_gpu(p, cuda::memory_order_acq_rel); }
+__global__ void cpp_cas_relaxed_gpu(unsigned* p) { cas_0_1_gpu(p, cuda::memory_order_relaxed); }
 // memory_order_seq_cst (issue #13 item 10)
 __global__ void cpp_load_sc_gpu(unsigned* p) { p[1] = ref_gpu(*p).load(cuda::memory_order_seq_cst); }
 __global__ void cpp_load_sc_cta(unsigned* p) { p[1] = ref_cta(*p).load(cuda::memory_order_seq_cst); }
@@ -43,11 +43,7 @@ __global__ void cpp_store_sc_gpu(unsigned* p) { ref_gpu(*p).store(1, cuda::memor
 __global__ void cpp_store_sc_sys(unsigned* p) { ref_sys(*p).store(1, cuda::memory_order_seq_cst); }
 __global__ void cpp_fetch_add_sc_gpu(unsigned* p) { p[1] = ref_gpu(*p).fetch_add(1, cuda::memory_order_seq_cst); }
 __global__ void cpp_swap_sc_gpu(unsigned* p) { p[1] = ref_gpu(*p).exchange(1, cuda::memory_order_seq_cst); }
-__global__ void cpp_cas_sc_gpu(unsigned* p) {
-  unsigned e = 0;
-  ref_gpu(*p).compare_exchange_strong(e, 1, cuda::memory_order_seq_cst);
-  p[1] = e;
-}
+__global__ void cpp_cas_sc_gpu(unsigned* p) { cas_0_1_gpu(p, cuda::memory_order_seq_cst); }
 // half-precision and vector float atomics (issue #13 item 7): CUDA's atomicAdd overloads
 // (libcu++'s atomic_ref<__half> has no fetch_add)
 __global__ void cpp_fetch_add_f16_relaxed_gpu(__half* p) { p[1] = atomicAdd(p, __float2half(1.0f)); }
