@@ -11,9 +11,11 @@
 //!   `concat!("ld", tok!($S), tok!($Sco), tok!($Sp), ".", type)`. `asm!` needs a literal template
 //!   and `concat!` cannot read a `const`, so the token table is a macro that both the constants
 //!   and the templates expand.
-//! * **One row per instruction.** Each family's rows (`for_atom_rows!`, `for_fences!`,
-//!   `instr!`, …) pass their markers to a leaf macro that writes the trait impl and its `asm!`
-//!   from the same concatenation; the catalog ([`crate::catalog`]) walks the same rows.
+//! * **One row per instruction.** The rows of `device/isa/*.rows` are expanded by one
+//!   generator into each form's marker or trait impl, its `asm!` and its catalog row; the
+//!   access families' rows (`for_atom_rows!`, `for_fences!`, …) still pass their markers to a
+//!   leaf macro that writes the trait impl and its `asm!` from the same concatenation; the
+//!   catalog ([`crate::catalog`]) walks the same rows.
 //! * **Operands once.** The access families' operand templates are `ops!` (`atomic.rs`); the
 //!   async families' are the `aops!` table of this module, with the `{{ .reg … }}` blocks some
 //!   instructions need in `ablk!`. Each async `asm!` is `asm!(asm_text!(BLOCK; (KEY);
