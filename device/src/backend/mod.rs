@@ -92,12 +92,12 @@ use nvptx as shared_ops;
 /// `asm!` on nvptx64 (`nvptx/access.rs`), empty elsewhere (`host/leaf.rs`).
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx::access::{AtomLeaf, CasLeaf, LdLeaf, RedLeaf, StLeaf};
-pub use shared_ops::RawShared;
-pub(crate) use shared_ops::{generic_to_shared, shared_to_generic};
 /// The dynamic window's address: used by `shared::dynamic_smem`, which an nvptx64 build has only
 /// with the `dynamic-smem` feature (a kernel crate without it has no use for the import).
 #[cfg(any(not(target_arch = "nvptx64"), feature = "dynamic-smem", doc))]
 pub(crate) use shared_ops::dyn_smem;
+pub use shared_ops::RawShared;
+pub(crate) use shared_ops::{generic_to_shared, shared_to_generic};
 
 /// The backend of this build — the one place the target is chosen.
 #[cfg(target_arch = "nvptx64")]
