@@ -481,7 +481,15 @@ impl Ctx<'_> {
             .map(|r| format!(" -> {r}"))
             .unwrap_or_default();
         let vis = if public { "pub " } else { "" };
-        let asm = format!("core::arch::asm!({:?}, {});", l.template, ops.join(", "));
+        // SAFETY (in the generated text): a leaf's contract is its caller's — the `# Safety` of
+        // the public call that reaches it (edition 2024: an `unsafe fn` body is not an unsafe
+        // block).
+        let asm = format!(
+            "// SAFETY: the caller keeps this leaf's contract (its public call's `# Safety`).\n        \
+             unsafe {{ core::arch::asm!({:?}, {}) }};",
+            l.template,
+            ops.join(", ")
+        );
         let mut attrs = String::new();
         if public {
             attrs.push_str("    #[doc(hidden)]\n");
@@ -494,7 +502,8 @@ impl Ctx<'_> {
                 format!("        {out_decl}{asm}{out_ret}\n")
             }
             Some(h) => {
-                attrs.push_str("    #[allow(unused_variables)]\n");
+                // The host arm is an unsafe block too (some arms call nothing unsafe).
+                attrs.push_str("    #[allow(unused_variables, unused_unsafe)]\n");
                 let nv = if out_decl.is_empty() {
                     asm
                 } else {
@@ -502,7 +511,9 @@ impl Ctx<'_> {
                 };
                 format!(
                     "        #[cfg(target_arch = \"nvptx64\")]\n        {{\n            {}\n        }}\n        \
-                     #[cfg(not(target_arch = \"nvptx64\"))]\n        {{\n            {h}\n        }}\n",
+                     #[cfg(not(target_arch = \"nvptx64\"))]\n        \
+                     // SAFETY: the caller keeps this leaf's contract (its public call's `# Safety`).\n        \
+                     unsafe {{\n            {h}\n        }}\n",
                     nv.replace("\n        ", "\n            ")
                 )
             }

@@ -403,7 +403,7 @@ macro_rules! pair {
 /// swap (only the rows the table has are reachable).
 #[cfg(not(target_arch = "nvptx64"))]
 macro_rules! host_bits {
-    ($T:ident, $bits:ty, $A:ident, $add:expr) => {
+    ($T:ident, $bits:ty, $A:ident, $add:expr_2021) => {
         impl crate::backend::host::HostScalar for $T {
             type Atomic = crate::backend::host::hatomic::$A;
             type Repr = $bits;
@@ -470,7 +470,8 @@ macro_rules! host_bits {
             }
             #[cfg(not(loom))]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
-                crate::backend::host::hatomic::$A::from_ptr(p as *mut $bits)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe { crate::backend::host::hatomic::$A::from_ptr(p as *mut $bits) }
             }
         }
     };
