@@ -681,8 +681,8 @@ mod walk {
         };
     }
     macro_rules! v {
-        ($fam:ident, $op:expr_2021, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr_2021,
-         $ops:expr_2021, $method:expr_2021) => {{
+        ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
+         $ops:expr, $method:expr) => {{
             let (sem, scope, space) = (Marker::$S, scope_marker!([$($g)*] $Sco), Marker::$Sp);
             let (sm, ptx_isa) = access_floor(family!($fam), sem, scope, space);
             let (tsm, tptx) = type_floor(stringify!($ty), $op, matches!(scope, Marker::Sys));

@@ -434,7 +434,7 @@ pub(crate) use asm_text;
 /// `with_ops!(B; (O); Variant { .. })`.
 #[allow(unused_macros)]
 macro_rules! with_ops {
-    ($b:ident; ($($o:tt)*); $v:expr_2021) => {
+    ($b:ident; ($($o:tt)*); $v:expr) => {
         $crate::catalog::Variant {
             operands: Some($crate::instr::aops!($($o)*)),
             asm_pre: $crate::instr::ablk!(pre $b),

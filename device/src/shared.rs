@@ -214,7 +214,7 @@ pub trait SharedArray: Copy {
 /// ```
 #[macro_export]
 macro_rules! shared_array {
-    ($(#[$m:meta])* $vis:vis static $name:ident : [$T:ty; $N:expr_2021], align $al:literal) => {
+    ($(#[$m:meta])* $vis:vis static $name:ident : [$T:ty; $N:expr], align $al:literal) => {
         $(#[$m])*
         #[allow(non_camel_case_types)]
         #[derive(Clone, Copy)]

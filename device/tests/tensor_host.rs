@@ -54,10 +54,10 @@ fn tile_add_reduces_in_bounds_elements_and_skips_the_rest() {
 #[test]
 fn every_operator_on_its_element_types() {
     macro_rules! one {
-        ($Op:ident, $t:ty, $init:expr_2021, $src:expr_2021, $want:expr_2021) => {
+        ($Op:ident, $t:ty, $init:expr, $src:expr, $want:expr) => {
             one!(4; $Op, $t, $init, $src, $want)
         };
-        ($n:literal; $Op:ident, $t:ty, $init:expr_2021, $src:expr_2021, $want:expr_2021) => {{
+        ($n:literal; $Op:ident, $t:ty, $init:expr, $src:expr, $want:expr) => {{
             let mut out: [$t; $n] = $init;
             let map =
                 TensorMap::host_tiled_of(out.as_mut_ptr().cast_const(), &[$n], &[], &[$n]).unwrap();

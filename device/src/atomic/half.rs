@@ -403,7 +403,7 @@ macro_rules! pair {
 /// swap (only the rows the table has are reachable).
 #[cfg(not(target_arch = "nvptx64"))]
 macro_rules! host_bits {
-    ($T:ident, $bits:ty, $A:ident, $add:expr_2021) => {
+    ($T:ident, $bits:ty, $A:ident, $add:expr) => {
         impl crate::backend::host::HostScalar for $T {
             type Atomic = crate::backend::host::hatomic::$A;
             type Repr = $bits;

@@ -56,7 +56,7 @@ pub trait Negate: Scalar {
 }
 
 macro_rules! scalars {
-    ($($t:ty, $al:ty, $neg:expr_2021);*) => {$(
+    ($($t:ty, $al:ty, $neg:expr);*) => {$(
         impl Sealed for $t {}
         impl Scalar for $t {
             const NAME: &'static str = stringify!($t);

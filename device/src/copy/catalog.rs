@@ -31,11 +31,11 @@ pub(crate) fn catalog_rows(f: &mut dyn FnMut(crate::catalog::Variant)) {
     };
     // A row and, with a second `[ptx, rust]`, its `.L2::cache_hint` twin (operands `KEY hint`).
     macro_rules! row {
-        ($blk:ident ($($k:tt)*) [$ptx:expr_2021, $rust:expr_2021] [$hptx:expr_2021, $hrust:expr_2021]; $v:expr_2021) => {
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr] [$hptx:expr, $hrust:expr]; $v:expr) => {
             row!($blk ($($k)*) [$ptx, $rust]; $v);
             row!($blk ($($k)* hint) [$hptx, $hrust]; Variant { form: Form { cache_hint: true, ..$v.form }, ..$v });
         };
-        ($blk:ident ($($k:tt)*) [$ptx:expr_2021, $rust:expr_2021]; $v:expr_2021) => {
+        ($blk:ident ($($k:tt)*) [$ptx:expr, $rust:expr]; $v:expr) => {
             f(with_ops!($blk; ($($k)*); Variant { ptx: $ptx, rust: $rust, ..$v }))
         };
     }

@@ -27,14 +27,14 @@ pub(crate) fn dyn_smem() -> usize {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __ptx_sync_smem_decl {
-    ($name:ident, $T:ty, $N:expr_2021, $al:literal) => {};
+    ($name:ident, $T:ty, $N:expr, $al:literal) => {};
 }
 
 /// `shared_array!`'s address: an aligned static, per simulated CTA inside an `index::launch`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __ptx_sync_smem_addr {
-    ($name:ident, $T:ty, $N:expr_2021, $al:literal) => {{
+    ($name:ident, $T:ty, $N:expr, $al:literal) => {{
         #[repr(C, align($al))]
         struct Store(::core::cell::UnsafeCell<::core::mem::MaybeUninit<[$T; $N]>>);
         unsafe impl Sync for Store {}
