@@ -2,7 +2,7 @@
 //! generator, `device/isa/gen` (std only). A bad row stops the build with its `file:line`.
 
 #[path = "isa/gen/mod.rs"]
-mod gen;
+mod isa_gen;
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("isa");
@@ -10,7 +10,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/sem.rs");
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("isa");
-    let files = match gen::run(&dir) {
+    let files = match isa_gen::run(&dir) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");

@@ -427,7 +427,7 @@ pub fn sync_threads_unaligned() {
 pub struct ClusterArrival {
     /// The barrier phase this arrival belongs to (the host's; 0 on the device, where the
     /// hardware keeps it).
-    gen: u32,
+    generation: u32,
 }
 
 /// The cluster's hardware barrier (all non-exited threads of all CTAs of the cluster).
@@ -484,7 +484,7 @@ impl ClusterBarrier {
         S: ClusterArriveInstr<Unaligned>,
     {
         ClusterArrival {
-            gen: <Active as BarBackend>::cluster_arrive::<S, Unaligned>(&self.c),
+            generation: <Active as BarBackend>::cluster_arrive::<S, Unaligned>(&self.c),
         }
     }
     /// `barrier.cluster.arrive{.release,.relaxed}.aligned;` — as [`arrive`](Self::arrive), with
@@ -514,7 +514,7 @@ impl ClusterBarrier {
         S: ClusterArriveInstr<Aligned>,
     {
         ClusterArrival {
-            gen: <Active as BarBackend>::cluster_arrive::<S, Aligned>(&self.c),
+            generation: <Active as BarBackend>::cluster_arrive::<S, Aligned>(&self.c),
         }
     }
     /// `barrier.cluster.wait.acquire;` (no `.aligned`) — waits for every thread's arrival.
@@ -550,7 +550,7 @@ impl ClusterBarrier {
     where
         S: ClusterWaitInstr<Unaligned>,
     {
-        <Active as BarBackend>::cluster_wait::<S, Unaligned>(&self.c, arrival.gen)
+        <Active as BarBackend>::cluster_wait::<S, Unaligned>(&self.c, arrival.generation)
     }
     /// `barrier.cluster.wait.acquire.aligned;` — as [`wait`](Self::wait), with `.aligned`.
     /// PTX 8.0, sm_90. SASS: `UCGABAR_WAIT`. PTX ISA §9.7.13.3; seed §5.4.
@@ -574,7 +574,7 @@ impl ClusterBarrier {
     where
         S: ClusterWaitInstr<Aligned>,
     {
-        <Active as BarBackend>::cluster_wait::<S, Aligned>(&self.c, arrival.gen)
+        <Active as BarBackend>::cluster_wait::<S, Aligned>(&self.c, arrival.generation)
     }
     /// `barrier.cluster.arrive.release; barrier.cluster.wait.acquire;` (no `.aligned`: always
     /// defined; the `.aligned` pair is the `unsafe` [`sync_aligned`](Self::sync_aligned)).

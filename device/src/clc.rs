@@ -111,7 +111,8 @@ pub struct ClcResponse {
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
 #[inline(always)]
 pub unsafe fn try_cancel<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
-    ClcTryCancel::exec(response, bar)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { ClcTryCancel::exec(response, bar) }
 }
 
 /// `….mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r], [b];` — [`try_cancel`]
@@ -136,7 +137,8 @@ pub unsafe fn try_cancel<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100a"))]
 #[inline(always)]
 pub unsafe fn try_cancel_multicast<Tag>(response: *mut ClcResponse, bar: &Mbarrier<Tag>) {
-    ClcTryCancelMulticast::exec(response, bar)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { ClcTryCancelMulticast::exec(response, bar) }
 }
 
 #[cfg(any(doc, not(target_arch = "nvptx64"), target_feature = "sm_100"))]
@@ -195,8 +197,11 @@ impl ClcResponse {
     /// ```
     #[inline(always)]
     pub unsafe fn first_ctaid_unchecked(&self) -> [u32; 3] {
-        let (x, y, z) = ClcFirstCtaidV4::exec(self);
-        [x, y, z]
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            let (x, y, z) = ClcFirstCtaidV4::exec(self);
+            [x, y, z]
+        }
     }
 }
 
@@ -220,7 +225,10 @@ macro_rules! ctaid_fns {
             /// ```
             #[inline(always)]
             pub unsafe fn $f(&self) -> u32 {
-                $I::exec(self)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe {
+                    $I::exec(self)
+                }
             }
         )*}
     };

@@ -216,10 +216,10 @@ macro_rules! cp_async_fn {
     ($f:ident ($($key:tt)*) ($($mn:tt)*) ($($a:ident: $t:ty => $r:ident),*)) => {
         #[cfg(target_arch = "nvptx64")]
         #[inline(always)]
-        unsafe fn $f($($a: $t),*) {
+        unsafe fn $f($($a: $t),*) { unsafe {
             asm!(asm_text!(cvta; ($($key)*); $($mn)*),
                  $($a = in($r) $a,)* options(nostack, preserves_flags));
-        }
+        }}
     };
 }
 
@@ -358,7 +358,8 @@ pub unsafe fn cp_async<C: CacheOp, const BYTES: usize>(dst: SharedAddr, src: *co
 where
     C: CpAsyncInstr<BYTES>,
 {
-    Active::cp_async::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { Active::cp_async::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src) }
 }
 
 /// `cp.async{.ca,.cg}.shared::cta.global [d], [s], BYTES, src_size;` — copies `src_size` bytes
@@ -388,8 +389,11 @@ pub unsafe fn cp_async_zfill<C: CacheOp, const BYTES: usize>(
 ) where
     C: CpAsyncInstr<BYTES>,
 {
-    check_src_size::<BYTES>(src_size);
-    Active::cp_async_zfill::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, src_size)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_src_size::<BYTES>(src_size);
+        Active::cp_async_zfill::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, src_size)
+    }
 }
 
 /// `cp.async.commit_group;` — closes the group of this thread's preceding `cp.async`s.
@@ -534,7 +538,8 @@ pub unsafe fn cp_async_bulk_g2s<Tag>(
     bytes: u32,
     bar: &Mbarrier<Tag>,
 ) {
-    cp_async_bulk_g2s_with(dst, src, bytes, bar, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_g2s_with(dst, src, bytes, bar, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_g2s`] with its modifiers: `….mbarrier::complete_tx::bytes{.multicast::cluster}{.L2::cache_hint}
@@ -575,8 +580,11 @@ pub unsafe fn cp_async_bulk_g2s_with<Tag, M: Multicast, H: L2Hint>(
 ) where
     H: BulkG2sInstr<M>,
 {
-    check_bulk(bytes);
-    H::g2s(dst, src, bytes, bar, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_bulk(bytes);
+        H::g2s(dst, src, bytes, bar, mods)
+    }
 }
 
 /// `cp.async.bulk.global.shared::cta.bulk_group [d], [s], n;` — TMA store; completes through
@@ -603,7 +611,8 @@ pub unsafe fn cp_async_bulk_g2s_with<Tag, M: Multicast, H: L2Hint>(
 /// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
-    cp_async_bulk_s2g_with(dst, src, bytes, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_s2g_with(dst, src, bytes, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_s2g`] with its modifier: `….bulk_group{.L2::cache_hint} [d], [s], n{, policy};`
@@ -634,8 +643,11 @@ pub unsafe fn cp_async_bulk_s2g_with<H: L2Hint>(
 ) where
     H: BulkS2gInstr,
 {
-    check_bulk(bytes);
-    H::s2g(dst, src, bytes, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_bulk(bytes);
+        H::s2g(dst, src, bytes, mods)
+    }
 }
 
 /// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [s], n, [b];` —
@@ -671,8 +683,11 @@ pub unsafe fn cp_async_bulk_s2c<Tag>(
     bytes: u32,
     bar: RemoteMbarrier<'_, Tag>,
 ) {
-    check_bulk(bytes);
-    CpAsyncBulkS2C::exec(dst, src, bytes, bar)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_bulk(bytes);
+        CpAsyncBulkS2C::exec(dst, src, bytes, bar)
+    }
 }
 
 /// `cp.async.bulk.commit_group;`
@@ -743,7 +758,8 @@ pub fn cp_async_bulk_wait_group_read<const N: u32>() {
 /// ```
 #[inline(always)]
 pub unsafe fn cp_async_bulk_prefetch(src: *const u8, bytes: u32) {
-    cp_async_bulk_prefetch_with(src, bytes, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_prefetch_with(src, bytes, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_prefetch`] with its modifier: `cp.async.bulk.prefetch.L2.global{.L2::cache_hint}
@@ -770,6 +786,9 @@ pub unsafe fn cp_async_bulk_prefetch_with<H: L2Hint>(
 ) where
     H: BulkPrefetchInstr,
 {
-    check_bulk(bytes);
-    H::prefetch(src, bytes, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_bulk(bytes);
+        H::prefetch(src, bytes, mods)
+    }
 }

@@ -236,7 +236,8 @@ impl<Tag> Mbarrier<Tag> {
     /// assert_eq!(b.host_state().0, 1); // phase 0 completed
     /// ```
     pub unsafe fn from_shared<'a>(p: *mut u64) -> &'a Self {
-        &*(p as *const Self)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { &*(p as *const Self) }
     }
 
     /// The barrier's `.shared::cta` address.
@@ -310,7 +311,8 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub unsafe fn inval(&self) {
-        <Active as MbarBackend>::inval(self)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { <Active as MbarBackend>::inval(self) }
     }
 
     /// `mbarrier.arrive.sem.scope.shared::cta.b64 state, [a];` — one arrival. `S` ∈ {`Release`
@@ -437,9 +439,12 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub unsafe fn arrive_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
-        check_count(count);
-        let state = <Active as MbarBackend>::arrive_no_complete(self, count, false);
-        NoCompleteToken::of(state, self)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            check_count(count);
+            let state = <Active as MbarBackend>::arrive_no_complete(self, count, false);
+            NoCompleteToken::of(state, self)
+        }
     }
 
     /// `mbarrier.arrive_drop.noComplete.release.cta.shared::cta.b64 state, [a], count;` —
@@ -463,9 +468,12 @@ impl<Tag> Mbarrier<Tag> {
     /// ```
     #[inline(always)]
     pub unsafe fn arrive_drop_no_complete(&self, count: u32) -> NoCompleteToken<Tag> {
-        check_count(count);
-        let state = <Active as MbarBackend>::arrive_no_complete(self, count, true);
-        NoCompleteToken::of(state, self)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            check_count(count);
+            let state = <Active as MbarBackend>::arrive_no_complete(self, count, true);
+            NoCompleteToken::of(state, self)
+        }
     }
 
     /// `mbarrier.arrive.expect_tx.sem.scope.shared::cta.b64 state, [a], tx;` — raises the

@@ -156,5 +156,6 @@ pub fn fence_proxy_tensormap_release<Sco: TensormapFenceInstr>() {
 /// ```
 #[inline(always)]
 pub unsafe fn fence_proxy_tensormap_acquire<Sco: TensormapFenceInstr>(map: *const TensorMap) {
-    Sco::acquire(map as u64)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { Sco::acquire(map as u64) }
 }

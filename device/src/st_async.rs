@@ -172,7 +172,8 @@ pub unsafe fn st_async<T: StAsyncValue, Tag>(
     value: T,
     bar: RemoteMbarrier<'_, Tag>,
 ) {
-    value.exec(dst, bar)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { value.exec(dst, bar) }
 }
 
 /// `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [dst], value, [bar];`
@@ -221,5 +222,6 @@ pub unsafe fn red_async<O: Op, T, Tag>(dst: ClusterAddr, value: T, bar: RemoteMb
 where
     T: RedAsyncInstr<O>,
 {
-    value.exec(dst, bar)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { value.exec(dst, bar) }
 }

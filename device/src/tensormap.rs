@@ -76,7 +76,8 @@ pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
     dst: *mut TensorMap,
     src: *const TensorMap,
 ) {
-    Sco::exec(dst, src)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { Sco::exec(dst, src) }
 }
 
 /// `prefetch.tensormap [a];` — brings the tensor map at generic address `map` into the cache
@@ -96,5 +97,6 @@ pub unsafe fn tensormap_cp_fenceproxy<Sco: CpFenceproxyInstr>(
 /// ```
 #[inline(always)]
 pub unsafe fn prefetch_tensormap(map: *const TensorMap) {
-    PrefetchTensormap::exec(map)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { PrefetchTensormap::exec(map) }
 }

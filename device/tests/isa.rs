@@ -5,7 +5,7 @@
 
 #[path = "../isa/gen/mod.rs"]
 #[allow(unused_imports)]
-mod gen;
+mod isa_gen;
 
 use std::path::{Path, PathBuf};
 
@@ -26,18 +26,18 @@ fn module_source(module: &str) -> PathBuf {
 
 #[test]
 fn generated_docs_tables_match_the_rows() {
-    let isa = gen::read(&isa_dir()).unwrap_or_else(|e| panic!("{e}"));
-    let modules = gen::table_modules(&isa);
+    let isa = isa_gen::read(&isa_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let modules = isa_gen::table_modules(&isa);
     assert!(!modules.is_empty(), "no family file in device/isa");
     let mut stale = Vec::new();
     for (module, files) in &modules {
         let path = module_source(module);
         let src =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let table = gen::emit::doc_table(&isa, module).unwrap_or_else(|e| panic!("{e}"));
+        let table = isa_gen::emit::doc_table(&isa, module).unwrap_or_else(|e| panic!("{e}"));
         assert!(table.len() > 2, "module `{module}` has no row in its table");
-        let marker = gen::table_marker(files);
-        let want = gen::splice_table(&src, &marker, &table)
+        let marker = isa_gen::table_marker(files);
+        let want = isa_gen::splice_table(&src, &marker, &table)
             .unwrap_or_else(|e| panic!("{}: {e} (the docs table's place)", path.display()));
         if want != src {
             stale.push(path.display().to_string());
@@ -65,7 +65,7 @@ fn generate(files: &[(&str, &str)]) -> Result<Vec<(String, String)>, String> {
     for (name, text) in files {
         std::fs::write(isa.join(name), text).unwrap();
     }
-    let out = gen::run(&isa);
+    let out = isa_gen::run(&isa);
     std::fs::remove_dir_all(&root).unwrap();
     out
 }
@@ -140,7 +140,7 @@ fn a_bad_row_names_its_file_and_line() {
 #[test]
 fn the_family_enum_is_the_rows_families() {
     use ptx_sync::catalog::{for_each_variant, Family};
-    let isa = gen::read(&isa_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let isa = isa_gen::read(&isa_dir()).unwrap_or_else(|e| panic!("{e}"));
     let want: Vec<(String, String)> = isa
         .files
         .iter()
@@ -173,9 +173,9 @@ fn the_family_enum_is_the_rows_families() {
         .iter()
         .flat_map(|f| f.families.iter().map(move |fam| (f, fam)))
         .filter(|(f, fam)| {
-            !f.items
-                .iter()
-                .any(|i| matches!(i, gen::parse::Item::Form(x) if x.family == fam.name && x.row))
+            !f.items.iter().any(
+                |i| matches!(i, isa_gen::parse::Item::Form(x) if x.family == fam.name && x.row),
+            )
         })
         .map(|(_, fam)| fam.name.as_str())
         .collect();

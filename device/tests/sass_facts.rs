@@ -18,10 +18,8 @@ fn sass() -> Vec<(String, Vec<Insn>)> {
 fn in_loops(f: &[Insn]) -> Vec<&Insn> {
     let mut v = Vec::new();
     for b in f.iter().filter(|i| i.opcode == "BRA") {
-        if let Some(t) = parse_target(&b.operands) {
-            if t <= b.addr {
-                v.extend(f.iter().filter(|i| i.addr >= t && i.addr <= b.addr));
-            }
+        if let Some(t) = parse_target(&b.operands).filter(|t| *t <= b.addr) {
+            v.extend(f.iter().filter(|i| i.addr >= t && i.addr <= b.addr));
         }
     }
     v

@@ -481,9 +481,12 @@ impl Ctx<'_> {
             .map(|r| format!(" -> {r}"))
             .unwrap_or_default();
         let vis = if public { "pub " } else { "" };
-        // An `unsafe` block: the edition-2024 rule (`unsafe_op_in_unsafe_fn`) holds in every edition.
+        // SAFETY (in the generated text): a leaf's contract is its caller's — the `# Safety` of
+        // the public call that reaches it (edition 2024: an `unsafe fn` body is not an unsafe
+        // block).
         let asm = format!(
-            "unsafe {{ core::arch::asm!({:?}, {}) }};",
+            "// SAFETY: the caller keeps this leaf's contract (its public call's `# Safety`).\n        \
+             unsafe {{ core::arch::asm!({:?}, {}) }};",
             l.template,
             ops.join(", ")
         );
@@ -499,7 +502,8 @@ impl Ctx<'_> {
                 format!("        {out_decl}{asm}{out_ret}\n")
             }
             Some(h) => {
-                attrs.push_str("    #[allow(unused_variables)]\n");
+                // The host arm is an unsafe block too (some arms call nothing unsafe).
+                attrs.push_str("    #[allow(unused_variables, unused_unsafe)]\n");
                 let nv = if out_decl.is_empty() {
                     asm
                 } else {
@@ -507,7 +511,9 @@ impl Ctx<'_> {
                 };
                 format!(
                     "        #[cfg(target_arch = \"nvptx64\")]\n        {{\n            {}\n        }}\n        \
-                     #[cfg(not(target_arch = \"nvptx64\"))]\n        {{\n            {h}\n        }}\n",
+                     #[cfg(not(target_arch = \"nvptx64\"))]\n        \
+                     // SAFETY: the caller keeps this leaf's contract (its public call's `# Safety`).\n        \
+                     unsafe {{\n            {h}\n        }}\n",
                     nv.replace("\n        ", "\n            ")
                 )
             }

@@ -158,7 +158,8 @@ mod host {
         }
         #[cfg(not(loom))]
         unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Atomic128 {
-            &*(p as *const Atomic128)
+            // SAFETY: the caller keeps this function's contract (its `# Safety`).
+            unsafe { &*(p as *const Atomic128) }
         }
     }
 }

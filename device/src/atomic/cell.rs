@@ -68,7 +68,8 @@ impl<T: Scalar> Strong<T> {
     /// ```
     #[cfg(not(loom))]
     pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
-        &*(p as *const Self)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { &*(p as *const Self) }
     }
     /// The generic address of the location.
     ///
@@ -166,7 +167,8 @@ impl<T: Copy> Data<T> {
     /// ```
     #[cfg(not(loom))]
     pub unsafe fn from_ptr<'a>(p: *mut T) -> &'a Self {
-        &*(p as *const Self)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { &*(p as *const Self) }
     }
     /// The generic address of the data.
     ///
@@ -214,7 +216,8 @@ impl<T: Copy> Data<T> {
     /// ```
     #[inline(always)]
     pub unsafe fn read(&self) -> T {
-        self.v.read()
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { self.v.read() }
     }
     /// A weak write (`st`).
     ///
@@ -241,6 +244,7 @@ impl<T: Copy> Data<T> {
     /// ```
     #[inline(always)]
     pub unsafe fn write(&self, v: T) {
-        self.v.write(v)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { self.v.write(v) }
     }
 }

@@ -470,7 +470,8 @@ macro_rules! host_bits {
             }
             #[cfg(not(loom))]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
-                crate::backend::host::hatomic::$A::from_ptr(p as *mut $bits)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe { crate::backend::host::hatomic::$A::from_ptr(p as *mut $bits) }
             }
         }
     };

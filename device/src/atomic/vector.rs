@@ -226,8 +226,11 @@ macro_rules! vectors {
             }
             #[cfg(not(loom))]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
-                // `Vector` is `repr(C)` over `[e; N]`, and each atomic has its scalar's layout.
-                &*(p as *const Self::Atomic)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe {
+                    // `Vector` is `repr(C)` over `[e; N]`, and each atomic has its scalar's layout.
+                    &*(p as *const Self::Atomic)
+                }
             }
         }
     )*};

@@ -61,11 +61,13 @@ impl<T: Copy> DataCell<T> {
     /// A weak read.
     #[inline(always)]
     pub(crate) unsafe fn read(&self) -> T {
-        core::ptr::read(self.0.get())
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { core::ptr::read(self.0.get()) }
     }
     /// A weak write.
     #[inline(always)]
     pub(crate) unsafe fn write(&self, v: T) {
-        core::ptr::write(self.0.get(), v)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { core::ptr::write(self.0.get(), v) }
     }
 }

@@ -92,10 +92,13 @@ struct Op {
 impl Op {
     /// Performs the move: the copy, the zero-fill or the element's reduction.
     unsafe fn perform(&self) {
-        match (self.rmw, self.s) {
-            (Some((f, tag)), Some(s)) => f(self.d, s, tag),
-            (_, Some(s)) => core::ptr::copy(s as *const u8, self.d as *mut u8, self.n),
-            (_, None) => core::ptr::write_bytes(self.d as *mut u8, 0, self.n),
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            match (self.rmw, self.s) {
+                (Some((f, tag)), Some(s)) => f(self.d, s, tag),
+                (_, Some(s)) => core::ptr::copy(s as *const u8, self.d as *mut u8, self.n),
+                (_, None) => core::ptr::write_bytes(self.d as *mut u8, 0, self.n),
+            }
         }
     }
 }
@@ -149,15 +152,19 @@ impl Batch {
     }
     /// Issues the moves, completing through `done`.
     pub(crate) unsafe fn issue(self, done: Done) {
-        engine::issue(done, self.ops)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { engine::issue(done, self.ops) }
     }
 }
 
 /// One copy of `n` bytes from `s` to `d`, completing through `done`.
 pub(crate) unsafe fn host_copy(done: Done, d: usize, s: *const u8, n: usize) {
-    let mut b = Batch::new();
-    b.copy(d, s, n);
-    b.issue(done)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        let mut b = Batch::new();
+        b.copy(d, s, n);
+        b.issue(done)
+    }
 }
 
 /// A `.multicast::cluster` copy of `n` bytes from `s` to `d`, completing `n` bytes on `bar`, in
@@ -173,19 +180,23 @@ pub(crate) unsafe fn host_multicast<Tag>(
     n: usize,
     mask: u16,
 ) {
-    use crate::backend::host::cluster::peer as host_peer;
-    let b = bar as *const Mbarrier<Tag> as usize;
-    let mut parts = std::vec::Vec::new();
-    if host_peer(d, 0).is_some() {
-        for r in (0..16u32).filter(|r| mask & (1 << r) != 0) {
-            let dr = host_peer(d, r).expect("multicast: no copy of the destination in that CTA");
-            let br = host_peer(b, r).unwrap_or(b) as *const Mbarrier<Tag>;
-            parts.push((Some(r), Done::tx(&*br, n as u32), dr));
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        use crate::backend::host::cluster::peer as host_peer;
+        let b = bar as *const Mbarrier<Tag> as usize;
+        let mut parts = std::vec::Vec::new();
+        if host_peer(d, 0).is_some() {
+            for r in (0..16u32).filter(|r| mask & (1 << r) != 0) {
+                let dr =
+                    host_peer(d, r).expect("multicast: no copy of the destination in that CTA");
+                let br = host_peer(b, r).unwrap_or(b) as *const Mbarrier<Tag>;
+                parts.push((Some(r), Done::tx(&*br, n as u32), dr));
+            }
+        } else {
+            parts.push((None, Done::tx(bar, n as u32), d));
         }
-    } else {
-        parts.push((None, Done::tx(bar, n as u32), d));
+        engine::multicast(parts, s, n)
     }
-    engine::multicast(parts, s, n)
 }
 
 /// `commit_group` of `g`: the calling thread's uncommitted copies of that kind form a group.
@@ -207,11 +218,14 @@ mod at_issue {
     use super::{host_copy, Done, Group, Op};
 
     pub(super) unsafe fn issue(done: Done, ops: std::vec::Vec<Op>) {
-        for op in &ops {
-            op.perform();
-        }
-        if let Done::Tx { bar, tx } = done {
-            (*bar).h_complete_tx(tx);
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            for op in &ops {
+                op.perform();
+            }
+            if let Done::Tx { bar, tx } = done {
+                (*bar).h_complete_tx(tx);
+            }
         }
     }
 
@@ -221,8 +235,11 @@ mod at_issue {
         s: *const u8,
         n: usize,
     ) {
-        for (_, done, dr) in parts {
-            host_copy(done, dr, s, n);
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            for (_, done, dr) in parts {
+                host_copy(done, dr, s, n);
+            }
         }
     }
 

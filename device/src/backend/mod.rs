@@ -175,7 +175,7 @@ pub(crate) trait BarBackend {
     /// `barrier.cluster.wait{.sem}{.aligned}` for the arrival in phase `gen`.
     fn cluster_wait<S: crate::barrier::ClusterWaitInstr<A>, A: crate::barrier::Alignment>(
         c: &Self::Cluster,
-        gen: u32,
+        generation: u32,
     );
 }
 

@@ -34,7 +34,8 @@ pub unsafe fn cp_async_hint<C: CacheOp, const BYTES: usize>(
 ) where
     C: CpAsyncInstr<BYTES>,
 {
-    Active::cp_async_hint::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, policy)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { Active::cp_async_hint::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, policy) }
 }
 
 /// [`cp_async_zfill`] with `.L2::cache_hint`.
@@ -63,6 +64,9 @@ pub unsafe fn cp_async_zfill_hint<C: CacheOp, const BYTES: usize>(
 ) where
     C: CpAsyncInstr<BYTES>,
 {
-    check_src_size::<BYTES>(src_size);
-    Active::cp_async_zfill_hint::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, src_size, policy)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_src_size::<BYTES>(src_size);
+        Active::cp_async_zfill_hint::<<C as CpAsyncInstr<BYTES>>::Leaf>(dst, src, src_size, policy)
+    }
 }

@@ -121,7 +121,8 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col<C: TensorIm2col, Tag>(
 ) where
     C: TensorIm2colLoadInstr<ThisCta, NoHint>,
 {
-    cp_async_bulk_tensor_load_im2col_with(dst, map, coords, offsets, bar, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_tensor_load_im2col_with(dst, map, coords, offsets, bar, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_tensor_load_im2col`] with its modifiers:
@@ -174,7 +175,8 @@ pub unsafe fn cp_async_bulk_tensor_load_im2col_with<C: TensorIm2col, Tag, M: Mul
 ) where
     C: TensorIm2colLoadInstr<M, H>,
 {
-    coords.load_im2col(dst, map, bar, offsets, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { coords.load_im2col(dst, map, bar, offsets, mods) }
 }
 
 /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.im2col [map, {c…}], {o…};` — a hint: the im2col
@@ -197,7 +199,8 @@ pub unsafe fn cp_async_bulk_prefetch_tensor_im2col<C: TensorIm2col>(
 ) where
     C: TensorIm2colPrefetchInstr<NoHint>,
 {
-    cp_async_bulk_prefetch_tensor_im2col_with(map, coords, offsets, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_prefetch_tensor_im2col_with(map, coords, offsets, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_prefetch_tensor_im2col`] with its modifier: `….im2col{.L2::cache_hint}
@@ -225,5 +228,6 @@ pub unsafe fn cp_async_bulk_prefetch_tensor_im2col_with<C: TensorIm2col, H: L2Hi
 ) where
     C: TensorIm2colPrefetchInstr<H>,
 {
-    coords.prefetch_im2col(map, offsets, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { coords.prefetch_im2col(map, offsets, mods) }
 }

@@ -119,7 +119,8 @@ pub unsafe fn cp_async_prefetch<C: CacheOp, const BYTES: usize, P: PrefetchSize>
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    Active::cp_async::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { Active::cp_async::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src) }
 }
 
 /// [`cp_async_zfill`] with `.level::prefetch_size`:
@@ -145,8 +146,11 @@ pub unsafe fn cp_async_zfill_prefetch<C: CacheOp, const BYTES: usize, P: Prefetc
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    check_src_size::<BYTES>(src_size);
-    Active::cp_async_zfill::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src, src_size)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_src_size::<BYTES>(src_size);
+        Active::cp_async_zfill::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src, src_size)
+    }
 }
 
 /// [`cp_async_hint`] with `.level::prefetch_size`:
@@ -174,7 +178,10 @@ pub unsafe fn cp_async_hint_prefetch<C: CacheOp, const BYTES: usize, P: Prefetch
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    Active::cp_async_hint::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src, policy)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        Active::cp_async_hint::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(dst, src, policy)
+    }
 }
 
 /// [`cp_async_zfill_hint`] with `.level::prefetch_size`:
@@ -203,8 +210,11 @@ pub unsafe fn cp_async_zfill_hint_prefetch<C: CacheOp, const BYTES: usize, P: Pr
 ) where
     C: CpAsyncPrefetchInstr<BYTES, P>,
 {
-    check_src_size::<BYTES>(src_size);
-    Active::cp_async_zfill_hint::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(
-        dst, src, src_size, policy,
-    )
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        check_src_size::<BYTES>(src_size);
+        Active::cp_async_zfill_hint::<<C as CpAsyncPrefetchInstr<BYTES, P>>::Leaf>(
+            dst, src, src_size, policy,
+        )
+    }
 }

@@ -59,7 +59,8 @@ pub unsafe fn cp_async_bulk_tensor_load<C: TensorCoords, Tag>(
 ) where
     C: TensorLoadInstr<ThisCta, super::NoHint>,
 {
-    cp_async_bulk_tensor_load_with(dst, map, coords, bar, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_tensor_load_with(dst, map, coords, bar, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_tensor_load`] with its modifiers: `…{.multicast::cluster}{.L2::cache_hint}
@@ -99,7 +100,8 @@ pub unsafe fn cp_async_bulk_tensor_load_with<C: TensorCoords, Tag, M: Multicast,
 ) where
     C: TensorLoadInstr<M, H>,
 {
-    coords.load(dst, map, bar, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { coords.load(dst, map, bar, mods) }
 }
 
 /// `cp.async.bulk.tensor.Dd.global.shared::cta.tile.bulk_group [map, {c…}], [s];` — stores a
@@ -133,7 +135,8 @@ pub unsafe fn cp_async_bulk_tensor_store<C: TensorCoords>(
 ) where
     C: TensorStoreInstr<super::NoHint>,
 {
-    cp_async_bulk_tensor_store_with(map, coords, src, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_tensor_store_with(map, coords, src, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_tensor_store`] with its modifier: `….bulk_group{.L2::cache_hint} [map, {c…}],
@@ -166,7 +169,8 @@ pub unsafe fn cp_async_bulk_tensor_store_with<C: TensorCoords, H: L2Hint>(
 ) where
     C: TensorStoreInstr<H>,
 {
-    coords.store(map, src, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { coords.store(map, src, mods) }
 }
 
 /// `cp.async.bulk.prefetch.tensor.Dd.L2.global.tile [map, {c…}];` — a hint.
@@ -189,7 +193,8 @@ pub unsafe fn cp_async_bulk_prefetch_tensor<C: TensorCoords>(map: &TensorMap, co
 where
     C: TensorPrefetchInstr<super::NoHint>,
 {
-    cp_async_bulk_prefetch_tensor_with(map, coords, Mods::NONE)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { cp_async_bulk_prefetch_tensor_with(map, coords, Mods::NONE) }
 }
 
 /// [`cp_async_bulk_prefetch_tensor`] with its modifier: `….tile{.L2::cache_hint} [map, {c…}]{,
@@ -216,5 +221,6 @@ pub unsafe fn cp_async_bulk_prefetch_tensor_with<C: TensorCoords, H: L2Hint>(
 ) where
     C: TensorPrefetchInstr<H>,
 {
-    coords.prefetch(map, mods)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { coords.prefetch(map, mods) }
 }

@@ -97,10 +97,12 @@ impl MbarBackend for crate::backend::nvptx::Nvptx {
     }
     #[inline(always)]
     unsafe fn inval<Tag>(b: &Mbarrier<Tag>) {
-        super::MbarrierInval::exec(b.a())
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { super::MbarrierInval::exec(b.a()) }
     }
     #[inline(always)]
     fn arrive<S: ArriveInstr<Sco>, Sco: Scope, Tag>(b: &Mbarrier<Tag>, k: Arrive) -> u64 {
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe {
             match k {
                 Arrive::One => S::arrive(b.a()),
@@ -112,14 +114,18 @@ impl MbarBackend for crate::backend::nvptx::Nvptx {
     }
     #[inline(always)]
     unsafe fn arrive_no_complete<Tag>(b: &Mbarrier<Tag>, count: u32, drop: bool) -> u64 {
-        if drop {
-            super::MbarrierArriveDropNoComplete::exec(b.a(), count)
-        } else {
-            super::MbarrierArriveNoComplete::exec(b.a(), count)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            if drop {
+                super::MbarrierArriveDropNoComplete::exec(b.a(), count)
+            } else {
+                super::MbarrierArriveNoComplete::exec(b.a(), count)
+            }
         }
     }
     #[inline(always)]
     fn tx<Sco: TxInstr, Tag>(b: &Mbarrier<Tag>, tx: u32, complete: bool) {
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe {
             if complete {
                 Sco::complete(b.a(), tx)
@@ -130,6 +136,7 @@ impl MbarBackend for crate::backend::nvptx::Nvptx {
     }
     #[inline(always)]
     fn wait<S: WaitInstr<Sco>, Sco: Scope, Tag>(b: &Mbarrier<Tag>, w: Wait) -> bool {
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe {
             match w {
                 Wait::Try(s) => S::try_wait(b.a(), s),
@@ -150,6 +157,7 @@ impl MbarBackend for crate::backend::nvptx::Nvptx {
         r: RemoteMbarrier<'_, Tag>,
         k: Arrive,
     ) {
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe {
             match k {
                 Arrive::N(n) => S::arrive_n(r.addr.0, n),
@@ -160,6 +168,7 @@ impl MbarBackend for crate::backend::nvptx::Nvptx {
     }
     #[inline(always)]
     fn remote_tx<Sco: TxInstr, Tag>(r: RemoteMbarrier<'_, Tag>, tx: u32, complete: bool) {
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe {
             if complete {
                 Sco::complete_cluster(r.addr.0, tx)
@@ -177,6 +186,7 @@ impl MbarBackend for crate::backend::nvptx::Nvptx {
         r: RemoteMbarrier<'_, Tag>,
         tx: Option<u32>,
     ) {
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe {
             match tx {
                 None => S::remote_drop(r.addr.0),

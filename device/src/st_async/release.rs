@@ -83,7 +83,10 @@ sm100_items! {
     /// ```
     #[inline(always)]
     pub unsafe fn st_async_release<Sco: Scope, T: StAsyncReleaseInstr<Sco>>(dst: *mut T, v: T) {
-        v.issue(dst)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            v.issue(dst)
+        }
     }
 
     /// `st.async.mmio.release.sys.global.type [dst], v;` — [`st_async_release`] as an mmio operation
@@ -104,7 +107,10 @@ sm100_items! {
     /// ```
     #[inline(always)]
     pub unsafe fn st_async_mmio_release<T: StAsyncMmioInstr>(dst: *mut T, v: T) {
-        StAsyncMmioInstr::issue(v, dst)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            StAsyncMmioInstr::issue(v, dst)
+        }
     }
 
     /// `red.async.release.scope.global.add.type [dst], v;` — an asynchronous release addition to
@@ -131,7 +137,10 @@ sm100_items! {
     /// ```
     #[inline(always)]
     pub unsafe fn red_async_release_add<Sco: Scope, T: RedAsyncReleaseInstr<Sco>>(dst: *mut T, v: T) {
-        v.issue(dst)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            v.issue(dst)
+        }
     }
 
     /// `red.async.mmio.release.sys.global.add.type [dst], v;` — [`red_async_release_add`] as an
@@ -152,6 +161,9 @@ sm100_items! {
     /// ```
     #[inline(always)]
     pub unsafe fn red_async_mmio_release_add<T: RedAsyncMmioInstr>(dst: *mut T, v: T) {
-        RedAsyncMmioInstr::issue(v, dst)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            RedAsyncMmioInstr::issue(v, dst)
+        }
     }
 }

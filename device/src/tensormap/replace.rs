@@ -204,7 +204,8 @@ pub unsafe fn tensormap_replace<F: Field1 + ReplaceInstr<Sp>, Sp>(
     map: *mut TensorMap,
     v: F::Value,
 ) {
-    F::exec::<0, 0>(map, v.into())
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { F::exec::<0, 0>(map, v.into()) }
 }
 
 /// `tensormap.replace.tile.<field2>.<ss>.b1024.<type> [a], ORD, v;` — writes `v` into field
@@ -231,7 +232,8 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
 ) where
     Dim<ORD>: Ordinal,
 {
-    F::exec::<ORD, 0>(map, v.into())
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { F::exec::<ORD, 0>(map, v.into()) }
 }
 
 /// `tensormap.replace.tile.<field3>.<ss>.b1024.b32 [a], V;` — writes the immediate `V` into
@@ -255,5 +257,6 @@ pub unsafe fn tensormap_replace_ord<F: Field2 + ReplaceInstr<Sp>, Sp, const ORD:
 pub unsafe fn tensormap_replace_imm<F: Field3 + ReplaceInstr<Sp>, Sp, const V: u32>(
     map: *mut TensorMap,
 ) {
-    F::exec::<0, V>(map, 0)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { F::exec::<0, V>(map, 0) }
 }

@@ -54,8 +54,8 @@ impl BarBackend for Active {
         }
         (old / c.count as u64) as u32
     }
-    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, gen: u32) {
-        let target = (gen as u64 + 1) * c.count as u64;
+    fn cluster_wait<S: ClusterWaitInstr<A>, A: Alignment>(c: &HostCluster, generation: u32) {
+        let target = (generation as u64 + 1) * c.count as u64;
         let what = super::launch::What {
             text: "barrier.cluster.wait: not every thread of the cluster arrives",
             id: None,
@@ -130,11 +130,14 @@ mod hbar {
     pub(super) fn result(v: u64) -> u64 {
         (v >> 32) & M16
     }
-    pub(super) fn gen(v: u64) -> u64 {
+    pub(super) fn generation(v: u64) -> u64 {
         v >> 48
     }
-    pub(super) fn pack(arrived: u64, trues: u64, result: u64, gen: u64) -> u64 {
-        (arrived & M16) | ((trues & M16) << 16) | ((result & M16) << 32) | ((gen & M16) << 48)
+    pub(super) fn pack(arrived: u64, trues: u64, result: u64, generation: u64) -> u64 {
+        (arrived & M16)
+            | ((trues & M16) << 16)
+            | ((result & M16) << 32)
+            | ((generation & M16) << 48)
     }
 }
 
@@ -166,9 +169,9 @@ impl HostBar {
         // sequence on one word), waiters acquire with their load.
         let old = self.state.rmw(Ordering::AcqRel, |v| {
             if arrived(v) + 1 == count {
-                pack(0, 0, trues(v) + p, gen(v) + 1)
+                pack(0, 0, trues(v) + p, generation(v) + 1)
             } else {
-                pack(arrived(v) + 1, trues(v) + p, result(v), gen(v))
+                pack(arrived(v) + 1, trues(v) + p, result(v), generation(v))
             }
         });
         let key = self as *const HostBar as usize;
@@ -179,11 +182,11 @@ impl HostBar {
         if !wait {
             return 0;
         }
-        let g = gen(old);
+        let g = generation(old);
         let mut seen = old;
         super::block_while(what, key, || {
             seen = self.state.load(Ordering::Acquire);
-            gen(seen) == g
+            generation(seen) == g
         });
         result(seen) as u32
     }

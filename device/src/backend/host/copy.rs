@@ -23,16 +23,23 @@ pub(crate) fn wait(g: Group, pending: Option<u32>) {
 /// `cp.async` group; the hints change nothing.
 impl CpAsyncBackend for Active {
     unsafe fn cp_async<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8) {
-        engine::host_copy(Done::CpAsync, dst.0, src, L::BYTES);
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            engine::host_copy(Done::CpAsync, dst.0, src, L::BYTES);
+        }
     }
     unsafe fn cp_async_zfill<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, src_size: u32) {
-        let mut b = Batch::new();
-        b.copy(dst.0, src, src_size as usize);
-        b.zero(dst.0 + src_size as usize, L::BYTES - src_size as usize);
-        b.issue(Done::CpAsync);
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe {
+            let mut b = Batch::new();
+            b.copy(dst.0, src, src_size as usize);
+            b.zero(dst.0 + src_size as usize, L::BYTES - src_size as usize);
+            b.issue(Done::CpAsync);
+        }
     }
     unsafe fn cp_async_hint<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, _: CachePolicy) {
-        Self::cp_async::<L>(dst, src)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { Self::cp_async::<L>(dst, src) }
     }
     unsafe fn cp_async_zfill_hint<L: CpAsyncLeaf>(
         dst: SharedAddr,
@@ -40,13 +47,17 @@ impl CpAsyncBackend for Active {
         src_size: u32,
         _: CachePolicy,
     ) {
-        Self::cp_async_zfill::<L>(dst, src, src_size)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { Self::cp_async_zfill::<L>(dst, src, src_size) }
     }
 }
 
 /// `cp.async.bulk` global → this CTA's shared memory, completing `bytes` on `bar`.
 pub(crate) unsafe fn g2s<Tag>(dst: SharedAddr, src: *const u8, bytes: u32, bar: &Mbarrier<Tag>) {
-    engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        engine::host_copy(Done::tx(bar, bytes), dst.0, src, bytes as usize);
+    }
 }
 
 /// … `.multicast::cluster`: the same copy in every CTA of `mask` (`engine::host_multicast`).
@@ -57,17 +68,23 @@ pub(crate) unsafe fn g2s_multicast<Tag>(
     bar: &Mbarrier<Tag>,
     mask: u16,
 ) {
-    engine::host_multicast(bar, dst.0, src, bytes as usize, mask);
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        engine::host_multicast(bar, dst.0, src, bytes as usize, mask);
+    }
 }
 
 /// `cp.async.bulk` this CTA's shared memory → global, completing through a bulk group.
 pub(crate) unsafe fn s2g(dst: *mut u8, src: SharedAddr, bytes: u32) {
-    engine::host_copy(
-        Done::BulkGroup,
-        dst as usize,
-        src.0 as *const u8,
-        bytes as usize,
-    );
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        engine::host_copy(
+            Done::BulkGroup,
+            dst as usize,
+            src.0 as *const u8,
+            bytes as usize,
+        );
+    }
 }
 
 /// `cp.async.bulk` this CTA → a peer CTA's shared memory, completing on the peer's barrier.
@@ -77,8 +94,11 @@ pub(crate) unsafe fn s2c<Tag>(
     bytes: u32,
     bar: RemoteMbarrier<'_, Tag>,
 ) {
-    let done = Done::tx(bar.local(), bytes);
-    engine::host_copy(done, dst.0, src.0 as *const u8, bytes as usize);
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        let done = Done::tx(bar.local(), bytes);
+        engine::host_copy(done, dst.0, src.0 as *const u8, bytes as usize);
+    }
 }
 
 /// A tensor load's visit of one element at box offset `off` (`TensorMap::host_box` and its

@@ -143,11 +143,9 @@ pub(crate) fn block_while(what: What, key: usize, mut cond: impl FnMut() -> bool
         if !cond() {
             break;
         }
-        if let Some(v) = &sup {
-            if !v.wait(token, what, key, epoch) {
-                v.unwait(token);
-                std::panic::resume_unwind(std::boxed::Box::new(Aborted));
-            }
+        if let Some(v) = sup.as_ref().filter(|v| !v.wait(token, what, key, epoch)) {
+            v.unwait(token);
+            std::panic::resume_unwind(std::boxed::Box::new(Aborted));
         }
         let g = lock(&s.m);
         if !cond() {

@@ -145,7 +145,10 @@ macro_rules! host_int {
             #[cfg(not(loom))]
             #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
-                hatomic::$A::from_ptr(p)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe {
+                    hatomic::$A::from_ptr(p)
+                }
             }
         }
     )*};
@@ -217,7 +220,10 @@ macro_rules! host_float {
             #[cfg(not(loom))]
             #[inline(always)]
             unsafe fn atomic_from_ptr<'a>(p: *mut Self) -> &'a Self::Atomic {
-                hatomic::$A::from_ptr(p as *mut $bits)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe {
+                    hatomic::$A::from_ptr(p as *mut $bits)
+                }
             }
         }
     )*};

@@ -29,11 +29,17 @@ macro_rules! cell {
     ($($T:ident $A:ident $B:ident;)*) => {$(
         impl Cell for $T {
             unsafe fn store(p: *mut Self, v: Self, o: Ordering) {
-                core::sync::atomic::$A::from_ptr(p as *mut $B).store(v.to_bits(), o)
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe {
+                    core::sync::atomic::$A::from_ptr(p as *mut $B).store(v.to_bits(), o)
+                }
             }
             unsafe fn update(p: *mut Self, o: Ordering, mut f: impl FnMut(Self) -> Self) {
-                let _ = core::sync::atomic::$A::from_ptr(p as *mut $B)
-                    .fetch_update(o, Relaxed, |x| Some(f($T::from_bits(x)).to_bits()));
+                // SAFETY: the caller keeps this function's contract (its `# Safety`).
+                unsafe {
+                    let _ = core::sync::atomic::$A::from_ptr(p as *mut $B)
+                        .fetch_update(o, Relaxed, |x| Some(f($T::from_bits(x)).to_bits()));
+                }
             }
         }
     )*};
@@ -123,7 +129,8 @@ pub(crate) unsafe fn red<T: Cell + HostScalar, Tag>(
 /// # Safety
 /// `p` is live and aligned for `T`.
 pub(crate) unsafe fn release_store<T: Cell>(p: *mut T, v: T) {
-    T::store(p, v, Release)
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { T::store(p, v, Release) }
 }
 
 /// `red.async{.mmio}.release.scope.global.add.type [p], v`: a `Release` wrapping addition.
@@ -131,5 +138,6 @@ pub(crate) unsafe fn release_store<T: Cell>(p: *mut T, v: T) {
 /// # Safety
 /// As [`release_store`].
 pub(crate) unsafe fn release_add<T: Cell + HostScalar>(p: *mut T, v: T) {
-    T::update(p, Release, |x| T::h_apply(RmwKind::Add, x, v))
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe { T::update(p, Release, |x| T::h_apply(RmwKind::Add, x, v)) }
 }

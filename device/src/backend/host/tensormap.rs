@@ -12,41 +12,45 @@ use crate::tensormap::replace::Field;
 /// # Safety
 /// `map` points to a live `TensorMap` nothing else accesses.
 pub(crate) unsafe fn replace<F: Field>(ptx: &str, map: *mut TensorMap, ord: u32, v: u64) {
-    let m = &mut *map;
-    assert!(
+    // SAFETY: the caller keeps this function's contract (its `# Safety`).
+    unsafe {
+        let m = &mut *map;
+        assert!(
         m.is_host_map(),
         "`{ptx}` on the host backend needs a map made by TensorMap::host_tiled / host_tiled_of / \
          host_im2col (a driver-encoded CUtensorMap has no host meaning)"
     );
-    let bad = || -> ! { panic!("`{ptx}`: {v} is not a value of the field (PTX ISA §9.7.9.27)") };
-    let (w, d) = (&mut m.opaque, ord as usize);
-    match F::PTX {
-        ".global_address" => w[1] = v,
-        ".rank" => {
-            if v > 4 {
-                bad()
+        let bad =
+            || -> ! { panic!("`{ptx}`: {v} is not a value of the field (PTX ISA §9.7.9.27)") };
+        let (w, d) = (&mut m.opaque, ord as usize);
+        match F::PTX {
+            ".global_address" => w[1] = v,
+            ".rank" => {
+                if v > 4 {
+                    bad()
+                }
+                w[2] = (w[2] & !(0xff << 32)) | (v + 1) << 32;
             }
-            w[2] = (w[2] & !(0xff << 32)) | (v + 1) << 32;
-        }
-        ".box_dim" => {
-            if !(1..=256).contains(&v) {
-                bad()
+            ".box_dim" => {
+                if !(1..=256).contains(&v) {
+                    bad()
+                }
+                let sh = 16 * (d % 4);
+                w[12 + d / 4] = (w[12 + d / 4] & !(0xffff << sh)) | v << sh;
             }
-            let sh = 16 * (d % 4);
-            w[12 + d / 4] = (w[12 + d / 4] & !(0xffff << sh)) | v << sh;
-        }
-        ".global_dim" => w[3 + d] = v,
-        ".global_stride" => {
-            if d > 3 || !v.is_multiple_of(16) {
-                bad()
+            ".global_dim" => w[3 + d] = v,
+            ".global_stride" => {
+                if d > 3 || !v.is_multiple_of(16) {
+                    bad()
+                }
+                w[8 + d] = v;
             }
-            w[8 + d] = v;
+            ".elemtype" => match crate::copy::TensorElem::from_code(v as u32) {
+                Some(e) => m.set_host_elem_type(e),
+                None => bad(),
+            },
+            // Not modelled by the host map: a no-op (see the module docs).
+            _ => {}
         }
-        ".elemtype" => match crate::copy::TensorElem::from_code(v as u32) {
-            Some(e) => m.set_host_elem_type(e),
-            None => bad(),
-        },
-        // Not modelled by the host map: a no-op (see the module docs).
-        _ => {}
     }
 }

@@ -56,14 +56,14 @@ macro_rules! ld_leaf {
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
+            unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
                 asm!(concat!($($pre)*, ops128!(pre ld), ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt),
                              ops128!(ld), ";", ops128!(post ld)),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
                 (lo as u128) | ((hi as u128) << 64)
-            }
+            }}
         }
     };
     ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { ld_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
@@ -75,26 +75,26 @@ macro_rules! ld_leaf {
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
+            unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (a, b): (VRaw<$t>, VRaw<$t>);
                 asm!(concat!($($pre)*, ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt), opsv!(ld 2), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
                 Vector([a, b].map(Scalar::from_raw))
-            }
+            }}
         }
     };
     (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
+            unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
                 asm!(concat!($($pre)*, ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt), opsv!(ld 4), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 Vector([a, b, c, d].map(Scalar::from_raw))
-            }
+            }}
         }
     };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
@@ -106,26 +106,26 @@ macro_rules! ld_leaf {
      ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdLeaf<Weak, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
+            unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let v: <$t as Scalar>::Raw;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
                 asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
                 <$t as Scalar>::from_raw(v)
-            }
+            }}
         }
     };
     (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
      ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn ld(p: *const Self) -> Self {
+            unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let v: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(v)
-            }
+            }}
         }
     };
 }
@@ -135,12 +135,12 @@ macro_rules! st_leaf {
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
+            unsafe fn st(p: *mut Self, v: Self) { unsafe {
                 asm!(concat!($($pre)*, ops128!(pre st), ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt),
                              ops128!(st), ";", ops128!(post st)),
                      lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
-            }
+            }}
         }
     };
     ($t:ident $tt:literal v2reg32; $($rest:tt)*) => { st_leaf! { @vec2 reg32 $t $tt; $($rest)* } };
@@ -152,23 +152,23 @@ macro_rules! st_leaf {
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
+            unsafe fn st(p: *mut Self, v: Self) { unsafe {
                 asm!(concat!($($pre)*, ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt), opsv!(st 2), ";"),
                      v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
-            }
+            }}
         }
     };
     (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
      $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
+            unsafe fn st(p: *mut Self, v: Self) { unsafe {
                 asm!(concat!($($pre)*, ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt), opsv!(st 4), ";"),
                      v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
                      v3 = in($reg) v.0[3].to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-            }
+            }}
         }
     };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
@@ -180,10 +180,10 @@ macro_rules! st_leaf {
      ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn st(p: *mut Self, v: Self) {
+            unsafe fn st(p: *mut Self, v: Self) { unsafe {
                 asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
-            }
+            }}
         }
     };
 }
@@ -244,17 +244,17 @@ macro_rules! atom_leaf {
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+            unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 vec_asm!($n out $vr $t; concat!($($pre)*, rmw_mn!("atom" $S $Sco $Sp $ot $tt),
                                       opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
-            }
+            }}
         }
     };
     (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for u128 {
             #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+            unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
                 asm!(concat!($($pre)*, ops128!(pre atom), rmw_mn!("atom" $S $Sco $Sp $ot $tt),
                              ops128!(atom), ";", ops128!(post atom)),
@@ -262,7 +262,7 @@ macro_rules! atom_leaf {
                      blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
                      options(nostack, preserves_flags));
                 (lo as u128) | ((hi as u128) << 64)
-            }
+            }}
         }
     };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
@@ -274,12 +274,12 @@ macro_rules! atom_leaf {
      ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn atom(p: *mut Self, b: Self) -> Self {
+            unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 let d: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
                      p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(d)
-            }
+            }}
         }
     };
 }
@@ -289,7 +289,7 @@ macro_rules! cas_leaf {
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl CasLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
-            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
                 asm!(concat!($($pre)*, ops128!(pre cas), rmw_mn!("atom" $S $Sco $Sp "cas" $tt),
                              ops128!(cas), ";", ops128!(post cas)),
@@ -298,7 +298,7 @@ macro_rules! cas_leaf {
                      clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
                      options(nostack, preserves_flags));
                 (lo as u128) | ((hi as u128) << 64)
-            }
+            }}
         }
     };
     ($t:ident $reg:ident $tt:literal; $S:ident;
@@ -310,13 +310,13 @@ macro_rules! cas_leaf {
      ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl CasLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self {
+            unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self { unsafe {
                 let d: <$t as Scalar>::Raw;
                 asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
                      p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
                      options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(d)
-            }
+            }}
         }
     };
 }
@@ -331,10 +331,10 @@ macro_rules! red_leaf {
      [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl RedLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn red(p: *mut Self, b: Self) {
+            unsafe fn red(p: *mut Self, b: Self) { unsafe {
                 vec_asm!($n none $vr $t; concat!($($pre)*, rmw_mn!("red" $S $Sco $Sp $ot $tt),
                                        opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
-            }
+            }}
         }
     };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
@@ -346,10 +346,10 @@ macro_rules! red_leaf {
      ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
         unsafe impl RedLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
-            unsafe fn red(p: *mut Self, b: Self) {
+            unsafe fn red(p: *mut Self, b: Self) { unsafe {
                 asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
                      b = in($reg) b.to_raw(), options(nostack, preserves_flags));
-            }
+            }}
         }
     };
 }

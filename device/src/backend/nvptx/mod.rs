@@ -148,15 +148,18 @@ impl BarBackend for Nvptx {
 impl CpAsyncBackend for Nvptx {
     #[inline(always)]
     unsafe fn cp_async<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8) {
-        L::exec(dst.0, src as u64)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { L::exec(dst.0, src as u64) }
     }
     #[inline(always)]
     unsafe fn cp_async_zfill<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, src_size: u32) {
-        L::exec_zfill(dst.0, src as u64, src_size)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { L::exec_zfill(dst.0, src as u64, src_size) }
     }
     #[inline(always)]
     unsafe fn cp_async_hint<L: CpAsyncLeaf>(dst: SharedAddr, src: *const u8, pol: CachePolicy) {
-        L::exec_hint(dst.0, src as u64, pol.0)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { L::exec_hint(dst.0, src as u64, pol.0) }
     }
     #[inline(always)]
     unsafe fn cp_async_zfill_hint<L: CpAsyncLeaf>(
@@ -165,7 +168,8 @@ impl CpAsyncBackend for Nvptx {
         src_size: u32,
         pol: CachePolicy,
     ) {
-        L::exec_zfill_hint(dst.0, src as u64, src_size, pol.0)
+        // SAFETY: the caller keeps this function's contract (its `# Safety`).
+        unsafe { L::exec_zfill_hint(dst.0, src as u64, src_size, pol.0) }
     }
 }
 
