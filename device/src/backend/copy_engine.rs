@@ -151,6 +151,8 @@ impl Batch {
         });
     }
     /// Issues the moves, completing through `done`.
+    // `engine::issue` is safe under `--cfg loom` (the model's engine checks every access).
+    #[allow(unused_unsafe)]
     pub(crate) unsafe fn issue(self, done: Done) {
         // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe { engine::issue(done, self.ops) }
@@ -380,10 +382,10 @@ mod model {
         let body = move || {
             for (at, done, ops) in parts {
                 for op in &ops {
-                    if let Some(s) = op.s {
-                        if let Some((r, lo, hi)) = region_of(s, op.n) {
-                            r.engine_access(lo, hi, false, proxy);
-                        }
+                    if let Some(s) = op.s
+                        && let Some((r, lo, hi)) = region_of(s, op.n)
+                    {
+                        r.engine_access(lo, hi, false, proxy);
                     }
                     if let Some((r, lo, hi)) = region_of(op.d, op.n) {
                         // A reduction's element update is atomic: recorded as a read of the
@@ -757,7 +759,8 @@ mod model {
         /// ```
         pub unsafe fn read(&self, i: usize) -> T {
             self.r.generic_access(i, false);
-            self.as_ptr().add(i).read()
+            // SAFETY: the caller's contract (`i` in bounds, no racing access).
+            unsafe { self.as_ptr().add(i).read() }
         }
         /// A generic-proxy `st` to element `i`.
         ///
@@ -773,7 +776,8 @@ mod model {
         /// ```
         pub unsafe fn write(&self, i: usize, v: T) {
             self.r.generic_access(i, true);
-            self.as_ptr().add(i).write(v)
+            // SAFETY: the caller's contract (`i` in bounds, no racing access).
+            unsafe { self.as_ptr().add(i).write(v) }
         }
         /// An **async-proxy** write of element `i` performed by the calling thread: what a copy
         /// engine's write into the tile is (the proxy and race checks of a bulk copy's
@@ -800,7 +804,8 @@ mod model {
                 "ptx-sync model: Tile index {i} out of bounds"
             );
             self.r.engine_access(i, i + 1, true, true);
-            self.as_ptr().add(i).write(v)
+            // SAFETY: the caller's contract (`i` in bounds, no racing access).
+            unsafe { self.as_ptr().add(i).write(v) }
         }
     }
 }

@@ -43,12 +43,14 @@ impl<T: Copy> DataCell<T> {
     /// A weak read, race-checked.
     #[inline(always)]
     pub(crate) unsafe fn read(&self) -> T {
-        crate::model::weak_access("ld", || self.0.with(|p| *p))
+        // SAFETY: the caller's contract (no racing write; the model reports one).
+        crate::model::weak_access("ld", || self.0.with(|p| unsafe { *p }))
     }
     /// A weak write, race-checked.
     #[inline(always)]
     pub(crate) unsafe fn write(&self, v: T) {
-        crate::model::weak_access("st", || self.0.with_mut(|p| *p = v))
+        // SAFETY: the caller's contract (no racing access; the model reports one).
+        crate::model::weak_access("st", || self.0.with_mut(|p| unsafe { *p = v }))
     }
 }
 

@@ -96,18 +96,18 @@ pub(super) fn fence_note() -> String {
                     place_text(me.place),
                     level_name(h.level)
                 ));
-            } else if let Some((g, gw)) = t.last_acq {
-                if g < d {
-                    out.push_str(&format!(
-                        "; `{}` by thread {} does not synchronize with `{}` by thread {}: its \
-                         scope (`{}`) does not include that thread (PTX ISA §8.9.4, §8.7)",
-                        gw,
-                        place_text(me.place),
-                        h.what,
-                        place_text(h.who.place),
-                        level_name(g)
-                    ));
-                }
+            } else if let Some((g, gw)) = t.last_acq
+                && g < d
+            {
+                out.push_str(&format!(
+                    "; `{}` by thread {} does not synchronize with `{}` by thread {}: its \
+                     scope (`{}`) does not include that thread (PTX ISA §8.9.4, §8.7)",
+                    gw,
+                    place_text(me.place),
+                    h.what,
+                    place_text(h.who.place),
+                    level_name(g)
+                ));
             }
         }
         out
