@@ -229,7 +229,7 @@ pub struct Timeout {
 /// ordering of its own.
 ///
 /// Under `--cfg loom` the budget is not a timeout: the wait is a model spin
-/// (`spin_until` of [`model`](crate::model)) that returns `Ok` once `done()` holds, panics with
+/// (`ptx_sync::model::spin_until`) that returns `Ok` once `done()` holds, panics with
 /// `"deadlock: …"` when no thread can ever make it true, and abandons (and counts) an execution
 /// whose schedule starves a thread — so a correct protocol never reports `Timeout` in the model.
 ///

@@ -48,7 +48,7 @@ include!(concat!(env!("OUT_DIR"), "/isa/st_async_release.rs"));
 macro_rules! sm100_items {
     ($($item:item)*) => {
         $(
-            #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
+            #[cfg(any(doc, not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
             $item
         )*
     };
