@@ -36,8 +36,6 @@
 // The rows exist on nvptx only with `target_feature = "sm_100"`: an sm_90 build leaves the
 // imports unused.
 #![cfg_attr(target_arch = "nvptx64", allow(unused_imports))]
-// The same build has none of the items the docs table links to (the table is the host's).
-#![cfg_attr(target_arch = "nvptx64", allow(rustdoc::broken_intra_doc_links))]
 
 #[allow(unused_imports)]
 use crate::sem::{Gpu, Scope, Sys};
@@ -50,7 +48,7 @@ include!(concat!(env!("OUT_DIR"), "/isa/st_async_release.rs"));
 macro_rules! sm100_items {
     ($($item:item)*) => {
         $(
-            #[cfg(any(not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
+            #[cfg(any(doc, not(target_arch = "nvptx64"), all(target_feature = "sm_100", target_feature = "ptx87")))]
             $item
         )*
     };
