@@ -151,8 +151,6 @@ impl Batch {
         });
     }
     /// Issues the moves, completing through `done`.
-    // `engine::issue` is safe under `--cfg loom` (the model's engine checks every access).
-    #[allow(unused_unsafe)]
     pub(crate) unsafe fn issue(self, done: Done) {
         // SAFETY: the caller keeps this function's contract (its `# Safety`).
         unsafe { engine::issue(done, self.ops) }
@@ -346,7 +344,14 @@ mod model {
         })
     }
 
-    pub(super) fn issue(done: Done, ops: Vec<Op>) {
+    /// Issues the moves on an engine thread (`unsafe` like `at_issue::issue`, the same
+    /// `engine::issue` on the other backend: the model checks the accesses it performs, but a
+    /// caller may not rely on that).
+    ///
+    /// # Safety
+    /// Every move's source readable and destination writable for its bytes until the copy
+    /// completes (the issuing instruction's contract).
+    pub(super) unsafe fn issue(done: Done, ops: Vec<Op>) {
         issue_parts(std::vec![(None, done, ops)])
     }
 
