@@ -733,7 +733,7 @@ mod walk {
                          <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(ld $t), "load"));
                 };
             }
-            crate::access_rows! { ld ld_v }
+            access_rows! { ld ld_v }
         }
         #[inline(never)]
         fn st_rows(f: &mut dyn FnMut(Variant)) {
@@ -744,7 +744,7 @@ mod walk {
                          <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(st $t), "store"));
                 };
             }
-            crate::access_rows! { st st_v }
+            access_rows! { st st_v }
         }
         #[inline(never)]
         fn atom_rows(f: &mut dyn FnMut(Variant)) {
@@ -755,7 +755,7 @@ mod walk {
                          tmpl!(atom $t), method!(atom $O $ot)));
                 };
             }
-            crate::access_rows! { atom_scalar atom_v }
+            access_rows! { atom_scalar atom_v }
         }
         #[inline(never)]
         fn atom_vec_rows(f: &mut dyn FnMut(Variant)) {
@@ -766,7 +766,7 @@ mod walk {
                          tmpl!(atom $t), method!(atom $O $ot)));
                 };
             }
-            crate::access_rows! { atom_vec atom_v }
+            access_rows! { atom_vec atom_v }
         }
         #[inline(never)]
         fn cas_rows(f: &mut dyn FnMut(Variant)) {
@@ -777,7 +777,7 @@ mod walk {
                          tmpl!(cas $t), "compare_exchange"));
                 };
             }
-            crate::access_rows! { cas cas_v }
+            access_rows! { cas cas_v }
         }
         #[inline(never)]
         fn red_rows(f: &mut dyn FnMut(Variant)) {
@@ -788,7 +788,7 @@ mod walk {
                          tmpl!(red $t), method!(red $O $ot)));
                 };
             }
-            crate::access_rows! { red_scalar red_v }
+            access_rows! { red_scalar red_v }
         }
         #[inline(never)]
         fn red_vec_rows(f: &mut dyn FnMut(Variant)) {
@@ -799,7 +799,7 @@ mod walk {
                          tmpl!(red $t), method!(red $O $ot)));
                 };
             }
-            crate::access_rows! { red_vec red_v }
+            access_rows! { red_vec red_v }
         }
         #[inline(never)]
         fn fence_rows(f: &mut dyn FnMut(Variant)) {
@@ -822,7 +822,7 @@ mod walk {
                     });
                 }};
             }
-            crate::access_rows! { fence fence_v }
+            access_rows! { fence fence_v }
         }
         ld_rows(f);
         st_rows(f);

@@ -18,6 +18,7 @@
 #![allow(clippy::collapsible_if)]
 #![allow(dead_code)]
 
+pub mod access;
 pub mod emit;
 pub mod parse;
 
@@ -62,6 +63,10 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
             }
         }
         let module = f.module_name()?;
+        // A file of access tables only (`ld.rows`, …) has no forms: its rows are `access.rs`.
+        if !f.access.is_empty() && !f.items.iter().any(|i| matches!(i, parse::Item::Form(_))) {
+            continue;
+        }
         out.push((format!("{}.rs", f.name), emit::rust_file(isa, f)?));
         list.push_str(&format!("    crate::{module}::CATALOG,\n"));
     }
@@ -77,6 +82,8 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
     out.push(("catalog.rs".into(), list));
     out.push(("family.rs".into(), emit::family_enum(isa)));
     out.push(("calls.rs".into(), emit::calls(isa)?));
+    out.push(("access.rs".into(), access::rows_macro(isa)?));
+    out.extend(access::impls(isa)?);
     Ok(out)
 }
 

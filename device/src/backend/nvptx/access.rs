@@ -1,7 +1,8 @@
 //! The access family's `asm!` leaves (nvptx64): for every row of the access tables
-//! (`atomic/table.rs`, walked with `access_rows!`), the impl of its leaf trait ([`LdLeaf`],
-//! [`StLeaf`], [`AtomLeaf`], [`CasLeaf`], [`RedLeaf`]) with the row's inline PTX — the mnemonic
-//! built once by the table's `ldst_mn!`/`rmw_mn!` (the same text as the row's `PTX` constant),
+//! (`device/isa/{ld,st,atom,red}.rows`, walked with the generated `access_rows!`), the impl of
+//! its leaf trait ([`LdLeaf`], [`StLeaf`], [`AtomLeaf`], [`CasLeaf`], [`RedLeaf`]) with the
+//! row's inline PTX — the mnemonic built by `ldst_mn!`/`rmw_mn!` (the same text as the row's
+//! generated `PTX` constant),
 //! the address converted with `cvta.to.<space>` where the row names a space. The instruction
 //! traits (`LdInstr`, …) have these as supertraits, so [`Nvptx`](super::Nvptx) can call the leaf
 //! of any row it is given; off nvptx64 they are empty (`backend/host/leaf.rs`).
@@ -14,7 +15,7 @@ use crate::atomic::vector::{
     V2F64, V2I16, V2I32, V2I64, V2U16, V2U32, V2U64, V4F16, V4F32, V4I16, V4I32, V4U16, V4U32,
     V8F16,
 };
-use crate::atomic::{ldst_mn, op, ops, ops128, opsv, rmw_mn, sco_tok, Scalar};
+use crate::atomic::{op, ops, ops128, opsv, Scalar};
 #[allow(unused_imports)]
 use crate::atomic::{Bf16, Bf16x2, F16x2, F16};
 use crate::sem::tok;
@@ -24,6 +25,32 @@ use crate::sem::{
     Scope, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
 };
 use core::arch::asm;
+
+/// The scope token of a row: none where the row is generic in the scope (`Weak`, `Volatile`).
+macro_rules! sco_tok {
+    ([] $Sco:ident) => {
+        tok!($Sco)
+    };
+    ([$($g:tt)+] $Sco:ident) => {
+        ""
+    };
+}
+
+/// A row's mnemonic in its `asm!` leaf (the same text as the row's generated `PTX` constant):
+/// `ldst_mn!("ld" S [generic params] Sco Sp "ty")` (no scope token where the row is generic in the scope); `rmw_mn!("atom" S Sco Sp "op" "ty")`
+/// (`cas`: the op `"cas"`).
+macro_rules! ldst_mn {
+    ($op:literal $S:ident [$($g:tt)*] $Sco:ident $Sp:ident $tt:literal) => {
+        concat!($op, tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)
+    };
+}
+
+/// See [`ldst_mn!`].
+macro_rules! rmw_mn {
+    ($op:literal $S:ident $Sco:ident $Sp:ident $ot:literal $tt:literal) => {
+        concat!($op, tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)
+    };
+}
 
 /// The leaf of `ld{.sem}{.scope}{.space}.type` (the row's [`LdInstr`](crate::atomic::LdInstr)).
 pub unsafe trait LdLeaf<S: LoadSem, Sco: Scope, Sp: Space>: Sized {
@@ -354,8 +381,8 @@ macro_rules! red_leaf {
     };
 }
 
-crate::access_rows! { ld ld_leaf }
-crate::access_rows! { st st_leaf }
-crate::access_rows! { atom atom_leaf }
-crate::access_rows! { cas cas_leaf }
-crate::access_rows! { red red_leaf }
+access_rows! { ld ld_leaf }
+access_rows! { st st_leaf }
+access_rows! { atom atom_leaf }
+access_rows! { cas cas_leaf }
+access_rows! { red red_leaf }

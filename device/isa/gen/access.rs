@@ -1,0 +1,381 @@
+//! The access tables (`access NAME` items of `ld.rows`, `st.rows`, `atom.rows`, `red.rows`,
+//! `fence.rows`): the ISA's dimension products — (type, op) pairs × semantics × scopes × spaces —
+//! written as data and expanded here into
+//!
+//! * `access.rs` — `access_rows!`, the plain list of every row, one arm per table
+//!   (`access_rows!(ld leaf)` calls `leaf!` once per row), walked by the leaves
+//!   (`backend/nvptx/access.rs`), the catalog (`device/src/catalog.rs`) and the catalog kernels
+//!   (`host/kernels`);
+//! * `access_MODULE.rs` — each row's instruction trait impl (`unsafe impl LdInstr<…> for T {
+//!   const PTX … }`, with the table's `item`s), included by the family's module.
+
+use super::parse::{Isa, SlotValue};
+use std::fmt::Write;
+
+/// `access NAME`: one table.
+#[derive(Debug, Clone, Default)]
+pub struct Access {
+    pub name: String,
+    /// `impl Trait<$sem, …> for $type`: the trait impl of a row (without `unsafe impl`).
+    pub imp: String,
+    /// The mnemonic template (`ld$sem$scope$space.$ty`).
+    pub ptx: String,
+    /// The row's tokens in `access_rows!` (`$type "$ty" $reg; $sem; …`).
+    pub row: String,
+    pub sems: Vec<SlotValue>,
+    pub scopes: Vec<SlotValue>,
+    pub spaces: Vec<SlotValue>,
+    /// The (type, op) pairs, in order; `types NAME` is resolved by [`pairs`].
+    pub pairs: Vec<(SlotValue, Option<SlotValue>)>,
+    /// `types NAME`: the pairs of another table, without the ops of `except`.
+    pub types: Option<String>,
+    pub except: Vec<String>,
+    /// `parts A B`: the arm walks other tables, in order.
+    pub parts: Vec<String>,
+    /// Extra items of every impl (`$ptx`: the row's mnemonic).
+    pub items: Vec<String>,
+    pub path: String,
+    pub line: usize,
+}
+
+/// Parses the keys of `access NAME`.
+pub fn parse(
+    path: &str,
+    n: usize,
+    name: &str,
+    keys: &[(usize, &str, &str)],
+    values: impl Fn(&str, usize, &str) -> Result<Vec<SlotValue>, String>,
+) -> Result<Access, String> {
+    let mut a = Access {
+        name: name.to_string(),
+        path: path.to_string(),
+        line: n,
+        ..Access::default()
+    };
+    for &(k, key, v) in keys {
+        match key {
+            "impl" => a.imp = v.to_string(),
+            "ptx" => a.ptx = v.to_string(),
+            "row" => a.row = v.to_string(),
+            "sem" => a.sems = values(path, k, v)?,
+            "scope" => a.scopes = values(path, k, v)?,
+            "space" => a.spaces = values(path, k, v)?,
+            "type" | "op" => {
+                let mut vs = values(path, k, v)?.into_iter();
+                let head = vs.next().expect("a value");
+                let rest: Vec<SlotValue> = vs.collect();
+                if rest.is_empty() && key == "op" {
+                    return Err(format!("{path}:{k}: `op OP TYPE…` needs its types"));
+                }
+                if rest.is_empty() {
+                    a.pairs.push((head.clone(), None));
+                }
+                for x in rest {
+                    a.pairs.push(if key == "type" {
+                        (head.clone(), Some(x))
+                    } else {
+                        (x, Some(head.clone()))
+                    });
+                }
+            }
+            "types" => a.types = Some(v.to_string()),
+            "except" => a.except = v.split_whitespace().map(str::to_string).collect(),
+            "parts" => a.parts = v.split_whitespace().map(str::to_string).collect(),
+            "item" => a.items.push(v.to_string()),
+            _ => return Err(format!("{path}:{k}: unknown access key `{key}`")),
+        }
+    }
+    if a.parts.is_empty() {
+        for (what, v) in [("impl", &a.imp), ("ptx", &a.ptx), ("row", &a.row)] {
+            if v.is_empty() {
+                return Err(format!("{path}:{n}: access `{name}` needs `{what}`"));
+            }
+        }
+        if a.sems.is_empty() || a.scopes.is_empty() {
+            return Err(format!(
+                "{path}:{n}: access `{name}` needs `sem` and `scope`"
+            ));
+        }
+        if a.pairs.is_empty() == a.types.is_none() && !a.spaces.is_empty() {
+            return Err(format!(
+                "{path}:{n}: access `{name}` needs either `type`/`op` lines or `types TABLE`"
+            ));
+        }
+    }
+    Ok(a)
+}
+
+/// Every table of the rows files, in file order.
+fn tables(isa: &Isa) -> Vec<&Access> {
+    isa.files.iter().flat_map(|f| f.access.iter()).collect()
+}
+
+/// The (type, op) pairs of table `a` (its own, or those of its `types` table less `except`).
+fn pairs<'a>(
+    isa: &'a Isa,
+    a: &'a Access,
+) -> Result<Vec<&'a (SlotValue, Option<SlotValue>)>, String> {
+    let Some(t) = &a.types else {
+        return Ok(a.pairs.iter().collect());
+    };
+    let from = tables(isa)
+        .into_iter()
+        .find(|x| x.name == *t)
+        .ok_or_else(|| format!("{}:{}: no access table `{t}`", a.path, a.line))?;
+    Ok(pairs(isa, from)?
+        .into_iter()
+        .filter(|(_, op)| !op.as_ref().is_some_and(|o| a.except.contains(&o.name)))
+        .collect())
+}
+
+/// One row: its dimension values (`scope` `None`: a row generic in the scope).
+struct Row<'a> {
+    ty: Option<&'a SlotValue>,
+    op: Option<&'a SlotValue>,
+    sem: &'a SlotValue,
+    scope: Option<&'a SlotValue>,
+    space: Option<&'a SlotValue>,
+}
+
+/// The rows of table `a`: (type, op) outermost, then semantic, scope, space. A semantic with
+/// `scope=none` (`Weak`, `Volatile`) takes no scope: one row per space, generic in the scope.
+fn rows<'a>(isa: &'a Isa, a: &'a Access) -> Result<Vec<Row<'a>>, String> {
+    let ps = pairs(isa, a)?;
+    let typed: Vec<Option<&(SlotValue, Option<SlotValue>)>> = if ps.is_empty() {
+        vec![None]
+    } else {
+        ps.into_iter().map(Some).collect()
+    };
+    let spaces: Vec<Option<&SlotValue>> = if a.spaces.is_empty() {
+        vec![None]
+    } else {
+        a.spaces.iter().map(Some).collect()
+    };
+    let mut out = Vec::new();
+    for p in typed {
+        for sem in &a.sems {
+            let scopes: Vec<Option<&SlotValue>> =
+                if sem.props.get("scope").map(String::as_str) == Some("none") {
+                    vec![None]
+                } else {
+                    a.scopes.iter().map(Some).collect()
+                };
+            for scope in &scopes {
+                for space in &spaces {
+                    out.push(Row {
+                        ty: p.map(|p| &p.0),
+                        op: p.and_then(|p| p.1.as_ref()),
+                        sem,
+                        scope: *scope,
+                        space: *space,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn token<'a>(isa: &'a Isa, a: &Access, key: &str) -> Result<&'a str, String> {
+    isa.tokens
+        .iter()
+        .find(|t| t.key == key)
+        .map(|t| t.text.as_str())
+        .ok_or_else(|| {
+            format!(
+                "{}:{}: no token `{key}` in device/src/sem.rs",
+                a.path, a.line
+            )
+        })
+}
+
+/// Expands a template for one row: `$type`, `$op`, `$sem`, `$scope`, `$space` (PTX: their tokens,
+/// an op its `op` property or its name in lower case, a scope-less row's scope none; Rust: their
+/// names, the scope-less row's scope `Sco`), `$dim.tok` (the token), `$scope.g` (`Sco: Scope`
+/// for a scope-less row), `$space.asm` (how the `asm!` reaches the address: as it is, or
+/// converted in place with `cvta.to<space>.u64`), `$ptx` (the row's mnemonic), and any other
+/// `$prop` — a property of the row's op or type.
+fn expand(
+    isa: &Isa,
+    a: &Access,
+    r: &Row,
+    t: &str,
+    ptx_mode: bool,
+    mn: &str,
+) -> Result<String, String> {
+    let bad = |what: &str| {
+        format!(
+            "{}:{}: `{what}` has no value in access `{}`",
+            a.path, a.line, a.name
+        )
+    };
+    let op_tok = |o: &SlotValue| {
+        o.props
+            .get("op")
+            .cloned()
+            .unwrap_or_else(|| o.name.to_lowercase())
+    };
+    let tok_of = |dim: &str| -> Result<String, String> {
+        Ok(match dim {
+            "op" => op_tok(r.op.ok_or_else(|| bad("$op"))?),
+            "sem" => token(isa, a, &r.sem.name)?.to_string(),
+            "scope" => match r.scope {
+                Some(s) => token(isa, a, &s.name)?.to_string(),
+                None => String::new(),
+            },
+            "space" => token(isa, a, &r.space.ok_or_else(|| bad("$space"))?.name)?.to_string(),
+            _ => return Err(bad(&format!("${dim}.tok"))),
+        })
+    };
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let n = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..n];
+        let mut tail = &after[n..];
+        let prop = tail.strip_prefix('.').and_then(|p| {
+            let m = p
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(p.len());
+            (m > 0).then(|| (&p[..m], &p[m..]))
+        });
+        let dim = matches!(name, "type" | "op" | "sem" | "scope" | "space");
+        let v = match (name, prop) {
+            ("scope", Some(("g", r2))) => {
+                tail = r2;
+                if r.scope.is_none() {
+                    "Sco: Scope".to_string()
+                } else {
+                    String::new()
+                }
+            }
+            ("space", Some(("asm", r2))) => {
+                tail = r2;
+                let tok = tok_of("space")?;
+                if tok.is_empty() {
+                    "([\"\"] (in))".to_string()
+                } else {
+                    format!(
+                        "([{:?}] (inout => _))",
+                        format!("cvta.to{tok}.u64 {{p}}, {{p}};\n\t")
+                    )
+                }
+            }
+            (d, Some(("tok", r2))) if dim => {
+                tail = r2;
+                tok_of(d)?
+            }
+            (d, _) if dim && ptx_mode => tok_of(d)?,
+            ("type", _) => r.ty.ok_or_else(|| bad("$type"))?.name.clone(),
+            ("op", _) => r.op.ok_or_else(|| bad("$op"))?.name.clone(),
+            ("sem", _) => r.sem.name.clone(),
+            ("scope", _) => r
+                .scope
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| "Sco".into()),
+            ("space", _) => r.space.ok_or_else(|| bad("$space"))?.name.clone(),
+            ("ptx", _) if !ptx_mode => mn.to_string(),
+            (p, _) => {
+                r.op.and_then(|o| o.props.get(p))
+                    .or_else(|| r.ty.and_then(|t| t.props.get(p)))
+                    .cloned()
+                    .ok_or_else(|| bad(&format!("${p}")))?
+            }
+        };
+        out.push_str(&v);
+        rest = tail;
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `access.rs`: the `access_rows!` macro, one arm per table.
+pub fn rows_macro(isa: &Isa) -> Result<String, String> {
+    let mut out = super::emit::header("device/isa/{ld,st,atom,red,fence}.rows (`access` tables)");
+    out.push_str(
+        "\n/// The row list of the access tables (`device/isa/*.rows`, `access NAME`), for the code\n\
+         /// that instantiates them: `ptx_sync::access_rows!(NAME leaf)` calls `leaf!` once per row of\n\
+         /// table `NAME` with the tokens of its `row` template — `ld`/`st`: `T \"ty\" reg; Sem; [generic\n\
+         /// params] Scope; Space (asm)` (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows);\n\
+         /// `atom`/`red` (`_scalar`, `_vec`, or both): `T reg Op \"op\" \"ty\"; Sem; [] Scope; Space (asm)`;\n\
+         /// `cas`: `T reg \"ty\"; Sem; [] Scope; Space (asm)`; `fence`: `Sem, Scope`. The `(asm)` group\n\
+         /// (`([prefix] (direction))`: the address conversion) is the leaves' and may be ignored.\n\
+         #[doc(hidden)]\n#[macro_export]\nmacro_rules! access_rows {\n",
+    );
+    for a in tables(isa) {
+        writeln!(out, "    ({} $leaf:ident) => {{", a.name).unwrap();
+        // `parts`: the rows of the other tables, in order (inline: a generated macro cannot call
+        // itself by `$crate::` in its own crate).
+        let parts: Vec<&Access> = if a.parts.is_empty() {
+            vec![a]
+        } else {
+            a.parts
+                .iter()
+                .map(|p| {
+                    tables(isa)
+                        .into_iter()
+                        .find(|x| x.name == *p && x.parts.is_empty())
+                        .ok_or_else(|| format!("{}:{}: no access table `{p}`", a.path, a.line))
+                })
+                .collect::<Result<_, _>>()?
+        };
+        for t in parts {
+            for r in rows(isa, t)? {
+                let row = expand(isa, t, &r, &t.row, false, "")?;
+                writeln!(out, "        $leaf! {{ {row} }}").unwrap();
+            }
+        }
+        out.push_str("    };\n");
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// `access_MODULE.rs` per module of the access families: each row's trait impl with its `PTX`.
+pub fn impls(isa: &Isa) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for f in &isa.files {
+        if f.access.is_empty() {
+            continue;
+        }
+        let module = f.module_name()?;
+        let name = format!("access_{}.rs", module.replace("::", "_"));
+        let i = match out.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                out.push((
+                    name,
+                    super::emit::header("device/isa/*.rows (`access` tables)"),
+                ));
+                out.len() - 1
+            }
+        };
+        let text = &mut out[i].1;
+        for a in f.access.iter().filter(|a| a.parts.is_empty()) {
+            writeln!(text, "\n// `access {}` ({}:{})", a.name, a.path, a.line).unwrap();
+            for r in rows(isa, a)? {
+                let mn = expand(isa, a, &r, &a.ptx, true, "")?;
+                let imp = expand(isa, a, &r, &a.imp, false, &mn)?;
+                let g = if r.scope.is_none() {
+                    "<Sco: Scope>"
+                } else {
+                    ""
+                };
+                write!(
+                    text,
+                    "unsafe impl{g} {imp} {{\n    const PTX: &'static str = {mn:?};\n"
+                )
+                .unwrap();
+                for it in &a.items {
+                    writeln!(text, "    {}", expand(isa, a, &r, it, false, &mn)?).unwrap();
+                }
+                text.push_str("}\n");
+            }
+        }
+    }
+    Ok(out)
+}
