@@ -257,10 +257,10 @@ fn expand(
                 tail = r2;
                 let tok = tok_of("space")?;
                 if tok.is_empty() {
-                    "([\"\"] (in))".to_string()
+                    "[\"\"] (in)".to_string()
                 } else {
                     format!(
-                        "([{:?}] (inout => _))",
+                        "[{:?}] (inout => _)",
                         format!("cvta.to{tok}.u64 {{p}}, {{p}};\n\t")
                     )
                 }
@@ -325,7 +325,8 @@ pub fn rows_macro(isa: &Isa) -> Result<String, String> {
         };
         for t in parts {
             for r in rows(isa, t)? {
-                let row = expand(isa, t, &r, &t.row, false, "")?;
+                let mn = expand(isa, t, &r, &t.ptx, true, "")?;
+                let row = expand(isa, t, &r, &t.row, false, &mn)?;
                 writeln!(out, "        $leaf! {{ {row} }}").unwrap();
             }
         }

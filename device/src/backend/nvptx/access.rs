@@ -1,8 +1,8 @@
 //! The access family's `asm!` leaves (nvptx64): for every row of the access tables
 //! (`device/isa/{ld,st,atom,red}.rows`, walked with the generated `access_rows!`), the impl of
 //! its leaf trait ([`LdLeaf`], [`StLeaf`], [`AtomLeaf`], [`CasLeaf`], [`RedLeaf`]) with the
-//! row's inline PTX — the mnemonic built by `ldst_mn!`/`rmw_mn!` (the same text as the row's
-//! generated `PTX` constant),
+//! row's inline PTX — the mnemonic the generator spelled, the last token of the row (the same
+//! text as the row's generated `PTX` constant),
 //! the address converted with `cvta.to.<space>` where the row names a space. The instruction
 //! traits (`LdInstr`, …) have these as supertraits, so [`Nvptx`](super::Nvptx) can call the leaf
 //! of any row it is given; off nvptx64 they are empty (`backend/host/leaf.rs`).
@@ -18,39 +18,12 @@ use crate::atomic::vector::{
 use crate::atomic::{op, ops, ops128, opsv, Scalar};
 #[allow(unused_imports)]
 use crate::atomic::{Bf16, Bf16x2, F16x2, F16};
-use crate::sem::tok;
 #[allow(unused_imports)]
 use crate::sem::{
     AcqRel, Acquire, Cluster, Cta, Generic, Global, Gpu, LoadSem, RedSem, Relaxed, Release, RmwSem,
     Scope, Shared, SharedCluster, Space, StoreSem, Sys, Volatile, Weak,
 };
 use core::arch::asm;
-
-/// The scope token of a row: none where the row is generic in the scope (`Weak`, `Volatile`).
-macro_rules! sco_tok {
-    ([] $Sco:ident) => {
-        tok!($Sco)
-    };
-    ([$($g:tt)+] $Sco:ident) => {
-        ""
-    };
-}
-
-/// A row's mnemonic in its `asm!` leaf (the same text as the row's generated `PTX` constant):
-/// `ldst_mn!("ld" S [generic params] Sco Sp "ty")` (no scope token where the row is generic in the scope); `rmw_mn!("atom" S Sco Sp "op" "ty")`
-/// (`cas`: the op `"cas"`).
-macro_rules! ldst_mn {
-    ($op:literal $S:ident [$($g:tt)*] $Sco:ident $Sp:ident $tt:literal) => {
-        concat!($op, tok!($S), sco_tok!([$($g)*] $Sco), tok!($Sp), ".", $tt)
-    };
-}
-
-/// See [`ldst_mn!`].
-macro_rules! rmw_mn {
-    ($op:literal $S:ident $Sco:ident $Sp:ident $ot:literal $tt:literal) => {
-        concat!($op, tok!($S), tok!($Sco), tok!($Sp), ".", $ot, ".", $tt)
-    };
-}
 
 /// The leaf of `ld{.sem}{.scope}{.space}.type` (the row's [`LdInstr`](crate::atomic::LdInstr)).
 pub unsafe trait LdLeaf<S: LoadSem, Sco: Scope, Sp: Space>: Sized {
@@ -80,12 +53,12 @@ pub unsafe trait RedLeaf<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Sized {
 
 macro_rules! ld_leaf {
     (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre ld), ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt),
+                asm!(concat!($($pre)*, ops128!(pre ld), $mn,
                              ops128!(ld), ";", ops128!(post ld)),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
@@ -99,12 +72,12 @@ macro_rules! ld_leaf {
     ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (a, b): (VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt), opsv!(ld 2), ";"),
+                asm!(concat!($($pre)*, $mn, opsv!(ld 2), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
                 Vector([a, b].map(Scalar::from_raw))
@@ -112,12 +85,12 @@ macro_rules! ld_leaf {
         }
     };
     (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt), opsv!(ld 4), ";"),
+                asm!(concat!($($pre)*, $mn, opsv!(ld 4), ";"),
                      v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 Vector([a, b, c, d].map(Scalar::from_raw))
@@ -125,31 +98,31 @@ macro_rules! ld_leaf {
         }
     };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        ld_leaf! { @ (ldst_mn!("ld" $S [$($g)*] $Sco $Sp $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*)) }
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+        ld_leaf! { @ $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] ($dir $($tail)*) $mn) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+    (@ $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> LdLeaf<Weak, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let v: <$t as Scalar>::Raw;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
-                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                asm!(concat!($($pre)*, $mn, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
                 <$t as Scalar>::from_raw(v)
             }}
         }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+    (@ $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let v: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(ld), ";"), v = out($reg) v,
+                asm!(concat!($($pre)*, $mn, ops!(ld), ";"), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(v)
             }}
@@ -159,11 +132,11 @@ macro_rules! ld_leaf {
 
 macro_rules! st_leaf {
     (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, ops128!(pre st), ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt),
+                asm!(concat!($($pre)*, ops128!(pre st), $mn,
                              ops128!(st), ";", ops128!(post st)),
                      lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
@@ -176,22 +149,22 @@ macro_rules! st_leaf {
     ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt), opsv!(st 2), ";"),
+                asm!(concat!($($pre)*, $mn, opsv!(st 2), ";"),
                      v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
             }}
         }
     };
     (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt), opsv!(st 4), ";"),
+                asm!(concat!($($pre)*, $mn, opsv!(st 4), ";"),
                      v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
                      v3 = in($reg) v.0[3].to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
@@ -199,16 +172,16 @@ macro_rules! st_leaf {
         }
     };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        st_leaf! { @ (ldst_mn!("st" $S [$($g)*] $Sco $Sp $tt)) $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*)) }
+     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+        st_leaf! { @ $t $reg $S [$($g)*] $Sco $Sp
+                   ([$($pre)*] ($dir $($tail)*) $mn) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+    (@ $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, $($mn)*, ops!(st), ";"), v = in($reg) v.to_raw(),
+                asm!(concat!($($pre)*, $mn, ops!(st), ";"), v = in($reg) v.to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }}
         }
@@ -268,22 +241,22 @@ macro_rules! atom_leaf {
     ($t:ident v4reg16 $($rest:tt)*) => { atom_leaf! { @vec 4 reg16 $t $($rest)* } };
     ($t:ident v8reg16 $($rest:tt)*) => { atom_leaf! { @vec 8 reg16 $t $($rest)* } };
     (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
-                vec_asm!($n out $vr $t; concat!($($pre)*, rmw_mn!("atom" $S $Sco $Sp $ot $tt),
+                vec_asm!($n out $vr $t; concat!($($pre)*, $mn,
                                       opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
             }}
         }
     };
     (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre atom), rmw_mn!("atom" $S $Sco $Sp $ot $tt),
+                asm!(concat!($($pre)*, ops128!(pre atom), $mn,
                              ops128!(atom), ";", ops128!(post atom)),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
@@ -293,17 +266,17 @@ macro_rules! atom_leaf {
         }
     };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        atom_leaf! { @ (rmw_mn!("atom" $S $Sco $Sp $ot $tt)) $t $reg $O $S $Sco $Sp
-                     ([$($pre)*] ($dir $($tail)*)) }
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+        atom_leaf! { @ $t $reg $O $S $Sco $Sp
+                     ([$($pre)*] ($dir $($tail)*) $mn) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+    (@ $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(atom), ";"), d = out($reg) d,
+                asm!(concat!($($pre)*, $mn, ops!(atom), ";"), d = out($reg) d,
                      p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(d)
             }}
@@ -313,12 +286,12 @@ macro_rules! atom_leaf {
 
 macro_rules! cas_leaf {
     (u128 reg128 $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl CasLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre cas), rmw_mn!("atom" $S $Sco $Sp "cas" $tt),
+                asm!(concat!($($pre)*, ops128!(pre cas), $mn,
                              ops128!(cas), ";", ops128!(post cas)),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
@@ -329,17 +302,17 @@ macro_rules! cas_leaf {
         }
     };
     ($t:ident $reg:ident $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        cas_leaf! { @ (rmw_mn!("atom" $S $Sco $Sp "cas" $tt)) $t $reg $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*)) }
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+        cas_leaf! { @ $t $reg $S $Sco $Sp
+                    ([$($pre)*] ($dir $($tail)*) $mn) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+    (@ $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl CasLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self { unsafe {
                 let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $($mn)*, ops!(cas), ";"), d = out($reg) d,
+                asm!(concat!($($pre)*, $mn, ops!(cas), ";"), d = out($reg) d,
                      p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
                      options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(d)
@@ -355,26 +328,26 @@ macro_rules! red_leaf {
     ($t:ident v4reg16 $($rest:tt)*) => { red_leaf! { @vec 4 reg16 $t $($rest)* } };
     ($t:ident v8reg16 $($rest:tt)*) => { red_leaf! { @vec 8 reg16 $t $($rest)* } };
     (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl RedLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) { unsafe {
-                vec_asm!($n none $vr $t; concat!($($pre)*, rmw_mn!("red" $S $Sco $Sp $ot $tt),
+                vec_asm!($n none $vr $t; concat!($($pre)*, $mn,
                                        opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
             }}
         }
     };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
-        red_leaf! { @ (rmw_mn!("red" $S $Sco $Sp $ot $tt)) $t $reg $O $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*)) }
+     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+        red_leaf! { @ $t $reg $O $S $Sco $Sp
+                    ([$($pre)*] ($dir $($tail)*) $mn) }
     };
-    (@ ($($mn:tt)*) $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*))) => {
+    (@ $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
+     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
         unsafe impl RedLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) { unsafe {
-                asm!(concat!($($pre)*, $($mn)*, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
+                asm!(concat!($($pre)*, $mn, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
                      b = in($reg) b.to_raw(), options(nostack, preserves_flags));
             }}
         }
