@@ -4,11 +4,12 @@
 //! memory model of chapter 8 (§8.4 strong operations, §8.8 release/acquire patterns). Seed §3.5
 //! (flags must be strong), §4.1–4.5 (atomicity, scope of atomicity, `.sem` on atom, barrier, `red`).
 //!
-//! Every instruction this module can emit is one row of a macro table: the row's mnemonic text
-//! (for example `atom.acq_rel.gpu.add.u32`) is built once and pasted both into the `asm!`
-//! template and into the associated constant `PTX` of the instruction trait
-//! ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`], [`RedInstr`]), which tests and
-//! `ptx-sync show` read. `catalog::for_each_variant` (host) lists every row.
+//! Every instruction this module can emit is one row of an `access` table of the instruction
+//! rows (`device/isa/{ld,st,atom,red}.rows`, schema `device/isa/README.md`): the generator spells
+//! the row's mnemonic (for example `atom.acq_rel.gpu.add.u32`) once, as the associated constant
+//! `PTX` of the instruction trait ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
+//! [`RedInstr`]), which tests and `ptx-sync show` read, and in the row list `access_rows!` whose
+//! walk pastes it into the `asm!` template. `catalog::for_each_variant` (host) lists every row.
 //!
 //! # Types and the PTX type token
 //!

@@ -860,7 +860,7 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
     walk::all(&mut f)
 }
 
-// The `Family` enum (one variant per `family` of device/isa/*.rows and hand.rows).
+// The `Family` enum (one variant per `family` of device/isa/*.rows).
 include!(concat!(env!("OUT_DIR"), "/isa/family.rs"));
 
 impl core::fmt::Display for Family {

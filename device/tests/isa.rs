@@ -133,6 +133,87 @@ fn a_bad_row_names_its_file_and_line() {
     }
 }
 
+/// An `access` table (the access families' dimension products): its rows in `access_rows!`, the
+/// (type, op) pairs outermost and a `scope=none` semantic generic in the scope, and each row's
+/// trait impl with the mnemonic spelled from `sem.rs`'s tokens.
+const ACCESS: &str = "family Test\n    ptx test\n    module test\n    isa 1.2\n    seed 3\n    floor sm_90 ptx 8.0\n\naccess t\n    impl TInstr<$sem, $scope> for $type\n    ptx t$sem$scope.$op.$ty\n    row $type $op \"$op.tok\"; $sem; [$scope.g] $scope\n    sem Relaxed Weak(scope=none)\n    scope Cta Gpu\n    type u32(ty=b32) Add(ty=u32) Exch\n    type i32(ty=s32) Add(op=add.x)\n\naccess u\n    impl UInstr<$sem, $scope> for $type\n    ptx u$sem$scope.$op.$ty\n    row $type $op\n    sem Relaxed\n    scope Sys\n    types t\n    except Exch\n";
+
+#[test]
+fn an_access_table_generates_its_rows_and_impls() {
+    let out = generate(&[("t2.rows", ACCESS)]).unwrap_or_else(|e| panic!("{e}"));
+    let file = |n: &str| &out.iter().find(|(name, _)| name == n).unwrap().1;
+    let rows: Vec<&str> = file("access.rs")
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("$leaf! { "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "u32 Add \"add\"; Relaxed; [] Cta }",
+            "u32 Add \"add\"; Relaxed; [] Gpu }",
+            "u32 Add \"add\"; Weak; [Sco: Scope] Sco }",
+            "u32 Exch \"exch\"; Relaxed; [] Cta }",
+            "u32 Exch \"exch\"; Relaxed; [] Gpu }",
+            "u32 Exch \"exch\"; Weak; [Sco: Scope] Sco }",
+            "i32 Add \"add.x\"; Relaxed; [] Cta }",
+            "i32 Add \"add.x\"; Relaxed; [] Gpu }",
+            "i32 Add \"add.x\"; Weak; [Sco: Scope] Sco }",
+            "u32 Add }",
+            "i32 Add }",
+        ]
+    );
+    let impls = file("access_test.rs");
+    for want in [
+        "unsafe impl TInstr<Relaxed, Cta> for u32 {\n    const PTX: &'static str = \"t.relaxed.cta.add.u32\";",
+        "unsafe impl<Sco: Scope> TInstr<Weak, Sco> for u32 {\n    const PTX: &'static str = \"t.exch.b32\";",
+        "unsafe impl UInstr<Relaxed, Sys> for i32 {\n    const PTX: &'static str = \"u.relaxed.sys.add.x.s32\";",
+    ] {
+        assert!(impls.contains(want), "no `{want}` in\n{impls}");
+    }
+    assert!(!impls.contains(
+        "UInstr<Relaxed, Sys> for u32 {\n    const PTX: &'static str = \"u.relaxed.sys.exch"
+    ));
+}
+
+#[test]
+fn a_bad_access_table_names_its_file_and_line() {
+    let cases: &[(&str, String)] = &[
+        // line 12: a key no access table has
+        (
+            "bad6.rows",
+            ACCESS.replace(
+                "    sem Relaxed Weak",
+                "    colour red\n    sem Relaxed Weak",
+            ),
+        ),
+        // line 8 (its table): a semantic sem.rs has no token for
+        (
+            "bad7.rows",
+            ACCESS.replace("sem Relaxed Weak", "sem Purple Weak"),
+        ),
+        // line 17 (its table): `types` naming no table
+        ("bad8.rows", ACCESS.replace("types t", "types nosuch")),
+        // line 8: a template naming a property its rows lack
+        (
+            "bad9.rows",
+            ACCESS.replace("$op.$ty\n    row $type", "$op.$width\n    row $type"),
+        ),
+    ];
+    let want = [
+        "device/isa/bad6.rows:12:",
+        "device/isa/bad7.rows:8:",
+        "device/isa/bad8.rows:17:",
+        "device/isa/bad9.rows:8:",
+    ];
+    for ((name, text), want) in cases.iter().zip(want) {
+        let e = generate(&[(name, text)]).expect_err(name);
+        assert!(
+            e.starts_with(want),
+            "{name}: `{e}` does not start with `{want}`"
+        );
+    }
+}
+
 /// The catalog's `Family` enum is exactly the families of the rows files, then those of
 /// `hand.rows` if any (in that order, each displayed as its `ptx` name); every hand family
 /// names a file that exists; every family but the special registers' has a catalog row (a

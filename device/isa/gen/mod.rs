@@ -6,8 +6,10 @@
 //! * `calls.rs` — the catalog kernels' call lists (`catalog_calls_NAME!`), so that every
 //!   form's Rust path is compiled by `host/kernels`;
 //! * `catalog.rs` — the list of the files' `CATALOG`s (`device/src/catalog.rs` walks it);
-//! * `family.rs` — the catalog's `Family` enum, one variant per `family` of the rows files and
-//!   of `hand.rows` (the families whose forms are still hand-written);
+//! * `family.rs` — the catalog's `Family` enum, one variant per `family` of the rows files (and
+//!   of a `hand.rows`, if any: families whose forms are hand-written);
+//! * `access.rs`, `access_MODULE.rs` — from the `access` tables of the access families
+//!   ([`access`]): the row list `access_rows!` and each row's trait impl with its `PTX`;
 //! * the docs tables of the API modules ([`doc_table`], checked against the sources by
 //!   `device/tests/isa.rs`, rewritten by `cargo xtask isa`).
 //!

@@ -1,8 +1,9 @@
 //! The access instructions: the traits [`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
-//! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations —
-//! and the `macro_rules!` table of their rows (PTX ISA §9.7.9.8, §9.7.9.10, §9.7.13.5,
-//! §9.7.13.6), which gives each row its `PTX` constant here and its `asm!` leaf on the device
-//! (`backend/nvptx/access.rs`). The catalog walks the same rows (`access_rows!`).
+//! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations,
+//! the rows of `device/isa/{ld,st,atom,red}.rows` (PTX ISA §9.7.9.8, §9.7.9.10, §9.7.13.5,
+//! §9.7.13.6), whose generated impls give each row its `PTX` constant here — and the operand
+//! templates of their `asm!` leaves (`backend/nvptx/access.rs`, which walks the same rows with
+//! `access_rows!`, as the catalog does).
 
 use super::op;
 #[allow(unused_imports)]
