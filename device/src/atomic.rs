@@ -89,7 +89,6 @@ pub use half::{Bf16, Bf16x2, F16x2, F16};
 pub use scalar::{Align4, Align8, ScalarHost};
 pub use scalar::{Negate, Scalar};
 #[allow(unused_imports)]
-pub(crate) use table::{ops, ops128, opsv};
 pub use table::{AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 
 // ---------------------------------------------------------------------------------------------

@@ -478,8 +478,7 @@ mod walk {
     use crate::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
     use crate::atomic::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
     use crate::atomic::{
-        op, ops, ops128, opsv, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr,
-        StInstr, F16,
+        op, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr, StInstr, F16,
     };
     use crate::fence::FenceInstr;
     use crate::sem::*;
@@ -601,85 +600,6 @@ mod walk {
             _ => (0, 0),
         }
     }
-    /// A row's `(asm_pre, operands, asm_post)`: the `.b128` block for `u128`, the plain
-    /// operands otherwise (the texts the table's `asm!` pastes).
-    macro_rules! tmpl {
-        ($fam:ident u128) => {
-            (ops128!(pre $fam), ops128!($fam), ops128!(post $fam))
-        };
-        ($fam:ident V2U32) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2F32) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2U64) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2F64) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4U32) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V4F32) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2I32) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4I32) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2I64) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2U16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4U16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2I16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4I16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2F16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4F16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V8F16) => {
-            ("", opsv!($fam 8), "")
-        };
-        ($fam:ident V2Bf16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4Bf16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V8Bf16) => {
-            ("", opsv!($fam 8), "")
-        };
-        ($fam:ident V2F16x2) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4F16x2) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2Bf16x2) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4Bf16x2) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident $t:ident) => {
-            ("", ops!($fam), "")
-        };
-    }
     macro_rules! v {
         ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
          $ops:expr, $method:expr) => {{
@@ -728,9 +648,9 @@ mod walk {
         fn ld_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! ld_v {
                 ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-                 $Sp:ident $rest:tt) => {
+                 $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(ld, "", $t, $S, [$($g)*] $Sco, $Sp,
-                         <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(ld $t), "load"));
+                         <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ($pre, $ops, $post), "load"));
                 };
             }
             access_rows! { ld ld_v }
@@ -739,9 +659,9 @@ mod walk {
         fn st_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! st_v {
                 ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-                 $Sp:ident $rest:tt) => {
+                 $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(st, "", $t, $S, [$($g)*] $Sco, $Sp,
-                         <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(st $t), "store"));
+                         <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, ($pre, $ops, $post), "store"));
                 };
             }
             access_rows! { st st_v }
@@ -750,9 +670,9 @@ mod walk {
         fn atom_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! atom_v {
                 ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                 [] $Sco:ident; $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(atom $t), method!(atom $O $ot)));
+                         ($pre, $ops, $post), method!(atom $O $ot)));
                 };
             }
             access_rows! { atom_scalar atom_v }
@@ -761,9 +681,9 @@ mod walk {
         fn atom_vec_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! atom_v {
                 ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                 [] $Sco:ident; $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(atom $t), method!(atom $O $ot)));
+                         ($pre, $ops, $post), method!(atom $O $ot)));
                 };
             }
             access_rows! { atom_vec atom_v }
@@ -772,9 +692,9 @@ mod walk {
         fn cas_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! cas_v {
                 ($t:ident $reg:ident $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                 [] $Sco:ident; $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(atom, "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX,
-                         tmpl!(cas $t), "compare_exchange"));
+                         ($pre, $ops, $post), "compare_exchange"));
                 };
             }
             access_rows! { cas cas_v }
@@ -783,9 +703,9 @@ mod walk {
         fn red_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! red_v {
                 ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                 [] $Sco:ident; $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(red $t), method!(red $O $ot)));
+                         ($pre, $ops, $post), method!(red $O $ot)));
                 };
             }
             access_rows! { red_scalar red_v }
@@ -794,9 +714,9 @@ mod walk {
         fn red_vec_rows(f: &mut dyn FnMut(Variant)) {
             macro_rules! red_v {
                 ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
+                 [] $Sco:ident; $Sp:ident ([$($cv:tt)*] $dir:tt $mn:literal $pre:literal $ops:literal $post:literal)) => {
                     f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(red $t), method!(red $O $ot)));
+                         ($pre, $ops, $post), method!(red $O $ot)));
                 };
             }
             access_rows! { red_vec red_v }

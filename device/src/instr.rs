@@ -16,7 +16,8 @@
 //!   access families' `access` tables (`ld.rows`, …, `fence.rows`) into each row's trait impl
 //!   with its `PTX` and the row list `access_rows!`, which carries the same mnemonic to the
 //!   leaf macros that write the `asm!` and to the catalog ([`crate::catalog`]) walk.
-//! * **Operands once.** The access families' operand templates are `ops!` (`atomic.rs`); the
+//! * **Operands once.** The access families' operand templates are the `ops` of their `access`
+//!   tables (`device/isa/ld.rows`, …; `.b128` blocks in `blocks.rows`), carried by `access_rows!`; the
 //!   async families' are the `aops!` table of this module, with the `{{ .reg … }}` blocks some
 //!   instructions need in `ablk!`. Each async `asm!` is `asm!(asm_text!(BLOCK; (KEY);
 //!   mnemonic), …)` and its catalog row `with_ops!(BLOCK; (KEY); Variant { … })`, so the row's

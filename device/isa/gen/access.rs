@@ -34,8 +34,25 @@ pub struct Access {
     pub parts: Vec<String>,
     /// Extra items of every impl (`$ptx`: the row's mnemonic).
     pub items: Vec<String>,
+    /// `ops [SHAPE] TEXT`: the operand template of the rows of a register shape (`v2`, `v4`,
+    /// `v8`, `b128`: from the `reg` property; none: the scalars).
+    pub ops: Vec<(String, String)>,
+    /// `block SHAPE NAME`: the block of `blocks.rows` the rows of a shape are wrapped in.
+    pub blocks: Vec<(String, String)>,
     pub path: String,
     pub line: usize,
+}
+
+/// The register shapes an `ops`/`block` key names (a row's, from its `reg` property).
+const SHAPES: [&str; 4] = ["v2", "v4", "v8", "b128"];
+
+/// The register shape of a `reg` property: `v2reg32` → `v2`, `reg128` → `b128`, a scalar's none.
+fn shape(reg: &str) -> &str {
+    match reg {
+        "reg128" => "b128",
+        r if r.len() > 2 && r.starts_with('v') => &r[..2],
+        _ => "",
+    }
 }
 
 /// Parses the keys of `access NAME`.
@@ -82,6 +99,20 @@ pub fn parse(
             "except" => a.except = v.split_whitespace().map(str::to_string).collect(),
             "parts" => a.parts = v.split_whitespace().map(str::to_string).collect(),
             "item" => a.items.push(v.to_string()),
+            "ops" => a.ops.push(match v.split_once(' ') {
+                Some((sh, t)) if SHAPES.contains(&sh) => (sh.to_string(), t.trim().to_string()),
+                _ => (String::new(), v.to_string()),
+            }),
+            "block" => match v.split_once(' ') {
+                Some((sh, b)) if SHAPES.contains(&sh) => {
+                    a.blocks.push((sh.to_string(), b.trim().to_string()))
+                }
+                _ => {
+                    return Err(format!(
+                        "{path}:{k}: expected `block SHAPE NAME` ({SHAPES:?})"
+                    ))
+                }
+            },
             _ => return Err(format!("{path}:{k}: unknown access key `{key}`")),
         }
     }
@@ -256,14 +287,38 @@ fn expand(
             ("space", Some(("asm", r2))) => {
                 tail = r2;
                 let tok = tok_of("space")?;
-                if tok.is_empty() {
+                let addr = if tok.is_empty() {
                     "[\"\"] (in)".to_string()
                 } else {
                     format!(
                         "[{:?}] (inout => _)",
                         format!("cvta.to{tok}.u64 {{p}}, {{p}};\n\t")
                     )
-                }
+                };
+                let reg = r.op.and_then(|o| o.props.get("reg"));
+                let sh = shape(
+                    reg.or_else(|| r.ty.and_then(|t| t.props.get("reg")))
+                        .map_or("", |s| s),
+                );
+                let ops = a
+                    .ops
+                    .iter()
+                    .find(|(s, _)| s == sh)
+                    .map(|(_, t)| format!(" {t}"))
+                    .ok_or_else(|| bad(&format!("`ops` of shape `{sh}`")))?;
+                let (pre, post) = match a.blocks.iter().find(|(s, _)| s == sh) {
+                    None => (String::new(), String::new()),
+                    Some((_, b)) => {
+                        let b = isa.blocks.iter().find(|x| x.name == *b).ok_or_else(|| {
+                            format!(
+                                "{}:{}: no block `{b}` in device/isa/blocks.rows",
+                                a.path, a.line
+                            )
+                        })?;
+                        (b.pre.clone(), b.post.clone())
+                    }
+                };
+                format!("{addr} {mn:?} {pre:?} {ops:?} {post:?}")
             }
             (d, Some(("tok", r2))) if dim => {
                 tail = r2;
@@ -302,8 +357,9 @@ pub fn rows_macro(isa: &Isa) -> Result<String, String> {
          /// table `NAME` with the tokens of its `row` template — `ld`/`st`: `T \"ty\" reg; Sem; [generic\n\
          /// params] Scope; Space (asm)` (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows);\n\
          /// `atom`/`red` (`_scalar`, `_vec`, or both): `T reg Op \"op\" \"ty\"; Sem; [] Scope; Space (asm)`;\n\
-         /// `cas`: `T reg \"ty\"; Sem; [] Scope; Space (asm)`; `fence`: `Sem, Scope`. The `(asm)` group\n\
-         /// (`([prefix] (direction))`: the address conversion) is the leaves' and may be ignored.\n\
+         /// `cas`: `T reg \"ty\"; Sem; [] Scope; Space (asm)`; `fence`: `Sem, Scope`. The `(asm)` group,\n\
+         /// `([address conversion] (direction) \"mnemonic\" \"pre\" \" operands\" \"post\")`, is what the\n\
+         /// row's `asm!` pastes (the leaves; the catalog's `asm_pre`/`operands`/`asm_post`).\n\
          #[doc(hidden)]\n#[macro_export]\nmacro_rules! access_rows {\n",
     );
     for a in tables(isa) {

@@ -1,9 +1,9 @@
 //! The access instructions: the traits [`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
-//! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations,
+//! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations:
 //! the rows of `device/isa/{ld,st,atom,red}.rows` (PTX ISA §9.7.9.8, §9.7.9.10, §9.7.13.5,
-//! §9.7.13.6), whose generated impls give each row its `PTX` constant here — and the operand
-//! templates of their `asm!` leaves (`backend/nvptx/access.rs`, which walks the same rows with
-//! `access_rows!`, as the catalog does).
+//! §9.7.13.6), whose generated impls give each row its `PTX` constant here. Their `asm!` leaves
+//! (`backend/nvptx/access.rs`) and the catalog walk the same rows with `access_rows!`, which
+//! carries each row's mnemonic and operand texts.
 
 use super::op;
 #[allow(unused_imports)]
@@ -77,108 +77,3 @@ instr_trait! {
 // leaves of `backend/nvptx/access.rs`, the catalog walk and the catalog kernels walk) and each
 // row's instruction trait impl with its `PTX` constant (`OUT_DIR/isa/access_atomic.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa/access_atomic.rs"));
-
-/// The operand templates of the families, after the mnemonic: the text the `asm!` pastes and the
-/// catalog row carries (`Variant::operands`), so that `ptx-sync show` assembles the operands the
-/// code users call has. `{p}` the address, `{v}` a loaded/stored value, `{d}` an atom's old
-/// value, `{b}`/`{c}` its operands.
-macro_rules! ops {
-    (ld) => {
-        " {v}, [{p}]"
-    };
-    (st) => {
-        " [{p}], {v}"
-    };
-    (atom) => {
-        " {d}, [{p}], {b}"
-    };
-    (cas) => {
-        " {d}, [{p}], {b}, {c}"
-    };
-    (red) => {
-        " [{p}], {b}"
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use ops;
-
-/// The `.b128` rows' templates ([`b128`]): `(pre F)` before the mnemonic, `(F)` the operands,
-/// `(post F)` after the `;`. The value crosses the `asm!` as two 64-bit halves `{lo}`/`{hi}`
-/// (`{blo}`/`{bhi}`, `{clo}`/`{chi}` for the operands of `atom`) packed into `.b128` registers
-/// `q` (the value or `b`), `qc` (`c`) and `qd` (`d`) with `mov.b128`.
-macro_rules! ops128 {
-    (pre ld) => {
-        "{{\n\t.reg .b128 q;\n\t"
-    };
-    (ld) => {
-        " q, [{p}]"
-    };
-    (post ld) => {
-        "\n\tmov.b128 {{{lo}, {hi}}}, q;\n\t}}"
-    };
-    (pre st) => {
-        "{{\n\t.reg .b128 q;\n\tmov.b128 q, {{{lo}, {hi}}};\n\t"
-    };
-    (st) => {
-        " [{p}], q"
-    };
-    (post st) => {
-        "\n\t}}"
-    };
-    (pre atom) => {
-        "{{\n\t.reg .b128 q, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\t"
-    };
-    (atom) => {
-        " qd, [{p}], q"
-    };
-    (post atom) => {
-        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
-    };
-    (pre cas) => {
-        "{{\n\t.reg .b128 q, qc, qd;\n\tmov.b128 q, {{{blo}, {bhi}}};\n\tmov.b128 qc, {{{clo}, {chi}}};\n\t"
-    };
-    (cas) => {
-        " qd, [{p}], q, qc"
-    };
-    (post cas) => {
-        "\n\tmov.b128 {{{lo}, {hi}}}, qd;\n\t}}"
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use ops128;
-
-/// The operands of the vector rows ([`vector`]): a brace-enclosed register list `{v0, …}`.
-macro_rules! opsv {
-    (ld 2) => {
-        " {{{v0}, {v1}}}, [{p}]"
-    };
-    (ld 4) => {
-        " {{{v0}, {v1}, {v2}, {v3}}}, [{p}]"
-    };
-    (st 2) => {
-        " [{p}], {{{v0}, {v1}}}"
-    };
-    (st 4) => {
-        " [{p}], {{{v0}, {v1}, {v2}, {v3}}}"
-    };
-    (atom 2) => {
-        " {{{d0}, {d1}}}, [{p}], {{{b0}, {b1}}}"
-    };
-    (atom 4) => {
-        " {{{d0}, {d1}, {d2}, {d3}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
-    };
-    (red 2) => {
-        " [{p}], {{{b0}, {b1}}}"
-    };
-    (red 4) => {
-        " [{p}], {{{b0}, {b1}, {b2}, {b3}}}"
-    };
-    (atom 8) => {
-        " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}}}, [{p}], {{{b0}, {b1}, {b2}, {b3}, {b4}, {b5}, {b6}, {b7}}}"
-    };
-    (red 8) => {
-        " [{p}], {{{b0}, {b1}, {b2}, {b3}, {b4}, {b5}, {b6}, {b7}}}"
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use opsv;

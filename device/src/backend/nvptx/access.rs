@@ -15,7 +15,7 @@ use crate::atomic::vector::{
     V2F64, V2I16, V2I32, V2I64, V2U16, V2U32, V2U64, V4F16, V4F32, V4I16, V4I32, V4U16, V4U32,
     V8F16,
 };
-use crate::atomic::{op, ops, ops128, opsv, Scalar};
+use crate::atomic::{op, Scalar};
 #[allow(unused_imports)]
 use crate::atomic::{Bf16, Bf16x2, F16x2, F16};
 #[allow(unused_imports)]
@@ -53,13 +53,12 @@ pub unsafe trait RedLeaf<O: op::Op, S: RedSem, Sco: Scope, Sp: Space>: Sized {
 
 macro_rules! ld_leaf {
     (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre ld), $mn,
-                             ops128!(ld), ";", ops128!(post ld)),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
                 (lo as u128) | ((hi as u128) << 64)
@@ -72,12 +71,12 @@ macro_rules! ld_leaf {
     ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { ld_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { ld_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (a, b): (VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, $mn, opsv!(ld 2), ";"),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      v0 = out($reg) a, v1 = out($reg) b, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
                 Vector([a, b].map(Scalar::from_raw))
@@ -85,12 +84,12 @@ macro_rules! ld_leaf {
         }
     };
     (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let (a, b, c, d): (VRaw<$t>, VRaw<$t>, VRaw<$t>, VRaw<$t>);
-                asm!(concat!($($pre)*, $mn, opsv!(ld 4), ";"),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      v0 = out($reg) a, v1 = out($reg) b, v2 = out($reg) c, v3 = out($reg) d,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 Vector([a, b, c, d].map(Scalar::from_raw))
@@ -98,31 +97,31 @@ macro_rules! ld_leaf {
         }
     };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         ld_leaf! { @ $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*) $mn) }
+                   ([$($cv)*] ($dir $($tail)*) $mn $pre $ops $post) }
     };
     (@ $t:ident $reg:ident Weak [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> LdLeaf<Weak, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let v: <$t as Scalar>::Raw;
                 // A weak load is `pure`: the compiler may merge or hoist it, as the PTX memory
                 // model allows for weak reads (seed §3.5).
-                asm!(concat!($($pre)*, $mn, ops!(ld), ";"), v = out($reg) v,
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(pure, readonly, nostack, preserves_flags));
                 <$t as Scalar>::from_raw(v)
             }}
         }
     };
     (@ $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> LdLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn ld(p: *const Self) -> Self { unsafe {
                 let v: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $mn, ops!(ld), ";"), v = out($reg) v,
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post), v = out($reg) v,
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(v)
             }}
@@ -132,12 +131,11 @@ macro_rules! ld_leaf {
 
 macro_rules! st_leaf {
     (u128 $tt:literal reg128; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, ops128!(pre st), $mn,
-                             ops128!(st), ";", ops128!(post st)),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      lo = in(reg64) v as u64, hi = in(reg64) (v >> 64) as u64, p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
             }}
@@ -149,22 +147,22 @@ macro_rules! st_leaf {
     ($t:ident $tt:literal v2reg16; $($rest:tt)*) => { st_leaf! { @vec2 reg16 $t $tt; $($rest)* } };
     ($t:ident $tt:literal v4reg16; $($rest:tt)*) => { st_leaf! { @vec4 reg16 $t $tt; $($rest)* } };
     (@vec2 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, $mn, opsv!(st 2), ";"),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), p = $dir(reg64) p $($tail)*,
                      options(nostack, preserves_flags));
             }}
         }
     };
     (@vec4 $reg:ident $t:ident $tt:literal; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, $mn, opsv!(st 4), ";"),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      v0 = in($reg) v.0[0].to_raw(), v1 = in($reg) v.0[1].to_raw(), v2 = in($reg) v.0[2].to_raw(),
                      v3 = in($reg) v.0[3].to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
@@ -172,16 +170,16 @@ macro_rules! st_leaf {
         }
     };
     ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-     $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         st_leaf! { @ $t $reg $S [$($g)*] $Sco $Sp
-                   ([$($pre)*] ($dir $($tail)*) $mn) }
+                   ([$($cv)*] ($dir $($tail)*) $mn $pre $ops $post) }
     };
     (@ $t:ident $reg:ident $S:ident [$($g:tt)*] $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl<$($g)*> StLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn st(p: *mut Self, v: Self) { unsafe {
-                asm!(concat!($($pre)*, $mn, ops!(st), ";"), v = in($reg) v.to_raw(),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post), v = in($reg) v.to_raw(),
                      p = $dir(reg64) p $($tail)*, options(nostack, preserves_flags));
             }}
         }
@@ -241,23 +239,21 @@ macro_rules! atom_leaf {
     ($t:ident v4reg16 $($rest:tt)*) => { atom_leaf! { @vec 4 reg16 $t $($rest)* } };
     ($t:ident v8reg16 $($rest:tt)*) => { atom_leaf! { @vec 8 reg16 $t $($rest)* } };
     (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
-                vec_asm!($n out $vr $t; concat!($($pre)*, $mn,
-                                      opsv!(atom $n), ";"), b, p = $dir(reg64) p $($tail)*)
+                vec_asm!($n out $vr $t; concat!($($cv)*, $pre, $mn, $ops, ";", $post), b, p = $dir(reg64) p $($tail)*)
             }}
         }
     };
     (u128 reg128 $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre atom), $mn,
-                             ops128!(atom), ";", ops128!(post atom)),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      blo = in(reg64) b as u64, bhi = in(reg64) (b >> 64) as u64,
                      options(nostack, preserves_flags));
@@ -266,17 +262,17 @@ macro_rules! atom_leaf {
         }
     };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         atom_leaf! { @ $t $reg $O $S $Sco $Sp
-                     ([$($pre)*] ($dir $($tail)*) $mn) }
+                     ([$($cv)*] ($dir $($tail)*) $mn $pre $ops $post) }
     };
     (@ $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl AtomLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn atom(p: *mut Self, b: Self) -> Self { unsafe {
                 let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $mn, ops!(atom), ";"), d = out($reg) d,
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post), d = out($reg) d,
                      p = $dir(reg64) p $($tail)*, b = in($reg) b.to_raw(), options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(d)
             }}
@@ -286,13 +282,12 @@ macro_rules! atom_leaf {
 
 macro_rules! cas_leaf {
     (u128 reg128 $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl CasLeaf<$S, $Sco, $Sp> for u128 {
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self { unsafe {
                 let (lo, hi): (u64, u64);
-                asm!(concat!($($pre)*, ops128!(pre cas), $mn,
-                             ops128!(cas), ";", ops128!(post cas)),
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post),
                      lo = out(reg64) lo, hi = out(reg64) hi, p = $dir(reg64) p $($tail)*,
                      blo = in(reg64) cmp as u64, bhi = in(reg64) (cmp >> 64) as u64,
                      clo = in(reg64) new as u64, chi = in(reg64) (new >> 64) as u64,
@@ -302,17 +297,17 @@ macro_rules! cas_leaf {
         }
     };
     ($t:ident $reg:ident $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         cas_leaf! { @ $t $reg $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*) $mn) }
+                    ([$($cv)*] ($dir $($tail)*) $mn $pre $ops $post) }
     };
     (@ $t:ident $reg:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl CasLeaf<$S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn cas(p: *mut Self, cmp: Self, new: Self) -> Self { unsafe {
                 let d: <$t as Scalar>::Raw;
-                asm!(concat!($($pre)*, $mn, ops!(cas), ";"), d = out($reg) d,
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post), d = out($reg) d,
                      p = $dir(reg64) p $($tail)*, b = in($reg) cmp.to_raw(), c = in($reg) new.to_raw(),
                      options(nostack, preserves_flags));
                 <$t as Scalar>::from_raw(d)
@@ -328,26 +323,25 @@ macro_rules! red_leaf {
     ($t:ident v4reg16 $($rest:tt)*) => { red_leaf! { @vec 4 reg16 $t $($rest)* } };
     ($t:ident v8reg16 $($rest:tt)*) => { red_leaf! { @vec 8 reg16 $t $($rest)* } };
     (@vec $n:tt $vr:ident $t:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl RedLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) { unsafe {
-                vec_asm!($n none $vr $t; concat!($($pre)*, $mn,
-                                       opsv!(red $n), ";"), b, p = $dir(reg64) p $($tail)*)
+                vec_asm!($n none $vr $t; concat!($($cv)*, $pre, $mn, $ops, ";", $post), b, p = $dir(reg64) p $($tail)*)
             }}
         }
     };
     ($t:ident $reg:ident $O:ident $ot:literal $tt:literal; $S:ident;
-     [] $Sco:ident; $Sp:ident ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     [] $Sco:ident; $Sp:ident ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         red_leaf! { @ $t $reg $O $S $Sco $Sp
-                    ([$($pre)*] ($dir $($tail)*) $mn) }
+                    ([$($cv)*] ($dir $($tail)*) $mn $pre $ops $post) }
     };
     (@ $t:ident $reg:ident $O:ident $S:ident $Sco:ident $Sp:ident
-     ([$($pre:tt)*] ($dir:tt $($tail:tt)*) $mn:literal)) => {
+     ([$($cv:tt)*] ($dir:tt $($tail:tt)*) $mn:literal $pre:literal $ops:literal $post:literal)) => {
         unsafe impl RedLeaf<op::$O, $S, $Sco, $Sp> for $t {
             #[inline(always)]
             unsafe fn red(p: *mut Self, b: Self) { unsafe {
-                asm!(concat!($($pre)*, $mn, ops!(red), ";"), p = $dir(reg64) p $($tail)*,
+                asm!(concat!($($cv)*, $pre, $mn, $ops, ";", $post), p = $dir(reg64) p $($tail)*,
                      b = in($reg) b.to_raw(), options(nostack, preserves_flags));
             }}
         }
