@@ -136,7 +136,7 @@ fn a_bad_row_names_its_file_and_line() {
 /// An `access` table (the access families' dimension products): its rows in `access_rows!`, the
 /// (type, op) pairs outermost and a `scope=none` semantic generic in the scope, and each row's
 /// trait impl with the mnemonic spelled from `sem.rs`'s tokens.
-const ACCESS: &str = "family Test\n    ptx test\n    module test\n    isa 1.2\n    seed 3\n    floor sm_90 ptx 8.0\n\naccess t\n    impl TInstr<$sem, $scope> for $type\n    ptx t$sem$scope.$op.$ty\n    row $type $op \"$op.tok\"; $sem; [$scope.g] $scope\n    sem Relaxed Weak(scope=none)\n    scope Cta Gpu\n    type u32(ty=b32) Add(ty=u32) Exch\n    type i32(ty=s32) Add(op=add.x)\n\naccess u\n    impl UInstr<$sem, $scope> for $type\n    ptx u$sem$scope.$op.$ty\n    row $type $op\n    sem Relaxed\n    scope Sys\n    types t\n    except Exch\n";
+const ACCESS: &str = "family Test\n    ptx test\n    module test\n    isa 1.2\n    seed 3\n    floor sm_90 ptx 8.0\n\naccess t\n    impl TInstr<$sem, $scope> for $type\n    ptx t$sem$scope.$op.$ty\n    row $type $op \"$op.tok\"; $sem; [$scope.g] $scope\n    rust t::<$type, $sem, $scope.path>\n    sem Relaxed Weak(scope=none)\n    scope Cta Gpu(sm=100 ptx@Relaxed=8.6)\n    type u32(ty=b32) Add(ty=u32) Exch\n    type i32(ty=s32) Add(op=add.x)\n\naccess u\n    impl UInstr<$sem, $scope> for $type\n    ptx u$sem$scope.$op.$ty\n    row $type $op\n    rust u::<$type>\n    sem Relaxed\n    scope Sys\n    types t\n    except Exch\n";
 
 #[test]
 fn an_access_table_generates_its_rows_and_impls() {
@@ -170,6 +170,16 @@ fn an_access_table_generates_its_rows_and_impls() {
     ] {
         assert!(impls.contains(want), "no `{want}` in\n{impls}");
     }
+    // The catalog rows: the family's floor raised by the values' `sm=`/`ptx=` (`ptx@Relaxed`:
+    // only on a row with `Relaxed`), the Rust path (`$scope.path`: `_` for a scope-less row).
+    let cat = file("access_catalog.rs");
+    for want in [
+        "ptx: \"t.relaxed.gpu.add.u32\", operands: Some(\"\"), asm_pre: \"\", asm_post: \"\", rust: \"t::<u32, Relaxed, Gpu>\", sm: 100, ptx_isa: 86,",
+        "ptx: \"t.relaxed.cta.add.u32\", operands: Some(\"\"), asm_pre: \"\", asm_post: \"\", rust: \"t::<u32, Relaxed, Cta>\", sm: 90, ptx_isa: 80,",
+        "ptx: \"t.exch.b32\", operands: Some(\"\"), asm_pre: \"\", asm_post: \"\", rust: \"t::<u32, Weak, _>\", sm: 90, ptx_isa: 80,",
+    ] {
+        assert!(cat.contains(want), "no `{want}` in\n{cat}");
+    }
     assert!(!impls.contains(
         "UInstr<Relaxed, Sys> for u32 {\n    const PTX: &'static str = \"u.relaxed.sys.exch"
     ));
@@ -178,7 +188,7 @@ fn an_access_table_generates_its_rows_and_impls() {
 #[test]
 fn a_bad_access_table_names_its_file_and_line() {
     let cases: &[(&str, String)] = &[
-        // line 12: a key no access table has
+        // line 13: a key no access table has
         (
             "bad6.rows",
             ACCESS.replace(
@@ -191,7 +201,7 @@ fn a_bad_access_table_names_its_file_and_line() {
             "bad7.rows",
             ACCESS.replace("sem Relaxed Weak", "sem Purple Weak"),
         ),
-        // line 17 (its table): `types` naming no table
+        // line 18 (its table): `types` naming no table
         ("bad8.rows", ACCESS.replace("types t", "types nosuch")),
         // line 8: a template naming a property its rows lack
         (
@@ -200,9 +210,9 @@ fn a_bad_access_table_names_its_file_and_line() {
         ),
     ];
     let want = [
-        "device/isa/bad6.rows:12:",
+        "device/isa/bad6.rows:13:",
         "device/isa/bad7.rows:8:",
-        "device/isa/bad8.rows:17:",
+        "device/isa/bad8.rows:18:",
         "device/isa/bad9.rows:8:",
     ];
     for ((name, text), want) in cases.iter().zip(want) {
@@ -274,5 +284,39 @@ fn the_family_enum_is_the_rows_families() {
     assert!(
         missing.is_empty(),
         "families without a catalog row: {missing:?}"
+    );
+}
+
+/// The access tables' floors (the `sm=`/`ptx=` properties of their values) agree with
+/// `catalog::access_floor`, the rule of (family, semantic, scope, space): no row is below it,
+/// and the 32-bit integer rows (no type floor) are exactly at it.
+#[test]
+fn access_rows_keep_the_access_floor_rule() {
+    use ptx_sync::catalog::{access_floor, for_each_variant, Family};
+    let (mut n, mut exact) = (0, 0);
+    for_each_variant(|v| {
+        if !matches!(
+            v.family,
+            Family::Ld | Family::St | Family::Atom | Family::Red | Family::Fence
+        ) {
+            return;
+        }
+        n += 1;
+        let (sm, ptx) = access_floor(v.family, v.sem, v.scope, v.space);
+        assert!(
+            v.sm >= sm && v.ptx_isa >= ptx,
+            "{}: sm_{} / {} is below access_floor's sm_{sm} / {ptx}",
+            v.ptx,
+            v.sm,
+            v.ptx_isa
+        );
+        if matches!(v.ty, "u32" | "i32" | "") {
+            exact += 1;
+            assert_eq!((v.sm, v.ptx_isa), (sm, ptx), "{}", v.ptx);
+        }
+    });
+    assert!(
+        n > 8000 && exact > 1000,
+        "{n} access rows, {exact} at the rule"
     );
 }

@@ -39,6 +39,13 @@ pub struct Access {
     pub ops: Vec<(String, String)>,
     /// `block SHAPE NAME`: the block of `blocks.rows` the rows of a shape are wrapped in.
     pub blocks: Vec<(String, String)>,
+    /// The catalog row: its `op` (`opname`), its Rust path (`rust`, `$method`), and the table's
+    /// floor (`floor`, raising its family's).
+    pub opname: String,
+    pub rust: String,
+    /// `method TEMPLATE [Op=NAME …]`: the `$method` of a row, the op's own name where given.
+    pub method: Option<(String, Vec<(String, String)>)>,
+    pub floor: Option<(u16, u16)>,
     pub path: String,
     pub line: usize,
 }
@@ -99,6 +106,21 @@ pub fn parse(
             "except" => a.except = v.split_whitespace().map(str::to_string).collect(),
             "parts" => a.parts = v.split_whitespace().map(str::to_string).collect(),
             "item" => a.items.push(v.to_string()),
+            "opname" => a.opname = v.to_string(),
+            "rust" => a.rust = v.to_string(),
+            "floor" => a.floor = Some(super::parse::floor(path, k, v)?),
+            "method" => {
+                let mut w = v.split_whitespace();
+                let t = w.next().unwrap_or("").to_string();
+                let mut over = Vec::new();
+                for x in w {
+                    let (o, m) = x.split_once('=').ok_or_else(|| {
+                        format!("{path}:{k}: expected `method TEMPLATE Op=NAME …`")
+                    })?;
+                    over.push((o.to_string(), m.to_string()));
+                }
+                a.method = Some((t, over));
+            }
             "ops" => a.ops.push(match v.split_once(' ') {
                 Some((sh, t)) if SHAPES.contains(&sh) => (sh.to_string(), t.trim().to_string()),
                 _ => (String::new(), v.to_string()),
@@ -276,6 +298,26 @@ fn expand(
         });
         let dim = matches!(name, "type" | "op" | "sem" | "scope" | "space");
         let v = match (name, prop) {
+            ("scope", Some(("path", r2))) => {
+                tail = r2;
+                r.scope
+                    .map(|s| s.name.clone())
+                    .unwrap_or_else(|| "_".into())
+            }
+            ("op", Some(("lower", r2))) => {
+                tail = r2;
+                r.op.ok_or_else(|| bad("$op"))?.name.to_lowercase()
+            }
+            ("method", _) if !ptx_mode => {
+                let (t, over) = a.method.as_ref().ok_or_else(|| bad("$method"))?;
+                match over
+                    .iter()
+                    .find(|(o, _)| r.op.is_some_and(|x| x.name == *o))
+                {
+                    Some((_, m)) => m.clone(),
+                    None => expand(isa, a, r, t, false, mn)?,
+                }
+            }
             ("scope", Some(("g", r2))) => {
                 tail = r2;
                 if r.scope.is_none() {
@@ -435,4 +477,132 @@ pub fn impls(isa: &Isa) -> Result<Vec<(String, String)>, String> {
         }
     }
     Ok(out)
+}
+
+/// A row's floors: its family's, raised by the table's `floor` and by the `sm=`/`ptx=`
+/// properties of its values (`Cluster(sm=90 ptx=7.8)`); `ptx@Sys=8.4` applies only to a row
+/// that has the value `Sys`.
+fn row_floor(fam: (u16, u16), a: &Access, r: &Row) -> (u16, u16) {
+    let (mut sm, mut ptx) = fam;
+    if let Some((s, p)) = a.floor {
+        (sm, ptx) = (sm.max(s), ptx.max(p));
+    }
+    let values: Vec<&SlotValue> = [r.ty, r.op, Some(r.sem), r.scope, r.space]
+        .into_iter()
+        .flatten()
+        .collect();
+    for v in &values {
+        for (k, val) in &v.props {
+            let (base, cond) = match k.split_once('@') {
+                Some((b, c)) => (b, Some(c)),
+                None => (k.as_str(), None),
+            };
+            if cond.is_some_and(|c| !values.iter().any(|x| x.name == c)) {
+                continue;
+            }
+            match base {
+                "sm" => sm = sm.max(val.parse().unwrap_or(0)),
+                "ptx" => {
+                    if let Some((x, y)) = val.split_once('.') {
+                        if let (Ok(x), Ok(y)) = (x.parse::<u16>(), y.parse::<u16>()) {
+                            ptx = ptx.max(x * 10 + y);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (sm, ptx)
+}
+
+/// `access_catalog.rs`: per table (with `rust`), `NAME` (upper case): its catalog rows.
+pub fn catalog(isa: &Isa) -> Result<String, String> {
+    let mut out = super::emit::header("device/isa/*.rows (`access` tables)");
+    for f in &isa.files {
+        for a in f.access.iter().filter(|a| a.parts.is_empty()) {
+            if a.rust.is_empty() {
+                return Err(format!(
+                    "{}:{}: access `{}` needs `rust`",
+                    a.path, a.line, a.name
+                ));
+            }
+            let fam = f.families.first().ok_or_else(|| {
+                format!(
+                    "{}:{}: an access table needs its file's `family`",
+                    a.path, a.line
+                )
+            })?;
+            writeln!(
+                out,
+                "\n/// The catalog rows of `access {}` ({}:{}).\npub(crate) const {}: &[crate::catalog::Variant] = &[",
+                a.name,
+                a.path,
+                a.line,
+                a.name.to_uppercase()
+            )
+            .unwrap();
+            for r in rows(isa, a)? {
+                let mn = expand(isa, a, &r, &a.ptx, true, "")?;
+                let x = |t: &str| expand(isa, a, &r, t, false, &mn);
+                let marker = |m: Option<&SlotValue>| match m {
+                    Some(v) => format!("crate::catalog::Marker::{}", v.name),
+                    None => "crate::catalog::Marker::None".to_string(),
+                };
+                let (ops, pre, post) = if a.ops.is_empty() {
+                    let e = "\"\"".to_string();
+                    (e.clone(), e.clone(), e)
+                } else {
+                    // `$space.asm`'s texts: `[…] (…) "mnemonic" "pre" "ops" "post"`.
+                    let t = x("$space.asm")?;
+                    let lits = literals(&t);
+                    match &lits[..] {
+                        [_, _, pre, ops, post] => (ops.clone(), pre.clone(), post.clone()),
+                        _ => return Err(format!("{}:{}: bad `$space.asm` `{t}`", a.path, a.line)),
+                    }
+                };
+                let (sm, ptx_isa) = row_floor((fam.sm, fam.ptx_isa), a, &r);
+                writeln!(
+                    out,
+                    "    crate::catalog::Variant {{ family: crate::catalog::Family::{}, op: {:?}, ty: {:?}, \
+                     sem: {}, scope: {}, space: {}, form: crate::catalog::Form::NONE, ptx: {mn:?}, \
+                     operands: Some({ops}), asm_pre: {pre}, asm_post: {post}, rust: {:?}, sm: {sm}, \
+                     ptx_isa: {ptx_isa}, arch: crate::catalog::Arch::{}, isa: {:?}, seed: {:?} }},",
+                    fam.name,
+                    x(&a.opname)?,
+                    r.ty.map(|t| t.name.as_str()).unwrap_or(""),
+                    marker(Some(r.sem)),
+                    marker(r.scope),
+                    marker(r.space),
+                    x(&a.rust)?,
+                    fam.arch,
+                    fam.isa,
+                    fam.seed,
+                )
+                .unwrap();
+            }
+            out.push_str("];\n");
+        }
+    }
+    Ok(out)
+}
+
+/// The string literals of a generated token list, as written (quoted, escaped).
+fn literals(t: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b: Vec<char> = t.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == '"' {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != '"' {
+                j += if b[j] == '\\' { 2 } else { 1 };
+            }
+            out.push(b[i..=j.min(b.len() - 1)].iter().collect());
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
 }

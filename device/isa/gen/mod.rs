@@ -86,6 +86,7 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
     out.push(("calls.rs".into(), emit::calls(isa)?));
     out.push(("access.rs".into(), access::rows_macro(isa)?));
     out.extend(access::impls(isa)?);
+    out.push(("access_catalog.rs".into(), access::catalog(isa)?));
     Ok(out)
 }
 

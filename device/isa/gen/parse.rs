@@ -259,7 +259,7 @@ fn quoted(path: &str, line: usize, s: &str) -> Result<String, String> {
 }
 
 /// `sm_90 ptx 8.0` → (90, 80).
-fn floor(path: &str, line: usize, v: &str) -> Result<(u16, u16), String> {
+pub fn floor(path: &str, line: usize, v: &str) -> Result<(u16, u16), String> {
     let bad = || format!("{path}:{line}: expected `floor sm_NN ptx X.Y`, found `{v}`");
     let w: Vec<&str> = v.split_whitespace().collect();
     let [sm, "ptx", ver] = w[..] else {
