@@ -8,8 +8,8 @@
 //! rows (`device/isa/{ld,st,atom,red}.rows`, schema `device/isa/README.md`): the generator spells
 //! the row's mnemonic (for example `atom.acq_rel.gpu.add.u32`) once, as the associated constant
 //! `PTX` of the instruction trait ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
-//! [`RedInstr`]), which tests and `ptx-sync show` read, and in the row list `access_rows!` whose
-//! walk pastes it into the `asm!` template. `catalog::for_each_variant` (host) lists every row.
+//! [`RedInstr`]), which tests and `ptx-sync show` read, in the row's `asm!` template (its leaf,
+//! `backend/nvptx/access.rs`) and in its catalog row (`catalog::for_each_variant`, host).
 //!
 //! # Types and the PTX type token
 //!

@@ -208,12 +208,21 @@ fn a_bad_access_table_names_its_file_and_line() {
             "bad9.rows",
             ACCESS.replace("$op.$ty\n    row $type", "$op.$width\n    row $type"),
         ),
+        // line 8: a leaf the generator has no binding of (`frob`, no `reg`)
+        (
+            "bad10.rows",
+            ACCESS.replace(
+                "    rust t::<",
+                "    leaf TLeaf<$sem> for $type :: frob\n    rust t::<",
+            ),
+        ),
     ];
     let want = [
         "device/isa/bad6.rows:13:",
         "device/isa/bad7.rows:8:",
         "device/isa/bad8.rows:18:",
         "device/isa/bad9.rows:8:",
+        "device/isa/bad10.rows:8:",
     ];
     for ((name, text), want) in cases.iter().zip(want) {
         let e = generate(&[(name, text)]).expect_err(name);

@@ -3,11 +3,13 @@
 //! written as data and expanded here into
 //!
 //! * `access.rs` — `access_rows!`, the plain list of every row, one arm per table
-//!   (`access_rows!(ld leaf)` calls `leaf!` once per row), walked by the leaves
-//!   (`backend/nvptx/access.rs`), the catalog (`device/src/catalog.rs`) and the catalog kernels
+//!   (`access_rows!(ld leaf)` calls `leaf!` once per row), walked by the catalog kernels
 //!   (`host/kernels`);
 //! * `access_MODULE.rs` — each row's instruction trait impl (`unsafe impl LdInstr<…> for T {
-//!   const PTX … }`, with the table's `item`s), included by the family's module.
+//!   const PTX … }`, with the table's `item`s), included by the family's module;
+//! * `access_leaves.rs` — each row's `asm!` leaf (`unsafe impl LdLeaf<…> for T`), included by
+//!   `backend/nvptx/access.rs`;
+//! * `access_catalog.rs` — each table's catalog rows, walked by `device/src/catalog.rs`.
 
 use super::parse::{Isa, SlotValue};
 use std::fmt::Write;
@@ -46,6 +48,8 @@ pub struct Access {
     /// `method TEMPLATE [Op=NAME …]`: the `$method` of a row, the op's own name where given.
     pub method: Option<(String, Vec<(String, String)>)>,
     pub floor: Option<(u16, u16)>,
+    /// `leaf Trait<…> for $type :: FN`: each row's `asm!` leaf (`ld`, `st`, `atom`, `cas`, `red`).
+    pub leaf: Option<(String, String)>,
     pub path: String,
     pub line: usize,
 }
@@ -107,6 +111,12 @@ pub fn parse(
             "parts" => a.parts = v.split_whitespace().map(str::to_string).collect(),
             "item" => a.items.push(v.to_string()),
             "opname" => a.opname = v.to_string(),
+            "leaf" => {
+                let (t, f) = v.rsplit_once("::").ok_or_else(|| {
+                    format!("{path}:{k}: expected `leaf TRAIT<…> for TYPE :: FN`")
+                })?;
+                a.leaf = Some((t.trim().to_string(), f.trim().to_string()));
+            }
             "rust" => a.rust = v.to_string(),
             "floor" => a.floor = Some(super::parse::floor(path, k, v)?),
             "method" => {
@@ -605,4 +615,106 @@ fn literals(t: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// `access_leaves.rs`: each row's `asm!` leaf (nvptx64, included by `backend/nvptx/access.rs`):
+/// its template is the row's `$space.asm` texts; its operands bind the registers of the leaf
+/// `FN` (`ld`, `st`, `atom`, `cas`, `red`) for the row's register shape (scalar, `v2`/`v4`/`v8`:
+/// one register per element, `b128`: two 64-bit halves).
+pub fn leaves(isa: &Isa) -> Result<String, String> {
+    let mut out = super::emit::header("device/isa/*.rows (`access` tables)");
+    for f in &isa.files {
+        for a in f.access.iter().filter(|a| a.parts.is_empty()) {
+            let Some((imp, func)) = &a.leaf else { continue };
+            writeln!(out, "\n// `access {}` ({}:{})", a.name, a.path, a.line).unwrap();
+            for r in rows(isa, a)? {
+                let mn = expand(isa, a, &r, &a.ptx, true, "")?;
+                let imp = expand(isa, a, &r, imp, false, &mn)?;
+                let lits = literals(&expand(isa, a, &r, "$space.asm", false, &mn)?);
+                let [cv, _, pre, ops, post] = &lits[..] else {
+                    return Err(format!("{}:{}: bad `$space.asm`", a.path, a.line));
+                };
+                // The template, as `concat!` of the texts would paste it.
+                let un = |l: &str| l[1..l.len() - 1].replace("\\n", "\n").replace("\\t", "\t");
+                let tmpl = format!(
+                    "{:?}",
+                    format!("{}{}{mn}{};{}", un(cv), un(pre), un(ops), un(post))
+                );
+                let p = if cv == "\"\"" {
+                    "p = in(reg64) p"
+                } else {
+                    "p = inout(reg64) p => _"
+                };
+                let regp =
+                    r.op.and_then(|o| o.props.get("reg"))
+                        .or_else(|| r.ty.and_then(|t| t.props.get("reg")))
+                        .ok_or_else(|| format!("{}:{}: a leaf row needs `reg`", a.path, a.line))?;
+                let sh = shape(regp);
+                let n: usize = sh
+                    .strip_prefix('v')
+                    .and_then(|x| x.parse().ok())
+                    .unwrap_or(0);
+                let reg = if n > 0 { &regp[2..] } else { regp.as_str() };
+                let t = r.ty.map(|t| t.name.as_str()).unwrap_or("");
+                let opts = if sh.is_empty() && r.sem.props.contains_key("pure") {
+                    "pure, readonly, nostack, preserves_flags"
+                } else {
+                    "nostack, preserves_flags"
+                };
+                let idx = |pfx: &str, dir: &str, src: &str| -> Vec<String> {
+                    (0..n)
+                        .map(|i| match src {
+                            "" => format!("{pfx}{i} = {dir}({reg}) {pfx}{i}"),
+                            s => format!("{pfx}{i} = {dir}({reg}) {s}.0[{i}].to_raw()"),
+                        })
+                        .collect()
+                };
+                let decl = |names: &[String]| {
+                    format!(
+                        "let ({}): ({});",
+                        names.join(", "),
+                        vec![format!("VRaw<{t}>"); names.len()].join(", ")
+                    )
+                };
+                let vars = |pfx: &str| (0..n).map(|i| format!("{pfx}{i}")).collect::<Vec<_>>();
+                let half = |v: &str, pfx: &str| {
+                    format!(
+                        "{pfx}lo = in(reg64) {v} as u64, {pfx}hi = in(reg64) ({v} >> 64) as u64"
+                    )
+                };
+                let (sig, body) = match (func.as_str(), sh) {
+                    ("ld", "b128") => ("(p: *const Self) -> Self", format!("let (lo, hi): (u64, u64);\n        asm!({tmpl}, lo = out(reg64) lo, hi = out(reg64) hi, {p}, options({opts}));\n        (lo as u128) | ((hi as u128) << 64)")),
+                    ("ld", "") => ("(p: *const Self) -> Self", format!("let v: <{t} as Scalar>::Raw;\n        asm!({tmpl}, v = out({reg}) v, {p}, options({opts}));\n        <{t} as Scalar>::from_raw(v)")),
+                    ("ld", _) => ("(p: *const Self) -> Self", format!("{}\n        asm!({tmpl}, {}, {p}, options({opts}));\n        Vector([{}].map(Scalar::from_raw))", decl(&vars("v")), idx("v", "out", "").join(", "), vars("v").join(", "))),
+                    ("st", "b128") => ("(p: *mut Self, v: Self)", format!("asm!({tmpl}, {}, {p}, options({opts}));", half("v", ""))),
+                    ("st", "") => ("(p: *mut Self, v: Self)", format!("asm!({tmpl}, v = in({reg}) v.to_raw(), {p}, options({opts}));")),
+                    ("st", _) => ("(p: *mut Self, v: Self)", format!("asm!({tmpl}, {}, {p}, options({opts}));", idx("v", "in", "v").join(", "))),
+                    ("atom", "b128") => ("(p: *mut Self, b: Self) -> Self", format!("let (lo, hi): (u64, u64);\n        asm!({tmpl}, lo = out(reg64) lo, hi = out(reg64) hi, {p}, {}, options({opts}));\n        (lo as u128) | ((hi as u128) << 64)", half("b", "b"))),
+                    ("atom", "") => ("(p: *mut Self, b: Self) -> Self", format!("let d: <{t} as Scalar>::Raw;\n        asm!({tmpl}, d = out({reg}) d, {p}, b = in({reg}) b.to_raw(), options({opts}));\n        <{t} as Scalar>::from_raw(d)")),
+                    ("atom", _) => ("(p: *mut Self, b: Self) -> Self", format!("{}\n        asm!({tmpl}, {}, {}, {p}, options({opts}));\n        Vector([{}].map(Scalar::from_raw))", decl(&vars("d")), idx("d", "out", "").join(", "), idx("b", "in", "b").join(", "), vars("d").join(", "))),
+                    ("cas", "b128") => ("(p: *mut Self, cmp: Self, new: Self) -> Self", format!("let (lo, hi): (u64, u64);\n        asm!({tmpl}, lo = out(reg64) lo, hi = out(reg64) hi, {p}, {}, {}, options({opts}));\n        (lo as u128) | ((hi as u128) << 64)", half("cmp", "b"), half("new", "c"))),
+                    ("cas", "") => ("(p: *mut Self, cmp: Self, new: Self) -> Self", format!("let d: <{t} as Scalar>::Raw;\n        asm!({tmpl}, d = out({reg}) d, {p}, b = in({reg}) cmp.to_raw(), c = in({reg}) new.to_raw(), options({opts}));\n        <{t} as Scalar>::from_raw(d)")),
+                    ("red", "") => ("(p: *mut Self, b: Self)", format!("asm!({tmpl}, {p}, b = in({reg}) b.to_raw(), options({opts}));")),
+                    ("red", s) if s != "b128" => ("(p: *mut Self, b: Self)", format!("asm!({tmpl}, {}, {p}, options({opts}));", idx("b", "in", "b").join(", "))),
+                    (fun, s) => {
+                        return Err(format!(
+                            "{}:{}: no `{fun}` leaf for the register shape `{s}`",
+                            a.path, a.line
+                        ))
+                    }
+                };
+                let g = if r.scope.is_none() {
+                    "<Sco: Scope>"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "unsafe impl{g} {imp} {{\n    #[inline(always)]\n    unsafe fn {func}{sig} {{\n        // SAFETY: the caller keeps the leaf's contract (its public call's `# Safety`).\n        unsafe {{\n        {body}\n        }}\n    }}\n}}"
+                )
+                .unwrap();
+            }
+        }
+    }
+    Ok(out)
 }

@@ -87,6 +87,7 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
     out.push(("access.rs".into(), access::rows_macro(isa)?));
     out.extend(access::impls(isa)?);
     out.push(("access_catalog.rs".into(), access::catalog(isa)?));
+    out.push(("access_leaves.rs".into(), access::leaves(isa)?));
     Ok(out)
 }
 

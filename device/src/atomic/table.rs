@@ -1,9 +1,8 @@
 //! The access instructions: the traits [`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
 //! [`RedInstr`] — implemented only for the legal (type, semantic, scope, space) combinations:
 //! the rows of `device/isa/{ld,st,atom,red}.rows` (PTX ISA §9.7.9.8, §9.7.9.10, §9.7.13.5,
-//! §9.7.13.6), whose generated impls give each row its `PTX` constant here. Their `asm!` leaves
-//! (`backend/nvptx/access.rs`) and the catalog walk the same rows with `access_rows!`, which
-//! carries each row's mnemonic and operand texts.
+//! §9.7.13.6), whose generated impls give each row its `PTX` constant here; the same rows give
+//! the `asm!` leaves (`backend/nvptx/access.rs`) and the catalog rows.
 
 use super::op;
 #[allow(unused_imports)]
@@ -73,7 +72,7 @@ instr_trait! {
 }
 
 // The rows: `device/isa/{ld,st,atom,red}.rows` (`access` tables), expanded by the generator into
-// `access_rows!` (`OUT_DIR/isa/access.rs`, included by `lib.rs`: the plain row list, which the
-// leaves of `backend/nvptx/access.rs`, the catalog walk and the catalog kernels walk) and each
-// row's instruction trait impl with its `PTX` constant (`OUT_DIR/isa/access_atomic.rs`).
+// each row's instruction trait impl with its `PTX` constant (`OUT_DIR/isa/access_atomic.rs`),
+// its leaf (`access_leaves.rs`), its catalog row (`access_catalog.rs`) and the row list
+// `access_rows!` of the catalog kernels (`access.rs`, included by `lib.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa/access_atomic.rs"));
