@@ -26,25 +26,9 @@
 
 use crate::sem::{AcqRel, Acquire, Cluster, Cta, FenceSem, Gpu, Release, Sc, Scope, Sys};
 
-/// `fence{.sem}.scope;` for one (sem, scope).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `fence{{.sem}}` for `{Self}`: a fence takes Sc, AcqRel, Acquire or Release",
-    label = "not a fence semantic",
-    note = "PTX ISA §9.7.13.4: a fence is always synchronizing; there is no `fence.relaxed`"
-)]
-pub unsafe trait FenceInstr<Sco: Scope>: FenceSem {
-    /// The exact instruction text without the `;`, e.g. `"fence.sc.gpu"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    fn exec();
-}
-
-// The rows: `device/isa/fence.rows` (`access fence`), expanded by the generator into each
-// (sem, scope)'s impl with its `PTX` constant and its `exec` leaf.
+// `FenceInstr` and its rows: `device/isa/fence.rows` (`trait`, `access fence`), expanded by the
+// generator into the trait (its legal set's `on_unimplemented`) and each (sem, scope)'s impl
+// with its `PTX` constant and its `exec` leaf.
 include!(concat!(env!("OUT_DIR"), "/isa/access_fence.rs"));
 
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in

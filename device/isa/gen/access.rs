@@ -464,6 +464,11 @@ pub fn impls(isa: &Isa) -> Result<Vec<(String, String)>, String> {
             }
         };
         let text = &mut out[i].1;
+        // The file's instruction traits (`trait` items): their impls are the rows.
+        for t in &f.traits {
+            text.push('\n');
+            text.push_str(&super::emit::trait_decl(t));
+        }
         for a in f.access.iter().filter(|a| a.parts.is_empty()) {
             writeln!(text, "\n// `access {}` ({}:{})", a.name, a.path, a.line).unwrap();
             for r in rows(isa, a)? {
