@@ -407,11 +407,9 @@ pub fn rows_macro(isa: &Isa) -> Result<String, String> {
         "\n/// The row list of the access tables (`device/isa/*.rows`, `access NAME`), for the code\n\
          /// that instantiates them: `ptx_sync::access_rows!(NAME leaf)` calls `leaf!` once per row of\n\
          /// table `NAME` with the tokens of its `row` template — `ld`/`st`: `T \"ty\" reg; Sem; [generic\n\
-         /// params] Scope; Space (asm)` (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows);\n\
-         /// `atom`/`red` (`_scalar`, `_vec`, or both): `T reg Op \"op\" \"ty\"; Sem; [] Scope; Space (asm)`;\n\
-         /// `cas`: `T reg \"ty\"; Sem; [] Scope; Space (asm)`; `fence`: `Sem, Scope`. The `(asm)` group,\n\
-         /// `([address conversion] (direction) \"mnemonic\" \"pre\" \" operands\" \"post\")`, is what the\n\
-         /// row's `asm!` pastes (the leaves; the catalog's `asm_pre`/`operands`/`asm_post`).\n\
+         /// params] Scope; Space` (`[Sco: Scope] Sco` for the scope-less Weak/Volatile rows);\n\
+         /// `atom`/`red` (`_scalar`, `_vec`, or both): `T reg Op \"op\" \"ty\"; Sem; [] Scope; Space`;\n\
+         /// `cas`: `T reg \"ty\"; Sem; [] Scope; Space`; `fence`: `Sem, Scope`.\n\
          #[doc(hidden)]\n#[macro_export]\nmacro_rules! access_rows {\n",
     );
     for a in tables(isa) {
