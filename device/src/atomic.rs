@@ -4,11 +4,12 @@
 //! memory model of chapter 8 (§8.4 strong operations, §8.8 release/acquire patterns). Seed §3.5
 //! (flags must be strong), §4.1–4.5 (atomicity, scope of atomicity, `.sem` on atom, barrier, `red`).
 //!
-//! Every instruction this module can emit is one row of a macro table: the row's mnemonic text
-//! (for example `atom.acq_rel.gpu.add.u32`) is built once and pasted both into the `asm!`
-//! template and into the associated constant `PTX` of the instruction trait
-//! ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`], [`RedInstr`]), which tests and
-//! `ptx-sync show` read. `catalog::for_each_variant` (host) lists every row.
+//! Every instruction this module can emit is one row of an `access` table of the instruction
+//! rows (`device/isa/{ld,st,atom,red}.rows`, schema `device/isa/README.md`): the generator spells
+//! the row's mnemonic (for example `atom.acq_rel.gpu.add.u32`) once, as the associated constant
+//! `PTX` of the instruction trait ([`LdInstr`], [`StInstr`], [`AtomInstr`], [`CasInstr`],
+//! [`RedInstr`]), which tests and `ptx-sync show` read, in the row's `asm!` template (its leaf,
+//! `backend/nvptx/access.rs`) and in its catalog row (`catalog::for_each_variant`, host).
 //!
 //! # Types and the PTX type token
 //!
@@ -88,7 +89,6 @@ pub use half::{Bf16, Bf16x2, F16x2, F16};
 pub use scalar::{Align4, Align8, ScalarHost};
 pub use scalar::{Negate, Scalar};
 #[allow(unused_imports)]
-pub(crate) use table::{ldst_mn, ops, ops128, opsv, rmw_mn, sco_tok};
 pub use table::{AtomInstr, CasInstr, LdInstr, RedInstr, StInstr};
 
 // ---------------------------------------------------------------------------------------------

@@ -435,7 +435,10 @@ impl Variant {
 /// `.shared::cluster`, PTX 7.8 for the `.shared::cta` spelling, sm_90 / 8.6 for
 /// `fence.acquire`/`fence.release`.
 ///
-/// Returns `(sm, ptx_isa)` as `(90, 86)` for sm_90 / PTX 8.6.
+/// Returns `(sm, ptx_isa)` as `(90, 86)` for sm_90 / PTX 8.6. The access tables
+/// (`device/isa/{ld,st,atom,red,fence}.rows`) spell these floors as `sm=`/`ptx=` properties of
+/// their values; `device/tests/isa.rs` checks every access row against this rule (a type or op
+/// may raise a row above it: `.b128`, the half types, the vector atoms).
 ///
 /// # Examples
 ///
@@ -471,250 +474,15 @@ pub const fn access_floor(family: Family, sem: Marker, scope: Marker, space: Mar
 
 #[cfg(not(target_arch = "nvptx64"))]
 mod walk {
-    use super::{access_floor, Family, Form, Marker, Variant};
-    use crate::atomic::vector::{
-        V2Bf16, V2Bf16x2, V2F16x2, V4Bf16, V4Bf16x2, V4F16x2, V8Bf16, V2F16, V4F16, V8F16,
-    };
-    use crate::atomic::vector::{V2F32, V2F64, V2U32, V2U64, V4F32, V4U32};
-    use crate::atomic::vector::{V2I16, V2I32, V2I64, V2U16, V4I16, V4I32, V4U16};
-    use crate::atomic::{
-        op, ops, ops128, opsv, AtomInstr, Bf16, Bf16x2, CasInstr, F16x2, LdInstr, RedInstr,
-        StInstr, F16,
-    };
-    use crate::fence::FenceInstr;
-    use crate::sem::*;
+    use super::Variant;
 
-    macro_rules! scope_of {
-        ([] $Sco:ident) => {
-            $Sco
-        };
-        ([$($g:tt)+] $Sco:ident) => {
-            Gpu
-        };
-    }
-    macro_rules! scope_marker {
-        ([] $Sco:ident) => {
-            Marker::$Sco
-        };
-        ([$($g:tt)+] $Sco:ident) => {
-            Marker::None
-        };
-    }
-    macro_rules! scope_rust {
-        ([] $Sco:ident) => {
-            stringify!($Sco)
-        };
-        ([$($g:tt)+] $Sco:ident) => {
-            "_"
-        };
-    }
-    /// The public method of an `atom`/`red` op (`Exch` is `swap`; PTX has no `atom.sub`).
-    macro_rules! method {
-        (atom Exch $ot:tt) => {
-            "swap"
-        };
-        (atom Add "add.noftz") => {
-            "fetch_add"
-        };
-        (red Add "add.noftz") => {
-            "red_add"
-        };
-        (atom Min "min.noftz") => {
-            "fetch_min"
-        };
-        (red Min "min.noftz") => {
-            "red_min"
-        };
-        (atom Max "max.noftz") => {
-            "fetch_max"
-        };
-        (red Max "max.noftz") => {
-            "red_max"
-        };
-        (atom $O:ident $ot:tt) => {
-            concat!("fetch_", $ot)
-        };
-        (red $O:ident $ot:tt) => {
-            concat!("red_", $ot)
-        };
-    }
-    /// The [`Family`] of an access table's name.
-    macro_rules! family {
-        (ld) => {
-            Family::Ld
-        };
-        (st) => {
-            Family::St
-        };
-        (atom) => {
-            Family::Atom
-        };
-        (red) => {
-            Family::Red
-        };
-    }
-    /// (ISA section, seed section) of each family.
-    macro_rules! sections {
-        (ld) => {
-            ("9.7.9.8", "3.5")
-        };
-        (st) => {
-            ("9.7.9.10", "3.5")
-        };
-        (atom) => {
-            ("9.7.13.5", "4.3")
-        };
-        (red) => {
-            ("9.7.13.6", "4.5")
-        };
-        (fence) => {
-            ("9.7.13.4", "3.6")
-        };
-    }
-    /// The floors a row's type adds to [`access_floor`] (PTX ISA §9.7.13.5/6 version notes):
-    /// `add.noftz.f16x2` PTX 6.2 / sm_60, `add.noftz.f16` and `cas.b16` 6.3 / sm_70,
-    /// `add.noftz.bf16{,x2}` 7.8 / sm_90 (`cas.b16` also on `u16`/`i16`); `ld`/`st`
-    /// `.b16`/`.b32`/`.u16`/`.s16` and `exch.b32` add none.
-    const fn type_floor(ty: &str, op: &str, sys: bool) -> (u16, u16) {
-        let (t, o) = (ty.as_bytes(), op.as_bytes());
-        let add = o.len() == 9; // "add.noftz"
-        let cas = o.len() == 3 && o[0] == b'c'; // "cas"
-        let exch = o.len() == 4; // "exch"
-        if t[0] == b'V' && !o.is_empty() {
-            // V2F32/V4F32 and the half vectors: the vector `atom`/`red` (PTX 8.1, sm_90; the
-            // vector `ld`/`st` rows have no op).
-            return (90, 81);
-        }
-        if t.len() == 4 && t[1] == b'1' {
-            // "u128": `.b128` is PTX 8.3, at `.sys` scope 8.4 (ld/st/atom "Support for `.sys`
-            // scope with `.b128` type introduced in PTX ISA version 8.4"); `ld`/`st` sm_70,
-            // `atom` sm_90.
-            let ptx = if sys { 84 } else { 83 };
-            return if cas || exch { (90, ptx) } else { (70, ptx) };
-        }
-        match (t, add, cas) {
-            (b"F16", true, _) | (b"F16", _, true) | (b"Bf16", _, true) => (70, 63),
-            // `atom.cas.b16` on `u16`/`i16` (their `ld`/`st` `.u16`/`.s16` add none).
-            (b"u16", _, true) | (b"i16", _, true) => (70, 63),
-            (b"F16x2", true, _) => (60, 62),
-            (b"Bf16", true, _) | (b"Bf16x2", true, _) => (90, 78),
-            _ => (0, 0),
-        }
-    }
-    /// A row's `(asm_pre, operands, asm_post)`: the `.b128` block for `u128`, the plain
-    /// operands otherwise (the texts the table's `asm!` pastes).
-    macro_rules! tmpl {
-        ($fam:ident u128) => {
-            (ops128!(pre $fam), ops128!($fam), ops128!(post $fam))
-        };
-        ($fam:ident V2U32) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2F32) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2U64) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2F64) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4U32) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V4F32) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2I32) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4I32) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2I64) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V2U16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4U16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2I16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4I16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2F16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4F16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V8F16) => {
-            ("", opsv!($fam 8), "")
-        };
-        ($fam:ident V2Bf16) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4Bf16) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V8Bf16) => {
-            ("", opsv!($fam 8), "")
-        };
-        ($fam:ident V2F16x2) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4F16x2) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident V2Bf16x2) => {
-            ("", opsv!($fam 2), "")
-        };
-        ($fam:ident V4Bf16x2) => {
-            ("", opsv!($fam 4), "")
-        };
-        ($fam:ident $t:ident) => {
-            ("", ops!($fam), "")
-        };
-    }
-    macro_rules! v {
-        ($fam:ident, $op:expr, $ty:ident, $S:ident, [$($g:tt)*] $Sco:ident, $Sp:ident, $ptx:expr,
-         $ops:expr, $method:expr) => {{
-            let (sem, scope, space) = (Marker::$S, scope_marker!([$($g)*] $Sco), Marker::$Sp);
-            let (sm, ptx_isa) = access_floor(family!($fam), sem, scope, space);
-            let (tsm, tptx) = type_floor(stringify!($ty), $op, matches!(scope, Marker::Sys));
-            let (sm, ptx_isa) = (if tsm > sm { tsm } else { sm }, if tptx > ptx_isa { tptx } else { ptx_isa });
-            let (isa, seed) = sections!($fam);
-            Variant {
-                family: family!($fam),
-                op: $op,
-                ty: stringify!($ty),
-                sem,
-                scope,
-                space,
-                form: Form::NONE,
-                ptx: $ptx,
-                operands: Some($ops.1),
-                asm_pre: $ops.0,
-                asm_post: $ops.2,
-                rust: concat!(
-                    "AtomicRef::<", stringify!($ty), ", ", scope_rust!([$($g)*] $Sco), ", ",
-                    stringify!($Sp), ">::", $method, "::<", stringify!($S), ">"
-                ),
-                sm,
-                ptx_isa,
-                arch: super::Arch::Base,
-                isa,
-                seed,
-            }
-        }};
-    }
+    // The catalog rows of the access tables (`device/isa/{ld,st,atom,red,fence}.rows`), one
+    // `const` per table: `LD`, `ST`, `ATOM_SCALAR`, …
+    include!(concat!(env!("OUT_DIR"), "/isa/access_catalog.rs"));
 
-    /// Calls `f` for every row: the access and fence tables of this module, then the sections
-    /// of the other modules ([`for_each_variant`](super::for_each_variant) is its public face).
+    /// Calls `f` for every row: the access and fence tables, in the seed's order, then the
+    /// generated families' files and the sections of the other modules
+    /// ([`for_each_variant`](super::for_each_variant) is its public face).
     ///
     /// ```
     /// let mut n = 0;
@@ -722,116 +490,20 @@ mod walk {
     /// assert!(n > 100);
     /// ```
     pub fn all(f: &mut dyn FnMut(Variant)) {
-        // One function per family: each row's temporaries get their own stack slot in a debug
-        // build, and one frame for all of them overflows a test thread's stack.
-        #[inline(never)]
-        fn ld_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! ld_v {
-                ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-                 $Sp:ident $rest:tt) => {
-                    f(v!(ld, "", $t, $S, [$($g)*] $Sco, $Sp,
-                         <$t as LdInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(ld $t), "load"));
-                };
+        for rows in [
+            LD,
+            ST,
+            ATOM_SCALAR,
+            ATOM_VEC,
+            CAS,
+            RED_SCALAR,
+            RED_VEC,
+            FENCE,
+        ] {
+            for v in rows {
+                f(*v);
             }
-            crate::access_rows! { ld ld_v }
         }
-        #[inline(never)]
-        fn st_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! st_v {
-                ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident;
-                 $Sp:ident $rest:tt) => {
-                    f(v!(st, "", $t, $S, [$($g)*] $Sco, $Sp,
-                         <$t as StInstr<$S, scope_of!([$($g)*] $Sco), $Sp>>::PTX, tmpl!(st $t), "store"));
-                };
-            }
-            crate::access_rows! { st st_v }
-        }
-        #[inline(never)]
-        fn atom_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! atom_v {
-                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
-                    f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(atom $t), method!(atom $O $ot)));
-                };
-            }
-            crate::access_rows! { atom_scalar atom_v }
-        }
-        #[inline(never)]
-        fn atom_vec_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! atom_v {
-                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
-                    f(v!(atom, $ot, $t, $S, [] $Sco, $Sp, <$t as AtomInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(atom $t), method!(atom $O $ot)));
-                };
-            }
-            crate::access_rows! { atom_vec atom_v }
-        }
-        #[inline(never)]
-        fn cas_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! cas_v {
-                ($t:ident $reg:ident $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
-                    f(v!(atom, "cas", $t, $S, [] $Sco, $Sp, <$t as CasInstr<$S, $Sco, $Sp>>::PTX,
-                         tmpl!(cas $t), "compare_exchange"));
-                };
-            }
-            crate::access_rows! { cas cas_v }
-        }
-        #[inline(never)]
-        fn red_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! red_v {
-                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
-                    f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(red $t), method!(red $O $ot)));
-                };
-            }
-            crate::access_rows! { red_scalar red_v }
-        }
-        #[inline(never)]
-        fn red_vec_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! red_v {
-                ($t:ident $reg:ident $O:ident $ot:tt $tt:literal; $S:ident;
-                 [] $Sco:ident; $Sp:ident $rest:tt) => {
-                    f(v!(red, $ot, $t, $S, [] $Sco, $Sp, <$t as RedInstr<op::$O, $S, $Sco, $Sp>>::PTX,
-                         tmpl!(red $t), method!(red $O $ot)));
-                };
-            }
-            crate::access_rows! { red_vec red_v }
-        }
-        #[inline(never)]
-        fn fence_rows(f: &mut dyn FnMut(Variant)) {
-            macro_rules! fence_v {
-                ($S:ident, $Sco:ident) => {{
-                    let (sem, scope) = (Marker::$S, Marker::$Sco);
-                    let (sm, ptx_isa) = access_floor(Family::Fence, sem, scope, Marker::None);
-                    let (isa, seed) = sections!(fence);
-                    f(Variant {
-                        sem,
-                        scope,
-                        ptx: <$S as FenceInstr<$Sco>>::PTX,
-                        operands: Some(""),
-                        rust: concat!("fence::<", stringify!($S), ", ", stringify!($Sco), ">()"),
-                        sm,
-                        ptx_isa,
-                        isa,
-                        seed,
-                        ..Variant::of(Family::Fence)
-                    });
-                }};
-            }
-            crate::access_rows! { fence fence_v }
-        }
-        ld_rows(f);
-        st_rows(f);
-        atom_rows(f);
-        atom_vec_rows(f);
-        cas_rows(f);
-        red_rows(f);
-        red_vec_rows(f);
-        fence_rows(f);
         // The generated rows (`device/isa/*.rows`), then the other tables' rows; each names
         // its own floors and sections.
         for file in crate::catalog::GENERATED {
@@ -860,7 +532,7 @@ pub fn for_each_variant(mut f: impl FnMut(Variant)) {
     walk::all(&mut f)
 }
 
-// The `Family` enum (one variant per `family` of device/isa/*.rows and hand.rows).
+// The `Family` enum (one variant per `family` of device/isa/*.rows).
 include!(concat!(env!("OUT_DIR"), "/isa/family.rs"));
 
 impl core::fmt::Display for Family {

@@ -24,63 +24,12 @@
 //! ptx_sync::fence::<ptx_sync::Relaxed, ptx_sync::Gpu>();
 //! ```
 
-use crate::sem::tok;
 use crate::sem::{AcqRel, Acquire, Cluster, Cta, FenceSem, Gpu, Release, Sc, Scope, Sys};
-#[cfg(target_arch = "nvptx64")]
-use core::arch::asm;
 
-/// `fence{.sem}.scope;` for one (sem, scope).
-///
-/// # Safety
-/// Implemented only by this crate's table.
-#[diagnostic::on_unimplemented(
-    message = "PTX has no `fence{{.sem}}` for `{Self}`: a fence takes Sc, AcqRel, Acquire or Release",
-    label = "not a fence semantic",
-    note = "PTX ISA §9.7.13.4: a fence is always synchronizing; there is no `fence.relaxed`"
-)]
-pub unsafe trait FenceInstr<Sco: Scope>: FenceSem {
-    /// The exact instruction text without the `;`, e.g. `"fence.sc.gpu"`.
-    const PTX: &'static str;
-    #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    fn exec();
-}
-
-macro_rules! fence_leaf {
-    ($S:ident, $Sco:ident) => {
-        fence_leaf! { @ (concat!("fence", tok!($S), tok!($Sco))) $S $Sco }
-    };
-    (@ ($($mn:tt)*) $S:ident $Sco:ident) => {
-        unsafe impl FenceInstr<$Sco> for $S {
-            const PTX: &'static str = $($mn)*;
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            fn exec() {
-                unsafe { asm!(concat!($($mn)*, ";"), options(nostack, preserves_flags)) }
-            }
-        }
-    };
-}
-
-/// Every (sem, scope) pair of the fence table; `$leaf!{Sem, Scope}` per pair.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! for_fences {
-    ($leaf:ident) => {
-        $crate::for_fences! { @s $leaf Sc }
-        $crate::for_fences! { @s $leaf AcqRel }
-        $crate::for_fences! { @s $leaf Acquire }
-        $crate::for_fences! { @s $leaf Release }
-    };
-    (@s $leaf:ident $S:ident) => {
-        $leaf! { $S, Cta }
-        $leaf! { $S, Cluster }
-        $leaf! { $S, Gpu }
-        $leaf! { $S, Sys }
-    };
-}
-
-crate::access_rows! { fence fence_leaf }
+// `FenceInstr` and its rows: `device/isa/fence.rows` (`trait`, `access fence`), expanded by the
+// generator into the trait (its legal set's `on_unimplemented`) and each (sem, scope)'s impl
+// with its `PTX` constant and its `exec` leaf.
+include!(concat!(env!("OUT_DIR"), "/isa/access_fence.rs"));
 
 /// `fence{.sem}.scope;` — orders this thread's accesses as the table above says, for threads in
 /// scope `Sco`. `S` ∈ {[`Sc`], [`AcqRel`], [`Acquire`], [`Release`]}; anything else does not

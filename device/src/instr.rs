@@ -13,10 +13,11 @@
 //!   and the templates expand.
 //! * **One row per instruction.** The rows of `device/isa/*.rows` are expanded by one
 //!   generator into each form's marker or trait impl, its `asm!` and its catalog row; the
-//!   access families' rows (`for_atom_rows!`, `for_fences!`, …) still pass their markers to a
-//!   leaf macro that writes the trait impl and its `asm!` from the same concatenation; the
-//!   catalog ([`crate::catalog`]) walks the same rows.
-//! * **Operands once.** The access families' operand templates are `ops!` (`atomic.rs`); the
+//!   access families' `access` tables (`ld.rows`, …, `fence.rows`) into each row's trait impl
+//!   with its `PTX`, its `asm!` leaf and its catalog row ([`crate::catalog`]), and the row list
+//!   `access_rows!` of the catalog kernels.
+//! * **Operands once.** The access families' operand templates are the `ops` of their `access`
+//!   tables (`device/isa/ld.rows`, …; `.b128` blocks in `blocks.rows`); the
 //!   async families' are the `aops!` table of this module, with the `{{ .reg … }}` blocks some
 //!   instructions need in `ablk!`. Each async `asm!` is `asm!(asm_text!(BLOCK; (KEY);
 //!   mnemonic), …)` and its catalog row `with_ops!(BLOCK; (KEY); Variant { … })`, so the row's

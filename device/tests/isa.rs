@@ -133,10 +133,110 @@ fn a_bad_row_names_its_file_and_line() {
     }
 }
 
+/// An `access` table (the access families' dimension products): its rows in `access_rows!`, the
+/// (type, op) pairs outermost and a `scope=none` semantic generic in the scope, and each row's
+/// trait impl with the mnemonic spelled from `sem.rs`'s tokens.
+const ACCESS: &str = "family Test\n    ptx test\n    module test\n    isa 1.2\n    seed 3\n    floor sm_90 ptx 8.0\n\naccess t\n    impl TInstr<$sem, $scope> for $type\n    ptx t$sem$scope.$op.$ty\n    row $type $op \"$op.tok\"; $sem; [$scope.g] $scope\n    rust t::<$type, $sem, $scope.path>\n    sem Relaxed Weak(scope=none)\n    scope Cta Gpu(sm=100 ptx@Relaxed=8.6)\n    type u32(ty=b32) Add(ty=u32) Exch\n    type i32(ty=s32) Add(op=add.x)\n\naccess u\n    impl UInstr<$sem, $scope> for $type\n    ptx u$sem$scope.$op.$ty\n    row $type $op\n    rust u::<$type>\n    sem Relaxed\n    scope Sys\n    types t\n    except Exch\n";
+
+#[test]
+fn an_access_table_generates_its_rows_and_impls() {
+    let out = generate(&[("t2.rows", ACCESS)]).unwrap_or_else(|e| panic!("{e}"));
+    let file = |n: &str| &out.iter().find(|(name, _)| name == n).unwrap().1;
+    let rows: Vec<&str> = file("access.rs")
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("$leaf! { "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "u32 Add \"add\"; Relaxed; [] Cta }",
+            "u32 Add \"add\"; Relaxed; [] Gpu }",
+            "u32 Add \"add\"; Weak; [Sco: Scope] Sco }",
+            "u32 Exch \"exch\"; Relaxed; [] Cta }",
+            "u32 Exch \"exch\"; Relaxed; [] Gpu }",
+            "u32 Exch \"exch\"; Weak; [Sco: Scope] Sco }",
+            "i32 Add \"add.x\"; Relaxed; [] Cta }",
+            "i32 Add \"add.x\"; Relaxed; [] Gpu }",
+            "i32 Add \"add.x\"; Weak; [Sco: Scope] Sco }",
+            "u32 Add }",
+            "i32 Add }",
+        ]
+    );
+    let impls = file("access_test.rs");
+    for want in [
+        "unsafe impl TInstr<Relaxed, Cta> for u32 {\n    const PTX: &'static str = \"t.relaxed.cta.add.u32\";",
+        "unsafe impl<Sco: Scope> TInstr<Weak, Sco> for u32 {\n    const PTX: &'static str = \"t.exch.b32\";",
+        "unsafe impl UInstr<Relaxed, Sys> for i32 {\n    const PTX: &'static str = \"u.relaxed.sys.add.x.s32\";",
+    ] {
+        assert!(impls.contains(want), "no `{want}` in\n{impls}");
+    }
+    // The catalog rows: the family's floor raised by the values' `sm=`/`ptx=` (`ptx@Relaxed`:
+    // only on a row with `Relaxed`), the Rust path (`$scope.path`: `_` for a scope-less row).
+    let cat = file("access_catalog.rs");
+    for want in [
+        "ptx: \"t.relaxed.gpu.add.u32\", operands: Some(\"\"), asm_pre: \"\", asm_post: \"\", rust: \"t::<u32, Relaxed, Gpu>\", sm: 100, ptx_isa: 86,",
+        "ptx: \"t.relaxed.cta.add.u32\", operands: Some(\"\"), asm_pre: \"\", asm_post: \"\", rust: \"t::<u32, Relaxed, Cta>\", sm: 90, ptx_isa: 80,",
+        "ptx: \"t.exch.b32\", operands: Some(\"\"), asm_pre: \"\", asm_post: \"\", rust: \"t::<u32, Weak, _>\", sm: 90, ptx_isa: 80,",
+    ] {
+        assert!(cat.contains(want), "no `{want}` in\n{cat}");
+    }
+    assert!(!impls.contains(
+        "UInstr<Relaxed, Sys> for u32 {\n    const PTX: &'static str = \"u.relaxed.sys.exch"
+    ));
+}
+
+#[test]
+fn a_bad_access_table_names_its_file_and_line() {
+    let cases: &[(&str, String)] = &[
+        // line 13: a key no access table has
+        (
+            "bad6.rows",
+            ACCESS.replace(
+                "    sem Relaxed Weak",
+                "    colour red\n    sem Relaxed Weak",
+            ),
+        ),
+        // line 8 (its table): a semantic sem.rs has no token for
+        (
+            "bad7.rows",
+            ACCESS.replace("sem Relaxed Weak", "sem Purple Weak"),
+        ),
+        // line 18 (its table): `types` naming no table
+        ("bad8.rows", ACCESS.replace("types t", "types nosuch")),
+        // line 8: a template naming a property its rows lack
+        (
+            "bad9.rows",
+            ACCESS.replace("$op.$ty\n    row $type", "$op.$width\n    row $type"),
+        ),
+        // line 8: a leaf the generator has no binding of (`frob`, no `reg`)
+        (
+            "bad10.rows",
+            ACCESS.replace(
+                "    rust t::<",
+                "    leaf TLeaf<$sem> for $type :: frob\n    rust t::<",
+            ),
+        ),
+    ];
+    let want = [
+        "device/isa/bad6.rows:13:",
+        "device/isa/bad7.rows:8:",
+        "device/isa/bad8.rows:18:",
+        "device/isa/bad9.rows:8:",
+        "device/isa/bad10.rows:8:",
+    ];
+    for ((name, text), want) in cases.iter().zip(want) {
+        let e = generate(&[(name, text)]).expect_err(name);
+        assert!(
+            e.starts_with(want),
+            "{name}: `{e}` does not start with `{want}`"
+        );
+    }
+}
+
 /// The catalog's `Family` enum is exactly the families of the rows files, then those of
-/// `hand.rows` (in that order, each displayed as its `ptx` name); every hand family names a
-/// file that exists; every family but the special registers' has a catalog row (a family whose
-/// forms moved to a rows file leaves hand.rows: its name would be declared twice).
+/// `hand.rows` if any (in that order, each displayed as its `ptx` name); every hand family
+/// names a file that exists; every family but the special registers' has a catalog row (a
+/// family whose forms moved to a rows file leaves hand.rows: its name would be declared twice).
 #[test]
 fn the_family_enum_is_the_rows_families() {
     use ptx_sync::catalog::{for_each_variant, Family};
@@ -153,7 +253,13 @@ fn the_family_enum_is_the_rows_families() {
         .map(|f| (format!("{f:?}"), f.to_string()))
         .collect();
     assert_eq!(have, want);
-    assert!(isa.hand.iter().any(|f| f.ptx == "ld"), "{:?}", isa.hand);
+    // The access families are rows too (`ld.rows`, …, `access` tables): no hand-written family.
+    assert!(
+        isa.files
+            .iter()
+            .any(|f| f.families.iter().any(|fam| fam.ptx == "ld") && !f.access.is_empty()),
+        "no `ld.rows` with its access table"
+    );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     for f in &isa.hand {
         let p = f.hand.as_deref().unwrap_or_else(|| panic!("{f:?}"));
@@ -187,5 +293,39 @@ fn the_family_enum_is_the_rows_families() {
     assert!(
         missing.is_empty(),
         "families without a catalog row: {missing:?}"
+    );
+}
+
+/// The access tables' floors (the `sm=`/`ptx=` properties of their values) agree with
+/// `catalog::access_floor`, the rule of (family, semantic, scope, space): no row is below it,
+/// and the 32-bit integer rows (no type floor) are exactly at it.
+#[test]
+fn access_rows_keep_the_access_floor_rule() {
+    use ptx_sync::catalog::{access_floor, for_each_variant, Family};
+    let (mut n, mut exact) = (0, 0);
+    for_each_variant(|v| {
+        if !matches!(
+            v.family,
+            Family::Ld | Family::St | Family::Atom | Family::Red | Family::Fence
+        ) {
+            return;
+        }
+        n += 1;
+        let (sm, ptx) = access_floor(v.family, v.sem, v.scope, v.space);
+        assert!(
+            v.sm >= sm && v.ptx_isa >= ptx,
+            "{}: sm_{} / {} is below access_floor's sm_{sm} / {ptx}",
+            v.ptx,
+            v.sm,
+            v.ptx_isa
+        );
+        if matches!(v.ty, "u32" | "i32" | "") {
+            exact += 1;
+            assert_eq!((v.sm, v.ptx_isa), (sm, ptx), "{}", v.ptx);
+        }
+    });
+    assert!(
+        n > 8000 && exact > 1000,
+        "{n} access rows, {exact} at the rule"
     );
 }

@@ -789,7 +789,7 @@ pub fn rust_file(isa: &Isa, file: &RowsFile) -> Result<String, String> {
     Ok(out)
 }
 
-fn trait_decl(t: &TraitDecl) -> String {
+pub fn trait_decl(t: &TraitDecl) -> String {
     let mut out = String::new();
     for d in &t.docs {
         writeln!(out, "/// {d}").unwrap();

@@ -6,8 +6,10 @@
 //! * `calls.rs` — the catalog kernels' call lists (`catalog_calls_NAME!`), so that every
 //!   form's Rust path is compiled by `host/kernels`;
 //! * `catalog.rs` — the list of the files' `CATALOG`s (`device/src/catalog.rs` walks it);
-//! * `family.rs` — the catalog's `Family` enum, one variant per `family` of the rows files and
-//!   of `hand.rows` (the families whose forms are still hand-written);
+//! * `family.rs` — the catalog's `Family` enum, one variant per `family` of the rows files (and
+//!   of a `hand.rows`, if any: families whose forms are hand-written);
+//! * `access.rs`, `access_MODULE.rs` — from the `access` tables of the access families
+//!   ([`access`]): the row list `access_rows!` and each row's trait impl with its `PTX`;
 //! * the docs tables of the API modules ([`doc_table`], checked against the sources by
 //!   `device/tests/isa.rs`, rewritten by `cargo xtask isa`).
 //!
@@ -18,6 +20,7 @@
 #![allow(clippy::collapsible_if)]
 #![allow(dead_code)]
 
+pub mod access;
 pub mod emit;
 pub mod parse;
 
@@ -62,6 +65,10 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
             }
         }
         let module = f.module_name()?;
+        // A file of access tables only (`ld.rows`, …) has no forms: its rows are `access.rs`.
+        if !f.access.is_empty() && !f.items.iter().any(|i| matches!(i, parse::Item::Form(_))) {
+            continue;
+        }
         out.push((format!("{}.rs", f.name), emit::rust_file(isa, f)?));
         list.push_str(&format!("    crate::{module}::CATALOG,\n"));
     }
@@ -77,6 +84,10 @@ pub fn generate(isa: &Isa) -> Result<Vec<(String, String)>, String> {
     out.push(("catalog.rs".into(), list));
     out.push(("family.rs".into(), emit::family_enum(isa)));
     out.push(("calls.rs".into(), emit::calls(isa)?));
+    out.push(("access.rs".into(), access::rows_macro(isa)?));
+    out.extend(access::impls(isa)?);
+    out.push(("access_catalog.rs".into(), access::catalog(isa)?));
+    out.push(("access_leaves.rs".into(), access::leaves(isa)?));
     Ok(out)
 }
 

@@ -53,6 +53,8 @@ pub struct RowsFile {
     pub traits: Vec<TraitDecl>,
     /// Forms and `also` statements, in file order (the order of the catalog kernel).
     pub items: Vec<Item>,
+    /// `access NAME`: the access tables (`ld.rows`, `atom.rows`, …), in file order.
+    pub access: Vec<super::access::Access>,
 }
 
 /// A form or an extra statement of the catalog kernel.
@@ -257,7 +259,7 @@ fn quoted(path: &str, line: usize, s: &str) -> Result<String, String> {
 }
 
 /// `sm_90 ptx 8.0` → (90, 80).
-fn floor(path: &str, line: usize, v: &str) -> Result<(u16, u16), String> {
+pub fn floor(path: &str, line: usize, v: &str) -> Result<(u16, u16), String> {
     let bad = || format!("{path}:{line}: expected `floor sm_NN ptx X.Y`, found `{v}`");
     let w: Vec<&str> = v.split_whitespace().collect();
     let [sm, "ptx", ver] = w[..] else {
@@ -614,6 +616,7 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
                 let f = form(path, n, rest, &keys, last_family.as_deref())?;
                 file.items.push(Item::Form(Box::new(f)));
             }
+            "access" => file.access.push(super::access::parse(path, n, rest, &keys, slot_values)?),
             "also" => {
                 if !keys.is_empty() {
                     return Err(format!("{path}:{}: `also` is one line", keys[0].0));
@@ -664,7 +667,7 @@ fn rows_file(path: &str, name: &str, text: &str) -> Result<RowsFile, String> {
             }
             _ => {
                 return Err(format!(
-                    "{path}:{n}: unknown item `{word}` (family, module, trait, form, also, section)"
+                    "{path}:{n}: unknown item `{word}` (family, module, trait, form, access, also, section)"
                 ))
             }
         }

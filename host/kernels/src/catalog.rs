@@ -63,7 +63,7 @@ macro_rules! scope_of {
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_ld(p: *mut u64, out: *mut u64) {
     macro_rules! one {
-        ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $rest:tt) => {
+        ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident) => {
             ld::<$t, $S, scope_of!([$($g)*] $Sco), $Sp>(p, out);
         };
     }
@@ -74,7 +74,7 @@ pub unsafe extern "ptx-kernel" fn catalog_ld(p: *mut u64, out: *mut u64) {
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_st(p: *mut u64) {
     macro_rules! one {
-        ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident $rest:tt) => {
+        ($t:ident $tt:literal $reg:ident; $S:ident; [$($g:tt)*] $Sco:ident; $Sp:ident) => {
             st::<$t, $S, scope_of!([$($g)*] $Sco), $Sp>(p);
         };
     }
@@ -140,13 +140,13 @@ macro_rules! call {
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_atom(p: *mut u64, out: *mut u64) {
     macro_rules! one {
-        ($t:ident $reg:ident $o:ident $ot:literal $tt:literal; $s:ident; [] $c:ident; $sp:ident $rest:tt) => {{
+        ($t:ident $reg:ident $o:ident $ot:literal $tt:literal; $s:ident; [] $c:ident; $sp:ident) => {{
             let a = r::<$t, $c, $sp>(p);
             keep(out, call!(atom $o a $s));
         }};
     }
     macro_rules! one_cas {
-        ($t:ident $reg:ident $tt:literal; $s:ident; [] $c:ident; $sp:ident $rest:tt) => {
+        ($t:ident $reg:ident $tt:literal; $s:ident; [] $c:ident; $sp:ident) => {
             cas::<$t, $s, $c, $sp>(p, out);
         };
     }
@@ -158,7 +158,7 @@ pub unsafe extern "ptx-kernel" fn catalog_atom(p: *mut u64, out: *mut u64) {
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn catalog_red(p: *mut u64) {
     macro_rules! one {
-        ($t:ident $reg:ident $o:ident $ot:literal $tt:literal; $s:ident; [] $c:ident; $sp:ident $rest:tt) => {{
+        ($t:ident $reg:ident $o:ident $ot:literal $tt:literal; $s:ident; [] $c:ident; $sp:ident) => {{
             let a = r::<$t, $c, $sp>(p);
             call!(red $o a $s);
         }};
