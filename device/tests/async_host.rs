@@ -588,50 +588,57 @@ fn bulk_reduce_16_bit_floats() {
     use ptx_sync::copy::{cp_reduce_async_bulk, Bf16, F16};
     #[repr(align(16))]
     struct B<T>([T; 8]);
-    fn red<Op: ptx_sync::atomic::op::Op, T: ptx_sync::copy::BulkReduce<Op>>(
-        d: [T; 8],
-        s: [T; 8],
-    ) -> [T; 8] {
-        let (mut d, s) = (B(d), B(s));
-        unsafe { cp_reduce_async_bulk::<Op, T>(d.0.as_mut_ptr(), to_shared(s.0.as_ptr()), 16) };
-        d.0
+    /// A 16-bit float type by its bits.
+    trait Bits {
+        fn of(b: u16) -> Self;
+        fn bits(self) -> u16;
     }
-    let h = |b: [u16; 8]| b.map(F16::from_bits);
-    // f16: 1 + 1 = 2; 1 + 2^-11 = 1 (tie to even); (1 + 2^-10) + 2^-11 = 1 + 2^-9 (tie to even,
-    // up); 65504 + 8 = 65504 (below the half-way point 65520); 65504 + 32 = inf; smallest
-    // subnormal + smallest subnormal = 2 x it (no flush: .noftz); 1 + -1 = +0; -0 + -0 = -0.
-    assert_eq!(
-        red::<Add, F16>(
-            h([0x3c00, 0x3c00, 0x3c01, 0x7bff, 0x7bff, 0x0001, 0x3c00, 0x8000]),
-            h([0x3c00, 0x1000, 0x1000, 0x4800, 0x5000, 0x0001, 0xbc00, 0x8000])
-        ),
-        h([0x4000, 0x3c00, 0x3c02, 0x7bff, 0x7c00, 0x0002, 0x0000, 0x8000])
+    macro_rules! bits {
+        ($($T:ident),*) => {$(
+            impl Bits for $T {
+                fn of(b: u16) -> Self {
+                    $T::from_bits(b)
+                }
+                fn bits(self) -> u16 {
+                    self.to_bits()
+                }
+            }
+        )*};
+    }
+    bits!(F16, Bf16);
+    /// `d` reduced by `s` (8 elements of `T`, given and returned as their bits).
+    fn red<Op: ptx_sync::atomic::op::Op, T: ptx_sync::copy::BulkReduce<Op> + Bits>(
+        d: [u16; 8],
+        s: [u16; 8],
+    ) -> [u16; 8] {
+        let (mut d, s) = (B(d.map(T::of)), B(s.map(T::of)));
+        unsafe { cp_reduce_async_bulk::<Op, T>(d.0.as_mut_ptr(), to_shared(s.0.as_ptr()), 16) };
+        d.0.map(T::bits)
+    }
+    // (reduction, destination, source, result).
+    type Case = (
+        fn([u16; 8], [u16; 8]) -> [u16; 8],
+        [u16; 8],
+        [u16; 8],
+        [u16; 8],
     );
-    // f16 min/max: NaN (0x7e00) yields the number; -0 < +0; -2 < 1.
-    assert_eq!(
-        red::<Min, F16>(
-            h([0x7e00, 0x3c00, 0x0000, 0xc000, 0, 0, 0, 0]),
-            h([0x3c00, 0x7e00, 0x8000, 0x3c00, 0, 0, 0, 0])
-        ),
-        h([0x3c00, 0x3c00, 0x8000, 0xc000, 0, 0, 0, 0])
-    );
-    assert_eq!(
-        red::<Max, F16>(
-            h([0x7e00, 0x0000, 0xc000, 0, 0, 0, 0, 0]),
-            h([0xbc00, 0x8000, 0x3c00, 0, 0, 0, 0, 0])
-        ),
-        h([0xbc00, 0x0000, 0x3c00, 0, 0, 0, 0, 0])
-    );
-    // bf16: 1 + 1 = 2 (0x4000); 1 + 2^-8 = 1 (tie to even); (1 + 2^-7) + 2^-8 = 1 + 2^-6
-    // (0x3f82); the largest finite 0x7f7f + itself = inf.
-    let b = |x: [u16; 8]| x.map(Bf16::from_bits);
-    assert_eq!(
-        red::<Add, Bf16>(
-            b([0x3f80, 0x3f80, 0x3f81, 0x7f7f, 0, 0, 0, 0]),
-            b([0x3f80, 0x3b80, 0x3b80, 0x7f7f, 0, 0, 0, 0])
-        ),
-        b([0x4000, 0x3f80, 0x3f82, 0x7f80, 0, 0, 0, 0])
-    );
+    #[rustfmt::skip]
+    let cases: [Case; 4] = [
+        // f16: 1 + 1 = 2; 1 + 2^-11 = 1 (tie to even); (1 + 2^-10) + 2^-11 = 1 + 2^-9 (tie to
+        // even, up); 65504 + 8 = 65504 (below the half-way point 65520); 65504 + 32 = inf;
+        // smallest subnormal + smallest subnormal = 2 x it (no flush: .noftz); 1 + -1 = +0;
+        // -0 + -0 = -0.
+        (red::<Add, F16>, [0x3c00, 0x3c00, 0x3c01, 0x7bff, 0x7bff, 0x0001, 0x3c00, 0x8000], [0x3c00, 0x1000, 0x1000, 0x4800, 0x5000, 0x0001, 0xbc00, 0x8000], [0x4000, 0x3c00, 0x3c02, 0x7bff, 0x7c00, 0x0002, 0x0000, 0x8000]),
+        // f16 min/max: NaN (0x7e00) yields the number; -0 < +0; -2 < 1.
+        (red::<Min, F16>, [0x7e00, 0x3c00, 0x0000, 0xc000, 0, 0, 0, 0], [0x3c00, 0x7e00, 0x8000, 0x3c00, 0, 0, 0, 0], [0x3c00, 0x3c00, 0x8000, 0xc000, 0, 0, 0, 0]),
+        (red::<Max, F16>, [0x7e00, 0x0000, 0xc000, 0, 0, 0, 0, 0], [0xbc00, 0x8000, 0x3c00, 0, 0, 0, 0, 0], [0xbc00, 0x0000, 0x3c00, 0, 0, 0, 0, 0]),
+        // bf16: 1 + 1 = 2 (0x4000); 1 + 2^-8 = 1 (tie to even); (1 + 2^-7) + 2^-8 = 1 + 2^-6
+        // (0x3f82); the largest finite 0x7f7f + itself = inf.
+        (red::<Add, Bf16>, [0x3f80, 0x3f80, 0x3f81, 0x7f7f, 0, 0, 0, 0], [0x3f80, 0x3b80, 0x3b80, 0x7f7f, 0, 0, 0, 0], [0x4000, 0x3f80, 0x3f82, 0x7f80, 0, 0, 0, 0]),
+    ];
+    for (k, (reduce, d, s, want)) in cases.into_iter().enumerate() {
+        assert_eq!(reduce(d, s), want, "case {k} (d, s: {d:#06x?}, {s:#06x?})");
+    }
 }
 
 /// `cp.reduce.async.bulk.shared::cluster…mbarrier::complete_tx::bytes`: the reduction lands and

@@ -5,6 +5,7 @@
 //! Needs the PTX tools: `PTX_SYNC_TOOLS` (set by `cargo xtask test`) or the `.venv` made by
 //! `cargo xtask setup`. Without them these tests fail (they never pass vacuously).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,6 +38,23 @@ fn inspect(file: &Path) -> (i32, String, String) {
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// [`inspect`] of each module of `tests/data/lints/` named in `files`, once each, on threads of
+/// their own (each run is a `ptx-sync` and a `ptxas`): by file name.
+fn inspect_all<'a>(
+    files: impl IntoIterator<Item = &'a str>,
+) -> BTreeMap<&'a str, (i32, String, String)> {
+    let files: BTreeSet<&str> = files.into_iter().collect();
+    std::thread::scope(|s| {
+        let runs: Vec<_> = files
+            .into_iter()
+            .map(|f| (f, s.spawn(move || inspect(&data(f)))))
+            .collect();
+        runs.into_iter()
+            .map(|(f, h)| (f, h.join().expect("the inspect thread")))
+            .collect()
+    })
 }
 
 fn lints(out: &str) -> Vec<&str> {
@@ -221,11 +239,13 @@ const PAIRS: &[(&str, &str, &str)] = &[
 
 #[test]
 fn each_lint_fires_on_its_module_at_its_line() {
+    let modules: BTreeSet<&str> = FIRES.iter().map(|f| f.0).collect();
+    let shown = inspect_all(modules.iter().copied());
     for (file, lint, func, line) in FIRES {
-        let (rc, out, err) = inspect(&data(file));
-        assert_eq!(rc, 0, "{file}: lints are warnings\n{out}{err}");
+        let (rc, out, err) = &shown[file];
+        assert_eq!(*rc, 0, "{file}: lints are warnings\n{out}{err}");
         let want = format!("lint: {lint}: {func}: ");
-        let hit: Vec<&str> = lints(&out)
+        let hit: Vec<&str> = lints(out)
             .into_iter()
             .filter(|l| l.starts_with(&want) && l.ends_with(&format!("(line {line})")))
             .collect();
@@ -236,20 +256,20 @@ fn each_lint_fires_on_its_module_at_its_line() {
         );
     }
     // Each triggering module fires only its own lints.
-    let modules: std::collections::BTreeSet<&str> = FIRES.iter().map(|f| f.0).collect();
     for file in modules {
-        let (_, out, _) = inspect(&data(file));
+        let (_, out, _) = &shown[file];
         let expected = FIRES.iter().filter(|f| f.0 == file).count();
-        assert_eq!(lints(&out).len(), expected, "{file}:\n{out}");
+        assert_eq!(lints(out).len(), expected, "{file}:\n{out}");
     }
 }
 
 #[test]
 fn no_lint_fires_on_the_fixed_modules() {
+    let shown = inspect_all(CLEAN.iter().copied());
     for file in CLEAN {
-        let (rc, out, err) = inspect(&data(file));
-        assert_eq!(rc, 0, "{file}\n{out}{err}");
-        assert!(lints(&out).is_empty(), "{file}:\n{out}");
+        let (rc, out, err) = &shown[file];
+        assert_eq!(*rc, 0, "{file}\n{out}{err}");
+        assert!(lints(out).is_empty(), "{file}:\n{out}");
         assert!(out.contains("no lint"), "{file}:\n{out}");
     }
 }
@@ -469,7 +489,6 @@ fn a_long_ptxas_log_shows_its_first_lines_and_counts_the_rest() {
 fn the_project_kernels_fire_only_on_their_documented_bugs() {
     use ptx_sync_programs::section5::{Section5, Section54};
     use ptx_sync_programs::Litmus;
-    use std::collections::BTreeMap;
     macro_rules! litmus {
         ($($k:ident: $T:path),* $(,)?) => { [$((stringify!($k), <$T as Litmus>::CORRECT)),*] };
     }

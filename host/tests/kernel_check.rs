@@ -15,10 +15,11 @@
 //! reported) were fixed in the engine; their reproducers are `model/tests/kernel_check.rs`. Every
 //! row below is the plain ISA verdict.
 
-use ptx_sync_model::kernel::{check_kernel, KernelCheck, KernelOutcome};
-use ptx_sync_model::ptx::module::{Bind, Launch};
+use ptx_sync_model::kernel::{check_module, KernelCheck, KernelOutcome};
+use ptx_sync_model::ptx::module::{Bind, Launch, Module};
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::time::Instant;
 
 fn ptx() -> &'static str {
     static P: OnceLock<String> = OnceLock::new();
@@ -33,6 +34,14 @@ fn ptx() -> &'static str {
                 p.display()
             )
         })
+    })
+}
+
+/// `kernels.ptx` parsed once per test process (what `check_kernel` would parse again per row).
+fn module() -> &'static Module {
+    static M: OnceLock<Module> = OnceLock::new();
+    M.get_or_init(|| {
+        Module::parse(ptx(), "kernels.ptx").unwrap_or_else(|err| panic!("kernels.ptx: {err}"))
     })
 }
 
@@ -100,14 +109,36 @@ fn run(x: &Expect) -> KernelOutcome {
         launch: launch_of(x.entry),
         assert: x.assert.map(|a| a.0.to_string()),
     };
-    check_kernel(ptx(), "kernels.ptx", &check).unwrap_or_else(|err| panic!("{}: {err}", x.entry))
+    check_module(module(), &check, &[], Instant::now())
+        .unwrap_or_else(|err| panic!("{}: {err}", x.entry))
 }
 
-/// Runs every row; collects every mismatch (so one run lists them all).
+/// Runs every row, on as many threads as the machine has cores (a row is one model-checker
+/// run, single-threaded); collects every mismatch, in row order (so one run lists them all).
 fn check_all(rows: &[Expect]) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outcomes: Vec<(usize, KernelOutcome)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers.min(rows.len()))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(x) = rows.get(i) else { break done };
+                        done.push((i, run(x)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    outcomes.sort_by_key(|(i, _)| *i);
     let mut bad = Vec::new();
-    for x in rows {
-        let o = run(x);
+    for (x, (_, o)) in rows.iter().zip(outcomes) {
         let names = o.flag_names();
         let mut want: Vec<String> = x.flags.iter().map(|s| s.to_string()).collect();
         if x.race {

@@ -73,6 +73,13 @@ fn has(ptx: &str, extra: &str, op: &str) {
     );
 }
 
+/// [`has`] for each row `(ptx, extra, op)`.
+fn has_all(rows: &[(&str, &str, &str)]) {
+    for (ptx, extra, op) in rows {
+        has(ptx, extra, op);
+    }
+}
+
 #[test]
 fn every_async_row_has_sass_or_a_reason() {
     let rows = async_rows();
@@ -128,38 +135,18 @@ fn no_row_of_the_whole_catalog_fails_to_assemble() {
 
 #[test]
 fn mbarrier_rows_are_syncs_instructions() {
-    has("mbarrier.init.shared::cta.b64", "count", "SYNCS.EXCH.64");
-    has(
-        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64",
-        "",
-        "SYNCS.PHASECHK.TRANS64.TRYWAIT",
-    );
-    has(
-        "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64",
-        "",
-        "SYNCS.PHASECHK.TRANS64",
-    );
-    has(
-        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64",
-        "tx",
-        "SYNCS.ARRIVE.TRANS64",
-    );
-    has(
-        "mbarrier.arrive.release.cta.shared::cta.b64",
-        "",
-        "SYNCS.ARRIVE.TRANS64.A1T0",
-    );
-    has(
-        "mbarrier.arrive.release.cluster.shared::cluster.b64",
-        "",
-        "SYNCS.ARRIVE.TRANS64.RED.A1T0",
-    );
-    // A release at cluster scope pays a GPU-wide membar first; at CTA scope it does not.
-    has(
-        "mbarrier.arrive.release.cluster.shared::cta.b64",
-        "",
-        "MEMBAR.ALL.GPU",
-    );
+    #[rustfmt::skip]
+    let rows = [
+        ("mbarrier.init.shared::cta.b64", "count", "SYNCS.EXCH.64"),
+        ("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64", "", "SYNCS.PHASECHK.TRANS64.TRYWAIT"),
+        ("mbarrier.test_wait.parity.acquire.cta.shared::cta.b64", "", "SYNCS.PHASECHK.TRANS64"),
+        ("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64", "tx", "SYNCS.ARRIVE.TRANS64"),
+        ("mbarrier.arrive.release.cta.shared::cta.b64", "", "SYNCS.ARRIVE.TRANS64.A1T0"),
+        ("mbarrier.arrive.release.cluster.shared::cluster.b64", "", "SYNCS.ARRIVE.TRANS64.RED.A1T0"),
+        // A release at cluster scope pays a GPU-wide membar first; at CTA scope it does not.
+        ("mbarrier.arrive.release.cluster.shared::cta.b64", "", "MEMBAR.ALL.GPU"),
+    ];
+    has_all(&rows);
     assert!(!sass("mbarrier.arrive.release.cta.shared::cta.b64", "")
         .iter()
         .any(|o| o.starts_with("MEMBAR")));
@@ -167,75 +154,47 @@ fn mbarrier_rows_are_syncs_instructions() {
 
 #[test]
 fn cluster_barrier_and_proxy_fence_rows() {
-    has(
-        "barrier.cluster.arrive.release.aligned",
-        "Aligned",
-        "UCGABAR_ARV",
-    );
-    has("barrier.cluster.arrive.relaxed", "Unaligned", "UCGABAR_ARV");
-    has(
-        "barrier.cluster.wait.acquire.aligned",
-        "Aligned",
-        "UCGABAR_WAIT",
-    );
+    #[rustfmt::skip]
+    let rows = [
+        ("barrier.cluster.arrive.release.aligned", "Aligned", "UCGABAR_ARV"),
+        ("barrier.cluster.arrive.relaxed", "Unaligned", "UCGABAR_ARV"),
+        ("barrier.cluster.wait.acquire.aligned", "Aligned", "UCGABAR_WAIT"),
+    ];
+    has_all(&rows);
     let f = sass("fence.proxy.async", "");
     assert!(
         f.iter().any(|o| o.starts_with("FENCE.VIEW.ASYNC")),
         "fence.proxy.async: {f:?}"
     );
-    has("bar.arrive", "count", "BAR.ARV");
-    // The non-aligned forms: the same barrier, entered after a warp convergence point.
-    has("barrier.arrive", "count", "BAR.ARV");
-    has("barrier.sync", "count", "BAR.SYNC.DEFER_BLOCKING");
+    #[rustfmt::skip]
+    let rows = [
+        ("bar.arrive", "count", "BAR.ARV"),
+        // The non-aligned forms: the same barrier, entered after a warp convergence point.
+        ("barrier.arrive", "count", "BAR.ARV"),
+        ("barrier.sync", "count", "BAR.SYNC.DEFER_BLOCKING"),
+    ];
+    has_all(&rows);
     assert!(sass("fence.mbarrier_init.release.cluster", "").is_empty());
 }
 
 #[test]
 fn async_copy_rows() {
-    has(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
-        "dim=2",
-        "UTMALDG.2D",
-    );
-    has(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
-        "dim=2",
-        "UTMALDG.2D.MULTICAST",
-    );
-    has(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
-        "src=Global completion=Mbarrier",
-        "UBLKCP.S.G",
-    );
-    has(
-        "cp.async.cg.shared::cta.global",
-        "Cg:16",
-        "LDGSTS.E.BYPASS.128",
-    );
-    has("cp.async.ca.shared::cta.global", "Ca:4", "LDGSTS.E");
-    has("cp.async.wait_all", "", "DEPBAR.LE");
-    // st.async / red.async (issue #13 item 4): one reading of ptxas 13.0 on sm_90.
-    has(
-        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u32",
-        "completion=Mbarrier",
-        "STAS.128",
-    );
-    has(
-        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32",
-        "completion=Mbarrier",
-        "REDAS.ADD",
-    );
-    // the sm_100 `.release` forms, assembled for sm_100a at PTX 8.7 (ptxas 13.0)
-    has(
-        "st.async.release.gpu.global.u32",
-        "",
-        "USTGR.E.NA.STRONG.GPU",
-    );
-    has(
-        "red.async.release.sys.global.add.u32",
-        "",
-        "UREDGR.E.ADD.NA.STRONG.SYS",
-    );
+    #[rustfmt::skip]
+    let rows = [
+        ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes", "dim=2", "UTMALDG.2D"),
+        ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster", "dim=2", "UTMALDG.2D.MULTICAST"),
+        ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", "src=Global completion=Mbarrier", "UBLKCP.S.G"),
+        ("cp.async.cg.shared::cta.global", "Cg:16", "LDGSTS.E.BYPASS.128"),
+        ("cp.async.ca.shared::cta.global", "Ca:4", "LDGSTS.E"),
+        ("cp.async.wait_all", "", "DEPBAR.LE"),
+        // st.async / red.async (issue #13 item 4): one reading of ptxas 13.0 on sm_90.
+        ("st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.u32", "completion=Mbarrier", "STAS.128"),
+        ("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32", "completion=Mbarrier", "REDAS.ADD"),
+        // the sm_100 `.release` forms, assembled for sm_100a at PTX 8.7 (ptxas 13.0)
+        ("st.async.release.gpu.global.u32", "", "USTGR.E.NA.STRONG.GPU"),
+        ("red.async.release.sys.global.add.u32", "", "UREDGR.E.ADD.NA.STRONG.SYS"),
+    ];
+    has_all(&rows);
 }
 
 /// A row whose wrapper ptxas rejects is named with ptxas's message; the other rows keep their
@@ -322,12 +281,12 @@ fn every_atomic_row_has_sass() {
         bad.len(),
         bad.join("\n")
     );
-    has("ld.acquire.gpu.global.f64", "", "LDG.E.64.STRONG.GPU");
-    has(
-        "atom.relaxed.cta.global.min.s64",
-        "",
-        "ATOMG.E.MIN.S64.STRONG.SM",
-    );
-    has("atom.acq_rel.sys.cas.b64", "", "ATOM.E.CAS.64.STRONG.SYS");
-    has("st.volatile.shared::cluster.s64", "", "ST.E.64.STRONG.SYS");
+    #[rustfmt::skip]
+    let rows = [
+        ("ld.acquire.gpu.global.f64", "", "LDG.E.64.STRONG.GPU"),
+        ("atom.relaxed.cta.global.min.s64", "", "ATOMG.E.MIN.S64.STRONG.SM"),
+        ("atom.acq_rel.sys.cas.b64", "", "ATOM.E.CAS.64.STRONG.SYS"),
+        ("st.volatile.shared::cluster.s64", "", "ST.E.64.STRONG.SYS"),
+    ];
+    has_all(&rows);
 }

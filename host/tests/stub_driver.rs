@@ -42,7 +42,33 @@ fn run(variant: &str, tag: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
     r
 }
 
+/// `ptx-sync litmus PROG --iters ITERS --quiet` (a program name or a `.litmus` file) with the
+/// full stub and `env` set.
+fn litmus(tag: &str, prog: &str, iters: &str, env: &[(&str, &str)]) -> Run {
+    run(
+        "full",
+        tag,
+        &["litmus", prog, "--iters", iters, "--quiet"],
+        env,
+    )
+}
+
+/// `ptx-sync args --json FILE` with the full stub and `env` set, which exits 0: the run and the
+/// JSON it wrote.
+fn run_json(tag: &str, args: &[&str], env: &[(&str, &str)]) -> (Run, serde_json::Value) {
+    let j = tmp(&format!("{tag}.json"));
+    let mut a = args.to_vec();
+    a.extend(["--json", j.to_str().unwrap()]);
+    let r = run("full", tag, &a, env);
+    r.exits(0);
+    (r, json(&j))
+}
+
 impl Run {
+    /// Asserts the exit code (prints stdout and stderr otherwise).
+    fn exits(&self, code: i32) {
+        assert_eq!(self.code, Some(code), "{}\n{}", self.out, self.err);
+    }
     fn calls(&self, name: &str) -> Vec<&Call> {
         self.log.iter().filter(|c| c.name == name).collect()
     }
@@ -65,6 +91,16 @@ impl Run {
             self.out.contains(needle),
             "missing `{needle}` in:\n{}",
             self.out
+        );
+    }
+
+    /// [`one_line_error`](Self::one_line_error), and no driver call was made (`what`: the case).
+    fn refused(&self, code: i32, needle: &str, what: &str) {
+        self.one_line_error(code, needle);
+        assert!(
+            self.log.is_empty(),
+            "{what}: the driver was called: {:?}",
+            self.log.first()
         );
     }
 
@@ -183,17 +219,9 @@ fn json(path: &Path) -> serde_json::Value {
 
 #[test]
 fn devices_lists_the_stub_device() {
-    let j = tmp("devices.json");
-    let r = run(
-        "full",
-        "devices",
-        &["devices", "--json", j.to_str().unwrap()],
-        &[],
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    let (r, v) = run_json("devices", &["devices"], &[]);
     r.expect("CUDA driver 13.0; 1 device(s)");
     r.expect("ptx-sync stub H200 (sm_90), 132 SMs, 141.0 GiB, cluster launch: yes");
-    let v = json(&j);
     assert_eq!(v[0]["compute_capability"], serde_json::json!([9, 0]));
     assert_eq!(v[0]["sms"], 132);
     // cuInit comes first, and each attribute the report shows was asked for.
@@ -213,25 +241,14 @@ fn devices_lists_the_stub_device() {
 /// the stub's kernel wrote are read back into the histogram.
 #[test]
 fn litmus_launches_match_the_ptx_and_results_are_read_back() {
-    let j = tmp("sb.json");
-    let r = run(
-        "full",
+    let (r, v) = run_json(
         "litmus-sb",
-        &[
-            "litmus",
-            "sb_sc",
-            "--iters",
-            "2",
-            "--quiet",
-            "--json",
-            j.to_str().unwrap(),
-        ],
+        &["litmus", "sb_sc", "--iters", "2", "--quiet"],
         &[
             ("CUDA_STUB_LITMUS_OUT", "1,0,0,0"),
             ("CUDA_STUB_LITMUS_SYNC", "3,5"),
         ],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
     let ls = r.launches();
     assert_eq!(ls.len(), 2, "--iters 2 is two launches");
     let names: Vec<String> = params("litmus_sb_sc").into_iter().map(|p| p.0).collect();
@@ -292,7 +309,6 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
         assert_eq!((back.num("src"), back.num("bytes")), (out, instances * 16));
     }
     // The stub's kernel wrote r1=1 r2=0 into every instance: that is the whole histogram.
-    let v = json(&j);
     let rows = v[0]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["outcome"], "r1=1 r2=0");
@@ -312,24 +328,11 @@ fn litmus_launches_match_the_ptx_and_results_are_read_back() {
 /// calibration line says per point whether SB's weak outcome showed.
 #[test]
 fn litmus_sweep_and_calibration() {
-    let j = tmp("sweep.json");
-    let r = run(
-        "full",
+    let (r, v) = run_json(
         "sweep",
-        &[
-            "litmus",
-            "sb_plain",
-            "--sweep",
-            "--iters",
-            "1",
-            "--quiet",
-            "--json",
-            j.to_str().unwrap(),
-        ],
+        &["litmus", "sb_plain", "--sweep", "--iters", "1", "--quiet"],
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
-    let v = json(&j);
     let pts: Vec<&str> = v
         .as_array()
         .unwrap()
@@ -377,10 +380,10 @@ fn litmus_sweep_and_calibration() {
         })
         .collect();
     assert_eq!(quorums, [66 * 256 / 2, 99 * 256 / 2, 66 * 256 / 2, 0]);
-    let r = run(
-        "full",
+    let r = litmus(
         "sweep-none",
-        &["litmus", "sb_plain", "--iters", "1", "--quiet"],
+        "sb_plain",
+        "1",
         &[("CUDA_STUB_LITMUS_OUT", "1,1,0,0")],
     );
     r.expect("calibration: sb_plain (SB without fences) showed no weak outcome in");
@@ -391,22 +394,20 @@ fn litmus_sweep_and_calibration() {
 /// violation of the correct variant, a read before P's store is not.
 #[test]
 fn mp_once_reads_flag_and_data_back() {
-    let r = run(
-        "full",
-        "once-stale",
-        &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"],
-        &[("CUDA_STUB_LITMUS_OUT", "0,1,0,0")],
-    );
-    assert_eq!(r.code, Some(3), "{}", r.err);
+    let once = |tag, out| {
+        litmus(
+            tag,
+            "mp_rel_acq_once",
+            "1",
+            &[("CUDA_STUB_LITMUS_OUT", out)],
+        )
+    };
+    let r = once("once-stale", "0,1,0,0");
+    r.exits(3);
     r.expect("full=1, data=0 (stale)");
     r.expect("random delay (nanosleep.u32 t, t in 0..2047)");
-    let r = run(
-        "full",
-        "once-early",
-        &["litmus", "mp_rel_acq_once", "--iters", "1", "--quiet"],
-        &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    let r = once("once-early", "0,0,0,0");
+    r.exits(0);
     r.expect("full=0 (read before P's store), data=0");
     assert_eq!(r.launches()[0].get("fn"), "litmus_mp_rel_acq_once");
 }
@@ -417,27 +418,15 @@ fn mp_once_reads_flag_and_data_back() {
 /// instances with r1=1 r2=0: no forbidden outcome, 1000 unreported per launch, exit 0.
 #[test]
 fn instances_that_never_reported_are_counted_apart() {
-    let j = tmp("unreported.json");
-    let r = run(
-        "full",
+    let (r, v) = run_json(
         "litmus-unreported",
-        &[
-            "litmus",
-            "sb_sc",
-            "--iters",
-            "2",
-            "--quiet",
-            "--json",
-            j.to_str().unwrap(),
-        ],
+        &["litmus", "sb_sc", "--iters", "2", "--quiet"],
         &[
             ("CUDA_STUB_LITMUS_OUT", "1,0,0,0"),
             ("CUDA_STUB_LITMUS_UNREPORTED", "1000"),
         ],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
     let instances = 132 * 256 / 2 / 2;
-    let v = json(&j);
     let rows = v[0]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["outcome"], "r1=1 r2=0");
@@ -463,13 +452,13 @@ fn instances_that_never_reported_are_counted_apart() {
 #[test]
 fn litmus_outcomes_decide_the_exit_code() {
     // A forbidden outcome in a correct program: exit 3.
-    let r = run(
-        "full",
+    let r = litmus(
         "litmus-forbidden",
-        &["litmus", "sb_sc", "--iters", "1", "--quiet"],
+        "sb_sc",
+        "1",
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,0")],
     );
-    assert_eq!(r.code, Some(3), "{}", r.err);
+    r.exits(3);
     r.expect("r1=0 r2=0");
     assert!(
         r.err
@@ -478,13 +467,13 @@ fn litmus_outcomes_decide_the_exit_code() {
         r.err
     );
     // Every instance timed out: classified as timeouts, not as outcomes.
-    let r = run(
-        "full",
+    let r = litmus(
         "litmus-timeout",
-        &["litmus", "mp_rel_acq", "--iters", "1", "--quiet"],
+        "mp_rel_acq",
+        "1",
         &[("CUDA_STUB_LITMUS_OUT", "0,0,0,2")],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    r.exits(0);
     r.expect("timeout: C never saw full == 1");
     assert!(!r.out.contains("data=0"), "{}", r.out);
 }
@@ -497,7 +486,7 @@ fn handoff_runs_every_program_of_its_version() {
         &["handoff", "--version", "3.4", "--iters", "1", "--quiet"],
         &[("CUDA_STUB_LITMUS_OUT", "42,42,1,0")],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    r.exits(0);
     let fns: Vec<&str> = r.launches().iter().map(|l| l.get("fn")).collect();
     assert_eq!(
         fns,
@@ -525,22 +514,7 @@ fn handoff_runs_every_program_of_its_version() {
 /// so a median of exactly 1 ms proves the events enclose the launch alone.
 #[test]
 fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
-    let j = tmp("copy.json");
-    let r = run(
-        "full",
-        "copy",
-        &[
-            "copy",
-            "--bytes",
-            "1M",
-            "--stages",
-            "2",
-            "--json",
-            j.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    let (r, v) = run_json("copy", &["copy", "--bytes", "1M", "--stages", "2"], &[]);
     let tm = r.calls("cuTensorMapEncodeTiled");
     assert_eq!(tm.len(), 1);
     let t = tm[0];
@@ -608,7 +582,6 @@ fn copy_encodes_the_map_launches_checks_and_times_the_launch_alone() {
         windows += 1;
     }
     assert_eq!(windows, 11);
-    let v = json(&j);
     assert_eq!(v["mismatches"], 0);
     assert_eq!(v["module"], "cubin (sm_90a)");
     assert_eq!(v["pipeline_ms"]["median"], 1.0);
@@ -642,7 +615,7 @@ fn copy_with_four_stages_asks_for_its_shared_memory() {
         &["copy", "--bytes", "2M", "--stages", "4"],
         &[],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    r.exits(0);
     for l in r.launches() {
         assert_eq!(l.get("fn"), "tiled_copy_s4");
         assert_eq!(l.num("smem"), 4 * 8192);
@@ -654,15 +627,7 @@ fn copy_with_four_stages_asks_for_its_shared_memory() {
 /// empty loop and divides by iters, so the table must show the costs exactly.
 #[test]
 fn bench_reads_cycles_back_and_subtracts_the_empty_loop() {
-    let j = tmp("bench.json");
-    let r = run(
-        "full",
-        "bench",
-        &["bench", "--json", j.to_str().unwrap()],
-        &[],
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
-    let v = json(&j);
+    let (r, v) = run_json("bench", &["bench"], &[]);
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5 * 16, "5 situations × 16 fences");
     for row in rows {
@@ -709,12 +674,7 @@ fn section5_launches_carry_their_cluster_dimension() {
         ("s54_cluster_fix", Some("2,1,1")),
         ("s54_init_bug", Some("2,1,1")),
     ] {
-        let r = run(
-            "full",
-            "s5",
-            &["litmus", prog, "--iters", "2", "--quiet"],
-            &[],
-        );
+        let r = litmus("s5", prog, "2", &[]);
         assert!(matches!(r.code, Some(0) | Some(3)), "{prog}: {}", r.err);
         let ls = r.launches();
         assert_eq!(ls.len(), 2, "{prog}");
@@ -735,10 +695,10 @@ fn section5_launches_carry_their_cluster_dimension() {
 
 #[test]
 fn driver_errors_are_one_line() {
-    let r = run(
-        "full",
+    let r = litmus(
         "launch-fail",
-        &["litmus", "sb_sc", "--iters", "1", "--quiet"],
+        "sb_sc",
+        "1",
         &[("CUDA_STUB_LAUNCH_ERROR", "719")],
     );
     r.one_line_error(
@@ -763,22 +723,11 @@ fn driver_errors_are_one_line() {
 
 #[test]
 fn a_refused_cubin_falls_back_to_the_ptx_and_a_jit_error_shows_its_log() {
-    let j = tmp("copy-ptx.json");
-    let r = run(
-        "full",
+    let (r, v) = run_json(
         "cubin-refused",
-        &[
-            "copy",
-            "--bytes",
-            "1M",
-            "--stages",
-            "1",
-            "--json",
-            j.to_str().unwrap(),
-        ],
+        &["copy", "--bytes", "1M", "--stages", "1"],
         &[("CUDA_STUB_REJECT_CUBIN", "1")],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
     let loads: Vec<&str> = r
         .calls("cuModuleLoadDataEx")
         .iter()
@@ -789,7 +738,7 @@ fn a_refused_cubin_falls_back_to_the_ptx_and_a_jit_error_shows_its_log() {
         .calls("cuModuleLoadDataEx")
         .iter()
         .all(|c| c.get("error_log") == "yes"));
-    assert_eq!(json(&j)["module"], "PTX (JIT)");
+    assert_eq!(v["module"], "PTX (JIT)");
     let r = run(
         "full",
         "jit-error",
@@ -818,14 +767,10 @@ fn a_library_without_cuinit_is_refused_by_every_command() {
         &["bench"],
     ] {
         let r = run("no-cuinit", "no-cuinit", args, &[]);
-        r.one_line_error(
+        r.refused(
             1,
             "unusable CUDA driver: the libcuda.so found lacks `cuInit`",
-        );
-        assert!(
-            r.log.is_empty(),
-            "{args:?}: the driver was called: {:?}",
-            r.log[0].line
+            &format!("{args:?}"),
         );
     }
 }
@@ -842,7 +787,7 @@ fn old_drivers_time_with_the_old_entry_point_or_say_they_are_too_old() {
         &["copy", "--bytes", "1M", "--stages", "1"],
         &[("CUDA_STUB_DRIVER_VERSION", "12080")],
     );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    r.exits(0);
     assert_eq!(
         r.calls("cuEventElapsedTime").len(),
         2 * 11,
@@ -929,11 +874,7 @@ fn bad_input_table() {
     ];
     for (args, code, needle) in &cases {
         let r = run("full", "bad-input", args, &[]);
-        r.one_line_error(*code, needle);
-        assert!(
-            r.log.is_empty(),
-            "{args:?} called the driver before rejecting its input"
-        );
+        r.refused(*code, needle, &format!("{args:?}"));
     }
     // A fake libcuda (a file that is no library at all) and no driver at all: exit 1, one line.
     let fake = tmp("fake-libcuda");
@@ -1301,13 +1242,8 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
         ("CUDA_STUB_FILE_OUT", "3,0,1,42"),
         ("CUDA_STUB_FILE_MEM", "42,1"),
     ];
-    let r = run(
-        "full",
-        "file-ok",
-        &["litmus", fs, "--iters", "2", "--quiet"],
-        &ok,
-    );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    let r = litmus("file-ok", fs, "2", &ok);
+    r.exits(0);
     r.expect("Test MP+rel-acq-file");
     r.expect("allowed   x=42; 1:r0=1; 1:r1=42;");
     r.expect("Result: ok");
@@ -1368,43 +1304,28 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
         .iter()
         .any(|c| c.num("src") == p[0] && c.idx > l[1].idx));
 
+    // One launch whose stub kernel leaves `out` (done mask, timeouts, registers) and `mem`.
+    let once = |tag, out, mem| {
+        litmus(
+            tag,
+            fs,
+            "1",
+            &[("CUDA_STUB_FILE_OUT", out), ("CUDA_STUB_FILE_MEM", mem)],
+        )
+    };
     // A state the model forbids: r0 = 1, r1 = 0.
-    let r = run(
-        "full",
-        "file-forbidden",
-        &["litmus", fs, "--iters", "1", "--quiet"],
-        &[
-            ("CUDA_STUB_FILE_OUT", "3,0,1,0"),
-            ("CUDA_STUB_FILE_MEM", "42,1"),
-        ],
-    );
-    assert_eq!(r.code, Some(3), "{}\n{}", r.out, r.err);
+    let r = once("file-forbidden", "3,0,1,0", "42,1");
+    r.exits(3);
     r.expect("FORBIDDEN x=42; 1:r0=1; 1:r1=0;");
     r.expect("VIOLATION");
     r.one_line_error(3, "a state the PTX model forbids");
     // Forbidden through final memory: x = 7 can never be x's last value.
-    let r = run(
-        "full",
-        "file-mem",
-        &["litmus", fs, "--iters", "1", "--quiet"],
-        &[
-            ("CUDA_STUB_FILE_OUT", "3,0,1,42"),
-            ("CUDA_STUB_FILE_MEM", "7,1"),
-        ],
-    );
-    assert_eq!(r.code, Some(3), "{}", r.out);
+    let r = once("file-mem", "3,0,1,42", "7,1");
+    r.exits(3);
     r.expect("FORBIDDEN x=7;");
     // Timeouts are their own outcome, never a state.
-    let r = run(
-        "full",
-        "file-timeout",
-        &["litmus", fs, "--iters", "1", "--quiet"],
-        &[
-            ("CUDA_STUB_FILE_OUT", "3,2,0,0"),
-            ("CUDA_STUB_FILE_MEM", "42,1"),
-        ],
-    );
-    assert_eq!(r.code, Some(0), "{}", r.out);
+    let r = once("file-timeout", "3,2,0,0", "42,1");
+    r.exits(0);
     r.expect("Timeouts 33,");
     r.expect("States 0");
 }
@@ -1414,24 +1335,20 @@ fn litmus_file_runs_its_own_kernel_and_compares_with_the_model() {
 /// line before any driver call.
 #[test]
 fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
-    let same_cta = corpus("barrier/bar-MP-same-cta.litmus");
-    let r = run(
-        "full",
+    // Both roles done, no timeout, r0 = 1.
+    let done = [("CUDA_STUB_FILE_OUT", "3,0,1")];
+    let r = litmus(
         "file-cta",
-        &["litmus", &same_cta, "--iters", "1", "--quiet"],
-        &[("CUDA_STUB_FILE_OUT", "3,0,1")],
+        &corpus("barrier/bar-MP-same-cta.litmus"),
+        "1",
+        &done,
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    r.exits(0);
     let l = r.launches();
     assert_eq!(dims(l[0], "block"), vec![64, 1, 1]);
     let cluster = corpus("barrier/cluster-barrier-MP.litmus");
-    let r = run(
-        "full",
-        "file-cluster",
-        &["litmus", &cluster, "--iters", "1", "--quiet"],
-        &[("CUDA_STUB_FILE_OUT", "3,0,1")],
-    );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    let r = litmus("file-cluster", &cluster, "1", &done);
+    r.exits(0);
     let l = r.launches();
     assert_eq!(l[0].get("attrs"), "[cluster=2,1,1]");
     assert_eq!(dims(l[0], "grid")[0] % 2, 0);
@@ -1442,11 +1359,10 @@ fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
         &["litmus", &alias, "--iters", "1"],
         &[],
     );
-    r.one_line_error(1, "unsupported: virtual aliases on hardware");
-    assert!(
-        r.log.is_empty(),
-        "no driver call for an unsupported file: {:?}",
-        r.log.first()
+    r.refused(
+        1,
+        "unsupported: virtual aliases on hardware",
+        "an unsupported file",
     );
     let r = run("full", "file-missing", &["litmus", "no/such.litmus"], &[]);
     r.one_line_error(2, "no litmus file no/such.litmus");
@@ -1457,11 +1373,7 @@ fn litmus_files_carry_their_placement_and_unsupported_ones_say_why() {
     )
     .unwrap();
     let r = run("full", "file-bad", &["litmus", bad.to_str().unwrap()], &[]);
-    r.one_line_error(2, "bad.litmus");
-    assert!(
-        r.log.is_empty(),
-        "no driver call for a file that does not parse"
-    );
+    r.refused(2, "bad.litmus", "a file that does not parse");
 }
 
 /// Issue #19 audit: 32-bit values at or above 2^31 are the same words on both sides. The model
@@ -1479,31 +1391,27 @@ fn litmus_file_values_are_words_modulo_2_to_the_32() {
     )
     .unwrap();
     let fs = f.to_str().unwrap();
-    // Done mask 1, no timeout, r1 = 0xffffffff; x = 0xffffffff, y = 3000000000.
-    let r = run(
-        "full",
-        "file-big",
-        &["litmus", fs, "--iters", "1", "--quiet"],
-        &[
-            ("CUDA_STUB_FILE_OUT", "1,0,0xffffffff"),
-            ("CUDA_STUB_FILE_MEM", "0xffffffff,0xb2d05e00"),
-        ],
-    );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    // x = 0xffffffff, y = 3000000000 at the end; the stub's done mask 1, no timeout, and r1.
+    let once = |tag, r1| {
+        litmus(
+            tag,
+            fs,
+            "1",
+            &[
+                ("CUDA_STUB_FILE_OUT", r1),
+                ("CUDA_STUB_FILE_MEM", "0xffffffff,0xb2d05e00"),
+            ],
+        )
+    };
+    // r1 = 0xffffffff.
+    let r = once("file-big", "1,0,0xffffffff");
+    r.exits(0);
     r.expect("allowed   0:r1=4294967295; y=3000000000;");
     assert!(!r.out.contains("FORBIDDEN"), "{}", r.out);
     r.expect("Result: ok");
     // A state the model does forbid is still one: r1 = 0 (the RMW happened before the load).
-    let r = run(
-        "full",
-        "file-big-forbidden",
-        &["litmus", fs, "--iters", "1", "--quiet"],
-        &[
-            ("CUDA_STUB_FILE_OUT", "1,0,0"),
-            ("CUDA_STUB_FILE_MEM", "0xffffffff,0xb2d05e00"),
-        ],
-    );
-    assert_eq!(r.code, Some(3), "{}\n{}", r.out, r.err);
+    let r = once("file-big-forbidden", "1,0,0");
+    r.exits(3);
     r.expect("FORBIDDEN 0:r1=0; y=3000000000;");
     // Literals outside -2^31 ..= 2^32-1 cannot be a kernel word: one line, no driver call; exit
     // 1 where the model takes the file (an initial value, an untyped register's literal), exit 2
@@ -1541,12 +1449,7 @@ fn litmus_file_values_are_words_modulo_2_to_the_32() {
         )
         .unwrap();
         let r = run("full", name, &["litmus", f.to_str().unwrap()], &[]);
-        r.one_line_error(code, what);
-        assert!(
-            r.log.is_empty(),
-            "{name}: no driver call: {:?}",
-            r.log.first()
-        );
+        r.refused(code, what, name);
     }
 }
 
@@ -1564,13 +1467,13 @@ fn litmus_file_bounded_model_never_calls_the_gpu_outcome_a_violation() {
         "PTX loop-6\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n mov r1, 0 ;\n L0: ;\n add r1, r1, 1 ;\n st.u32 [x], r1 ;\n blt r1, 6, L0 ;\nexists (x == 6)\n",
     )
     .unwrap();
-    let r = run(
-        "full",
+    let r = litmus(
         "file-bounded",
-        &["litmus", f.to_str().unwrap(), "--iters", "1", "--quiet"],
+        f.to_str().unwrap(),
+        "1",
         &[("CUDA_STUB_FILE_OUT", "1,0"), ("CUDA_STUB_FILE_MEM", "6")],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.out, r.err);
+    r.exits(0);
     r.expect("unlisted  x=6;");
     r.expect("the model's verdict is bounded: it cut 1 path(s) at its loop unroll bound 4");
     r.expect("Result: not decided");

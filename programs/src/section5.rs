@@ -115,6 +115,14 @@ fn consume<M: S5Mem>(m: &M, b: u32, lane: u32, lanes: u32) {
     }
 }
 
+/// P's TMA of source block `b` into the tile (`bytes`: the tile's):
+/// `mbarrier.arrive.expect_tx.release.cta` on `full`, then `cp.async.bulk` completing on `full`.
+#[inline(always)]
+fn tma_block<M: S5Mem>(m: &M, b: u32, bytes: u32) {
+    let _ = m.full().arrive_expect_tx::<Release, Cta>(bytes);
+    unsafe { cp_async_bulk_g2s(m.tile(), m.src(b).cast(), bytes, m.full()) };
+}
+
 /// §5.1: `cp.async` is not in program order. `wait_all`: the fix (`cp.async.wait_all` before
 /// the hand-over barrier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,8 +173,7 @@ pub fn s52_role<E: S5Env, M: S5Mem>(c: S52, role: u32, lane: u32, _lanes: u32, e
     let bytes = m.words() * 4;
     if role == 0 {
         if lane == 0 {
-            let _ = m.full().arrive_expect_tx::<Release, Cta>(bytes);
-            unsafe { cp_async_bulk_g2s(m.tile(), m.src(0).cast(), bytes, m.full()) };
+            tma_block(m, 0, bytes);
         }
         if !c.mbarrier {
             m.bar().arrive_unaligned(); // the bug: P signals C, but no instruction waits for TMA
@@ -199,11 +206,9 @@ pub fn s53_role<E: S5Env, M: S5Mem>(c: S53, role: u32, lane: u32, lanes: u32, e:
     let bytes = m.words() * 4;
     if role == 0 {
         if lane == 0 {
-            let _ = m.full().arrive_expect_tx::<Release, Cta>(bytes);
-            unsafe { cp_async_bulk_g2s(m.tile(), m.src(0).cast(), bytes, m.full()) }; // block A
+            tma_block(m, 0, bytes); // block A
             e.wait_phase(m.empty(), Phase::ZERO, 2);
-            let _ = m.full().arrive_expect_tx::<Release, Cta>(bytes);
-            unsafe { cp_async_bulk_g2s(m.tile(), m.src(1).cast(), bytes, m.full()) }; // block B
+            tma_block(m, 1, bytes); // block B
             e.wait_phase(m.full(), Phase::ONE, 4); // drain
         }
     } else {
@@ -215,6 +220,31 @@ pub fn s53_role<E: S5Env, M: S5Mem>(c: S53, role: u32, lane: u32, lanes: u32, e:
         let _ = m.empty().arrive::<Release, Cta>();
         e.wait_phase(m.full(), Phase::ONE, 1);
         consume(m, 1, lane, lanes);
+    }
+}
+
+/// §5.2's setup (both variants): lane 0 initializes `full` (one arrival), every lane poisons
+/// its part of the tile, then `fence.proxy.async.shared::cta`.
+#[inline(always)]
+fn s52_setup<M: S5Mem>(m: &M, lane: u32, lanes: u32) {
+    if lane == 0 {
+        m.full().init(1);
+    }
+    m.poison(lane, lanes);
+    // The poison is a generic-proxy write and the TMA an async-proxy write to the same
+    // words: without this fence the poison may land after the tile and fake a stale read.
+    fence_proxy_async::<Shared>();
+}
+
+/// §5.3's setup (both variants): lane 0 initializes `full` (one arrival) and `empty` (one per
+/// consumer lane) and publishes the inits to the async proxy.
+#[inline(always)]
+fn s53_setup<M: S5Mem>(m: &M, lane: u32, lanes: u32) {
+    if lane == 0 {
+        m.full().init(1);
+        m.empty().init(lanes.div_ceil(2));
+        // The inits are generic-proxy writes that TMA (async proxy) will read.
+        fence_proxy_async::<Shared>();
     }
 }
 
@@ -261,52 +291,25 @@ S52Bug = S52 { mbarrier: false }, s52_role, "s52_tma_bug", "§5.2",
 blocks: 1, correct: false,
 loom: Verdict::Caught(&[FORBIDDEN, "ptx-sync model: data race on Data", "proxy race"]),
 "TMA, then bar.arrive; C reads after bar.sync: nothing waits for the copy",
-setup: |m, lane, lanes| {
-    if lane == 0 {
-        m.full().init(1);
-    }
-    m.poison(lane, lanes);
-    // The poison is a generic-proxy write and the TMA an async-proxy write to the same
-    // words: without this fence the poison may land after the tile and fake a stale read.
-    fence_proxy_async::<Shared>();
-});
+setup: |m, lane, lanes| { s52_setup(m, lane, lanes); });
 s5_variant!(
 /// Seed 5.2 fix.
 S52Fix = S52 { mbarrier: true }, s52_role, "s52_tma_fix", "§5.2",
 blocks: 1, correct: true, loom: Verdict::Passes,
 "mbarrier.arrive.expect_tx + TMA complete_tx + mbarrier.try_wait.parity",
-setup: |m, lane, lanes| {
-    if lane == 0 {
-        m.full().init(1);
-    }
-    m.poison(lane, lanes);
-    fence_proxy_async::<Shared>();
-});
+setup: |m, lane, lanes| { s52_setup(m, lane, lanes); });
 s5_variant!(
 /// Seed 5.3 bug.
 S53Bug = S53 { fence: false }, s53_role, "s53_reuse_bug", "§5.3",
 blocks: 2, correct: false, loom: Verdict::Caught(&["proxy race"]),
 "C reads the tile and arrives on empty without fence.proxy.async; P's next TMA rewrites it",
-setup: |m, lane, lanes| {
-    if lane == 0 {
-        m.full().init(1);
-        m.empty().init(lanes.div_ceil(2));
-        // The inits are generic-proxy writes that TMA (async proxy) will read.
-        fence_proxy_async::<Shared>();
-    }
-});
+setup: |m, lane, lanes| { s53_setup(m, lane, lanes); });
 s5_variant!(
 /// Seed 5.3 fix.
 S53Fix = S53 { fence: true }, s53_role, "s53_reuse_fix", "§5.3",
 blocks: 2, correct: true, loom: Verdict::Passes,
 "fence.proxy.async.shared::cta before the arrive on empty",
-setup: |m, lane, lanes| {
-    if lane == 0 {
-        m.full().init(1);
-        m.empty().init(lanes.div_ceil(2));
-        fence_proxy_async::<Shared>();
-    }
-});
+setup: |m, lane, lanes| { s53_setup(m, lane, lanes); });
 
 // ---- §5.4: a cluster of two CTAs, multicast TMA, remote arrive, init publication -----------
 

@@ -163,23 +163,31 @@ pub(super) fn test() {
         }
     });
     let mut total = (0u64, 0u64);
-    // Workspace: unit, integration, doc and compile-fail tests (host backend).
-    steps.run("workspace tests", || {
+    // Workspace: unit, integration, doc and compile-fail tests (host backend); beside them, Miri
+    // and the loom suite, which have target directories of their own (cargo holds the
+    // workspace's for as long as its tests run) and fill the core that the workspace's long
+    // single tests leave idle.
+    steps.run("workspace tests | miri, loom suite", || {
+        let side = std::thread::spawn(move || {
+            let mut t = (0u64, 0u64);
+            // Miri: the host backend's unsafe paths (aliasing, lifetimes, data races).
+            miri(&mut t);
+            // Loom suite: the seed's programs model-checked from the same source.
+            if let Some(b) = loom_build {
+                if b.join().is_err() {
+                    exit(1);
+                }
+                run_tests(&mut loom_suite(&[]), &mut t);
+            }
+            t
+        });
         run_tests(
             cargo().args(["test", "--workspace", "--no-fail-fast"]),
             &mut total,
-        )
-    });
-    // Miri: the host backend's unsafe paths (aliasing, lifetimes, data races).
-    steps.run("miri", || miri(&mut total));
-    // Loom suite: the seed's programs model-checked from the same source.
-    steps.run("loom suite", || {
-        if let Some(b) = loom_build {
-            if b.join().is_err() {
-                exit(1);
-            }
-            run_tests(&mut loom_suite(&[]), &mut total);
-        }
+        );
+        let t = side.join().unwrap_or_else(|_| exit(1));
+        total.0 += t.0;
+        total.1 += t.1;
     });
     // Examples: each is its own crate, as a user's would be: its tests, then its loom model
     // (`tests/loom.rs`; `examples/ports`, a line-count study, has none).
