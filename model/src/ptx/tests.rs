@@ -1235,7 +1235,7 @@ fn backward_branches_report_loop_heads_and_cut_past_the_bound() {
     loop {
         match t.step() {
             Step::Op(..) => t.resume(Reply::Value(0)),
-            Step::LoopHead { head, at } => {
+            Step::LoopHead { head, at, .. } => {
                 assert_eq!((head, at.line), (0, 4));
                 heads += 1;
                 fps.push(t.fingerprint());
