@@ -197,9 +197,11 @@ impl Program for AsyncProg {
         self.pos as u64
     }
 
-    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Option<Val>, u64, bool) -> bool) -> bool {
         match &self.kind {
-            AsyncKind::Arrive { space, addr } => self.pos == 0 && hit(*space, *addr, 8, false),
+            AsyncKind::Arrive { space, addr } => {
+                self.pos == 0 && hit(*space, Some(*addr), 8, false)
+            }
             AsyncKind::Copy(c) => {
                 let n = c.moves.len();
                 // `pos` counts the steps already taken, the engine's pending one included: the
@@ -210,14 +212,14 @@ impl Program for AsyncProg {
                     .skip(self.pos.saturating_sub(1).min(2 * n) / 2);
                 for m in moves {
                     if let Some((s, a)) = m.dst {
-                        if hit(s, a, m.size as u64, false) {
+                        if hit(s, Some(a), m.size as u64, false) {
                             return true;
                         }
                     }
                 }
                 match c.completion {
                     Completion::Mbarrier(space, addr) if self.pos <= 2 * n + 2 => {
-                        hit(space, addr, 8, false)
+                        hit(space, Some(addr), 8, false)
                     }
                     _ => false,
                 }

@@ -497,8 +497,12 @@ pub enum Step {
     LoopHead {
         /// Instruction index of the loop head.
         head: usize,
-        /// Source position of the branch.
+        /// Source position of the branch (of the head's line, on entry).
         at: At,
+        /// Reached by entering the loop (falling or jumping forward into its head), not by its
+        /// backward branch: reported only by programs that ask for it
+        /// (`Code::entry_heads`), so that the state before the first iteration is compared too.
+        entry: bool,
     },
     /// It finished (`ret`/`exit`, or the end of its code).
     Done,
@@ -532,18 +536,25 @@ pub trait Program: Clone {
     /// Whether the thread may still perform a write that `hit` cannot rule out: the program
     /// calls `hit(space, address, bytes, every_cta)` for each write it may still perform whose
     /// address it already knows (`u64::MAX` bytes: an unknown length from that address;
-    /// `every_cta`: the same offsets in every CTA's copy, a multicast), and answers `true`
-    /// at once for a write whose address it does not know yet. The engine asks it with `hit`
+    /// `every_cta`: the same offsets in every CTA's copy, a multicast), and with `None` for a
+    /// write whose address it does not know yet (any location of that state space; a generic
+    /// one: any location at all). The engine asks it with `hit`
     /// = "may overlap the location this read waits on", so that a read waits for a later
     /// write only if one of that location may still come. The default, [`Program::may_write`],
     /// is always safe.
-    fn may_write_to(&self, _hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+    fn may_write_to(&self, _hit: &mut dyn FnMut(Space, Option<Val>, u64, bool) -> bool) -> bool {
         self.may_write()
     }
     /// Whether the thread may still take a backward branch from where it is (it is in a loop, or
     /// a loop follows). A load left waiting for ever outside any loop is not a hang but an
     /// execution that does not exist; `true` is always safe.
     fn may_loop(&self) -> bool {
+        true
+    }
+    /// Whether the instruction at source line `line` lies in a loop of the program (some
+    /// backward branch may run it again). A read there may be a spin's; a read outside every
+    /// loop is read once. `true` is always safe.
+    fn repeats(&self, _line: usize) -> bool {
         true
     }
 }

@@ -275,6 +275,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         }
     }
 
+    /// Whether the read `p` of thread `th` lies in a loop (a spin may repeat it).
+    pub(super) fn repeats(&self, st: &State<P>, th: &Th<P>, p: &Pending) -> bool {
+        match &th.snap {
+            Prog::User(u) => u.repeats(st.g.ev[p.ev].at.line),
+            Prog::Async(_) => false,
+        }
+    }
+
     /// The full check of a complete execution: some Fence-SC order and some coherence order
     /// satisfy every axiom. Merges what every such order allows when the final values or new
     /// races depend on it.

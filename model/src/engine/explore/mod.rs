@@ -182,7 +182,8 @@ struct Th<P> {
     front: Option<(Prog<P>, Step)>,
     status: Status,
     /// Loop head → (fingerprint, impure-event count, reads issued) when last there.
-    heads: BTreeMap<usize, (u64, usize, u32)>,
+    /// (`true`: recorded on entering the loop, before any iteration).
+    heads: BTreeMap<usize, (u64, usize, u32, bool)>,
     /// Reads issued so far (memory reads and mbarrier waits).
     nreads: u32,
     /// Set when the thread was stopped in a loop that can never exit: the hang's description.
@@ -538,13 +539,22 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                     return Some(self.perform(st, t, op, at));
                 }
-                Step::LoopHead { head, at } => {
+                Step::LoopHead { head, at, entry } => {
                     if has_pending {
+                        if entry {
+                            // Entering a loop with reads still pending: the state is not
+                            // compared (its values are not known yet); the thread runs on.
+                            let th: &mut Th<P> = &mut st.th[t];
+                            let (p, _) = th.front.as_mut().unwrap();
+                            let s = p.step();
+                            th.front.as_mut().unwrap().1 = s;
+                            return Some(Flow::Go);
+                        }
                         continue;
                     }
                     let th: &mut Th<P> = &mut st.th[t];
                     let fp = th.front.as_ref().unwrap().0.fingerprint();
-                    if let Some(&(f0, imp0, reads0)) = th.heads.get(&head) {
+                    if let Some(&(f0, imp0, reads0, _)) = th.heads.get(&head) {
                         if f0 == fp && imp0 == th.impure {
                             if reads0 == th.nreads {
                                 // An iteration that read nothing and changed nothing (`bra` to
@@ -562,7 +572,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                             return Some(Flow::Prune);
                         }
                     }
-                    th.heads.insert(head, (fp, th.impure, th.nreads));
+                    th.heads.insert(head, (fp, th.impure, th.nreads, entry));
                     // A backward jump ends any vector instruction: the same store in the next
                     // iteration is a new program-order position, not another element.
                     th.prev_mem = None;

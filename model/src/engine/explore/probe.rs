@@ -89,9 +89,11 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             match step {
                 Step::LoopHead { head, .. } => {
                     let fp = prog.fingerprint();
+                    // A state recorded on entering the loop is not one the probe's run came
+                    // back to: the probe compares only the ends of iterations.
                     if heads
                         .get(&head)
-                        .is_some_and(|&(f, imp, _)| f == fp && imp == th.impure)
+                        .is_some_and(|&(f, imp, _, entry)| !entry && f == fp && imp == th.impure)
                     {
                         let first_spin = pending_lines
                             .iter()
@@ -109,7 +111,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                             at.text, at.line
                         ));
                     }
-                    heads.insert(head, (fp, th.impure, 0));
+                    heads.insert(head, (fp, th.impure, 0, false));
                 }
                 Step::Op(Op::Load(acc), ref lat, _) => {
                     repeated.insert(lat.line);

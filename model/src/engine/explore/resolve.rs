@@ -61,6 +61,26 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 {
                     return true;
                 }
+                // Its first pending read is no spin's (no loop repeats it) and waits for a
+                // write no thread that may go on can make: it never gets one, and the leaf's
+                // fairness probe would drop every end of this state (a read the loop does not
+                // repeat must take a value of its own).
+                if let Some(p) = th.pending.iter().min_by_key(|p| p.ord) {
+                    if Self::waits(st, p) && !self.repeats(st, th, p) {
+                        let m = st.g.ev[p.ev].mem().unwrap();
+                        let active = active.get_or_insert_with(|| self.may_go_on(st));
+                        if !self.writes_from(
+                            st,
+                            active,
+                            m.key,
+                            m.off as u64,
+                            m.size as u64,
+                            Some(p.ev),
+                        ) {
+                            return true;
+                        }
+                    }
+                }
                 continue;
             }
             for p in th.pending.iter().filter(|p| Self::waits(st, p)) {
@@ -265,7 +285,16 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         // is no write of these bytes (a multicast counts for every CTA's copy).
         st.th.iter().zip(active).filter(|(_, &a)| a).any(|(th, _)| {
             let cluster_size = self.cluster_size(th.place.cluster);
-            let mut hit = |space: Space, addr: Val, n: u64, every_cta: bool| -> bool {
+            let mut hit = |space: Space, addr: Option<Val>, n: u64, every_cta: bool| -> bool {
+                // An address not known yet is any location of its state space.
+                let Some(addr) = addr else {
+                    let shared = self.world.layout.vars[key.0 as usize].shared;
+                    return match space {
+                        Space::Global => !shared,
+                        Space::SharedCta | Space::SharedCluster => shared,
+                        _ => true,
+                    };
+                };
                 let Ok(loc) =
                     self.world
                         .layout
@@ -284,7 +313,8 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             };
             // The step the engine holds (the program has already moved past it), then what the
             // program may still do.
-            let front = |hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool| match &th.front {
+            let front = |hit: &mut dyn FnMut(Space, Option<Val>, u64, bool) -> bool| match &th.front
+            {
                 Some((_, Step::Op(op, ..))) => match op {
                     Op::Load(_)
                     | Op::Fence(..)
@@ -298,9 +328,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     | Op::Clock
                     | Op::Warp(..) => false,
                     Op::Store(acc, _) | Op::Rmw(acc, _) => {
-                        hit(acc.space, acc.addr, acc.size as u64, false)
+                        hit(acc.space, Some(acc.addr), acc.size as u64, false)
                     }
-                    Op::Mbar { space, addr, .. } => hit(*space, *addr, 8, false),
+                    Op::Mbar { space, addr, .. } => hit(*space, Some(*addr), 8, false),
                     _ => true,
                 },
                 _ => false,

@@ -54,6 +54,14 @@ pub struct Code {
     /// Per instruction: its loop number if a backward branch targets it, else `NO_LOOP`.
     heads: Vec<u32>,
     n_loops: u32,
+    /// Whether the registers' values at the end are observed (a litmus test's final condition
+    /// may name them; a kernel's `--assert` names memory only). When not, a register is dead
+    /// at the end.
+    pub observe_end: bool,
+    /// Whether entering a loop (not only its backward branch) is a `Step::LoopHead`.
+    pub entry_heads: bool,
+    /// Per instruction, the registers live before it (bitsets; computed on first use).
+    live: std::sync::OnceLock<Vec<Vec<u64>>>,
 }
 
 const NO_LOOP: u32 = u32::MAX;
@@ -80,7 +88,99 @@ impl Code {
             local_size: 0,
             heads,
             n_loops: n,
+            observe_end: true,
+            entry_heads: false,
+            live: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The registers live before each instruction (a backward data-flow fixpoint over the
+    /// control-flow graph): read on some path before being written on it. A guarded
+    /// instruction may not run, so it writes nothing for sure; an instruction whose reads or
+    /// writes are not known reads every register; the end reads every register when
+    /// [`Code::observe_end`].
+    fn live(&self) -> &Vec<Vec<u64>> {
+        self.live.get_or_init(|| {
+            let n = self.lines.len();
+            let words = self.regs.len().div_ceil(64);
+            let all: Vec<u64> = (0..words)
+                .map(|w| {
+                    let left = self.regs.len() - 64 * w;
+                    if left >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << left) - 1
+                    }
+                })
+                .collect();
+            let end = if self.observe_end {
+                all.clone()
+            } else {
+                vec![0; words]
+            };
+            let set = |v: &mut Vec<u64>, r: Reg| {
+                if let Some(w) = v.get_mut(r as usize / 64) {
+                    *w |= 1 << (r % 64);
+                }
+            };
+            // Per line: (successors, uses, sure writes).
+            let mut facts = Vec::with_capacity(n);
+            for (k, l) in self.lines.iter().enumerate() {
+                let mut succ: Vec<usize> = Vec::new();
+                match l.inst {
+                    Inst::Bra { target } => {
+                        succ.push(target as usize);
+                        if l.guard.is_some() {
+                            succ.push(k + 1);
+                        }
+                    }
+                    Inst::CmpBra { target, .. } => succ.extend([target as usize, k + 1]),
+                    Inst::Exit | Inst::Trap => {
+                        succ.push(n);
+                        if l.guard.is_some() {
+                            succ.push(k + 1);
+                        }
+                    }
+                    _ => succ.push(k + 1),
+                }
+                let mut uses = vec![0u64; words];
+                let mut u = Vec::new();
+                if l.inst.uses(&mut u) {
+                    u.iter().for_each(|&r| set(&mut uses, r));
+                } else {
+                    uses = all.clone();
+                }
+                if let Some((p, _)) = l.guard {
+                    set(&mut uses, p);
+                }
+                let mut defs = vec![0u64; words];
+                let mut d = Vec::new();
+                if l.guard.is_none() && l.inst.defs(&mut d) {
+                    d.iter().for_each(|&r| set(&mut defs, r));
+                }
+                facts.push((succ, uses, defs));
+            }
+            let mut live = vec![vec![0u64; words]; n];
+            loop {
+                let mut changed = false;
+                for k in (0..n).rev() {
+                    let (succ, uses, defs) = &facts[k];
+                    let mut out = vec![0u64; words];
+                    for &s in succ {
+                        let from = if s >= n { &end } else { &live[s] };
+                        out.iter_mut().zip(from).for_each(|(o, f)| *o |= f);
+                    }
+                    let inn: Vec<u64> = (0..words).map(|w| uses[w] | (out[w] & !defs[w])).collect();
+                    if inn != live[k] {
+                        live[k] = inn;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    return live;
+                }
+            }
+        })
     }
 
     /// Index of the first local-memory word slot.
@@ -223,6 +323,8 @@ struct State {
     unroll: u32,
     /// Finished, cut, trapped or unsupported: the step to repeat.
     end: Option<Box<Step>>,
+    /// A loop head was just entered (`Code::entry_heads`): the next step reports it.
+    entered: bool,
 }
 
 impl Thread {
@@ -253,6 +355,7 @@ impl Thread {
                 pending_ord: 0,
                 unroll,
                 end: None,
+                entered: false,
             },
         }
     }
@@ -320,7 +423,66 @@ impl Thread {
     }
 }
 
+impl Thread {
+    /// The lines that may run from line `pc` on, in the control-flow graph: a guarded branch,
+    /// `exit` or `trap` whose predicate is `fixed` (it keeps its value now) goes the one way that
+    /// value says, and a guarded instruction it disables does not run; any other guard may go
+    /// either way.
+    fn lines_that_may_run(&self, pc: usize, fixed: &[bool]) -> Vec<bool> {
+        let lines = &self.code.lines;
+        // `Some(runs)` for a guard whose predicate is fixed.
+        let known = |l: &Line| -> Option<bool> {
+            let (p, neg) = l.guard?;
+            fixed
+                .get(p as usize)
+                .copied()
+                .unwrap_or(false)
+                .then(|| (self.st.rv(p) != 0) != neg)
+        };
+        let mut seen = vec![false; lines.len()];
+        let mut runs = vec![false; lines.len()];
+        let mut stack = vec![pc];
+        while let Some(k) = stack.pop() {
+            if k >= lines.len() || seen[k] {
+                continue;
+            }
+            seen[k] = true;
+            let l = &lines[k];
+            let g = known(l);
+            runs[k] = g != Some(false);
+            match l.inst {
+                Inst::Bra { target } => match (l.guard.is_some(), g) {
+                    (false, _) | (true, Some(true)) => stack.push(target as usize),
+                    (true, Some(false)) => stack.push(k + 1),
+                    (true, None) => stack.extend([target as usize, k + 1]),
+                },
+                Inst::CmpBra { target, .. } => stack.extend([target as usize, k + 1]),
+                Inst::Exit | Inst::Trap => {
+                    if l.guard.is_some() && g != Some(true) {
+                        stack.push(k + 1);
+                    }
+                }
+                _ => stack.push(k + 1),
+            }
+        }
+        runs
+    }
+}
+
 impl Program for Thread {
+    fn repeats(&self, line: usize) -> bool {
+        let lines = &self.code.lines;
+        let at: Vec<usize> = (0..lines.len())
+            .filter(|&k| lines[k].at.line == line)
+            .collect();
+        // Unknown lines are taken to repeat (the safe answer).
+        at.is_empty()
+            || lines.iter().enumerate().any(|(k, l)| {
+                matches!(l.inst, Inst::Bra { target } | Inst::CmpBra { target, .. }
+                    if (target as usize) <= k && at.iter().any(|&i| target as usize <= i && i <= k))
+            })
+    }
+
     fn may_loop(&self) -> bool {
         let pc = self.st.pc as usize;
         self.code.lines.iter().enumerate().any(|(k, l)| {
@@ -343,72 +505,69 @@ impl Program for Thread {
         lines[from..].iter().any(|l| Self::writes(&l.inst))
     }
 
-    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Val, u64, bool) -> bool) -> bool {
+    fn may_write_to(&self, hit: &mut dyn FnMut(Space, Option<Val>, u64, bool) -> bool) -> bool {
         let lines = &self.code.lines;
         let pc = self.st.pc as usize;
         if self.st.end.is_some() || pc >= lines.len() {
             return false;
         }
-        // The lines reachable from `pc` in the control-flow graph.
-        let mut seen = vec![false; lines.len()];
-        let mut stack = vec![pc];
-        while let Some(k) = stack.pop() {
-            if k >= lines.len() || seen[k] {
-                continue;
+        // The lines that may still run from `pc`, and the registers they may set. A guard whose
+        // predicate register none of those lines sets, and whose value depends on no memory
+        // read (no placeholder of a pending load), keeps its value now: its branch goes one way
+        // (a role chosen by `%tid` or `%cluster_ctarank` at the start). Fewer lines may run,
+        // so fewer registers may be set and more guards are fixed: to a fixpoint.
+        let mut fixed = vec![false; self.code.regs.len()];
+        let (rest, mut defs, konst) = loop {
+            let runs = self.lines_that_may_run(pc, &fixed);
+            let rest: Vec<&Line> = lines
+                .iter()
+                .zip(&runs)
+                .filter(|(_, &s)| s)
+                .map(|(l, _)| l)
+                .collect();
+            if !rest.iter().any(|l| Self::writes(&l.inst)) {
+                return false;
             }
-            seen[k] = true;
-            let l = &lines[k];
-            match l.inst {
-                Inst::Bra { target } => {
-                    stack.push(target as usize);
-                    if l.guard.is_some() {
-                        stack.push(k + 1);
-                    }
+            // Registers the rest may define: an address held in one of them is not known yet.
+            let mut defs = Vec::new();
+            // Registers the rest sets only to one constant (`mov.u32 %r, var`): that constant.
+            let mut konst: std::collections::HashMap<Reg, Option<u64>> = Default::default();
+            for l in &rest {
+                let n = defs.len();
+                if !l.inst.defs(&mut defs) {
+                    return true;
                 }
-                Inst::CmpBra { target, .. } => stack.extend([target as usize, k + 1]),
-                Inst::Exit | Inst::Trap => {
-                    if l.guard.is_some() {
-                        stack.push(k + 1);
-                    }
+                for &r in &defs[n..] {
+                    let v = match l.inst {
+                        Inst::Mov {
+                            a: Opnd::Imm(v), ..
+                        } => Some(v),
+                        _ => None,
+                    };
+                    konst
+                        .entry(r)
+                        .and_modify(|k| {
+                            if *k != v {
+                                *k = None
+                            }
+                        })
+                        .or_insert(v);
                 }
-                _ => stack.push(k + 1),
             }
-        }
-        let rest: Vec<&Line> = lines
-            .iter()
-            .zip(&seen)
-            .filter(|(_, &s)| s)
-            .map(|(l, _)| l)
-            .collect();
-        if !rest.iter().any(|l| Self::writes(&l.inst)) {
-            return false;
-        }
-        // Registers the rest may define: an address held in one of them is not known yet.
-        let mut defs = Vec::new();
-        // Registers the rest sets only to one constant (`mov.u32 %r, var`): that constant.
-        let mut konst: std::collections::HashMap<Reg, Option<u64>> = Default::default();
-        for l in &rest {
-            let n = defs.len();
-            if !l.inst.defs(&mut defs) {
-                return true;
+            let mut set = vec![false; fixed.len()];
+            for &r in &defs {
+                if let Some(s) = set.get_mut(r as usize) {
+                    *s = true;
+                }
             }
-            for &r in &defs[n..] {
-                let v = match l.inst {
-                    Inst::Mov {
-                        a: Opnd::Imm(v), ..
-                    } => Some(v),
-                    _ => None,
-                };
-                konst
-                    .entry(r)
-                    .and_modify(|k| {
-                        if *k != v {
-                            *k = None
-                        }
-                    })
-                    .or_insert(v);
+            let now: Vec<bool> = (0..fixed.len())
+                .map(|r| !set[r] && self.st.slots[r].d == Deps::NONE)
+                .collect();
+            if now == fixed {
+                break (rest, defs, konst);
             }
-        }
+            fixed = now;
+        };
         defs.sort_unstable();
         defs.dedup();
         let st = &self.st;
@@ -443,10 +602,7 @@ impl Program for Thread {
             }
         };
         for l in &rest {
-            let mut wm = |space: Space, a: Option<u64>, n: u64, mc: bool| match a {
-                Some(a) => hit(space, a, n, mc),
-                None => true,
-            };
+            let mut wm = |space: Space, a: Option<u64>, n: u64, mc: bool| hit(space, a, n, mc);
             let any = match &l.inst {
                 Inst::St { m, v } => wm(
                     m.space,
@@ -526,8 +682,17 @@ impl Program for Thread {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.st.pc.hash(&mut h);
         self.st.sub.hash(&mut h);
-        for s in &self.st.slots[..self.code.regs.len()] {
-            s.v.hash(&mut h);
+        let pc = self.st.pc as usize;
+        // At a loop head only the live registers tell states apart: a register every path
+        // writes before reading (a clock value the last iteration compared) does not change
+        // what the thread does next.
+        let live = (self.st.sub == 0 && self.code.heads.get(pc).is_some_and(|&h| h != NO_LOOP))
+            .then(|| self.code.live().get(pc))
+            .flatten();
+        for (r, s) in self.st.slots[..self.code.regs.len()].iter().enumerate() {
+            if live.is_none_or(|l| l[r / 64] >> (r % 64) & 1 == 1) {
+                s.v.hash(&mut h);
+            }
         }
         for s in &self.st.slots[self.code.local_slot()..] {
             s.v.hash(&mut h);

@@ -229,6 +229,7 @@ impl State {
         if let Some(&h) = code.heads.get(to as usize) {
             if h != NO_LOOP {
                 self.slots[code.regs.len() + h as usize].v = 0;
+                self.entered = code.entry_heads;
             }
         }
     }
@@ -252,6 +253,7 @@ impl State {
         Some(Step::LoopHead {
             head: target as usize,
             at: at.clone(),
+            entry: false,
         })
     }
 
@@ -336,6 +338,13 @@ impl State {
                 return self.stop(Step::Done);
             };
             let at = &line.at;
+            if std::mem::take(&mut self.entered) {
+                return Step::LoopHead {
+                    head: pc,
+                    at: at.clone(),
+                    entry: true,
+                };
+            }
             if self.sub == 0 {
                 if let Some((p, neg)) = line.guard {
                     let d = self.slots[p as usize].d;

@@ -522,10 +522,15 @@ impl Inst {
                 out.extend(ds.iter().flatten())
             }
             Inst::Setp { p, q, .. } => out.extend(p.iter().chain(q.iter())),
-            Inst::Atom { d, .. }
-            | Inst::Mbar { d, .. }
-            | Inst::Warp { d, .. }
-            | Inst::Bar { d, .. } => out.extend(d.iter()),
+            Inst::Warp { d, op, .. } => {
+                out.extend(d.iter());
+                if let WarpI::Elect { p } | WarpI::Shfl { p, .. } = op {
+                    out.extend(p.iter());
+                }
+            }
+            Inst::Atom { d, .. } | Inst::Mbar { d, .. } | Inst::Bar { d, .. } => {
+                out.extend(d.iter())
+            }
             Inst::Nop
             | Inst::Bra { .. }
             | Inst::CmpBra { .. }
@@ -545,6 +550,187 @@ impl Inst {
             | Inst::StAsync { .. }
             | Inst::TmapCp { .. } => {}
             Inst::Unsupported(_) => return false,
+        }
+        true
+    }
+
+    /// Adds the registers the instruction reads to `out` (operands, address bases; not its
+    /// guard); `false` when it may read registers this list does not know (the caller must then
+    /// assume any). Used for the registers live at a loop head ([`super::super::interp`]'s
+    /// fingerprint).
+    pub fn uses(&self, out: &mut Vec<Reg>) -> bool {
+        fn o(out: &mut Vec<Reg>, x: &Opnd) {
+            if let Opnd::Reg(r) | Opnd::Not(r) = x {
+                out.push(*r);
+            }
+        }
+        fn a(out: &mut Vec<Reg>, x: &Addr) {
+            if let Base::Reg(r) = x.base {
+                out.push(r);
+            }
+        }
+        match self {
+            Inst::Nop
+            | Inst::Clock { .. }
+            | Inst::Bra { .. }
+            | Inst::Exit
+            | Inst::Trap
+            | Inst::Fence(..)
+            | Inst::ClusterArrive { .. }
+            | Inst::ClusterWait
+            | Inst::Commit { .. }
+            | Inst::WaitGroup { .. } => {}
+            Inst::Unsupported(_) => return false,
+            Inst::Mov { a: x, .. }
+            | Inst::Unpack { a: x, .. }
+            | Inst::Un { a: x, .. }
+            | Inst::Cvt { a: x, .. }
+            | Inst::Cvta { a: x, .. }
+            | Inst::Getctarank { a: x, .. }
+            | Inst::Isspacep { a: x, .. }
+            | Inst::PendingCount { state: x, .. } => o(out, x),
+            Inst::Pack { parts, .. } => parts.iter().for_each(|x| o(out, x)),
+            Inst::Bin { a: x, b: y, .. }
+            | Inst::Mapa { a: x, b: y, .. }
+            | Inst::CmpBra { a: x, b: y, .. } => {
+                o(out, x);
+                o(out, y)
+            }
+            Inst::Mad {
+                a: x, b: y, c: z, ..
+            }
+            | Inst::Bfe {
+                a: x,
+                pos: y,
+                len: z,
+                ..
+            }
+            | Inst::Prmt {
+                a: x, b: y, c: z, ..
+            }
+            | Inst::Selp {
+                a: x, b: y, c: z, ..
+            }
+            | Inst::Slct {
+                a: x, b: y, c: z, ..
+            } => {
+                o(out, x);
+                o(out, y);
+                o(out, z)
+            }
+            Inst::Bfi {
+                a: w,
+                b: x,
+                pos: y,
+                len: z,
+                ..
+            } => {
+                for v in [w, x, y, z] {
+                    o(out, v)
+                }
+            }
+            Inst::Setp {
+                a: x, b: y, comb, ..
+            } => {
+                o(out, x);
+                o(out, y);
+                if let Some((_, z)) = comb {
+                    o(out, z)
+                }
+            }
+            Inst::Ld { m, .. } => a(out, &m.addr),
+            Inst::St { m, v } => {
+                a(out, &m.addr);
+                v.iter().for_each(|x| o(out, x))
+            }
+            Inst::Atom {
+                addr, a: x, b: y, ..
+            } => {
+                a(out, addr);
+                o(out, x);
+                o(out, y)
+            }
+            Inst::AtomV { addr, a: xs, .. } => {
+                a(out, addr);
+                xs.iter().for_each(|x| o(out, x))
+            }
+            Inst::ProxyFence(_, x) => x.iter().for_each(|x| o(out, x)),
+            Inst::Bar {
+                id, count, pred, ..
+            } => {
+                o(out, id);
+                count.iter().chain(pred.iter()).for_each(|x| o(out, x))
+            }
+            Inst::Mbar { addr, op, .. } => {
+                a(out, addr);
+                match op {
+                    MbarI::Init(x) | MbarI::ExpectTx(x) | MbarI::CompleteTx(x) => o(out, x),
+                    MbarI::Wait { v, .. } => o(out, v),
+                    MbarI::Arrive { count, tx, .. } => {
+                        count.iter().chain(tx.iter()).for_each(|x| o(out, x))
+                    }
+                    MbarI::Inval => {}
+                }
+            }
+            Inst::CpAsync {
+                dst, src, src_size, ..
+            } => {
+                a(out, dst);
+                a(out, src);
+                src_size.iter().for_each(|x| o(out, x))
+            }
+            Inst::CpAsyncMbarArrive { addr, .. } => a(out, addr),
+            Inst::Bulk {
+                dst,
+                src,
+                size,
+                bar,
+                mask,
+                ..
+            } => {
+                a(out, dst);
+                a(out, src);
+                o(out, size);
+                bar.iter().for_each(|x| a(out, x));
+                mask.iter().for_each(|x| o(out, x))
+            }
+            Inst::Tensor {
+                smem,
+                tmap,
+                coords,
+                bar,
+                mask,
+                ..
+            } => {
+                a(out, smem);
+                o(out, tmap);
+                coords.iter().for_each(|x| o(out, x));
+                bar.iter().for_each(|x| a(out, x));
+                mask.iter().for_each(|x| o(out, x))
+            }
+            Inst::StAsync { addr, v, bar, .. } => {
+                a(out, addr);
+                v.iter().for_each(|x| o(out, x));
+                a(out, bar)
+            }
+            Inst::TmapCp { dst, src, .. } => {
+                a(out, dst);
+                a(out, src)
+            }
+            Inst::Warp { op, mask, .. } => {
+                o(out, mask);
+                match op {
+                    WarpI::Vote(_, x) => o(out, x),
+                    WarpI::Shfl {
+                        a: x, b: y, c: z, ..
+                    } => {
+                        o(out, x);
+                        o(out, y);
+                        o(out, z)
+                    }
+                    WarpI::Sync | WarpI::ActiveMask | WarpI::Elect { .. } => {}
+                }
+            }
         }
         true
     }

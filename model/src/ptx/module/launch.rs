@@ -138,6 +138,9 @@ impl Module {
         let layout = Arc::new(layout);
         let mut code = Code::new(lines, regs, layout.clone());
         code.local_size = local_size;
+        // A kernel's registers are not observed at its end (`--assert` names memory).
+        code.observe_end = false;
+        code.entry_heads = true;
         let code = Arc::new(code);
         let static_smem: u64 = self
             .vars
