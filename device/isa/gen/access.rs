@@ -292,19 +292,12 @@ fn expand(
     };
     let mut out = String::new();
     let mut rest = t;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let n = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(after.len());
-        let name = &after[..n];
-        let mut tail = &after[n..];
+    while let Some((before, name, after)) = super::next_var(rest) {
+        out.push_str(before);
+        let mut tail = after;
         let prop = tail.strip_prefix('.').and_then(|p| {
-            let m = p
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(p.len());
-            (m > 0).then(|| (&p[..m], &p[m..]))
+            let m = super::ident_len(p);
+            (m > 0).then(|| p.split_at(m))
         });
         let dim = matches!(name, "type" | "op" | "sem" | "scope" | "space");
         let v = match (name, prop) {

@@ -137,14 +137,9 @@ impl Ctx<'_> {
     fn expand(&self, t: &str, c: &Combo, mode: Mode, line: usize) -> Result<String, String> {
         let mut out = String::new();
         let mut rest = t;
-        while let Some(i) = rest.find('$') {
-            out.push_str(&rest[..i]);
-            let after = &rest[i + 1..];
-            let n = after
-                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .unwrap_or(after.len());
-            let name = &after[..n];
-            let mut tail = &after[n..];
+        while let Some((before, name, after)) = super::next_var(rest) {
+            out.push_str(before);
+            let mut tail = after;
             let slot = c.iter().find(|(s, _)| *s == name).map(|(_, v)| *v);
             if name.is_empty() && tail.starts_with('{') && mode == Mode::Ptx {
                 // `${Key $slot.prop}`: a token whose key is several words.
@@ -158,7 +153,9 @@ impl Ctx<'_> {
                 continue;
             }
             // `$slot.prop`: the property that follows, if any.
-            let prop = tail.strip_prefix('.').map(|p| p.split_at(ident_len(p)));
+            let prop = tail
+                .strip_prefix('.')
+                .map(|p| p.split_at(super::ident_len(p)));
             match (slot, mode) {
                 (Some(v), Mode::Ptx) => match prop {
                     // `$slot` is its value's token, `$slot.prop` the token the property names,
@@ -203,12 +200,6 @@ impl Ctx<'_> {
         out.push_str(rest);
         Ok(out)
     }
-}
-
-/// The length of the identifier at the start of `s` (`[A-Za-z0-9_]*`).
-fn ident_len(s: &str) -> usize {
-    s.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-        .unwrap_or(s.len())
 }
 
 /// `(id: u32, n: u32) -> u32` with an optional `<const N: u32>` before it.

@@ -114,6 +114,21 @@ pub fn family_of<'a>(
         .find(|x| x.name == name)
 }
 
+/// The length of the identifier at the start of `s` (`[A-Za-z0-9_]*`).
+pub fn ident_len(s: &str) -> usize {
+    s.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .unwrap_or(s.len())
+}
+
+/// The next `$name` of a row template: the text before it, the name (`[A-Za-z0-9_]*`, maybe
+/// empty) and the text after the name; `None` when `t` has no `$`.
+pub fn next_var(t: &str) -> Option<(&str, &str, &str)> {
+    let i = t.find('$')?;
+    let after = &t[i + 1..];
+    let n = ident_len(after);
+    Some((&t[..i], &after[..n], &after[n..]))
+}
+
 /// Reads `dir` and generates (what `device/build.rs` writes).
 pub fn run(dir: &Path) -> Result<Vec<(String, String)>, String> {
     generate(&read(dir)?)
