@@ -1,6 +1,6 @@
 //! Shared by the tests that run a program against the recording driver stub
 //! (`tests/stub/libcuda_stub.c`, found by cudarc's `dlopen("libcuda.so")` through
-//! `LD_LIBRARY_PATH`): `stub_driver.rs` (the `ptx-sync` binary) and `cuda_api.rs` (the public
+//! `LD_LIBRARY_PATH`): `stub_driver/` (the `ptx-sync` binary) and `cuda_api.rs` (the public
 //! `ptx_sync_host::cuda` API through an example): the stub built once per variant, and its call
 //! log parsed.
 #![allow(dead_code)]
