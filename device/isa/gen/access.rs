@@ -240,16 +240,7 @@ fn rows<'a>(isa: &'a Isa, a: &'a Access) -> Result<Vec<Row<'a>>, String> {
 }
 
 fn token<'a>(isa: &'a Isa, a: &Access, key: &str) -> Result<&'a str, String> {
-    isa.tokens
-        .iter()
-        .find(|t| t.key == key)
-        .map(|t| t.text.as_str())
-        .ok_or_else(|| {
-            format!(
-                "{}:{}: no token `{key}` in device/src/sem.rs",
-                a.path, a.line
-            )
-        })
+    isa.token(key, &a.path, a.line)
 }
 
 /// Expands a template for one row: `$type`, `$op`, `$sem`, `$scope`, `$space` (PTX: their tokens,

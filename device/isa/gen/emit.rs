@@ -120,17 +120,7 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn token(&self, key: &str, line: usize) -> Result<&str, String> {
-        self.isa
-            .tokens
-            .iter()
-            .find(|t| t.key == key)
-            .map(|t| t.text.as_str())
-            .ok_or_else(|| {
-                format!(
-                    "{}:{line}: no token `{key}` in device/isa/tokens.rows",
-                    self.path
-                )
-            })
+        self.isa.token(key, self.path, line)
     }
 
     /// Expands the `$…` of `t` for one combination.

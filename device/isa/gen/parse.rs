@@ -19,6 +19,18 @@ pub struct Isa {
     pub hand: Vec<Family>,
 }
 
+impl Isa {
+    /// The PTX text of token `key` (`tok!` of `device/src/sem.rs`), or the error a row at
+    /// `path:line` that names it gets.
+    pub fn token(&self, key: &str, path: &str, line: usize) -> Result<&str, String> {
+        self.tokens
+            .iter()
+            .find(|t| t.key == key)
+            .map(|t| t.text.as_str())
+            .ok_or_else(|| format!("{path}:{line}: no token `{key}` in device/src/sem.rs"))
+    }
+}
+
 /// `token KEY "text"`.
 #[derive(Debug, Clone)]
 pub struct Token {

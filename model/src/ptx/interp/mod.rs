@@ -126,23 +126,7 @@ impl Code {
             // Per line: (successors, uses, sure writes).
             let mut facts = Vec::with_capacity(n);
             for (k, l) in self.lines.iter().enumerate() {
-                let mut succ: Vec<usize> = Vec::new();
-                match l.inst {
-                    Inst::Bra { target } => {
-                        succ.push(target as usize);
-                        if l.guard.is_some() {
-                            succ.push(k + 1);
-                        }
-                    }
-                    Inst::CmpBra { target, .. } => succ.extend([target as usize, k + 1]),
-                    Inst::Exit | Inst::Trap => {
-                        succ.push(n);
-                        if l.guard.is_some() {
-                            succ.push(k + 1);
-                        }
-                    }
-                    _ => succ.push(k + 1),
-                }
+                let succ: Vec<usize> = successors(l, k, n, None).collect();
                 let mut uses = vec![0u64; words];
                 let mut u = Vec::new();
                 if l.inst.uses(&mut u) {
@@ -450,23 +434,32 @@ impl Thread {
             let l = &lines[k];
             let g = known(l);
             runs[k] = g != Some(false);
-            match l.inst {
-                Inst::Bra { target } => match (l.guard.is_some(), g) {
-                    (false, _) | (true, Some(true)) => stack.push(target as usize),
-                    (true, Some(false)) => stack.push(k + 1),
-                    (true, None) => stack.extend([target as usize, k + 1]),
-                },
-                Inst::CmpBra { target, .. } => stack.extend([target as usize, k + 1]),
-                Inst::Exit | Inst::Trap => {
-                    if l.guard.is_some() && g != Some(true) {
-                        stack.push(k + 1);
-                    }
-                }
-                _ => stack.push(k + 1),
-            }
+            stack.extend(successors(l, k, lines.len(), g));
         }
         runs
     }
+}
+
+/// Where control may go after line `k` of `n`: a branch's target and/or the next line; `exit` and
+/// `trap` to the thread's end (`n`). `guard`: the value of the line's guard when it is known
+/// (then a guarded branch, `exit` or `trap` goes the one way it says).
+fn successors(l: &Line, k: usize, n: usize, guard: Option<bool>) -> impl Iterator<Item = usize> {
+    let guarded = l.guard.is_some();
+    let (a, b) = match l.inst {
+        Inst::Bra { target } => match (guarded, guard) {
+            (false, _) | (true, Some(true)) => (Some(target as usize), None),
+            (true, Some(false)) => (None, Some(k + 1)),
+            (true, None) => (Some(target as usize), Some(k + 1)),
+        },
+        Inst::CmpBra { target, .. } => (Some(target as usize), Some(k + 1)),
+        Inst::Exit | Inst::Trap => match (guarded, guard) {
+            (false, _) | (true, Some(true)) => (Some(n), None),
+            (true, Some(false)) => (None, Some(k + 1)),
+            (true, None) => (Some(n), Some(k + 1)),
+        },
+        _ => (Some(k + 1), None),
+    };
+    a.into_iter().chain(b)
 }
 
 impl Program for Thread {
