@@ -18,11 +18,14 @@
 #   run(command="bash scripts/gpu-check.sh", carry=["target/gpu-check/ptx-sync"], timeout_s=270)
 #
 # Budget: GPU_CHECK_BUDGET_S (default 210 s) for all steps together; every step's limit is cut to
-# what is left and a step with under 10 s left is skipped. 210 s + the machine's start (1–2 min)
-# + the transfers fit 6 minutes of device time, leaving room in the 15 for a second try.
+# what is left and a step with under GPU_CHECK_MIN_STEP_S (default 10 s) left is skipped. 210 s +
+# the machine's start (1–2 min) + the transfers fit 6 minutes of device time, leaving room in the
+# 15 for a second try.
 #
-# $OUT receives exactly three plain files, rewritten after every step (so a hang or a kill keeps
-# what finished) and once more from the EXIT trap:
+# $OUT receives exactly three plain files, rewritten after every step that ran (so a hang or a
+# kill keeps what finished; a skipped step only adds its line, published with the next step or
+# by the EXIT trap: rewriting them costs ~0.5 s, which once ran the budget ~20 s over on the ~40
+# skips after a timeout) and once more from the EXIT trap:
 #   summary.txt        one line per step: ran on <device> / skipped / failed / timed out, and why;
 #                      the calibration step's line says per parameter point whether sb_plain (SB
 #                      without fences) showed weak outcomes, i.e. whether the stress was effective
@@ -35,8 +38,10 @@
 # Other knobs (the CI dry run against the driver stub uses them): GPU_CHECK_LITMUS_ITERS
 # (launches per litmus program; default: each program's default rounds), GPU_CHECK_COPY_BYTES
 # (default 256M), GPU_CHECK_STEP_SCALE (each step's limit times this, default 1: the dry run on a
-# shared 2-core CI machine, tests running beside it, uses 4), GPU_CHECK_TOUR_ITERS (default 20), GPU_CHECK_FILE_ITERS (launches per litmus file
-# of the litmus-files step, default 20).
+# shared 2-core CI machine, tests running beside it, uses 4), GPU_CHECK_MIN_STEP_S (the time a step
+# needs left to start, default 10; the dry run's timeout test uses a 4 s budget and 2),
+# GPU_CHECK_TOUR_ITERS (default 20), GPU_CHECK_FILE_ITERS (launches per litmus file of the
+# litmus-files step, default 20).
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CARRY_REL="target/gpu-check/ptx-sync"
@@ -69,6 +74,7 @@ OUT="${OUT:-$ROOT/target/gpu-check/out}"
 BIN="${PTX_SYNC_BIN:-$ROOT/$CARRY_REL}"
 BUDGET="${GPU_CHECK_BUDGET_S:-210}"
 STEP_SCALE="${GPU_CHECK_STEP_SCALE:-1}"
+MIN_STEP="${GPU_CHECK_MIN_STEP_S:-10}"
 mkdir -p "$OUT"
 W="$(mktemp -d "${TMPDIR:-/tmp}/gpu-check.XXXXXX")"
 SUMMARY="$W/summary.txt"
@@ -84,8 +90,12 @@ json_str() { # a JSON string literal of $1
 }
 
 record() { # record NAME STATUS EXIT SECONDS REASON
-    printf '%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$(printf '%s' "$5" | tr '|\n' '/ ')" >> "$STEPS_FILE"
+    note "$@"
     publish
+}
+
+note() { # note NAME STATUS EXIT SECONDS REASON: record without publishing
+    printf '%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$(printf '%s' "$5" | tr '|\n' '/ ')" >> "$STEPS_FILE"
 }
 
 publish() { # rewrites summary.txt, results.json and the archive in $OUT (atomically, by rename)
@@ -146,8 +156,8 @@ trap 'exit 130' INT TERM HUP
 step() {
     local name="$1" t="$2" out="$3"; shift 3
     local left=$((BUDGET - SECONDS))
-    if [ "$left" -lt 10 ]; then
-        record "$name" skipped "" "" "${left} s of the ${BUDGET} s budget left"
+    if [ "$left" -lt "$MIN_STEP" ]; then
+        note "$name" skipped "" "" "${left} s of the ${BUDGET} s budget left"
         return 0
     fi
     t=$((t * STEP_SCALE))

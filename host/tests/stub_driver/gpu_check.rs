@@ -201,14 +201,27 @@ fn gpu_check_dry_run_fits_the_device_machine() {
     );
 }
 
-/// A kernel that never ends: the step times out at the budget, the rest are skipped, and the
-/// summary is complete; a kill of the script itself leaves what finished.
+/// A kernel that never ends: the step times out at the budget, the rest are skipped (without
+/// running the budget over), and the summary is complete; a kill of the script itself leaves
+/// what finished. The budget is 4 s with steps skipped under 2 s left (the script's defaults,
+/// 210 and 10, scaled down for the test: devices may still take up to 2 s before calibrate).
 #[test]
 fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
-    let (mut child, out) = gpu_check("hang", 12, &[("CUDA_STUB_HANG", "1")]);
+    let (mut child, out) = gpu_check(
+        "hang",
+        4,
+        &[("CUDA_STUB_HANG", "1"), ("GPU_CHECK_MIN_STEP_S", "2")],
+    );
     assert_eq!(child.wait().unwrap().code(), Some(0));
     assert!(returned_files(&out).len() <= 8);
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    // "budget 4 s, N s used": the ~40 skips after the timeout take no time of their own.
+    let used: u32 = summary
+        .split_once("budget 4 s, ")
+        .and_then(|(_, r)| r.split_once(" s used"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no budget line: {summary}"));
+    assert!(used <= 4 + 10, "{used} s used of a 4 s budget: {summary}");
     let s = statuses(&summary);
     assert!(
         s["devices"].starts_with("ran on ptx-sync stub H200"),
@@ -221,7 +234,7 @@ fn gpu_check_reports_timeouts_skips_and_survives_a_kill() {
     // Every step after devices and calibrate but the last (litmus .. litmus-files).
     for &p in &PLANNED[2..PLANNED.len() - 1] {
         assert!(
-            s[p].starts_with("skipped") && s[p].contains("of the 12 s budget left"),
+            s[p].starts_with("skipped") && s[p].contains("of the 4 s budget left"),
             "{p}: {summary}"
         );
     }
