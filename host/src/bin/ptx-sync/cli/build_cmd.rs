@@ -40,7 +40,9 @@ fn parse_arch(s: &str) -> Result<String, String> {
 pub fn run(a: &BuildArgs) -> ExitCode {
     // A command is not a build script: the `OUT_DIR` that cargo sets for `cargo run` of a package
     // with a build script must not redirect the artifacts (the default is the crate's target/ptx).
-    std::env::remove_var("OUT_DIR");
+    // SAFETY: `main` dispatches here before any thread starts (nothing reads the environment
+    // concurrently).
+    unsafe { std::env::remove_var("OUT_DIR") };
     let mut k = ptx_sync_build::KernelCrate::new(&a.manifest_path)
         .arch(&a.arch)
         .features(a.features.iter().cloned())

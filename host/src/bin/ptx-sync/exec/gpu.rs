@@ -71,13 +71,17 @@ pub fn driver_version() -> Result<i32, GpuError> {
 pub unsafe fn event_elapsed_ms(a: sys::CUevent, b: sys::CUevent) -> Result<f32, GpuError> {
     let mut ms = 0f32;
     let r = if has_elapsed_v2() {
-        sys::cuEventElapsedTime_v2(&mut ms, a, b)
+        // SAFETY: the caller's contract (both events recorded on one stream, `b` completed).
+        unsafe { sys::cuEventElapsedTime_v2(&mut ms, a, b) }
     } else {
         // cudarc's CUDA 13 bindings have only the _v2 name; the pre-12.8 entry point has the
         // same signature (CUDA driver API, event management).
         type F = unsafe extern "C" fn(*mut f32, sys::CUevent, sys::CUevent) -> sys::CUresult;
-        match sys::culib().get::<F>(b"cuEventElapsedTime") {
-            Ok(f) => f(&mut ms, a, b),
+        // SAFETY: the driver library is loaded (the events exist), and `F` is the entry
+        // point's C signature.
+        match unsafe { sys::culib().get::<F>(b"cuEventElapsedTime") } {
+            // SAFETY: the caller's contract, as for the _v2 call.
+            Ok(f) => unsafe { f(&mut ms, a, b) },
             Err(_) => {
                 return Err(GpuError::OldDriver(
                     "the driver has neither cuEventElapsedTime_v2 nor cuEventElapsedTime".into(),

@@ -284,7 +284,7 @@ impl Program {
         let bad = out
             .iter()
             .enumerate()
-            .filter(|(k, &w)| w != src[k % src.len()])
+            .filter(|&(k, &w)| w != src[k % src.len()])
             .count();
         if status != 0 {
             let what = [
