@@ -568,9 +568,9 @@ pub fn ptxas_errors(err: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// The SASS column of every row for `ptx-sync show`: one module with one `.entry` per wrappable
+/// The SASS column of every row for `ptx-sync show`: modules with one `.entry` per wrappable
 /// row (the cost wiring for fences and u32 accesses, [`async_instr`] for the async families),
-/// one `ptxas` and one `cuobjdump` call. When ptxas rejects some entries, those rows get its
+/// one `ptxas` and one `cuobjdump` call each. When ptxas rejects some entries, those rows get its
 /// message ([`ShownSass::AsmFailed`]) and the others are assembled again without them. `Err`: the
 /// tools failed for a reason no row explains.
 pub fn show_sass(tools: &Path, rows: &[Variant]) -> Result<Vec<ShownSass>, String> {
@@ -584,15 +584,58 @@ pub fn show_sass(tools: &Path, rows: &[Variant]) -> Result<Vec<ShownSass>, Strin
         .collect();
     // One module per target: the portable rows at sm_90 ([`ARCH`]), each architecture-specific
     // row (`Variant::arch`, or an sm_100 floor) at its own `Variant::target` (`sm_90a`, `sm_100a`).
+    // A target with many rows (the whole catalog's sm_90 rows: ptxas takes half a minute on
+    // them) is cut into consecutive parts, one per core: each entry assembles alone (its
+    // opcodes do not depend on the other entries of the module), so the parts run side by side.
     let mut targets: Vec<&str> = rows.iter().map(|v| v.target()).collect();
     targets.sort_unstable();
     targets.dedup();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut jobs: Vec<(&str, Vec<usize>)> = Vec::new();
     for target in targets {
-        let skip: Vec<bool> = rows.iter().map(|v| v.target() != target).collect();
-        show_sass_at(tools, rows, skip, target, &mut shown)?;
+        let of_target: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i].target() == target)
+            .collect();
+        let parts = (of_target.len() / SPLIT_ROWS).clamp(1, cores.min(MAX_PARTS));
+        for part in of_target.chunks(of_target.len().div_ceil(parts)) {
+            jobs.push((target, part.to_vec()));
+        }
+    }
+    let done: Vec<Result<Vec<(usize, ShownSass)>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = jobs
+            .into_iter()
+            .map(|(target, part)| {
+                let mut local = shown.clone();
+                s.spawn(move || {
+                    let mut skip = vec![true; rows.len()];
+                    for &i in &part {
+                        skip[i] = false;
+                    }
+                    show_sass_at(tools, rows, skip, target, &mut local)?;
+                    Ok(part
+                        .into_iter()
+                        .map(|i| (i, std::mem::replace(&mut local[i], ShownSass::NotWired(""))))
+                        .collect())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    for part in done {
+        for (i, r) in part? {
+            shown[i] = r;
+        }
     }
     Ok(shown)
 }
+
+/// A target's rows are cut into parts of at least this many rows (one part per core, at most
+/// [`MAX_PARTS`]): ptxas assembles ~350 rows a second, and each part repeats the baselines.
+const SPLIT_ROWS: usize = 1000;
+const MAX_PARTS: usize = 8;
 
 /// The rows not in `skip`, assembled for `target` (`ptxas -arch=target`) into `shown`.
 fn show_sass_at(
