@@ -22,6 +22,8 @@ fn every_supported_corpus_file_assembles_with_ptxas() {
     let files = corpus();
     assert!(files.len() >= 200, "only {} corpus files", files.len());
     let (mut ok, mut unsupported, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    // The generated modules, then ptxas on them, one process per core at a time.
+    let mut modules = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         let name = f.display().to_string();
@@ -45,23 +47,41 @@ fn every_supported_corpus_file_assembles_with_ptxas() {
                 let stem = f.file_stem().unwrap().to_string_lossy().to_string();
                 let src = dir.join(format!("{stem}.ptx"));
                 std::fs::write(&src, &k.ptx).unwrap();
+                modules.push((name, src, dir.join(format!("{stem}.cubin"))));
+            }
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; modules.len()]);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..cores {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((_, src, cubin)) = modules.get(i) else {
+                    break;
+                };
                 let o = Command::new(tools.join("ptxas"))
                     .args(["-arch=sm_90", "-O3"])
-                    .arg(&src)
+                    .arg(src)
                     .arg("-o")
-                    .arg(dir.join(format!("{stem}.cubin")))
+                    .arg(cubin)
                     .output()
                     .expect("ptxas runs");
-                if o.status.success() {
-                    ok.push(name);
-                } else {
-                    failed.push(format!(
-                        "{name} ({}): {}",
-                        src.display(),
-                        String::from_utf8_lossy(&o.stderr)
-                    ));
-                }
-            }
+                results.lock().unwrap()[i] = Some(o);
+            });
+        }
+    });
+    for ((name, src, _), o) in modules.into_iter().zip(results.into_inner().unwrap()) {
+        let o = o.expect("every module went through ptxas");
+        if o.status.success() {
+            ok.push(name);
+        } else {
+            failed.push(format!(
+                "{name} ({}): {}",
+                src.display(),
+                String::from_utf8_lossy(&o.stderr)
+            ));
         }
     }
     eprintln!(
