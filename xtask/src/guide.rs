@@ -85,9 +85,13 @@ pub(super) fn warnings(text: &str) -> Vec<&str> {
 /// name this checkout's `host/` crate from there and stands for the workspace's own build of
 /// `ptx-sync` put first on `PATH`. Nothing points the commands at the PTX tools: the `PTX_SYNC_*`
 /// variables are removed, and the cubin and SASS come from where the page's `ptx-sync setup`
-/// put the tools. Three additions, none a tool path: `CARGO_TARGET_DIR` is the workspace's
-/// target directory (the dependency tree is built once), `PTX_SYNC_PTX_DIR` an empty directory
-/// (the launcher library built as in a checkout whose own kernels were never built), and the
+/// put the tools. Four additions, none a tool path: `CARGO_TARGET_DIR` is the workspace's
+/// target directory (the dependency tree is built once), and so is `build.target-dir` in a
+/// `.cargo/config.toml` of the guide's directory (the nvptx builds' cargo runs without the
+/// outer `CARGO_*` variables, so `ptx-sync build` reads it there: its `ptx-sync-build` directory
+/// is then the workspace's, where `core` and ptx-sync for sm_90 are built once, instead of the
+/// new crate's own, built afresh on every run), `PTX_SYNC_PTX_DIR` an empty directory (the
+/// launcher library built as in a checkout whose own kernels were never built), and the
 /// examples' `Cargo.lock` is copied next to the new crate's manifest (the same versions, no
 /// registry resolution). Each command's output is checked against what the page says it does;
 /// builds of the user's crates must print no warning.
@@ -105,6 +109,16 @@ pub(super) fn guide(total: &mut (u64, u64)) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
+    std::fs::create_dir_all(dir.join(".cargo")).unwrap();
+    std::fs::write(
+        dir.join(".cargo/config.toml"),
+        format!(
+            "# cargo xtask guide: the workspace's target directory (see xtask/src/guide.rs)\n\
+             [build]\ntarget-dir = {:?}\n",
+            root().join("target").display().to_string()
+        ),
+    )
+    .unwrap();
     // The `ptx-sync` command, as `cargo install` would put it on PATH.
     // `--workspace`: the features `cargo test --workspace` resolves (ptx-sync's `panic-handler`,
     // which the loom suite asks for), so that this is the binary that run built.
