@@ -220,10 +220,18 @@ impl S5Env for CpuS5Env {
             if b.try_wait_parity::<ptx_sync::Acquire, ptx_sync::Cta>(phase) {
                 return true;
             }
-            if t.elapsed() > self.budget {
+            let waited = t.elapsed();
+            if waited > self.budget {
                 return false;
             }
-            std::thread::yield_now();
+            // A correct round's wait ends in microseconds; past a millisecond the arrival is
+            // late or lost (`s54_init_bug`: nearly every round), and the rest of the budget is
+            // slept out in short steps instead of spun out on a core.
+            if waited > Duration::from_millis(1) {
+                std::thread::sleep(Duration::from_micros(200));
+            } else {
+                std::thread::yield_now();
+            }
         }
     }
     fn wait_phase_cluster(&self, b: &ptx_sync::Mbarrier, phase: ptx_sync::Phase, bit: u32) -> bool {
