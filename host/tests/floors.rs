@@ -387,7 +387,19 @@ fn arch_groups(rows: &[Variant]) -> BTreeMap<(&'static str, u16), Vec<&Variant>>
 #[test]
 fn every_row_assembles_at_its_floor() {
     let rows = rows();
-    let mut failed = Vec::new();
+    // One module per (target, version) group, cut into parts of at most 500 rows (each entry
+    // assembles alone), the parts assembled on the cores; the failures in group and row order.
+    let mut jobs: Vec<(Vec<&Variant>, u16, String)> = Vec::new();
+    fn push<'a>(
+        jobs: &mut Vec<(Vec<&'a Variant>, u16, String)>,
+        g: &[&'a Variant],
+        v: u16,
+        t: String,
+    ) {
+        for part in g.chunks(500) {
+            jobs.push((part.to_vec(), v, t.clone()));
+        }
+    }
     for ((sm, ptx), g) in groups(&rows) {
         let t = target(sm);
         let v = ptx.max(min_version(t));
@@ -399,16 +411,31 @@ fn every_row_assembles_at_its_floor() {
                 ver(v)
             );
         }
-        for i in rejected(&g, v, &format!("sm_{t}")) {
-            failed.push(format!("{} at sm_{t} / {}", key(g[i]), ver(v)));
-        }
+        push(&mut jobs, &g, v, format!("sm_{t}"));
     }
     let mut arch_rows = 0;
     for ((t, ptx), g) in arch_groups(&rows) {
         let v = ptx.max(arch_min_version(g[0].arch));
         arch_rows += g.len();
-        for i in rejected(&g, v, t) {
-            failed.push(format!("{} at {t} / {}", key(g[i]), ver(v)));
+        push(&mut jobs, &g, v, t.to_string());
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..cores {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((g, v, t)) = jobs.get(i) else { break };
+                let r = rejected(g, *v, t);
+                results.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    let mut failed = Vec::new();
+    for ((g, v, t), r) in jobs.iter().zip(results.into_inner().unwrap()) {
+        for i in r.expect("every part went through ptxas") {
+            failed.push(format!("{} at {t} / {}", key(g[i]), ver(*v)));
         }
     }
     assert!(arch_rows > 0, "the catalog has arch-specific rows");
