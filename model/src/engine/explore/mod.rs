@@ -108,6 +108,9 @@ pub struct Summary {
     pub cut: usize,
     /// Something not modelled (`unsupported: …`).
     pub unsupported: Option<String>,
+    /// Set when `unsupported` is a limit of [`Limits`] (steps or events): what was found
+    /// before it (each leaf a complete consistent execution) still holds.
+    pub limit: bool,
     /// Exploration steps.
     pub steps: u64,
     /// Complete consistent executions.
@@ -430,6 +433,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     "more than {} exploration steps (the test is too large)",
                     self.limits.max_steps
                 ));
+                self.summary.limit = true;
                 self.abort = true;
                 return;
             }
@@ -438,6 +442,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     "more than {} events in one execution",
                     self.limits.max_events
                 ));
+                self.summary.limit = true;
                 self.abort = true;
                 return;
             }

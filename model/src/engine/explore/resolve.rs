@@ -5,16 +5,30 @@ use super::*;
 
 impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// The first pending read that may choose now: (thread, index in its pending list).
+    ///
+    /// Reads whose value no thread waits for are picked last: `red`s, and the mbarrier
+    /// operations of async threads (a copy's `complete_tx`). Their choices do not depend on
+    /// when they are made (a later write stays reachable by declining the ones there are), and
+    /// made last they see every write the other reads' choices bring, so fewer of their
+    /// choices are declined and taken again.
     pub(super) fn pick_pending(&self, st: &State<P>) -> Option<(usize, usize)> {
-        for (t, th) in st.th.iter().enumerate() {
-            // A stopped thread's earlier loads still read something (an error in a later
-            // instruction it ran ahead to does not undo them).
-            if matches!(th.status, Status::Cut) {
-                continue;
-            }
-            for (i, p) in th.pending.iter().enumerate() {
-                if p.deferred_at.is_none() || Self::newer_write(st, p) {
-                    return Some((t, i));
+        for pass in 0..2 {
+            for (t, th) in st.th.iter().enumerate() {
+                // A stopped thread's earlier loads still read something (an error in a later
+                // instruction it ran ahead to does not undo them).
+                if matches!(th.status, Status::Cut) {
+                    continue;
+                }
+                for (i, p) in th.pending.iter().enumerate() {
+                    let late = st.g.ev[p.ev]
+                        .mem()
+                        .is_some_and(|m| m.red || (m.mbar.is_some() && t >= self.nreal));
+                    if late != (pass == 1) {
+                        continue;
+                    }
+                    if p.deferred_at.is_none() || Self::newer_write(st, p) {
+                        return Some((t, i));
+                    }
                 }
             }
         }
@@ -325,7 +339,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     | Op::Commit { .. }
                     | Op::WaitGroup { .. }
                     | Op::PendingCount(_)
-                    | Op::Clock
+                    | Op::Clock { .. }
                     | Op::Warp(..) => false,
                     Op::Store(acc, _) | Op::Rmw(acc, _) => {
                         hit(acc.space, Some(acc.addr), acc.size as u64, false)

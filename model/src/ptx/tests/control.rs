@@ -96,7 +96,7 @@ fn a_kernel_loop_head_is_compared_on_entry_on_its_live_registers() {
     let mut heads = vec![];
     for _ in 0..40 {
         match t.step() {
-            Step::Op(Op::Clock, ..) => t.resume(Reply::Value(1 << 32)),
+            Step::Op(Op::Clock { .. }, ..) => t.resume(Reply::Value(1 << 32)),
             Step::Op(..) => t.resume(Reply::Value(0)),
             Step::LoopHead { entry, .. } => {
                 heads.push((entry, t.fingerprint()));
@@ -122,7 +122,7 @@ fn a_kernel_loop_head_is_compared_on_entry_on_its_live_registers() {
     let mut fps = vec![];
     for _ in 0..40 {
         match t.step() {
-            Step::Op(Op::Clock, ..) => t.resume(Reply::Value(1 << 32)),
+            Step::Op(Op::Clock { .. }, ..) => t.resume(Reply::Value(1 << 32)),
             Step::Op(..) => t.resume(Reply::Value(0)),
             Step::LoopHead { entry, .. } => {
                 assert!(!entry);
