@@ -622,6 +622,9 @@ pub struct KernelOptions {
     pub unroll: Option<u32>,
     /// `--assert 'exists (…)'`
     pub assert: Option<String>,
+    /// `--max-steps N`: stop after N exploration steps (default: `PTX_SYNC_MAX_STEPS`, else
+    /// 5,000,000); flags found by then are reported, the verdict is incomplete (exit 3).
+    pub max_steps: Option<u64>,
 }
 
 fn dims(s: &str, what: &str) -> Result<[u32; 3], String> {
@@ -739,6 +742,12 @@ pub fn check_of_options(module: &Module, opts: &KernelOptions) -> Result<KernelC
         }
         if let Some(u) = opts.unroll {
             launch.unroll = u;
+        }
+        if let Some(n) = opts.max_steps {
+            if n == 0 {
+                return Err("--max-steps 0: expected a positive number of steps".to_string());
+            }
+            launch.max_steps = Some(n);
         }
         Ok(())
     })();

@@ -587,7 +587,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     return Some(Flow::Go);
                 }
                 Step::Done => {
-                    if has_pending {
+                    // A thread at its end whose only pending ops are `red`s (no value comes
+                    // back) has exited: their writes are in the graph, only their place in
+                    // coherence order is open. Any other pending read holds the thread back.
+                    let reds_only = st.th[t]
+                        .pending
+                        .iter()
+                        .all(|p| st.g.ev[p.ev].mem().is_some_and(|m| m.red));
+                    if has_pending && !reds_only {
                         continue;
                     }
                     st.th[t].status = Status::Done;

@@ -190,7 +190,12 @@ impl Code {
     fn jump_lines(&self) -> Vec<bool> {
         let n = self.lines.len();
         let mut timed = vec![false; self.regs.len()];
-        let all = vec![true; n];
+        // Where the argument does not hold: every clock read may jump.
+        let all: Vec<bool> = self
+            .lines
+            .iter()
+            .map(|l| matches!(l.inst, Inst::Clock { .. }))
+            .collect();
         // Clock-derived registers: a flow-insensitive fixpoint over the pure instructions.
         let mut changed = true;
         while changed {
