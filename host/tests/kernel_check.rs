@@ -247,8 +247,7 @@ fn seed_litmus_kernels_s2_s4_get_the_isa_verdicts() {
     ]);
 }
 
-/// §5.1–§5.3 (status = parameter 2). The s54 kernels are not here: at two CTAs of two threads
-/// the checker stops at its 5,000,000-step limit (`docs/kernel-check.md`).
+/// §5.1–§5.3 (status = parameter 2).
 #[test]
 fn seed_section5_kernels_get_the_isa_verdicts() {
     check_all(&[
@@ -263,6 +262,51 @@ fn seed_section5_kernels_get_the_isa_verdicts() {
         e("tiny_s53_reuse_bug", true, false),
         e("tiny_s53_reuse_fix", false, false),
     ]);
+}
+
+/// §5.4 at two CTAs of two threads in one cluster (status = parameter 2): P's multicast fills
+/// both CTAs' tiles, C1 and C2 release A's `empty`, C2 remotely.
+#[test]
+fn seed_section54_kernels_get_the_isa_verdicts() {
+    check_all(&[
+        // The fix: remote arrive `.release.cluster`, P's wait `.acquire.cluster`, the inits
+        // published with fence.mbarrier_init + barrier.cluster (§9.7.13.15.2, §9.7.13.3): clean.
+        e("tiny_s54_cluster_fix", false, false),
+        // The init published with bar.sync only (CTA scope): A's multicast may complete_tx on
+        // B's `full` before B's init — an mbarrier used before its init (§9.7.13.15.2), a race
+        // of the init (a plain write) with that access (§8.7.1, nothing orders them across the
+        // CTAs), and, when the init erases the complete_tx, a phase that never completes: B's
+        // consumer hangs.
+        Expect {
+            flags: &["mbarrier-uninit"],
+            ..e("tiny_s54_init_bug", true, true)
+        },
+    ]);
+}
+
+/// §5.4's first bug (`.cta` remote arrive and wait): its executions outnumber any step budget,
+/// but the race is in the first ones. Checked with 20,000 steps: the check stops incomplete
+/// and reports the race of the `.release.cta` remote arrives on A's `empty` (an arrive from
+/// CTA B at `.cta` scope is not morally strong with A's accesses, §8.6, §8.7.1).
+#[test]
+fn seed_s54_cta_scope_bug_is_caught_within_a_step_budget() {
+    let mut launch = launch_of("tiny_s54_cluster_cta");
+    launch.max_steps = Some(20_000);
+    let check = KernelCheck {
+        entry: "tiny_s54_cluster_cta".into(),
+        launch,
+        assert: None,
+    };
+    let o = check_module(module(), &check, &[], Instant::now())
+        .unwrap_or_else(|err| panic!("tiny_s54_cluster_cta: {err}"));
+    assert!(o.incomplete.is_some() && !o.decided(), "{}", o.herd());
+    assert!(
+        o.races
+            .iter()
+            .any(|r| r.contains("mbarrier.arrive.release.cta.shared::cluster")),
+        "the .cta remote arrive's race:\n{}",
+        o.herd()
+    );
 }
 
 /// DeepEP's barrier (seed 004): every rank arrives — clean; rank 1 dead — rank 0's

@@ -445,3 +445,54 @@ fn tiled_copy_rust_and_cuda_clean_and_relaxed_wait_races() {
         },
     });
 }
+
+/// The tiled copy with three tiles through its two stages (issue #22 "What must be shown" 3):
+/// tile 2 reuses stage 0, so the producer's third TMA write of stage 0 must wait for the
+/// consumer's release of tile 0 — and, across the proxies, for the consumer's
+/// `fence.proxy.async` before that release (§8.8, §9.7.13.4: the generic reads of the stage
+/// are ordered before the async proxy's next write only through the proxy fence). Same
+/// narrowing as [`tiled_copy_rust_and_cuda_clean_and_relaxed_wait_races`] (the kernel's tiles
+/// stay 64 wide, its boxes 4 × 1): a 192 × 1 source, `width` 192 (tiles at x = 0, 64, 128),
+/// `out` 768 bytes; `--unroll 12` (the tile loops
+/// run three times and each wait loop may iterate once per arrival it reads first).
+///
+/// Clean: no flag. Broken: the consumer's proxy fence removed — a data race between its
+/// generic read of stage 0 (tile 0) and the TMA's async-proxy write of tile 2 into it.
+#[test]
+fn tiled_copy_three_tiles_reuse_a_stage_and_need_the_proxy_fence() {
+    let entry = "tiled_copy_s2";
+    let mut launch = launch(
+        1,
+        33,
+        &[
+            Bind::Tmap {
+                dims: [192, 1],
+                boxdim: [4, 1],
+                rank: 2,
+            },
+            Bind::Buf(768),
+            Bind::Int(192),
+            Bind::Int(1),
+            Bind::Buf(4),
+        ],
+        16384,
+    );
+    launch.unroll = 12;
+    run(&Example {
+        entry,
+        launch,
+        clean: CLEAN,
+        twins: vec![(
+            "rust",
+            narrow_tiled(&rust_ptx("tiled_copy"), entry),
+            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+            "",
+        )],
+        broken: Verdict {
+            race: true,
+            // The consumer's generic read of the stage and the TMA's write of tile 2.
+            race_names: &["ld.", "cp.async.bulk.tensor", "generic and async proxies"],
+            ..CLEAN
+        },
+    });
+}

@@ -94,6 +94,12 @@ pub struct KernelOutcome {
     pub witness: Option<Witness>,
     /// Seconds spent.
     pub seconds: f64,
+    /// Set when the exploration stopped at a limit (`PTX_SYNC_MAX_STEPS`,
+    /// [`Launch::max_steps`](crate::ptx::module::Launch::max_steps)) after it had found a flag:
+    /// the limit's message. Each flag reported was found as in a decided check (races and hangs
+    /// in complete consistent executions), so it holds; executions not explored may hold others, so a clean verdict is not decided.
+    /// (A limit reached before any flag is an error, `unsupported: …`.)
+    pub incomplete: Option<String>,
 }
 
 impl KernelOutcome {
@@ -122,6 +128,27 @@ impl KernelOutcome {
     /// Whether a cut path makes the verdict undecided.
     pub fn bounded(&self) -> bool {
         self.cut > 0
+    }
+
+    /// Whether every execution was explored and none was cut: the flags reported are all there
+    /// are, and the assertion's verdict is [`Self::holds`].
+    pub fn decided(&self) -> bool {
+        self.cut == 0 && self.incomplete.is_none()
+    }
+
+    /// The assertion's verdict where the executions explored decide it: all of them when
+    /// [`Self::decided`]; when [`Self::incomplete`], only a satisfying execution of `exists`
+    /// (true) or `~exists` (false), or a failing one of `forall` (false).
+    pub fn verdict(&self) -> Option<bool> {
+        if self.decided() {
+            return Some(self.holds());
+        }
+        match self.quantifier {
+            Some(Quantifier::Exists) if self.positive > 0 => Some(true),
+            Some(Quantifier::NotExists) if self.positive > 0 => Some(false),
+            Some(Quantifier::Forall) if self.negative > 0 => Some(false),
+            _ => None,
+        }
     }
 
     /// The names of the flags raised, sorted, each once.
@@ -156,7 +183,14 @@ impl KernelOutcome {
         let _ = writeln!(s, "Kernel {}", self.entry);
         let _ = writeln!(s, "Executions {}", self.executions);
         if let Some(q) = self.quantifier {
-            let _ = writeln!(s, "{}", if self.holds() { "Ok" } else { "No" });
+            match self.verdict() {
+                Some(v) => {
+                    let _ = writeln!(s, "{}", if v { "Ok" } else { "No" });
+                }
+                None => {
+                    let _ = writeln!(s, "Undecided");
+                }
+            }
             let _ = writeln!(
                 s,
                 "Observation {} {} {} {} ({})",
@@ -176,6 +210,13 @@ impl KernelOutcome {
                 s,
                 "Bounded {} ({} executions cut at the unroll bound: the verdict is not decided)",
                 self.entry, self.cut
+            );
+        }
+        if let Some(why) = &self.incomplete {
+            let _ = writeln!(
+                s,
+                "Incomplete {} ({why}: each flag above was found in an execution the model allows, as in a decided check; the executions not explored may hold more, so a clean verdict is not decided)",
+                self.entry
             );
         }
         let _ = writeln!(s, "Time {} {:.2}", self.entry, self.seconds);
@@ -206,6 +247,7 @@ impl KernelOutcome {
             "negative": self.negative,
             "holds": self.holds(),
             "bounded": self.bounded(),
+            "incomplete": self.incomplete,
             "seconds": self.seconds,
         })
     }
@@ -460,7 +502,13 @@ pub fn check_module(
         &world,
         kernel.threads,
         terms.clone(),
-        Limits::default(),
+        {
+            let mut l = Limits::default();
+            if let Some(n) = check.launch.max_steps {
+                l.max_steps = n;
+            }
+            l
+        },
         |leaf: &Leaf<Thread>| {
             for &(a, b, _) in &leaf.races {
                 let (pa, pb) = (
@@ -520,7 +568,17 @@ pub fn check_module(
             }
         },
     );
-    if let Some(u) = summary.unsupported {
+    let found = !races.is_empty()
+        || !flags.is_empty()
+        || !summary.hangs.is_empty()
+        || !summary.flags.is_empty();
+    if let Some(u) = summary
+        .unsupported
+        .clone()
+        .filter(|_| summary.limit && found)
+    {
+        out.incomplete = Some(u);
+    } else if let Some(u) = summary.unsupported {
         return Err(Error {
             kind: ErrorKind::Unsupported,
             file: file.to_string(),
@@ -564,6 +622,9 @@ pub struct KernelOptions {
     pub unroll: Option<u32>,
     /// `--assert 'exists (…)'`
     pub assert: Option<String>,
+    /// `--max-steps N`: stop after N exploration steps (default: `PTX_SYNC_MAX_STEPS`, else
+    /// 5,000,000); flags found by then are reported, the verdict is incomplete (exit 3).
+    pub max_steps: Option<u64>,
 }
 
 fn dims(s: &str, what: &str) -> Result<[u32; 3], String> {
@@ -682,6 +743,12 @@ pub fn check_of_options(module: &Module, opts: &KernelOptions) -> Result<KernelC
         if let Some(u) = opts.unroll {
             launch.unroll = u;
         }
+        if let Some(n) = opts.max_steps {
+            if n == 0 {
+                return Err("--max-steps 0: expected a positive number of steps".to_string());
+            }
+            launch.max_steps = Some(n);
+        }
         Ok(())
     })();
     parsed.map_err(|m| format!("ptx-sync check: {m}"))?;
@@ -754,10 +821,10 @@ pub fn cli_text(
                     return 2;
                 }
             }
-            if out.bounded() {
-                3
-            } else {
+            if out.decided() {
                 0
+            } else {
+                3
             }
         }
         Err(e) => {

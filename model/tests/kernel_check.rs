@@ -279,3 +279,94 @@ fn a_shared_variable_declared_in_the_entry_body_is_the_ctas() {
     assert!(o.races.is_empty() && o.hangs.is_empty(), "{}", o.herd());
     assert!(o.holds(), "{}", o.herd());
 }
+
+/// Every thread stores its number + 1 into word 0, then reads word 0 into word `1 + tid`:
+/// weak (`st.u32`/`ld.u32`) or, in `many_relaxed`, `.relaxed.gpu`.
+const MANY: &str = r#"
+.visible .entry many(.param .u64 p0)
+{ .reg .b32 %r<6>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [p0]; mov.u32 %r1, %tid.x; add.u32 %r2, %r1, 1;
+  mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;
+  st.u32 [%rd1], %r2; ld.u32 %r3, [%rd1]; st.u32 [%rd3], %r3; ret; }
+.visible .entry many_relaxed(.param .u64 p0)
+{ .reg .b32 %r<6>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [p0]; mov.u32 %r1, %tid.x; add.u32 %r2, %r1, 1;
+  mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;
+  st.relaxed.gpu.u32 [%rd1], %r2; ld.relaxed.gpu.u32 %r3, [%rd1]; st.u32 [%rd3], %r3; ret; }
+"#;
+
+#[test]
+fn a_check_stopped_at_its_step_limit_reports_the_flags_it_found() {
+    // Six threads, each a store and a load of one word: thousands of executions, so 3,000
+    // steps stop the check long before the end. The weak accesses of different threads
+    // conflict and are not morally strong (PTX ISA §8.7.1): a data race in the first complete
+    // execution. It is reported, the outcome says the check is incomplete (no clean verdict),
+    // and the CLI's exit code is 3.
+    let ptx = format!("{HEADER}{MANY}");
+    let run = |entry: &str, steps: Option<u64>| {
+        let mut launch = Launch::new([1, 1, 1], [6, 1, 1]);
+        launch.params.push((0, Bind::Buf(32)));
+        launch.max_steps = steps;
+        let check = KernelCheck {
+            entry: entry.into(),
+            launch,
+            assert: Some("exists (p0[1] == 2)".into()),
+        };
+        check_kernel(&ptx, "t.ptx", &check)
+    };
+    let o = run("many", Some(3_000)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!o.races.is_empty(), "{}", o.herd());
+    assert!(o.incomplete.is_some() && !o.decided(), "{}", o.herd());
+    assert!(o.executions > 0, "{}", o.herd());
+    assert!(o.herd().contains("\nIncomplete many ("), "{}", o.herd());
+    // The same accesses `.relaxed.gpu` are morally strong: nothing found by the limit, so the
+    // limit is the answer (not decided), as before.
+    let e = run("many_relaxed", Some(3_000)).expect_err("no flag: the limit is an error");
+    assert!(e.msg.contains("3000 exploration steps"), "{e}");
+    // `exists (p0[1] == 2)`: thread 0 reads thread 1's store in some execution. Whether the
+    // executions explored by the limit hold one is not decided here; unlimited, it holds.
+    let full = run("many_relaxed", None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(full.decided() && full.holds(), "{}", full.herd());
+}
+
+/// Each thread ORs bit `tid` into `p0[0]` with `red.relaxed.gpu.or`; in `reds_read`, thread 0
+/// then reads the word into `p1[0]`.
+const REDS: &str = r#"
+.visible .entry reds(.param .u64 p0, .param .u64 p1)
+{ .reg .b32 %r<6>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [p0]; mov.u32 %r1, %tid.x; shl.b32 %r2, 1, %r1;
+  red.relaxed.gpu.global.or.b32 [%rd1], %r2; ret; }
+.visible .entry reds_read(.param .u64 p0, .param .u64 p1)
+{ .reg .b32 %r<6>; .reg .b64 %rd<6>; .reg .pred %p<2>;
+  ld.param.u64 %rd1, [p0]; ld.param.u64 %rd2, [p1]; mov.u32 %r1, %tid.x; shl.b32 %r2, 1, %r1;
+  red.relaxed.gpu.global.or.b32 [%rd1], %r2;
+  setp.ne.u32 %p1, %r1, 0; @%p1 bra END;
+  ld.relaxed.gpu.global.u32 %r3, [%rd1]; st.relaxed.gpu.global.u32 [%rd2], %r3;
+END: ret; }
+"#;
+
+#[test]
+fn reds_that_nobody_reads_are_placed_in_one_order() {
+    // Four `red.or`s of different bits and no read of the word: the final value is 15 in any
+    // coherence order (or is commutative and associative), no value between two of them is
+    // read, and no other access can follow: the model places them in one order (SEMANTICS S8),
+    // one execution instead of 4! = 24.
+    let o = check(REDS, "reds", [1, 4], &[8, 8], "forall (p0[0] == 15)");
+    assert!(o.holds() && o.decided(), "{}", o.herd());
+    assert!(o.races.is_empty(), "{}", o.herd());
+    assert_eq!(o.executions, 1, "{}", o.herd());
+    // A read of the word sees the values between the reds: every order is explored. Thread 0
+    // reads after its own red (bit 0 set, §8.10.4 coherence with its program order) and may
+    // see any subset of the other bits: 1 alone, and all of them.
+    for (v, holds) in [(1, true), (15, true), (2, false)] {
+        let o = check(
+            REDS,
+            "reds_read",
+            [1, 4],
+            &[8, 8],
+            &format!("exists (p1[0] == {v})"),
+        );
+        assert_eq!(o.holds(), holds, "p1[0] == {v}:\n{}", o.herd());
+        assert!(o.executions > 1, "{}", o.herd());
+    }
+}

@@ -371,8 +371,14 @@ pub enum Op {
         /// The mbarrier's address.
         bar: Val,
     },
-    /// `%globaltimer`, `%clock`, `%clock64`: reply `Value`, non-decreasing per thread.
-    Clock,
+    /// `%globaltimer`, `%clock`, `%clock64`: reply `Value`, non-decreasing per thread: the
+    /// previous read's value or, where `jump`, that value or one past every time budget
+    /// (`model/SEMANTICS.md` S6). `jump: false` where the program knows a jump there cannot be
+    /// told apart from none ([`crate::ptx::interp::Code::may_jump`]).
+    Clock {
+        /// Whether the engine explores a jump at this read.
+        jump: bool,
+    },
     /// `mbarrier.pending_count.b64 count, state`: reply `Value`, the pending arrival count that
     /// the arrive-returned token `state` records (PTX ISA §9.7.13.15.17). No memory access: the
     /// token's encoding is the engine's, so only the engine can decode it.

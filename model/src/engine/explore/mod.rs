@@ -108,6 +108,9 @@ pub struct Summary {
     pub cut: usize,
     /// Something not modelled (`unsupported: …`).
     pub unsupported: Option<String>,
+    /// Set when `unsupported` is a limit of [`Limits`] (steps or events): what was found
+    /// before it (each leaf a complete consistent execution) still holds.
+    pub limit: bool,
     /// Exploration steps.
     pub steps: u64,
     /// Complete consistent executions.
@@ -430,6 +433,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     "more than {} exploration steps (the test is too large)",
                     self.limits.max_steps
                 ));
+                self.summary.limit = true;
                 self.abort = true;
                 return;
             }
@@ -438,6 +442,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     "more than {} events in one execution",
                     self.limits.max_events
                 ));
+                self.summary.limit = true;
                 self.abort = true;
                 return;
             }
@@ -582,7 +587,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     return Some(Flow::Go);
                 }
                 Step::Done => {
-                    if has_pending {
+                    // A thread at its end whose only pending ops are `red`s (no value comes
+                    // back) has exited: their writes are in the graph, only their place in
+                    // coherence order is open. Any other pending read holds the thread back.
+                    let reds_only = st.th[t]
+                        .pending
+                        .iter()
+                        .all(|p| st.g.ev[p.ev].mem().is_some_and(|m| m.red));
+                    if has_pending && !reds_only {
                         continue;
                     }
                     st.th[t].status = Status::Done;

@@ -264,12 +264,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 Self::push_op(st, t, None, Some(Reply::Value(state >> 32)));
                 Flow::Go
             }
-            Op::Clock => {
+            Op::Clock { jump } => {
                 let prev = st.th[t].clock;
                 let mut out = Vec::new();
                 let choices: Vec<Val> = match prev {
                     None => vec![1 << 32],
-                    Some(v) => vec![v, v + CLOCK_JUMP],
+                    Some(v) if jump => vec![v, v + CLOCK_JUMP],
+                    Some(v) => vec![v],
                 };
                 for v in choices {
                     let mut s = st.clone();

@@ -165,7 +165,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     prog.resume(value_of(&m)?);
                 }
                 Step::Op(Op::Fence(..) | Op::ProxyFence(_), ..) => prog.resume(Reply::None),
-                Step::Op(Op::Clock, ..) => {
+                Step::Op(Op::Clock { .. }, ..) => {
                     prog.resume(Reply::Value(th.clock.unwrap_or(1 << 32)));
                 }
                 _ => return None,

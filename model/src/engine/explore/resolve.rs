@@ -5,16 +5,32 @@ use super::*;
 
 impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// The first pending read that may choose now: (thread, index in its pending list).
+    ///
+    /// Reads whose value no thread waits for are picked last: the mbarrier operations of async
+    /// threads (a copy's `complete_tx`), then `red`s. Their choices do not depend on
+    /// when they are made (a later write stays reachable by declining the ones there are), and
+    /// made last they see every write the other reads' choices bring, so fewer of their
+    /// choices are declined and taken again.
     pub(super) fn pick_pending(&self, st: &State<P>) -> Option<(usize, usize)> {
-        for (t, th) in st.th.iter().enumerate() {
-            // A stopped thread's earlier loads still read something (an error in a later
-            // instruction it ran ahead to does not undo them).
-            if matches!(th.status, Status::Cut) {
-                continue;
-            }
-            for (i, p) in th.pending.iter().enumerate() {
-                if p.deferred_at.is_none() || Self::newer_write(st, p) {
-                    return Some((t, i));
+        for pass in 0..3 {
+            for (t, th) in st.th.iter().enumerate() {
+                // A stopped thread's earlier loads still read something (an error in a later
+                // instruction it ran ahead to does not undo them).
+                if matches!(th.status, Status::Cut) {
+                    continue;
+                }
+                for (i, p) in th.pending.iter().enumerate() {
+                    let late = match st.g.ev[p.ev].mem() {
+                        Some(m) if m.red => 2,
+                        Some(m) if m.mbar.is_some() && t >= self.nreal => 1,
+                        _ => 0,
+                    };
+                    if late != pass {
+                        continue;
+                    }
+                    if p.deferred_at.is_none() || Self::newer_write(st, p) {
+                        return Some((t, i));
+                    }
                 }
             }
         }
@@ -97,7 +113,82 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// The states after pending read `i` of thread `t` chooses each write it may read (and,
     /// when a later write could still come, after it declines them all).
     pub(super) fn resolutions(&mut self, st: &State<P>, t: usize, i: usize) -> Vec<State<P>> {
+        if self.reds_commute(st, st.th[t].pending[i].ev) {
+            let now = self.resolve_one(st, t, i, false);
+            if !now.is_empty() {
+                return now;
+            }
+        }
         self.resolve_one(st, t, i, true)
+    }
+
+    /// Whether the pending `red` `r` may take the write it can read now, without also
+    /// exploring it declining that write for a later one (`model/SEMANTICS.md` S8, "Reds that
+    /// commute"): its operation is commutative and associative on integers (`add`, `and`, `or`,
+    /// `xor`, `min`, `max`); every access of its bytes in the graph is a `red` of the same
+    /// operation, type and bytes (so no read sees a value between two of them, and the last
+    /// value is the same in any order); and nothing else can happen any more — every thread
+    /// has ended, stopped, waits at a barrier or for a cluster or async phase, or waits in a
+    /// read for a write no thread can still make. Then the remaining executions differ only
+    /// in the order of these reds among themselves, and one order stands for all. When taking
+    /// the write there is now contradicts causality order (another pending `red` of the bytes
+    /// must come first), the caller explores every choice as usual.
+    fn reds_commute(&self, st: &State<P>, r: EvId) -> bool {
+        let Some(m) = st.g.ev[r].mem() else {
+            return false;
+        };
+        let Some(rmw) = m.rmw.filter(|x| {
+            m.red
+                && !x.returns
+                && x.float.is_none()
+                && matches!(
+                    x.op,
+                    RmwOp::Add | RmwOp::And | RmwOp::Or | RmwOp::Xor | RmwOp::Min | RmwOp::Max
+                )
+        }) else {
+            return false;
+        };
+        let same = |e: &Mem| {
+            e.red
+                && e.off == m.off
+                && e.size == m.size
+                && e.rmw.is_some_and(|y| {
+                    !y.returns && y.op == rmw.op && y.signed == rmw.signed && y.float.is_none()
+                })
+        };
+        let others_commute = st.g.ev.iter().all(|e| match e.mem() {
+            Some(e) if e.key == m.key && e.overlaps(m) => same(e),
+            _ => true,
+        });
+        if !others_commute {
+            return false;
+        }
+        let active = self.may_go_on(st);
+        // Threads at their end with ops still pending: they end once those are placed, which
+        // may complete a barrier, a cluster phase or an async group another thread waits for.
+        let finishing =
+            |th: &Th<P>| th.status == Status::Run && matches!(th.front, Some((_, Step::Done)));
+        let any_finishing = st.th.iter().any(|th| finishing(th));
+        st.th.iter().enumerate().all(|(u, th)| match th.status {
+            Status::Done | Status::Stopped | Status::Cut => true,
+            Status::Bar(_) => !any_finishing,
+            Status::Run => {
+                if finishing(th) {
+                    // Adds no event: its pending ops are in the graph (checked above).
+                    return true;
+                }
+                if !th.pending.is_empty() {
+                    return !active[u];
+                }
+                if !th.join_first.is_empty() {
+                    return false;
+                }
+                match &th.front {
+                    Some((_, Step::Op(op, ..))) => !any_finishing && !self.ready(st, u, op),
+                    _ => false,
+                }
+            }
+        })
     }
 
     /// The states after pending read `i` of thread `t` chooses each write it may read (and, with
@@ -325,7 +416,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     | Op::Commit { .. }
                     | Op::WaitGroup { .. }
                     | Op::PendingCount(_)
-                    | Op::Clock
+                    | Op::Clock { .. }
                     | Op::Warp(..) => false,
                     Op::Store(acc, _) | Op::Rmw(acc, _) => {
                         hit(acc.space, Some(acc.addr), acc.size as u64, false)

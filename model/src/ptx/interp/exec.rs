@@ -46,7 +46,9 @@ impl State {
                 let shr = if *which == Sreg::GlobaltimerHi { 32 } else { 0 };
                 let deps = self.op_deps(Deps::NONE);
                 return Ok(Some(Flow::Step(self.issue(
-                    Op::Clock,
+                    Op::Clock {
+                        jump: code.may_jump(self.pc as usize),
+                    },
                     at,
                     deps,
                     Pending::Write {

@@ -62,6 +62,8 @@ pub struct Code {
     pub entry_heads: bool,
     /// Per instruction, the registers live before it (bitsets; computed on first use).
     live: std::sync::OnceLock<Vec<Vec<u64>>>,
+    /// Per instruction, whether a clock read there may jump ([`Code::may_jump`]).
+    jumps: std::sync::OnceLock<Vec<bool>>,
 }
 
 const NO_LOOP: u32 = u32::MAX;
@@ -91,6 +93,7 @@ impl Code {
             observe_end: true,
             entry_heads: false,
             live: std::sync::OnceLock::new(),
+            jumps: std::sync::OnceLock::new(),
         }
     }
 
@@ -165,6 +168,83 @@ impl Code {
                 }
             }
         })
+    }
+
+    /// Whether a jump of the clock at line `k` (a clock read, `Inst::Clock`) can be told apart
+    /// from no jump (`model/SEMANTICS.md` S6, "Which clock reads may jump"). The model's timers
+    /// are relative: the first read returns an arbitrary origin and each later read the previous
+    /// value or that value plus a jump past every budget, so the only timing a kernel can tell
+    /// apart is whether two reads it compares straddle a jump. A jump at `k` straddles a compared
+    /// pair only when (1) the value read at `k` is used (its register is live after `k`) and
+    /// (2) a value derived from an earlier clock read is live across `k`. Otherwise every value
+    /// read from `k` on moves by the same amount as the values it is compared with, and the
+    /// execution without the jump (also explored) behaves the same. The derivation is followed
+    /// through register arithmetic, moves, selects, comparisons and branches; where a
+    /// clock-derived value reaches anything else (a store's data or address, an atomic, a warp
+    /// shuffle, an instruction whose operands are not known) the argument does not hold and
+    /// every clock read of the code may jump.
+    pub fn may_jump(&self, k: usize) -> bool {
+        self.jumps.get_or_init(|| self.jump_lines())[k]
+    }
+
+    fn jump_lines(&self) -> Vec<bool> {
+        let n = self.lines.len();
+        let mut timed = vec![false; self.regs.len()];
+        // Where the argument does not hold: every clock read may jump.
+        let all: Vec<bool> = self
+            .lines
+            .iter()
+            .map(|l| matches!(l.inst, Inst::Clock { .. }))
+            .collect();
+        // Clock-derived registers: a flow-insensitive fixpoint over the pure instructions.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for l in &self.lines {
+                let (mut u, mut d) = (Vec::new(), Vec::new());
+                if !(l.inst.uses(&mut u) && l.inst.defs(&mut d)) {
+                    return all;
+                }
+                let clock = matches!(l.inst, Inst::Clock { .. });
+                if !clock && !u.iter().any(|&r| timed.get(r as usize) == Some(&true)) {
+                    continue;
+                }
+                if !l.inst.is_pure() {
+                    // A clock-derived value may leave the registers: every read may jump.
+                    return all;
+                }
+                for r in d {
+                    if let Some(t) = timed.get_mut(r as usize) {
+                        changed |= !*t;
+                        *t = true;
+                    }
+                }
+            }
+        }
+        let live = self.live();
+        let empty = vec![0u64; self.regs.len().div_ceil(64)];
+        let is = |v: &[u64], r: usize| v.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1);
+        (0..n)
+            .map(|k| {
+                let Inst::Clock { d, .. } = self.lines[k].inst else {
+                    return false;
+                };
+                let mut out = empty.clone();
+                for s in successors(&self.lines[k], k, n, None) {
+                    let from = if s >= n {
+                        if self.observe_end {
+                            return true;
+                        }
+                        &empty
+                    } else {
+                        &live[s]
+                    };
+                    out.iter_mut().zip(from).for_each(|(o, f)| *o |= f);
+                }
+                is(&out, d as usize)
+                    && (0..self.regs.len()).any(|r| r != d as usize && timed[r] && is(&out, r))
+            })
+            .collect()
     }
 
     /// Index of the first local-memory word slot.

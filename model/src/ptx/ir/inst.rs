@@ -496,6 +496,34 @@ pub enum Inst {
 }
 
 impl Inst {
+    /// Whether the instruction only computes registers and control flow from registers (no
+    /// memory, no address conversion, no synchronization, no warp exchange): what a clock-derived
+    /// value may flow through without leaving the thread's registers ([`super::super::interp::Code::may_jump`]).
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self,
+            Inst::Nop
+                | Inst::Mov { .. }
+                | Inst::Pack { .. }
+                | Inst::Unpack { .. }
+                | Inst::Clock { .. }
+                | Inst::Un { .. }
+                | Inst::Bin { .. }
+                | Inst::Mad { .. }
+                | Inst::Bfe { .. }
+                | Inst::Bfi { .. }
+                | Inst::Prmt { .. }
+                | Inst::Cvt { .. }
+                | Inst::Selp { .. }
+                | Inst::Slct { .. }
+                | Inst::Setp { .. }
+                | Inst::Bra { .. }
+                | Inst::CmpBra { .. }
+                | Inst::Exit
+                | Inst::Trap
+        )
+    }
+
     /// Adds the registers the instruction may define to `out`; `false` when it may define
     /// registers this list does not know (the caller must then assume any). Used by the
     /// interpreter's may-write question ([`crate::engine::op::Program::may_write_to`]).

@@ -156,6 +156,10 @@ pub struct Launch {
     pub dyn_smem: u32,
     /// The unroll bound of the threads.
     pub unroll: u32,
+    /// The most exploration steps (`None`: `PTX_SYNC_MAX_STEPS`, else 5,000,000). Past it the
+    /// check stops: flags found by then are reported ([`crate::kernel::KernelOutcome::incomplete`]),
+    /// a clean verdict is not decided.
+    pub max_steps: Option<u64>,
 }
 
 impl Launch {
@@ -168,6 +172,7 @@ impl Launch {
             params: Vec::new(),
             dyn_smem: 0,
             unroll: 4,
+            max_steps: None,
         }
     }
 }

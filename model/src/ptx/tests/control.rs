@@ -96,7 +96,7 @@ fn a_kernel_loop_head_is_compared_on_entry_on_its_live_registers() {
     let mut heads = vec![];
     for _ in 0..40 {
         match t.step() {
-            Step::Op(Op::Clock, ..) => t.resume(Reply::Value(1 << 32)),
+            Step::Op(Op::Clock { .. }, ..) => t.resume(Reply::Value(1 << 32)),
             Step::Op(..) => t.resume(Reply::Value(0)),
             Step::LoopHead { entry, .. } => {
                 heads.push((entry, t.fingerprint()));
@@ -122,7 +122,7 @@ fn a_kernel_loop_head_is_compared_on_entry_on_its_live_registers() {
     let mut fps = vec![];
     for _ in 0..40 {
         match t.step() {
-            Step::Op(Op::Clock, ..) => t.resume(Reply::Value(1 << 32)),
+            Step::Op(Op::Clock { .. }, ..) => t.resume(Reply::Value(1 << 32)),
             Step::Op(..) => t.resume(Reply::Value(0)),
             Step::LoopHead { entry, .. } => {
                 assert!(!entry);
@@ -215,4 +215,58 @@ fn cloned_threads_share_code_and_diverge_independently() {
     let r2 = a.code().reg("%r2").unwrap() as usize;
     assert_eq!((a.reg(r2), b.reg(r2)), (2, 11));
     assert_ne!(a.fingerprint(), b.fingerprint());
+}
+
+#[test]
+fn a_clock_read_may_jump_only_where_an_earlier_clock_value_is_compared_with_it() {
+    // Two bounded waits in a row (SEMANTICS S6, "Which clock reads may jump"). Derived by hand:
+    // line 2 is the thread's first read (nothing earlier to compare with); line 3 (`%clock64`)
+    // is never used; line 8 is compared with line 2's `%rd2`, live across it (a jump there is
+    // the timeout); line 13, the second wait's start, has no earlier clock value live across
+    // it (`%rd2` is dead after the first wait): a jump there moves every later read with it.
+    // Line 18 is compared with line 13's `%rd5`.
+    let text = [
+        "mov.u64 %rd1, 0;",
+        "mov.u64 %rd2, %globaltimer;",
+        "mov.u64 %rd9, %clock64;",
+        "W:",
+        "ld.relaxed.gpu.global.u32 %r1, [x];",
+        "setp.ne.u32 %p1, %r1, 0;",
+        "@%p1 bra D;",
+        "mov.u64 %rd3, %globaltimer;",
+        "sub.s64 %rd4, %rd3, %rd2;",
+        "setp.lt.u64 %p2, %rd4, 1000;",
+        "@%p2 bra W;",
+        "D:",
+        "mov.u64 %rd5, %globaltimer;",
+        "V:",
+        "ld.relaxed.gpu.global.u32 %r2, [y];",
+        "setp.ne.u32 %p3, %r2, 0;",
+        "@%p3 bra E;",
+        "mov.u64 %rd6, %globaltimer;",
+        "sub.s64 %rd7, %rd6, %rd5;",
+        "setp.lt.u64 %p4, %rd7, 1000;",
+        "@%p4 bra V;",
+        "E:",
+    ];
+    let mut kc = (*kcode(layout_xs(), &text)).clone();
+    kc.observe_end = false;
+    let jumps: Vec<usize> = (0..kc.lines.len())
+        .filter(|&k| kc.may_jump(k))
+        .map(|k| kc.lines[k].at.line)
+        .collect();
+    assert_eq!(jumps, vec![8, 18]);
+    // A clock value stored to memory leaves the registers: the argument no longer holds and
+    // every clock read may jump.
+    let mut stored = text.to_vec();
+    stored.insert(13, "st.relaxed.gpu.global.u64 [y], %rd5;");
+    let mut kc = (*kcode(layout_xs(), &stored)).clone();
+    kc.observe_end = false;
+    let clocks = kc
+        .lines
+        .iter()
+        .filter(|l| matches!(l.inst, Inst::Clock { .. }))
+        .count();
+    let jumps = (0..kc.lines.len()).filter(|&k| kc.may_jump(k)).count();
+    assert_eq!((clocks, jumps), (5, 5));
 }

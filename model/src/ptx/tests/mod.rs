@@ -220,7 +220,7 @@ fn run(t: &mut Thread, mem: &mut Mem) -> Vec<Step> {
                             Reply::None
                         }
                     }
-                    Op::Clock => {
+                    Op::Clock { .. } => {
                         mem.clock += 10;
                         Reply::Value(mem.clock)
                     }

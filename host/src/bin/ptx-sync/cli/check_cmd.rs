@@ -34,6 +34,10 @@ pub struct KernelArgs {
     /// A final assertion over the parameters' buffers, e.g. `exists (p2[0] != 42)`.
     #[arg(long, value_name = "COND")]
     pub assert: Option<String>,
+    /// Stop after N exploration steps (default 5,000,000, or PTX_SYNC_MAX_STEPS): the flags
+    /// found by then are printed with an `Incomplete` line (exit 3); none found: unsupported.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
     /// For a container (`.fatbin`, `.o`, `.cubin`, an executable): check its PTX for this arch
     /// (`90`, `compute_90` or `sm_90`); default the highest ≤ 90, else the lowest.
     #[arg(long, value_name = "N", value_parser = parse_arch)]
@@ -64,6 +68,7 @@ impl KernelArgs {
             dyn_smem: self.dyn_smem,
             unroll,
             assert: self.assert.clone(),
+            max_steps: self.max_steps,
         }
     }
 }
@@ -79,6 +84,7 @@ impl KernelArgs {
             ("--param", !self.param.is_empty()),
             ("--dyn-smem", self.dyn_smem.is_some()),
             ("--assert", self.assert.is_some()),
+            ("--max-steps", self.max_steps.is_some()),
             ("--arch", self.arch.is_some()),
         ]
         .into_iter()
