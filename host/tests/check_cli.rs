@@ -65,6 +65,62 @@ fn mp_release_acquire_gpu_across_two_ctas_is_clean() {
     );
 }
 
+/// `--max-steps` on the seed's §5.4 kernels (`target/ptx/kernels.ptx`, `cargo xtask ptx`; the
+/// launch of `docs/kernel-check.md`), stopped after 5,000 steps. `tiny_s54_cluster_cta`'s
+/// `.release.cta` remote arrives on CTA A's `empty` come from CTA B, outside their scope: not
+/// morally strong with A's accesses (§8.6), a data race (§8.7.1) in its first executions — the
+/// flags are printed, then `Incomplete tiny_s54_cluster_cta (…)`, exit 3: not decided, but each
+/// flag holds. `tiny_s54_cluster_fix` has no flag to find: the limit is `unsupported: more than
+/// 5000 exploration steps` on stderr, exit 3, nothing on stdout.
+#[test]
+fn max_steps_stops_with_the_flags_found_or_as_unsupported() {
+    let ptx = repo().join("target/ptx/kernels.ptx").display().to_string();
+    let s54 = |entry: &str| {
+        run(&[
+            "check",
+            &ptx,
+            "--entry",
+            entry,
+            "--grid",
+            "2",
+            "--block",
+            "2",
+            "--cluster",
+            "2",
+            "--param",
+            "0=buf:32",
+            "--param",
+            "1=buf:64",
+            "--param",
+            "2=buf:4",
+            "--max-steps",
+            "5000",
+        ])
+    };
+    let o = s54("tiny_s54_cluster_cta");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("(* data race") && l.contains("mbarrier.arrive.release.cta")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l
+                .starts_with("Incomplete tiny_s54_cluster_cta (more than 5000 exploration steps")),
+        "{out}"
+    );
+    let o = s54("tiny_s54_cluster_fix");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("more than 5000 exploration steps"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// The same at `.cta` scope across two CTAs: a `.cta` operation's scope does not contain a thread
 /// of another CTA, so the flag accesses are not morally strong (§8.6): they conflict unordered —
 /// a data race on the flag (§8.7.1) — and no release/acquire synchronization happens, so nothing
@@ -160,6 +216,7 @@ fn bad_arguments_exit_2_with_one_line_naming_them() {
         (vec!["--entry", "nope"], "nope"),
         (vec!["--assert", "maybe (p0[0] == 1)"], "maybe"),
         (vec!["--param", "5=buf:4"], "parameter 5"),
+        (vec!["--max-steps", "0"], "--max-steps 0"),
     ];
     for (extra, want) in cases {
         let mut args = vec!["check", mp.as_str()];

@@ -523,6 +523,8 @@ const KERNEL_CHECKS: &[(&str, bool, u32, u32, &[u32])] = &[
     ("tiny_s51_cp_async_fix", false, 1, 64, &[32, 32, 4]),
     ("tiny_s52_tma_bug", true, 1, 64, &[32, 32, 4]),
     ("tiny_s52_tma_fix", false, 1, 64, &[32, 32, 4]),
+    ("tiny_s53_reuse_bug", true, 1, 64, &[32, 32, 4]),
+    ("tiny_s53_reuse_fix", false, 1, 64, &[32, 32, 4]),
     ("tiny_deepep_barrier_missing", true, 2, 2, &[16, 8]),
     ("tiny_deepep_barrier", false, 2, 2, &[16, 8]),
 ];
@@ -578,6 +580,12 @@ fn kernel_check_section() {
             if broken { "broken" } else { "fixed " }
         );
     }
+    println!(
+        "    §5.4 (a cluster of two CTAs): tiny_s54_cluster_fix clean, tiny_s54_init_bug data-race + hang +"
+    );
+    println!(
+        "    mbarrier-uninit, about 7 s each; tiny_s54_cluster_cta's race with --max-steps 20000"
+    );
     println!("    (every seed kernel, its launch and time: docs/kernel-check.md)");
 }
 
@@ -826,7 +834,8 @@ mod tests {
     /// The §5 kernels the tour checks are in the embedded PTX, and the checker flags each broken
     /// one and passes each fixed one (the verdicts written in `programs/`: §5.1 a cp.async write
     /// races with the consumer's reads, §5.2 the TMA's async-proxy write races with generic
-    /// reads, DeepEP's barrier with a dead rank hangs).
+    /// reads, §5.3 the consumer's generic reads race with the next TMA write of the stage,
+    /// DeepEP's barrier with a dead rank hangs).
     #[test]
     fn the_section5_kernel_checks_flag_the_broken_and_pass_the_fixed() {
         assert!(
