@@ -448,6 +448,9 @@ impl Thread {
 impl Thread {
     /// Whether an instruction may write memory (or issue an operation that does).
     fn writes(i: &Inst) -> bool {
+        if i.is_pure() {
+            return false;
+        }
         match i {
             Inst::Ld { .. }
             | Inst::Fence(..)
@@ -458,25 +461,6 @@ impl Thread {
             | Inst::PendingCount { .. }
             | Inst::Commit { .. }
             | Inst::WaitGroup { .. }
-            | Inst::Bra { .. }
-            | Inst::CmpBra { .. }
-            | Inst::Exit
-            | Inst::Trap
-            | Inst::Nop
-            | Inst::Mov { .. }
-            | Inst::Pack { .. }
-            | Inst::Unpack { .. }
-            | Inst::Clock { .. }
-            | Inst::Un { .. }
-            | Inst::Bin { .. }
-            | Inst::Mad { .. }
-            | Inst::Bfe { .. }
-            | Inst::Bfi { .. }
-            | Inst::Prmt { .. }
-            | Inst::Cvt { .. }
-            | Inst::Setp { .. }
-            | Inst::Selp { .. }
-            | Inst::Slct { .. }
             | Inst::Cvta { .. }
             | Inst::Mapa { .. }
             | Inst::Getctarank { .. }

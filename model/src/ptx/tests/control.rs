@@ -68,6 +68,21 @@ fn backward_branches_report_loop_heads_and_cut_past_the_bound() {
     assert!(matches!(t.step(), Step::Cut(_)));
 }
 
+/// A bounded spin on `x`: `%rd2` the start time, `%rd3` the time after a failed read.
+const BOUNDED_SPIN: &[&str] = &[
+    "mov.u64 %rd1, 0;",
+    "mov.u64 %rd2, %globaltimer;",
+    "W:",
+    "ld.relaxed.gpu.global.u32 %r1, [x];",
+    "setp.ne.u32 %p1, %r1, 0;",
+    "@%p1 bra D;",
+    "mov.u64 %rd3, %globaltimer;",
+    "sub.s64 %rd4, %rd3, %rd2;",
+    "setp.lt.u64 %p2, %rd4, 1000;",
+    "@%p2 bra W;",
+    "D:",
+];
+
 #[test]
 fn a_kernel_loop_head_is_compared_on_entry_on_its_live_registers() {
     // A bounded spin: the clock value `%rd3` and the comparison `%p2` are written before they
@@ -75,20 +90,8 @@ fn a_kernel_loop_head_is_compared_on_entry_on_its_live_registers() {
     // (the address) are live. With `entry_heads` the entry is a LoopHead too, and after one
     // failed iteration the state at the head is the entry's (the failed wait is not explored
     // twice).
-    let text = [
-        "mov.u64 %rd1, 0;",
-        "mov.u64 %rd2, %globaltimer;",
-        "W:",
-        "ld.relaxed.gpu.global.u32 %r1, [x];",
-        "setp.ne.u32 %p1, %r1, 0;",
-        "@%p1 bra D;",
-        "mov.u64 %rd3, %globaltimer;",
-        "sub.s64 %rd4, %rd3, %rd2;",
-        "setp.lt.u64 %p2, %rd4, 1000;",
-        "@%p2 bra W;",
-        "D:",
-    ];
-    let code = kcode(layout_xs(), &text);
+    let text = BOUNDED_SPIN;
+    let code = kcode(layout_xs(), text);
     let mut kc = (*code).clone();
     kc.observe_end = false;
     kc.entry_heads = true;
@@ -225,19 +228,10 @@ fn a_clock_read_may_jump_only_where_an_earlier_clock_value_is_compared_with_it()
     // the timeout); line 13, the second wait's start, has no earlier clock value live across
     // it (`%rd2` is dead after the first wait): a jump there moves every later read with it.
     // Line 18 is compared with line 13's `%rd5`.
-    let text = [
-        "mov.u64 %rd1, 0;",
-        "mov.u64 %rd2, %globaltimer;",
-        "mov.u64 %rd9, %clock64;",
-        "W:",
-        "ld.relaxed.gpu.global.u32 %r1, [x];",
-        "setp.ne.u32 %p1, %r1, 0;",
-        "@%p1 bra D;",
-        "mov.u64 %rd3, %globaltimer;",
-        "sub.s64 %rd4, %rd3, %rd2;",
-        "setp.lt.u64 %p2, %rd4, 1000;",
-        "@%p2 bra W;",
-        "D:",
+    // BOUNDED_SPIN with an unused `%clock64` read after its start, then a second spin.
+    let mut text = BOUNDED_SPIN.to_vec();
+    text.insert(2, "mov.u64 %rd9, %clock64;");
+    text.extend([
         "mov.u64 %rd5, %globaltimer;",
         "V:",
         "ld.relaxed.gpu.global.u32 %r2, [y];",
@@ -248,7 +242,7 @@ fn a_clock_read_may_jump_only_where_an_earlier_clock_value_is_compared_with_it()
         "setp.lt.u64 %p4, %rd7, 1000;",
         "@%p4 bra V;",
         "E:",
-    ];
+    ]);
     let mut kc = (*kcode(layout_xs(), &text)).clone();
     kc.observe_end = false;
     let jumps: Vec<usize> = (0..kc.lines.len())
