@@ -457,7 +457,8 @@ fn tiled_copy_rust_and_cuda_clean_and_relaxed_wait_races() {
 /// run three times and each wait loop may iterate once per arrival it reads first).
 ///
 /// Clean: no flag. Broken: the consumer's proxy fence removed — a data race between its
-/// generic read of stage 0 (tile 0) and the TMA's async-proxy write of tile 2 into it.
+/// generic read of stage 0 (tile 0) and the TMA's async-proxy write of tile 2 into it. Both
+/// twins, the same verdicts.
 #[test]
 fn tiled_copy_three_tiles_reuse_a_stage_and_need_the_proxy_fence() {
     let entry = "tiled_copy_s2";
@@ -482,12 +483,22 @@ fn tiled_copy_three_tiles_reuse_a_stage_and_need_the_proxy_fence() {
         entry,
         launch,
         clean: CLEAN,
-        twins: vec![(
-            "rust",
-            narrow_tiled(&rust_ptx("tiled_copy"), entry),
-            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
-            "",
-        )],
+        twins: vec![
+            (
+                "rust",
+                narrow_tiled(&rust_ptx("tiled_copy"), entry),
+                "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+                "",
+            ),
+            // nvcc's consumer fence is the init's text too; the consumer's is the one followed
+            // by the `mov` of `empty`'s address for its arrive.
+            (
+                "cuda",
+                narrow_tiled(&cuda_ptx("tiled-copy", "tiled_copy"), entry),
+                "fence.proxy.async.shared::cta; // 6.\n\t// end inline asm\n\tmov.u32",
+                "// end inline asm\n\tmov.u32",
+            ),
+        ],
         broken: Verdict {
             race: true,
             // The consumer's generic read of the stage and the TMA's write of tile 2.
