@@ -38,8 +38,19 @@ fn rust_ptx(name: &str) -> String {
 }
 
 /// The CUDA C++ twin `examples/<dir>/cuda/<file>.cu` compiled by nvcc (`-arch=sm_90 -ptx -O3`,
-/// libcu++ from the venv's `include/cccl`). Panics (never skips) when nvcc is missing or fails.
+/// libcu++ from the venv's `include/cccl`), once per test process (two tests check the tiled
+/// copy's). Panics (never skips) when nvcc is missing or fails.
 fn cuda_ptx(dir: &str, file: &str) -> String {
+    static DONE: std::sync::Mutex<std::collections::BTreeMap<String, String>> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
+    done.entry(format!("{dir}/{file}"))
+        .or_insert_with(|| compile_cuda(dir, file))
+        .clone()
+}
+
+/// [`cuda_ptx`]'s nvcc run.
+fn compile_cuda(dir: &str, file: &str) -> String {
     let nvcc = ptx_sync_build::tools::find_tool("nvcc", &root()).unwrap_or_else(|| {
         panic!(
             "no nvcc: run `cargo xtask setup` (it installs the project .venv), or set \
