@@ -25,6 +25,9 @@
 //! Needs the PTX tools: `PTX_SYNC_TOOLS` (set by `cargo xtask test`) or the `.venv` made by
 //! `cargo xtask setup`; without them every ptxas test here fails and says so.
 
+#[path = "../../device/tests/common/par.rs"]
+mod par;
+
 use ptx_sync::catalog::{for_each_variant, Arch, Family, Variant};
 use ptx_sync_host::costs::{ptxas_errors, rows_module};
 use ptx_sync_host::sass::find_tools;
@@ -419,22 +422,10 @@ fn every_row_assembles_at_its_floor() {
         arch_rows += g.len();
         push(&mut jobs, &g, v, t.to_string());
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..cores {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((g, v, t)) = jobs.get(i) else { break };
-                let r = rejected(g, *v, t);
-                results.lock().unwrap()[i] = Some(r);
-            });
-        }
-    });
+    let results = par::par_map(&jobs, |(g, v, t)| rejected(g, *v, t));
     let mut failed = Vec::new();
-    for ((g, v, t), r) in jobs.iter().zip(results.into_inner().unwrap()) {
-        for i in r.expect("every part went through ptxas") {
+    for ((g, v, t), r) in jobs.iter().zip(results) {
+        for i in r {
             failed.push(format!("{} at {t} / {}", key(g[i]), ver(*v)));
         }
     }

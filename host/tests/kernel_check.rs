@@ -15,6 +15,9 @@
 //! reported) were fixed in the engine; their reproducers are `model/tests/kernel_check.rs`. Every
 //! row below is the plain ISA verdict.
 
+#[path = "../../device/tests/common/par.rs"]
+mod par;
+
 use ptx_sync_model::kernel::{check_module, KernelCheck, KernelOutcome};
 use ptx_sync_model::ptx::module::{Bind, Launch, Module};
 use std::path::PathBuf;
@@ -116,29 +119,9 @@ fn run(x: &Expect) -> KernelOutcome {
 /// Runs every row, on as many threads as the machine has cores (a row is one model-checker
 /// run, single-threaded); collects every mismatch, in row order (so one run lists them all).
 fn check_all(rows: &[Expect]) {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut outcomes: Vec<(usize, KernelOutcome)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers.min(rows.len()))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(x) = rows.get(i) else { break done };
-                        done.push((i, run(x)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    outcomes.sort_by_key(|(i, _)| *i);
+    let outcomes = par::par_map(rows, run);
     let mut bad = Vec::new();
-    for (x, (_, o)) in rows.iter().zip(outcomes) {
+    for (x, o) in rows.iter().zip(outcomes) {
         let names = o.flag_names();
         let mut want: Vec<String> = x.flags.iter().map(|s| s.to_string()).collect();
         if x.race {

@@ -381,6 +381,30 @@ fn narrow_tiled(ptx: &str, entry: &str) -> String {
     edit_line(&p, entry, "mov.", ", 8192;", ", 16;")
 }
 
+/// The narrowed tiled copy's launch: grid 1 × block 33 (thread 0 = producer, threads 1–31 only
+/// pass `barrier.sync 0`, thread 32 = the one consumer), a 2-D tensor map over a zeroed
+/// `width` × 1 `u32` source with a 4 × 1 box, `out` = `width` words, `width`, `height` = 1,
+/// `status` = 4 bytes, 16 KiB of dynamic shared memory (2 stages × 8 KiB, the kernel's stage
+/// stride).
+fn tiled_launch(width: u32) -> Launch {
+    launch(
+        1,
+        33,
+        &[
+            Bind::Tmap {
+                dims: [width, 1],
+                boxdim: [4, 1],
+                rank: 2,
+            },
+            Bind::Buf(4 * width),
+            Bind::Int(width as u64),
+            Bind::Int(1),
+            Bind::Buf(4),
+        ],
+        16384,
+    )
+}
+
 /// examples/tiled-copy (the seed's §5 full/empty TMA ring): `tiled_copy_s2(tmap, out, width,
 /// height, status)`, 2 stages, at model-check size ([`narrow_tiled`]).
 ///
@@ -406,22 +430,7 @@ fn narrow_tiled(ptx: &str, entry: &str) -> String {
 #[test]
 fn tiled_copy_rust_and_cuda_clean_and_relaxed_wait_races() {
     let entry = "tiled_copy_s2";
-    let launch = launch(
-        1,
-        33,
-        &[
-            Bind::Tmap {
-                dims: [4, 1],
-                boxdim: [4, 1],
-                rank: 2,
-            },
-            Bind::Buf(16),
-            Bind::Int(4),
-            Bind::Int(1),
-            Bind::Buf(4),
-        ],
-        16384,
-    );
+    let launch = tiled_launch(4);
     // The CUDA twin as nvcc wrote it: each template instance declares its `__shared__` `full`
     // and `empty` barriers inside the entry's body (PTX ISA §5.1.5: per-CTA storage whatever the
     // declaration's scope), which the checker takes as they are.
@@ -473,22 +482,7 @@ fn tiled_copy_rust_and_cuda_clean_and_relaxed_wait_races() {
 #[test]
 fn tiled_copy_three_tiles_reuse_a_stage_and_need_the_proxy_fence() {
     let entry = "tiled_copy_s2";
-    let mut launch = launch(
-        1,
-        33,
-        &[
-            Bind::Tmap {
-                dims: [192, 1],
-                boxdim: [4, 1],
-                rank: 2,
-            },
-            Bind::Buf(768),
-            Bind::Int(192),
-            Bind::Int(1),
-            Bind::Buf(4),
-        ],
-        16384,
-    );
+    let mut launch = tiled_launch(192);
     launch.unroll = 12;
     run(&Example {
         entry,

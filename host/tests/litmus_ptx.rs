@@ -3,6 +3,9 @@
 //! assembles for sm_90; each file it does not support has a reason. The generator reads only the
 //! parsed test, never the model's verdicts.
 
+#[path = "../../device/tests/common/par.rs"]
+mod par;
+
 use ptx_sync_host::litmus_ptx;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,29 +54,16 @@ fn every_supported_corpus_file_assembles_with_ptxas() {
             }
         }
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(vec![None; modules.len()]);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..cores {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((_, src, cubin)) = modules.get(i) else {
-                    break;
-                };
-                let o = Command::new(tools.join("ptxas"))
-                    .args(["-arch=sm_90", "-O3"])
-                    .arg(src)
-                    .arg("-o")
-                    .arg(cubin)
-                    .output()
-                    .expect("ptxas runs");
-                results.lock().unwrap()[i] = Some(o);
-            });
-        }
+    let results = par::par_map(&modules, |(_, src, cubin)| {
+        Command::new(tools.join("ptxas"))
+            .args(["-arch=sm_90", "-O3"])
+            .arg(src)
+            .arg("-o")
+            .arg(cubin)
+            .output()
+            .expect("ptxas runs")
     });
-    for ((name, src, _), o) in modules.into_iter().zip(results.into_inner().unwrap()) {
-        let o = o.expect("every module went through ptxas");
+    for ((name, src, _), o) in modules.into_iter().zip(results) {
         if o.status.success() {
             ok.push(name);
         } else {
