@@ -553,19 +553,40 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             }
         }
         let mut edges = forced.to_vec();
-        let mut out = bco.clone();
         for &(a, b) in free {
             if bco.has(a, b) || bco.has(b, a) {
                 continue;
             }
-            let e = if (preds[a], a) < (preds[b], b) {
+            edges.push(if (preds[a], a) < (preds[b], b) {
                 (a, b)
             } else {
                 (b, a)
-            };
-            edges.push(e);
-            if !out.has(e.0, e.1) {
-                out.add_closed(e.0, e.1);
+            });
+        }
+        // The fences in that order: when each is free with, or ordered to, the next, the chain
+        // of consecutive pairs closes to the same order as every pair (each pair's edge is the
+        // chain between them), with one closed addition per fence instead of one per pair.
+        let mut chain: Vec<EvId> = (0..preds.len()).filter(|&f| preds[f] != 0).collect();
+        chain.sort_unstable_by_key(|&f| (preds[f], f));
+        let linked = chain.windows(2).all(|p| {
+            let (x, y) = (p[0], p[1]);
+            bco.has(x, y)
+                || bco.has(y, x)
+                || free.binary_search(&(x, y)).is_ok()
+                || free.binary_search(&(y, x)).is_ok()
+        });
+        let mut out = bco;
+        if linked {
+            for p in chain.windows(2) {
+                if !out.has(p[0], p[1]) {
+                    out.add_closed(p[0], p[1]);
+                }
+            }
+        } else {
+            for &(a, b) in &edges[forced.len()..] {
+                if !out.has(a, b) {
+                    out.add_closed(a, b);
+                }
             }
         }
         (edges, out)
@@ -784,54 +805,105 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
 /// between overlapping operations and morally strong relations in communication order cannot
 /// result in a cycle", for a coherence order `co` of the location's writes.
 pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
-    // Nodes: the writes, then the reads.
-    let mut nodes: Vec<EvId> = cp.writes.clone();
-    for (r, _) in &cp.reads {
-        if !nodes.contains(r) {
-            nodes.push(*r);
+    // Nodes: the writes, then the reads (a read-modify-write is one node, its write's).
+    let mut nodes: Vec<EvId> = Vec::new();
+    let mut stack = [0 as EvId; 64];
+    let mut len = cp.writes.len();
+    let fits = len + cp.reads.len() <= 64;
+    if fits {
+        stack[..len].copy_from_slice(&cp.writes);
+    } else {
+        nodes.extend_from_slice(&cp.writes);
+    }
+    let mut read_node = [0usize; 64];
+    let mut read_nodes: Vec<usize> = Vec::new();
+    for (k, (r, _)) in cp.reads.iter().enumerate() {
+        let at = if fits {
+            stack[..len].iter().position(|x| x == r)
+        } else {
+            nodes.iter().position(|x| x == r)
+        };
+        let i = at.unwrap_or_else(|| {
+            if fits {
+                stack[len] = *r;
+            } else {
+                nodes.push(*r);
+            }
+            len += 1;
+            len - 1
+        });
+        if fits {
+            read_node[k] = i;
+        } else {
+            read_nodes.push(i);
         }
     }
+    let nodes: &[EvId] = if fits { &stack[..len] } else { &nodes };
+    let read_node: &[usize] = if fits {
+        &read_node[..cp.reads.len()]
+    } else {
+        &read_nodes
+    };
     let n = nodes.len();
-    let pos = |e: EvId| nodes.iter().position(|&x| x == e);
-    let mut rel = Rel::new(n);
     let mem = |e: EvId| g.ev[e].mem().unwrap();
-    for i in 0..n {
-        for j in 0..n {
-            if i != j && g.po_before(nodes[i], nodes[j]) && mem(nodes[i]).overlaps(mem(nodes[j])) {
-                rel.add(i, j);
-            }
-        }
-    }
     let ms = |a: EvId, b: EvId| morally_strong(&g.ev[a], &g.ev[b]);
-    for (i, &a) in cp.writes.iter().enumerate() {
-        for (j, &b) in cp.writes.iter().enumerate() {
-            if co.has(i, j) && ms(a, b) {
-                rel.add(i, j);
-            }
-        }
-    }
-    for (r, srcs) in &cp.reads {
-        let ri = pos(*r).unwrap();
-        let mr = mem(*r);
-        for &s in srcs {
-            if s != INIT {
-                let w = cp.writes[s];
-                if w != *r && ms(w, *r) {
-                    rel.add(s, ri);
-                }
-            }
-            // from-reads: r → every morally strong write after its source.
-            for (j, &w) in cp.writes.iter().enumerate() {
-                if w == *r || !ms(*r, w) || !mr.overlaps(mem(w)) {
-                    continue;
-                }
-                let after = if s == INIT { true } else { co.has(s, j) };
-                if after {
-                    rel.add(ri, j);
+    let edges = |add: &mut dyn FnMut(usize, usize)| {
+        for i in 0..n {
+            for j in 0..n {
+                if i != j
+                    && g.po_before(nodes[i], nodes[j])
+                    && mem(nodes[i]).overlaps(mem(nodes[j]))
+                {
+                    add(i, j);
                 }
             }
         }
+        for (i, &a) in cp.writes.iter().enumerate() {
+            for (j, &b) in cp.writes.iter().enumerate() {
+                if co.has(i, j) && ms(a, b) {
+                    add(i, j);
+                }
+            }
+        }
+        for (k, (r, srcs)) in cp.reads.iter().enumerate() {
+            let ri = read_node[k];
+            let mr = mem(*r);
+            for &s in srcs {
+                if s != INIT {
+                    let w = cp.writes[s];
+                    if w != *r && ms(w, *r) {
+                        add(s, ri);
+                    }
+                }
+                // from-reads: r → every morally strong write after its source.
+                for (j, &w) in cp.writes.iter().enumerate() {
+                    if w == *r || !ms(*r, w) || !mr.overlaps(mem(w)) {
+                        continue;
+                    }
+                    let after = if s == INIT { true } else { co.has(s, j) };
+                    if after {
+                        add(ri, j);
+                    }
+                }
+            }
+        }
+    };
+    if n <= 64 {
+        // One word per node: close by Warshall's rows, then look for a node reaching itself.
+        let mut m = [0u64; 64];
+        edges(&mut |i, j| m[i] |= 1 << j);
+        for k in 0..n {
+            let rk = m[k];
+            for row in m[..n].iter_mut() {
+                if *row >> k & 1 == 1 {
+                    *row |= rk;
+                }
+            }
+        }
+        return (0..n).all(|i| m[i] >> i & 1 == 0);
     }
+    let mut rel = Rel::new(n);
+    edges(&mut |i, j| rel.add(i, j));
     rel.acyclic()
 }
 
