@@ -63,6 +63,9 @@ pub struct Found {
     pub witness_pos: Option<Witness>,
     /// First allowed execution.
     pub witness_any: Option<Witness>,
+    /// Executions that threads other than the caller's checked (the rest of the result does not
+    /// depend on it: `model/SEMANTICS.md` S9).
+    pub helped: u64,
 }
 
 /// Evaluates the condition's proposition (plain 64-bit comparisons).

@@ -35,7 +35,9 @@
 //! ```
 
 use crate::ast::{Cmp, Prop, Quantifier};
-use crate::engine::explore::{Explorer, Leaf, Limits, LocTerm, World};
+use crate::engine::explore::{
+    merge_first, Earliest, Explorer, First, Leaf, Limits, LocTerm, Observe, Summary, World,
+};
 use crate::found::{each_choice, Witness};
 use crate::parse::tokens::{tokenize, KERNEL_ASSERTION};
 use crate::parse::{Error, ErrorKind};
@@ -493,81 +495,47 @@ pub fn check_module(
         quantifier: assert.as_ref().map(|a| a.0),
         ..Default::default()
     };
-    let mut races: Vec<String> = Vec::new();
-    let mut flags: Vec<(String, String)> = Vec::new();
+    let limits = {
+        let mut l = Limits::default();
+        if let Some(n) = check.launch.max_steps {
+            l.max_steps = n;
+            // A step budget is a budget of one depth-first search.
+            l.jobs = 1;
+        }
+        if let Some(j) = check.launch.jobs {
+            l.jobs = j.max(1);
+        }
+        if let Some(s) = check.launch.spawn_after {
+            l.spawn_after = s;
+        }
+        l
+    };
+    let parts = Explorer::run_jobs(&world, kernel.threads, terms.clone(), limits, || KAcc {
+        assert: assert.as_ref().map(|a| &a.1),
+        words: &words,
+        races: First::default(),
+        flags: First::default(),
+        pos: 0,
+        neg: 0,
+        witness_pos: Earliest::default(),
+        witness_any: Earliest::default(),
+    });
+    let mut summary = Summary::default();
+    let (mut races, mut flags) = (Vec::new(), Vec::new());
     let (mut pos, mut neg) = (0u64, 0u64);
-    let mut witness_pos: Option<Witness> = None;
-    let mut witness_any: Option<Witness> = None;
-    let summary = Explorer::run(
-        &world,
-        kernel.threads,
-        terms.clone(),
-        {
-            let mut l = Limits::default();
-            if let Some(n) = check.launch.max_steps {
-                l.max_steps = n;
-            }
-            l
-        },
-        |leaf: &Leaf<Thread>| {
-            for &(a, b, _) in &leaf.races {
-                let (pa, pb) = (
-                    leaf.graph.ev[a].mem().unwrap().proxy,
-                    leaf.graph.ev[b].mem().unwrap().proxy,
-                );
-                let proxies = if pa != pb {
-                    format!(" ({pa} and {pb} proxies)")
-                } else {
-                    String::new()
-                };
-                let d = format!(
-                    "{} and {}{proxies}",
-                    describe_ev(leaf.graph, a),
-                    describe_ev(leaf.graph, b)
-                );
-                if !races.contains(&d) {
-                    races.push(d);
-                }
-            }
-            for f in leaf.flags {
-                if !flags.contains(f) {
-                    flags.push(f.clone());
-                }
-            }
-            let Some((_, prop)) = &assert else {
-                if witness_any.is_none() {
-                    witness_any = Some(crate::engine::litmus::witness_of(leaf));
-                }
-                return;
-            };
-            for alt in &leaf.finals {
-                let sets: Vec<Vec<u64>> = alt.iter().map(|s| s.iter().copied().collect()).collect();
-                each_choice(&sets, |pick| {
-                    let val = |t: ATerm| -> i64 {
-                        match t {
-                            ATerm::Imm(v) => v,
-                            ATerm::Word(i, k) => {
-                                let j = words.iter().position(|w| *w == (i, k)).unwrap();
-                                sets[j][pick[j]] as i64
-                            }
-                        }
-                    };
-                    let sat = eval(prop, &val);
-                    if sat {
-                        pos += 1;
-                    } else {
-                        neg += 1;
-                    }
-                    if sat && witness_pos.is_none() {
-                        witness_pos = Some(crate::engine::litmus::witness_of(leaf));
-                    }
-                    if witness_any.is_none() {
-                        witness_any = Some(crate::engine::litmus::witness_of(leaf));
-                    }
-                });
-            }
-        },
-    );
+    let (mut wpos, mut wany) = (Earliest::default(), Earliest::default());
+    for (sm, acc) in parts {
+        summary.merge(sm);
+        races.push(acc.races);
+        flags.push(acc.flags);
+        pos += acc.pos;
+        neg += acc.neg;
+        wpos.merge(acc.witness_pos);
+        wany.merge(acc.witness_any);
+    }
+    let races = merge_first(races).into_vec();
+    let mut flags = merge_first(flags).into_vec();
+    let (witness_pos, witness_any) = (wpos.into_inner(), wany.into_inner());
     let found = !races.is_empty()
         || !flags.is_empty()
         || !summary.hangs.is_empty()
@@ -603,6 +571,79 @@ pub fn check_module(
     Ok(out)
 }
 
+/// What one exploring thread of a kernel check keeps; the threads' are merged in depth-first
+/// order ([`Leaf::pos`]).
+struct KAcc<'a> {
+    assert: Option<&'a AProp>,
+    words: &'a [(usize, u32)],
+    races: First<String>,
+    flags: First<(String, String)>,
+    pos: u64,
+    neg: u64,
+    witness_pos: Earliest<Witness>,
+    witness_any: Earliest<Witness>,
+}
+
+impl Observe<Thread> for KAcc<'_> {
+    fn leaf(&mut self, leaf: &Leaf<Thread>) {
+        let mut k = 0u32;
+        for &(a, b, _) in &leaf.races {
+            let (pa, pb) = (
+                leaf.graph.ev[a].mem().unwrap().proxy,
+                leaf.graph.ev[b].mem().unwrap().proxy,
+            );
+            let proxies = if pa != pb {
+                format!(" ({pa} and {pb} proxies)")
+            } else {
+                String::new()
+            };
+            let d = format!(
+                "{} and {}{proxies}",
+                describe_ev(leaf.graph, a),
+                describe_ev(leaf.graph, b)
+            );
+            self.races.note(leaf.pos, k, d);
+            k += 1;
+        }
+        for f in leaf.flags {
+            self.flags.note(leaf.pos, k, f.clone());
+            k += 1;
+        }
+        let Some(prop) = self.assert else {
+            self.witness_any
+                .offer(leaf.pos, || crate::engine::litmus::witness_of(leaf));
+            return;
+        };
+        let words = self.words;
+        for alt in &leaf.finals {
+            let sets: Vec<Vec<u64>> = alt.iter().map(|s| s.iter().copied().collect()).collect();
+            each_choice(&sets, |pick| {
+                let val = |t: ATerm| -> i64 {
+                    match t {
+                        ATerm::Imm(v) => v,
+                        ATerm::Word(i, k) => {
+                            let j = words.iter().position(|w| *w == (i, k)).unwrap();
+                            sets[j][pick[j]] as i64
+                        }
+                    }
+                };
+                let sat = eval(prop, &val);
+                if sat {
+                    self.pos += 1;
+                } else {
+                    self.neg += 1;
+                }
+                if sat {
+                    self.witness_pos
+                        .offer(leaf.pos, || crate::engine::litmus::witness_of(leaf));
+                }
+                self.witness_any
+                    .offer(leaf.pos, || crate::engine::litmus::witness_of(leaf));
+            });
+        }
+    }
+}
+
 /// Options of `ptx-sync check FILE.ptx …` (the launch and what to report).
 #[derive(Clone, Debug, Default)]
 pub struct KernelOptions {
@@ -625,6 +666,9 @@ pub struct KernelOptions {
     /// `--max-steps N`: stop after N exploration steps (default: `PTX_SYNC_MAX_STEPS`, else
     /// 5,000,000); flags found by then are reported, the verdict is incomplete (exit 3).
     pub max_steps: Option<u64>,
+    /// `--jobs N`: threads that explore together (default: see
+    /// [`Launch::jobs`](crate::ptx::module::Launch::jobs)); the verdict does not depend on it.
+    pub jobs: Option<usize>,
 }
 
 fn dims(s: &str, what: &str) -> Result<[u32; 3], String> {
@@ -748,6 +792,12 @@ pub fn check_of_options(module: &Module, opts: &KernelOptions) -> Result<KernelC
                 return Err("--max-steps 0: expected a positive number of steps".to_string());
             }
             launch.max_steps = Some(n);
+        }
+        if let Some(j) = opts.jobs {
+            if j == 0 {
+                return Err("--jobs 0: expected a positive number of threads".to_string());
+            }
+            launch.jobs = Some(j);
         }
         Ok(())
     })();

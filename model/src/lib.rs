@@ -90,7 +90,16 @@ pub fn check(text: &str, file: &str) -> Result<Outcome, Error> {
 
 /// Checks a parsed test.
 pub fn check_test(test: Test, t0: Instant) -> Result<Outcome, Error> {
-    let found = engine::litmus::run(&test)?;
+    check_test_with(test, t0, engine::explore::Limits::default())
+}
+
+/// Checks a parsed test under `limits` (exploration steps, events, threads).
+pub fn check_test_with(
+    test: Test,
+    t0: Instant,
+    limits: engine::explore::Limits,
+) -> Result<Outcome, Error> {
+    let found = engine::litmus::run_with(&test, limits)?;
     Ok(Outcome::new(test, found, t0.elapsed().as_secs_f64()))
 }
 
@@ -120,7 +129,11 @@ pub fn check_file_with(path: &Path, opts: &CheckOptions) -> Result<Outcome, Erro
     if let Some(u) = opts.unroll {
         test.set_unroll(u);
     }
-    check_test(test, t0)
+    let mut limits = engine::explore::Limits::default();
+    if let Some(j) = opts.jobs {
+        limits.jobs = j.max(1);
+    }
+    check_test_with(test, t0, limits)
 }
 
 /// The `.litmus` files named by `paths`, sorted within each directory, each file once.
@@ -204,6 +217,9 @@ pub struct CheckOptions {
     /// `--unroll N`: backward jumps to one loop head per entry before a path is cut (default
     /// [`parse::DEFAULT_UNROLL`]). Spin loops that only wait do not need it.
     pub unroll: Option<u32>,
+    /// `--jobs N`: threads that explore one test together (default `PTX_SYNC_JOBS`, else the
+    /// cores this process may use); the verdicts do not depend on it (`model/SEMANTICS.md` S9).
+    pub jobs: Option<usize>,
 }
 
 /// `ptx-sync check FILE|DIR ...`: prints herd-style results, returns the exit code: 0 every

@@ -1,5 +1,5 @@
 //! The kernel-check flags both examples take (`--entry`, `--grid`, `--block`, `--cluster`,
-//! `--param`, `--dyn-smem`, `--unroll`, `--max-steps`, `--assert`), read into [`KernelOptions`].
+//! `--param`, `--dyn-smem`, `--unroll`, `--max-steps`, `--jobs`, `--assert`), read into [`KernelOptions`].
 
 use ptx_sync_model::kernel::KernelOptions;
 
@@ -19,6 +19,7 @@ pub fn kernel_options(args: &[String]) -> (KernelOptions, Vec<String>) {
             "--dyn-smem" => o.dyn_smem = v.and_then(|s| s.parse().ok()),
             "--unroll" => o.unroll = v.and_then(|s| s.parse().ok()),
             "--max-steps" => o.max_steps = v.and_then(|s| s.parse().ok()),
+            "--jobs" => o.jobs = v.and_then(|s| s.parse().ok()),
             "--assert" => o.assert = v,
             f => {
                 rest.push(f.to_string());

@@ -56,13 +56,13 @@ pub struct Base {
     /// Narrow edges (restricted fences): the source alone precedes the target.
     pub narrow: Vec<(EvId, EvId)>,
     /// The `fence.sc` events.
-    pub sc: Vec<EvId>,
+    pub sc: Shared<Vec<EvId>>,
     /// Program-order edges between consecutive positions.
-    pub po_edges: Vec<(EvId, EvId)>,
+    pub po_edges: Shared<Vec<(EvId, EvId)>>,
     /// Proxy fences (events), for proxy-preserved order.
-    pub pfences: Vec<EvId>,
+    pub pfences: Shared<Vec<EvId>>,
     /// Memory events by location.
-    pub by_key: Vec<(LocKey, Vec<EvId>)>,
+    pub by_key: Shared<Vec<(LocKey, Vec<EvId>)>>,
 }
 
 impl Base {
@@ -165,7 +165,18 @@ fn wait_ok(m: &Mem) -> bool {
 impl<'a> Checker<'a> {
     /// Prepares the graph's fixed relations.
     pub fn new(g: &'a Graph, cluster_of: &'a dyn Fn(u32) -> u32) -> Self {
-        let base = Self::compute_base(g);
+        Self::new_from(g, cluster_of, None)
+    }
+
+    /// [`Self::new`], sharing with `prior` — the base relations of a graph with the same events
+    /// that only differed in what reads read (events are only ever appended) — the relations
+    /// that depend on the events alone: program order, the fences, the locations.
+    pub fn new_from(
+        g: &'a Graph,
+        cluster_of: &'a dyn Fn(u32) -> u32,
+        prior: Option<&Base>,
+    ) -> Self {
+        let base = Self::compute_base(g, prior.filter(|b| b.n == g.ev.len()));
         Checker {
             g,
             cluster_of,
@@ -193,8 +204,24 @@ impl<'a> Checker<'a> {
         &self.base
     }
 
-    fn compute_base(g: &Graph) -> Base {
+    fn compute_base(g: &Graph, prior: Option<&Base>) -> Base {
         let n = g.ev.len();
+        let obs = Self::observation(g);
+        let (patterns, mut narrow) = Self::pattern_sync(g, &obs);
+        narrow.extend(g.narrow.iter().copied());
+        if let Some(p) = prior {
+            return Base {
+                n,
+                obs,
+                barrier: g.sync.clone(),
+                patterns,
+                narrow,
+                sc: p.sc.clone(),
+                po_edges: p.po_edges.clone(),
+                pfences: p.pfences.clone(),
+                by_key: p.by_key.clone(),
+            };
+        }
         // Program order: each event before the next position's events (the elements of one
         // vector access share a position: "executed in an unspecified order", §8.2.4).
         let mut po_edges = Vec::with_capacity(n);
@@ -239,19 +266,16 @@ impl<'a> Checker<'a> {
             by_key.push((k, mems[i..j].iter().map(|x| x.1).collect()));
             i = j;
         }
-        let obs = Self::observation(g);
-        let (patterns, mut narrow) = Self::pattern_sync(g, &obs);
-        narrow.extend(g.narrow.iter().copied());
         Base {
             n,
             obs,
             barrier: g.sync.clone(),
             patterns,
             narrow,
-            sc,
-            po_edges,
-            pfences,
-            by_key,
+            sc: Shared::new(sc),
+            po_edges: Shared::new(po_edges),
+            pfences: Shared::new(pfences),
+            by_key: Shared::new(by_key),
         }
     }
 
@@ -470,7 +494,7 @@ impl<'a> Checker<'a> {
     /// synchronizes-with's), not closed.
     pub fn bco_edges(&self) -> Rel {
         let mut r = Rel::new(self.base.n);
-        for &(a, b) in &self.base.po_edges {
+        for &(a, b) in self.base.po_edges.iter() {
             r.add(a, b);
         }
         for &(a, b) in self.base.barrier.iter().chain(&self.base.patterns) {
@@ -664,7 +688,7 @@ impl<'a> Checker<'a> {
     pub fn cause(&self, bco: &Rel) -> (Rel, Rel) {
         let n = self.base.n;
         let mut pp = Rel::new(n);
-        for (_, evs) in &self.base.by_key {
+        for (_, evs) in self.base.by_key.iter() {
             for &x in evs {
                 for &y in evs {
                     if x != y && self.ppbco(bco, x, y) {

@@ -1,11 +1,13 @@
 //! Runs a litmus test (format parts 1 and 2) on the engine and reports in the checker's `Found`
 //! form: its threads are the front end's interpreters ([`crate::ptx::Thread`]).
 
-use super::explore::{Explorer, Leaf, Limits, LocTerm, World};
+use super::explore::{
+    merge_first, Earliest, Explorer, First, Leaf, Limits, LocTerm, Observe, Summary, World,
+};
 use super::graph::{Kind, Src, Value};
 use super::op::Program;
 use crate::ast::{Prop, Term, Test};
-use crate::found::{Found, WEvent, Witness};
+use crate::found::{each_choice, Found, WEvent, Witness};
 use crate::parse::{Error, ErrorKind};
 
 /// The proposition under the test's widths (FORMAT part 2: comparisons are modulo 2^w).
@@ -133,8 +135,92 @@ fn unsupported(test: &Test, msg: String) -> Error {
     }
 }
 
+/// What one exploring thread of [`run`] keeps; the threads' are merged in depth-first order
+/// ([`Leaf::pos`]).
+struct Acc<'t> {
+    test: &'t Test,
+    terms: &'t [LocTerm],
+    found: Found,
+    races: First<String>,
+    flags: First<(String, String)>,
+    witness_pos: Earliest<Witness>,
+    witness_any: Earliest<Witness>,
+}
+
+impl Observe<crate::ptx::Thread> for Acc<'_> {
+    fn leaf(&mut self, leaf: &Leaf<crate::ptx::Thread>) {
+        let (test, terms) = (self.test, self.terms);
+        let mut k = 0u32;
+        for &(a, b, mixed) in &leaf.races {
+            let (x, y) = (&leaf.graph.ev[a], &leaf.graph.ev[b]);
+            let (px, py) = (x.mem().unwrap().proxy, y.mem().unwrap().proxy);
+            let proxies = if px != py {
+                format!(" ({px} and {py} proxies)")
+            } else {
+                String::new()
+            };
+            let d = format!(
+                "P{} `{}` (line {}) and P{} `{}` (line {}){proxies}",
+                x.thread, x.at.text, x.at.line, y.thread, y.at.text, y.at.line
+            );
+            if mixed {
+                self.flags
+                    .note(leaf.pos, k, ("mixed-size-race".into(), d.clone()));
+            }
+            self.races.note(leaf.pos, k, d);
+            k += 1;
+        }
+        for f in leaf.flags {
+            self.flags.note(leaf.pos, k, f.clone());
+            k += 1;
+        }
+        // An execution in which a thread the condition observes did not finish has no final
+        // state.
+        let blocked = test
+            .observed
+            .iter()
+            .any(|t| matches!(t, Term::Reg(th, _) if leaf.threads[*th].is_none()));
+        if blocked {
+            return;
+        }
+        for alt in &leaf.finals {
+            let sets: Vec<Vec<u64>> = alt.iter().map(|s| s.iter().copied().collect()).collect();
+            each_choice(&sets, |pick| {
+                let val = |t: &Term| -> i64 {
+                    match t {
+                        Term::Reg(th, r) => leaf.threads[*th].unwrap().reg(*r) as i64,
+                        Term::Imm(v) => *v,
+                        _ => {
+                            let lt = loc_term(test, t).unwrap();
+                            let k = terms.iter().position(|x| *x == lt).unwrap();
+                            sets[k][pick[k]] as i64
+                        }
+                    }
+                };
+                let sat = eval(test, &test.prop, &val);
+                let state: Vec<i64> = test.observed.iter().map(val).collect();
+                self.found.states.insert(state, sat);
+                if sat {
+                    self.witness_pos.offer(leaf.pos, || witness_of(leaf));
+                }
+                self.witness_any.offer(leaf.pos, || witness_of(leaf));
+                if sat {
+                    self.found.positive += 1;
+                } else {
+                    self.found.negative += 1;
+                }
+            });
+        }
+    }
+}
+
 /// Checks a test on the engine.
 pub fn run(test: &Test) -> Result<Found, Error> {
+    run_with(test, Limits::default())
+}
+
+/// [`run`] under `limits` (steps, events, threads).
+pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
     if let Some(e) = &test.engine {
         return Err(e.clone());
     }
@@ -161,95 +247,37 @@ pub fn run(test: &Test) -> Result<Found, Error> {
             }
         }
     }
+    let parts = Explorer::run_jobs(&world, threads, terms.clone(), limits, || Acc {
+        test,
+        terms: &terms,
+        found: Found::default(),
+        races: First::default(),
+        flags: First::default(),
+        witness_pos: Earliest::default(),
+        witness_any: Earliest::default(),
+    });
+    let mut summary = Summary::default();
     let mut found = Found::default();
-    let mut flags: Vec<(String, String)> = Vec::new();
-    let summary = Explorer::run(
-        &world,
-        threads,
-        terms.clone(),
-        Limits::default(),
-        |leaf: &Leaf<crate::ptx::Thread>| {
-            for &(a, b, mixed) in &leaf.races {
-                let (x, y) = (&leaf.graph.ev[a], &leaf.graph.ev[b]);
-                let (px, py) = (x.mem().unwrap().proxy, y.mem().unwrap().proxy);
-                let proxies = if px != py {
-                    format!(" ({px} and {py} proxies)")
-                } else {
-                    String::new()
-                };
-                let d = format!(
-                    "P{} `{}` (line {}) and P{} `{}` (line {}){proxies}",
-                    x.thread, x.at.text, x.at.line, y.thread, y.at.text, y.at.line
-                );
-                if !found.races.contains(&d) {
-                    found.races.push(d.clone());
-                }
-                if mixed && !flags.iter().any(|f| f.0 == "mixed-size-race" && f.1 == d) {
-                    flags.push(("mixed-size-race".into(), d));
-                }
-            }
-            for f in leaf.flags {
-                if !flags.contains(f) {
-                    flags.push(f.clone());
-                }
-            }
-            // An execution in which a thread the condition observes did not finish has no
-            // final state.
-            let blocked = test
-                .observed
-                .iter()
-                .any(|t| matches!(t, Term::Reg(th, _) if leaf.threads[*th].is_none()));
-            if blocked {
-                return;
-            }
-            for alt in &leaf.finals {
-                let sets: Vec<Vec<u64>> = alt.iter().map(|s| s.iter().copied().collect()).collect();
-                let mut pick = vec![0usize; sets.len()];
-                loop {
-                    let val = |t: &Term| -> i64 {
-                        match t {
-                            Term::Reg(th, r) => leaf.threads[*th].unwrap().reg(*r) as i64,
-                            Term::Imm(v) => *v,
-                            _ => {
-                                let lt = loc_term(test, t).unwrap();
-                                let k = terms.iter().position(|x| *x == lt).unwrap();
-                                sets[k][pick[k]] as i64
-                            }
-                        }
-                    };
-                    let sat = eval(test, &test.prop, &val);
-                    let state: Vec<i64> = test.observed.iter().map(val).collect();
-                    found.states.insert(state, sat);
-                    if (sat && found.witness_pos.is_none()) || found.witness_any.is_none() {
-                        let w = witness_of(leaf);
-                        if sat && found.witness_pos.is_none() {
-                            found.witness_pos = Some(w.clone());
-                        }
-                        if found.witness_any.is_none() {
-                            found.witness_any = Some(w);
-                        }
-                    }
-                    if sat {
-                        found.positive += 1;
-                    } else {
-                        found.negative += 1;
-                    }
-                    let mut k = 0;
-                    while k < pick.len() {
-                        pick[k] += 1;
-                        if pick[k] < sets[k].len() {
-                            break;
-                        }
-                        pick[k] = 0;
-                        k += 1;
-                    }
-                    if k == pick.len() {
-                        break;
-                    }
-                }
-            }
-        },
-    );
+    let (mut races, mut flags) = (Vec::new(), Vec::new());
+    let (mut wpos, mut wany) = (Earliest::default(), Earliest::default());
+    for (i, (sm, obs)) in parts.into_iter().enumerate() {
+        if i > 0 {
+            found.helped += sm.executions;
+        }
+        summary.merge(sm);
+        let acc = obs;
+        found.states.extend(acc.found.states);
+        found.positive += acc.found.positive;
+        found.negative += acc.found.negative;
+        races.push(acc.races);
+        flags.push(acc.flags);
+        wpos.merge(acc.witness_pos);
+        wany.merge(acc.witness_any);
+    }
+    found.races = merge_first(races).into_vec();
+    found.witness_pos = wpos.into_inner();
+    found.witness_any = wany.into_inner();
+    let mut flags = merge_first(flags).into_vec();
     if let Some(u) = summary.unsupported {
         return Err(unsupported(test, u));
     }

@@ -147,6 +147,10 @@ enum Cmd {
         /// and the verdict is `Bounded` (default 4; spin loops that only wait need none).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         unroll: Option<u32>,
+        /// Threads that explore one test or kernel together (default: PTX_SYNC_JOBS, else every
+        /// core; with --max-steps, 1). The verdicts are the same with any number.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        jobs: Option<u64>,
         /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker
         /// sem, removed), re-check each, and list those that keep the verdict with the SASS they
         /// save (issue #22 §3; litmus files with one program are advised together).
@@ -471,6 +475,7 @@ fn main() -> ExitCode {
             json,
             witness,
             unroll,
+            jobs,
             advise,
             kernel,
         } => cli::check_cmd::run(
@@ -479,6 +484,7 @@ fn main() -> ExitCode {
                 json,
                 witness,
                 unroll,
+                jobs: jobs.map(|j| j as usize),
             },
             &kernel,
             advise,

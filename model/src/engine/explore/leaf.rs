@@ -18,7 +18,8 @@ pub(super) struct Full {
     races: Vec<(EvId, EvId, bool)>,
     sync: Vec<(EvId, EvId, SyncKind)>,
     co: Vec<(EvId, EvId)>,
-    /// Per location key, the coherence-maximal writes of the first solution (for fairness).
+    /// Per location key, the coherence-maximal writes of the first solution (for fairness; only
+    /// when some thread has a read pending).
     maximal: BTreeMap<LocKey, Vec<EvId>>,
 }
 
@@ -75,7 +76,7 @@ impl Checked {
     /// can be consistent. `parent`: what was derived before a read chose its write, when it
     /// [`Self::extends_to`] this graph — its free pairs are this graph's and its derived edges
     /// still hold (what derives them only grew), so the derivation goes on from them.
-    pub(super) fn derive<P: Program, O: FnMut(&Leaf<P>)>(
+    pub(super) fn derive<P: Program, O: Observe<P>>(
         ex: &Explorer<'_, P, O>,
         g: &Graph,
         ch: &Checker,
@@ -121,13 +122,18 @@ impl Checked {
         (&self.bco0, &self.edges0)
     }
 
+    /// The checker's base relations kept for this graph.
+    pub(super) fn base(&self) -> Option<&crate::engine::axioms::Base> {
+        self.base.as_ref()
+    }
+
     /// Keeps the checker's base relations (of the same graph) for the leaf check.
     pub(super) fn keep_base(&mut self, base: crate::engine::axioms::Base) {
         self.base = Some(base);
     }
 }
 
-impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     pub(super) fn leaf(&mut self, st: State<P>) {
         static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let trace = *TRACE.get_or_init(|| std::env::var_os("PTX_SYNC_TRACE").is_some());
@@ -254,7 +260,9 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 }
             })
             .collect();
+        let pos = self.part.pos();
         let leaf = Leaf {
+            pos,
             graph: &st.g,
             threads,
             finals: full.finals,
@@ -263,7 +271,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             co: full.co,
             flags: &all_flags,
         };
-        (self.observe)(&leaf);
+        self.observe.leaf(&leaf);
     }
 
     /// Whether the thread may still loop (only then can a read left pending at the end be a
@@ -416,7 +424,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         // causality order under `bco0`, base causality order without Fence-SC edges); for each
         // read, the writes it reads from. Both keyed by the event that precedes a fence.
         let mut early = Rel::new(n);
-        for (_, evs) in &ch.base().by_key {
+        for (_, evs) in ch.base().by_key.iter() {
             for &r in evs {
                 let mr = g.ev[r].mem().unwrap();
                 let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
@@ -666,7 +674,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     /// they are not morally strong.").
     pub(super) fn races(&self, g: &Graph, ch: &Checker, cause: &Rel) -> Vec<(EvId, EvId, bool)> {
         let mut v = Vec::new();
-        for (_, evs) in &ch.base().by_key {
+        for (_, evs) in ch.base().by_key.iter() {
             for (i, &a) in evs.iter().enumerate() {
                 for &b in &evs[i + 1..] {
                     let (ma, mb) = (g.ev[a].mem().unwrap(), g.ev[b].mem().unwrap());
@@ -707,7 +715,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         let mut co_pairs = Vec::new();
         let mut maximal = BTreeMap::new();
         let layout = &self.world.layout;
-        for (key, evs) in &ch.base().by_key {
+        for (key, evs) in ch.base().by_key.iter() {
             let cp = self.co_problem(g, ch, evs, &pp, &cause)?;
             let terms: Vec<(usize, LocTerm)> = self
                 .terms
@@ -763,11 +771,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                 }
             }
-            let maxw: Vec<EvId> = (0..cp.writes.len())
-                .filter(|&i| !(0..cp.writes.len()).any(|j| co.has(i, j)))
-                .map(|i| cp.writes[i])
-                .collect();
-            maximal.insert(*key, maxw);
+            // Asked only when a thread is left waiting (the leaf's fairness probe).
+            if st.th.iter().any(|th| !th.pending.is_empty()) {
+                let maxw: Vec<EvId> = (0..cp.writes.len())
+                    .filter(|&i| !(0..cp.writes.len()).any(|j| co.has(i, j)))
+                    .map(|i| cp.writes[i])
+                    .collect();
+                maximal.insert(*key, maxw);
+            }
             for (k, (ti, _)) in terms.iter().enumerate() {
                 finals[*ti] = std::mem::take(&mut vals[k]);
             }

@@ -26,10 +26,12 @@ use crate::ast::{BarKind, Proxy, RmwOp, Scope, Sem};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod leaf;
+mod par;
 mod perform;
 mod probe;
 mod resolve;
 mod values;
+pub use par::{merge_first, Earliest, First, Pos};
 pub use values::rmw_value;
 use values::*;
 
@@ -47,8 +49,14 @@ pub struct World {
 pub struct Limits {
     /// Most events in one execution.
     pub max_events: usize,
-    /// Most exploration steps before the test is reported as too large.
+    /// Most exploration steps before the test is reported as too large (each thread of the
+    /// exploration counts its own).
     pub max_steps: u64,
+    /// Threads that explore together: `PTX_SYNC_JOBS`, else the cores this process may use
+    /// (1: this thread only). The results do not depend on it (`model/SEMANTICS.md` S9).
+    pub jobs: usize,
+    /// Steps after which the other threads start (a small check stays on one thread).
+    pub spawn_after: u64,
 }
 
 impl Default for Limits {
@@ -59,6 +67,12 @@ impl Default for Limits {
                 .ok()
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(5_000_000),
+            jobs: std::env::var("PTX_SYNC_JOBS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .filter(|&j| j > 0)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            spawn_after: 100_000,
         }
     }
 }
@@ -95,6 +109,22 @@ pub struct Leaf<'a, P> {
     pub co: Vec<(EvId, EvId)>,
     /// Flags raised in this execution: (flag, description).
     pub flags: &'a [(String, String)],
+    /// Where the execution lies in the exploration's depth-first order, the same with any number
+    /// of threads: observers that keep "the first" of something keep the smallest.
+    pub pos: Pos,
+}
+
+/// What sees each complete consistent execution ([`Explorer::run`]); a closure taking a
+/// [`Leaf`] is one.
+pub trait Observe<P> {
+    /// Called with each complete consistent execution.
+    fn leaf(&mut self, leaf: &Leaf<P>);
+}
+
+impl<P, F: FnMut(&Leaf<P>)> Observe<P> for F {
+    fn leaf(&mut self, leaf: &Leaf<P>) {
+        self(leaf)
+    }
 }
 
 /// What the exploration reports besides leaves.
@@ -318,7 +348,7 @@ enum Flow<P> {
 }
 
 /// The explorer.
-pub struct Explorer<'w, P: Program, O: FnMut(&Leaf<P>)> {
+pub struct Explorer<'w, P: Program, O: Observe<P>> {
     world: &'w World,
     observe: O,
     terms: Vec<LocTerm>,
@@ -337,6 +367,8 @@ pub struct Explorer<'w, P: Program, O: FnMut(&Leaf<P>)> {
     stats: (u64, f64, u64, f64),
     /// Leaves dropped, by reason: [pending outside a loop, inconsistent, not a fair end, cut].
     dropped: [u64; 4],
+    /// This thread's part of a parallel exploration.
+    part: par::Part<'w>,
 }
 
 /// The clock jump that outlasts any budget (`model/SEMANTICS.md` S6).
@@ -347,9 +379,10 @@ fn describe(g: &Graph, e: EvId) -> String {
     format!("P{} `{}` (line {})", ev.thread, ev.at.text, ev.at.line)
 }
 
-impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// Explores every execution of `threads` (one per place of `world`), calling `observe` on each
     /// complete consistent one; `terms` are the location terms whose final values are wanted.
+    /// On this thread alone (`limits.jobs` is not used); see [`Explorer::run_jobs`].
     pub fn run(
         world: &'w World,
         threads: Vec<P>,
@@ -357,6 +390,20 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
         limits: Limits,
         observe: O,
     ) -> Summary {
+        let shared = par::Team::new();
+        let part = par::Part::new(&shared, true);
+        Explorer::run_part(world, threads, terms, limits, observe, part).0
+    }
+
+    /// One thread's part of an exploration (the whole of it for the primary when nobody helps).
+    fn run_part(
+        world: &'w World,
+        threads: Vec<P>,
+        terms: Vec<LocTerm>,
+        limits: Limits,
+        observe: O,
+        part: par::Part<'w>,
+    ) -> (Summary, O) {
         let nreal = threads.len();
         let mut ctas: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
         let mut cta_of_rank = BTreeMap::new();
@@ -384,6 +431,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
             _p: std::marker::PhantomData,
             stats: (0, 0.0, 0, 0.0),
             dropped: [0; 4],
+            part,
         };
         let th: Vec<Shared<Th<P>>> = threads
             .into_iter()
@@ -419,15 +467,24 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 ex.dropped
             );
         }
-        ex.summary
+        ex.part.finish();
+        (ex.summary, ex.observe)
     }
 
     fn explore(&mut self, mut st: State<P>) {
         loop {
-            if self.abort {
+            if self.abort || self.part.stopped() {
+                self.abort = true;
                 return;
             }
-            self.summary.steps += 1;
+            if !self.part.counts() {
+                // A helper walking the part above the tasks: the primary counts those steps.
+            } else if self.summary.steps == self.limits.spawn_after {
+                self.summary.steps += 1;
+                self.part.start_helpers();
+            } else {
+                self.summary.steps += 1;
+            }
             if self.summary.steps > self.limits.max_steps {
                 self.summary.unsupported = Some(format!(
                     "more than {} exploration steps (the test is too large)",
@@ -435,6 +492,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 ));
                 self.summary.limit = true;
                 self.abort = true;
+                self.part.stop();
                 return;
             }
             if st.g.ev.len() > self.limits.max_events {
@@ -444,15 +502,14 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                 ));
                 self.summary.limit = true;
                 self.abort = true;
+                self.part.stop();
                 return;
             }
             match self.advance(&mut st) {
                 Some(Flow::Go) => continue,
                 Some(Flow::Prune) => return,
                 Some(Flow::Branch(v)) => {
-                    for s in v {
-                        self.explore(s);
-                    }
+                    self.children(v);
                     return;
                 }
                 None => break,
@@ -476,12 +533,13 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     st.th[t].pending[i].deferred_at
                 );
             }
-            for s in self.resolutions(&st, t, i) {
-                self.explore(s);
-            }
+            let v = self.resolutions(&st, t, i);
+            self.children(v);
             return;
         }
-        self.leaf(st);
+        if self.part.observes() {
+            self.leaf(st);
+        }
     }
 
     /// Takes one deterministic step of some thread; `None` when no thread can.
@@ -629,6 +687,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
                     }
                     self.summary.unsupported = Some(format!("{what} (line {})", at.line));
                     self.abort = true;
+                    self.part.stop();
                     return Some(Flow::Prune);
                 }
             }

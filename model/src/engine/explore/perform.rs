@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// Performs an op of thread `t`.
     pub(super) fn perform(&mut self, st: &mut State<P>, t: usize, op: Op, at: At) -> Flow<P> {
         match op {

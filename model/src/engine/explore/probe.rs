@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// A thread left with a pending read at the end: run it on with the coherence-last values.
     /// `Some(description)` if it then spins for ever (a hang in a fair execution), `None` if it
     /// would go on (this end is not fair).

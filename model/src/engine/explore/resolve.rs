@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
+impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// The first pending read that may choose now: (thread, index in its pending list).
     ///
     /// Reads whose value no thread waits for are picked last: the mbarrier operations of async
@@ -651,7 +651,7 @@ impl<'w, P: Program, O: FnMut(&Leaf<P>)> Explorer<'w, P, O> {
     pub(super) fn check_partial_inner(&self, st: &mut State<P>, read: EvId) -> Flow<P> {
         let cl = |c: u32| self.cluster_of_cta.get(&c).copied().unwrap_or(c);
         let parent = st.checked.take();
-        let ch = Checker::new(&st.g, &cl);
+        let ch = Checker::new_from(&st.g, &cl, parent.as_deref().and_then(|p| p.base()));
         let edges = ch.bco_edges();
         let bco = ch.bco_from(&edges, parent.as_deref().map(|p| p.prior_bco()));
         let parent = parent.filter(|p| p.extends_to(&st.g, &ch, &bco));

@@ -160,6 +160,11 @@ pub struct Launch {
     /// check stops: flags found by then are reported ([`crate::kernel::KernelOutcome::incomplete`]),
     /// a clean verdict is not decided.
     pub max_steps: Option<u64>,
+    /// Threads that explore together (`None`: one when `max_steps` is given — a step budget is
+    /// one depth-first search's — else `PTX_SYNC_JOBS` or the cores this process may use).
+    pub jobs: Option<usize>,
+    /// Steps before the other threads start (`None`: 100,000; 0: at once).
+    pub spawn_after: Option<u64>,
 }
 
 impl Launch {
@@ -173,6 +178,8 @@ impl Launch {
             dyn_smem: 0,
             unroll: 4,
             max_steps: None,
+            jobs: None,
+            spawn_after: None,
         }
     }
 }

@@ -57,8 +57,9 @@ fn parse_arch(s: &str) -> Result<u32, String> {
 }
 
 impl KernelArgs {
-    /// The model's options (`unroll`: `check`'s `--unroll`, shared with litmus files).
-    pub fn options(&self, unroll: Option<u32>) -> KernelOptions {
+    /// The model's options (`unroll`, `jobs`: `check`'s `--unroll` and `--jobs`, shared with
+    /// litmus files).
+    pub fn options(&self, unroll: Option<u32>, jobs: Option<usize>) -> KernelOptions {
         KernelOptions {
             entry: self.entry.clone(),
             grid: self.grid.clone(),
@@ -69,6 +70,7 @@ impl KernelArgs {
             unroll,
             assert: self.assert.clone(),
             max_steps: self.max_steps,
+            jobs,
         }
     }
 }
@@ -103,7 +105,7 @@ pub fn run(
     kernel: &KernelArgs,
     advise: bool,
 ) -> ExitCode {
-    let k = kernel.options(opts.unroll);
+    let k = kernel.options(opts.unroll, opts.jobs);
     // A text SASS dump is machine code: say what to give instead.
     if let Some(p) = paths
         .iter()
