@@ -217,6 +217,7 @@ fn bad_arguments_exit_2_with_one_line_naming_them() {
         (vec!["--assert", "maybe (p0[0] == 1)"], "maybe"),
         (vec!["--param", "5=buf:4"], "parameter 5"),
         (vec!["--max-steps", "0"], "--max-steps 0"),
+        (vec!["--jobs", "0"], "--jobs 0"),
     ];
     for (extra, want) in cases {
         let mut args = vec!["check", mp.as_str()];
@@ -314,6 +315,31 @@ fn litmus_files_still_check_as_before() {
             .any(|l| l.starts_with("Observation seed-2.1-WR+fence.sc.gpu Never 0 ")),
         "{out}"
     );
+}
+
+/// `--jobs N` (`model/SEMANTICS.md` S9): the seed folder's reports are the same on one thread and
+/// on three, but for the time lines; `--jobs 0` on litmus files is bad input (one line, exit 2).
+#[test]
+fn jobs_give_the_same_reports_and_zero_is_bad_input() {
+    let dir = repo().join("model/litmus/seed");
+    let d = dir.to_str().unwrap();
+    let report = |jobs: &str| {
+        let o = run(&["check", d, "--jobs", jobs]);
+        assert_eq!(o.status.code(), Some(0), "--jobs {jobs}: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<String> = out
+            .lines()
+            .filter(|l| !l.starts_with("Time "))
+            .map(str::to_owned)
+            .collect();
+        assert!(lines.len() > 100, "--jobs {jobs}: {out}");
+        lines
+    };
+    assert_eq!(report("1"), report("3"));
+    let o = run(&["check", d, "--jobs", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--jobs 0"), "{}", stderr(&o));
 }
 
 /// Something the model does not know: exit 3, `unsupported: … (line N)`.

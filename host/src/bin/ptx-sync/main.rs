@@ -149,7 +149,7 @@ enum Cmd {
         unroll: Option<u32>,
         /// Threads that explore one test or kernel together (default: PTX_SYNC_JOBS, else every
         /// core; with --max-steps, 1). The verdicts are the same with any number.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "N")]
         jobs: Option<u64>,
         /// Try the cheaper forms of every synchronization instruction (narrower scope, weaker
         /// sem, removed), re-check each, and list those that keep the verdict with the SASS they

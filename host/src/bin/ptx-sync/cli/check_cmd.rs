@@ -105,6 +105,10 @@ pub fn run(
     kernel: &KernelArgs,
     advise: bool,
 ) -> ExitCode {
+    if opts.jobs == Some(0) {
+        eprintln!("ptx-sync check: --jobs 0: expected a positive number of threads");
+        return code(2);
+    }
     let k = kernel.options(opts.unroll, opts.jobs);
     // A text SASS dump is machine code: say what to give instead.
     if let Some(p) = paths
