@@ -551,12 +551,24 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     ) -> (Vec<(EvId, EvId)>, Rel) {
         // Order unrelated pairs by a fixed rule consistent with bco: count predecessors (an
         // event's count exceeds that of every event before it, so the edges form no cycle).
-        let mut preds: Vec<usize> = vec![0; bco.n()];
+        // One pass over the rows: each row adds one to the count of every fence in it; the
+        // fences of `free` start at 1 (0: not a fence of `free`).
+        let n = bco.n();
+        let mut mask = crate::engine::bits::BitSet::new(n);
+        let mut preds: Vec<usize> = vec![0; n];
         for &(a, b) in free {
-            for f in [a, b] {
-                if preds[f] == 0 {
-                    // + 1: counted (0 is "not yet").
-                    preds[f] = 1 + (0..bco.n()).filter(|&x| bco.has(x, f)).count();
+            mask.insert(a);
+            mask.insert(b);
+            preds[a] = 1;
+            preds[b] = 1;
+        }
+        let words = mask.words();
+        for x in 0..n {
+            for (k, (&r, &m)) in bco.row(x).iter().zip(words).enumerate() {
+                let mut bits = r & m;
+                while bits != 0 {
+                    preds[k * 64 + bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
                 }
             }
         }
