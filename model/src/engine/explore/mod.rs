@@ -477,6 +477,9 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 self.abort = true;
                 return;
             }
+            if self.part.idle() {
+                return;
+            }
             if !self.part.counts() {
                 // A helper walking the part above the tasks: the primary counts those steps.
             } else if self.summary.steps == self.limits.spawn_after {

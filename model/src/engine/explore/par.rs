@@ -40,6 +40,9 @@ pub(super) struct Team {
     next: AtomicU64,
     /// Set when a thread stopped the exploration (a limit, something unsupported, a panic).
     stop: AtomicBool,
+    /// Set when the primary has walked the whole tree: every task is claimed, a helper above
+    /// the tasks has nothing left to find.
+    walked: AtomicBool,
     go: Mutex<Go>,
     cv: Condvar,
 }
@@ -49,6 +52,7 @@ impl Team {
         Team {
             next: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            walked: AtomicBool::new(false),
             go: Mutex::new(Go::Wait),
             cv: Condvar::new(),
         }
@@ -147,6 +151,11 @@ impl<'w> Part<'w> {
             self.shared.set(Go::Start);
         }
     }
+    /// Whether this is a helper above the tasks after the primary met them all (it stops
+    /// walking).
+    pub(super) fn idle(&self) -> bool {
+        !self.primary && self.task.is_none() && self.shared.walked.load(Ordering::Relaxed)
+    }
     /// Whether some thread stopped the exploration.
     pub(super) fn stopped(&self) -> bool {
         self.shared.stop.load(Ordering::Relaxed)
@@ -158,6 +167,7 @@ impl<'w> Part<'w> {
     /// The primary is done: helpers that have not started never will.
     pub(super) fn finish(&self) {
         if self.primary {
+            self.shared.walked.store(true, Ordering::Relaxed);
             self.shared.set(Go::Done);
         }
     }
