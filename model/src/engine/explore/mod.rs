@@ -30,6 +30,7 @@ mod par;
 mod perform;
 mod probe;
 mod resolve;
+mod scorder;
 mod values;
 pub use par::{merge_first, Earliest, First, Pos};
 pub use values::rmw_value;
@@ -72,7 +73,7 @@ impl Default for Limits {
                 .and_then(|s| s.parse().ok())
                 .filter(|&j| j > 0)
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            spawn_after: 100_000,
+            spawn_after: 20_000,
         }
     }
 }

@@ -163,7 +163,7 @@ pub struct Launch {
     /// Threads that explore together (`None`: one when `max_steps` is given — a step budget is
     /// one depth-first search's — else `PTX_SYNC_JOBS` or the cores this process may use).
     pub jobs: Option<usize>,
-    /// Steps before the other threads start (`None`: 100,000; 0: at once).
+    /// Steps before the other threads start (`None`: 20,000; 0: at once).
     pub spawn_after: Option<u64>,
 }
 

@@ -1,0 +1,363 @@
+//! The Fence-SC order of a complete or partial execution (PTX ISA §8.9.3: "relates every pair of
+//! morally strong fence.sc operations"): edges derived from communication, failed-literal
+//! probing, a linear extension, and the search over the pairs left open.
+
+use super::leaf::ScSearch;
+use super::*;
+
+impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
+    /// Failed-literal probing of the Fence-SC order: an orientation of a pair that alone breaks a
+    /// necessary condition forces the other one in every consistent order. Repeats until nothing
+    /// changes. `None`: no Fence-SC order can be consistent.
+    pub(super) fn probe_sc(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+    ) -> Option<Vec<(EvId, EvId)>> {
+        let mut forced: Vec<(EvId, EvId)> = Vec::new();
+        loop {
+            let base = ch.bco(&forced);
+            if !self.necessary(g, ch, &base) {
+                return None;
+            }
+            let mut changed = false;
+            for &(a, b) in free {
+                if base.has(a, b) || base.has(b, a) {
+                    continue;
+                }
+                let ok = |x: EvId, y: EvId| {
+                    let mut e = forced.clone();
+                    e.push((x, y));
+                    self.necessary(g, ch, &ch.bco(&e))
+                };
+                match (ok(a, b), ok(b, a)) {
+                    (false, false) => return None,
+                    (true, false) => forced.push((a, b)),
+                    (false, true) => forced.push((b, a)),
+                    (true, true) => continue,
+                }
+                changed = true;
+                break;
+            }
+            if !changed {
+                return Some(forced);
+            }
+        }
+    }
+
+    /// Fence-SC edges every consistent execution must have, derived from communication (a cheap
+    /// fixpoint, like the `psc` relation of RC11): if `Fb` before `Fa` in Fence-SC order would put
+    /// a write before a read that reads something coherence-before it (or a read before the write
+    /// it reads from), then `Fa` precedes `Fb` (§8.9.4 makes Fence-SC order part of base
+    /// causality order; §8.10.6 then forbids the communication). `None`: a cycle — no Fence-SC
+    /// order can be consistent.
+    pub(super) fn derive_sc(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+        bco0: &Rel,
+        cause0: &Rel,
+        start: Option<(&[(EvId, EvId)], &Rel)>,
+    ) -> Option<(Vec<(EvId, EvId)>, Rel)> {
+        let n = g.ev.len();
+        // For each write W: the reads that read something coherence-before W (init sources only,
+        // and sources causally before W under the smallest causality order `cause0`, the
+        // causality order under `bco0`, base causality order without Fence-SC edges); for each
+        // read, the writes it reads from. Both keyed by the event that precedes a fence.
+        let mut early = Rel::new(n);
+        for (_, evs) in ch.base().by_key.iter() {
+            for &r in evs {
+                let mr = g.ev[r].mem().unwrap();
+                let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
+                    continue;
+                };
+                if mr.proxy != Proxy::Generic {
+                    continue;
+                }
+                for &w in evs {
+                    let mw = g.ev[w].mem().unwrap();
+                    if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
+                        continue;
+                    }
+                    if mw.proxy != Proxy::Generic {
+                        continue;
+                    }
+                    for p in pieces {
+                        match p.src {
+                            Src::Init => early.add(w, r),
+                            Src::Ev(s) if s != w && cause0.has(s, w) => early.add(w, r),
+                            Src::Ev(s) if s == w => early.add(r, w),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        // The events with something to put before a fence.
+        let srcs: Vec<EvId> = (0..n).filter(|&x| !early.row_empty(x)).collect();
+        let fences: Vec<EvId> = {
+            let mut in_free = crate::engine::bits::BitSet::new(n);
+            for &(a, b) in free {
+                in_free.insert(a);
+                in_free.insert(b);
+            }
+            in_free.iter().collect()
+        };
+        let words = n.div_ceil(64).max(1);
+        // Per fence (by its index in `fences`): what precedes it (the reads too early for the
+        // writes there, the writes the reads there read from) and what follows it.
+        let mut before = vec![0u64; fences.len() * words];
+        let mut after = vec![0u64; fences.len() * words];
+        let mut slot = vec![0usize; n];
+        let mut fmask = vec![0u64; words];
+        for (i, &f) in fences.iter().enumerate() {
+            slot[f] = i;
+            fmask[f / 64] |= 1 << (f % 64);
+        }
+        let free: Vec<(usize, usize)> = free.iter().map(|&(a, b)| (slot[a], slot[b])).collect();
+        // Edges derived already (for a smaller graph whose derivation this one extends) hold.
+        let (mut forced, mut bco) = match start {
+            Some((f, b)) => (f.to_vec(), b.clone()),
+            None => (Vec::new(), bco0.clone()),
+        };
+        if words == 1 {
+            // The same rounds on single words (at most 64 events: the common case).
+            let fm = fmask[0];
+            loop {
+                before.fill(0);
+                for &x in &srcs {
+                    let ex = early.row(x)[0];
+                    let mut bits = bco.row(x)[0] & fm | fm & 1 << x;
+                    while bits != 0 {
+                        before[slot[bits.trailing_zeros() as usize]] |= ex;
+                        bits &= bits - 1;
+                    }
+                }
+                for (i, &f) in fences.iter().enumerate() {
+                    after[i] = bco.row(f)[0] | 1 << f;
+                }
+                let mut changed = false;
+                for &(i, j) in &free {
+                    let (a, b) = (fences[i], fences[j]);
+                    if bco.row(a)[0] >> b & 1 == 1 || bco.row(b)[0] >> a & 1 == 1 {
+                        continue;
+                    }
+                    let (x, y) = match (before[j] & after[i] != 0, before[i] & after[j] != 0) {
+                        (true, true) => return None,
+                        (true, false) => (a, b),
+                        (false, true) => (b, a),
+                        (false, false) => continue,
+                    };
+                    forced.push((x, y));
+                    bco.add_closed(x, y);
+                    changed = true;
+                }
+                if !changed {
+                    return Some((forced, bco));
+                }
+            }
+        }
+        loop {
+            before.fill(0);
+            // Each event's row goes to the fences at or after it (the fences in its row of
+            // `bco`, and itself if a fence).
+            for &x in &srcs {
+                let ex = early.row(x);
+                let bx = bco.row(x);
+                for k in 0..words {
+                    let mut bits = bx[k] & fmask[k];
+                    if x / 64 == k && fmask[k] >> (x % 64) & 1 == 1 {
+                        bits |= 1 << (x % 64);
+                    }
+                    while bits != 0 {
+                        let f = k * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let i = slot[f];
+                        for (b, e) in before[i * words..(i + 1) * words].iter_mut().zip(ex) {
+                            *b |= e;
+                        }
+                    }
+                }
+            }
+            for (i, &f) in fences.iter().enumerate() {
+                let a = &mut after[i * words..(i + 1) * words];
+                a.copy_from_slice(bco.row(f));
+                a[f / 64] |= 1 << (f % 64);
+            }
+            // Would the fence in slot `j` before the one in slot `i` break something? (Its
+            // predecessors before the other's successors.)
+            let breaks = |i: usize, j: usize| -> bool {
+                let (b, a) = (
+                    &before[j * words..(j + 1) * words],
+                    &after[i * words..(i + 1) * words],
+                );
+                b.iter().zip(a).any(|(x, y)| x & y != 0)
+            };
+            // Edges found are added to `bco` at once (the sets above only grow with it: what
+            // they miss now is found in the next round).
+            let mut changed = false;
+            for &(i, j) in &free {
+                let (a, b) = (fences[i], fences[j]);
+                if bco.has(a, b) || bco.has(b, a) {
+                    continue;
+                }
+                let (x, y) = match (breaks(i, j), breaks(j, i)) {
+                    (true, true) => return None,
+                    (true, false) => (a, b),
+                    (false, true) => (b, a),
+                    (false, false) => continue,
+                };
+                forced.push((x, y));
+                bco.add_closed(x, y);
+                changed = true;
+            }
+            if !changed {
+                return Some((forced, bco));
+            }
+        }
+    }
+
+    /// A total Fence-SC order extending base causality order and `forced`: the fences in a
+    /// topological order of (bco ∪ forced), as edges between the unordered morally strong pairs;
+    /// `bco` is base causality order with `forced` (closed). Returns the edges with base
+    /// causality order under them (closed).
+    pub(super) fn linear_sc(
+        &self,
+        free: &[(EvId, EvId)],
+        forced: &[(EvId, EvId)],
+        bco: Rel,
+    ) -> (Vec<(EvId, EvId)>, Rel) {
+        // Order unrelated pairs by a fixed rule consistent with bco: count predecessors (an
+        // event's count exceeds that of every event before it, so the edges form no cycle).
+        // One pass over the rows: each row adds one to the count of every fence in it; the
+        // fences of `free` start at 1 (0: not a fence of `free`).
+        let n = bco.n();
+        let mut mask = crate::engine::bits::BitSet::new(n);
+        let mut preds: Vec<usize> = vec![0; n];
+        for &(a, b) in free {
+            mask.insert(a);
+            mask.insert(b);
+            preds[a] = 1;
+            preds[b] = 1;
+        }
+        let words = mask.words();
+        for x in 0..n {
+            for (k, (&r, &m)) in bco.row(x).iter().zip(words).enumerate() {
+                let mut bits = r & m;
+                while bits != 0 {
+                    preds[k * 64 + bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
+            }
+        }
+        let mut edges = forced.to_vec();
+        for &(a, b) in free {
+            if bco.has(a, b) || bco.has(b, a) {
+                continue;
+            }
+            edges.push(if (preds[a], a) < (preds[b], b) {
+                (a, b)
+            } else {
+                (b, a)
+            });
+        }
+        // The fences in that order: when each is free with, or ordered to, the next, the chain
+        // of consecutive pairs closes to the same order as every pair (each pair's edge is the
+        // chain between them), with one closed addition per fence instead of one per pair.
+        let mut chain: Vec<EvId> = (0..preds.len()).filter(|&f| preds[f] != 0).collect();
+        chain.sort_unstable_by_key(|&f| (preds[f], f));
+        let linked = chain.windows(2).all(|p| {
+            let (x, y) = (p[0], p[1]);
+            bco.has(x, y)
+                || bco.has(y, x)
+                || free.binary_search(&(x, y)).is_ok()
+                || free.binary_search(&(y, x)).is_ok()
+        });
+        let mut out = bco;
+        if linked {
+            for p in chain.windows(2) {
+                if !out.has(p[0], p[1]) {
+                    out.add_closed(p[0], p[1]);
+                }
+            }
+        } else {
+            for &(a, b) in &edges[forced.len()..] {
+                if !out.has(a, b) {
+                    out.add_closed(a, b);
+                }
+            }
+        }
+        (edges, out)
+    }
+
+    /// Depth-first over the orientations of the unordered pairs of morally strong `fence.sc`
+    /// (§8.9.3). Returns false to stop the whole search.
+    pub(super) fn sc_dfs(
+        &mut self,
+        st: &State<P>,
+        ch: &Checker,
+        free: &[(EvId, EvId)],
+        i: usize,
+        edges: &mut Vec<(EvId, EvId)>,
+        search: &mut ScSearch,
+    ) -> bool {
+        let bco = ch.bco(edges);
+        if bco.reflexive_somewhere() {
+            return true;
+        }
+        if search.acc.is_some() && !search.need_terms {
+            // Orders only grow: a candidate ordered now stays ordered below.
+            let open = search
+                .cands
+                .iter()
+                .any(|&(a, b)| !ch.cause_pair(&bco, a, b) && !ch.cause_pair(&bco, b, a));
+            if !open {
+                return true;
+            }
+        }
+        let mut j = i;
+        while j < free.len() && (bco.has(free[j].0, free[j].1) || bco.has(free[j].1, free[j].0)) {
+            j += 1;
+        }
+        if j == free.len() {
+            if let Some(f) = self.evaluate(st, ch, &bco, edges) {
+                search
+                    .cands
+                    .retain(|&(a, b)| !f.races.iter().any(|&(x, y, _)| (x, y) == (a, b)));
+                match &mut search.acc {
+                    None => search.acc = Some(f),
+                    Some(a) => {
+                        for alt in f.finals {
+                            if !a.finals.contains(&alt) {
+                                a.finals.push(alt);
+                            }
+                        }
+                        for r in f.races {
+                            if !a.races.contains(&r) {
+                                a.races.push(r);
+                            }
+                        }
+                        for x in f.flags {
+                            if !a.flags.contains(&x) {
+                                a.flags.push(x);
+                            }
+                        }
+                    }
+                }
+            }
+            return search.need_terms || !search.cands.is_empty() || search.acc.is_none();
+        }
+        let (a, b) = free[j];
+        for (x, y) in [(a, b), (b, a)] {
+            edges.push((x, y));
+            let go = self.sc_dfs(st, ch, free, j + 1, edges, search);
+            edges.pop();
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+}
