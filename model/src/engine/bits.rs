@@ -66,10 +66,6 @@ impl BitSet {
     pub fn intersects(&self, o: &BitSet) -> bool {
         self.words.iter().zip(&o.words).any(|(a, b)| a & b != 0)
     }
-    /// The words (bit `i % 64` of word `i / 64` is `i`).
-    pub fn words(&self) -> &[u64] {
-        &self.words
-    }
     /// Whether empty.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|w| *w == 0)

@@ -97,14 +97,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         }
         // The events with something to put before a fence.
         let srcs: Vec<EvId> = (0..n).filter(|&x| !early.row_empty(x)).collect();
-        let fences: Vec<EvId> = {
-            let mut in_free = crate::engine::bits::BitSet::new(n);
-            for &(a, b) in free {
-                in_free.insert(a);
-                in_free.insert(b);
-            }
-            in_free.iter().collect()
-        };
+        let fences: Vec<EvId> = fences_of(free, n);
         let words = n.div_ceil(64).max(1);
         // Per fence (by its index in `fences`): what precedes it (the reads too early for the
         // writes there, the writes the reads there read from) and what follows it.
@@ -234,17 +227,14 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         // One pass over the rows: each row adds one to the count of every fence in it; the
         // fences of `free` start at 1 (0: not a fence of `free`).
         let n = bco.n();
-        let mut mask = crate::engine::bits::BitSet::new(n);
+        let mut mask = vec![0u64; n.div_ceil(64).max(1)];
         let mut preds: Vec<usize> = vec![0; n];
-        for &(a, b) in free {
-            mask.insert(a);
-            mask.insert(b);
-            preds[a] = 1;
-            preds[b] = 1;
+        for f in fences_of(free, n) {
+            mask[f / 64] |= 1 << (f % 64);
+            preds[f] = 1;
         }
-        let words = mask.words();
         for x in 0..n {
-            for (k, (&r, &m)) in bco.row(x).iter().zip(words).enumerate() {
+            for (k, (&r, &m)) in bco.row(x).iter().zip(&mask).enumerate() {
                 let mut bits = r & m;
                 while bits != 0 {
                     preds[k * 64 + bits.trailing_zeros() as usize] += 1;
@@ -359,5 +349,23 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             }
         }
         true
+    }
+}
+
+/// The fences of the pairs `free` (events below `n`), increasing.
+fn fences_of(free: &[(EvId, EvId)], n: usize) -> Vec<EvId> {
+    if n <= 64 {
+        let mut m = 0u64;
+        for &(a, b) in free {
+            m |= 1 << a | 1 << b;
+        }
+        crate::engine::bits::row_iter(&[m]).collect()
+    } else {
+        let mut in_free = crate::engine::bits::BitSet::new(n);
+        for &(a, b) in free {
+            in_free.insert(a);
+            in_free.insert(b);
+        }
+        in_free.iter().collect()
     }
 }
