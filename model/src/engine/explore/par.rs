@@ -90,8 +90,8 @@ impl Team {
     }
 }
 
-/// Lets waiting helpers go when the primary ends, normally or by a panic (which also stops the
-/// helpers that run: the scope would otherwise wait for them).
+/// Lets waiting helpers go when the primary ends, normally or by a panic; a panic of any thread
+/// also stops the others (the scope would otherwise wait for their whole search).
 struct Ending<'a>(&'a Team);
 
 impl Drop for Ending<'_> {
@@ -235,6 +235,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                             if !shared.wait_start() {
                                 return None;
                             }
+                            // A helper's panic stops the others too (it is raised at the join).
+                            let _ending = Ending(shared);
                             let part = Part::new(shared, false);
                             Some(Explorer::run_part(
                                 world,
