@@ -131,7 +131,9 @@ pub(super) fn example_dirs() -> Vec<PathBuf> {
 pub(super) fn examples_ptx() {
     for d in example_dirs() {
         // ptxas: found by the builder (PTX_SYNC_PTXAS, PATH, or the project venv above the crate).
-        let a = ptx_sync_build::KernelCrate::new(&d)
+        // Through the guide's link (`as_user`): the nvptx ptx-sync of the guide's `ptx-sync
+        // build` (the same features and flags), built once for both.
+        let a = ptx_sync_build::KernelCrate::new(as_user(&d))
             .arch(SM)
             .out_dir(ptx_dir().join("examples"))
             .target_dir(root().join(NVPTX_DIR))
