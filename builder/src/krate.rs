@@ -444,7 +444,12 @@ impl KernelCrate {
                 ),
             ));
         }
-        Ok(std::fs::canonicalize(&m).unwrap_or(m))
+        // As cargo does with a `--manifest-path` or a `path` dependency: `.` and `..` resolved
+        // by the text, links kept. Cargo keys a path dependency outside the workspace by the
+        // path it was reached through, so a crate built through a link (a checkout linked next
+        // to the user's crates, as in the guide) shares its dependencies' builds with the other
+        // crates reached through that link.
+        Ok(normalize(&m))
     }
 
     /// The nested cargo; returns its stderr on success.

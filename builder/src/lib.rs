@@ -41,7 +41,7 @@ pub mod sass;
 pub mod testing;
 pub mod tools;
 
-use tools::absolute;
+use tools::{absolute, normalize};
 
 mod error;
 mod krate;

@@ -53,3 +53,34 @@ pub fn user_crate(prefix: &str, name: &str, crate_types: &str, kernels: &str) ->
     std::fs::write(dir.join("src/lib.rs"), format!("{PRELUDE}{kernels}")).unwrap();
     dir
 }
+
+/// The record of one ptxas run that succeeded: `ptxas -arch=ARCH` of a PTX text (its FNV-1a
+/// hash) by the ptxas at `ptxas` (its `--version` text). `cargo xtask ptx` writes it next to each
+/// cubin it assembled (`NAME.cubin.stamp`, after ptxas succeeded), and the tests that assemble
+/// the same built PTX compare it instead of running ptxas on the same text again. `None` when
+/// `ptxas --version` does not run.
+///
+/// ```
+/// let a = ptx_sync_build::testing::fnv1a64(b"ld.acquire.gpu.u32");
+/// assert_ne!(a, ptx_sync_build::testing::fnv1a64(b"ld.acquire.gpu.u64"));
+/// ```
+pub fn assembled_record(ptxas: &Path, arch: &str, ptx: &[u8]) -> Option<String> {
+    let v = std::process::Command::new(ptxas)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(format!(
+        "ptxas -arch={arch} {:016x}\n{}",
+        fnv1a64(ptx),
+        String::from_utf8_lossy(&v.stdout)
+    ))
+}
+
+/// FNV-1a, 64 bits: a hash that is the same in every build and toolchain (unlike `std`'s
+/// `DefaultHasher`), for [`assembled_record`].
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

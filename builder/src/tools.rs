@@ -220,6 +220,25 @@ pub fn find_tool(name: &str, start: &Path) -> Option<PathBuf> {
         .filter(|p| p.is_file())
 }
 
+/// `p` with `.` dropped and each `..` taking off the component before it, by the text alone
+/// (links kept), as cargo normalizes a manifest path.
+pub(crate) fn normalize(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            // `/..` is `/`.
+            Component::ParentDir if out.has_root() && out.parent().is_none() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub(crate) fn absolute(p: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
@@ -233,6 +252,16 @@ pub(crate) fn absolute(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normalize_resolves_dots_by_the_text() {
+        assert_eq!(
+            normalize(Path::new("/a/./b/../c/Cargo.toml")),
+            PathBuf::from("/a/c/Cargo.toml")
+        );
+        assert_eq!(normalize(Path::new("/../a")), PathBuf::from("/a"));
+        assert_eq!(normalize(Path::new("a/../../b")), PathBuf::from("../b"));
+    }
 
     #[test]
     fn a_venv_is_found_from_below_and_the_highest_python_wins() {

@@ -97,18 +97,12 @@ pub(super) fn warnings(text: &str) -> Vec<&str> {
 /// builds of the user's crates must print no warning.
 pub(super) fn guide(total: &mut (u64, u64)) {
     // Outside the workspace (inside it, `cargo new` would join the crate to the workspace), at a
-    // path fixed per checkout: cargo keys path dependencies by their path (`…/ptx-sync/device`
-    // through the link), so a second run finds the ptx-sync crates it built fresh.
-    let tag = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        root().hash(&mut h);
-        h.finish()
-    };
-    let dir = env::temp_dir().join(format!("ptx-sync-guide-{tag:016x}"));
-    let _ = std::fs::remove_dir_all(&dir);
+    // path fixed per checkout (`user_dir`): cargo keys path dependencies by their path
+    // (`…/ptx-sync/device` through the link), so a second run — and the examples, built through
+    // the same link — find the ptx-sync crates it built fresh.
+    let dir = user_dir();
+    clear_user_dir(&dir);
     std::fs::create_dir_all(dir.join("bin")).unwrap();
-    std::os::unix::fs::symlink(root(), dir.join("ptx-sync")).unwrap();
     std::fs::create_dir_all(dir.join(".cargo")).unwrap();
     std::fs::write(
         dir.join(".cargo/config.toml"),
@@ -137,8 +131,7 @@ pub(super) fn guide(total: &mut (u64, u64)) {
     // Under `target/`, not in the guide's directory (made afresh each run): the host crate's
     // build script watches this directory while it holds no kernels, and a new one would rebuild
     // the guide's launcher library on every run.
-    let no_kernels = tdir.join("guide-no-kernels");
-    std::fs::create_dir_all(&no_kernels).unwrap();
+    let no_kernels = no_kernels_dir();
     // A user's shell: none of cargo's variables for this `cargo xtask` run, no tool paths.
     let user = |c: &mut Command, cwd: &Path| {
         c.current_dir(cwd);
@@ -293,8 +286,18 @@ pub(super) fn guide(total: &mut (u64, u64)) {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    clear_user_dir(&dir);
     println!("xtask: guide: every step of docs/guide.md ran as it says");
+}
+
+/// Removes what an earlier run left in the guide's directory, all but the `ptx-sync` link.
+fn clear_user_dir(dir: &Path) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.file_name() != "ptx-sync" {
+            let p = e.path();
+            let _ = std::fs::remove_dir_all(&p).or_else(|_| std::fs::remove_file(&p));
+        }
+    }
 }
 
 /// `ptx-sync build … --out ptx`: both artifacts, the flag's strong accesses, no dynamic shared

@@ -39,24 +39,29 @@ pub(super) fn build_kernels_for(name: &str, features: &str, arch: &str) -> PathB
 }
 
 /// ptxas for `sm` into `cubin`; with `sass`, cuobjdump's SASS next to the PTX. Skipped when the
-/// outputs were made from the same PTX text for the same `sm` (a stamp next to the cubin holds
-/// the text's hash): the builder rewrites the PTX on every run, and ptxas on the catalog takes
-/// half a minute.
+/// outputs were made from the same PTX text for the same `sm` by the same ptxas: the stamp next
+/// to the cubin (`NAME.cubin.stamp`, written once ptxas succeeded) holds
+/// `ptx_sync_build::testing::assembled_record` — which the tests that assemble the same built
+/// PTX (`assemble_built` in `device/tests/common`) compare instead of running ptxas on it again
+/// — then `sass` if the SASS was dumped. The builder rewrites the PTX on every run, and ptxas on
+/// the catalog takes half a minute.
 pub(super) fn assemble_for(ptx: &Path, sm: &str, cubin: &Path, sass: bool) {
     let stamp_path = cubin.with_extension("cubin.stamp");
-    let stamp = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        std::fs::read(ptx).unwrap_or_default().hash(&mut h);
-        (sm, sass).hash(&mut h);
-        format!("{:016x}", h.finish())
+    let ptxas = cuda_dir().expect("tools").join("bin/ptxas");
+    let text = std::fs::read(ptx).unwrap_or_default();
+    let Some(record) = ptx_sync_build::testing::assembled_record(&ptxas, sm, &text) else {
+        eprintln!("xtask: cannot run {} --version", ptxas.display());
+        exit(1)
     };
+    let stamp = if sass { record + "sass\n" } else { record };
     let fresh = cubin.is_file()
         && (!sass || ptx.with_extension("sass").is_file())
         && std::fs::read_to_string(&stamp_path).is_ok_and(|s| s == stamp);
     if fresh {
         return;
     }
+    // Gone first: a stamp stays only next to the cubin of its own successful run.
+    let _ = std::fs::remove_file(&stamp_path);
     assemble_now(ptx, sm, cubin, sass);
     std::fs::write(&stamp_path, stamp).unwrap();
 }
@@ -126,7 +131,9 @@ pub(super) fn example_dirs() -> Vec<PathBuf> {
 pub(super) fn examples_ptx() {
     for d in example_dirs() {
         // ptxas: found by the builder (PTX_SYNC_PTXAS, PATH, or the project venv above the crate).
-        let a = ptx_sync_build::KernelCrate::new(&d)
+        // Through the guide's link (`as_user`): the nvptx ptx-sync of the guide's `ptx-sync
+        // build` (the same features and flags), built once for both.
+        let a = ptx_sync_build::KernelCrate::new(as_user(&d))
             .arch(SM)
             .out_dir(ptx_dir().join("examples"))
             .target_dir(root().join(NVPTX_DIR))

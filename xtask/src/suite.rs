@@ -196,12 +196,16 @@ pub(super) fn test() {
             let err = run_tests_stderr(
                 cargo()
                     .args(["test", "--manifest-path"])
-                    .arg(d.join("Cargo.toml"))
-                    // The workspace's own target directory: the dependency tree the workspace's
-                    // tests built (cargo keys units by package, features and flags, so the examples'
-                    // own lock files and feature sets sit side by side with it).
+                    // Through the guide's link (`user_root`): the ptx-sync, model and host
+                    // crates the guide's crate builds, built once for both.
+                    .arg(as_user(&d).join("Cargo.toml"))
+                    // The workspace's own target directory: the registry crates the workspace's
+                    // tests built (cargo keys units by package, features and flags, so the
+                    // examples' own lock files and feature sets sit side by side with it).
                     .arg("--target-dir")
-                    .arg(root().join("target")),
+                    .arg(root().join("target"))
+                    // As the guide's builds have it (the host crate's build script reads it).
+                    .env("PTX_SYNC_PTX_DIR", no_kernels_dir()),
                 &mut total,
                 true,
             );

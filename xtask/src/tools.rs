@@ -75,6 +75,49 @@ pub(super) fn tool_env(cmd: &mut Command) -> &mut Command {
     cmd.env("PTX_SYNC_PTX_DIR", ptx_dir())
 }
 
+/// The directory where a user's crates sit next to the checkout (`ptx-sync/`, a link to this
+/// one): the guide's layout, at a path fixed per checkout. The examples' tests and the guide's
+/// crate reach ptx-sync through this link, so that
+/// cargo, which keys a path dependency outside the workspace by its path, builds ptx-sync, the
+/// model and the host crate once for all of them (a second tree, 30 CPU-s of debug build, when
+/// the examples named them by the checkout's own path). Made when missing.
+pub(super) fn user_dir() -> PathBuf {
+    let tag = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        root().hash(&mut h);
+        h.finish()
+    };
+    let dir = env::temp_dir().join(format!("ptx-sync-guide-{tag:016x}"));
+    let link = dir.join("ptx-sync");
+    if std::fs::read_link(&link).ok() != Some(root()) {
+        std::fs::create_dir_all(&dir).unwrap();
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(root(), &link).unwrap();
+    }
+    dir
+}
+
+/// The checkout as a user's crate names it: `<user_dir>/ptx-sync`.
+pub(super) fn user_root() -> PathBuf {
+    user_dir().join("ptx-sync")
+}
+
+/// Path `p` of the checkout as the user's crates name it (through [`user_root`]).
+pub(super) fn as_user(p: &Path) -> PathBuf {
+    user_root().join(p.strip_prefix(root()).expect("a path of the checkout"))
+}
+
+/// `PTX_SYNC_PTX_DIR` of the user's crates' builds (the examples' tests, the guide): an empty
+/// directory under `target/`, the launcher library built as in a checkout whose own kernels were
+/// never built (its build must stay quiet). One value for all of them: the host crate's build
+/// script reads it, and two values would rebuild the shared host crate at each switch.
+pub(super) fn no_kernels_dir() -> PathBuf {
+    let d = root().join("target/guide-no-kernels");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 pub(super) fn cargo() -> Command {
     let mut c = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(root());
