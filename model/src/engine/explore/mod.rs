@@ -392,7 +392,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         observe: O,
     ) -> Summary {
         let shared = par::Team::new();
-        let part = par::Part::new(&shared, true);
+        let part = par::Part::new(&shared, true, None);
         Explorer::run_part(world, threads, terms, limits, observe, part).0
     }
 

@@ -12,12 +12,11 @@
 //! an observer that keeps "the first" of something keeps the smallest, and the results are the
 //! same with one thread or many.
 //!
-//! The other threads start only after the primary's first [`super::Limits::spawn_after`] steps:
-//! a small check never leaves its thread.
+//! The other threads are created only after the primary's first [`super::Limits::spawn_after`]
+//! steps: a small check never leaves its thread.
 
 use super::{Explorer, Limits, LocTerm, Observe, Program, State, Summary, World};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
 
 /// A leaf's place in depth-first order: (segment, index in the segment). Segment `2t + 1` is task
 /// `t`; segment `2t` is the part above the tasks between tasks `t − 1` and `t`.
@@ -25,14 +24,6 @@ pub type Pos = (u64, u64);
 
 /// The width at which a state becomes a task (a binary search tree: 64 tasks at depth 6).
 pub(super) const TASK_WIDTH: u64 = 64;
-
-/// Whether the helpers may start.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Go {
-    Wait,
-    Start,
-    Done,
-}
 
 /// What the threads of one exploration share.
 pub(super) struct Team {
@@ -43,8 +34,6 @@ pub(super) struct Team {
     /// Set when the primary has walked the whole tree: every task is claimed, a helper above
     /// the tasks has nothing left to find.
     walked: AtomicBool,
-    go: Mutex<Go>,
-    cv: Condvar,
 }
 
 impl Team {
@@ -53,8 +42,6 @@ impl Team {
             next: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             walked: AtomicBool::new(false),
-            go: Mutex::new(Go::Wait),
-            cv: Condvar::new(),
         }
     }
 
@@ -71,27 +58,10 @@ impl Team {
             Err(cur) => panic!("internal: task {t} met while task {cur} is unclaimed"),
         }
     }
-
-    fn set(&self, to: Go) {
-        let mut g = self.go.lock().unwrap_or_else(|e| e.into_inner());
-        if *g == Go::Wait {
-            *g = to;
-            self.cv.notify_all();
-        }
-    }
-
-    /// Blocks until the primary starts the helpers (true) or finishes without them (false).
-    fn wait_start(&self) -> bool {
-        let mut g = self.go.lock().unwrap_or_else(|e| e.into_inner());
-        while *g == Go::Wait {
-            g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
-        }
-        *g == Go::Start
-    }
 }
 
-/// Lets waiting helpers go when the primary ends, normally or by a panic; a panic of any thread
-/// also stops the others (the scope would otherwise wait for their whole search).
+/// Stops the other threads when its thread panics (the scope would otherwise wait for their whole
+/// search before raising the panic).
 struct Ending<'a>(&'a Team);
 
 impl Drop for Ending<'_> {
@@ -99,7 +69,6 @@ impl Drop for Ending<'_> {
         if std::thread::panicking() {
             self.0.stop.store(true, Ordering::Relaxed);
         }
-        self.0.set(Go::Done);
     }
 }
 
@@ -107,6 +76,8 @@ impl Drop for Ending<'_> {
 pub(super) struct Part<'w> {
     shared: &'w Team,
     primary: bool,
+    /// Starts the helpers (the primary's, until called).
+    start: Option<&'w dyn Fn()>,
     /// The product of the branch counts on the current path (saturating).
     width: u64,
     /// The task being explored.
@@ -118,10 +89,11 @@ pub(super) struct Part<'w> {
 }
 
 impl<'w> Part<'w> {
-    pub(super) fn new(shared: &'w Team, primary: bool) -> Self {
+    pub(super) fn new(shared: &'w Team, primary: bool, start: Option<&'w dyn Fn()>) -> Self {
         Part {
             shared,
             primary,
+            start,
             width: 1,
             task: None,
             tasks: 0,
@@ -145,10 +117,10 @@ impl<'w> Part<'w> {
         self.seq += 1;
         (seg, self.seq - 1)
     }
-    /// Lets the helpers start (the primary, once its first steps are done).
-    pub(super) fn start_helpers(&self) {
-        if self.primary {
-            self.shared.set(Go::Start);
+    /// Starts the helpers (the primary, once its first steps are done).
+    pub(super) fn start_helpers(&mut self) {
+        if let Some(start) = self.start.take() {
+            start();
         }
     }
     /// Whether this is a helper above the tasks after the primary met them all (it stops
@@ -164,11 +136,10 @@ impl<'w> Part<'w> {
     pub(super) fn stop(&self) {
         self.shared.stop.store(true, Ordering::Relaxed);
     }
-    /// The primary is done: helpers that have not started never will.
+    /// The primary is done: it has met every task.
     pub(super) fn finish(&self) {
         if self.primary {
             self.shared.walked.store(true, Ordering::Relaxed);
-            self.shared.set(Go::Done);
         }
     }
 }
@@ -222,50 +193,44 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         O: Send,
         F: Fn() -> O + Sync,
     {
-        let shared = Team::new();
+        let team = Team::new();
+        let jobs = limits.jobs.max(1);
+        // The helpers' copies of the threads, taken before the primary's start.
+        let spare = if jobs > 1 {
+            threads.clone()
+        } else {
+            Vec::new()
+        };
         std::thread::scope(|sc| {
-            let helpers: Vec<_> = (1..limits.jobs.max(1))
-                .filter_map(|_| {
-                    let (threads, terms, limits) = (threads.clone(), terms.clone(), limits.clone());
-                    let (shared, make) = (&shared, &make);
-                    std::thread::Builder::new()
+            let handles = std::cell::RefCell::new(Vec::new());
+            // Called once by the primary after its first `spawn_after` steps.
+            let start = || {
+                for _ in 1..jobs {
+                    let (threads, terms, limits) = (spare.clone(), terms.clone(), limits.clone());
+                    let (team, make) = (&team, &make);
+                    let spawned = std::thread::Builder::new()
                         .name("ptx-sync-explore".into())
                         .stack_size(16 << 20)
                         .spawn_scoped(sc, move || {
-                            if !shared.wait_start() {
-                                return None;
-                            }
                             // A helper's panic stops the others too (it is raised at the join).
-                            let _ending = Ending(shared);
-                            let part = Part::new(shared, false);
-                            Some(Explorer::run_part(
-                                world,
-                                threads,
-                                terms,
-                                limits,
-                                make(),
-                                part,
-                            ))
-                        })
-                        .ok()
-                })
-                .collect();
+                            let _ending = Ending(team);
+                            let part = Part::new(team, false, None);
+                            Explorer::run_part(world, threads, terms, limits, make(), part)
+                        });
+                    if let Ok(h) = spawned {
+                        handles.borrow_mut().push(h);
+                    }
+                }
+            };
             let first = {
-                let _ending = Ending(&shared);
-                Explorer::run_part(
-                    world,
-                    threads,
-                    terms,
-                    limits,
-                    make(),
-                    Part::new(&shared, true),
-                )
+                let _ending = Ending(&team);
+                let part = Part::new(&team, true, Some(&start));
+                Explorer::run_part(world, threads, terms.clone(), limits.clone(), make(), part)
             };
             let mut out = vec![first];
-            for h in helpers {
+            for h in handles.into_inner() {
                 match h.join() {
-                    Ok(Some(r)) => out.push(r),
-                    Ok(None) => {}
+                    Ok(r) => out.push(r),
                     Err(e) => std::panic::resume_unwind(e),
                 }
             }
