@@ -2,6 +2,7 @@
 //! and whether a waiting thread hangs.
 
 use super::*;
+use std::rc::Rc;
 
 /// The state of the search for Fence-SC orders of one execution.
 pub(super) struct ScSearch {
@@ -41,8 +42,11 @@ pub(super) struct Checked {
     narrow: Vec<(EvId, EvId)>,
     /// Causality order without Fence-SC edges.
     cause0: Rel,
-    /// The morally strong pairs of `fence.sc` unordered by base causality order, sorted.
-    free: Vec<(EvId, EvId)>,
+    /// The morally strong pairs of `fence.sc` unordered by base causality order, sorted
+    /// (shared with the graphs that extend this one).
+    free: Rc<[(EvId, EvId)]>,
+    /// The fences of those pairs, increasing.
+    fences: Rc<[EvId]>,
     /// The Fence-SC edges derived from communication ([`Explorer::derive_sc`]).
     forced: Vec<(EvId, EvId)>,
     /// Base causality order with `forced` (closed).
@@ -85,8 +89,8 @@ impl Checked {
         cause0: Rel,
         parent: Option<&Checked>,
     ) -> Option<Checked> {
-        let free: Vec<(EvId, EvId)> = match parent {
-            Some(p) => p.free.clone(),
+        let (free, fences) = match parent {
+            Some(p) => (p.free.clone(), p.fences.clone()),
             None => {
                 let mut free: Vec<(EvId, EvId)> = ch
                     .sc_pairs()
@@ -94,14 +98,15 @@ impl Checked {
                     .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
                     .collect();
                 free.sort_unstable();
-                free
+                let fences = super::scorder::fences_of(&free, g.ev.len());
+                (Rc::from(free), Rc::from(fences))
             }
         };
         let (forced, bco) = if free.is_empty() {
             (Vec::new(), bco0.clone())
         } else {
             let start = parent.map(|p| (p.forced.as_slice(), &p.bco));
-            ex.derive_sc(g, ch, &free, &bco0, &cause0, start)?
+            ex.derive_sc(g, ch, &free, &fences, &bco0, &cause0, start)?
         };
         Some(Checked {
             stamp: stamp(g),
@@ -110,6 +115,7 @@ impl Checked {
             narrow: ch.base().narrow.clone(),
             cause0,
             free,
+            fences,
             forced,
             bco,
             base: None,
@@ -340,7 +346,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         // When one consistent order settles everything (no new race to look for, no final value
         // asked), try a linear extension of the derived edges first.
         if cands.is_empty() && self.terms.is_empty() {
-            let (edges, bco) = self.linear_sc(free, &c.forced, c.bco.clone());
+            let (edges, bco) = self.linear_sc(free, &c.fences, &c.forced, c.bco.clone());
             if !bco.reflexive_somewhere() {
                 if let Some(f) = self.evaluate(st, &ch, &bco, &edges) {
                     return Some(f);

@@ -57,6 +57,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         g: &Graph,
         ch: &Checker,
         free: &[(EvId, EvId)],
+        fences: &[EvId],
         bco0: &Rel,
         cause0: &Rel,
         start: Option<(&[(EvId, EvId)], &Rel)>,
@@ -97,7 +98,6 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         }
         // The events with something to put before a fence.
         let srcs: Vec<EvId> = (0..n).filter(|&x| !early.row_empty(x)).collect();
-        let fences: Vec<EvId> = fences_of(free, n);
         let words = n.div_ceil(64).max(1);
         // Per fence (by its index in `fences`): what precedes it (the reads too early for the
         // writes there, the writes the reads there read from) and what follows it.
@@ -219,6 +219,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     pub(super) fn linear_sc(
         &self,
         free: &[(EvId, EvId)],
+        fences: &[EvId],
         forced: &[(EvId, EvId)],
         bco: Rel,
     ) -> (Vec<(EvId, EvId)>, Rel) {
@@ -229,7 +230,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         let n = bco.n();
         let mut mask = vec![0u64; n.div_ceil(64).max(1)];
         let mut preds: Vec<usize> = vec![0; n];
-        for f in fences_of(free, n) {
+        for &f in fences {
             mask[f / 64] |= 1 << (f % 64);
             preds[f] = 1;
         }
@@ -242,7 +243,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 }
             }
         }
-        let mut edges = forced.to_vec();
+        let mut edges = Vec::with_capacity(forced.len() + free.len());
+        edges.extend_from_slice(forced);
         for &(a, b) in free {
             if bco.has(a, b) || bco.has(b, a) {
                 continue;
@@ -256,7 +258,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         // The fences in that order: when each is free with, or ordered to, the next, the chain
         // of consecutive pairs closes to the same order as every pair (each pair's edge is the
         // chain between them), with one closed addition per fence instead of one per pair.
-        let mut chain: Vec<EvId> = (0..preds.len()).filter(|&f| preds[f] != 0).collect();
+        let mut chain: Vec<EvId> = fences.to_vec();
         chain.sort_unstable_by_key(|&f| (preds[f], f));
         let linked = chain.windows(2).all(|p| {
             let (x, y) = (p[0], p[1]);
@@ -353,7 +355,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
 }
 
 /// The fences of the pairs `free` (events below `n`), increasing.
-fn fences_of(free: &[(EvId, EvId)], n: usize) -> Vec<EvId> {
+pub(super) fn fences_of(free: &[(EvId, EvId)], n: usize) -> Vec<EvId> {
     if n <= 64 {
         let mut m = 0u64;
         for &(a, b) in free {
