@@ -106,7 +106,7 @@ impl Checked {
             (Vec::new(), bco0.clone())
         } else {
             let start = parent.map(|p| (p.forced.as_slice(), &p.bco));
-            ex.derive_sc(g, ch, &free, &fences, &bco0, &cause0, start)?
+            ex.derive_sc(g, ch, (&free, &fences), &bco0, &cause0, start)?
         };
         Some(Checked {
             stamp: stamp(g),
