@@ -96,7 +96,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             }
         }
         // The events with something to put before a fence.
-        let srcs: Vec<EvId> = (0..n).filter(|&x| !early.row_empty(x)).collect();
+        let mut srcs: Vec<EvId> = Vec::with_capacity(n);
+        srcs.extend((0..n).filter(|&x| !early.row_empty(x)));
         let words = n.div_ceil(64).max(1);
         // Per fence (by its index in `fences`): what precedes it (the reads too early for the
         // writes there, the writes the reads there read from) and what follows it.
@@ -108,7 +109,6 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             slot[f] = i;
             fmask[f / 64] |= 1 << (f % 64);
         }
-        let free: Vec<(usize, usize)> = free.iter().map(|&(a, b)| (slot[a], slot[b])).collect();
         // Edges derived already (for a smaller graph whose derivation this one extends) hold.
         let (mut forced, mut bco) = match start {
             Some((f, b)) => (f.to_vec(), b.clone()),
@@ -131,8 +131,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     after[i] = bco.row(f)[0] | 1 << f;
                 }
                 let mut changed = false;
-                for &(i, j) in &free {
-                    let (a, b) = (fences[i], fences[j]);
+                for &(a, b) in free {
+                    let (i, j) = (slot[a], slot[b]);
                     if bco.row(a)[0] >> b & 1 == 1 || bco.row(b)[0] >> a & 1 == 1 {
                         continue;
                     }
@@ -190,8 +190,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             // Edges found are added to `bco` at once (the sets above only grow with it: what
             // they miss now is found in the next round).
             let mut changed = false;
-            for &(i, j) in &free {
-                let (a, b) = (fences[i], fences[j]);
+            for &(a, b) in free {
+                let (i, j) = (slot[a], slot[b]);
                 if bco.has(a, b) || bco.has(b, a) {
                     continue;
                 }
