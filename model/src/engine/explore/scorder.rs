@@ -242,42 +242,43 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 }
             }
         }
-        let mut edges = Vec::with_capacity(forced.len() + free.len());
-        edges.extend_from_slice(forced);
-        for &(a, b) in free {
-            if bco.has(a, b) || bco.has(b, a) {
-                continue;
-            }
-            edges.push(if (preds[a], a) < (preds[b], b) {
-                (a, b)
-            } else {
-                (b, a)
-            });
-        }
         // The fences in that order: when each is free with, or ordered to, the next, the chain
         // of consecutive pairs closes to the same order as every pair (each pair's edge is the
-        // chain between them), with one closed addition per fence instead of one per pair.
+        // chain between them), with one closed addition per fence instead of one per pair; the
+        // edges listed (for the witness) are then the chain's links that are free pairs, the
+        // order's transitive reduction as for coherence.
         let mut chain: Vec<EvId> = fences.to_vec();
         chain.sort_unstable_by_key(|&f| (preds[f], f));
+        let is_free = |x: EvId, y: EvId| {
+            free.binary_search(&(x, y)).is_ok() || free.binary_search(&(y, x)).is_ok()
+        };
         let linked = chain.windows(2).all(|p| {
             let (x, y) = (p[0], p[1]);
-            bco.has(x, y)
-                || bco.has(y, x)
-                || free.binary_search(&(x, y)).is_ok()
-                || free.binary_search(&(y, x)).is_ok()
+            bco.has(x, y) || bco.has(y, x) || is_free(x, y)
         });
+        let mut edges = forced.to_vec();
         let mut out = bco;
         if linked {
             for p in chain.windows(2) {
                 if !out.has(p[0], p[1]) {
+                    if is_free(p[0], p[1]) {
+                        edges.push((p[0], p[1]));
+                    }
                     out.add_closed(p[0], p[1]);
                 }
             }
         } else {
-            for &(a, b) in &edges[forced.len()..] {
-                if !out.has(a, b) {
-                    out.add_closed(a, b);
+            for &(a, b) in free {
+                if out.has(a, b) || out.has(b, a) {
+                    continue;
                 }
+                let e = if (preds[a], a) < (preds[b], b) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                edges.push(e);
+                out.add_closed(e.0, e.1);
             }
         }
         (edges, out)
