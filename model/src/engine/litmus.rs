@@ -141,6 +141,8 @@ struct Acc<'t> {
     test: &'t Test,
     terms: &'t [LocTerm],
     found: Found,
+    /// The final states (hashed while exploring; ordered once at the end).
+    states: std::collections::HashMap<Vec<i64>, bool>,
     races: First<String>,
     flags: First<(String, String)>,
     witness_pos: Earliest<Witness>,
@@ -199,7 +201,7 @@ impl Observe<crate::ptx::Thread> for Acc<'_> {
                 };
                 let sat = eval(test, &test.prop, &val);
                 let state: Vec<i64> = test.observed.iter().map(val).collect();
-                self.found.states.insert(state, sat);
+                self.states.insert(state, sat);
                 if sat {
                     self.witness_pos.offer(leaf.pos, || witness_of(leaf));
                 }
@@ -251,6 +253,7 @@ pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
         test,
         terms: &terms,
         found: Found::default(),
+        states: Default::default(),
         races: First::default(),
         flags: First::default(),
         witness_pos: Earliest::default(),
@@ -260,13 +263,14 @@ pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
     let mut found = Found::default();
     let (mut races, mut flags) = (Vec::new(), Vec::new());
     let (mut wpos, mut wany) = (Earliest::default(), Earliest::default());
+    let mut states: Vec<(Vec<i64>, bool)> = Vec::new();
     for (i, (sm, obs)) in parts.into_iter().enumerate() {
         if i > 0 {
             found.helped += sm.executions;
         }
         summary.merge(sm);
         let acc = obs;
-        found.states.extend(acc.found.states);
+        states.extend(acc.states);
         found.positive += acc.found.positive;
         found.negative += acc.found.negative;
         races.push(acc.races);
@@ -274,6 +278,8 @@ pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
         wpos.merge(acc.witness_pos);
         wany.merge(acc.witness_any);
     }
+    // A state's verdict is a function of the state: the threads' copies agree.
+    found.states = states.into_iter().collect();
     found.races = merge_first(races).into_vec();
     found.witness_pos = wpos.into_inner();
     found.witness_any = wany.into_inner();

@@ -117,6 +117,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         if words == 1 {
             // The same rounds on single words (at most 64 events: the common case).
             let fm = fmask[0];
+            let mut rows = vec![0u64; fences.len()];
             loop {
                 before.fill(0);
                 for &x in &srcs {
@@ -128,12 +129,15 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     }
                 }
                 for (i, &f) in fences.iter().enumerate() {
-                    after[i] = bco.row(f)[0] | 1 << f;
+                    rows[i] = bco.row(f)[0];
+                    after[i] = rows[i] | 1 << f;
                 }
                 let mut changed = false;
                 for &(a, b) in free {
                     let (i, j) = (slot[a], slot[b]);
-                    if bco.row(a)[0] >> b & 1 == 1 || bco.row(b)[0] >> a & 1 == 1 {
+                    // Ordered already (`rows` follows `bco` within the round; `after` and
+                    // `before` are the round's start, as in the general rounds below).
+                    if rows[i] >> b & 1 == 1 || rows[j] >> a & 1 == 1 {
                         continue;
                     }
                     let (x, y) = match (before[j] & after[i] != 0, before[i] & after[j] != 0) {
@@ -144,6 +148,9 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     };
                     forced.push((x, y));
                     bco.add_closed(x, y);
+                    for (r, &f) in rows.iter_mut().zip(fences) {
+                        *r = bco.row(f)[0];
+                    }
                     changed = true;
                 }
                 if !changed {
