@@ -588,15 +588,7 @@ impl Observe<Thread> for KAcc<'_> {
     fn leaf(&mut self, leaf: &Leaf<Thread>) {
         let mut k = 0u32;
         for &(a, b, _) in &leaf.races {
-            let (pa, pb) = (
-                leaf.graph.ev[a].mem().unwrap().proxy,
-                leaf.graph.ev[b].mem().unwrap().proxy,
-            );
-            let proxies = if pa != pb {
-                format!(" ({pa} and {pb} proxies)")
-            } else {
-                String::new()
-            };
+            let proxies = crate::engine::litmus::proxies_of(leaf.graph, a, b);
             let d = format!(
                 "{} and {}{proxies}",
                 describe_ev(leaf.graph, a),

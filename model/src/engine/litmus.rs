@@ -135,6 +135,17 @@ fn unsupported(test: &Test, msg: String) -> Error {
     }
 }
 
+/// ` (generic and async proxies)` when the two accesses of a race are made through different
+/// proxies, else nothing (for a race's description).
+pub(crate) fn proxies_of(g: &super::graph::Graph, a: usize, b: usize) -> String {
+    let (pa, pb) = (g.ev[a].mem().unwrap().proxy, g.ev[b].mem().unwrap().proxy);
+    if pa != pb {
+        format!(" ({pa} and {pb} proxies)")
+    } else {
+        String::new()
+    }
+}
+
 /// What one exploring thread of [`run`] keeps; the threads' are merged in depth-first order
 /// ([`Leaf::pos`]).
 struct Acc<'t> {
@@ -155,12 +166,7 @@ impl Observe<crate::ptx::Thread> for Acc<'_> {
         let mut k = 0u32;
         for &(a, b, mixed) in &leaf.races {
             let (x, y) = (&leaf.graph.ev[a], &leaf.graph.ev[b]);
-            let (px, py) = (x.mem().unwrap().proxy, y.mem().unwrap().proxy);
-            let proxies = if px != py {
-                format!(" ({px} and {py} proxies)")
-            } else {
-                String::new()
-            };
+            let proxies = proxies_of(leaf.graph, a, b);
             let d = format!(
                 "P{} `{}` (line {}) and P{} `{}` (line {}){proxies}",
                 x.thread, x.at.text, x.at.line, y.thread, y.at.text, y.at.line

@@ -140,11 +140,10 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     if rows[i] >> b & 1 == 1 || rows[j] >> a & 1 == 1 {
                         continue;
                     }
-                    let (x, y) = match (before[j] & after[i] != 0, before[i] & after[j] != 0) {
-                        (true, true) => return None,
-                        (true, false) => (a, b),
-                        (false, true) => (b, a),
-                        (false, false) => continue,
+                    let Some((x, y)) =
+                        orient(a, b, before[j] & after[i] != 0, before[i] & after[j] != 0)?
+                    else {
+                        continue;
                     };
                     forced.push((x, y));
                     bco.add_closed(x, y);
@@ -202,11 +201,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 if bco.has(a, b) || bco.has(b, a) {
                     continue;
                 }
-                let (x, y) = match (breaks(i, j), breaks(j, i)) {
-                    (true, true) => return None,
-                    (true, false) => (a, b),
-                    (false, true) => (b, a),
-                    (false, false) => continue,
+                let Some((x, y)) = orient(a, b, breaks(i, j), breaks(j, i))? else {
+                    continue;
                 };
                 forced.push((x, y));
                 bco.add_closed(x, y);
@@ -376,5 +372,17 @@ pub(super) fn fences_of(free: &[(EvId, EvId)], n: usize) -> Vec<EvId> {
             in_free.insert(b);
         }
         in_free.iter().collect()
+    }
+}
+
+/// The edge two unordered fences `a`, `b` must have, from whether `b` before `a` would break
+/// something (`ab`) and whether `a` before `b` would (`ba`): `None` both would (no Fence-SC
+/// order can be consistent), `Some(None)` neither.
+fn orient(a: EvId, b: EvId, ab: bool, ba: bool) -> Option<Option<(EvId, EvId)>> {
+    match (ab, ba) {
+        (true, true) => None,
+        (true, false) => Some(Some((a, b))),
+        (false, true) => Some(Some((b, a))),
+        (false, false) => Some(None),
     }
 }
