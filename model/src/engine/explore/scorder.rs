@@ -252,8 +252,20 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         // order's transitive reduction as for coherence.
         let mut chain: Vec<EvId> = fences.to_vec();
         chain.sort_unstable_by_key(|&f| (preds[f], f));
+        // Free partners per fence, one word each when the graph has at most 64 events.
+        let mut adj = [0u64; 64];
+        if n <= 64 {
+            for &(a, b) in free {
+                adj[a] |= 1 << b;
+                adj[b] |= 1 << a;
+            }
+        }
         let is_free = |x: EvId, y: EvId| {
-            free.binary_search(&(x, y)).is_ok() || free.binary_search(&(y, x)).is_ok()
+            if n <= 64 {
+                adj[x] >> y & 1 == 1
+            } else {
+                free.binary_search(&(x, y)).is_ok() || free.binary_search(&(y, x)).is_ok()
+            }
         };
         let linked = chain.windows(2).all(|p| {
             let (x, y) = (p[0], p[1]);
