@@ -152,7 +152,10 @@ impl Outcome {
                 if i > 0 {
                     s.push(' ');
                 }
-                let _ = write!(s, "{name}={v};");
+                s.push_str(name);
+                s.push('=');
+                push_int(&mut s, *v);
+                s.push(';');
             }
             s.push('\n');
         }
@@ -336,4 +339,45 @@ pub fn svg_of_dot(d: &str) -> Option<String> {
     })
     .ok()
     .flatten()
+}
+
+/// Appends the decimal digits of `v` (the states' values: a million lines for a ring of 20
+/// threads, where `write!` spent more than the digits).
+fn push_int(s: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        s.push('-');
+    }
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("?"));
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn states_print_their_values_in_decimal_with_a_sign() {
+        // Expected texts spelled by hand, not by `format!`.
+        for (v, text) in [
+            (0i64, "0"),
+            (7, "7"),
+            (10, "10"),
+            (-1, "-1"),
+            (4294967295, "4294967295"),
+            (i64::MAX, "9223372036854775807"),
+            (i64::MIN, "-9223372036854775808"),
+        ] {
+            let mut s = String::from("x=");
+            super::push_int(&mut s, v);
+            assert_eq!(s, format!("x={text}"));
+        }
+    }
 }

@@ -63,6 +63,9 @@ pub struct Base {
     pub pfences: Shared<Vec<EvId>>,
     /// Memory events by location.
     pub by_key: Shared<Vec<(LocKey, Vec<EvId>)>>,
+    /// Per entry of `by_key`: whether two of its events may race — they overlap, one writes, and
+    /// they are not morally strong (§8.7.1; what the events alone decide, shared like `by_key`).
+    pub racy: Shared<Vec<bool>>,
 }
 
 impl Base {
@@ -220,6 +223,7 @@ impl<'a> Checker<'a> {
                 po_edges: p.po_edges.clone(),
                 pfences: p.pfences.clone(),
                 by_key: p.by_key.clone(),
+                racy: p.racy.clone(),
             };
         }
         // Program order: each event before the next position's events (the elements of one
@@ -266,12 +270,26 @@ impl<'a> Checker<'a> {
             by_key.push((k, mems[i..j].iter().map(|x| x.1).collect()));
             i = j;
         }
+        let racy = by_key
+            .iter()
+            .map(|(_, evs)| {
+                evs.iter().enumerate().any(|(i, &a)| {
+                    evs[i + 1..].iter().any(|&b| {
+                        let (ma, mb) = (g.ev[a].mem().unwrap(), g.ev[b].mem().unwrap());
+                        ma.overlaps(mb)
+                            && (ma.write || mb.write)
+                            && !morally_strong(&g.ev[a], &g.ev[b])
+                    })
+                })
+            })
+            .collect();
         Base {
             n,
             obs,
             barrier: g.sync.clone(),
             patterns,
             narrow,
+            racy: Shared::new(racy),
             sc: Shared::new(sc),
             po_edges: Shared::new(po_edges),
             pfences: Shared::new(pfences),
@@ -773,15 +791,33 @@ pub struct CoProblem {
     pub forbid: Vec<(usize, usize)>,
     /// Atomicity triples (w', w, a): not (w' co w and w co a); w' may be `usize::MAX` (init).
     pub atomic: Vec<(usize, usize, usize)>,
-    /// Reads with their sources (indices, `usize::MAX` = init) and the po-later accesses, for the
-    /// SC-per-location cycle check: (read event, source write indices).
-    pub reads: Vec<(EvId, Vec<usize>)>,
+    /// Reads with their sources, for the SC-per-location cycle check: (read event, the range of
+    /// its source write indices in [`Self::srcs`]).
+    pub reads: Vec<(EvId, std::ops::Range<usize>)>,
+    /// The reads' source write indices (`usize::MAX` = init), one range per read.
+    pub srcs: Vec<usize>,
 }
 
 /// The initial write's index in a [`CoProblem`].
 pub const INIT: usize = usize::MAX;
 
 impl CoProblem {
+    /// Empties the problem, keeping its buffers (one problem is filled per location).
+    pub fn clear(&mut self) {
+        self.writes.clear();
+        self.must_order.clear();
+        self.req.clear();
+        self.forbid.clear();
+        self.atomic.clear();
+        self.reads.clear();
+        self.srcs.clear();
+    }
+
+    /// The source write indices of read `k` ([`Self::reads`]).
+    pub fn read_srcs(&self, k: usize) -> &[usize] {
+        &self.srcs[self.reads[k].1.clone()]
+    }
+
     /// Every strict order on `writes` that satisfies the problem, as closed relations, each
     /// passed to `f`; stops when `f` returns false. Returns whether any was found.
     pub fn solve(&self, f: &mut dyn FnMut(&Rel) -> bool) -> bool {

@@ -374,7 +374,12 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// they are not morally strong.").
     pub(super) fn races(&self, g: &Graph, ch: &Checker, cause: &Rel) -> Vec<(EvId, EvId, bool)> {
         let mut v = Vec::new();
-        for (_, evs) in ch.base().by_key.iter() {
+        let racy = &ch.base().racy;
+        for (k, (_, evs)) in ch.base().by_key.iter().enumerate() {
+            // No two of its events conflict without being morally strong.
+            if !racy[k] {
+                continue;
+            }
             for (i, &a) in evs.iter().enumerate() {
                 for &b in &evs[i + 1..] {
                     let (ma, mb) = (g.ev[a].mem().unwrap(), g.ev[b].mem().unwrap());
@@ -415,8 +420,11 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         let mut co_pairs = Vec::new();
         let mut maximal = BTreeMap::new();
         let layout = &self.world.layout;
+        let mut cp = CoProblem::default();
         for (key, evs) in ch.base().by_key.iter() {
-            let cp = self.co_problem(g, ch, evs, &pp, &cause)?;
+            if !self.co_problem(g, ch, evs, &pp, &cause, &mut cp) {
+                return None;
+            }
             let terms: Vec<(usize, LocTerm)> = self
                 .terms
                 .iter()
@@ -576,10 +584,10 @@ pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
                 }
             }
         }
-        for (k, (r, srcs)) in cp.reads.iter().enumerate() {
+        for (k, (r, _)) in cp.reads.iter().enumerate() {
             let ri = read_node[k];
             let mr = mem(*r);
-            for &s in srcs {
+            for &s in cp.read_srcs(k) {
                 if s != INIT {
                     let w = cp.writes[s];
                     if w != *r && ms(w, *r) {

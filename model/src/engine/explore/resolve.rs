@@ -701,13 +701,14 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         if cause.reflexive_somewhere() {
             return None;
         }
+        let mut cp = CoProblem::default();
         let ok = ch.base().by_key.iter().all(|(key, evs)| {
             if only.is_some_and(|k| k != *key) {
                 return true;
             }
-            let Some(cp) = self.co_problem(g, ch, evs, &pp, &cause) else {
+            if !self.co_problem(g, ch, evs, &pp, &cause, &mut cp) {
                 return false;
-            };
+            }
             if !cp.partial_consistent() {
                 return false;
             }
@@ -732,7 +733,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         ok.then_some(cause)
     }
 
-    /// The coherence problem of one location (None: a violation found while building it).
+    /// The coherence problem of one location, into `cp` (emptied first; false: a violation
+    /// found while building it).
     pub(super) fn co_problem(
         &self,
         g: &Graph,
@@ -740,13 +742,29 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         evs: &[EvId],
         pp: &Rel,
         cause: &Rel,
-    ) -> Option<CoProblem> {
-        let writes: Vec<EvId> = evs
-            .iter()
-            .copied()
-            .filter(|&e| g.ev[e].mem().is_some_and(|m| m.write && m.wval.is_some()))
-            .collect();
-        let mut cp = CoProblem::default();
+        cp: &mut CoProblem,
+    ) -> bool {
+        cp.clear();
+        let mut writes = std::mem::take(&mut cp.writes);
+        writes.extend(
+            evs.iter()
+                .copied()
+                .filter(|&e| g.ev[e].mem().is_some_and(|m| m.write && m.wval.is_some())),
+        );
+        let ok = Self::co_constraints(g, evs, pp, cause, &writes, cp);
+        cp.writes = writes;
+        ok
+    }
+
+    /// The constraints of [`Self::co_problem`] on the location's `writes`.
+    fn co_constraints(
+        g: &Graph,
+        evs: &[EvId],
+        pp: &Rel,
+        cause: &Rel,
+        writes: &[EvId],
+        cp: &mut CoProblem,
+    ) -> bool {
         let idx = |e: EvId| writes.iter().position(|&w| w == e);
         let mem = |e: EvId| g.ev[e].mem().unwrap();
         for (i, &a) in writes.iter().enumerate() {
@@ -778,14 +796,14 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             for pc in pieces {
                 if let Src::Ev(w) = pc.src {
                     if pp.has(r, w) {
-                        return None;
+                        return false;
                     }
                 }
             }
             // Causality 2: "If a write W precedes an overlapping read R in causality order, then
             // for any byte accessed by both R and W, R cannot read from any write W' that
             // precedes W in coherence order."
-            for &w in &writes {
+            for &w in writes {
                 if w == r || !cause.has(w, r) {
                     continue;
                 }
@@ -796,7 +814,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                         continue;
                     }
                     match src_idx(pc.src) {
-                        Some(INIT) => return None,
+                        Some(INIT) => return false,
                         Some(s) => cp.forbid.push((s, idx(w).unwrap())),
                         None => {}
                     }
@@ -834,17 +852,17 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                             continue;
                         }
                         match src_idx(p2.src) {
-                            Some(INIT) => return None,
+                            Some(INIT) => return false,
                             Some(s) => cp.forbid.push((s, idx(w1).unwrap())),
                             None => {}
                         }
                     }
                 }
             }
-            cp.reads
-                .push((r, pieces.iter().filter_map(|p| src_idx(p.src)).collect()));
+            let start = cp.srcs.len();
+            cp.srcs.extend(pieces.iter().filter_map(|p| src_idx(p.src)));
+            cp.reads.push((r, start..cp.srcs.len()));
         }
-        cp.writes = writes;
-        Some(cp)
+        true
     }
 }

@@ -62,66 +62,35 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         start: Option<(&[(EvId, EvId)], &Rel)>,
     ) -> Option<(Vec<(EvId, EvId)>, Rel)> {
         let n = g.ev.len();
-        // For each write W: the reads that read something coherence-before W (init sources only,
-        // and sources causally before W under the smallest causality order `cause0`, the
-        // causality order under `bco0`, base causality order without Fence-SC edges); for each
-        // read, the writes it reads from. Both keyed by the event that precedes a fence.
-        let mut early = Rel::new(n);
-        for (_, evs) in ch.base().by_key.iter() {
-            for &r in evs {
-                let mr = g.ev[r].mem().unwrap();
-                let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
-                    continue;
-                };
-                if mr.proxy != Proxy::Generic {
-                    continue;
-                }
-                for &w in evs {
-                    let mw = g.ev[w].mem().unwrap();
-                    if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
-                        continue;
-                    }
-                    if mw.proxy != Proxy::Generic {
-                        continue;
-                    }
-                    for p in pieces {
-                        match p.src {
-                            Src::Init => early.add(w, r),
-                            Src::Ev(s) if s != w && cause0.has(s, w) => early.add(w, r),
-                            Src::Ev(s) if s == w => early.add(r, w),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-        }
-        // The events with something to put before a fence.
-        let mut srcs: Vec<EvId> = Vec::with_capacity(n);
-        srcs.extend((0..n).filter(|&x| !early.row_empty(x)));
-        let words = n.div_ceil(64).max(1);
-        // Per fence (by its index in `fences`): what precedes it (the reads too early for the
-        // writes there, the writes the reads there read from) and what follows it.
-        let mut before = vec![0u64; fences.len() * words];
-        let mut after = vec![0u64; fences.len() * words];
-        let mut slot = vec![0usize; n];
-        let mut fmask = vec![0u64; words];
-        for (i, &f) in fences.iter().enumerate() {
-            slot[f] = i;
-            fmask[f / 64] |= 1 << (f % 64);
-        }
         // Edges derived already (for a smaller graph whose derivation this one extends) hold.
         let (mut forced, mut bco) = match start {
             Some((f, b)) => (f.to_vec(), b.clone()),
             None => (Vec::new(), bco0.clone()),
         };
-        if words == 1 {
-            // The same rounds on single words (at most 64 events: the common case).
-            let fm = fmask[0];
-            let mut rows = vec![0u64; fences.len()];
+        if n <= 64 {
+            // The same rounds on single words (at most 64 events: the common case), on the stack.
+            let mut early = [0u64; 64];
+            Self::early_pairs(g, ch, cause0, &mut |w, r| early[w] |= 1 << r);
+            let mut srcs = [0 as EvId; 64];
+            let mut ns = 0;
+            for (x, &e) in early[..n].iter().enumerate() {
+                if e != 0 {
+                    srcs[ns] = x;
+                    ns += 1;
+                }
+            }
+            let mut slot = [0usize; 64];
+            let mut fm = 0u64;
+            for (i, &f) in fences.iter().enumerate() {
+                slot[f] = i;
+                fm |= 1 << f;
+            }
+            let nf = fences.len();
+            let (mut before, mut after, mut rows) = ([0u64; 64], [0u64; 64], [0u64; 64]);
             loop {
-                before.fill(0);
-                for &x in &srcs {
-                    let ex = early.row(x)[0];
+                before[..nf].fill(0);
+                for &x in &srcs[..ns] {
+                    let ex = early[x];
                     let mut bits = bco.row(x)[0] & fm | fm & 1 << x;
                     while bits != 0 {
                         before[slot[bits.trailing_zeros() as usize]] |= ex;
@@ -147,7 +116,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     };
                     forced.push((x, y));
                     bco.add_closed(x, y);
-                    for (r, &f) in rows.iter_mut().zip(fences) {
+                    for (r, &f) in rows[..nf].iter_mut().zip(fences) {
                         *r = bco.row(f)[0];
                     }
                     changed = true;
@@ -156,6 +125,26 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     return Some((forced, bco));
                 }
             }
+        }
+        // For each write W: the reads that read something coherence-before W (init sources only,
+        // and sources causally before W under the smallest causality order `cause0`, the
+        // causality order under `bco0`, base causality order without Fence-SC edges); for each
+        // read, the writes it reads from. Both keyed by the event that precedes a fence.
+        let mut early = Rel::new(n);
+        Self::early_pairs(g, ch, cause0, &mut |w, r| early.add(w, r));
+        // The events with something to put before a fence.
+        let mut srcs: Vec<EvId> = Vec::with_capacity(n);
+        srcs.extend((0..n).filter(|&x| !early.row_empty(x)));
+        let words = n.div_ceil(64).max(1);
+        // Per fence (by its index in `fences`): what precedes it (the reads too early for the
+        // writes there, the writes the reads there read from) and what follows it.
+        let mut before = vec![0u64; fences.len() * words];
+        let mut after = vec![0u64; fences.len() * words];
+        let mut slot = vec![0usize; n];
+        let mut fmask = vec![0u64; words];
+        for (i, &f) in fences.iter().enumerate() {
+            slot[f] = i;
+            fmask[f / 64] |= 1 << (f % 64);
         }
         loop {
             before.fill(0);
@@ -210,6 +199,42 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             }
             if !changed {
                 return Some((forced, bco));
+            }
+        }
+    }
+
+    /// The pairs of [`Self::derive_sc`]'s `early` relation, each passed to `add`: for each
+    /// write W, (W, R) for the reads R that read something coherence-before W (init sources
+    /// only, and sources causally before W under the smallest causality order `cause0`); for
+    /// each read R, (R, W) for the writes W it reads from. Generic-proxy accesses of one
+    /// address only.
+    fn early_pairs(g: &Graph, ch: &Checker, cause0: &Rel, add: &mut dyn FnMut(EvId, EvId)) {
+        for (_, evs) in ch.base().by_key.iter() {
+            for &r in evs {
+                let mr = g.ev[r].mem().unwrap();
+                let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
+                    continue;
+                };
+                if mr.proxy != Proxy::Generic {
+                    continue;
+                }
+                for &w in evs {
+                    let mw = g.ev[w].mem().unwrap();
+                    if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
+                        continue;
+                    }
+                    if mw.proxy != Proxy::Generic {
+                        continue;
+                    }
+                    for p in pieces {
+                        match p.src {
+                            Src::Init => add(w, r),
+                            Src::Ev(s) if s != w && cause0.has(s, w) => add(w, r),
+                            Src::Ev(s) if s == w => add(r, w),
+                            _ => {}
+                        }
+                    }
+                }
             }
         }
     }
