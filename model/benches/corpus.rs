@@ -3,6 +3,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// The `ptx-sync` binary's allocator (host/Cargo.toml says why): the benchmark times what it does.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("litmus");
     let files = ptx_sync_model::litmus_files(&[dir]).expect("model/litmus");

@@ -43,6 +43,10 @@ fn run(text: &str, name: &str, jobs: usize) -> (f64, usize, String) {
     (s, out.found.positive + out.found.negative, report)
 }
 
+/// The `ptx-sync` binary's allocator (host/Cargo.toml says why): the benchmark times what it does.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let filter: Vec<String> = std::env::args()
         .skip(1)

@@ -357,6 +357,11 @@ fn quiet_on_broken_pipe() {
     }
 }
 
+/// mimalloc instead of the system allocator: the checker allocates per explored execution
+/// (host/Cargo.toml gives the measurement).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
