@@ -250,8 +250,14 @@ pub fn cli(paths: &[PathBuf], opts: &CheckOptions) -> i32 {
     for f in &files {
         match check_file_with(f, opts) {
             Ok(out) => {
-                print!("{}", out.herd());
-                println!();
+                {
+                    // Written as formatted; a closed pipe ends the writing, not the check.
+                    use std::io::Write;
+                    let mut w = std::io::stdout().lock();
+                    let mut open = true;
+                    out.herd_to(&mut |part| open = open && w.write_all(part.as_bytes()).is_ok());
+                    let _ = writeln!(w);
+                }
                 if out.bounded() {
                     bounded += 1
                 } else if out.ok {

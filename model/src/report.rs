@@ -128,6 +128,15 @@ impl Outcome {
 
     /// The herd7-shaped text block.
     pub fn herd(&self) -> String {
+        let mut all = String::new();
+        self.herd_to(&mut |part| all.push_str(part));
+        all
+    }
+
+    /// [`Self::herd`] in parts of about 64 KiB, each passed to `out` in order (a ring of 20
+    /// threads lists a million states: written as they are formatted, not kept whole).
+    pub fn herd_to(&self, out: &mut dyn FnMut(&str)) {
+        const PART: usize = 1 << 16;
         let t = &self.test;
         let mut s = String::new();
         for r in &self.found.races {
@@ -158,6 +167,10 @@ impl Outcome {
                 s.push(';');
             }
             s.push('\n');
+            if s.len() >= PART {
+                out(&s);
+                s.clear();
+            }
         }
         let _ = writeln!(
             s,
@@ -191,7 +204,7 @@ impl Outcome {
             );
         }
         let _ = writeln!(s, "Time {} {:.2}", t.name, self.seconds);
-        s
+        out(&s);
     }
 
     /// The verdict as JSON.
