@@ -530,6 +530,11 @@ impl<'a> Checker<'a> {
     /// order is computed afresh.
     pub fn bco_from(&self, edges: &Rel, prior: Option<(&Rel, &Rel)>) -> Rel {
         let n = self.base.n;
+        // The same direct edges: the same closed order (a read's choice of its write changes
+        // none when it makes no synchronization).
+        if let Some((rel, _)) = prior.filter(|(rel, old)| rel.n() == n && *old == edges) {
+            return rel.clone();
+        }
         if let Some((rel, old)) = prior.filter(|(rel, _)| rel.n() <= n) {
             // Worth it only when few edges are new: each costs a pass over the rows.
             const LIMIT: usize = 8;
@@ -697,6 +702,38 @@ impl<'a> Checker<'a> {
     /// Whether `x` precedes `y` in causality order (one pair of `cause`).
     pub fn cause_pair(&self, bco: &Rel, x: EvId, y: EvId) -> bool {
         self.ppbco(bco, x, y) || self.base.obs.succ(x).any(|z| self.ppbco(bco, z, y))
+    }
+
+    /// [`Self::cause`] for a graph whose events and base causality order `bco` are those of a
+    /// graph whose causality order was `prior`, and whose observation order differs from that
+    /// graph's only by edges between the accesses `evs` of one location (a read of `evs` chose
+    /// its write): causality order relates only overlapping accesses, and observation order
+    /// only accesses of one location, so only the rows of `evs` change; they are computed
+    /// again. `None` when the graph has async operations or narrow edges (their
+    /// proxy-preserved edges are not only base causality order's): compute it afresh.
+    pub fn cause_at(&self, bco: &Rel, prior: &Rel, evs: &[EvId]) -> Option<(Rel, Rel)> {
+        let n = self.base.n;
+        if !self.g.issued.is_empty() || !self.base.narrow.is_empty() || prior.n() != n {
+            return None;
+        }
+        let mut pp = Rel::new(n);
+        for &x in evs {
+            for &y in evs {
+                if x != y && self.ppbco(bco, x, y) {
+                    pp.add(x, y);
+                }
+            }
+        }
+        let mut cause = prior.clone();
+        for &x in evs {
+            cause.clear_row(x);
+            cause.union_row_from(x, &pp, x);
+            for z in self.base.obs.succ(x) {
+                cause.union_row_from(x, &pp, z);
+            }
+        }
+        debug_assert!(cause == self.cause(bco).1, "cause_at differs from cause");
+        Some((pp, cause))
     }
 
     /// Causality order over memory events (§8.9.5: "X precedes Y in proxy-preserved base

@@ -202,6 +202,11 @@ impl Rel {
     pub fn row_empty(&self, a: usize) -> bool {
         self.row(a).iter().all(|w| *w == 0)
     }
+    /// Removes every `a → _`.
+    pub fn clear_row(&mut self, a: usize) {
+        let w = self.w;
+        self.data[a * w..(a + 1) * w].fill(0);
+    }
     /// Row `a` ∪= row `b` of `other` (same size); whether it grew.
     pub fn union_row_from(&mut self, a: usize, other: &Rel, b: usize) -> bool {
         let w = self.w;

@@ -128,6 +128,11 @@ impl Checked {
         (&self.bco0, &self.edges0)
     }
 
+    /// Causality order without Fence-SC edges.
+    pub(super) fn cause0(&self) -> &Rel {
+        &self.cause0
+    }
+
     /// The checker's base relations kept for this graph.
     pub(super) fn base(&self) -> Option<&crate::engine::axioms::Base> {
         self.base.as_ref()

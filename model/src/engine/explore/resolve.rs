@@ -659,7 +659,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             (Some(_), Some(m)) => Some(m.key),
             _ => None,
         };
-        let Some(cause) = self.necessary_cause(&st.g, &ch, &bco, only) else {
+        let prior = parent.as_deref().map(|p| p.cause0());
+        let Some(cause) = self.necessary_cause_from(&st.g, &ch, &bco, only, prior) else {
             return Flow::Prune;
         };
         match leaf::Checked::derive(self, &st.g, &ch, bco, edges, cause, parent.as_deref()) {
@@ -694,10 +695,28 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         bco: &Rel,
         only: Option<LocKey>,
     ) -> Option<Rel> {
+        self.necessary_cause_from(g, ch, bco, only, None)
+    }
+
+    /// [`Self::necessary_cause`], with `prior`: the causality order of the graph this one
+    /// extends when only the location `only` changed ([`Checker::cause_at`]).
+    pub(super) fn necessary_cause_from(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        bco: &Rel,
+        only: Option<LocKey>,
+        prior: Option<&Rel>,
+    ) -> Option<Rel> {
         if bco.reflexive_somewhere() {
             return None;
         }
-        let (pp, cause) = ch.cause(bco);
+        let evs = only.and_then(|k| ch.base().by_key.iter().find(|(key, _)| *key == k));
+        let (pp, cause) = match (evs, prior) {
+            (Some((_, evs)), Some(p)) => ch.cause_at(bco, p, evs),
+            _ => None,
+        }
+        .unwrap_or_else(|| ch.cause(bco));
         if cause.reflexive_somewhere() {
             return None;
         }
