@@ -426,7 +426,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         let mut maximal = BTreeMap::new();
         let layout = &self.world.layout;
         let mut cp = CoProblem::default();
-        for (key, evs) in ch.base().by_key.iter() {
+        for (loc, (key, evs)) in ch.base().by_key.iter().enumerate() {
+            let strong = !ch.base().racy[loc];
             if !self.co_problem(g, ch, evs, &pp, &cause, &mut cp) {
                 return None;
             }
@@ -440,7 +441,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             let mut first: Option<Rel> = None;
             let mut vals: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); terms.len()];
             cp.solve(&mut |co: &Rel| {
-                if !sc_per_location(g, &cp, co) {
+                if !sc_per_location(g, &cp, co, strong) {
                     return true;
                 }
                 if first.is_none() {
@@ -528,18 +529,25 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
 /// Sequential Consistency per Location (PTX ISA §8.10.5): "a concatenation of program order
 /// between overlapping operations and morally strong relations in communication order cannot
 /// result in a cycle", for a coherence order `co` of the location's writes.
-pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
+///
+/// `strong`: every two overlapping accesses of the location of which one writes are morally
+/// strong ([`crate::engine::axioms::Base::racy`] is false there): the pairs asked about all
+/// conflict, so overlapping is then the whole question (morally strong accesses overlap
+/// completely, §8.7).
+pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel, strong: bool) -> bool {
     // Nodes: the writes, then the reads (a read-modify-write is one node, its write's).
+    // Up to 16 nodes on the stack (arrays zeroed per call: kept small), more on the heap.
+    const SMALL: usize = 16;
     let mut nodes: Vec<EvId> = Vec::new();
-    let mut stack = [0 as EvId; 64];
+    let mut stack = [0 as EvId; SMALL];
     let mut len = cp.writes.len();
-    let fits = len + cp.reads.len() <= 64;
+    let fits = len + cp.reads.len() <= SMALL;
     if fits {
         stack[..len].copy_from_slice(&cp.writes);
     } else {
         nodes.extend_from_slice(&cp.writes);
     }
-    let mut read_node = [0usize; 64];
+    let mut read_node = [0usize; SMALL];
     let mut read_nodes: Vec<usize> = Vec::new();
     for (k, (r, _)) in cp.reads.iter().enumerate() {
         let at = if fits {
@@ -570,7 +578,14 @@ pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
     };
     let n = nodes.len();
     let mem = |e: EvId| g.ev[e].mem().unwrap();
-    let ms = |a: EvId, b: EvId| morally_strong(&g.ev[a], &g.ev[b]);
+    let ms = |a: EvId, b: EvId| {
+        if strong {
+            debug_assert_eq!(mem(a).overlaps(mem(b)), morally_strong(&g.ev[a], &g.ev[b]));
+            mem(a).overlaps(mem(b))
+        } else {
+            morally_strong(&g.ev[a], &g.ev[b])
+        }
+    };
     let edges = |add: &mut dyn FnMut(usize, usize)| {
         for i in 0..n {
             for j in 0..n {
@@ -614,7 +629,14 @@ pub(super) fn sc_per_location(g: &Graph, cp: &CoProblem, co: &Rel) -> bool {
     };
     if n <= 64 {
         // One word per node: close by Warshall's rows, then look for a node reaching itself.
-        let mut m = [0u64; 64];
+        let mut small = [0u64; SMALL];
+        let mut big: Vec<u64> = Vec::new();
+        let m: &mut [u64] = if n <= SMALL {
+            &mut small[..n]
+        } else {
+            big.resize(n, 0);
+            &mut big
+        };
         edges(&mut |i, j| m[i] |= 1 << j);
         for k in 0..n {
             let rk = m[k];

@@ -721,34 +721,40 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             return None;
         }
         let mut cp = CoProblem::default();
-        let ok = ch.base().by_key.iter().all(|(key, evs)| {
-            if only.is_some_and(|k| k != *key) {
-                return true;
-            }
-            if !self.co_problem(g, ch, evs, &pp, &cause, &mut cp) {
-                return false;
-            }
-            if !cp.partial_consistent() {
-                return false;
-            }
-            // SC per location (§8.10.5) holds of a partial execution's reads and writes under
-            // some coherence order, or of no extension: later events only add edges. Asked only
-            // of locations with read-modify-writes (atomics, mbarrier objects), where a chain
-            // fixes most of the order and a wrong read is common; elsewhere the search for an
-            // order costs more than the leaf's check it would save.
-            let rmw = evs
-                .iter()
-                .any(|&e| g.ev[e].mem().is_some_and(|m| m.read && m.write));
-            if !rmw {
-                return true;
-            }
-            let mut ok = false;
-            cp.solve(&mut |co: &Rel| {
-                ok = super::leaf::sc_per_location(g, &cp, co);
-                !ok
+        let ok = ch
+            .base()
+            .by_key
+            .iter()
+            .enumerate()
+            .all(|(loc, (key, evs))| {
+                if only.is_some_and(|k| k != *key) {
+                    return true;
+                }
+                let strong = !ch.base().racy[loc];
+                if !self.co_problem(g, ch, evs, &pp, &cause, &mut cp) {
+                    return false;
+                }
+                if !cp.partial_consistent() {
+                    return false;
+                }
+                // SC per location (§8.10.5) holds of a partial execution's reads and writes under
+                // some coherence order, or of no extension: later events only add edges. Asked only
+                // of locations with read-modify-writes (atomics, mbarrier objects), where a chain
+                // fixes most of the order and a wrong read is common; elsewhere the search for an
+                // order costs more than the leaf's check it would save.
+                let rmw = evs
+                    .iter()
+                    .any(|&e| g.ev[e].mem().is_some_and(|m| m.read && m.write));
+                if !rmw {
+                    return true;
+                }
+                let mut ok = false;
+                cp.solve(&mut |co: &Rel| {
+                    ok = super::leaf::sc_per_location(g, &cp, co, strong);
+                    !ok
+                });
+                ok
             });
-            ok
-        });
         ok.then_some(cause)
     }
 
