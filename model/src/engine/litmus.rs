@@ -154,6 +154,8 @@ struct Acc<'t> {
     found: Found,
     /// The final states (hashed while exploring; ordered once at the end).
     states: std::collections::HashMap<Vec<i64>, bool>,
+    /// `states` in order, made by [`Observe::finish`] on the exploring thread.
+    sorted: Vec<(Vec<i64>, bool)>,
     races: First<String>,
     flags: First<(String, String)>,
     witness_pos: Earliest<Witness>,
@@ -161,6 +163,13 @@ struct Acc<'t> {
 }
 
 impl Observe<crate::ptx::Thread> for Acc<'_> {
+    fn finish(&mut self) {
+        // Ordered here, in parallel with the other threads' parts (an unstable sort: the keys
+        // are distinct), not after the merge (a million states took a serial second).
+        self.sorted = std::mem::take(&mut self.states).into_iter().collect();
+        self.sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    }
+
     fn leaf(&mut self, leaf: &Leaf<crate::ptx::Thread>) {
         let (test, terms) = (self.test, self.terms);
         let mut k = 0u32;
@@ -260,6 +269,7 @@ pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
         terms: &terms,
         found: Found::default(),
         states: Default::default(),
+        sorted: Vec::new(),
         races: First::default(),
         flags: First::default(),
         witness_pos: Earliest::default(),
@@ -276,7 +286,7 @@ pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
         }
         summary.merge(sm);
         let acc = obs;
-        states.extend(acc.states);
+        states.extend(acc.sorted);
         found.positive += acc.found.positive;
         found.negative += acc.found.negative;
         races.push(acc.races);
@@ -284,7 +294,8 @@ pub fn run_with(test: &Test, limits: Limits) -> Result<Found, Error> {
         wpos.merge(acc.witness_pos);
         wany.merge(acc.witness_any);
     }
-    // A state's verdict is a function of the state: the threads' copies agree.
+    // A state's verdict is a function of the state: the threads' copies agree. Each part is
+    // ordered already (on its own thread): the map's stable sort merges the runs.
     found.states = states.into_iter().collect();
     found.races = merge_first(races).into_vec();
     found.witness_pos = wpos.into_inner();
