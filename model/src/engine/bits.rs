@@ -386,6 +386,16 @@ impl Rel {
     }
     /// Whether some `a → a` (after `close`: whether there is a cycle).
     pub fn reflexive_somewhere(&self) -> bool {
+        if self.w == 1 {
+            // Without a branch per row (asked of every relation a check builds).
+            let d: &[u64] = &self.data;
+            return d[..self.n]
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (a, &r)| acc | r >> a)
+                & 1
+                == 1;
+        }
         (0..self.n).any(|a| self.has(a, a))
     }
     /// Whether the relation is acyclic (computed on a copy).
@@ -409,6 +419,28 @@ impl Rel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_loop_is_found_on_every_row_of_a_one_word_relation_and_nothing_else_counts() {
+        for n in [1, 2, 37, 64] {
+            // Every off-diagonal pair: no loop.
+            let mut full = Rel::new(n);
+            for a in 0..n {
+                for b in 0..n {
+                    if a != b {
+                        full.add(a, b);
+                    }
+                }
+            }
+            assert!(!full.reflexive_somewhere(), "{n} events");
+            // One loop, on each row in turn.
+            for a in 0..n {
+                let mut r = full.clone();
+                r.add(a, a);
+                assert!(r.reflexive_somewhere(), "{n} events, loop at {a}");
+            }
+        }
+    }
 
     #[test]
     fn sets_and_closure_beyond_64_events() {

@@ -153,7 +153,7 @@ struct Acc<'t> {
     terms: &'t [LocTerm],
     found: Found,
     /// The final states (hashed while exploring; ordered once at the end).
-    states: std::collections::HashMap<Vec<i64>, bool>,
+    states: std::collections::HashMap<Vec<i64>, bool, rustc_hash::FxBuildHasher>,
     /// `states` in order, made by [`Observe::finish`] on the exploring thread.
     sorted: Vec<(Vec<i64>, bool)>,
     races: First<String>,
