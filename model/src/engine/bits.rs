@@ -194,6 +194,12 @@ impl Rel {
     pub fn row(&self, a: usize) -> &[u64] {
         &self.data[a * self.w..(a + 1) * self.w]
     }
+    /// The successors of `a`, as words to change.
+    #[inline]
+    pub fn row_mut(&mut self, a: usize) -> &mut [u64] {
+        let w = self.w;
+        &mut self.data[a * w..(a + 1) * w]
+    }
     /// The successors of `a`.
     pub fn succ(&self, a: usize) -> impl Iterator<Item = usize> + '_ {
         row_iter(self.row(a))

@@ -298,7 +298,51 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         });
         let mut edges = forced.to_vec();
         let mut out = bco;
-        if linked {
+        if linked && n <= 64 && chain.len() > 1 {
+            // The same closure in one pass (graphs of at most 64 events: one word per row).
+            // The chain is a linear extension of `bco`, so a new path from an event goes
+            // through the first chain fence it reaches: from the back, each chain fence's row
+            // is its own, the next fence and that fence's row; then every other event's row
+            // gets the rows of the chain fences in it.
+            for p in chain.windows(2) {
+                if !out.has(p[0], p[1]) && is_free(p[0], p[1]) {
+                    edges.push((p[0], p[1]));
+                }
+            }
+            #[cfg(debug_assertions)]
+            let expected = {
+                let mut r = out.clone();
+                for p in chain.windows(2) {
+                    if !r.has(p[0], p[1]) {
+                        r.add_closed(p[0], p[1]);
+                    }
+                }
+                r
+            };
+            let mut cm = 0u64;
+            for &f in &chain {
+                cm |= 1 << f;
+            }
+            for k in (0..chain.len() - 1).rev() {
+                let (a, b) = (chain[k], chain[k + 1]);
+                let rb = out.row(b)[0] | 1 << b;
+                out.row_mut(a)[0] |= rb;
+            }
+            for x in 0..n {
+                let mut bits = out.row(x)[0] & cm;
+                if cm >> x & 1 == 1 || bits == 0 {
+                    continue;
+                }
+                let mut add = 0u64;
+                while bits != 0 {
+                    add |= out.row(bits.trailing_zeros() as usize)[0];
+                    bits &= bits - 1;
+                }
+                out.row_mut(x)[0] |= add;
+            }
+            #[cfg(debug_assertions)]
+            debug_assert!(out == expected, "linear_sc's one-pass closure");
+        } else if linked {
             for p in chain.windows(2) {
                 if !out.has(p[0], p[1]) {
                     if is_free(p[0], p[1]) {
