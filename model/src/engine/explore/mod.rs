@@ -536,7 +536,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         }
         // Nothing deterministic is left: a pending read chooses its write.
         if let Some((t, i)) = self.pick_pending(&st) {
-            if std::env::var_os("PTX_SYNC_TRACE2").is_some() {
+            static TRACE2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+            if *TRACE2.get_or_init(|| std::env::var_os("PTX_SYNC_TRACE2").is_some()) {
                 let e = st.th[t].pending[i].ev;
                 eprintln!(
                     "resolve P{t} `{}` ({} events, deferred {:?})",
@@ -545,7 +546,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     st.th[t].pending[i].deferred_at
                 );
             }
-            let v = self.resolutions(&st, t, i);
+            let v = self.resolutions(st, t, i);
             self.children(v);
             return;
         }

@@ -112,9 +112,10 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
 
     /// The states after pending read `i` of thread `t` chooses each write it may read (and,
     /// when a later write could still come, after it declines them all).
-    pub(super) fn resolutions(&mut self, st: &State<P>, t: usize, i: usize) -> Vec<State<P>> {
-        if self.reds_commute(st, st.th[t].pending[i].ev) {
-            let now = self.resolve_one(st, t, i, false);
+    /// `st` becomes the last of them (one copy fewer per choice point).
+    pub(super) fn resolutions(&mut self, st: State<P>, t: usize, i: usize) -> Vec<State<P>> {
+        if self.reds_commute(&st, st.th[t].pending[i].ev) {
+            let now = self.resolve_one(st.clone(), t, i, false);
             if !now.is_empty() {
                 return now;
             }
@@ -195,11 +196,17 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// `defer`, when a later write could still come, after it declines them all).
     pub(super) fn resolve_one(
         &mut self,
-        st: &State<P>,
+        st: State<P>,
         t: usize,
         i: usize,
         defer: bool,
     ) -> Vec<State<P>> {
+        // Declining every available write is useful only if another write may still come — or
+        // if the thread spins: waiting for ever is then how a hang shows (the leaf's probe
+        // decides whether that wait is fair).
+        let decline = defer
+            && (self.future_write_possible(&st, t, st.th[t].pending[i].ev)
+                || (self.may_loop(&st.th[t]) && !self.goes_on_when_settled(&st, t, i)));
         let p = st.th[t].pending[i].clone();
         let r = p.ev;
         let m = st.g.ev[r].mem().unwrap().clone();
@@ -250,19 +257,17 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         // writes, but a segment no newer write covers keeps its old sources.
         let mut out = Vec::new();
         let mut choice = vec![0usize; segs.len()];
+        // The choices, in the odometer's order; the last state explored takes `st` itself.
+        let mut choices: Vec<Vec<Piece>> = Vec::new();
         if segs.iter().all(|s| !s.is_empty()) {
             loop {
-                let pieces: Vec<Piece> = choice
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &c)| segs[k][c])
-                    .collect();
-                let mut s = st.clone();
-                if self.resolve(&mut s, t, i, pieces) {
-                    if let Flow::Go = self.check_partial(&mut s, r) {
-                        out.push(s);
-                    }
-                }
+                choices.push(
+                    choice
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| segs[k][c])
+                        .collect(),
+                );
                 let mut k = 0;
                 loop {
                     if k == segs.len() {
@@ -280,14 +285,20 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 }
             }
         }
-        // Declining every available write is useful only if another write may still come — or
-        // if the thread spins: waiting for ever is then how a hang shows (the leaf's probe
-        // decides whether that wait is fair).
-        if defer
-            && (self.future_write_possible(st, t, r)
-                || (self.may_loop(&st.th[t]) && !self.goes_on_when_settled(st, t, i)))
-        {
-            let mut s = st.clone();
+        let mut st = Some(st);
+        let last = choices.len();
+        for (k, pieces) in choices.into_iter().enumerate() {
+            let mut s = match (k + 1 == last && !decline, &mut st) {
+                (true, s) => s.take().expect("the state is taken once"),
+                (false, s) => s.as_ref().expect("the state is kept").clone(),
+            };
+            if self.resolve(&mut s, t, i, pieces) {
+                if let Flow::Go = self.check_partial(&mut s, r) {
+                    out.push(s);
+                }
+            }
+        }
+        if let (true, Some(mut s)) = (decline, st) {
             s.th[t].pending[i].deferred_at = Some(s.seq);
             out.push(s);
         }
