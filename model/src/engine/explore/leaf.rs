@@ -51,6 +51,8 @@ pub(super) struct Checked {
     forced: Vec<(EvId, EvId)>,
     /// Base causality order with `forced` (closed).
     bco: Rel,
+    /// The derivation's `early` rows (at most 64 events; else empty).
+    early: Vec<u64>,
     /// The checker's base relations for this graph (set by the partial check).
     base: Option<crate::engine::axioms::Base>,
 }
@@ -102,10 +104,14 @@ impl Checked {
                 (Rc::from(free), Rc::from(fences))
             }
         };
-        let (forced, bco) = if free.is_empty() {
-            (Vec::new(), bco0.clone())
+        let (forced, bco, early) = if free.is_empty() {
+            (Vec::new(), bco0.clone(), Vec::new())
         } else {
-            let start = parent.map(|p| (p.forced.as_slice(), &p.bco));
+            let start = parent.map(|p| super::scorder::Derived {
+                forced: &p.forced,
+                bco: &p.bco,
+                early: &p.early,
+            });
             ex.derive_sc(g, ch, (&free, &fences), &bco0, &cause0, start)?
         };
         Some(Checked {
@@ -118,6 +124,7 @@ impl Checked {
             fences,
             forced,
             bco,
+            early,
             base: None,
         })
     }

@@ -52,25 +52,71 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// it reads from), then `Fa` precedes `Fb` (§8.9.4 makes Fence-SC order part of base
     /// causality order; §8.10.6 then forbids the communication). `None`: a cycle — no Fence-SC
     /// order can be consistent.
+    ///
+    /// `start`: the derivation of a graph this one extends ([`Derived`]): its edges hold here
+    /// and the rounds go on from them. Returns the edges, base causality order with them, and
+    /// (graphs of at most 64 events) the `early` rows, for the derivations that extend this one.
     pub(super) fn derive_sc(
+        &self,
+        g: &Graph,
+        ch: &Checker,
+        sets: (&[(EvId, EvId)], &[EvId]),
+        bco0: &Rel,
+        cause0: &Rel,
+        start: Option<Derived<'_>>,
+    ) -> Option<(Vec<(EvId, EvId)>, Rel, Vec<u64>)> {
+        let r = self.derive_sc_rounds(g, ch, sets, bco0, cause0, start.as_ref(), true);
+        // Debug builds (the model tests) check the first round's restriction: asking every
+        // pair gives the same edges.
+        #[cfg(debug_assertions)]
+        {
+            let all = self.derive_sc_rounds(g, ch, sets, bco0, cause0, start.as_ref(), false);
+            debug_assert!(
+                r.as_ref().map(|x| (&x.0, &x.1)) == all.as_ref().map(|x| (&x.0, &x.1)),
+                "derive_sc: the first round's restriction changed the derivation"
+            );
+        }
+        r
+    }
+
+    /// [`Self::derive_sc`]'s rounds; `restrict`: the first round after `start` asks only the
+    /// pairs whose fences may have changed.
+    #[allow(clippy::too_many_arguments)]
+    fn derive_sc_rounds(
         &self,
         g: &Graph,
         ch: &Checker,
         (free, fences): (&[(EvId, EvId)], &[EvId]),
         bco0: &Rel,
         cause0: &Rel,
-        start: Option<(&[(EvId, EvId)], &Rel)>,
-    ) -> Option<(Vec<(EvId, EvId)>, Rel)> {
+        start: Option<&Derived<'_>>,
+        restrict: bool,
+    ) -> Option<(Vec<(EvId, EvId)>, Rel, Vec<u64>)> {
         let n = g.ev.len();
         // Edges derived already (for a smaller graph whose derivation this one extends) hold.
         let (mut forced, mut bco) = match start {
-            Some((f, b)) => (f.to_vec(), b.clone()),
+            Some(d) => (d.forced.to_vec(), d.bco.clone()),
             None => (Vec::new(), bco0.clone()),
         };
         if n <= 64 {
             // The same rounds on single words (at most 64 events: the common case), on the stack.
             let mut early = [0u64; 64];
             Self::early_pairs(g, ch, cause0, &mut |w, r| early[w] |= 1 << r);
+            // The first round asks only the pairs with a fence whose `before` set may differ
+            // from the fixpoint `start` reached: a fence at or after an event whose `early` row
+            // changed (`bco` is `start`'s, so `after` is too, and a pair of unchanged fences
+            // was settled there). Every later round asks every pair.
+            let mut first: u64 = !0;
+            let mut changed_fences = 0u64;
+            let fences_mask = fences.iter().fold(0u64, |m, &f| m | 1 << f);
+            if let Some(d) = start.filter(|d| restrict && d.early.len() == n) {
+                for (x, (&e, &pe)) in early[..n].iter().zip(d.early).enumerate() {
+                    if e != pe {
+                        changed_fences |= (bco.row(x)[0] | 1 << x) & fences_mask;
+                    }
+                }
+                first = 0;
+            }
             let mut srcs = [0 as EvId; 64];
             let mut ns = 0;
             for (x, &e) in early[..n].iter().enumerate() {
@@ -80,11 +126,18 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 }
             }
             let mut slot = [0usize; 64];
-            let mut fm = 0u64;
+            let fm = fences_mask;
             for (i, &f) in fences.iter().enumerate() {
                 slot[f] = i;
-                fm |= 1 << f;
+                if changed_fences >> f & 1 == 1 {
+                    first |= 1 << i;
+                }
             }
+            if first == 0 {
+                // No fence's `before` set changed: `start`'s fixpoint holds as it is.
+                return Some((forced, bco, early[..n].to_vec()));
+            }
+            let mut round = 0;
             let nf = fences.len();
             let (mut before, mut after, mut rows) = ([0u64; 64], [0u64; 64], [0u64; 64]);
             loop {
@@ -102,8 +155,13 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     after[i] = rows[i] | 1 << f;
                 }
                 let mut changed = false;
+                let ask = if round == 0 { first } else { !0 };
+                round += 1;
                 for &(a, b) in free {
                     let (i, j) = (slot[a], slot[b]);
+                    if (ask >> i | ask >> j) & 1 == 0 {
+                        continue;
+                    }
                     // Ordered already (`rows` follows `bco` within the round; `after` and
                     // `before` are the round's start, as in the general rounds below).
                     if rows[i] >> b & 1 == 1 || rows[j] >> a & 1 == 1 {
@@ -122,7 +180,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     changed = true;
                 }
                 if !changed {
-                    return Some((forced, bco));
+                    return Some((forced, bco, early[..n].to_vec()));
                 }
             }
         }
@@ -198,7 +256,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 changed = true;
             }
             if !changed {
-                return Some((forced, bco));
+                return Some((forced, bco, Vec::new()));
             }
         }
     }
@@ -466,4 +524,15 @@ fn orient(a: EvId, b: EvId, ab: bool, ba: bool) -> Option<Option<(EvId, EvId)>> 
         (false, true) => Some(Some((b, a))),
         (false, false) => Some(None),
     }
+}
+
+/// What a derivation of the Fence-SC edges ([`Explorer::derive_sc`]) of a graph reached, for the
+/// derivations of the graphs that extend it.
+pub(super) struct Derived<'a> {
+    /// The edges derived.
+    pub(super) forced: &'a [(EvId, EvId)],
+    /// Base causality order with them (closed).
+    pub(super) bco: &'a Rel,
+    /// The `early` rows of that graph (empty: not kept, more than 64 events).
+    pub(super) early: &'a [u64],
 }
