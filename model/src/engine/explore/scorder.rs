@@ -64,7 +64,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         bco0: &Rel,
         cause0: &Rel,
         start: Option<Derived<'_>>,
-    ) -> Option<(Vec<(EvId, EvId)>, Rel, Vec<u64>)> {
+    ) -> Option<Derivation> {
         let r = self.derive_sc_rounds(g, ch, sets, bco0, cause0, start.as_ref(), true);
         // Debug builds (the model tests) check the first round's restriction: asking every
         // pair gives the same edges.
@@ -91,7 +91,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         cause0: &Rel,
         start: Option<&Derived<'_>>,
         restrict: bool,
-    ) -> Option<(Vec<(EvId, EvId)>, Rel, Vec<u64>)> {
+    ) -> Option<Derivation> {
         let n = g.ev.len();
         // Edges derived already (for a smaller graph whose derivation this one extends) hold.
         let (mut forced, mut bco) = match start {
@@ -525,6 +525,10 @@ fn orient(a: EvId, b: EvId, ab: bool, ba: bool) -> Option<Option<(EvId, EvId)>> 
         (false, false) => Some(None),
     }
 }
+
+/// What [`Explorer::derive_sc`] returns: the edges derived, base causality order with them
+/// (closed), and the `early` rows (empty above 64 events).
+pub(super) type Derivation = (Vec<(EvId, EvId)>, Rel, Vec<u64>);
 
 /// What a derivation of the Fence-SC edges ([`Explorer::derive_sc`]) of a graph reached, for the
 /// derivations of the graphs that extend it.
