@@ -63,6 +63,9 @@ pub struct Base {
     pub pfences: Shared<Vec<EvId>>,
     /// Memory events by location.
     pub by_key: Shared<Vec<(LocKey, Vec<EvId>)>>,
+    /// Whether a release pattern and an acquire pattern (§8.8) may form among these events
+    /// whatever the reads return (false: no pattern synchronizes, and none is looked for).
+    pub patterns_possible: bool,
     /// Per entry of `by_key`: whether two of its events may race — they overlap, one writes, and
     /// they are not morally strong (§8.7.1; what the events alone decide, shared like `by_key`).
     pub racy: Shared<Vec<bool>>,
@@ -157,6 +160,12 @@ fn acquire_read(e: &Event) -> bool {
     m.read && m.strong() && !m.red && m.rf.is_some() && wait_ok(m)
 }
 
+/// [`acquire_read`] whatever the read returns (it may start an acquire pattern once chosen).
+fn may_acquire_read(e: &Event) -> bool {
+    let Some(m) = e.mem() else { return false };
+    m.read && m.strong() && !m.red
+}
+
 fn wait_ok(m: &Mem) -> bool {
     use super::graph::MbarAct;
     match m.mbar {
@@ -210,10 +219,23 @@ impl<'a> Checker<'a> {
     fn compute_base(g: &Graph, prior: Option<&Base>) -> Base {
         let n = g.ev.len();
         let obs = Self::observation(g);
-        let (patterns, mut narrow) = Self::pattern_sync(g, &obs);
+        let possible = match prior {
+            Some(p) => p.patterns_possible,
+            None => {
+                !Self::release_patterns_of(g, true).is_empty()
+                    && !Self::acquire_patterns_of(g, true).is_empty()
+            }
+        };
+        let (patterns, mut narrow) = if possible {
+            Self::pattern_sync(g, &obs)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        debug_assert!(possible || Self::pattern_sync(g, &obs) == (Vec::new(), Vec::new()));
         narrow.extend(g.narrow.iter().copied());
         if let Some(p) = prior {
             return Base {
+                patterns_possible: possible,
                 n,
                 obs,
                 barrier: g.sync.clone(),
@@ -289,6 +311,7 @@ impl<'a> Checker<'a> {
             barrier: g.sync.clone(),
             patterns,
             narrow,
+            patterns_possible: possible,
             racy: Shared::new(racy),
             sc: Shared::new(sc),
             po_edges: Shared::new(po_edges),
@@ -384,11 +407,17 @@ impl<'a> Checker<'a> {
     /// on M in program order …; Or a release or acquire-release memory fence followed by a strong
     /// write on M in program order". `fence.sc` and `membar` count as release fences.
     pub fn release_patterns(g: &Graph) -> Vec<(EvId, EvId)> {
+        Self::release_patterns_of(g, false)
+    }
+
+    /// [`Self::release_patterns`]; `any_value`: as if every write's value were known (the
+    /// patterns that may form once the reads are chosen).
+    fn release_patterns_of(g: &Graph, any_value: bool) -> Vec<(EvId, EvId)> {
         let mut out = Vec::new();
         for list in &g.po {
             for (i, &w) in list.iter().enumerate() {
                 let Some(mw) = g.ev[w].mem() else { continue };
-                if !(mw.write && mw.strong() && mw.wval.is_some()) {
+                if !(mw.write && mw.strong() && (any_value || mw.wval.is_some())) {
                     continue;
                 }
                 if is_release_sem(mw.order.sem) {
@@ -416,10 +445,16 @@ impl<'a> Checker<'a> {
     /// operation on M …; Or a strong read on M followed by an acquire operation on M in program
     /// order …; Or a strong read on M followed by an acquire memory fence in program order".
     pub fn acquire_patterns(g: &Graph) -> Vec<(EvId, EvId)> {
+        Self::acquire_patterns_of(g, false)
+    }
+
+    /// [`Self::acquire_patterns`]; `any_value`: as if every read had returned a value that
+    /// forms a pattern (the patterns that may form once the reads are chosen).
+    fn acquire_patterns_of(g: &Graph, any_value: bool) -> Vec<(EvId, EvId)> {
         let mut out = Vec::new();
         for list in &g.po {
             for (i, &r) in list.iter().enumerate() {
-                if !acquire_read(&g.ev[r]) {
+                if !(acquire_read(&g.ev[r]) || any_value && may_acquire_read(&g.ev[r])) {
                     continue;
                 }
                 let mr = g.ev[r].mem().unwrap();
@@ -438,7 +473,7 @@ impl<'a> Checker<'a> {
                             && is_acquire_sem(ml.order.sem)
                             && ml.vaddr == mr.vaddr
                             && ml.overlaps(mr)
-                            && wait_ok(ml)
+                            && (any_value || wait_ok(ml))
                         {
                             out.push((r, l));
                         }
