@@ -47,6 +47,9 @@ pub(super) struct Checked {
     free: Rc<[(EvId, EvId)]>,
     /// The fences of those pairs, increasing.
     fences: Rc<[EvId]>,
+    /// Per event (graphs of at most 64 events; else empty), its partners in those pairs that
+    /// come after it, as one word ([`super::scorder::fences_of`]).
+    upper: Rc<[u64]>,
     /// The Fence-SC edges derived from communication ([`Explorer::derive_sc`]).
     forced: Vec<(EvId, EvId)>,
     /// Base causality order with `forced` (closed).
@@ -91,8 +94,8 @@ impl Checked {
         cause0: Rel,
         parent: Option<&Checked>,
     ) -> Option<Checked> {
-        let (free, fences) = match parent {
-            Some(p) => (p.free.clone(), p.fences.clone()),
+        let (free, fences, upper) = match parent {
+            Some(p) => (p.free.clone(), p.fences.clone(), p.upper.clone()),
             None => {
                 let mut free: Vec<(EvId, EvId)> = ch
                     .sc_pairs()
@@ -100,8 +103,8 @@ impl Checked {
                     .filter(|&(a, b)| !bco0.has(a, b) && !bco0.has(b, a))
                     .collect();
                 free.sort_unstable();
-                let fences = super::scorder::fences_of(&free, g.ev.len());
-                (Rc::from(free), Rc::from(fences))
+                let (fences, upper) = super::scorder::fences_of(&free, g.ev.len());
+                (Rc::from(free), Rc::from(fences), Rc::from(upper))
             }
         };
         let (forced, bco, early) = if free.is_empty() {
@@ -112,7 +115,7 @@ impl Checked {
                 bco: &p.bco,
                 early: &p.early,
             });
-            ex.derive_sc(g, ch, (&free, &fences), &bco0, &cause0, start)?
+            ex.derive_sc(g, ch, (&free, &fences, &upper), &bco0, &cause0, start)?
         };
         Some(Checked {
             stamp: stamp(g),
@@ -122,6 +125,7 @@ impl Checked {
             cause0,
             free,
             fences,
+            upper,
             forced,
             bco,
             early,
@@ -358,7 +362,8 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         // When one consistent order settles everything (no new race to look for, no final value
         // asked), try a linear extension of the derived edges first.
         if cands.is_empty() && self.terms.is_empty() {
-            let (edges, bco) = self.linear_sc(free, &c.fences, &c.forced, c.bco.clone());
+            let (edges, bco) =
+                self.linear_sc((free, &c.fences, &c.upper), &c.forced, c.bco.clone());
             if !bco.reflexive_somewhere() {
                 if let Some(f) = self.evaluate(st, &ch, &bco, &edges) {
                     return Some(f);

@@ -60,7 +60,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         &self,
         g: &Graph,
         ch: &Checker,
-        sets: (&[(EvId, EvId)], &[EvId]),
+        sets: (&[(EvId, EvId)], &[EvId], &[u64]),
         bco0: &Rel,
         cause0: &Rel,
         start: Option<Derived<'_>>,
@@ -86,7 +86,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         &self,
         g: &Graph,
         ch: &Checker,
-        (free, fences): (&[(EvId, EvId)], &[EvId]),
+        (free, fences, upper): (&[(EvId, EvId)], &[EvId], &[u64]),
         bco0: &Rel,
         cause0: &Rel,
         start: Option<&Derived<'_>>,
@@ -155,29 +155,46 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     after[i] = rows[i] | 1 << f;
                 }
                 let mut changed = false;
-                let ask = if round == 0 { first } else { !0 };
+                // The fences asked this round, as events (every fence after the first round).
+                let ask_ev = if round == 0 {
+                    fences
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| first >> i & 1 == 1)
+                        .fold(0u64, |m, (_, &f)| m | 1 << f)
+                } else {
+                    fm
+                };
                 round += 1;
-                for &(a, b) in free {
-                    let (i, j) = (slot[a], slot[b]);
-                    if (ask >> i | ask >> j) & 1 == 0 {
-                        continue;
+                // The free pairs in their sorted order: each fence's later partners, fences
+                // increasing; a pair is asked when one of its fences is.
+                for &a in fences {
+                    let i = slot[a];
+                    let mut partners = upper[a];
+                    if ask_ev >> a & 1 == 0 {
+                        partners &= ask_ev;
                     }
-                    // Ordered already (`rows` follows `bco` within the round; `after` and
-                    // `before` are the round's start, as in the general rounds below).
-                    if rows[i] >> b & 1 == 1 || rows[j] >> a & 1 == 1 {
-                        continue;
+                    while partners != 0 {
+                        let b = partners.trailing_zeros() as usize;
+                        partners &= partners - 1;
+                        let j = slot[b];
+                        // Ordered already (`rows` follows `bco` within the round; `after` and
+                        // `before` are the round's start, as in the general rounds below).
+                        if rows[i] >> b & 1 == 1 || rows[j] >> a & 1 == 1 {
+                            continue;
+                        }
+                        let Some((x, y)) =
+                            orient(a, b, before[j] & after[i] != 0, before[i] & after[j] != 0)?
+                        else {
+                            continue;
+                        };
+                        forced.push((x, y));
+                        bco.add_closed(x, y);
+                        for (r, &f) in rows[..nf].iter_mut().zip(fences) {
+                            *r = bco.row(f)[0];
+                        }
+                        changed = true;
                     }
-                    let Some((x, y)) =
-                        orient(a, b, before[j] & after[i] != 0, before[i] & after[j] != 0)?
-                    else {
-                        continue;
-                    };
-                    forced.push((x, y));
-                    bco.add_closed(x, y);
-                    for (r, &f) in rows[..nf].iter_mut().zip(fences) {
-                        *r = bco.row(f)[0];
-                    }
-                    changed = true;
                 }
                 if !changed {
                     return Some((forced, bco, early[..n].to_vec()));
@@ -303,8 +320,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// causality order under them (closed).
     pub(super) fn linear_sc(
         &self,
-        free: &[(EvId, EvId)],
-        fences: &[EvId],
+        (free, fences, upper): (&[(EvId, EvId)], &[EvId], &[u64]),
         forced: &[(EvId, EvId)],
         bco: Rel,
     ) -> (Vec<(EvId, EvId)>, Rel) {
@@ -336,16 +352,9 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         let mut chain: Vec<EvId> = fences.to_vec();
         chain.sort_unstable_by_key(|&f| (preds[f], f));
         // Free partners per fence, one word each when the graph has at most 64 events.
-        let mut adj = [0u64; 64];
-        if n <= 64 {
-            for &(a, b) in free {
-                adj[a] |= 1 << b;
-                adj[b] |= 1 << a;
-            }
-        }
         let is_free = |x: EvId, y: EvId| {
-            if n <= 64 {
-                adj[x] >> y & 1 == 1
+            if upper.len() == n && n <= 64 {
+                upper[x.min(y)] >> x.max(y) & 1 == 1
             } else {
                 free.binary_search(&(x, y)).is_ok() || free.binary_search(&(y, x)).is_ok()
             }
@@ -496,21 +505,26 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     }
 }
 
-/// The fences of the pairs `free` (events below `n`), increasing.
-pub(super) fn fences_of(free: &[(EvId, EvId)], n: usize) -> Vec<EvId> {
+/// The fences of the pairs `free` (events below `n`, each pair `(a, b)` with `a < b`),
+/// increasing; and when `n` is at most 64, per event its partners after it, one word each (the
+/// pairs in their sorted order are each event's partners in increasing order, events
+/// increasing).
+pub(super) fn fences_of(free: &[(EvId, EvId)], n: usize) -> (Vec<EvId>, Vec<u64>) {
     if n <= 64 {
         let mut m = 0u64;
+        let mut upper = vec![0u64; n];
         for &(a, b) in free {
             m |= 1 << a | 1 << b;
+            upper[a.min(b)] |= 1 << a.max(b);
         }
-        crate::engine::bits::row_iter(&[m]).collect()
+        (crate::engine::bits::row_iter(&[m]).collect(), upper)
     } else {
         let mut in_free = crate::engine::bits::BitSet::new(n);
         for &(a, b) in free {
             in_free.insert(a);
             in_free.insert(b);
         }
-        in_free.iter().collect()
+        (in_free.iter().collect(), Vec::new())
     }
 }
 
