@@ -674,7 +674,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         let Some(cause) = self.necessary_cause_from(&st.g, &ch, &bco, only, prior) else {
             return Flow::Prune;
         };
-        match leaf::Checked::derive(self, &st.g, &ch, bco, edges, cause, parent.as_deref()) {
+        match leaf::Checked::derive(self, &st.g, &ch, bco, edges, cause, parent.as_deref(), only) {
             Some(mut c) => {
                 // Kept only for graphs whose relations are small: every state on the search's
                 // stack holds its own (a few n²-bit relations), and memory stays bounded by the

@@ -101,7 +101,23 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
         if n <= 64 {
             // The same rounds on single words (at most 64 events: the common case), on the stack.
             let mut early = [0u64; 64];
-            Self::early_pairs(g, ch, cause0, &mut |w, r| early[w] |= 1 << r);
+            match start.and_then(|d| d.only.filter(|_| d.early.len() == n).map(|k| (d, k))) {
+                Some((d, evs)) => {
+                    // The prior rows, those of the location's accesses again.
+                    early[..n].copy_from_slice(d.early);
+                    for &x in evs {
+                        early[x] = 0;
+                    }
+                    Self::early_pairs_at(g, evs, cause0, &mut |w, r| early[w] |= 1 << r);
+                    #[cfg(debug_assertions)]
+                    {
+                        let mut all = [0u64; 64];
+                        Self::early_pairs(g, ch, cause0, &mut |w, r| all[w] |= 1 << r);
+                        debug_assert!(all == early, "derive_sc: early rows outside the location");
+                    }
+                }
+                None => Self::early_pairs(g, ch, cause0, &mut |w, r| early[w] |= 1 << r),
+            }
             // The first round asks only the pairs with a fence whose `before` set may differ
             // from the fixpoint `start` reached: a fence at or after an event whose `early` row
             // changed (`bco` is `start`'s, so `after` is too, and a pair of unchanged fences
@@ -285,29 +301,34 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     /// address only.
     fn early_pairs(g: &Graph, ch: &Checker, cause0: &Rel, add: &mut dyn FnMut(EvId, EvId)) {
         for (_, evs) in ch.base().by_key.iter() {
-            for &r in evs {
-                let mr = g.ev[r].mem().unwrap();
-                let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
-                    continue;
-                };
-                if mr.proxy != Proxy::Generic {
+            Self::early_pairs_at(g, evs, cause0, add);
+        }
+    }
+
+    /// [`Self::early_pairs`] of the accesses `evs` of one location.
+    fn early_pairs_at(g: &Graph, evs: &[EvId], cause0: &Rel, add: &mut dyn FnMut(EvId, EvId)) {
+        for &r in evs {
+            let mr = g.ev[r].mem().unwrap();
+            let Some(pieces) = (mr.read).then_some(mr.rf.as_ref()).flatten() else {
+                continue;
+            };
+            if mr.proxy != Proxy::Generic {
+                continue;
+            }
+            for &w in evs {
+                let mw = g.ev[w].mem().unwrap();
+                if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
                     continue;
                 }
-                for &w in evs {
-                    let mw = g.ev[w].mem().unwrap();
-                    if w == r || !mw.write || mw.vaddr != mr.vaddr || !mw.overlaps(mr) {
-                        continue;
-                    }
-                    if mw.proxy != Proxy::Generic {
-                        continue;
-                    }
-                    for p in pieces {
-                        match p.src {
-                            Src::Init => add(w, r),
-                            Src::Ev(s) if s != w && cause0.has(s, w) => add(w, r),
-                            Src::Ev(s) if s == w => add(r, w),
-                            _ => {}
-                        }
+                if mw.proxy != Proxy::Generic {
+                    continue;
+                }
+                for p in pieces {
+                    match p.src {
+                        Src::Init => add(w, r),
+                        Src::Ev(s) if s != w && cause0.has(s, w) => add(w, r),
+                        Src::Ev(s) if s == w => add(r, w),
+                        _ => {}
                     }
                 }
             }
@@ -553,4 +574,7 @@ pub(super) struct Derived<'a> {
     pub(super) bco: &'a Rel,
     /// The `early` rows of that graph (empty: not kept, more than 64 events).
     pub(super) early: &'a [u64],
+    /// The accesses of the one location whose reads changed since (a read there chose its
+    /// write): `early` pairs relate accesses of one location, so only their rows change.
+    pub(super) only: Option<&'a [EvId]>,
 }
