@@ -85,7 +85,8 @@ impl Checked {
     /// can be consistent. `parent`: what was derived before a read chose its write, when it
     /// [`Self::extends_to`] this graph — its free pairs are this graph's and its derived edges
     /// still hold (what derives them only grew), so the derivation goes on from them. `only`:
-    /// that read's location (its `early` rows are the only ones computed again).
+    /// the accesses of that read's location (their `early` rows are the only ones computed
+    /// again).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn derive<P: Program, O: Observe<P>>(
         ex: &Explorer<'_, P, O>,
@@ -95,7 +96,7 @@ impl Checked {
         edges0: Rel,
         cause0: Rel,
         parent: Option<&Checked>,
-        only: Option<LocKey>,
+        only: Option<&[EvId]>,
     ) -> Option<Checked> {
         let (free, fences, upper) = match parent {
             Some(p) => (p.free.clone(), p.fences.clone(), p.upper.clone()),
@@ -113,17 +114,11 @@ impl Checked {
         let (forced, bco, early) = if free.is_empty() {
             (Vec::new(), bco0.clone(), Vec::new())
         } else {
-            let only = only.and_then(|k| {
-                let by_key = ch.base().by_key.iter();
-                by_key
-                    .map(|(key, evs)| (key, evs))
-                    .find(|(key, _)| **key == k)
-            });
             let start = parent.map(|p| super::scorder::Derived {
                 forced: &p.forced,
                 bco: &p.bco,
                 early: &p.early,
-                only: only.map(|(_, evs)| evs.as_slice()),
+                only,
             });
             ex.derive_sc(g, ch, (&free, &fences, &upper), &bco0, &cause0, start)?
         };

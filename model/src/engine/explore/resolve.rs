@@ -670,11 +670,24 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             (Some(_), Some(m)) => Some(m.key),
             _ => None,
         };
-        let prior = parent.as_deref().map(|p| p.cause0());
+        // That location's accesses, looked up once for causality order and the derivation.
+        let only_evs = only.and_then(|k| ch.base().by_key.iter().find(|(key, _)| *key == k));
+        let only_evs = only_evs.map(|(_, evs)| evs.as_slice());
+        let prior = parent.as_deref().map(|p| p.cause0()).zip(only_evs);
         let Some(cause) = self.necessary_cause_from(&st.g, &ch, &bco, only, prior) else {
             return Flow::Prune;
         };
-        match leaf::Checked::derive(self, &st.g, &ch, bco, edges, cause, parent.as_deref(), only) {
+        let derived = leaf::Checked::derive(
+            self,
+            &st.g,
+            &ch,
+            bco,
+            edges,
+            cause,
+            parent.as_deref(),
+            only_evs,
+        );
+        match derived {
             Some(mut c) => {
                 // Kept only for graphs whose relations are small: every state on the search's
                 // stack holds its own (a few n²-bit relations), and memory stays bounded by the
@@ -710,24 +723,22 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
     }
 
     /// [`Self::necessary_cause`], with `prior`: the causality order of the graph this one
-    /// extends when only the location `only` changed ([`Checker::cause_at`]).
+    /// extends when only the location `only` changed, and that location's accesses
+    /// ([`Checker::cause_at`]).
     pub(super) fn necessary_cause_from(
         &self,
         g: &Graph,
         ch: &Checker,
         bco: &Rel,
         only: Option<LocKey>,
-        prior: Option<&Rel>,
+        prior: Option<(&Rel, &[EvId])>,
     ) -> Option<Rel> {
         if bco.reflexive_somewhere() {
             return None;
         }
-        let evs = only.and_then(|k| ch.base().by_key.iter().find(|(key, _)| *key == k));
-        let (pp, cause) = match (evs, prior) {
-            (Some((_, evs)), Some(p)) => ch.cause_at(bco, p, evs),
-            _ => None,
-        }
-        .unwrap_or_else(|| ch.cause(bco));
+        let (pp, cause) = prior
+            .and_then(|(p, evs)| ch.cause_at(bco, p, evs))
+            .unwrap_or_else(|| ch.cause(bco));
         if cause.reflexive_somewhere() {
             return None;
         }

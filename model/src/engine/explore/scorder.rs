@@ -122,16 +122,16 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
             // from the fixpoint `start` reached: a fence at or after an event whose `early` row
             // changed (`bco` is `start`'s, so `after` is too, and a pair of unchanged fences
             // was settled there). Every later round asks every pair.
-            let mut first: u64 = !0;
-            let mut changed_fences = 0u64;
-            let fences_mask = fences.iter().fold(0u64, |m, &f| m | 1 << f);
+            let fm = fences.iter().fold(0u64, |m, &f| m | 1 << f);
+            // The fences asked in the next round, as events.
+            let mut ask = fm;
             if let Some(d) = start.filter(|d| restrict && d.early.len() == n) {
+                ask = 0;
                 for (x, (&e, &pe)) in early[..n].iter().zip(d.early).enumerate() {
                     if e != pe {
-                        changed_fences |= (bco.row(x)[0] | 1 << x) & fences_mask;
+                        ask |= (bco.row(x)[0] | 1 << x) & fm;
                     }
                 }
-                first = 0;
             }
             let mut srcs = [0 as EvId; 64];
             let mut ns = 0;
@@ -142,18 +142,13 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                 }
             }
             let mut slot = [0usize; 64];
-            let fm = fences_mask;
             for (i, &f) in fences.iter().enumerate() {
                 slot[f] = i;
-                if changed_fences >> f & 1 == 1 {
-                    first |= 1 << i;
-                }
             }
-            if first == 0 {
+            if ask == 0 {
                 // No fence's `before` set changed: `start`'s fixpoint holds as it is.
                 return Some((forced, bco, early[..n].to_vec()));
             }
-            let mut round = 0;
             let nf = fences.len();
             let (mut before, mut after, mut rows) = ([0u64; 64], [0u64; 64], [0u64; 64]);
             loop {
@@ -171,17 +166,7 @@ impl<'w, P: Program, O: Observe<P>> Explorer<'w, P, O> {
                     after[i] = rows[i] | 1 << f;
                 }
                 let mut changed = false;
-                // The fences asked this round, as events (every fence after the first round).
-                let ask_ev = if round == 0 {
-                    fences
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, _)| first >> i & 1 == 1)
-                        .fold(0u64, |m, (_, &f)| m | 1 << f)
-                } else {
-                    fm
-                };
-                round += 1;
+                let ask_ev = std::mem::replace(&mut ask, fm);
                 // The free pairs in their sorted order: each fence's later partners, fences
                 // increasing; a pair is asked when one of its fences is.
                 for &a in fences {
